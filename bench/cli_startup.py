@@ -1,0 +1,21 @@
+"""`procler capabilities` wall time against `python3 -c pass`, same run (target ratio <= 1.3)."""
+
+from __future__ import annotations
+
+import sys
+
+from _timing import compare, print_table, tool
+
+RUNS = int(sys.argv[1]) if len(sys.argv) > 1 else 30
+
+medians = compare(
+    {
+        "python3 -c pass": [sys.executable, "-c", "pass"],
+        "procler capabilities": [tool("procler"), "capabilities"],
+    },
+    RUNS,
+)
+print_table(medians, "python3 -c pass")
+print(
+    f"ratio procler capabilities / python3 -c pass = {medians['procler capabilities'] / medians['python3 -c pass']:.2f} (target <= 1.3)"
+)

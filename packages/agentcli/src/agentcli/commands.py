@@ -1,0 +1,245 @@
+"""One declaration per command, and what is derived from it: the parser and `capabilities`.
+
+A declaration names its handler as "module:function" so that importing the
+declarations stays cheap; the handler module is imported only when it runs.
+"""
+
+from __future__ import annotations
+
+from agentcli.errors import BASE_ERRORS, AgentError
+
+# Plain classes, not dataclasses: `dataclasses` imports `inspect`, which alone costs
+# more than the CLI's whole start-up budget. `typing` is only read by mypy.
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Callable, Iterator, Mapping
+    from typing import Any, Literal
+
+    ArgType = Literal[
+        "string", "integer", "number", "boolean", "path", "duration", "key_value", "remainder"
+    ]
+    Mode = Literal["envelope", "report", "stream"]
+
+
+class Arg:
+    """One positional argument (name without dashes) or option (name with dashes)."""
+
+    __slots__ = (
+        "choices",
+        "default",
+        "help",
+        "metavar",
+        "multiple",
+        "name",
+        "required",
+        "short",
+        "type",
+    )
+
+    def __init__(
+        self,
+        name: str,
+        help: str,
+        *,
+        type: ArgType = "string",
+        required: bool = False,
+        default: Any = None,
+        choices: tuple[str, ...] = (),
+        multiple: bool = False,
+        short: str = "",
+        metavar: str = "",
+    ) -> None:
+        self.name = name
+        self.help = help
+        self.type = type
+        self.required = required
+        self.default = default
+        self.choices = choices
+        self.multiple = multiple
+        self.short = short
+        self.metavar = metavar
+
+    @property
+    def positional(self) -> bool:
+        return not self.name.startswith("-")
+
+    @property
+    def dest(self) -> str:
+        return self.name.lstrip("-").replace("-", "_")
+
+    @property
+    def flags(self) -> list[str]:
+        return [f for f in (self.short, self.name) if f] if not self.positional else [self.name]
+
+
+class Command:
+    """Everything about one command; the CLI, capabilities, REST and MCP derive from it.
+
+    `handler` is "module:function", called as function(values, command); the module is
+    imported only when the command runs, so declarations stay cheap to import.
+    """
+
+    def __init__(
+        self,
+        name: str,
+        summary: str,
+        handler: str,
+        *,
+        args: tuple[Arg, ...] = (),
+        idempotent: bool = True,
+        destructive: bool = False,
+        examples: tuple[str, ...] = (),
+        errors: tuple[type[AgentError], ...] = (),
+        output: Mapping[str, Any] | None = None,
+        mode: Mode = "envelope",
+    ) -> None:
+        self.name = name
+        self.summary = summary
+        self.handler = handler
+        self.args = args
+        self.idempotent = idempotent
+        self.destructive = destructive
+        self.examples = examples
+        self.errors = errors
+        self.output: Mapping[str, Any] = output or {}
+        self.mode = mode
+
+    @property
+    def words(self) -> list[str]:
+        return self.name.split()
+
+    def resolve(self) -> Callable[[dict[str, Any], Command], Any]:
+        import importlib
+
+        module, _, func = self.handler.partition(":")
+        return getattr(importlib.import_module(module), func)  # type: ignore[no-any-return]
+
+    def all_errors(self) -> list[type[AgentError]]:
+        seen: dict[str, type[AgentError]] = {}
+        for err in (*self.errors, *BASE_ERRORS):
+            seen.setdefault(err.code, err)
+        return list(seen.values())
+
+
+class App:
+    """A tool: its name, version and commands."""
+
+    def __init__(
+        self,
+        name: str,
+        version: str,
+        description: str,
+        commands: tuple[Command, ...],
+        global_args: tuple[Arg, ...] = (),
+    ) -> None:
+        self.name = name
+        self.version = version
+        self.description = description
+        self.commands = commands
+        self.global_args = global_args
+
+    def command(self, name: str) -> Command:
+        for cmd in self.commands:
+            if cmd.name == name:
+                return cmd
+        raise KeyError(name)
+
+
+class Outcome:
+    """A handler result that also chooses the exit code (e.g. findings -> 1)."""
+
+    def __init__(self, payload: Any, exit_code: int = 0) -> None:
+        self.payload = payload
+        self.exit_code = exit_code
+
+
+class Stream:
+    """A handler result printed as NDJSON, one object per line, until exhausted."""
+
+    def __init__(self, items: Iterator[Mapping[str, Any]], exit_code: int = 0) -> None:
+        self.items = items
+        self.exit_code = exit_code
+
+
+class Raw:
+    """Text already rendered elsewhere (e.g. by a supervisor), passed through verbatim."""
+
+    def __init__(self, text: str, exit_code: int = 0) -> None:
+        self.text = text
+        self.exit_code = exit_code
+
+
+REPORT_ARGS: tuple[Arg, ...] = (
+    Arg(
+        "--format",
+        "output format of the report",
+        short="-f",
+        default="json",
+        choices=("json", "markdown", "html", "csv"),
+    ),
+    Arg("--output", "write the report to this file instead of stdout", short="-o", type="path"),
+)
+
+
+def command_args(cmd: Command) -> tuple[Arg, ...]:
+    """The arguments a command really takes, including those its mode adds."""
+    return cmd.args + (REPORT_ARGS if cmd.mode == "report" else ())
+
+
+def arg_schema(arg: Arg) -> dict[str, Any]:
+    """Describe one argument for capabilities."""
+    out: dict[str, Any] = {
+        "name": arg.dest,
+        "kind": "positional" if arg.positional else "option",
+        "flags": arg.flags,
+        "type": arg.type,
+        "required": arg.required,
+        "multiple": arg.multiple,
+        "help": arg.help,
+    }
+    if arg.default is not None:
+        out["default"] = arg.default
+    if arg.choices:
+        out["choices"] = list(arg.choices)
+    return out
+
+
+def error_schema(err: type[AgentError]) -> dict[str, Any]:
+    return {"code": err.code, "exit_code": int(err.exit_code), "suggestion": err.default_suggestion}
+
+
+def capabilities(app: App) -> dict[str, Any]:
+    """JSON describing every command, option, type, error code and the exit-code table."""
+    from agentcli.envelope import ENVELOPE_SCHEMA, SCHEMA_VERSION
+    from agentcli.errors import EXIT_CODE_MEANINGS
+
+    all_errors: dict[str, type[AgentError]] = {}
+    commands = []
+    for cmd in app.commands:
+        errs = cmd.all_errors()
+        for err in errs:
+            all_errors.setdefault(err.code, err)
+        commands.append(
+            {
+                "name": cmd.name,
+                "summary": cmd.summary,
+                "mode": cmd.mode,
+                "idempotent": cmd.idempotent,
+                "destructive": cmd.destructive,
+                "arguments": [arg_schema(a) for a in command_args(cmd)],
+                "examples": list(cmd.examples),
+                "errors": [e.code for e in errs],
+                "output_schema": dict(cmd.output),
+            }
+        )
+    return {
+        "tool": app.name,
+        "version": app.version,
+        "schema_version": SCHEMA_VERSION,
+        "description": app.description,
+        "global_arguments": [arg_schema(a) for a in app.global_args],
+        "commands": commands,
+        "errors": [error_schema(e) for e in sorted(all_errors.values(), key=lambda e: e.code)],
+        "exit_codes": {str(int(k)): v for k, v in EXIT_CODE_MEANINGS.items()},
+        "envelope_schema": ENVELOPE_SCHEMA,
+    }

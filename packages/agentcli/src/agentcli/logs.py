@@ -1,0 +1,56 @@
+"""Logging to stderr only, NO_COLOR aware, plus helpers that keep content out of logs."""
+
+from __future__ import annotations
+
+import logging
+import os
+import sys
+from collections.abc import Iterable, Iterator
+from typing import TypeVar
+
+T = TypeVar("T")
+
+
+def use_color() -> bool:
+    return "NO_COLOR" not in os.environ and sys.stderr.isatty()
+
+
+_COLORS = {"WARNING": "\033[33m", "ERROR": "\033[31m", "CRITICAL": "\033[31m"}
+
+
+class _Formatter(logging.Formatter):
+    def format(self, record: logging.LogRecord) -> str:
+        text = super().format(record)
+        color = _COLORS.get(record.levelname)
+        return f"{color}{text}\033[0m" if color and use_color() else text
+
+
+def setup_logging(verbosity: int = 0) -> None:
+    """Send log records to stderr: -q errors only, default warnings, -v info, -vv debug."""
+    level = {-1: logging.ERROR, 0: logging.WARNING, 1: logging.INFO}.get(
+        max(-1, min(verbosity, 2)), logging.DEBUG
+    )
+    root = logging.getLogger()
+    handler = logging.StreamHandler(sys.stderr)
+    handler.setFormatter(_Formatter("%(levelname)s %(name)s: %(message)s"))
+    root.handlers[:] = [handler]
+    root.setLevel(level)
+
+
+def describe_text(text: str) -> str:
+    """Describe text by its size only, so that logs never carry document content."""
+    return f"<text {len(text)} chars>"
+
+
+def progress(items: Iterable[T], total: int, label: str) -> Iterator[T]:
+    """Yield items, drawing a progress bar on stderr only when stderr is a terminal."""
+    if not sys.stderr.isatty() or total <= 1:
+        yield from items
+        return
+    width = 30
+    for done, item in enumerate(items, 1):
+        yield item
+        filled = width * done // total
+        sys.stderr.write(f"\r{label} [{'#' * filled}{'.' * (width - filled)}] {done}/{total}")
+        sys.stderr.flush()
+    sys.stderr.write("\n")

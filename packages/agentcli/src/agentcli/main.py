@@ -1,0 +1,157 @@
+"""`run(app, argv)` and `dispatch`: the one place where results and exceptions become
+envelopes and exit codes, for the CLI and for any server that runs the same commands."""
+
+from __future__ import annotations
+
+import sys
+
+from agentcli import envelope
+from agentcli.commands import App, Command, Outcome, Raw, Stream, capabilities
+from agentcli.errors import AgentError, InternalError, Interrupted, UsageError
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+    from typing import Any
+
+
+def _capabilities_command(app: App) -> Command:
+    return Command(
+        "capabilities",
+        "describe every command, option, type, error code and exit code as JSON",
+        "agentcli.main:capabilities_handler",
+        examples=(f"{app.name} capabilities",),
+        output={"type": "object", "description": "the capabilities document"},
+    )
+
+
+def with_builtins(app: App) -> App:
+    """The app plus the commands every tool has (capabilities)."""
+    if any(c.name == "capabilities" for c in app.commands):
+        return app
+    cmds = (*app.commands, _capabilities_command(app))
+    return App(app.name, app.version, app.description, cmds, app.global_args)
+
+
+def capabilities_handler(values: dict[str, Any], command: Command) -> Any:
+    raise InternalError("capabilities is answered by agentcli.main.run")
+
+
+def error_envelope(err: AgentError) -> dict[str, Any]:
+    return envelope.build(
+        False, data=err.data, error=err.message, error_code=err.code, suggestion=err.suggestion
+    )
+
+
+def internal_error(exc: BaseException) -> InternalError:
+    """A one-line INTERNAL error for an exception nobody expected."""
+    first_line = (str(exc).splitlines() or [""])[0]
+    return InternalError(f"{type(exc).__name__}: {first_line}".rstrip(": "))
+
+
+def dispatch(command: Command, values: dict[str, Any]) -> tuple[dict[str, Any], int]:
+    """Run an envelope command's handler: (envelope, exit code), whatever happens.
+
+    Servers call this; unexpected exceptions are logged with their traceback by the caller's
+    logger configuration and answered as INTERNAL.
+    """
+    try:
+        result = command.resolve()(values, command)
+        exit_code = 0
+        if isinstance(result, Outcome):
+            result, exit_code = result.payload, result.exit_code
+        return envelope.build(exit_code == 0, data=result), exit_code
+    except AgentError as err:
+        return error_envelope(err), int(err.exit_code)
+    except Exception as exc:
+        import logging
+
+        logging.getLogger("agentcli").exception("unexpected error in %s", command.name)
+        return error_envelope(internal_error(exc)), int(InternalError.exit_code)
+
+
+def _render(cmd: Command, values: dict[str, Any], result: Any) -> int:
+    exit_code = 0
+    if isinstance(result, Outcome):
+        result, exit_code = result.payload, result.exit_code
+    if isinstance(result, Raw):
+        text = result.text
+        if sys.stdout.isatty():
+            import json
+
+            text = envelope.dumps(json.loads(text), pretty=True)
+        envelope.write_stdout(text)
+        return result.exit_code
+    if isinstance(result, Stream):
+        for item in result.items:
+            envelope.write_stdout(envelope.dumps(item))
+        return result.exit_code
+    if cmd.mode == "report":
+        from agentcli.report import Report, write_report
+
+        if not isinstance(result, Report):
+            raise TypeError(f"{cmd.name} must return a Report")
+        write_report(result, values.get("format") or "json", values.get("output"))
+        return exit_code
+    envelope.emit(envelope.build(exit_code == 0, data=result))
+    return exit_code
+
+
+def run(app: App, argv: Sequence[str] | None = None) -> int:
+    """Parse, dispatch and render; return the exit code. Never lets an exception escape."""
+    from agentcli.parser import help_text, parse
+
+    app = with_builtins(app)
+    args = list(sys.argv[1:] if argv is None else argv)
+    debug = "--debug" in args
+    try:
+        cmd, values = parse(app, args)
+        if values.pop("help"):
+            sys.stdout.write(help_text(app, cmd))
+            return 0
+        if values.pop("version") or cmd is None:
+            sys.stdout.write(f"{app.name} {app.version}\n")
+            return 0
+        verbosity = int(values.pop("verbose")) - int(values.pop("quiet"))
+        if verbosity:
+            from agentcli.logs import setup_logging
+
+            setup_logging(verbosity)
+        debug = bool(values.pop("debug"))
+        if cmd.name == "capabilities":
+            return _render(cmd, values, capabilities(app))
+        return _render(cmd, values, cmd.resolve()(values, cmd))
+    except AgentError as err:
+        if debug and not isinstance(err, UsageError):
+            import traceback
+
+            traceback.print_exc(file=sys.stderr)
+        envelope.emit(error_envelope(err))
+        return int(err.exit_code)
+    except KeyboardInterrupt:
+        envelope.emit(error_envelope(Interrupted("interrupted")))
+        return int(Interrupted.exit_code)
+    except BrokenPipeError:
+        _silence_stdout()  # the reader went away (e.g. `| head`); nothing more to say
+        return 0
+    except Exception as exc:  # noqa: BLE001 - the single place unexpected errors are caught
+        import traceback
+
+        if debug:
+            traceback.print_exc(file=sys.stderr)
+        else:
+            print(f"{app.name}: internal error: {type(exc).__name__}: {exc}", file=sys.stderr)
+        envelope.emit(error_envelope(internal_error(exc)))
+        return int(InternalError.exit_code)
+
+
+def _silence_stdout() -> None:
+    import os
+
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, sys.stdout.fileno())
+
+
+def main(app: App) -> None:
+    """Console-script entry: run and exit with the code."""
+    sys.exit(run(app))

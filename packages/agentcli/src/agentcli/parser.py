@@ -1,0 +1,251 @@
+"""A small argument parser generated from command declarations.
+
+argparse costs ~16 ms to import (it pulls in `re` and `enum`), more than the whole
+start-up budget of a status command, so the tools parse with this instead. Every
+problem raises UsageError with a did-you-mean suggestion; nothing is printed here.
+"""
+
+from __future__ import annotations
+
+from agentcli.commands import App, Arg, Command, command_args
+from agentcli.errors import UsageError
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Callable, Sequence
+    from typing import Any
+
+GLOBAL_ARGS: tuple[Arg, ...] = (
+    Arg("--debug", "print tracebacks of unexpected errors on stderr", type="boolean"),
+    Arg("--verbose", "more log output on stderr", type="boolean", short="-v"),
+    Arg("--quiet", "only errors on stderr", type="boolean", short="-q"),
+    Arg("--help", "show help for the tool or a command and exit", type="boolean", short="-h"),
+    Arg("--version", "show the version and exit", type="boolean"),
+)
+
+
+def converter(arg_type: str) -> Callable[[str], Any] | None:
+    """The function turning a raw string into a value of this type (None: keep the string)."""
+    if arg_type in ("duration", "key_value"):
+        from agentcli import values  # imported only when such an argument is given
+
+        return values.parse_duration if arg_type == "duration" else values.parse_key_value
+    return {"integer": int, "number": float}.get(arg_type)
+
+
+def did_you_mean(word: str, choices: Sequence[str]) -> str:
+    """Return 'did you mean X?' for the closest choice, or '' when nothing is close."""
+    import difflib  # only on the error path
+
+    close = difflib.get_close_matches(word, list(choices), n=1, cutoff=0.6)
+    return f"did you mean {close[0]}?" if close else ""
+
+
+def _usage(message: str, word: str, choices: Sequence[str], what: str) -> UsageError:
+    hint = did_you_mean(word, choices)
+    listed = f"valid {what}: {', '.join(choices)}" if choices else ""
+    return UsageError(message, suggestion=" ".join(p for p in (hint, listed) if p))
+
+
+def find_command(app: App, words: list[str]) -> tuple[Command | None, int, list[str]]:
+    """Longest declared command matching the leading words; also the choices at the miss."""
+    best: Command | None = None
+    used = 0
+    for cmd in app.commands:
+        n = len(cmd.words)
+        if n > used and words[:n] == cmd.words:
+            best, used = cmd, n
+    if best is not None:
+        return best, used, []
+    depth = 0
+    while any(
+        c.words[: depth + 1] == words[: depth + 1] for c in app.commands if len(c.words) > depth
+    ):
+        depth += 1
+    choices = sorted(
+        {
+            c.words[depth]
+            for c in app.commands
+            if c.words[:depth] == words[:depth] and len(c.words) > depth
+        }
+    )
+    return None, depth, choices
+
+
+def convert(cmd_name: str, arg: Arg, raw: str) -> Any:
+    label = arg.flags[-1] if not arg.positional else arg.name.upper()
+    if arg.choices and raw not in arg.choices:
+        raise _usage(f"{cmd_name}: invalid value {raw!r} for {label}", raw, arg.choices, "choices")
+    conv = converter(arg.type)
+    if conv is None:
+        return raw
+    try:
+        return conv(raw)
+    except ValueError as exc:
+        raise UsageError(
+            f"{cmd_name}: invalid {arg.type} value {raw!r} for {label}: {exc}",
+            suggestion=f"give {label} a valid {arg.type}",
+        ) from None
+
+
+def _store(values: dict[str, Any], arg: Arg, value: Any) -> None:
+    if arg.multiple:
+        values.setdefault(arg.dest, []).append(value)
+    else:
+        values[arg.dest] = value
+
+
+def parse(app: App, argv: Sequence[str]) -> tuple[Command | None, dict[str, Any]]:
+    """Parse argv into (command, values). command is None only for --help/--version alone."""
+    tokens = list(argv)
+    flags_global = {f: a for a in GLOBAL_ARGS + app.global_args for f in a.flags}
+    values: dict[str, Any] = {
+        a.dest: False if a.type == "boolean" else a.default for a in GLOBAL_ARGS + app.global_args
+    }
+    words: list[str] = []
+    while tokens and tokens[0].startswith("-") and tokens[0] in flags_global:
+        values[flags_global.pop(tokens.pop(0)).dest] = True
+    while tokens and not tokens[0].startswith("-"):
+        words.append(tokens.pop(0))
+    cmd, used, choices = find_command(app, words)
+    if cmd is None:
+        if values["help"] or values["version"]:
+            return None, values
+        if words[used : used + 1]:
+            bad = words[used]
+            raise _usage(
+                f"{app.name}: unknown command {' '.join(words[: used + 1])!r}",
+                bad,
+                choices,
+                "commands",
+            )
+        if tokens:
+            raise _usage(
+                f"{app.name}: unrecognized argument {tokens[0]!r}",
+                tokens[0],
+                sorted(flags_global),
+                "options",
+            )
+        raise _usage(f"{app.name}: a command is required", "", choices, "commands")
+    tokens = words[used:] + tokens
+    args = command_args(cmd)
+    for arg in args:
+        values[arg.dest] = False if arg.type == "boolean" else ([] if arg.multiple else arg.default)
+    by_flag = {f: a for a in args if not a.positional for f in a.flags}
+    by_flag.update(flags_global)
+    positionals = [a for a in args if a.positional]
+    seen: set[str] = set()
+    prog = f"{app.name} {cmd.name}"
+    while tokens:
+        tok = tokens.pop(0)
+        if (
+            positionals
+            and positionals[0].type == "remainder"
+            and (tok == "--" or not tok.startswith("-"))
+        ):
+            values[positionals.pop(0).dest] = ([] if tok == "--" else [tok]) + tokens
+            tokens = []
+        elif tok == "--":
+            if positionals and positionals[-1].type == "remainder":
+                values[positionals.pop().dest] = tokens
+                tokens = []
+            else:
+                for rest in tokens:
+                    _take_positional(prog, positionals, values, seen, rest)
+                tokens = []
+        elif tok.startswith("-") and tok != "-" and not _is_number(tok):
+            name, eq, inline = tok.partition("=")
+            if (
+                name not in by_flag
+                and not name.startswith("--")
+                and len(name) > 2
+                and name[:2] in by_flag
+            ):
+                name, eq, inline = name[:2], "=", tok[2:]
+            if name not in by_flag:
+                known = sorted(by_flag)
+                raise _usage(f"{prog}: unrecognized argument {name!r}", name, known, "options")
+            arg = by_flag[name]
+            if arg.type == "boolean":
+                if eq:
+                    raise UsageError(
+                        f"{prog}: {name} takes no value", suggestion=f"write {name} alone"
+                    )
+                values[arg.dest] = True
+                continue
+            if not eq:
+                if not tokens:
+                    raise UsageError(
+                        f"{prog}: {name} needs a value", suggestion=f"write {name} VALUE"
+                    )
+                inline = tokens.pop(0)
+            _store(values, arg, convert(prog, arg, inline))
+            seen.add(arg.dest)
+        else:
+            _take_positional(prog, positionals, values, seen, tok)
+    if values["help"] or values["version"]:
+        return cmd, values
+    missing = [a for a in args if a.required and a.dest not in seen]
+    if missing:
+        names = ", ".join(a.flags[-1] if not a.positional else a.name.upper() for a in missing)
+        raise UsageError(
+            f"{prog}: missing required argument(s): {names}", suggestion=f"see `{prog} --help`"
+        )
+    return cmd, values
+
+
+def _is_number(tok: str) -> bool:
+    return tok[1:2].isdigit()
+
+
+def _take_positional(
+    prog: str, positionals: list[Arg], values: dict[str, Any], seen: set[str], tok: str
+) -> None:
+    if not positionals:
+        raise UsageError(f"{prog}: unexpected argument {tok!r}", suggestion=f"see `{prog} --help`")
+    arg = positionals[0]
+    if arg.type == "remainder":
+        values[arg.dest] = [tok]
+        positionals.pop(0)
+        return
+    _store(values, arg, convert(prog, arg, tok))
+    seen.add(arg.dest)
+    if not arg.multiple:
+        positionals.pop(0)
+
+
+def help_text(app: App, cmd: Command | None) -> str:
+    """Human help: the tool's commands, or one command's usage and arguments."""
+    if cmd is None:
+        width = max(len(c.name) for c in app.commands)
+        lines = [
+            f"usage: {app.name} [--debug] [-v|-q] COMMAND ...",
+            "",
+            app.description,
+            "",
+            "commands:",
+        ]
+        lines += [f"  {c.name.ljust(width)}  {c.summary}" for c in app.commands]
+        lines += ["", f"Run `{app.name} COMMAND --help` for a command's arguments."]
+        return "\n".join(lines) + "\n"
+    args = command_args(cmd)
+    usage = [f"usage: {app.name} {cmd.name}"]
+    for a in args:
+        shown = (
+            a.name.upper()
+            if a.positional
+            else f"{a.flags[-1]}"
+            + ("" if a.type == "boolean" else f" {a.metavar or a.type.upper()}")
+        )
+        if a.type == "remainder":
+            shown = "[-- CMD ARGS...]"
+        usage.append(shown if a.required else f"[{shown}]")
+    lines = [" ".join(usage), "", cmd.summary, ""]
+    for a in args:
+        label = ", ".join(a.flags)
+        extra = f" (choices: {', '.join(a.choices)})" if a.choices else ""
+        extra += f" (default: {a.default})" if a.default not in (None, False) else ""
+        lines.append(f"  {label.ljust(22)} {a.help}{extra}")
+    if cmd.examples:
+        lines += ["", "examples:"] + [f"  {e}" for e in cmd.examples]
+    return "\n".join(lines) + "\n"

@@ -1,0 +1,174 @@
+"""The findings report of checking and converting tools, and its four renderers."""
+
+from __future__ import annotations
+
+import csv
+import html
+import io
+import json
+from dataclasses import dataclass, field
+from importlib import resources
+from pathlib import Path
+from typing import Any, Literal
+
+from agentcli.envelope import SCHEMA_VERSION, dumps, write_stdout
+
+Severity = Literal["error", "warning", "info"]
+SEVERITIES: tuple[Severity, ...] = ("error", "warning", "info")
+FINDING_KEYS = (
+    "rule_id",
+    "severity",
+    "message",
+    "location",
+    "field",
+    "expected",
+    "actual",
+    "suggestion",
+)
+CSV_COLUMNS = (
+    "severity",
+    "rule_id",
+    "location",
+    "field",
+    "message",
+    "expected",
+    "actual",
+    "suggestion",
+)
+MetaValue = str | int | float | bool
+
+
+@dataclass(frozen=True)
+class Finding:
+    """One observation; every key is always present, empty string when it does not apply."""
+
+    rule_id: str
+    severity: Severity
+    message: str
+    location: str = ""
+    field: str = ""
+    expected: str = ""
+    actual: str = ""
+    suggestion: str = ""
+
+    def to_dict(self) -> dict[str, str]:
+        return {k: str(getattr(self, k)) for k in FINDING_KEYS}
+
+
+@dataclass
+class Report:
+    """A tool's findings in processing order, with counts derived from them."""
+
+    tool: str
+    tool_version: str
+    title: str
+    meta: dict[str, MetaValue] = field(default_factory=dict)
+    findings: list[Finding] = field(default_factory=list)
+
+    def add(self, finding: Finding) -> None:
+        self.findings.append(finding)
+
+    @property
+    def summary(self) -> dict[str, int]:
+        counts: dict[str, int] = {s: 0 for s in SEVERITIES}
+        for f in self.findings:
+            counts[f.severity] += 1
+        return counts
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "schema_version": SCHEMA_VERSION,
+            "tool": self.tool,
+            "tool_version": self.tool_version,
+            "title": self.title,
+            "meta": dict(self.meta),
+            "summary": self.summary,
+            "findings": [f.to_dict() for f in self.findings],
+        }
+
+
+def report_schema() -> dict[str, Any]:
+    """The JSON Schema every report validates against (shipped in the package)."""
+    text = resources.files("agentcli").joinpath("schemas/report.schema.json").read_text("utf-8")
+    return json.loads(text)  # type: ignore[no-any-return]
+
+
+def render_json(report: Report) -> str:
+    return dumps(report.to_dict(), pretty=True) + "\n"
+
+
+def _md_cell(text: str) -> str:
+    return text.replace("|", "\\|").replace("\r", " ").replace("\n", "<br>")
+
+
+def render_markdown(report: Report) -> str:
+    s = report.summary
+    lines = [f"# {report.title}", ""]
+    for key, value in report.meta.items():
+        lines.append(f"- **{key}**: {value}")
+    lines += [
+        "",
+        f"**Summary**: {s['error']} error(s), {s['warning']} warning(s), {s['info']} info",
+        "",
+    ]
+    if report.findings:
+        lines.append("| " + " | ".join(CSV_COLUMNS) + " |")
+        lines.append("|" + "---|" * len(CSV_COLUMNS))
+        for f in report.findings:
+            row = f.to_dict()
+            lines.append("| " + " | ".join(_md_cell(row[c]) for c in CSV_COLUMNS) + " |")
+    else:
+        lines.append("No findings.")
+    return "\n".join(lines) + "\n"
+
+
+def render_html(report: Report) -> str:
+    e = html.escape
+    s = report.summary
+    meta = "".join(f"<dt>{e(str(k))}</dt><dd>{e(str(v))}</dd>" for k, v in report.meta.items())
+    head = "".join(f"<th>{e(c)}</th>" for c in CSV_COLUMNS)
+    rows = "".join(
+        '<tr class="{}">{}</tr>'.format(
+            e(f.severity), "".join(f"<td>{e(f.to_dict()[c])}</td>" for c in CSV_COLUMNS)
+        )
+        for f in report.findings
+    )
+    return (
+        '<!DOCTYPE html>\n<html><head><meta charset="utf-8">'
+        f"<title>{e(report.title)}</title></head><body>\n"
+        f"<h1>{e(report.title)}</h1>\n<dl>{meta}</dl>\n"
+        f"<p>{s['error']} error(s), {s['warning']} warning(s), {s['info']} info</p>\n"
+        f"<table><thead><tr>{head}</tr></thead><tbody>{rows}</tbody></table>\n"
+        "</body></html>\n"
+    )
+
+
+def render_csv(report: Report) -> str:
+    buf = io.StringIO()
+    writer = csv.writer(buf, lineterminator="\n")
+    writer.writerow(CSV_COLUMNS)
+    for f in report.findings:
+        row = f.to_dict()
+        writer.writerow([row[c] for c in CSV_COLUMNS])
+    return buf.getvalue()
+
+
+RENDERERS = {
+    "json": render_json,
+    "markdown": render_markdown,
+    "html": render_html,
+    "csv": render_csv,
+}
+
+
+def write_report(report: Report, fmt: str, output: str | Path | None) -> None:
+    """Render; write to `output` as UTF-8 without BOM with LF endings, or to stdout."""
+    text = RENDERERS[fmt](report)
+    if output:
+        path = Path(output)
+        tmp = path.with_name(f".{path.name}.tmp")
+        with open(tmp, "w", encoding="utf-8", newline="\n") as fh:
+            fh.write(text)
+        tmp.replace(path)
+    else:
+        write_stdout(text)

@@ -1,0 +1,114 @@
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from sample_app import APP
+
+from agentcli.main import run
+
+SAMPLE = str(Path(__file__).parent / "sample_app.py")
+
+
+def call(capsys: pytest.CaptureFixture[str], argv: list[str]) -> tuple[int, dict[str, object], str]:
+    code = run(APP, argv)
+    out, err = capsys.readouterr()
+    return code, json.loads(out), err
+
+
+def test_success_envelope(capsys: pytest.CaptureFixture[str]) -> None:
+    code, env, _ = call(capsys, ["greet", "bob", "--times", "2"])
+    assert code == 0
+    assert env == {
+        "schema_version": "1.0",
+        "success": True,
+        "data": {"greeting": "hello bob", "times": 2},
+    }
+
+
+def test_usage_error_envelope(capsys: pytest.CaptureFixture[str]) -> None:
+    code, env, _ = call(capsys, ["greet", "bob", "--tial", "1"])
+    assert code == 2
+    assert env["error_code"] == "USAGE"
+    assert env["success"] is False
+
+
+def test_typed_error_maps_to_its_exit_code(capsys: pytest.CaptureFixture[str]) -> None:
+    code, env, _ = call(capsys, ["open", "/nope"])
+    assert code == 2
+    assert env == {
+        "schema_version": "1.0",
+        "success": False,
+        "error": "no such file: /nope",
+        "error_code": "INVALID_INPUT",
+        "suggestion": "check the path",
+    }
+
+
+def test_condition_not_met_keeps_data(capsys: pytest.CaptureFixture[str]) -> None:
+    code, env, _ = call(capsys, ["job", "wait"])
+    assert code == 1
+    assert env["data"] == {"status": "stopped"}
+    assert env["error_code"] == "CONDITION_NOT_MET"
+
+
+def test_internal_error_is_one_line_without_traceback_on_stdout(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    code, env, err = call(capsys, ["boom"])
+    assert code == 3
+    assert env["error_code"] == "INTERNAL"
+    assert env["error"] == "RuntimeError: kaboom"
+    assert "Traceback" not in err
+
+
+def test_debug_puts_the_traceback_on_stderr(capsys: pytest.CaptureFixture[str]) -> None:
+    code, env, err = call(capsys, ["--debug", "boom"])
+    assert code == 3
+    assert "Traceback (most recent call last)" in err
+    assert env["error"] == "RuntimeError: kaboom"
+
+
+def test_keyboard_interrupt_is_130(capsys: pytest.CaptureFixture[str]) -> None:
+    code, env, _ = call(capsys, ["job", "interrupt"])
+    assert code == 130
+    assert env["error_code"] == "INTERRUPTED"
+
+
+def test_report_command_renders_and_chooses_exit_code(capsys: pytest.CaptureFixture[str]) -> None:
+    code = run(APP, ["check", "-f", "csv"])
+    out = capsys.readouterr().out
+    assert code == 1
+    assert out == (
+        "severity,rule_id,location,field,message,expected,actual,suggestion\n"
+        "error,R-1,row 2,total,total <mismatch>,8800,8900,fix it\n"
+    )
+
+
+def test_help_is_human_text(capsys: pytest.CaptureFixture[str]) -> None:
+    assert run(APP, ["greet", "--help"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("usage: sample greet NAME [--times INTEGER]")
+
+
+def test_real_process_stdout_holds_only_the_envelope() -> None:
+    proc = subprocess.run(
+        [sys.executable, SAMPLE, "boom"], capture_output=True, text=True, timeout=60
+    )
+    assert proc.returncode == 3
+    assert json.loads(proc.stdout)["error_code"] == "INTERNAL"
+    assert proc.stdout.count("\n") == 1
+    assert "Traceback" not in proc.stdout
+    assert proc.stderr == "sample: internal error: RuntimeError: kaboom\nsecond line\n"
+
+
+def test_real_process_usage_error() -> None:
+    proc = subprocess.run(
+        [sys.executable, SAMPLE, "--no-such-flag"], capture_output=True, text=True, timeout=60
+    )
+    assert proc.returncode == 2
+    assert json.loads(proc.stdout)["error_code"] == "USAGE"
+    assert proc.stderr == ""

@@ -1,0 +1,93 @@
+from __future__ import annotations
+
+import pytest
+from sample_app import APP
+
+from agentcli.errors import UsageError
+from agentcli.main import with_builtins
+from agentcli.parser import parse
+
+
+def usage(argv: list[str]) -> UsageError:
+    with pytest.raises(UsageError) as info:
+        parse(with_builtins(APP), argv)
+    return info.value
+
+
+def test_parses_typed_values_and_defaults() -> None:
+    cmd, values = parse(
+        APP, ["greet", "bob", "--times", "3", "--env", "A=1", "--env=B=2", "--loud"]
+    )
+    assert cmd is not None and cmd.name == "greet"
+    assert values["name"] == "bob"
+    assert values["times"] == 3
+    assert values["tone"] == "warm"
+    assert values["timeout"] == "30s"
+    assert values["env"] == [("A", "1"), ("B", "2")]
+    assert values["loud"] is True
+
+
+def test_duration_is_converted_when_given() -> None:
+    _, values = parse(APP, ["greet", "bob", "--timeout", "1h30m"])
+    assert values["timeout"] == 5400.0
+
+
+def test_unknown_option_suggests_the_closest() -> None:
+    err = usage(["greet", "bob", "--tial", "5"])
+    assert err.message == "sample greet: unrecognized argument '--tial'"
+    assert err.suggestion.startswith("did you mean --tail? valid options: ")
+
+
+def test_unknown_global_option() -> None:
+    err = usage(["--no-such-flag"])
+    assert err.message == "sample: unrecognized argument '--no-such-flag'"
+    assert err.code == "USAGE"
+
+
+def test_unknown_command_suggests() -> None:
+    err = usage(["gret"])
+    assert err.message == "sample: unknown command 'gret'"
+    assert (
+        err.suggestion
+        == "did you mean greet? valid commands: boom, capabilities, check, greet, job, open, run"
+    )
+
+
+def test_unknown_subcommand_lists_the_group() -> None:
+    err = usage(["job", "wiat"])
+    assert err.message == "sample: unknown command 'job wiat'"
+    assert err.suggestion == "did you mean wait? valid commands: interrupt, wait"
+
+
+def test_invalid_choice_names_valid_choices() -> None:
+    err = usage(["greet", "bob", "--tone", "wram"])
+    assert err.message == "sample greet: invalid value 'wram' for --tone"
+    assert err.suggestion == "did you mean warm? valid choices: warm, cold"
+
+
+def test_bad_integer() -> None:
+    err = usage(["greet", "bob", "--times", "many"])
+    assert err.message.startswith("sample greet: invalid integer value 'many' for --times")
+
+
+def test_missing_required_and_missing_value() -> None:
+    assert usage(["greet"]).message == "sample greet: missing required argument(s): NAME"
+    assert usage(["greet", "bob", "--times"]).message == "sample greet: --times needs a value"
+    assert usage([]).message == "sample: a command is required"
+
+
+def test_extra_positional() -> None:
+    assert usage(["greet", "bob", "alice"]).message == "sample greet: unexpected argument 'alice'"
+
+
+def test_remainder_keeps_everything_after_double_dash() -> None:
+    _, values = parse(
+        APP, ["run", "web", "--", "python", "-m", "http.server", "--bind", "127.0.0.1"]
+    )
+    assert values["name"] == "web"
+    assert values["cmd"] == ["python", "-m", "http.server", "--bind", "127.0.0.1"]
+
+
+def test_negative_number_is_a_value() -> None:
+    _, values = parse(APP, ["greet", "bob", "--times", "-2"])
+    assert values["times"] == -2

@@ -1,0 +1,86 @@
+from __future__ import annotations
+
+from pathlib import Path
+
+import jsonschema
+
+from agentcli.report import (
+    Finding,
+    Report,
+    render_html,
+    render_markdown,
+    report_schema,
+    write_report,
+)
+
+
+def sample() -> Report:
+    report = Report(
+        "tool", "1.2.3", "Check <b>&</b>", meta={"input": "a.csv", "rows": 3, "strict": False}
+    )
+    report.add(
+        Finding(
+            "EXP-003", "error", "total <b> wrong", "row 2", "合計", "8800", "8900", "check | parts"
+        )
+    )
+    report.add(Finding("INFO-1", "info", "ok"))
+    return report
+
+
+def test_json_shape_validates_against_the_shipped_schema() -> None:
+    data = sample().to_dict()
+    jsonschema.validate(data, report_schema())
+    assert list(data) == [
+        "schema_version",
+        "tool",
+        "tool_version",
+        "title",
+        "meta",
+        "summary",
+        "findings",
+    ]
+    assert data["summary"] == {"error": 1, "warning": 0, "info": 1}
+    assert data["findings"][1] == {
+        "rule_id": "INFO-1",
+        "severity": "info",
+        "message": "ok",
+        "location": "",
+        "field": "",
+        "expected": "",
+        "actual": "",
+        "suggestion": "",
+    }
+
+
+def test_empty_report_summary_has_all_keys() -> None:
+    assert Report("t", "1", "x").to_dict()["summary"] == {"error": 0, "warning": 0, "info": 0}
+
+
+def test_html_escapes_everything() -> None:
+    text = render_html(sample())
+    assert "<b>" not in text
+    assert "Check &lt;b&gt;&amp;&lt;/b&gt;" in text
+    assert "total &lt;b&gt; wrong" in text
+
+
+def test_markdown_escapes_pipes() -> None:
+    text = render_markdown(sample())
+    assert (
+        "| error | EXP-003 | row 2 | 合計 | total <b> wrong | 8800 | 8900 | check \\| parts |"
+        in text
+    )
+    assert text.startswith("# Check <b>&</b>\n\n- **input**: a.csv\n")
+
+
+def test_output_file_is_utf8_without_bom_and_lf(tmp_path: Path) -> None:
+    target = tmp_path / "r.csv"
+    write_report(sample(), "csv", target)
+    raw = target.read_bytes()
+    assert not raw.startswith(b"\xef\xbb\xbf")
+    assert b"\r\n" not in raw
+    assert (
+        raw.decode("utf-8").splitlines()[0]
+        == "severity,rule_id,location,field,message,expected,actual,suggestion"
+    )
+    assert "合計" in raw.decode("utf-8")
+    assert [p.name for p in tmp_path.iterdir()] == ["r.csv"]
