@@ -1,0 +1,1 @@
+"""doc2md: Office, PDF and draw.io files to Markdown, with a loss report."""

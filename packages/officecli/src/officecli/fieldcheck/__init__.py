@@ -1,0 +1,1 @@
+"""fieldcheck: rule-based consistency checks for tabular business data."""
