@@ -28,7 +28,9 @@ def test_capabilities_is_json() -> None:
     assert caps["tool"] == "procler"
 
 
-@pytest.mark.parametrize("module", ["pydantic", "starlette", "uvicorn", "docker", "ruamel", "argparse", "json"])
+@pytest.mark.parametrize(
+    "module", ["pydantic", "starlette", "uvicorn", "docker", "ruamel", "argparse", "json"]
+)
 def test_cli_import_path_stays_light(module: str) -> None:
     code = f"import sys; from procler.cli import main; print({module!r} in sys.modules)"
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)

@@ -103,8 +103,19 @@ def parse(app: App, argv: Sequence[str]) -> tuple[Command | None, dict[str, Any]
         a.dest: False if a.type == "boolean" else a.default for a in GLOBAL_ARGS + app.global_args
     }
     words: list[str] = []
-    while tokens and tokens[0].startswith("-") and tokens[0] in flags_global:
-        values[flags_global.pop(tokens.pop(0)).dest] = True
+    while tokens and tokens[0].partition("=")[0] in flags_global:
+        name, eq, inline = tokens.pop(0).partition("=")
+        garg = flags_global[name]
+        if garg.type == "boolean":
+            values[garg.dest] = True
+            continue
+        if not eq:
+            if not tokens:
+                raise UsageError(
+                    f"{app.name}: {name} needs a value", suggestion=f"write {name} VALUE"
+                )
+            inline = tokens.pop(0)
+        values[garg.dest] = convert(app.name, garg, inline)
     while tokens and not tokens[0].startswith("-"):
         words.append(tokens.pop(0))
     cmd, used, choices = find_command(app, words)

@@ -1,0 +1,1 @@
+"""Procler's project configuration: discovery, loading with positions, validation, explanation."""

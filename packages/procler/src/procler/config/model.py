@@ -1,0 +1,121 @@
+"""Typed, resolved configuration: what the supervisor runs. Built by the loader, never by hand."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Literal
+
+RestartPolicyName = Literal["no", "on-failure", "always"]
+Condition = Literal["started", "healthy", "completed_successfully"]
+Source = Literal["config", "runtime"]
+
+
+@dataclass(frozen=True)
+class Backoff:
+    initial: float = 1.0
+    max: float = 30.0
+    reset_after: float = 60.0  # a run this long counts as stable: the restart budget resets
+
+
+@dataclass(frozen=True)
+class RestartPolicy:
+    policy: RestartPolicyName = "on-failure"
+    max_restarts: int = 5
+    backoff: Backoff = field(default_factory=Backoff)
+
+
+@dataclass(frozen=True)
+class HttpProbe:
+    url: str  # always resolved: from `url`, or built from `port` + `path`
+    method: str = "GET"
+    expect_status: tuple[int, int] = (200, 399)
+    headers: tuple[tuple[str, str], ...] = ()
+
+
+@dataclass(frozen=True)
+class TcpProbe:
+    port: int
+    host: str = "127.0.0.1"
+
+
+@dataclass(frozen=True)
+class HealthCheck:
+    """Exactly one of exec/http/tcp/log is set (`kind` says which)."""
+
+    kind: Literal["exec", "http", "tcp", "log"]
+    exec: str | None = None
+    http: HttpProbe | None = None
+    tcp: TcpProbe | None = None
+    log: str | None = None  # a regex; healthy once an output line matches
+    interval: float = 10.0
+    timeout: float = 5.0
+    retries: int = 3
+    start_period: float = 0.0
+    restart_on_unhealthy: bool = False
+
+
+@dataclass(frozen=True)
+class Dependency:
+    name: str
+    condition: Condition = "started"
+
+
+@dataclass(frozen=True)
+class DockerSpec:
+    """For context: docker. `image` -> Procler owns a container; `container` -> an existing one."""
+
+    image: str | None = None
+    container: str | None = None
+    volumes: tuple[str, ...] = ()
+    network_mode: str = "host"
+
+
+@dataclass(frozen=True)
+class ProcessSpec:
+    name: str
+    command: str | None = None  # run with /bin/sh -c
+    args: tuple[str, ...] | None = None  # run directly, no shell
+    cwd: str = "."  # absolute once resolved
+    env: tuple[tuple[str, str], ...] = ()
+    description: str = ""
+    tags: tuple[str, ...] = ()
+    ports: tuple[int, ...] = ()
+    stop_signal: str = "TERM"
+    stop_timeout: float = 10.0
+    restart: RestartPolicy = field(default_factory=RestartPolicy)
+    success_exit_codes: tuple[int, ...] = (0,)
+    context: Literal["local", "docker"] = "local"
+    docker: DockerSpec | None = None
+    healthcheck: HealthCheck | None = None
+    depends_on: tuple[Dependency, ...] = ()
+    source: Source = "config"
+
+    def argv(self) -> list[str]:
+        """What to exec: the argv list, or the shell running the command string."""
+        if self.args is not None:
+            return list(self.args)
+        return ["/bin/sh", "-c", self.command or ""]
+
+
+@dataclass(frozen=True)
+class Group:
+    name: str
+    processes: tuple[str, ...]
+    description: str = ""
+
+
+@dataclass(frozen=True)
+class LogSettings:
+    max_size: int = 10 * 1024 * 1024  # bytes per segment before rotation
+    max_files: int = 5  # segments kept per process
+
+
+@dataclass(frozen=True)
+class ProjectConfig:
+    root: Path
+    config_path: Path
+    vars: tuple[tuple[str, str], ...] = ()
+    processes: dict[str, ProcessSpec] = field(default_factory=dict)
+    groups: dict[str, Group] = field(default_factory=dict)
+    logs: LogSettings = field(default_factory=LogSettings)

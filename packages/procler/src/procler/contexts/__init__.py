@@ -1,0 +1,1 @@
+"""Execution contexts: where a process runs (local, docker). Nothing above knows which."""

@@ -1,0 +1,70 @@
+"""The ExecutionContext interface shared by every place a process can run."""
+
+from __future__ import annotations
+
+import abc
+from collections.abc import AsyncIterator, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from procler.config.model import ProcessSpec
+
+
+@dataclass(frozen=True)
+class ExitInfo:
+    """How a run ended: an exit code, or the signal that killed it."""
+
+    code: int | None
+    signal: int | None = None
+
+
+@dataclass(frozen=True)
+class OutputLine:
+    """One line of a process's output as read from the context, before storage."""
+
+    stream: str  # "stdout" | "stderr"
+    text: str
+    ts: float | None = None  # when the context knows it (docker logs); else capture time
+
+
+class RunningProcess(abc.ABC):
+    """One run of a process in some context."""
+
+    @property
+    @abc.abstractmethod
+    def pid(self) -> int | None:
+        """The host pid of the main process, when the context has one."""
+
+    @abc.abstractmethod
+    async def wait(self) -> ExitInfo:
+        """Wait until the run ends by itself or is stopped; return how it ended."""
+
+    @abc.abstractmethod
+    def output(self) -> AsyncIterator[OutputLine]:
+        """Lines of stdout and stderr, until the run's output ends."""
+
+    @abc.abstractmethod
+    def details(self) -> dict[str, Any]:
+        """Context-specific status fields (e.g. `linux_state` or `docker`)."""
+
+
+class ExecutionContext(abc.ABC):
+    """Starts, signals and stops processes in one kind of place."""
+
+    name: str
+
+    @abc.abstractmethod
+    async def start(self, spec: ProcessSpec, env: Mapping[str, str], run: int) -> RunningProcess:
+        """Start one run of spec with this environment; raise a typed AgentError on failure."""
+
+    @abc.abstractmethod
+    async def signal(self, proc: RunningProcess, signum: int) -> None:
+        """Send a signal to the whole run (its process group, or the container's process)."""
+
+    @abc.abstractmethod
+    async def stop(self, proc: RunningProcess, signum: int, timeout: float) -> ExitInfo:
+        """Signal, wait up to timeout, then kill; return how the run ended."""
+
+    async def adopt(self, spec: ProcessSpec) -> RunningProcess | None:
+        """Find a run that outlived a previous supervisor (e.g. a labelled container)."""
+        return None

@@ -1,0 +1,60 @@
+"""Where a project's files live: config discovery and the state-directory layout.
+
+Light on purpose (os only): the CLI imports it on every command.
+"""
+
+from __future__ import annotations
+
+import os
+
+from procler.errors import ConfigNotFound
+
+CONFIG_DIR = ".procler"
+CONFIG_FILE = "config.yaml"
+SOCKET_NAME = "supervisor.sock"
+# sun_path is 108 bytes on Linux; keep a margin for the terminating NUL.
+MAX_SOCKET_PATH = 100
+
+
+def find_config(cwd: str, explicit: str | None = None) -> str:
+    """The config file: --config, then $PROCLER_CONFIG, then .procler/config.yaml walking up."""
+    chosen = explicit or os.environ.get("PROCLER_CONFIG")
+    if chosen:
+        path = os.path.abspath(os.path.join(cwd, chosen))
+        if not os.path.isfile(path):
+            raise ConfigNotFound(f"config file not found: {path}")
+        return path
+    here = os.path.abspath(cwd)
+    while True:
+        candidate = os.path.join(here, CONFIG_DIR, CONFIG_FILE)
+        if os.path.isfile(candidate):
+            return candidate
+        parent = os.path.dirname(here)
+        if parent == here:
+            raise ConfigNotFound(f"no {CONFIG_DIR}/{CONFIG_FILE} in {cwd} or any parent directory")
+        here = parent
+
+
+def project_root(config_path: str) -> str:
+    """The directory holding .procler/ (or the config file's directory for a custom path)."""
+    folder = os.path.dirname(os.path.abspath(config_path))
+    if os.path.basename(folder) == CONFIG_DIR:
+        return os.path.dirname(folder)
+    return folder
+
+
+def state_dir(root: str) -> str:
+    """Runtime state of a project: database, logs, supervisor socket and lock."""
+    return os.path.join(root, CONFIG_DIR, "state")
+
+
+def socket_path(root: str) -> str:
+    """The supervisor's unix socket; a short runtime path when the natural one is too long."""
+    natural = os.path.join(state_dir(root), SOCKET_NAME)
+    if len(natural.encode()) <= MAX_SOCKET_PATH:
+        return natural
+    import hashlib
+
+    digest = hashlib.sha256(os.path.abspath(root).encode()).hexdigest()[:16]
+    base = os.environ.get("XDG_RUNTIME_DIR") or f"/tmp/procler-{os.getuid()}"
+    return os.path.join(base, f"{digest}.sock")

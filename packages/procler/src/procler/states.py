@@ -1,0 +1,69 @@
+"""The one state machine for a process's status. No dependencies; every status shown comes from here.
+
+stopped --start--> starting --spawned--> running --ready--> healthy <--> unhealthy
+running/healthy/unhealthy --stop--> stopping --ended--> stopped
+running/healthy/unhealthy --exit--> exited (success code) | backoff (will restart) | failed
+backoff --retry--> starting ; backoff --stop--> stopped
+"""
+
+from __future__ import annotations
+
+STOPPED = "stopped"
+STARTING = "starting"
+RUNNING = "running"
+HEALTHY = "healthy"
+UNHEALTHY = "unhealthy"
+STOPPING = "stopping"
+EXITED = "exited"
+FAILED = "failed"
+BACKOFF = "backoff"
+
+ALL = (STOPPED, STARTING, RUNNING, HEALTHY, UNHEALTHY, STOPPING, EXITED, FAILED, BACKOFF)
+# Statuses in which a process (or container) of ours is alive.
+ALIVE = frozenset({STARTING, RUNNING, HEALTHY, UNHEALTHY, STOPPING})
+# Statuses in which nothing runs and nothing will run without a new start.
+AT_REST = frozenset({STOPPED, EXITED, FAILED})
+UP = frozenset({RUNNING, HEALTHY, UNHEALTHY})
+
+TRANSITIONS: dict[str, frozenset[str]] = {
+    STOPPED: frozenset({STARTING}),
+    STARTING: frozenset({RUNNING, STOPPING, EXITED, FAILED, BACKOFF, STOPPED}),
+    RUNNING: frozenset({HEALTHY, UNHEALTHY, STOPPING, EXITED, FAILED, BACKOFF}),
+    HEALTHY: frozenset({UNHEALTHY, STOPPING, EXITED, FAILED, BACKOFF}),
+    UNHEALTHY: frozenset({HEALTHY, STOPPING, EXITED, FAILED, BACKOFF}),
+    STOPPING: frozenset({STOPPED}),
+    EXITED: frozenset({STARTING}),
+    FAILED: frozenset({STARTING}),
+    BACKOFF: frozenset({STARTING, STOPPED}),
+}
+
+
+class InvalidTransition(Exception):
+    """A transition the state machine does not allow (a bug in the caller)."""
+
+
+def check(current: str, new: str) -> None:
+    """Raise InvalidTransition unless current -> new is allowed."""
+    if new not in TRANSITIONS[current]:
+        raise InvalidTransition(f"{current} -> {new}")
+
+
+def exit_status(code: int | None, success_codes: tuple[int, ...], will_restart: bool) -> str:
+    """Where a process goes when it ends by itself: backoff, exited or failed."""
+    if will_restart:
+        return BACKOFF
+    return EXITED if code is not None and code in success_codes else FAILED
+
+
+def should_restart(policy: str, code: int | None, success_codes: tuple[int, ...]) -> bool:
+    """Whether the restart policy asks for another run after this exit (budget aside)."""
+    if policy == "always":
+        return True
+    if policy == "on-failure":
+        return code is None or code not in success_codes
+    return False
+
+
+def backoff_delay(restarts: int, initial: float, maximum: float) -> float:
+    """Delay before restart number `restarts` (1-based): initial, doubling, capped at maximum."""
+    return float(min(maximum, initial * (2 ** max(0, restarts - 1))))
