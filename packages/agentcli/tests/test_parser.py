@@ -22,7 +22,7 @@ def test_parses_typed_values_and_defaults() -> None:
     assert values["name"] == "bob"
     assert values["times"] == 3
     assert values["tone"] == "warm"
-    assert values["timeout"] == "30s"
+    assert values["timeout"] == 30.0
     assert values["env"] == [("A", "1"), ("B", "2")]
     assert values["loud"] is True
 

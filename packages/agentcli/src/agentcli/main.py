@@ -49,25 +49,21 @@ def internal_error(exc: BaseException) -> InternalError:
     return InternalError(f"{type(exc).__name__}: {first_line}".rstrip(": "))
 
 
-def dispatch(command: Command, values: dict[str, Any]) -> tuple[dict[str, Any], int]:
-    """Run an envelope command's handler: (envelope, exit code), whatever happens.
+def answer(result: Any) -> tuple[dict[str, Any], int]:
+    """The envelope and exit code for a handler's result (plain data or Outcome)."""
+    exit_code = 0
+    if isinstance(result, Outcome):
+        result, exit_code = result.payload, result.exit_code
+    return envelope.build(exit_code == 0, data=result), exit_code
 
-    Servers call this; unexpected exceptions are logged with their traceback by the caller's
-    logger configuration and answered as INTERNAL.
-    """
-    try:
-        result = command.resolve()(values, command)
-        exit_code = 0
-        if isinstance(result, Outcome):
-            result, exit_code = result.payload, result.exit_code
-        return envelope.build(exit_code == 0, data=result), exit_code
-    except AgentError as err:
-        return error_envelope(err), int(err.exit_code)
-    except Exception as exc:
-        import logging
 
-        logging.getLogger("agentcli").exception("unexpected error in %s", command.name)
-        return error_envelope(internal_error(exc)), int(InternalError.exit_code)
+def failure(exc: BaseException) -> tuple[dict[str, Any], int]:
+    """The envelope and exit code for any exception: the one mapping every entry point uses."""
+    if isinstance(exc, AgentError):
+        return error_envelope(exc), int(exc.exit_code)
+    if isinstance(exc, KeyboardInterrupt):
+        return error_envelope(Interrupted("interrupted")), int(Interrupted.exit_code)
+    return error_envelope(internal_error(exc)), int(InternalError.exit_code)
 
 
 def _render(cmd: Command, values: dict[str, Any], result: Any) -> int:
@@ -121,16 +117,14 @@ def run(app: App, argv: Sequence[str] | None = None) -> int:
         if cmd.name == "capabilities":
             return _render(cmd, values, capabilities(app))
         return _render(cmd, values, cmd.resolve()(values, cmd))
-    except AgentError as err:
-        if debug and not isinstance(err, UsageError):
+    except (AgentError, KeyboardInterrupt) as err:
+        if debug and not isinstance(err, UsageError | KeyboardInterrupt):
             import traceback
 
             traceback.print_exc(file=sys.stderr)
-        envelope.emit(error_envelope(err))
-        return int(err.exit_code)
-    except KeyboardInterrupt:
-        envelope.emit(error_envelope(Interrupted("interrupted")))
-        return int(Interrupted.exit_code)
+        env, code = failure(err)
+        envelope.emit(env)
+        return code
     except BrokenPipeError:
         _silence_stdout()  # the reader went away (e.g. `| head`); nothing more to say
         return 0
@@ -141,8 +135,9 @@ def run(app: App, argv: Sequence[str] | None = None) -> int:
             traceback.print_exc(file=sys.stderr)
         else:
             print(f"{app.name}: internal error: {type(exc).__name__}: {exc}", file=sys.stderr)
-        envelope.emit(error_envelope(internal_error(exc)))
-        return int(InternalError.exit_code)
+        env, code = failure(exc)
+        envelope.emit(env)
+        return code
 
 
 def _silence_stdout() -> None:

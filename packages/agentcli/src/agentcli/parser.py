@@ -140,13 +140,15 @@ def parse(app: App, argv: Sequence[str]) -> tuple[Command | None, dict[str, Any]
         raise _usage(f"{app.name}: a command is required", "", choices, "commands")
     tokens = words[used:] + tokens
     args = command_args(cmd)
+    prog = f"{app.name} {cmd.name}"
     for arg in args:
         values[arg.dest] = False if arg.type == "boolean" else ([] if arg.multiple else arg.default)
+        if isinstance(arg.default, str) and arg.type in ("duration", "integer", "number"):
+            values[arg.dest] = convert(prog, arg, arg.default)
     by_flag = {f: a for a in args if not a.positional for f in a.flags}
     by_flag.update(flags_global)
     positionals = [a for a in args if a.positional]
     seen: set[str] = set()
-    prog = f"{app.name} {cmd.name}"
     while tokens:
         tok = tokens.pop(0)
         if (

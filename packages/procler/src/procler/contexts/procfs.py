@@ -1,0 +1,108 @@
+"""Reading /proc: process state, process trees, memory and CPU, environment markers."""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+
+STATE_NAMES = {
+    "R": "running",
+    "S": "sleeping",
+    "D": "disk sleep",
+    "Z": "zombie",
+    "T": "stopped",
+    "t": "tracing stop",
+    "X": "dead",
+    "I": "idle",
+    "P": "parked",
+    "W": "paging",
+}
+CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
+PAGE_SIZE = os.sysconf("SC_PAGE_SIZE")
+
+
+@dataclass(frozen=True)
+class ProcStat:
+    pid: int
+    state: str
+    ppid: int
+    pgrp: int
+    cpu_seconds: float  # utime + stime
+    rss_bytes: int
+
+
+def read_stat(pid: int) -> ProcStat | None:
+    """Parse /proc/PID/stat; the command name may hold spaces and ')', so split after the last ')'."""
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as fh:
+            raw = fh.read().decode("utf-8", "replace")
+    except OSError:
+        return None
+    fields = raw[raw.rindex(")") + 2 :].split()
+    # fields[0] is field 3 (state); utime/stime are fields 14/15; rss (pages) is field 24.
+    return ProcStat(
+        pid=pid,
+        state=fields[0],
+        ppid=int(fields[1]),
+        pgrp=int(fields[2]),
+        cpu_seconds=(int(fields[11]) + int(fields[12])) / CLOCK_TICKS,
+        rss_bytes=int(fields[21]) * PAGE_SIZE,
+    )
+
+
+def linux_state(stat: ProcStat | None) -> dict[str, object] | None:
+    """The `linux_state` block of status: D (uninterruptible) and Z (zombie) cannot be killed."""
+    if stat is None:
+        return None
+    return {
+        "state_code": stat.state,
+        "state_name": STATE_NAMES.get(stat.state, "unknown"),
+        "is_killable": stat.state not in ("D", "Z"),
+    }
+
+
+def all_stats() -> dict[int, ProcStat]:
+    """A snapshot of every process on the machine."""
+    out: dict[int, ProcStat] = {}
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            stat = read_stat(int(entry))
+            if stat is not None:
+                out[stat.pid] = stat
+    return out
+
+
+def tree(root: int, snapshot: dict[int, ProcStat]) -> list[ProcStat]:
+    """root and every descendant (by parent pid) or member of root's process group."""
+    children: dict[int, list[int]] = {}
+    for st in snapshot.values():
+        children.setdefault(st.ppid, []).append(st.pid)
+    seen: dict[int, ProcStat] = {}
+    stack = [root] + [st.pid for st in snapshot.values() if st.pgrp == root]
+    while stack:
+        pid = stack.pop()
+        if pid in seen or pid not in snapshot:
+            continue
+        seen[pid] = snapshot[pid]
+        stack.extend(children.get(pid, ()))
+    return list(seen.values())
+
+
+def pids_with_env(marker: bytes, exclude: set[int]) -> list[int]:
+    """Pids whose environment holds the exact entry `marker` (e.g. b"KEY=value").
+
+    Descendants inherit the environment, so this finds processes that left their
+    process group (daemonized) as well.
+    """
+    found = []
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit() or int(entry) in exclude:
+            continue
+        try:
+            with open(f"/proc/{entry}/environ", "rb") as fh:
+                env = fh.read()
+        except OSError:
+            continue
+        if marker in env.split(b"\0"):
+            found.append(int(entry))
+    return found

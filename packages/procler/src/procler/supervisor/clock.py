@@ -1,0 +1,35 @@
+"""The clock seam: real time in the supervisor, controllable time in tests."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from datetime import UTC, datetime
+
+
+class Clock:
+    """Wall time for records, monotonic time for durations, and sleeping."""
+
+    def time(self) -> float:
+        return time.time()
+
+    def monotonic(self) -> float:
+        return time.monotonic()
+
+    async def sleep(self, seconds: float) -> None:
+        await asyncio.sleep(seconds)
+
+    async def wait(self, event: asyncio.Event, timeout: float) -> bool:
+        """Wait for event at most timeout seconds; True if it was set."""
+        try:
+            await asyncio.wait_for(event.wait(), timeout)
+        except TimeoutError:
+            return False
+        return True
+
+
+def iso(ts: float | None) -> str | None:
+    """UTC ISO-8601 with microseconds and a Z, or None."""
+    if ts is None:
+        return None
+    return datetime.fromtimestamp(ts, UTC).strftime("%Y-%m-%dT%H:%M:%S.%fZ")

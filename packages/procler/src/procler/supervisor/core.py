@@ -1,0 +1,238 @@
+"""The supervisor: loads the project, owns one runtime per process and answers commands.
+
+It is the runtimes' Host: it gives them their environment, persists their transitions,
+tells the sentinel which process groups exist, and stores their output.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+from procler import __version__, project, states
+from procler.config.model import ProcessSpec, ProjectConfig
+from procler.contexts.base import ExecutionContext, OutputLine, RunningProcess
+from procler.contexts.local import LocalContext
+from procler.errors import ProcessNotFound
+from procler.logs.store import LogStore
+from procler.supervisor.clock import Clock, iso
+from procler.supervisor.runtime import ProcessRuntime
+from procler.supervisor.store import StateStore
+
+log = logging.getLogger("procler.supervisor")
+
+FLUSH_EVERY = 0.05  # seconds between log flushes: what a kill -9 can lose at most
+
+
+def _stamp(path: Path) -> float | None:
+    try:
+        return path.stat().st_mtime_ns
+    except OSError:
+        return None
+
+
+class Supervisor:
+    def __init__(self, root: str, config_path: str, clock: Clock | None = None) -> None:
+        self.root = root
+        self.config_path = Path(config_path)
+        self.state_dir = Path(project.state_dir(root))
+        self.clock = clock or Clock()
+        self.store = StateStore(self.state_dir / "state.db")
+        self.contexts: dict[str, ExecutionContext] = {"local": LocalContext()}
+        self.runtimes: dict[str, ProcessRuntime] = {}
+        self.started_at = self.clock.time()
+        self.stop_requested = asyncio.Event()
+        self._config: ProjectConfig | None = None
+        self._stamps: tuple[float | None, ...] = ()
+        self.logs: LogStore | None = None
+        self.base_env = self._base_environment()
+        self._sentinel = subprocess.Popen(
+            [sys.executable, "-m", "procler.supervisor.sentinel", root],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.DEVNULL,
+            start_new_session=True,
+        )
+        self._flusher: asyncio.Task[None] | None = None
+
+    # -- configuration --------------------------------------------------------------------
+
+    def _base_environment(self) -> dict[str, str]:
+        """The environment captured when the project's first supervisor started."""
+        saved = self.store.get_meta("base_env")
+        if saved is None:
+            saved = {k: v for k, v in os.environ.items() if not k.startswith("PROCLER_")}
+            self.store.set_meta("base_env", saved)
+        return dict(saved)
+
+    def config(self) -> ProjectConfig:
+        """The project's config, reloaded when the YAML or the runtime definitions changed."""
+        from procler.config.project import load_project
+
+        stamps = (_stamp(self.config_path), _stamp(self.state_dir / "definitions.json"))
+        if self._config is None or stamps != self._stamps:
+            cfg = load_project(self.config_path)
+            self._config, self._stamps = cfg, stamps
+            self._sync(cfg)
+        return self._config
+
+    def _sync(self, cfg: ProjectConfig) -> None:
+        if self.logs is None:
+            self.logs = LogStore(self.state_dir / "logs", cfg.logs.max_size, cfg.logs.max_files)
+        for name, spec in cfg.processes.items():
+            rt = self.runtimes.get(name)
+            if rt is None:
+                self.runtimes[name] = self._new_runtime(spec)
+            elif rt.status not in states.ALIVE:
+                rt.spec = spec  # a running process keeps its spec until it restarts
+                rt.context = self._context(spec)
+
+    def _new_runtime(self, spec: ProcessSpec) -> ProcessRuntime:
+        rt = ProcessRuntime(spec, self._context(spec), self, self.clock)
+        saved = self.store.process(spec.name)
+        rt.desired, rt.run, rt.restarts = saved["desired"], saved["runs"], saved["restarts"]
+        rt.last_exit = saved["last_exit"]
+        return rt
+
+    def _context(self, spec: ProcessSpec) -> ExecutionContext:
+        if spec.context not in self.contexts:
+            from procler.contexts.docker import DockerContext
+
+            self.contexts[spec.context] = DockerContext(self.root)
+        return self.contexts[spec.context]
+
+    def runtime(self, name: str) -> ProcessRuntime:
+        cfg = self.config()
+        if name not in self.runtimes or name not in cfg.processes:
+            from agentcli.parser import did_you_mean
+
+            hint = did_you_mean(name, sorted(cfg.processes))
+            raise ProcessNotFound(
+                f"no process named {name!r}",
+                suggestion=(hint + " " if hint else "")
+                + "run `procler list` to see the defined processes",
+            )
+        return self.runtimes[name]
+
+    def selected(self, values: dict[str, Any]) -> list[ProcessRuntime]:
+        """The runtimes a command names: NAME, or every process with --all."""
+        if values.get("all"):
+            cfg = self.config()
+            return [self.runtimes[n] for n in cfg.processes]
+        if not values.get("name"):
+            from agentcli.errors import UsageError
+
+            raise UsageError("name a process or pass --all", suggestion="e.g. `procler start api`")
+        return [self.runtime(values["name"])]
+
+    # -- Host protocol --------------------------------------------------------------------
+
+    def environment(self, spec: ProcessSpec) -> dict[str, str]:
+        env = dict(self.base_env)
+        env.update(spec.env)
+        env["PROCLER_PROCESS_NAME"] = spec.name
+        env["PROCLER_PROJECT_ROOT"] = self.root
+        return env
+
+    def record(self, rt: ProcessRuntime, src: str, dst: str, reason: str) -> None:
+        log.info("%s: %s -> %s (%s)", rt.name, src, dst, reason)
+        self.store.event(rt.name, src, dst, reason)
+        self.store.save_process(rt.name, rt.desired, rt.run, rt.restarts, rt.last_exit)
+
+    def _tell_sentinel(self, line: str) -> None:
+        assert self._sentinel.stdin is not None
+        self._sentinel.stdin.write(line.encode() + b"\n")
+        self._sentinel.stdin.flush()
+
+    def spawned(self, rt: ProcessRuntime, proc: RunningProcess) -> None:
+        self.store.run_started(rt.name, rt.run, proc.pid, self.clock.time())
+        if rt.spec.context == "local" and proc.pid is not None:
+            self._tell_sentinel(f"+{proc.pid}")
+
+    def reaped(self, rt: ProcessRuntime, proc: RunningProcess) -> None:
+        self.store.run_ended(rt.name, rt.run, self.clock.time())
+        if rt.spec.context == "local" and proc.pid is not None:
+            self._tell_sentinel(f"-{proc.pid}")
+
+    def output(self, rt: ProcessRuntime, run: int, line: OutputLine) -> None:
+        assert self.logs is not None
+        self.logs.append(rt.name, line.ts or self.clock.time(), line.stream, run, line.text)
+
+    # -- life cycle -----------------------------------------------------------------------
+
+    async def boot(self) -> None:
+        """Record what a dead predecessor lost and bring back what should be running."""
+        self._flusher = asyncio.create_task(self._flush_logs())
+        lost = self.store.open_runs()
+        try:
+            cfg = self.config()
+        except Exception:
+            log.exception("config not loadable at boot; nothing restored")
+            return
+        for name, run, _pid in lost:
+            self.store.run_ended(name, run, self.clock.time())
+            rt = self.runtimes.get(name)
+            if rt is not None:
+                rt.last_exit = {
+                    "code": None,
+                    "signal": None,
+                    "at": iso(self.clock.time()),
+                    "reason": "supervisor_lost",
+                }
+                self.record(rt, rt.status, rt.status, f"run {run} lost: the supervisor died")
+        await asyncio.gather(
+            *(
+                self.runtimes[n].restore("restored after supervisor restart")
+                for n in cfg.processes
+                if self.runtimes[n].desired == "running"
+            ),
+            return_exceptions=True,
+        )
+
+    async def _flush_logs(self) -> None:
+        while True:
+            await asyncio.sleep(FLUSH_EVERY)
+            if self.logs is not None:
+                self.logs.flush()
+
+    async def stop_processes(self, keep_desired: bool) -> list[str]:
+        """Stop every running process; keep the desired state for the next supervisor or clear it."""
+        rts = [rt for rt in self.runtimes.values() if rt.status not in states.AT_REST]
+        if keep_desired:
+            await asyncio.gather(*(rt.shutdown() for rt in rts), return_exceptions=True)
+        else:
+            await asyncio.gather(*(rt.stop("daemon stop") for rt in rts), return_exceptions=True)
+        return [rt.name for rt in rts]
+
+    async def close(self) -> None:
+        """Stop what still runs, flush logs, release the sentinel (EOF) and the database."""
+        await self.stop_processes(keep_desired=True)
+        if self._flusher is not None:
+            self._flusher.cancel()
+        if self.logs is not None:
+            self.logs.close()
+        assert self._sentinel.stdin is not None
+        self._sentinel.stdin.close()  # EOF: the sentinel sweeps (nothing is left) and exits
+        await asyncio.to_thread(self._sentinel.wait, 10)
+        self.store.close()
+
+    def uptime(self) -> float:
+        return round(time.time() - self.started_at, 3)
+
+    def about(self) -> dict[str, Any]:
+        return {
+            "running": True,
+            "pid": os.getpid(),
+            "version": __version__,
+            "started_at": iso(self.started_at),
+            "uptime_seconds": self.uptime(),
+            "project_root": self.root,
+            "config": str(self.config_path),
+            "socket": project.socket_path(self.root),
+            "processes": len(self.runtimes),
+        }

@@ -1,0 +1,100 @@
+"""Supervisor process entry: single-instance lock, socket, HTTP server, signals.
+
+Run as: python -m procler.supervisor.daemon PROJECT_ROOT CONFIG_PATH (the client does it).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import fcntl
+import logging
+import os
+import signal
+import socket
+import sys
+
+from procler import project
+
+log = logging.getLogger("procler.daemon")
+
+
+def take_lock(state: str) -> int | None:
+    """Hold the project's supervisor lock for our lifetime; None if another supervisor has it."""
+    fd = os.open(os.path.join(state, "supervisor.lock"), os.O_RDWR | os.O_CREAT, 0o600)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        os.close(fd)
+        return None
+    os.ftruncate(fd, 0)
+    os.write(fd, f"{os.getpid()}\n".encode())
+    return fd
+
+
+def bind_socket(path: str) -> socket.socket:
+    """Bind the unix socket with mode 0600; any file there is stale because we hold the lock."""
+    os.makedirs(os.path.dirname(path), mode=0o700, exist_ok=True)
+    with contextlib.suppress(FileNotFoundError):
+        os.unlink(path)
+    sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    old = os.umask(0o177)
+    try:
+        sock.bind(path)
+    finally:
+        os.umask(old)
+    os.chmod(path, 0o600)
+    sock.listen(256)
+    return sock
+
+
+async def serve(root: str, config_path: str, sock: socket.socket) -> None:
+    import uvicorn
+
+    from procler.commands import APP
+    from procler.supervisor.core import Supervisor
+    from procler.supervisor.handlers import Handlers
+    from procler.supervisor.http import Api
+
+    sup = Supervisor(root, config_path)
+    api = Api(APP, Handlers(sup).table())
+    config = uvicorn.Config(api, log_config=None, lifespan="off", access_log=False)
+    config.load()
+    server = uvicorn.Server(config)
+    loop = asyncio.get_running_loop()
+    for signum in (signal.SIGTERM, signal.SIGINT, signal.SIGHUP):
+        loop.add_signal_handler(signum, sup.stop_requested.set)  # only sets a flag
+    await server.startup(sockets=[sock])
+    log.info("supervisor %d serving %s on %s", os.getpid(), root, sock.getsockname())
+    await sup.boot()
+    await sup.stop_requested.wait()
+    log.info("supervisor stopping")
+    await sup.close()
+    await server.shutdown(sockets=[sock])
+
+
+def main() -> None:
+    root, config_path = sys.argv[1], sys.argv[2]
+    logging.basicConfig(
+        level=logging.INFO,
+        stream=sys.stderr,
+        format="%(asctime)s %(levelname)s %(name)s: %(message)s",
+    )
+    state = project.state_dir(root)
+    os.makedirs(state, exist_ok=True)
+    lock = take_lock(state)
+    if lock is None:
+        log.info("another supervisor holds the lock for %s; exiting", root)
+        return
+    path = project.socket_path(root)
+    sock = bind_socket(path)
+    try:
+        asyncio.run(serve(root, config_path, sock))
+    finally:
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(path)
+        os.close(lock)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,60 @@
+"""Who holds a TCP port: listening sockets from /proc/net/tcp{,6} mapped to their process."""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+
+LISTEN = "0A"
+
+
+@dataclass(frozen=True)
+class PortHolder:
+    port: int
+    pid: int | None
+    command: str
+
+
+def _listening_inodes(port: int) -> set[str]:
+    inodes: set[str] = set()
+    for table in ("/proc/net/tcp", "/proc/net/tcp6"):
+        try:
+            with open(table) as fh:
+                next(fh)
+                for line in fh:
+                    parts = line.split()
+                    local, state, inode = parts[1], parts[3], parts[9]
+                    if state == LISTEN and int(local.rsplit(":", 1)[1], 16) == port:
+                        inodes.add(inode)
+        except OSError:
+            continue
+    return inodes
+
+
+def _owner(inodes: set[str]) -> tuple[int | None, str]:
+    targets = {f"socket:[{i}]" for i in inodes}
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        fd_dir = f"/proc/{entry}/fd"
+        try:
+            links = {os.readlink(os.path.join(fd_dir, fd)) for fd in os.listdir(fd_dir)}
+        except OSError:
+            continue
+        if links & targets:
+            try:
+                with open(f"/proc/{entry}/cmdline", "rb") as fh:
+                    cmd = fh.read().replace(b"\0", b" ").decode("utf-8", "replace").strip()
+            except OSError:
+                cmd = ""
+            return int(entry), cmd
+    return None, ""
+
+
+def holder(port: int) -> PortHolder | None:
+    """The process listening on port (pid None if it belongs to another user), or None."""
+    inodes = _listening_inodes(port)
+    if not inodes:
+        return None
+    pid, command = _owner(inodes)
+    return PortHolder(port, pid, command)

@@ -1,0 +1,236 @@
+"""One process under supervision: its state machine, restart policy and output pump.
+
+Every change of status goes through `_set`, which checks it against `procler.states`
+and records it with a reason. The OS is reached only through the ExecutionContext and
+the Clock, so these rules are tested with fakes and no sleeping.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from collections import deque
+from collections.abc import Callable
+from typing import Any, Protocol
+
+from agentcli.errors import AgentError
+from procler import states
+from procler.config.model import ProcessSpec
+from procler.contexts.base import ExecutionContext, ExitInfo, OutputLine, RunningProcess
+from procler.contexts.local import signal_number
+from procler.supervisor.clock import Clock, iso
+
+START_GRACE = 0.15  # a user start that dies this fast is reported failed, not restarted
+DRAIN_WAIT = 2.0  # bound on reading the rest of a run's output after it ended
+
+
+class Host(Protocol):
+    """What a runtime needs from its supervisor."""
+
+    def environment(self, spec: ProcessSpec) -> dict[str, str]: ...
+    def record(self, rt: ProcessRuntime, src: str, dst: str, reason: str) -> None: ...
+    def spawned(self, rt: ProcessRuntime, proc: RunningProcess) -> None: ...
+    def reaped(self, rt: ProcessRuntime, proc: RunningProcess) -> None: ...
+    def output(self, rt: ProcessRuntime, run: int, line: OutputLine) -> None: ...
+
+
+class ProcessRuntime:
+    def __init__(
+        self, spec: ProcessSpec, context: ExecutionContext, host: Host, clock: Clock
+    ) -> None:
+        self.spec = spec
+        self.context = context
+        self.host = host
+        self.clock = clock
+        self.status = states.STOPPED
+        self.desired = "stopped"
+        self.run = 0
+        self.restarts = 0
+        self.proc: RunningProcess | None = None
+        self.started_at: float | None = None
+        self.last_exit: dict[str, Any] | None = None
+        self.recent_stderr: deque[str] = deque(maxlen=20)
+        self.lock = asyncio.Lock()
+        self._changed = asyncio.Event()
+        self._monitor: asyncio.Task[None] | None = None
+        self._timer: asyncio.Task[None] | None = None
+        self._user_start = False
+        self.health: Any = None  # set by the health prober when the spec has a healthcheck
+
+    @property
+    def name(self) -> str:
+        return self.spec.name
+
+    def _set(self, new: str, reason: str) -> None:
+        states.check(self.status, new)
+        old, self.status = self.status, new
+        self.host.record(self, old, new, reason)
+        self._changed.set()
+        self._changed = asyncio.Event()
+
+    async def wait_until(self, pred: Callable[[ProcessRuntime], bool], timeout: float) -> bool:
+        """Wait (bounded) until pred holds; True if it did."""
+        deadline = self.clock.monotonic() + timeout
+        while not pred(self):
+            left = deadline - self.clock.monotonic()
+            if left <= 0:
+                return False
+            await self.clock.wait(self._changed, left)
+        return True
+
+    # -- commands -------------------------------------------------------------------------
+
+    async def start(self, reason: str = "start requested") -> dict[str, Any]:
+        """Start unless already up; answers already_running for an idempotent repeat."""
+        async with self.lock:
+            if self.status in states.ALIVE:
+                return {"already_running": True}
+            self.desired = "running"
+            self.restarts = 0
+            self._cancel_timer()
+            await self._spawn(reason, user=True)
+        return {"already_running": False}
+
+    async def stop(self, reason: str = "stop requested") -> dict[str, Any]:
+        async with self.lock:
+            self.desired = "stopped"
+            if self.status == states.BACKOFF:
+                self._cancel_timer()
+                self._set(states.STOPPED, reason)
+                return {"already_stopped": False}
+            if self.status not in states.ALIVE:
+                self.host.record(self, self.status, self.status, "desired stopped")
+                return {"already_stopped": True}
+            await self._stop_locked(reason)
+        return {"already_stopped": False}
+
+    async def restart(self, reason: str = "restart requested") -> dict[str, Any]:
+        async with self.lock:
+            self._cancel_timer()
+            if self.status in states.ALIVE:
+                await self._stop_locked(reason)
+            elif self.status == states.BACKOFF:
+                self._set(states.STOPPED, reason)
+            self.desired = "running"
+            self.restarts = 0
+            await self._spawn(reason, user=True)
+        return {}
+
+    async def restore(self, reason: str) -> None:
+        """Bring back a process a dead supervisor lost; counts as a restart."""
+        async with self.lock:
+            if self.status in states.ALIVE:
+                return
+            self.restarts += 1
+            await self._spawn(reason, user=False)
+
+    # -- internals ------------------------------------------------------------------------
+
+    async def _spawn(self, reason: str, *, user: bool) -> None:
+        self._set(states.STARTING, reason)
+        self.recent_stderr.clear()
+        self._user_start = user
+        env = self.host.environment(self.spec)
+        try:
+            proc = await self.context.start(self.spec, env, self.run + 1)
+        except Exception as exc:
+            self.desired = "stopped"
+            self.last_exit = self._exit_record(ExitInfo(None), f"could not start: {exc}")
+            self._set(states.FAILED, f"could not start: {exc}")
+            raise
+        self.run += 1
+        self.proc = proc
+        self.started_at = self.clock.time()
+        self.host.spawned(self, proc)
+        self._monitor = asyncio.create_task(self._watch(proc, self.run))
+        if await self.wait_until(lambda rt: rt.status != states.STARTING, START_GRACE):
+            return  # ended during the grace period; _watch has recorded how
+        self._set(states.RUNNING, "started")
+
+    async def _stop_locked(self, reason: str) -> None:
+        proc = self.proc
+        assert proc is not None
+        self._set(states.STOPPING, reason)
+        info = await self.context.stop(
+            proc, signal_number(self.spec.stop_signal), self.spec.stop_timeout
+        )
+        if self._monitor is not None:
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(asyncio.shield(self._monitor), DRAIN_WAIT)
+        self.last_exit = self._exit_record(info, reason)
+        self._set(states.STOPPED, reason)
+
+    def _exit_record(self, info: ExitInfo, reason: str) -> dict[str, Any]:
+        return {
+            "code": info.code,
+            "signal": info.signal,
+            "at": iso(self.clock.time()),
+            "reason": reason,
+        }
+
+    async def _pump(self, proc: RunningProcess, run: int) -> None:
+        async for line in proc.output():
+            if line.stream == "stderr":
+                self.recent_stderr.append(line.text)
+            self.host.output(self, run, line)
+
+    async def _watch(self, proc: RunningProcess, run: int) -> None:
+        """Read the run's output until it ends, then apply the restart policy."""
+        pump = asyncio.create_task(self._pump(proc, run))
+        info = await proc.wait()
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(asyncio.shield(pump), DRAIN_WAIT)
+        pump.cancel()
+        self.host.reaped(self, proc)
+        if self.status == states.STOPPING:
+            return  # stop() records the end
+        self._ended(info)
+
+    def _ended(self, info: ExitInfo) -> None:
+        spec = self.spec
+        policy = spec.restart
+        uptime = self.clock.time() - (self.started_at or self.clock.time())
+        if uptime >= policy.backoff.reset_after:
+            self.restarts = 0
+        how = (
+            f"exit code {info.code}" if info.code is not None else f"killed by signal {info.signal}"
+        )
+        failed_fast = self.status == states.STARTING and self._user_start
+        wants = states.should_restart(policy.policy, info.code, spec.success_exit_codes)
+        if failed_fast and info.code not in spec.success_exit_codes:
+            reason = f"{how} during start"
+        elif wants and self.desired == "running" and self.restarts < policy.max_restarts:
+            self.restarts += 1
+            delay = states.backoff_delay(self.restarts, policy.backoff.initial, policy.backoff.max)
+            reason = f"{how}; restart {self.restarts}/{policy.max_restarts} in {delay:g}s"
+            self.last_exit = self._exit_record(info, reason)
+            self._set(states.BACKOFF, reason)
+            self._timer = asyncio.create_task(self._restart_after(delay))
+            return
+        elif wants and self.desired == "running":
+            reason = f"{how}; restart limit reached ({policy.max_restarts})"
+        else:
+            reason = how
+        self.desired = "stopped"
+        self.last_exit = self._exit_record(info, reason)
+        final = states.exit_status(info.code, spec.success_exit_codes, will_restart=False)
+        self._set(final, reason)
+
+    async def _restart_after(self, delay: float) -> None:
+        await self.clock.sleep(delay)
+        async with self.lock:
+            if self.status == states.BACKOFF:
+                self._timer = None
+                with contextlib.suppress(AgentError):  # _spawn recorded the failure
+                    await self._spawn(f"restart {self.restarts} after backoff", user=False)
+
+    def _cancel_timer(self) -> None:
+        if self._timer is not None and not self._timer.done():
+            self._timer.cancel()
+        self._timer = None
+
+    async def shutdown(self) -> None:
+        """Stop for supervisor exit, keeping the desired state for the next supervisor."""
+        desired = self.desired
+        await self.stop("supervisor shutting down")
+        self.desired = desired

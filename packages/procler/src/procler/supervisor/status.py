@@ -1,0 +1,66 @@
+"""The `status` answer of one process: the same keys whatever context runs it."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from procler.contexts import procfs
+from procler.supervisor.clock import iso
+from procler.supervisor.runtime import ProcessRuntime
+
+
+class CpuMeter:
+    """CPU percent of a process tree between two status calls (since start on the first)."""
+
+    def __init__(self) -> None:
+        self._last: dict[str, tuple[int | None, float, float]] = {}
+
+    def percent(
+        self, name: str, pid: int | None, cpu_seconds: float, now: float, started: float
+    ) -> float:
+        prev_pid, prev_cpu, prev_t = self._last.get(name, (None, 0.0, started))
+        if prev_pid != pid:
+            prev_cpu, prev_t = 0.0, started
+        self._last[name] = (pid, cpu_seconds, now)
+        elapsed = now - prev_t
+        return round(100.0 * max(0.0, cpu_seconds - prev_cpu) / elapsed, 1) if elapsed > 0 else 0.0
+
+
+def process_status(
+    rt: ProcessRuntime, snapshot: dict[int, procfs.ProcStat] | None, meter: CpuMeter, now: float
+) -> dict[str, Any]:
+    """Everything an agent needs about one process, from the runtime and /proc."""
+    alive = rt.proc is not None and rt.status in (
+        "starting",
+        "running",
+        "healthy",
+        "unhealthy",
+        "stopping",
+    )
+    pid = rt.proc.pid if alive and rt.proc is not None else None
+    out: dict[str, Any] = {
+        "name": rt.name,
+        "status": rt.status,
+        "context": rt.spec.context,
+        "pid": pid,
+        "started_at": iso(rt.started_at) if alive else None,
+        "uptime_seconds": round(now - rt.started_at, 3) if alive and rt.started_at else None,
+        "run": rt.run,
+        "restarts": rt.restarts,
+        "exit_code": (rt.last_exit or {}).get("code"),
+        "last_exit": rt.last_exit,
+        "desired": rt.desired,
+        "source": rt.spec.source,
+        "memory_rss_bytes": None,
+        "cpu_percent": None,
+    }
+    if rt.health is not None:
+        out["health"] = rt.health.summary()
+    if alive and rt.proc is not None:
+        out.update(rt.proc.details())
+        if pid is not None and snapshot is not None:
+            tree = procfs.tree(pid, snapshot)
+            out["memory_rss_bytes"] = sum(p.rss_bytes for p in tree)
+            cpu = sum(p.cpu_seconds for p in tree)
+            out["cpu_percent"] = meter.percent(rt.name, pid, cpu, now, rt.started_at or now)
+    return out

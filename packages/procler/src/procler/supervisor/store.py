@@ -1,0 +1,97 @@
+"""Persistent supervisor state in SQLite: desired state, runs, counters, events, settings."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import time
+from pathlib import Path
+from typing import Any
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS process (
+    name TEXT PRIMARY KEY,
+    desired TEXT NOT NULL DEFAULT 'stopped',
+    runs INTEGER NOT NULL DEFAULT 0,
+    restarts INTEGER NOT NULL DEFAULT 0,
+    last_exit TEXT
+);
+CREATE TABLE IF NOT EXISTS run (
+    name TEXT NOT NULL,
+    run INTEGER NOT NULL,
+    pid INTEGER,
+    started_at REAL NOT NULL,
+    ended_at REAL,
+    PRIMARY KEY (name, run)
+);
+CREATE TABLE IF NOT EXISTS event (
+    ts REAL NOT NULL, name TEXT NOT NULL, src TEXT NOT NULL, dst TEXT NOT NULL, reason TEXT NOT NULL
+);
+"""
+
+
+class StateStore:
+    """A small typed facade over the project's state database."""
+
+    def __init__(self, path: Path) -> None:
+        self.db = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
+        self.db.execute("PRAGMA journal_mode=WAL")
+        self.db.execute("PRAGMA synchronous=NORMAL")
+        self.db.executescript(SCHEMA)
+
+    def close(self) -> None:
+        self.db.close()
+
+    def get_meta(self, key: str) -> Any:
+        row = self.db.execute("SELECT value FROM meta WHERE key=?", (key,)).fetchone()
+        return None if row is None else json.loads(row[0])
+
+    def set_meta(self, key: str, value: Any) -> None:
+        self.db.execute("INSERT OR REPLACE INTO meta VALUES (?, ?)", (key, json.dumps(value)))
+
+    def process(self, name: str) -> dict[str, Any]:
+        row = self.db.execute(
+            "SELECT desired, runs, restarts, last_exit FROM process WHERE name=?", (name,)
+        ).fetchone()
+        if row is None:
+            return {"desired": "stopped", "runs": 0, "restarts": 0, "last_exit": None}
+        return {
+            "desired": row[0],
+            "runs": row[1],
+            "restarts": row[2],
+            "last_exit": json.loads(row[3]) if row[3] else None,
+        }
+
+    def save_process(
+        self, name: str, desired: str, runs: int, restarts: int, last_exit: dict[str, Any] | None
+    ) -> None:
+        self.db.execute(
+            "INSERT OR REPLACE INTO process VALUES (?, ?, ?, ?, ?)",
+            (name, desired, runs, restarts, json.dumps(last_exit) if last_exit else None),
+        )
+
+    def run_started(self, name: str, run: int, pid: int | None, at: float) -> None:
+        self.db.execute(
+            "INSERT OR REPLACE INTO run VALUES (?, ?, ?, ?, NULL)", (name, run, pid, at)
+        )
+
+    def run_ended(self, name: str, run: int, at: float) -> None:
+        self.db.execute("UPDATE run SET ended_at=? WHERE name=? AND run=?", (at, name, run))
+
+    def open_runs(self) -> list[tuple[str, int, int | None]]:
+        """Runs a previous supervisor started and never saw end (it died)."""
+        rows = self.db.execute("SELECT name, run, pid FROM run WHERE ended_at IS NULL").fetchall()
+        return [(r[0], r[1], r[2]) for r in rows]
+
+    def event(self, name: str, src: str, dst: str, reason: str) -> None:
+        self.db.execute(
+            "INSERT INTO event VALUES (?, ?, ?, ?, ?)", (time.time(), name, src, dst, reason)
+        )
+
+    def events(self, name: str, limit: int = 20) -> list[dict[str, Any]]:
+        rows = self.db.execute(
+            "SELECT ts, src, dst, reason FROM event WHERE name=? ORDER BY rowid DESC LIMIT ?",
+            (name, limit),
+        ).fetchall()
+        return [{"ts": r[0], "from": r[1], "to": r[2], "reason": r[3]} for r in reversed(rows)]

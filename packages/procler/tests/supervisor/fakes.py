@@ -1,0 +1,121 @@
+"""Fakes for the OS seam: a context whose processes end when the test says, and a clock."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator, Mapping
+from typing import Any
+
+from procler.config.model import ProcessSpec
+from procler.contexts.base import ExecutionContext, ExitInfo, OutputLine, RunningProcess
+from procler.supervisor.clock import Clock
+
+
+class FakeClock(Clock):
+    """Time moves only when something sleeps or times out: no real waiting."""
+
+    def __init__(self) -> None:
+        self.now = 1_000_000.0
+        self.sleeps: list[float] = []
+
+    def time(self) -> float:
+        return self.now
+
+    def monotonic(self) -> float:
+        return self.now
+
+    async def sleep(self, seconds: float) -> None:
+        self.sleeps.append(seconds)
+        self.now += seconds
+        await asyncio.sleep(0)
+
+    async def wait(self, event: asyncio.Event, timeout: float) -> bool:
+        for _ in range(20):  # let ready tasks run before declaring a timeout
+            if event.is_set():
+                return True
+            await asyncio.sleep(0)
+        if event.is_set():
+            return True
+        self.now += timeout
+        return False
+
+
+class FakeProcess(RunningProcess):
+    def __init__(self, pid: int, exit_now: ExitInfo | None) -> None:
+        self._pid = pid
+        self.ended: asyncio.Future[ExitInfo] = asyncio.get_running_loop().create_future()
+        self.lines = [OutputLine("stderr", f"boom from {pid}")]
+        if exit_now is not None:
+            self.ended.set_result(exit_now)
+
+    @property
+    def pid(self) -> int | None:
+        return self._pid
+
+    async def wait(self) -> ExitInfo:
+        return await asyncio.shield(self.ended)
+
+    async def output(self) -> AsyncIterator[OutputLine]:
+        for line in self.lines:
+            yield line
+        await asyncio.shield(self.ended)
+
+    def details(self) -> dict[str, Any]:
+        return {"linux_state": None}
+
+    def end(self, info: ExitInfo) -> None:
+        if not self.ended.done():
+            self.ended.set_result(info)
+
+
+class FakeContext(ExecutionContext):
+    """Each start pops the next planned exit (None: keeps running until stopped)."""
+
+    name = "local"
+
+    def __init__(
+        self, plan: list[ExitInfo | None] | None = None, ignore_term: bool = False
+    ) -> None:
+        self.plan = list(plan or [])
+        self.started: list[FakeProcess] = []
+        self.signals: list[tuple[int, int]] = []
+        self.ignore_term = ignore_term
+
+    async def start(self, spec: ProcessSpec, env: Mapping[str, str], run: int) -> RunningProcess:
+        proc = FakeProcess(100 + len(self.started), self.plan.pop(0) if self.plan else None)
+        self.started.append(proc)
+        return proc
+
+    async def signal(self, proc: RunningProcess, signum: int) -> None:
+        assert isinstance(proc, FakeProcess) and proc.pid is not None
+        self.signals.append((proc.pid, signum))
+        if signum == 9 or not self.ignore_term:
+            proc.end(ExitInfo(None, signum))
+
+    async def stop(self, proc: RunningProcess, signum: int, timeout: float) -> ExitInfo:
+        await self.signal(proc, signum)
+        assert isinstance(proc, FakeProcess)
+        if not proc.ended.done():
+            await self.signal(proc, 9)
+        return await proc.wait()
+
+
+class FakeHost:
+    def __init__(self) -> None:
+        self.events: list[tuple[str, str, str, str]] = []
+        self.lines: list[tuple[str, int, str]] = []
+
+    def environment(self, spec: ProcessSpec) -> dict[str, str]:
+        return {"PROCLER_PROCESS_NAME": spec.name}
+
+    def record(self, rt: Any, src: str, dst: str, reason: str) -> None:
+        self.events.append((rt.name, src, dst, reason))
+
+    def spawned(self, rt: Any, proc: RunningProcess) -> None:
+        pass
+
+    def reaped(self, rt: Any, proc: RunningProcess) -> None:
+        pass
+
+    def output(self, rt: Any, run: int, line: OutputLine) -> None:
+        self.lines.append((rt.name, run, line.text))
