@@ -30,7 +30,9 @@ class NotRunning(Exception):
     """No supervisor answers on the socket (absent or stale)."""
 
 
-def request(sock_path: str, method: str, path: str, body: bytes, timeout: float) -> tuple[int, dict[str, str], bytes]:
+def request(
+    sock_path: str, method: str, path: str, body: bytes, timeout: float
+) -> tuple[int, dict[str, str], bytes]:
     """One HTTP request; returns (status, headers, body). Raises NotRunning if nobody listens."""
     sock = _socket.socket(_socket.AF_UNIX, _socket.SOCK_STREAM)
     sock.settimeout(timeout)
@@ -86,7 +88,9 @@ def spawn_supervisor(root: str, config_path: str) -> None:
         os.makedirs(state, exist_ok=True)
         log = open(os.path.join(state, "supervisor.log"), "ab")  # noqa: SIM115 - handed to the child
     except OSError as exc:
-        raise StateDirUnwritable(f"cannot write the state directory {state}: {exc.strerror}") from None
+        raise StateDirUnwritable(
+            f"cannot write the state directory {state}: {exc.strerror}"
+        ) from None
     # Our own PROCLER_* variables would mark the supervisor as one of a project's processes.
     env = {k: v for k, v in os.environ.items() if not k.startswith("PROCLER_")}
     with log:
@@ -114,7 +118,11 @@ def wait_gone(sock_path: str) -> None:
 
 
 def call(
-    config_path: str, name: str, values: dict[str, Any], timeout: float, autostart: bool | None = None
+    config_path: str,
+    name: str,
+    values: dict[str, Any],
+    timeout: float,
+    autostart: bool | None = None,
 ) -> tuple[int, bytes]:
     """Send a command to the project's supervisor (starting it unless told not to)."""
     root = project.project_root(config_path)
@@ -152,15 +160,17 @@ def forward(values: dict[str, Any], command: Command) -> Any:
     wait = values.get("timeout")
     timeout = (wait if isinstance(wait, float) else 30.0) + REPLY_MARGIN
     try:
-        code, payload = call(config_path, command.name, values, timeout)
-    except NotRunning:
-        if command.name == "daemon restart":
+        try:
+            code, payload = call(config_path, command.name, values, timeout)
+        except NotRunning:
+            if command.name == "daemon stop":
+                return {"running": False, "stopped_processes": []}
+            if command.name == "daemon status":
+                return {"running": False}
+            code = 0  # daemon restart with no supervisor: just start one
+        if command.name == "daemon restart" and code == 0:
+            wait_gone(project.socket_path(project.project_root(config_path)))
             code, payload = call(config_path, "daemon status", {}, timeout, autostart=True)
-            return Raw(payload.decode("utf-8"), code)
-        return {"running": False, "stopped_processes": []} if command.name == "daemon stop" else {"running": False}
-    if command.name == "daemon restart" and code == 0:
-        wait_gone(project.socket_path(project.project_root(config_path)))
-        code, payload = call(config_path, "daemon status", {}, timeout, autostart=True)
     except TimeoutError:
         raise SupervisorUnavailable(f"the supervisor did not answer within {timeout:g}s") from None
     return Raw(payload.decode("utf-8"), code)

@@ -72,11 +72,11 @@ class Supervisor:
 
     def config(self) -> ProjectConfig:
         """The project's config, reloaded when the YAML or the runtime definitions changed."""
-        from procler.config.project import load_project
+        from procler.config.load import load_project
 
         stamps = (_stamp(self.config_path), _stamp(self.state_dir / "definitions.json"))
         if self._config is None or stamps != self._stamps:
-            cfg = load_project(self.config_path)
+            cfg = load_project(str(self.config_path))
             self._config, self._stamps = cfg, stamps
             self._sync(cfg)
         return self._config

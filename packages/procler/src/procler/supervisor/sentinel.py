@@ -9,6 +9,7 @@ Run as: python -m procler.supervisor.sentinel PROJECT_ROOT. Imports only the std
 
 from __future__ import annotations
 
+import contextlib
 import os
 import signal
 import sys
@@ -27,10 +28,8 @@ def _alive(pgid: int) -> bool:
 
 def _signal_groups(pgids: set[int], signum: int) -> None:
     for pgid in pgids:
-        try:
+        with contextlib.suppress(ProcessLookupError, PermissionError):
             os.killpg(pgid, signum)
-        except (ProcessLookupError, PermissionError):
-            pass
 
 
 def _marked(root: str) -> list[int]:
@@ -57,10 +56,8 @@ def cleanup(root: str, pgids: set[int]) -> None:
         time.sleep(0.05)
     _signal_groups(pgids, signal.SIGKILL)
     for pid in _marked(root):
-        try:
+        with contextlib.suppress(ProcessLookupError, PermissionError):
             os.kill(pid, signal.SIGKILL)
-        except (ProcessLookupError, PermissionError):
-            pass
 
 
 def main() -> None:
