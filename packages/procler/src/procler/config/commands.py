@@ -1,7 +1,151 @@
-"""Declarations of the configuration commands (config init/validate/explain/show, define, remove, list)."""
+"""Declarations of the configuration commands (config init/validate/explain/show, define, remove, list).
+
+Only declarations: the handlers live in procler.config.handlers and are imported when run.
+"""
 
 from __future__ import annotations
 
-from agentcli.commands import Command
+from agentcli.commands import Arg, Command
+from agentcli.errors import ConditionNotMet
+from procler.errors import (
+    ConfigExists,
+    ConfigInvalid,
+    ConfigNotFound,
+    Conflict,
+    StateDirUnwritable,
+)
 
-CONFIG_COMMANDS: tuple[Command, ...] = ()
+H = "procler.config.handlers:"
+FINDING = {
+    "type": "object",
+    "description": "one finding: where it is and how to fix it",
+    "properties": {
+        "file": {"type": "string"},
+        "line": {"type": "integer"},
+        "column": {"type": "integer"},
+        "path": {"type": "string", "description": "YAML path, e.g. processes.web.depends_on[0]"},
+        "message": {"type": "string"},
+        "suggestion": {"type": "string"},
+    },
+}
+NAME = Arg("name", "process name (letters, digits, '-' and '_')", required=True)
+
+CONFIG_COMMANDS: tuple[Command, ...] = (
+    Command(
+        "config init",
+        "create .procler/config.yaml (a commented template) and .procler/.gitignore here",
+        H + "init",
+        args=(Arg("--force", "overwrite an existing config", type="boolean"),),
+        idempotent=False,
+        examples=("procler config init", "procler config init --force"),
+        errors=(ConfigExists,),
+        output={
+            "type": "object",
+            "properties": {
+                "config": {"type": "string"},
+                "root": {"type": "string"},
+                "written": {"type": "array", "items": {"type": "string"}},
+            },
+        },
+    ),
+    Command(
+        "config validate",
+        "check the config; exit 1 with every finding (file, line, column, path) when invalid",
+        H + "validate",
+        examples=("procler config validate", "procler --config other.yaml config validate"),
+        errors=(ConfigNotFound, ConditionNotMet),
+        output={
+            "type": "object",
+            "properties": {
+                "valid": {"type": "boolean"},
+                "config": {"type": "string"},
+                "summary": {"type": "string"},
+                "errors": {"type": "array", "items": FINDING},
+            },
+        },
+    ),
+    Command(
+        "config explain",
+        "say in plain language what the config runs, where, in which order, and how health is checked",
+        H + "explain",
+        examples=("procler config explain",),
+        errors=(ConfigNotFound, ConfigInvalid),
+        output={
+            "type": "object",
+            "properties": {
+                "paragraph": {"type": "string"},
+                "start_order": {
+                    "type": "array",
+                    "description": "levels; processes in one level can start together",
+                    "items": {"type": "array", "items": {"type": "string"}},
+                },
+                "counts": {"type": "object"},
+            },
+        },
+    ),
+    Command(
+        "config show",
+        "the resolved config as JSON: variables substituted, defaults filled, paths absolute",
+        H + "show",
+        examples=("procler config show",),
+        errors=(ConfigNotFound, ConfigInvalid),
+        output={
+            "type": "object",
+            "description": "root, config_path, vars, processes, groups, logs",
+        },
+    ),
+    Command(
+        "define",
+        "add a process to the project without editing the config (kept in .procler/state)",
+        H + "define",
+        args=(
+            NAME,
+            Arg("--command", "shell command to run", required=True),
+            Arg("--cwd", "working directory (default: the project root)", type="path"),
+            Arg("--env", "environment variable KEY=VALUE", type="key_value", multiple=True),
+            Arg(
+                "--force", "replace a different runtime definition of the same name", type="boolean"
+            ),
+        ),
+        examples=(
+            "procler define tail --command 'tail -f app.log'",
+            "procler define api --command 'uvicorn app:app' --env PORT=8001 --force",
+        ),
+        errors=(ConfigNotFound, ConfigInvalid, Conflict, StateDirUnwritable),
+        output={
+            "type": "object",
+            "properties": {
+                "name": {"type": "string"},
+                "changed": {"type": "boolean", "description": "false: the same definition existed"},
+                "process": {"type": "object"},
+            },
+        },
+    ),
+    Command(
+        "remove",
+        "remove a runtime definition (config processes are edited in the config instead)",
+        H + "remove",
+        args=(NAME,),
+        destructive=True,
+        examples=("procler remove tail",),
+        errors=(ConfigNotFound, ConfigInvalid, Conflict, StateDirUnwritable),
+        output={
+            "type": "object",
+            "properties": {"name": {"type": "string"}, "changed": {"type": "boolean"}},
+        },
+    ),
+    Command(
+        "list",
+        "list every process definition with its source (config or runtime)",
+        H + "list_processes",
+        examples=("procler list",),
+        errors=(ConfigNotFound, ConfigInvalid),
+        output={
+            "type": "object",
+            "properties": {
+                "processes": {"type": "array", "items": {"type": "object"}},
+                "count": {"type": "integer"},
+            },
+        },
+    ),
+)

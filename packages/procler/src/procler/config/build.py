@@ -1,0 +1,126 @@
+"""Turn the checked config tree into a ProjectConfig, then check the cross-references."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from agentcli.parser import did_you_mean
+from procler.config.build_process import ProcessBuilder, given
+from procler.config.findings import Findings, child, item
+from procler.config.graph import DependencyGraph
+from procler.config.model import Group, LogSettings, ProcessSpec, ProjectConfig
+from procler.config.schema import INVALID
+from procler.config.substitute import SubstitutionError, chain_lookup, substitute
+
+
+def build_project(
+    tree: dict[str, Any],
+    root: str,
+    config_path: str,
+    findings: Findings,
+    environ: Mapping[str, str],
+) -> ProjectConfig:
+    variables = _resolve_vars(tree.get("vars"), findings, environ)
+    builder = ProcessBuilder(root, findings, chain_lookup(variables, environ))
+    raw_processes = tree.get("processes")
+    processes: dict[str, ProcessSpec] = {}
+    for name, raw in (raw_processes if isinstance(raw_processes, dict) else {}).items():
+        if raw is not INVALID:
+            processes[name] = builder.build(name, raw)
+    check_dependencies(processes, raw_processes or {}, findings)
+    groups = _groups(tree.get("groups"), processes, findings)
+    logs = LogSettings(**given(tree.get("logs"), "max_size", "max_files"))
+    return ProjectConfig(
+        root=Path(root),
+        config_path=Path(config_path),
+        vars=tuple(variables.items()),
+        processes=processes,
+        groups=groups,
+        logs=logs,
+    )
+
+
+def _resolve_vars(raw: Any, findings: Findings, environ: Mapping[str, str]) -> dict[str, str]:
+    """Vars in file order; a var may use the environment and the vars above it."""
+    resolved: dict[str, str] = {}
+    for name, value in (raw if isinstance(raw, dict) else {}).items():
+        if value is INVALID:
+            continue
+        try:
+            resolved[name] = substitute(value, chain_lookup(resolved, environ))
+        except SubstitutionError as exc:
+            findings.add(child("vars", name), exc.message, exc.suggestion)
+    return resolved
+
+
+def _dependency_path(raw_process: Any, index: int, name: str) -> str:
+    """Where a depends_on entry's name sits: `depends_on[0]` or `depends_on[0].name`."""
+    base = item(child(child("processes", name), "depends_on"), index)
+    entries = raw_process.get("depends_on") if isinstance(raw_process, dict) else None
+    entry = entries[index] if isinstance(entries, list) and index < len(entries) else None
+    return child(base, "name") if isinstance(entry, dict) else base
+
+
+def check_dependencies(
+    processes: dict[str, ProcessSpec], raw: dict[str, Any], findings: Findings
+) -> None:
+    """Unknown names, repeated entries, `healthy` without a health check, and cycles."""
+    names = list(processes)
+    for name, spec in processes.items():
+        seen: set[str] = set()
+        for index, dep in enumerate(spec.depends_on):
+            path = _dependency_path(raw.get(name), index, name)
+            if dep.name not in processes:
+                findings.add(
+                    path,
+                    f"{name} depends on unknown process {dep.name!r}",
+                    did_you_mean(dep.name, names) or f"defined processes: {', '.join(names)}",
+                )
+            elif dep.name in seen:
+                findings.add(path, f"{dep.name!r} is listed twice in depends_on", "keep one entry")
+            elif dep.condition == "healthy" and processes[dep.name].healthcheck is None:
+                findings.add(
+                    child(path.removesuffix(".name"), "condition"),
+                    f"{dep.name} has no healthcheck, so it can never become healthy",
+                    f"add a healthcheck to {dep.name}, or use condition: started",
+                )
+            seen.add(dep.name)
+    known = {n: [d.name for d in p.depends_on if d.name in processes] for n, p in processes.items()}
+    for cycle in DependencyGraph(known).cycles():
+        owner = cycle.path[-2]
+        index = next(
+            i for i, d in enumerate(processes[owner].depends_on) if d.name == cycle.path[-1]
+        )
+        findings.add(
+            _dependency_path(raw.get(owner), index, owner),
+            f"dependency cycle: {cycle.describe()}",
+            "remove one of the depends_on entries in the cycle",
+        )
+
+
+def _groups(raw: Any, processes: dict[str, ProcessSpec], findings: Findings) -> dict[str, Group]:
+    groups: dict[str, Group] = {}
+    names = list(processes)
+    for gname, graw in (raw if isinstance(raw, dict) else {}).items():
+        if graw is INVALID:
+            continue
+        members: list[str] = []
+        listed = graw.get("processes")
+        for index, member in enumerate(listed if isinstance(listed, list) else []):
+            path = item(child(child("groups", gname), "processes"), index)
+            if member is INVALID:
+                continue
+            if member not in processes:
+                findings.add(
+                    path,
+                    f"group {gname} names unknown process {member!r}",
+                    did_you_mean(member, names) or f"defined processes: {', '.join(names)}",
+                )
+            elif member in members:
+                findings.add(path, f"{member!r} is listed twice in group {gname}", "keep one")
+            else:
+                members.append(member)
+        groups[gname] = Group(gname, tuple(members), **given(graw, "description"))
+    return groups

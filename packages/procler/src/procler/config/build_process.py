@@ -1,0 +1,200 @@
+"""Turn one checked `processes.NAME` mapping into a ProcessSpec: substitute, resolve, default."""
+
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Callable
+from typing import Any
+
+from procler.config.dotenv import DotenvError, parse_dotenv
+from procler.config.findings import Findings, child, item
+from procler.config.model import (
+    Backoff,
+    Dependency,
+    DockerSpec,
+    HealthCheck,
+    HttpProbe,
+    ProcessSpec,
+    RestartPolicy,
+    TcpProbe,
+)
+from procler.config.schema import INVALID
+from procler.config.substitute import SubstitutionError, substitute
+
+_STATUS = re.compile(r"([1-5][0-9][0-9])(?:\s*-\s*([1-5][0-9][0-9]))?")
+
+
+def given(raw: Any, *keys: str) -> dict[str, Any]:
+    """The keys of a checked mapping that are present and valid (absent ones keep defaults)."""
+    if not isinstance(raw, dict):
+        return {}
+    return {k: raw[k] for k in keys if k in raw and raw[k] is not INVALID}
+
+
+class ProcessBuilder:
+    """Builds ProcessSpecs, recording findings at the YAML path of each bad value."""
+
+    def __init__(self, root: str, findings: Findings, lookup: Callable[[str], str | None]) -> None:
+        self.root = root
+        self.findings = findings
+        self.lookup = lookup
+
+    def sub(self, path: str, text: str) -> str:
+        try:
+            return substitute(text, self.lookup)
+        except SubstitutionError as exc:
+            self.findings.add(path, exc.message, exc.suggestion)
+            return text
+
+    def path_of(self, path: str, text: str) -> str:
+        """A path from the config, absolute: relative ones resolve against the project root."""
+        resolved = os.path.expanduser(self.sub(path, text))
+        return os.path.normpath(os.path.join(self.root, resolved))
+
+    def build(self, name: str, raw: dict[str, Any]) -> ProcessSpec:
+        base = child("processes", name)
+
+        def at(key: str) -> str:
+            return child(base, key)
+
+        fields: dict[str, Any] = given(raw, "description", "stop_timeout", "context")
+        if "command" in given(raw, "command"):
+            fields["command"] = self.sub(at("command"), raw["command"])
+        if isinstance(raw.get("args"), list):
+            args = raw["args"]
+            fields["args"] = tuple(
+                self.sub(item(at("args"), i), a) for i, a in enumerate(args) if a is not INVALID
+            )
+        cwd = given(raw, "cwd").get("cwd")
+        fields["cwd"] = self.root if cwd is None else self.path_of(at("cwd"), cwd)
+        fields["env"] = self._env(base, raw)
+        for key in ("tags", "ports", "success_exit_codes"):
+            if isinstance(raw.get(key), list):
+                fields[key] = tuple(v for v in raw[key] if v is not INVALID)
+        if "stop_signal" in given(raw, "stop_signal"):
+            fields["stop_signal"] = raw["stop_signal"].removeprefix("SIG")
+        if "restart" in given(raw, "restart"):
+            fields["restart"] = self._restart(at("restart"), raw["restart"])
+        docker = self._docker(base, raw, fields.get("context", "local"))
+        if docker is not None:
+            fields["docker"] = docker
+        if "healthcheck" in given(raw, "healthcheck"):
+            ports = fields.get("ports", ())
+            fields["healthcheck"] = self._healthcheck(at("healthcheck"), raw["healthcheck"], ports)
+        if isinstance(raw.get("depends_on"), list):
+            fields["depends_on"] = tuple(
+                Dependency(**given(d, "name", "condition"))
+                if isinstance(d, dict)
+                else Dependency(d)
+                for d in raw["depends_on"]
+                if d is not INVALID and (not isinstance(d, dict) or "name" in given(d, "name"))
+            )
+        return ProcessSpec(name=name, source="config", **fields)
+
+    def _env(self, base: str, raw: dict[str, Any]) -> tuple[tuple[str, str], ...]:
+        env: dict[str, str] = {}
+        files = raw.get("env_file")
+        for i, entry in enumerate(files if isinstance(files, list) else []):
+            if entry is INVALID:
+                continue
+            where = item(child(base, "env_file"), i)
+            path = self.path_of(where, entry)
+            try:
+                with open(path, encoding="utf-8") as handle:
+                    env.update(parse_dotenv(handle.read()))
+            except FileNotFoundError:
+                self.findings.add(where, f"env_file not found: {path}", "create it or fix the path")
+            except (OSError, UnicodeDecodeError, DotenvError) as exc:
+                self.findings.add(where, f"cannot read env_file {path}: {exc}", "fix the file")
+        values = raw.get("env")
+        for key, value in (values if isinstance(values, dict) else {}).items():
+            if value is not INVALID:
+                env[key] = self.sub(child(child(base, "env"), key), value)
+        return tuple(env.items())
+
+    def _restart(self, path: str, raw: Any) -> RestartPolicy:
+        if isinstance(raw, str):
+            return RestartPolicy(policy=raw)  # type: ignore[arg-type]  # checked by the schema
+        fields = given(raw, "policy", "max_restarts")
+        if "backoff" in given(raw, "backoff"):
+            backoff = Backoff(**given(raw["backoff"], "initial", "max", "reset_after"))
+            if backoff.initial > backoff.max:
+                self.findings.add(
+                    child(child(path, "backoff"), "initial"),
+                    f"backoff initial ({backoff.initial:g}s) is longer than max ({backoff.max:g}s)",
+                    "make initial at most max",
+                )
+            fields["backoff"] = backoff
+        return RestartPolicy(**fields)
+
+    def _docker(self, base: str, raw: dict[str, Any], context: str) -> DockerSpec | None:
+        has_docker = "docker" in given(raw, "docker")
+        if context == "docker" and not has_docker:
+            if "docker" not in raw:
+                self.findings.add(
+                    child(base, "context"),
+                    "context docker needs a `docker:` mapping",
+                    "add docker: {image: NAME} or docker: {container: NAME}",
+                )
+            return None
+        if context != "docker":
+            if has_docker:
+                self.findings.add(
+                    child(base, "docker"),
+                    "docker settings need `context: docker`",
+                    "add `context: docker` to this process, or remove `docker:`",
+                )
+            elif "command" not in raw and "args" not in raw:
+                self.findings.add(base, "a process needs `command` or `args`", "add command: ...")
+            return None
+        fields = given(raw["docker"], "image", "container", "network_mode")
+        if isinstance(raw["docker"].get("volumes"), list):
+            fields["volumes"] = tuple(v for v in raw["docker"]["volumes"] if v is not INVALID)
+        return DockerSpec(**fields)
+
+    def _healthcheck(self, path: str, raw: dict[str, Any], ports: tuple[int, ...]) -> HealthCheck:
+        fields = given(
+            raw, "log", "interval", "timeout", "retries", "start_period", "restart_on_unhealthy"
+        )
+        kinds = [k for k in ("exec", "http", "tcp", "log") if k in raw]
+        kind = kinds[0] if kinds else "exec"
+        if "exec" in given(raw, "exec"):
+            fields["exec"] = self.sub(child(path, "exec"), raw["exec"])
+        if "http" in given(raw, "http"):
+            fields["http"] = self._http(child(path, "http"), raw["http"], ports)
+        if "tcp" in given(raw, "tcp"):
+            tcp = given(raw["tcp"], "host", "port")
+            if "port" not in tcp:
+                tcp["port"] = self._default_port(child(path, "tcp"), ports)
+            fields["tcp"] = TcpProbe(**tcp)
+        return HealthCheck(kind=kind, **fields)  # type: ignore[arg-type]  # kind checked above
+
+    def _http(self, path: str, raw: dict[str, Any], ports: tuple[int, ...]) -> HttpProbe:
+        fields = given(raw, "method")
+        if "url" in given(raw, "url"):
+            url = self.sub(child(path, "url"), raw["url"])
+        else:
+            port = given(raw, "port").get("port") or self._default_port(path, ports)
+            route = str(given(raw, "path").get("path", "/"))
+            url = f"http://127.0.0.1:{port}{route if route.startswith('/') else '/' + route}"
+        if "expect_status" in given(raw, "expect_status"):
+            match = _STATUS.fullmatch(raw["expect_status"].strip())
+            if match:
+                low, high = int(match.group(1)), int(match.group(2) or match.group(1))
+                fields["expect_status"] = (low, high)
+            else:
+                self.findings.add(
+                    child(path, "expect_status"),
+                    f"invalid status range {raw['expect_status']!r}",
+                    "write a code (200) or a range (200-399)",
+                )
+        if "headers" in given(raw, "headers"):
+            fields["headers"] = tuple((k, v) for k, v in raw["headers"].items() if v is not INVALID)
+        return HttpProbe(url=url, **fields)
+
+    def _default_port(self, path: str, ports: tuple[int, ...]) -> int:
+        if ports:
+            return ports[0]
+        self.findings.add(path, "no port to probe", "give the probe a port, or declare `ports:`")
+        return 0

@@ -1,0 +1,41 @@
+"""Read a dotenv file: KEY=VALUE lines, `export` prefixes, comments, quoted values."""
+
+from __future__ import annotations
+
+import re
+
+_LINE = re.compile(r"(?:export\s+)?([A-Za-z_][A-Za-z0-9_]*)\s*=\s*(.*)")
+_ESCAPES = {"n": "\n", "t": "\t", "r": "\r", '"': '"', "\\": "\\"}
+
+
+class DotenvError(ValueError):
+    pass
+
+
+def parse_dotenv(text: str) -> list[tuple[str, str]]:
+    """The (key, value) pairs in file order; raise DotenvError naming the bad line."""
+    pairs: list[tuple[str, str]] = []
+    for number, raw in enumerate(text.splitlines(), start=1):
+        line = raw.strip()
+        if not line or line.startswith("#"):
+            continue
+        match = _LINE.fullmatch(line)
+        if not match:
+            raise DotenvError(f"line {number} is not KEY=VALUE: {raw!r}")
+        pairs.append((match.group(1), _value(match.group(2), number)))
+    return pairs
+
+
+def _value(raw: str, number: int) -> str:
+    if raw[:1] in ("'", '"'):
+        quote = raw[0]
+        end = raw.find(quote, 1)
+        while quote == '"' and end > 0 and raw[end - 1] == "\\":
+            end = raw.find(quote, end + 1)
+        if end < 0:
+            raise DotenvError(f"line {number}: unterminated {quote} quote")
+        inner = raw[1:end]
+        if quote == "'":
+            return inner
+        return re.sub(r"\\(.)", lambda m: _ESCAPES.get(m.group(1), m.group(0)), inner)
+    return re.sub(r"\s+#.*$", "", raw).strip()

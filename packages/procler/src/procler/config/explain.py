@@ -1,0 +1,162 @@
+"""A plain-language account of a project, generated from the model.
+
+Each sentence about a process is the process's name followed by the clauses that apply to
+it (what runs, where, what it waits for, health, restarts, ports); each clause is one small
+function of the ProcessSpec, so a new model field needs one new clause, not new templates.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from procler.config.graph import DependencyGraph
+from procler.config.model import HealthCheck, ProcessSpec, ProjectConfig
+
+_CONDITIONS = {
+    "started": "has started",
+    "healthy": "is healthy",
+    "completed_successfully": "has completed successfully",
+}
+
+
+def format_duration(seconds: float) -> str:
+    """10.0 -> '10s', 0.5 -> '500ms', 90 -> '1m30s', 5400 -> '1h30m'."""
+    if seconds < 1:
+        return f"{seconds * 1000:g}ms"
+    whole = int(seconds)
+    if whole != seconds or whole < 60:
+        return f"{seconds:g}s"
+    hours, rest = divmod(whole, 3600)
+    minutes, secs = divmod(rest, 60)
+    parts = [(hours, "h"), (minutes, "m"), (secs, "s")]
+    return "".join(f"{n}{unit}" for n, unit in parts if n)
+
+
+def join_words(words: Sequence[str], last: str = "and") -> str:
+    """'a', 'a and b', 'a, b and c'."""
+    if len(words) <= 1:
+        return "".join(words)
+    return f"{', '.join(words[:-1])} {last} {words[-1]}"
+
+
+def plural(count: int, noun: str) -> str:
+    return f"{count} {noun}{'' if count == 1 else 's'}"
+
+
+def probe_phrase(check: HealthCheck) -> str:
+    if check.http is not None:
+        low, high = check.http.expect_status
+        status = str(low) if low == high else f"{low}-{high}"
+        return f"{check.http.method} {check.http.url} answers {status}"
+    if check.tcp is not None:
+        return f"{check.tcp.host}:{check.tcp.port} accepts TCP connections"
+    if check.log is not None:
+        return f"an output line matches /{check.log}/"
+    return f"`{check.exec}` exits 0"
+
+
+def _runs(spec: ProcessSpec, root: str) -> str:
+    what = " ".join(spec.args) if spec.args is not None else spec.command
+    if spec.docker is not None:
+        where = spec.docker.image or spec.docker.container
+        kind = "image" if spec.docker.image else "container"
+        return f"runs `{what}` in docker {kind} {where}" if what else f"runs docker {kind} {where}"
+    return f"runs `{what}`"
+
+
+def _where(spec: ProcessSpec, root: str) -> str:
+    if spec.context == "docker":
+        return ""
+    rel = os.path.relpath(spec.cwd, root)
+    if rel == ".":
+        return "in the project root"
+    return f"in {spec.cwd}" if rel.startswith("..") else f"in {rel}/"
+
+
+def _waits(spec: ProcessSpec, root: str) -> str:
+    waits = [f"{d.name} {_CONDITIONS[d.condition]}" for d in spec.depends_on]
+    return f"once {join_words(waits)}" if waits else ""
+
+
+def _health(spec: ProcessSpec, root: str) -> str:
+    check = spec.healthcheck
+    if check is None:
+        return ""
+    text = f"it is healthy when {probe_phrase(check)} (checked every {format_duration(check.interval)})"
+    if check.restart_on_unhealthy:
+        text += " and restarted if it turns unhealthy"
+    return text
+
+
+def _restart(spec: ProcessSpec, root: str) -> str:
+    policy = spec.restart
+    if policy.policy == "no":
+        return "it is not restarted"
+    when = "always" if policy.policy == "always" else "on failure"
+    return f"it is restarted {when} (at most {policy.max_restarts} times)"
+
+
+def _ports(spec: ProcessSpec, root: str) -> str:
+    ports = [str(p) for p in spec.ports]
+    return f"it uses port{'s' if len(ports) > 1 else ''} {join_words(ports)}" if ports else ""
+
+
+# (clause, joins the sentence with a space or after a semicolon)
+CLAUSES: tuple[tuple[Callable[[ProcessSpec, str], str], str], ...] = (
+    (_runs, " "),
+    (_where, " "),
+    (_waits, " "),
+    (_health, "; "),
+    (_restart, "; "),
+    (_ports, "; "),
+)
+
+
+def process_sentence(spec: ProcessSpec, root: str) -> str:
+    text = spec.name
+    for clause, glue in CLAUSES:
+        part = clause(spec, root)
+        if part:
+            text += glue + part
+    return text + "."
+
+
+def start_order_sentence(levels: list[list[str]]) -> str:
+    steps = [join_words(level) + (" together" if len(level) > 1 else "") for level in levels]
+    return f"Start order: {', then '.join(steps)}." if steps else ""
+
+
+def explain(config: ProjectConfig) -> dict[str, Any]:
+    """The paragraph, the derived start order and the counts."""
+    root = str(config.root)
+    graph = DependencyGraph.from_config(config)
+    levels = graph.start_levels()
+    runtime = [p for p in config.processes.values() if p.source == "runtime"]
+    groups = config.groups.values()
+    sentences = [
+        f"This project defines {plural(len(config.processes), 'process')}"
+        + (f" ({len(runtime)} defined at runtime)" if runtime else "")
+        + f" and {plural(len(config.groups), 'group')}."
+    ]
+    sentences += [process_sentence(config.processes[n], root) for n in graph.start_order()]
+    sentences.append(start_order_sentence(levels))
+    sentences += [
+        f"Group {g.name} holds {join_words(list(g.processes))}"
+        + (f" ({g.description})." if g.description else ".")
+        for g in groups
+    ]
+    processes = config.processes.values()
+    return {
+        "paragraph": " ".join(s for s in sentences if s),
+        "start_order": levels,
+        "counts": {
+            "processes": len(config.processes),
+            "config_processes": len(config.processes) - len(runtime),
+            "runtime_processes": len(runtime),
+            "groups": len(config.groups),
+            "health_checks": sum(p.healthcheck is not None for p in processes),
+            "dependencies": sum(len(p.depends_on) for p in processes),
+        },
+    }

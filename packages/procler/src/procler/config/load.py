@@ -1,0 +1,81 @@
+"""Load a project: the YAML (checked, substituted, resolved) merged with runtime definitions."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from dataclasses import replace
+
+from procler.config.build import build_project
+from procler.config.fields import CONFIG
+from procler.config.findings import Finding, Findings, child
+from procler.config.loader import parse_yaml
+from procler.config.model import ProjectConfig
+from procler.config.runtime import DefinitionsCorrupt, definitions_path, read_definitions
+from procler.config.schema import INVALID
+from procler.errors import ConfigInvalid
+from procler.project import project_root
+
+
+def check_config(
+    config_path: str, environ: Mapping[str, str] | None = None, *, with_runtime: bool = True
+) -> tuple[ProjectConfig | None, Findings]:
+    """The project and every finding; the project is None when the YAML cannot be read."""
+    path = os.path.abspath(config_path)
+    findings = Findings(path)
+    try:
+        with open(path, encoding="utf-8") as handle:
+            text = handle.read()
+    except (OSError, UnicodeDecodeError) as exc:
+        findings.at(0, 0, "", f"cannot read the config file: {exc}", "check the file")
+        return None, findings
+    root_node = parse_yaml(text, findings)
+    if root_node is None:
+        return None, findings
+    tree = CONFIG.check(root_node, "", findings)
+    if tree is INVALID:
+        return None, findings
+    root = project_root(path)
+    config = build_project(tree, root, path, findings, os.environ if environ is None else environ)
+    return (_with_runtime(config, findings) if with_runtime else config), findings
+
+
+def _with_runtime(config: ProjectConfig, findings: Findings) -> ProjectConfig:
+    """Add runtime definitions after the config's processes (source: runtime)."""
+    root = str(config.root)
+    try:
+        definitions = read_definitions(root)
+    except DefinitionsCorrupt as exc:
+        where = definitions_path(root)
+        hint = f"fix or delete {where} (it holds the `procler define` definitions)"
+        findings.items.append(Finding(where, 0, 0, "", str(exc), hint))
+        return config
+    processes = dict(config.processes)
+    for name, definition in definitions.items():
+        if name in processes:
+            findings.add(
+                child("processes", name),
+                f"{name} is defined both in the config and at runtime (procler define)",
+                f"run `procler remove {name}` to drop the runtime definition",
+            )
+            continue
+        processes[name] = definition.to_spec(name)
+    return replace(config, processes=processes)
+
+
+def invalid(findings: Findings) -> ConfigInvalid:
+    """The CONFIG_INVALID error carrying every finding in data.errors."""
+    count = len(findings.items)
+    first = findings.ordered()[0].one_line()
+    return ConfigInvalid(
+        f"the config has {count} error{'s' if count != 1 else ''}; first: {first}",
+        data={"errors": findings.as_dicts()},
+    )
+
+
+def load_project(config_path: str) -> ProjectConfig:
+    """The valid project, or ConfigInvalid (exit 2) with every finding in data.errors."""
+    config, findings = check_config(config_path)
+    if findings or config is None:
+        raise invalid(findings)
+    return config

@@ -1,0 +1,143 @@
+"""Processes defined at runtime (`procler define`), kept in <state>/definitions.json.
+
+Every change happens under an exclusive fcntl lock and is written atomically (temp file +
+rename), so concurrent `define`s never lose each other's work or leave half a file.
+"""
+
+from __future__ import annotations
+
+import fcntl
+import json
+import os
+import tempfile
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from typing import Any
+
+from procler.config.model import ProcessSpec
+from procler.errors import Conflict, StateDirUnwritable
+from procler.project import state_dir
+
+DEFINITIONS_FILE = "definitions.json"
+LOCK_FILE = "definitions.lock"
+
+
+class DefinitionsCorrupt(ValueError):
+    """definitions.json cannot be read; the message says why."""
+
+
+@dataclass(frozen=True)
+class RuntimeDefinition:
+    command: str
+    cwd: str  # absolute
+    env: tuple[tuple[str, str], ...] = ()
+
+    def to_json(self) -> dict[str, Any]:
+        return {"command": self.command, "cwd": self.cwd, "env": dict(self.env)}
+
+    @classmethod
+    def from_json(cls, data: Any) -> RuntimeDefinition:
+        if not isinstance(data, dict) or not isinstance(data.get("command"), str):
+            raise DefinitionsCorrupt(f"a definition must be an object with a command: {data!r}")
+        env = data.get("env") or {}
+        if not isinstance(data.get("cwd"), str) or not isinstance(env, dict):
+            raise DefinitionsCorrupt(f"a definition needs cwd text and an env object: {data!r}")
+        return cls(data["command"], data["cwd"], tuple((str(k), str(v)) for k, v in env.items()))
+
+    def to_spec(self, name: str) -> ProcessSpec:
+        return ProcessSpec(
+            name=name, command=self.command, cwd=self.cwd, env=self.env, source="runtime"
+        )
+
+
+def definitions_path(root: str) -> str:
+    return os.path.join(state_dir(root), DEFINITIONS_FILE)
+
+
+def read_definitions(root: str) -> dict[str, RuntimeDefinition]:
+    """The stored definitions in definition order; {} when none were ever made."""
+    path = definitions_path(root)
+    try:
+        with open(path, encoding="utf-8") as handle:
+            data = json.load(handle)
+    except FileNotFoundError:
+        return {}
+    except (OSError, ValueError) as exc:
+        raise DefinitionsCorrupt(f"cannot read {path}: {exc}") from None
+    processes = data.get("processes") if isinstance(data, dict) else None
+    if not isinstance(processes, dict):
+        raise DefinitionsCorrupt(f"{path} has no `processes` object")
+    return {str(name): RuntimeDefinition.from_json(d) for name, d in processes.items()}
+
+
+@contextmanager
+def _locked(root: str) -> Iterator[None]:
+    folder = state_dir(root)
+    try:
+        os.makedirs(folder, exist_ok=True)
+        lock = open(os.path.join(folder, LOCK_FILE), "a")  # noqa: SIM115 - held for the block
+    except OSError as exc:
+        raise StateDirUnwritable(f"cannot write the state directory {folder}: {exc}") from None
+    with lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        yield
+
+
+def _write(root: str, definitions: dict[str, RuntimeDefinition]) -> None:
+    path = definitions_path(root)
+    body = {"version": 1, "processes": {n: d.to_json() for n, d in definitions.items()}}
+    fd, temp = tempfile.mkstemp(dir=os.path.dirname(path), prefix=".definitions-")
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as handle:
+            json.dump(body, handle, indent=2, ensure_ascii=False)
+            handle.write("\n")
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.replace(temp, path)
+    except BaseException:
+        os.unlink(temp)
+        raise
+
+
+def _refuse_config_name(name: str, config_names: set[str], doing: str) -> None:
+    if name in config_names:
+        raise Conflict(
+            f"{name} is defined in the config file; it cannot be {doing} at runtime",
+            suggestion=f"edit processes.{name} in the config file instead",
+        )
+
+
+def define(
+    root: str, name: str, definition: RuntimeDefinition, config_names: set[str], force: bool
+) -> bool:
+    """Store a definition; False when the identical one is already there (nothing written)."""
+    _refuse_config_name(name, config_names, "redefined")
+    with _locked(root):
+        definitions = read_definitions(root)
+        existing = definitions.get(name)
+        if existing == definition:
+            return False
+        if existing is not None and not force:
+            raise Conflict(
+                f"{name} is already defined at runtime with a different definition",
+                suggestion=f"pass --force to replace it, or `procler remove {name}` first",
+                data={"name": name, "existing": existing.to_json()},
+            )
+        definitions[name] = definition
+        _write(root, definitions)
+    return True
+
+
+def remove(root: str, name: str, config_names: set[str]) -> bool:
+    """Drop a runtime definition; False when there was none (removing twice is fine)."""
+    _refuse_config_name(name, config_names, "removed")
+    if not os.path.exists(definitions_path(root)):
+        return False  # nothing was ever defined: do not create the state directory for it
+    with _locked(root):
+        definitions = read_definitions(root)
+        if name not in definitions:
+            return False
+        del definitions[name]
+        _write(root, definitions)
+    return True
