@@ -1,0 +1,274 @@
+"""Questions about stored logs: the last N lines matching filters, and following new ones.
+
+Readers only read files, so the CLI can answer while the supervisor writes. A tail reads
+each segment from its end backwards and stops after N+1 matches or at the first record
+older than `since` or the asked run (timestamps and runs only grow within a log), so
+its cost does not depend on the log's size. An upper bound (`until`, an older run) skips
+newer data by bisecting the segment index instead of reading it.
+
+Runs: `current` is `current_run` (for a process not running, the newest run in its log
+when `current_run` is None), `previous` the one before it, an int that run, `all` every
+run. While following, `current` also takes in later runs, so a restart stays visible.
+"""
+
+from __future__ import annotations
+
+import heapq
+import os
+import re
+import time
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import Any, BinaryIO
+
+from procler.logs.follow import Position, SegmentFollower, end_position
+from procler.logs.options import (  # re-exported: the CLI parses its options with these
+    RunSpec,
+    check_stream,
+    compile_grep,
+    parse_run,
+    parse_since,
+)
+from procler.logs.record import STREAM_CODES, decode_record, to_line
+from procler.logs.segment import (
+    bounded_end,
+    last_newline_end,
+    lines_backward,
+    list_segments,
+    read_index,
+    segment_path,
+)
+from procler.logs.store import process_folder
+
+__all__ = ["QueryResult", "compile_grep", "follow", "last_lines", "parse_run", "parse_since"]
+__all__ += ["query"]
+
+CurrentRun = int | Mapping[str, int] | None
+POLL_INTERVAL = 0.05
+
+
+@dataclass(frozen=True)
+class QueryResult:
+    lines: list[dict[str, Any]]
+    truncated: bool  # more lines matched than `tail` allowed
+
+
+@dataclass(frozen=True)
+class _Filter:
+    """The filters of one process, with times in microseconds and runs resolved."""
+
+    ts_lo: int | None = None
+    ts_hi: int | None = None
+    run_lo: int | None = None
+    run_hi: int | None = None
+    stream: str | None = None  # record code, "o" or "e"
+    grep: re.Pattern[str] | None = None
+    empty: bool = False  # a run that cannot exist (no log, or no run before the first)
+
+    def is_older(self, record: dict[str, Any]) -> bool:
+        """True when this and every earlier record are before the asked range."""
+        return (self.ts_lo is not None and record["ts"] < self.ts_lo) or (
+            self.run_lo is not None and record.get("r", 0) < self.run_lo
+        )
+
+    def matches(self, record: dict[str, Any]) -> bool:
+        return not (
+            (self.ts_hi is not None and record["ts"] > self.ts_hi)
+            or (self.run_hi is not None and record.get("r", 0) > self.run_hi)
+            or (self.ts_lo is not None and record["ts"] < self.ts_lo)
+            or (self.run_lo is not None and record.get("r", 0) < self.run_lo)
+            or (self.stream is not None and record.get("s") != self.stream)
+            or (self.grep is not None and self.grep.search(record["t"]) is None)
+        )
+
+
+def query(
+    directory: Path,
+    process: str | list[str],
+    *,
+    tail: int | None = 100,
+    since: float | None = None,
+    until: float | None = None,
+    stream: str | None = None,
+    grep: re.Pattern[str] | None = None,
+    run: RunSpec = "current",
+    current_run: CurrentRun = None,
+    _ends: Mapping[str, Position] | None = None,
+) -> QueryResult:
+    """The last `tail` lines (all when None) matching every filter, oldest first.
+
+    `since`/`until` are Unix seconds (inclusive). With a list of processes, lines are
+    interleaved by time and carry `"process"`; `current_run` may then map names to runs.
+    """
+    names = [process] if isinstance(process, str) else list(process)
+    found: list[tuple[int, int, dict[str, Any]]] = []
+    truncated = False
+    for order, name in enumerate(names):
+        folder = process_folder(directory, name)
+        end = _ends.get(name) if _ends is not None else None
+        flt = _make_filter(folder, since, until, stream, grep, run, current_run, name, False)
+        records, more = _tail_records(folder, flt, tail, end)
+        truncated = truncated or more
+        found += [(record["ts"], order, record) for record in reversed(records)]
+    found.sort(key=lambda item: (item[0], item[1]))  # stable: each process's order is kept
+    if tail is not None and len(found) > tail:
+        found, truncated = found[len(found) - tail :] if tail else [], True
+    label = not isinstance(process, str)
+    return QueryResult(
+        [to_line(record, names[order] if label else None) for _, order, record in found],
+        truncated,
+    )
+
+
+def follow(
+    directory: Path,
+    process: str | list[str],
+    *,
+    tail: int | None = 100,
+    since: float | None = None,
+    until: float | None = None,
+    stream: str | None = None,
+    grep: re.Pattern[str] | None = None,
+    run: RunSpec = "current",
+    current_run: CurrentRun = None,
+    timeout: float | None = None,
+    poll_interval: float = POLL_INTERVAL,
+) -> Iterator[dict[str, Any]]:
+    """The tail lines, then each matching line as it is written, until `timeout` seconds.
+
+    The tail ends exactly where following starts, so no line is lost in between.
+    """
+    deadline = None if timeout is None else time.monotonic() + timeout
+    names = [process] if isinstance(process, str) else list(process)
+    folders = {name: process_folder(directory, name) for name in names}
+    ends = {name: end_position(folder) for name, folder in folders.items()}
+    filters = {
+        name: _make_filter(folder, since, until, stream, grep, run, current_run, name, True)
+        for name, folder in folders.items()
+    }
+    yield from query(
+        directory, process, tail=tail, since=since, until=until, stream=stream, grep=grep,
+        run=run, current_run=current_run, _ends=ends,
+    ).lines  # fmt: skip
+    followers = [(name, SegmentFollower(folders[name], ends[name])) for name in names]
+    label = not isinstance(process, str)
+    try:
+        while True:
+            fresh = [
+                [(record["ts"], order, to_line(record, name if label else None)) for record in
+                 follower.poll() if filters[name].matches(record) and not filters[name].empty]
+                for order, (name, follower) in enumerate(followers)
+            ]  # fmt: skip
+            for _, _, line in heapq.merge(*fresh, key=lambda item: (item[0], item[1])):
+                yield line
+            remaining = None if deadline is None else deadline - time.monotonic()
+            if remaining is not None and remaining <= 0:
+                return
+            time.sleep(poll_interval if remaining is None else min(poll_interval, remaining))
+    finally:
+        for _, follower in followers:
+            follower.close()
+
+
+def last_lines(
+    directory: Path, process: str, run: int, stream: str = "stderr", n: int = 10
+) -> list[str]:
+    """The texts of a run's last `n` lines on `stream` (flush the store first)."""
+    result = query(directory, process, tail=n, stream=stream, run=run)
+    return [line["text"] for line in result.lines]
+
+
+def _make_filter(
+    folder: Path,
+    since: float | None,
+    until: float | None,
+    stream: str | None,
+    grep: re.Pattern[str] | None,
+    run: RunSpec,
+    current_run: CurrentRun,
+    name: str,
+    following: bool,
+) -> _Filter:
+    check_stream(stream)
+    base = _Filter(
+        ts_lo=None if since is None else int(since * 1_000_000),
+        ts_hi=None if until is None else int(until * 1_000_000),
+        stream=None if stream is None else STREAM_CODES[stream],
+        grep=grep,
+    )
+    if run == "all":
+        return base
+    if isinstance(run, int):
+        return replace(base, run_lo=run, run_hi=run)
+    current = current_run.get(name) if isinstance(current_run, Mapping) else current_run
+    if current is None:
+        current = _newest_run(folder)
+    if current is None:  # no log at all: nothing to show, but a follow takes any run
+        return base if following else replace(base, empty=True)
+    if run == "current":
+        return replace(base, run_lo=current, run_hi=None if following else current)
+    return replace(base, run_lo=current - 1, run_hi=current - 1, empty=current < 2)
+
+
+def _newest_run(folder: Path) -> int | None:
+    for number in reversed(list_segments(folder)):
+        try:
+            with segment_path(folder, number).open("rb") as file:
+                end = last_newline_end(file, os.fstat(file.fileno()).st_size)
+                for line in lines_backward(file, end):
+                    record = decode_record(line)
+                    if record is not None:
+                        return int(record.get("r", 0))
+        except FileNotFoundError:
+            continue
+    return None
+
+
+def _tail_records(
+    folder: Path, flt: _Filter, limit: int | None, end: Position | None
+) -> tuple[list[dict[str, Any]], bool]:
+    """Up to `limit` matching records, newest first, and whether more matched."""
+    found: list[dict[str, Any]] = []
+    if flt.empty:
+        return found, False
+    numbers = list_segments(folder)
+    if end is not None:
+        numbers = [n for n in numbers if n <= end[0]]
+    for number in reversed(numbers):
+        try:
+            file = segment_path(folder, number).open("rb")
+        except FileNotFoundError:  # deleted by rotation while we read newer ones
+            continue
+        with file:
+            size = (
+                end[1] if end is not None and number == end[0] else os.fstat(file.fileno()).st_size
+            )
+            stop = last_newline_end(file, size)
+            if _ends_after_range(file, stop, flt):
+                stop = bounded_end(read_index(folder, number, stop), stop, flt.ts_hi, flt.run_hi)
+            for line in lines_backward(file, stop):
+                record = decode_record(line)
+                if record is None:
+                    continue
+                if flt.is_older(record):
+                    return found, False
+                if flt.matches(record):
+                    if limit is not None and len(found) >= limit:
+                        return found, True
+                    found.append(record)
+    return found, False
+
+
+def _ends_after_range(file: BinaryIO, end: int, flt: _Filter) -> bool:
+    """Whether the segment's last record is newer than `until` or later than the run asked
+    (only then is its index worth reading)."""
+    if flt.ts_hi is None and flt.run_hi is None:
+        return False
+    for line in lines_backward(file, end):
+        record = decode_record(line)
+        if record is not None:
+            return (flt.ts_hi is not None and record["ts"] > flt.ts_hi) or (
+                flt.run_hi is not None and record.get("r", 0) > flt.run_hi
+            )
+    return False
