@@ -1,0 +1,84 @@
+"""`aggregate_equals`: sum/count/min/max per group of this file against another dataset.
+
+Memory grows with the number of groups (one accumulator each), not with the rows; the
+other dataset is read whole, as it holds one expected value per group.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from agentcli.report import Finding
+from officecli.fieldcheck.checks import Check, Env, Row
+from officecli.fieldcheck.findings import finding_maker
+from officecli.fieldcheck.model import RuleSpec
+from officecli.fieldcheck.values import format_value, parse_number
+
+Loaded = tuple[str, list[str], list[tuple[int, Row]]]  # (file name, columns, rows)
+_FOLD: dict[str, Callable[[Any, Any], Any]] = {
+    "sum": lambda acc, v: v if acc is None else acc + v,
+    "min": lambda acc, v: v if acc is None or v < acc else acc,
+    "max": lambda acc, v: v if acc is None or v > acc else acc,
+}
+
+
+def compile_aggregate(spec: RuleSpec, other: Loaded) -> tuple[Check, Callable[[], list[Finding]]]:
+    """The per-row feed (always None) and the finish step producing the findings."""
+    p = spec.params
+    group_by: list[str] = p["group_by"]
+    keys: list[str] = p.get("key") or group_by
+    function, value_field, target = p["function"], p.get("field"), p["target"]
+    tolerance = float(p.get("tolerance", 0)) + 1e-9
+    file_name, _, other_rows = other
+    what = f"{function}({value_field})" if value_field else "count"
+    make = finding_maker(
+        spec,
+        f"{what} for {{group}} does not match {file_name}",
+        f"check the rows of {{group}} or the value in {file_name}",
+    )
+    acc: dict[tuple[str, ...], Any] = {}
+    first_row: dict[tuple[str, ...], int] = {}
+    fold = _FOLD.get(function)
+
+    def feed(n: int, row: Row, env: Env) -> Finding | None:
+        group = tuple(row[f].strip() for f in group_by)
+        if group not in first_row:
+            first_row[group] = n
+            acc[group] = 0.0 if fold is None else None
+        if fold is None:
+            acc[group] += 1.0
+        elif value_field is not None and env[value_field] is not None:
+            acc[group] = fold(acc[group], env[value_field])
+        return None
+
+    def describe(group: tuple[str, ...]) -> str:
+        return ", ".join(f"{k}={v}" for k, v in zip(group_by, group, strict=True))
+
+    def finish() -> list[Finding]:
+        out: list[Finding] = []
+        seen: set[tuple[str, ...]] = set()
+        for n, row in other_rows:
+            group = tuple(row[k].strip() for k in keys)
+            seen.add(group)
+            expected_text = row[target]
+            actual = acc.get(group, 0.0 if function in ("sum", "count") else None)
+            expected = parse_number(expected_text) if expected_text.strip() else None
+            if (
+                expected is not None
+                and actual is not None
+                and abs(actual - expected) <= tolerance * max(1.0, abs(expected))
+            ):
+                continue
+            place = {"group": describe(group)}
+            out.append(
+                make(f"{file_name} row {n}", place, target, expected_text, format_value(actual))
+            )
+        for group, n in first_row.items():
+            if group not in seen:
+                place = {"group": describe(group)}
+                note = f"a row in {file_name}"
+                out.append(make(n, place, what, note, format_value(acc[group])))
+        return out
+
+    return feed, finish

@@ -1,0 +1,78 @@
+"""fieldcheck's command declarations (cheap to import: handlers load on use)."""
+
+from __future__ import annotations
+
+from agentcli.commands import App, Arg, Command
+from agentcli.errors import InputError
+from officecli import __version__
+from officecli.fieldcheck.errors import MissingColumnError, RulesFileError
+
+_H = "officecli.fieldcheck.handlers"
+# Unreadable data files raise readers.tabular.TableReadError, an InputError with its code.
+_ERRORS = (RulesFileError, MissingColumnError, InputError)
+
+
+VALIDATE = Command(
+    "validate",
+    "check a CSV/TSV/xlsx/JSON/JSONL/Markdown table against a rules file; report findings",
+    f"{_H}:validate_handler",
+    mode="report",
+    args=(
+        Arg("data", "the data file", type="path", required=True),
+        Arg("--rules", "the rules file (YAML)", short="-r", type="path", required=True),
+        Arg("--sheet", "xlsx sheet name (default: the first sheet)"),
+        Arg("--encoding", "text encoding of CSV/TSV/Markdown (default: detected)"),
+        Arg(
+            "--dataset",
+            "override a dataset path of the rules file",
+            type="key_value",
+            multiple=True,
+            metavar="NAME=FILE",
+        ),
+        Arg(
+            "--fail-on",
+            "lowest severity that makes the exit code 1",
+            choices=("error", "warning"),
+            default="error",
+        ),
+        Arg("--max-findings", "keep at most N findings in the report", type="integer"),
+    ),
+    examples=(
+        "fieldcheck validate expenses.csv -r rules.yaml",
+        "fieldcheck validate book.xlsx --sheet 経費 -r rules.yaml -f markdown -o report.md",
+    ),
+    errors=_ERRORS,
+    output={"$ref": "agentcli report schema (schema_version, tool, meta, summary, findings)"},
+)
+
+APP = App(
+    name="fieldcheck",
+    version=__version__,
+    description="Rule-based consistency checks for tabular business data; findings as a report.",
+    commands=(
+        VALIDATE,
+        Command(
+            "check-rules",
+            "check a rules file without any data (exit 2 with the line of the first problem)",
+            f"{_H}:check_rules_handler",
+            args=(Arg("rules", "the rules file (YAML)", type="path", required=True),),
+            examples=("fieldcheck check-rules rules.yaml",),
+            errors=(RulesFileError,),
+            output={"type": "object", "description": "the rule ids, types and severities"},
+        ),
+        Command(
+            "list-rules",
+            "list the rule types with their parameters, condition operators and functions",
+            f"{_H}:list_rules_handler",
+            examples=("fieldcheck list-rules",),
+            output={"type": "object", "description": "rule types and their parameters"},
+        ),
+        Command(
+            "schema",
+            "print the JSON Schema of rules.yaml",
+            f"{_H}:schema_handler",
+            examples=("fieldcheck schema",),
+            output={"type": "object", "description": "a JSON Schema (draft 2020-12)"},
+        ),
+    ),
+)

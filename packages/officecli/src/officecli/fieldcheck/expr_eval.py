@@ -1,0 +1,188 @@
+"""Compile a parsed expression into nested closures evaluated against a row's values.
+
+Values are float, str, bool, date or None (blank). Arithmetic takes numbers only (so no
+string repetition bombs), `**` refuses exponents above MAX_EXPONENT, and any type
+mismatch raises EvalError, which the engine counts as a skipped evaluation.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from datetime import date
+from functools import lru_cache
+from typing import Any
+
+from officecli.fieldcheck.expr_parse import MAX_EXPONENT, Node
+from officecli.fieldcheck.values import Value, parse_date, parse_number
+
+Env = dict[str, Value]
+Compiled = Callable[[Env], Value]
+
+
+class EvalError(Exception):
+    """The expression cannot be evaluated on this row (blank or wrongly typed values)."""
+
+
+def _number(value: Value, what: str) -> float:
+    if type(value) is float:
+        return value
+    raise EvalError(f"{what} needs numbers, got {value!r}")
+
+
+def _power(a: float, b: float) -> float:
+    if abs(b) > MAX_EXPONENT:
+        raise EvalError(f"exponent larger than {MAX_EXPONENT} refused")
+    return float(a**b)
+
+
+_ARITHMETIC: dict[str, Callable[[float, float], float]] = {
+    "+": lambda a, b: a + b,
+    "-": lambda a, b: a - b,
+    "*": lambda a, b: a * b,
+    "/": lambda a, b: a / b,
+    "//": lambda a, b: float(a // b),
+    "%": lambda a, b: a % b,
+    "**": _power,
+}
+
+
+def _equal(a: Value, b: Value) -> bool:
+    if type(a) is float and type(b) is float:
+        return abs(a - b) <= 1e-9 * max(1.0, abs(a), abs(b))  # 0.1 + 0.2 == 0.3
+    return a == b
+
+
+def _ordered(op: str) -> Callable[[Value, Value], bool]:
+    import operator
+
+    fn = {"<": operator.lt, "<=": operator.le, ">": operator.gt, ">=": operator.ge}[op]
+
+    def compare(a: Value, b: Value) -> bool:
+        if a is None or b is None or type(a) is not type(b) or isinstance(a, bool):
+            raise EvalError(f"cannot order {a!r} and {b!r}")
+        return bool(fn(a, b))
+
+    return compare
+
+
+COMPARATORS: dict[str, Callable[[Value, Value], bool]] = {
+    "==": _equal,
+    "!=": lambda a, b: not _equal(a, b),
+    **{op: _ordered(op) for op in ("<", "<=", ">", ">=")},
+}
+
+
+def _as_date(value: Value) -> date:
+    if isinstance(value, date):
+        return value
+    parsed = parse_date(value) if isinstance(value, str) else None
+    if parsed is None:
+        raise EvalError(f"not a date: {value!r}")
+    return parsed
+
+
+def _as_number(value: Value) -> float | None:
+    if type(value) is float:
+        return value
+    return parse_number(value) if isinstance(value, str) else None
+
+
+def _text(value: Value) -> str:
+    if not isinstance(value, str):
+        raise EvalError(f"needs text, got {value!r}")
+    return value
+
+
+@lru_cache(maxsize=64)
+def _regex(pattern: str) -> re.Pattern[str]:
+    try:
+        return re.compile(pattern)
+    except re.error as exc:
+        raise EvalError(f"bad regular expression: {exc}") from None
+
+
+def _extreme(pick: Callable[..., Any]) -> Callable[..., Value]:
+    def fn(*args: Value) -> Value:
+        present = [a for a in args if a is not None]
+        if not present or len({type(a) for a in present}) != 1:
+            raise EvalError("min/max need values of one type")
+        return pick(present)  # type: ignore[no-any-return]
+
+    return fn
+
+
+FUNCTIONS: dict[str, Callable[..., Value]] = {
+    "abs": lambda x: abs(_number(x, "abs")),
+    "round": lambda x, n=0.0: float(round(_number(x, "round"), int(_number(n, "round")))),
+    "min": _extreme(min),
+    "max": _extreme(max),
+    "len": lambda s: float(len(s if isinstance(s, str) else "" if s is None else str(s))),
+    "blank": lambda x: x is None or (isinstance(x, str) and not x.strip()),
+    "number": _as_number,
+    "date": lambda x: None if x is None else _as_date(x),
+    "days": lambda a, b: float((_as_date(b) - _as_date(a)).days),
+    "year": lambda d: float(_as_date(d).year),
+    "month": lambda d: float(_as_date(d).month),
+    "day": lambda d: float(_as_date(d).day),
+    "contains": lambda s, part: _text(part) in _text(s),
+    "matches": lambda s, rx: _regex(_text(rx)).fullmatch(_text(s)) is not None,
+}
+
+
+def compile_node(node: Node) -> Compiled:
+    """Turn a tree into a closure; one Python call per node at evaluation time."""
+    kind = node[0]
+    if kind in ("num", "str", "const"):
+        constant = node[1]
+        return lambda env: constant
+    if kind == "name":
+        name = node[1]
+        return lambda env: env[name]
+    if kind == "neg":
+        inner = compile_node(node[1])
+        return lambda env: -_number(inner(env), "-")
+    if kind == "not":
+        inner = compile_node(node[1])
+        return lambda env: not inner(env)
+    if kind in ("and", "or"):
+        left, right = compile_node(node[1]), compile_node(node[2])
+        if kind == "and":
+            return lambda env: bool(left(env)) and bool(right(env))
+        return lambda env: bool(left(env)) or bool(right(env))
+    if kind == "cmp":
+        compare = COMPARATORS[node[1]]
+        left, right = compile_node(node[2]), compile_node(node[3])
+        return lambda env: compare(left(env), right(env))
+    if kind == "bin":
+        return _compile_arithmetic(node[1], compile_node(node[2]), compile_node(node[3]))
+    if kind == "call":
+        fn = FUNCTIONS[node[1]]
+        args = [compile_node(a) for a in node[2]]
+        return lambda env: fn(*[a(env) for a in args])
+    raise ValueError(f"unknown node {kind!r}")
+
+
+def _compile_arithmetic(op: str, left: Compiled, right: Compiled) -> Compiled:
+    fn = _ARITHMETIC[op]
+
+    def evaluate(env: Env) -> Value:
+        a, b = left(env), right(env)
+        if type(a) is not float or type(b) is not float:
+            raise EvalError(f"{op} needs numbers, got {a!r} and {b!r}")
+        try:
+            return fn(a, b)
+        except (ZeroDivisionError, OverflowError) as exc:
+            raise EvalError(str(exc)) from None
+
+    return evaluate
+
+
+def evaluate(compiled: Compiled, env: Env) -> Value:
+    """Run a compiled expression; Python errors from functions become EvalError."""
+    try:
+        return compiled(env)
+    except EvalError:
+        raise
+    except (TypeError, ValueError, OverflowError, ZeroDivisionError) as exc:
+        raise EvalError(str(exc)) from None

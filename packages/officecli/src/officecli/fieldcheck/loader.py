@@ -1,0 +1,335 @@
+"""Load rules.yaml with ruamel.yaml and check it, pointing every error at its line and column."""
+
+from __future__ import annotations
+
+import re
+from datetime import date
+from pathlib import Path
+from typing import Any
+
+from officecli.fieldcheck.errors import RulesFileError, closest
+from officecli.fieldcheck.expr_parse import ExpressionError, parse_expression
+from officecli.fieldcheck.model import DatasetSpec, MasterSpec, RuleSet, RuleSpec
+from officecli.fieldcheck.ruletypes import (
+    AGGREGATE_FUNCTIONS,
+    COMMON_KEYS,
+    COMPARE_OPS,
+    CONDITION_OPS,
+    FIELD_TYPES,
+    RULE_TYPES,
+    SEVERITY_LEVELS,
+    Param,
+)
+
+MAX_RULES_BYTES = 5 << 20
+_TOP_KEYS = ("version", "name", "fields", "datasets", "masters", "rules")
+
+
+class _Checker:
+    """Walks the ruamel tree; `fail` raises with the position of a node or key."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+
+    def fail(
+        self, message: str, node: Any = None, key: Any = None, *, value: bool = True
+    ) -> RulesFileError:
+        line, col = _position(node, key, value)
+        where = f"{self.path.name}:{line}:{col}" if line else self.path.name
+        return RulesFileError(
+            f"{where}: {message}",
+            data={"file": str(self.path), "line": line, "column": col},
+        )
+
+    def mapping(self, node: Any, what: str, parent: Any = None, key: Any = None) -> dict[Any, Any]:
+        if not isinstance(node, dict):
+            raise self.fail(f"{what} must be a mapping", parent, key)
+        return node
+
+    def known_keys(self, node: dict[Any, Any], allowed: tuple[str, ...], what: str) -> None:
+        for key in node:
+            if key not in allowed:
+                near = closest(str(key), allowed)
+                raise self.fail(
+                    f"unknown key {key!r} in {what}"
+                    + (f" (did you mean {near!r}?)" if near else ""),
+                    node,
+                    key,
+                    value=False,
+                )
+
+
+def _position(node: Any, key: Any, value: bool) -> tuple[int, int]:
+    """1-based (line, column) of node[key] (its value or its key), else of node itself."""
+    lc = getattr(node, "lc", None)
+    if lc is None:
+        return 0, 0
+    try:
+        if key is not None and isinstance(node, list):
+            line, col = lc.item(key)
+        elif key is not None:
+            line, col = lc.value(key) if value else lc.key(key)
+        else:
+            line, col = lc.line, lc.col
+    except (KeyError, IndexError, TypeError):
+        line, col = lc.line, lc.col
+    return int(line) + 1, int(col) + 1
+
+
+def plain(value: Any) -> Any:
+    """ruamel's commented types as plain Python; YAML dates become ISO text."""
+    if isinstance(value, bool) or value is None:
+        return value
+    if isinstance(value, int):
+        return int(value)
+    if isinstance(value, float):
+        return float(value)
+    if isinstance(value, date):
+        return value.isoformat()
+    if isinstance(value, dict):
+        return {str(k): plain(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [plain(v) for v in value]
+    return str(value)
+
+
+def _read_yaml(path: Path) -> Any:
+    from ruamel.yaml import YAML
+    from ruamel.yaml.error import MarkedYAMLError, YAMLError
+
+    if not path.is_file():
+        raise RulesFileError(f"{path}: no such rules file", suggestion="check the -r path")
+    if path.stat().st_size > MAX_RULES_BYTES:
+        raise RulesFileError(f"{path.name}: larger than {MAX_RULES_BYTES} bytes")
+    try:
+        text = path.read_text("utf-8-sig")
+        return YAML(typ="rt").load(text)
+    except UnicodeDecodeError as exc:
+        raise RulesFileError(f"{path.name}: not UTF-8 text: {exc}") from None
+    except MarkedYAMLError as exc:
+        mark = exc.problem_mark or exc.context_mark
+        line, col = (mark.line + 1, mark.column + 1) if mark is not None else (0, 0)
+        problem = exc.problem or exc.context or "invalid YAML"
+        raise RulesFileError(
+            f"{path.name}:{line}:{col}: {problem}",
+            data={"file": str(path), "line": line, "column": col},
+        ) from None
+    except YAMLError as exc:
+        raise RulesFileError(f"{path.name}: {exc}") from None
+
+
+def load_rules(path: str | Path) -> RuleSet:
+    """Read and check a rules file; raise RulesFileError at the first problem."""
+    path = Path(path)
+    doc = _read_yaml(path)
+    ck = _Checker(path)
+    top = ck.mapping(doc, "the rules file")
+    ck.known_keys(top, _TOP_KEYS, "the rules file")
+    if plain(top.get("version")) != 1:
+        raise ck.fail("version must be 1", top, "version" if "version" in top else None)
+    if "rules" not in top:
+        raise ck.fail("the rules file needs a `rules` list", top)
+    ruleset = RuleSet(path=path, name=str(plain(top.get("name")) or path.stem))
+    ruleset.fields = _fields(ck, top)
+    ruleset.datasets = _datasets(ck, top, path.parent)
+    ruleset.masters = _masters(ck, top, ruleset.datasets)
+    rules = top["rules"]
+    if not isinstance(rules, list):
+        raise ck.fail("rules must be a list", top, "rules")
+    seen: set[str] = set()
+    for index, node in enumerate(rules):
+        rule = _rule(ck, rules, index, ruleset)
+        if rule.id in seen:
+            raise ck.fail(f"duplicate rule id {rule.id!r}", node, "id")
+        seen.add(rule.id)
+        ruleset.rules.append(rule)
+    return ruleset
+
+
+def _fields(ck: _Checker, top: dict[Any, Any]) -> dict[str, str]:
+    node = ck.mapping(top.get("fields") or {}, "fields", top, "fields")
+    out: dict[str, str] = {}
+    for name, spec in node.items():
+        type_name = spec.get("type") if isinstance(spec, dict) else spec
+        if type_name not in FIELD_TYPES:
+            raise ck.fail(
+                f"field {name!r}: type must be one of {', '.join(FIELD_TYPES)}", node, name
+            )
+        out[str(name)] = str(type_name)
+    return out
+
+
+def _datasets(ck: _Checker, top: dict[Any, Any], base: Path) -> dict[str, DatasetSpec]:
+    node = ck.mapping(top.get("datasets") or {}, "datasets", top, "datasets")
+    out: dict[str, DatasetSpec] = {}
+    for name, spec in node.items():
+        if isinstance(spec, str):
+            spec = {"path": spec}
+        spec = ck.mapping(spec, f"dataset {name!r}", node, name)
+        ck.known_keys(spec, ("path", "sheet", "encoding"), f"dataset {name!r}")
+        if not isinstance(spec.get("path"), str):
+            raise ck.fail(f"dataset {name!r} needs a path", node, name)
+        sheet, encoding = spec.get("sheet"), spec.get("encoding")
+        out[str(name)] = DatasetSpec(
+            str(name),
+            base / str(spec["path"]),
+            None if sheet is None else str(sheet),
+            None if encoding is None else str(encoding),
+        )
+    return out
+
+
+def _masters(
+    ck: _Checker, top: dict[Any, Any], datasets: dict[str, DatasetSpec]
+) -> dict[str, MasterSpec]:
+    node = ck.mapping(top.get("masters") or {}, "masters", top, "masters")
+    out: dict[str, MasterSpec] = {}
+    for name, spec in node.items():
+        if isinstance(spec, list):
+            spec = {"values": spec}
+        spec = ck.mapping(spec, f"master {name!r}", node, name)
+        ck.known_keys(spec, ("values", "dataset", "column"), f"master {name!r}")
+        if "values" in spec:
+            values = plain(spec["values"])
+            if not isinstance(values, list):
+                raise ck.fail("values must be a list", spec, "values")
+            out[str(name)] = MasterSpec(str(name), values=tuple(str(v) for v in values))
+            continue
+        dataset, column = spec.get("dataset"), spec.get("column")
+        if not isinstance(dataset, str) or not isinstance(column, str):
+            raise ck.fail(f"master {name!r} needs `values`, or `dataset` and `column`", node, name)
+        if dataset not in datasets:
+            raise ck.fail(
+                f"master {name!r}: no dataset {dataset!r} under datasets", spec, "dataset"
+            )
+        out[str(name)] = MasterSpec(str(name), dataset=dataset, column=column)
+    return out
+
+
+def _rule(ck: _Checker, rules: list[Any], index: int, ruleset: RuleSet) -> RuleSpec:
+    node = ck.mapping(rules[index], "a rule", rules, index)
+    rule_type = node.get("type")
+    if not isinstance(rule_type, str) or rule_type not in RULE_TYPES:
+        near = closest(str(rule_type), list(RULE_TYPES))
+        hint = f" (did you mean {near!r}?)" if near and rule_type is not None else ""
+        raise ck.fail(
+            f"rule type must be one of {', '.join(RULE_TYPES)}; got {plain(rule_type)!r}{hint}",
+            node,
+            "type" if "type" in node else None,
+        )
+    params = RULE_TYPES[rule_type].params
+    ck.known_keys(node, tuple(p.name for p in (*COMMON_KEYS, *params)), f"a {rule_type} rule")
+    for param in (*COMMON_KEYS, *params):
+        if param.required and param.name not in node:
+            raise ck.fail(f"a {rule_type} rule needs `{param.name}` ({param.help})", node)
+    rule_id = node["id"]
+    if not isinstance(rule_id, str | int) or not str(rule_id).strip():
+        raise ck.fail("id must be a non-empty text", node, "id")
+    severity = node.get("severity", "error")
+    if severity not in SEVERITY_LEVELS:
+        raise ck.fail(f"severity must be one of {', '.join(SEVERITY_LEVELS)}", node, "severity")
+    values = {p.name: _param(ck, node, p, ruleset) for p in params if p.name in node}
+    _check_combination(ck, node, rule_type, values)
+    when = node.get("when")
+    if when is not None:
+        _condition(ck, node, "when")
+    return RuleSpec(
+        id=str(rule_id),
+        type=rule_type,
+        severity=str(severity),
+        message=str(plain(node.get("message", "")) or ""),
+        suggestion=str(plain(node.get("suggestion", "")) or ""),
+        description=str(plain(node.get("description", "")) or ""),
+        when=plain(when),
+        params=values,
+        line=_position(node, None, True)[0],
+    )
+
+
+def _param(ck: _Checker, node: dict[Any, Any], param: Param, ruleset: RuleSet) -> Any:
+    raw = node[param.name]
+    value = plain(raw)
+    kind = param.kind
+    ok = {
+        "field": isinstance(value, str) and value != "",
+        "fields": isinstance(value, str)
+        or (isinstance(value, list) and value and all(isinstance(v, str) for v in value)),
+        "number": isinstance(value, int | float) and not isinstance(value, bool),
+        "count": isinstance(value, int) and not isinstance(value, bool) and value >= 0,
+        "number_or_date": isinstance(value, int | float | str) and not isinstance(value, bool),
+        "values": isinstance(value, list) and bool(value),
+        "scalar": isinstance(value, str | int | float | bool),
+        "op": value in COMPARE_OPS,
+        "function": value in AGGREGATE_FUNCTIONS,
+        "field_type": value in FIELD_TYPES,
+        "regex": isinstance(value, str),
+        "expression": isinstance(value, str) and value.strip() != "",
+        "master": isinstance(value, str) and value in ruleset.masters,
+        "dataset": isinstance(value, str) and value in ruleset.datasets,
+    }[kind]
+    if not ok:
+        raise ck.fail(f"`{param.name}`: {param.help}; got {value!r}", node, param.name)
+    if kind == "fields" and isinstance(value, str):
+        return [value]
+    if kind == "regex":
+        try:
+            return re.compile(value)
+        except re.error as exc:
+            raise ck.fail(
+                f"`{param.name}`: bad regular expression: {exc}", node, param.name
+            ) from None
+    if kind == "expression":
+        try:
+            return (value, parse_expression(value))
+        except ExpressionError as exc:
+            line, col = _position(node, param.name, True)
+            raise RulesFileError(
+                f"{ck.path.name}:{line}:{col}: expression error at character {exc.position + 1}: "
+                f"{exc.message}",
+                data={
+                    "file": str(ck.path),
+                    "line": line,
+                    "column": col,
+                    "offset": exc.position + 1,
+                },
+            ) from None
+    return value
+
+
+def _check_combination(
+    ck: _Checker, node: dict[Any, Any], rule_type: str, values: dict[str, Any]
+) -> None:
+    if rule_type in ("range", "length") and "min" not in values and "max" not in values:
+        raise ck.fail(f"a {rule_type} rule needs `min`, `max` or both", node)
+    if rule_type == "compare" and ("right" in values) == ("value" in values):
+        raise ck.fail("a compare rule needs exactly one of `right` and `value`", node)
+    if rule_type == "aggregate_equals" and values["function"] != "count" and "field" not in values:
+        raise ck.fail(f"aggregate function {values['function']} needs `field`", node)
+
+
+def _condition(ck: _Checker, parent: Any, key: Any) -> None:
+    node = parent[key]
+    if isinstance(node, list):
+        for index in range(len(node)):
+            _condition(ck, node, index)
+        return
+    cond = ck.mapping(node, "a condition", parent, key)
+    ck.known_keys(cond, ("field", *CONDITION_OPS, "all", "any", "not"), "a condition")
+    for group in ("all", "any"):
+        if group in cond:
+            if not isinstance(cond[group], list):
+                raise ck.fail(f"`{group}` must be a list of conditions", cond, group)
+            _condition(ck, cond, group)
+    if "not" in cond:
+        _condition(ck, cond, "not")
+    ops = [op for op in CONDITION_OPS if op in cond]
+    if ops and not isinstance(cond.get("field"), str):
+        raise ck.fail(f"`{ops[0]}` needs a `field`", cond)
+    if "field" in cond and not ops:
+        raise ck.fail(f"a condition on a field needs one of {', '.join(CONDITION_OPS)}", cond)
+    if not ops and not any(g in cond for g in ("all", "any", "not")):
+        raise ck.fail("an empty condition", parent, key)
+    if "in" in cond and not isinstance(cond["in"], list):
+        raise ck.fail("`in` must be a list", cond, "in")
+    if "present" in cond and not isinstance(cond["present"], bool):
+        raise ck.fail("`present` must be true or false", cond, "present")
