@@ -1,0 +1,349 @@
+"""Each class of error is reported with its exact file, line, column, path and suggestion."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from config_helpers import errors_of, write_config
+
+
+def finding(
+    path: Path, line: int, column: int, where: str, message: str, suggestion: str
+) -> dict[str, Any]:
+    return {
+        "file": str(path),
+        "line": line,
+        "column": column,
+        "path": where,
+        "message": message,
+        "suggestion": suggestion,
+    }
+
+
+def test_unknown_key_with_did_you_mean(project: Path) -> None:
+    path = write_config(
+        project,
+        """
+        processes:
+          worker:
+            comand: python worker.py
+        """,
+    )
+    assert errors_of(path) == [
+        finding(
+            path, 3, 5, "processes.worker.comand", "unknown key 'comand'", "did you mean command?"
+        ),
+        finding(
+            path,
+            3,
+            5,
+            "processes.worker",
+            "a process needs `command` or `args`",
+            "add command: ...",
+        ),
+    ]
+
+
+def test_unknown_top_level_key_without_close_match_lists_valid_keys(project: Path) -> None:
+    path = write_config(project, "services: {}\n")
+    assert errors_of(path) == [
+        finding(
+            path,
+            1,
+            1,
+            "services",
+            "unknown key 'services'",
+            "valid keys: version, vars, processes, groups, logs",
+        )
+    ]
+
+
+def test_wrong_type(project: Path) -> None:
+    path = write_config(
+        project,
+        """
+        processes:
+          web:
+            command: [serve, --port]
+            ports: 8000
+        """,
+    )
+    assert errors_of(path) == [
+        finding(path, 3, 14, "processes.web.command", "expected a string, got a list", ""),
+        finding(
+            path,
+            4,
+            12,
+            "processes.web.ports",
+            "expected a list of integers, got the value '8000'",
+            "",
+        ),
+    ]
+
+
+def test_bad_duration(project: Path) -> None:
+    path = write_config(
+        project,
+        """
+        processes:
+          web:
+            command: serve
+            stop_timeout: 10 seconds
+        """,
+    )
+    assert errors_of(path) == [
+        finding(
+            path,
+            4,
+            19,
+            "processes.web.stop_timeout",
+            "invalid duration '10 seconds': use e.g. 500ms, 10s, 5m, 1h, 1h30m",
+            "write e.g. 500ms, 10s, 5m, 1h30m",
+        )
+    ]
+
+
+def test_unknown_process_in_depends_on_and_group(project: Path) -> None:
+    path = write_config(
+        project,
+        """
+        processes:
+          worker:
+            command: work
+          api:
+            command: serve
+            depends_on:
+              - {name: wroker, condition: healthy}
+              - db
+        groups:
+          backend: {processes: [api, workr]}
+        """,
+    )
+    assert errors_of(path) == [
+        finding(
+            path,
+            7,
+            16,
+            "processes.api.depends_on[0].name",
+            "api depends on unknown process 'wroker'",
+            "did you mean worker?",
+        ),
+        finding(
+            path,
+            8,
+            11,
+            "processes.api.depends_on[1]",
+            "api depends on unknown process 'db'",
+            "defined processes: worker, api",
+        ),
+        finding(
+            path,
+            10,
+            30,
+            "groups.backend.processes[1]",
+            "group backend names unknown process 'workr'",
+            "did you mean worker?",
+        ),
+    ]
+
+
+def test_duplicate_process_names(project: Path) -> None:
+    path = write_config(
+        project,
+        """
+        processes:
+          web:
+            command: one
+          web:
+            command: two
+        """,
+    )
+    assert errors_of(path) == [
+        finding(
+            path,
+            4,
+            3,
+            "processes.web",
+            "duplicate key 'web' (first defined at line 2)",
+            "keep one definition under each name; rename or merge the other",
+        )
+    ]
+
+
+def test_invalid_regex_in_a_log_healthcheck(project: Path) -> None:
+    path = write_config(
+        project,
+        """
+        processes:
+          web:
+            command: serve
+            healthcheck:
+              log: "listening on (port"
+        """,
+    )
+    assert errors_of(path) == [
+        finding(
+            path,
+            5,
+            12,
+            "processes.web.healthcheck.log",
+            "invalid regular expression 'listening on (port': missing ), unterminated "
+            "subpattern at position 13",
+            "fix the pattern (Python `re` syntax); quote it in single quotes in YAML",
+        )
+    ]
+
+
+def test_cycle_reported_with_its_path_at_the_closing_entry(project: Path) -> None:
+    path = write_config(
+        project,
+        """
+        processes:
+          a:
+            command: run a
+            depends_on: [b]
+          b:
+            command: run b
+            depends_on: [c]
+          c:
+            command: run c
+            depends_on:
+              - name: a
+        """,
+    )
+    assert errors_of(path) == [
+        finding(
+            path,
+            11,
+            15,
+            "processes.c.depends_on[0].name",
+            "dependency cycle: a -> b -> c -> a",
+            "remove one of the depends_on entries in the cycle",
+        )
+    ]
+
+
+def test_self_dependency_is_a_cycle(project: Path) -> None:
+    path = write_config(project, "processes:\n  a: {command: x, depends_on: [a]}\n")
+    assert errors_of(path) == [
+        finding(
+            path,
+            2,
+            32,
+            "processes.a.depends_on[0]",
+            "dependency cycle: a -> a",
+            "remove one of the depends_on entries in the cycle",
+        )
+    ]
+
+
+def test_healthy_condition_needs_a_healthcheck(project: Path) -> None:
+    path = write_config(
+        project,
+        """
+        processes:
+          db: {command: db}
+          api:
+            command: api
+            depends_on: [{name: db, condition: healthy}]
+        """,
+    )
+    assert errors_of(path) == [
+        finding(
+            path,
+            5,
+            40,
+            "processes.api.depends_on[0].condition",
+            "db has no healthcheck, so it can never become healthy",
+            "add a healthcheck to db, or use condition: started",
+        )
+    ]
+
+
+def test_healthcheck_needs_exactly_one_probe(project: Path) -> None:
+    path = write_config(
+        project,
+        """
+        processes:
+          web:
+            command: serve
+            healthcheck: {exec: "true", tcp: {port: 80}}
+        """,
+    )
+    assert errors_of(path) == [
+        finding(
+            path,
+            4,
+            18,
+            "processes.web.healthcheck",
+            "exec and tcp exclude each other",
+            "keep only one of exec, http, tcp, log",
+        )
+    ]
+
+
+def test_undefined_variable(project: Path) -> None:
+    path = write_config(project, "processes:\n  web:\n    command: serve ${PROT}\n")
+    assert errors_of(path) == [
+        finding(
+            path,
+            3,
+            14,
+            "processes.web.command",
+            "undefined variable 'PROT'",
+            "define PROT under `vars:` or in the environment, or write ${PROT:-default}",
+        )
+    ]
+
+
+def test_missing_env_file(project: Path) -> None:
+    path = write_config(project, "processes:\n  web:\n    command: s\n    env_file: [.env]\n")
+    assert errors_of(path) == [
+        finding(
+            path,
+            4,
+            16,
+            "processes.web.env_file[0]",
+            f"env_file not found: {project}/.env",
+            "create it or fix the path",
+        )
+    ]
+
+
+def test_yaml_syntax_error_is_positioned(project: Path) -> None:
+    path = write_config(project, "processes:\n  web: [a, b\n  api: {}\n")
+    assert errors_of(path) == [
+        finding(
+            path,
+            3,
+            6,
+            "",
+            "YAML syntax error: while parsing a flow sequence expected ',' or ']', but got ':'",
+            "check the indentation and quoting on this line and the one before",
+        )
+    ]
+
+
+def test_all_errors_are_collected_not_only_the_first(project: Path) -> None:
+    path = write_config(
+        project,
+        """
+        version: 2
+        processes:
+          a: {command: x, stop_signal: TERMINATE, ports: [0]}
+          b: {args: [y], restart: {policy: sometimes}}
+        """,
+    )
+    assert [(e["line"], e["path"], e["message"]) for e in errors_of(path)] == [
+        (1, "version", "2 is out of range"),
+        (3, "processes.a.stop_signal", f"'TERMINATE' is not one of {', '.join(SIGNAL_CHOICES)}"),
+        (3, "processes.a.ports[0]", "0 is out of range"),
+        (4, "processes.b.restart.policy", "'sometimes' is not one of no, on-failure, always"),
+    ]
+
+
+SIGNAL_CHOICES = (
+    "TERM INT QUIT HUP KILL USR1 USR2 WINCH SIGTERM SIGINT SIGQUIT SIGHUP SIGKILL SIGUSR1 "
+    "SIGUSR2 SIGWINCH"
+).split()
