@@ -1,0 +1,48 @@
+"""doc2md's command declarations: the single source for the CLI and `capabilities`.
+
+Imports nothing heavy; the handler module loads only when the command runs.
+"""
+
+from __future__ import annotations
+
+from agentcli.commands import App, Arg, Command
+from officecli.doc2md import __version__
+
+CONVERT = Command(
+    "convert",
+    "convert Word, Excel, PowerPoint, PDF and draw.io files to Markdown, reporting any loss",
+    "officecli.doc2md.run:handle",
+    mode="report",
+    idempotent=True,
+    args=(
+        Arg("inputs", "files (or directories with -r) to convert", type="path", required=True, multiple=True, metavar="INPUT"),
+        Arg("--out-dir", "folder for <stem>.md and <stem>_assets/", short="-d", type="path", default="out"),
+        Arg("--recursive", "convert supported files under directories", short="-r", type="boolean"),
+        Arg("--strict", "exit 1 when the report has any warning", type="boolean"),
+        Arg("--continue-on-error", "exit 0 even when some files could not be converted", type="boolean"),
+        Arg("--dry-run", "list what would be written; write nothing", type="boolean"),
+        Arg("--front-matter", "start each Markdown file with YAML front matter (source, sha256, counts)", type="boolean"),
+        Arg("--jobs", "worker processes for many files (0: one per CPU)", short="-j", type="integer", default=0),
+        Arg("--track-changes", "Word tracked changes", choices=("accept", "reject", "show"), default="accept"),
+        Arg("--no-comments", "Word: leave comments out", type="boolean"),
+        Arg("--no-header-footer", "Word: leave headers and footers out", type="boolean"),
+        Arg("--header-row", "Excel: sheet row of the table header, [SHEET=]N (repeatable)", multiple=True, metavar="[SHEET=]N"),
+        Arg("--skip-hidden", "Excel: leave hidden sheets, rows and columns out", type="boolean"),
+        Arg("--max-cells", "Excel: cut (with a warning) beyond this many cells", type="integer", default=200000),
+        Arg("--keep-running-headers", "PDF: keep lines repeated at the top/bottom of every page", type="boolean"),
+    ),
+    examples=(
+        "doc2md report.docx",
+        "doc2md -r docs/ -d out/ --front-matter",
+        "doc2md book.xlsx --header-row 'Sales=3' --skip-hidden -f markdown",
+        "doc2md slides.pptx scan.pdf --strict --dry-run",
+    ),
+    errors=(),
+)  # fmt: skip
+
+APP = App(
+    name="doc2md",
+    version=__version__,
+    description="Office, PDF and draw.io files to Markdown, with a report of what could not be converted.",
+    commands=(CONVERT,),
+)

@@ -1,0 +1,132 @@
+"""Convert one file: pick the reader, write Markdown in memory, audit what was lost.
+
+Runs in worker processes, so it takes and returns plain picklable values.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from agentcli.logs import describe_text
+from agentcli.report import Finding
+from officecli.doc2md.audit import audit
+from officecli.doc2md.markdown import measured, recognised, render
+from officecli.readers.model import Asset, Document, ReadOptions
+from officecli.readers.safety import ReaderError, UnsupportedFormatError
+
+log = logging.getLogger("doc2md")
+
+FORMATS = {
+    ".docx": "docx", ".docm": "docx", ".xlsx": "xlsx", ".xlsm": "xlsx", ".xls": "xls",
+    ".pptx": "pptx", ".pptm": "pptx", ".pdf": "pdf", ".drawio": "drawio", ".dio": "drawio",
+}  # fmt: skip
+
+
+@dataclass
+class Plan:
+    source: Path
+    markdown: Path
+    assets: Path
+
+
+@dataclass
+class Result:
+    plan: Plan
+    ok: bool
+    markdown: str = ""
+    assets: list[Asset] = field(default_factory=list)
+    findings: list[Finding] = field(default_factory=list)
+
+
+def read_document(path: Path, options: ReadOptions) -> Document:
+    """Dispatch on the extension; each reader module (and its libraries) loads only when used."""
+    kind = FORMATS.get(path.suffix.lower())
+    if kind == "docx":
+        from officecli.readers.docx import read_docx
+
+        return read_docx(path, options)
+    if kind == "xlsx":
+        from officecli.readers.xlsx import read_xlsx
+
+        return read_xlsx(path, options)
+    if kind == "xls":
+        from officecli.readers.xls import read_xls
+
+        return read_xls(path, options)
+    if kind == "pptx":
+        from officecli.readers.pptx import read_pptx
+
+        return read_pptx(path, options)
+    if kind == "pdf":
+        from officecli.readers.pdf import read_pdf
+
+        return read_pdf(path, options)
+    if kind == "drawio":
+        from officecli.readers.drawio import read_drawio
+
+        return read_drawio(path, options)
+    raise UnsupportedFormatError(f"{path.name}: unsupported file type {path.suffix or '(none)'!r}")
+
+
+def front_matter(path: Path, doc: Document) -> str:
+    from agentcli.envelope import dumps  # JSON strings are valid YAML double-quoted scalars
+
+    digest = hashlib.sha256(path.read_bytes()).hexdigest()
+    lines = ["---", f"source: {dumps(path.name)}", f"source_sha256: {dumps(digest)}"]
+    lines += [f"{key}: {value}" for key, value in doc.counts.items()]
+    return "\n".join([*lines, "---"])
+
+
+def failed(plan: Plan, err: ReaderError | Exception) -> Result:
+    if isinstance(err, ReaderError):
+        message, suggestion, code = err.message, err.suggestion, err.code
+    else:
+        message = f"{plan.source.name}: unexpected {type(err).__name__} while reading"
+        suggestion, code = "rerun with --debug and report it; the file may be damaged", "INTERNAL"
+    finding = Finding(
+        "convert.failed", "error", message, location=str(plan.source), field=code,
+        suggestion=suggestion,
+    )  # fmt: skip
+    return Result(plan, False, findings=[finding])
+
+
+def convert(plan: Plan, options: ReadOptions, with_front_matter: bool) -> Result:
+    """Read, render and audit one file; a file that cannot be read becomes convert.failed."""
+    try:
+        doc = read_document(plan.source, options)
+    except ReaderError as err:
+        return failed(plan, err)
+    except Exception as exc:
+        log.debug("reader crashed on %s", plan.source.name, exc_info=True)
+        return failed(plan, exc)
+    header = front_matter(plan.source, doc) if with_front_matter else ""
+    markdown = render(doc, plan.assets.name, header)
+    log.info("%s -> %s", plan.source.name, describe_text(markdown))
+    want, got = recognised(doc), measured(markdown)
+    location = str(plan.source)
+    findings = [
+        Finding(
+            "convert.ok",
+            "info",
+            f"{plan.source.name} converted to {plan.markdown.name}",
+            location=location,
+            field=str(plan.markdown),
+            actual=got.as_text(),
+        )
+    ]
+    findings += [
+        Finding("convert.note", "info", note, location=location)
+        for note in dict.fromkeys(doc.notes)
+    ]
+    findings += [
+        Finding(
+            "convert.truncated", "warning", cut, location=location,
+            suggestion="raise --max-cells, or convert the sheet in parts",
+        )
+        for cut in dict.fromkeys(doc.cuts)
+    ]  # fmt: skip
+    findings += audit(location, want, got, doc.raw_chars)
+    return Result(plan, True, markdown, doc.assets, findings)

@@ -1,0 +1,58 @@
+"""Which files to convert and where each one goes: deterministic names, inputs never overwritten."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from agentcli.errors import InputError, UsageError
+from officecli.doc2md.convert import FORMATS, Plan
+
+
+def collect(inputs: list[str], recursive: bool) -> list[Path]:
+    """Input files in command-line order; directories (with -r) expanded in sorted order."""
+    files: list[Path] = []
+    for raw in inputs:
+        path = Path(raw)
+        if not path.exists():
+            raise InputError(f"{raw}: no such file or directory", suggestion="check the path")
+        if path.is_dir():
+            if not recursive:
+                raise UsageError(
+                    f"{raw} is a directory", suggestion="add -r to convert the files under it"
+                )
+            files += sorted(
+                p
+                for p in path.rglob("*")
+                if p.is_file()
+                and p.suffix.lower() in FORMATS
+                and not p.name.startswith((".", "~$"))
+            )
+        else:
+            files.append(path)
+    unique: dict[Path, Path] = {}
+    for f in files:
+        unique.setdefault(f.resolve(), f)
+    return list(unique.values())
+
+
+def plan_outputs(files: list[Path], out_dir: Path) -> list[Plan]:
+    """OUT_DIR/<stem>.md; on a clash <stem>.<ext>.md, then <stem>.<ext>-2.md, ... in input order.
+
+    Names are compared case-insensitively (some file systems are), and a name that would
+    land on an input file is never used.
+    """
+    inputs = {f.resolve() for f in files}
+    taken: set[str] = set()
+    plans = []
+    for f in files:
+        ext = f.suffix.lstrip(".").lower()
+        candidates = [f.stem, f"{f.stem}.{ext}"] + [f"{f.stem}.{ext}-{n}" for n in range(2, 10_000)]
+        for stem in candidates:
+            md = out_dir / f"{stem}.md"
+            assets = out_dir / f"{stem}_assets"
+            if stem.lower() in taken or md.resolve() in inputs or assets.resolve() in inputs:
+                continue
+            taken.add(stem.lower())
+            plans.append(Plan(f, md, assets))
+            break
+    return plans

@@ -1,0 +1,124 @@
+"""A sheet as a sparse grid of displayed values, and its split into titled Markdown tables."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from officecli.readers.model import Block, Document, ReadOptions
+from officecli.readers.ooxml import escape_inline
+
+Merge = tuple[int, int, int, int]  # first row, first col, last row, last col (0-based)
+
+
+def column_letter(col: int) -> str:
+    out = ""
+    col += 1
+    while col:
+        col, rem = divmod(col - 1, 26)
+        out = chr(65 + rem) + out
+    return out
+
+
+def cell_ref(row: int, col: int) -> str:
+    return f"{column_letter(col)}{row + 1}"
+
+
+def parse_ref(ref: str) -> tuple[int, int]:
+    """'B3' -> (2, 1)."""
+    letters = "".join(ch for ch in ref if ch.isalpha()).upper()
+    digits = "".join(ch for ch in ref if ch.isdigit())
+    col = 0
+    for ch in letters:
+        col = col * 26 + ord(ch) - 64
+    return int(digits or "1") - 1, col - 1
+
+
+@dataclass
+class SheetGrid:
+    name: str
+    hidden: bool = False
+    cells: dict[tuple[int, int], str] = field(default_factory=dict)
+    merges: list[Merge] = field(default_factory=list)
+    hidden_rows: set[int] = field(default_factory=set)
+    hidden_cols: set[int] = field(default_factory=set)
+    comments: list[tuple[str, str]] = field(default_factory=list)
+
+
+def _apply_merges(grid: SheetGrid) -> dict[tuple[int, int], str]:
+    """Vertical merges repeat the value in every row; horizontal ones keep it in column 1."""
+    cells = {k: escape_inline(v) for k, v in grid.cells.items()}
+    for r1, c1, r2, c2 in grid.merges:
+        value = cells.get((r1, c1), "")
+        for r in range(r1, r2 + 1):
+            for c in range(c1, c2 + 1):
+                cells.pop((r, c), None)
+            if value:
+                cells[(r, c1)] = value
+    return cells
+
+
+def _bands(rows: list[int]) -> list[list[int]]:
+    bands: list[list[int]] = []
+    for r in rows:
+        if bands and r == bands[-1][-1] + 1:
+            bands[-1].append(r)
+        else:
+            bands.append([r])
+    return bands
+
+
+def _header(
+    grid: SheetGrid, cells: dict[tuple[int, int], str], rows: list[int], cols: list[int]
+) -> tuple[list[str], int]:
+    """The header of a table and how many rows it used (two rows when the first is merged)."""
+    first = rows[0]
+    merged_above = [m for m in grid.merges if m[0] == first and m[2] == first and m[3] > m[1]]
+    top = [cells.get((first, c), "") for c in cols]
+    if not merged_above or len(rows) < 3:
+        return top, 1
+    parent = ""
+    joined = []
+    for c, value in zip(cols, top, strict=True):
+        spans = [m for m in merged_above if m[1] <= c <= m[3]]
+        parent = cells.get((first, spans[0][1]), "") if spans else value
+        child = cells.get((rows[1], c), "")
+        joined.append(
+            f"{parent}/{child}" if parent and child and parent != child else parent or child
+        )
+    return joined, 2
+
+
+def sheet_blocks(grid: SheetGrid, doc: Document, options: ReadOptions) -> None:
+    """Append a sheet's section: heading, tables with their ranges, comments."""
+    title = escape_inline(grid.name) + (" (hidden)" if grid.hidden else "")
+    doc.add(Block("heading", title, level=2))
+    cells = _apply_merges(grid)
+    if options.skip_hidden:
+        cells = {
+            k: v
+            for k, v in cells.items()
+            if k[0] not in grid.hidden_rows and k[1] not in grid.hidden_cols
+        }
+    header_row = options.header_rows.get(grid.name, options.header_rows.get("", 0)) - 1
+    rows = sorted({r for (r, _c), v in cells.items() if v.strip()})
+    if header_row > 0:
+        for r in [r for r in rows if r < header_row]:
+            line = " ".join(cells[(r, c)] for c in sorted(c for (rr, c) in cells if rr == r))
+            doc.add(Block("paragraph", line.strip()))
+        rows = [r for r in rows if r >= header_row]
+    count = 0
+    for band in _bands(rows):
+        if header_row > 0 and band[0] < header_row <= band[-1]:
+            band = [r for r in band if r >= header_row]
+        cols = sorted({c for (r, c), v in cells.items() if r in band and v.strip()})
+        if len(band) == 1 and len(cols) == 1:
+            doc.add(Block("paragraph", cells[(band[0], cols[0])]))
+            continue
+        count += 1
+        span = f"{cell_ref(band[0], cols[0])}:{cell_ref(band[-1], cols[-1])}"
+        doc.add(Block("heading", f"Table {count} ({span})", level=3))
+        header, used = _header(grid, cells, band, cols)
+        table = [header] + [[cells.get((r, c), "") for c in cols] for r in band[used:]]
+        doc.add(Block("table", rows=table))
+    for ref, text in grid.comments:
+        doc.add(Block("list_item", f"Comment {ref}: {text}"))

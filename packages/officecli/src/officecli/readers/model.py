@@ -1,0 +1,73 @@
+"""The small document model every reader produces and the Markdown writer consumes."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Literal
+
+BlockKind = Literal["heading", "paragraph", "list_item", "table", "image", "marker", "quote"]
+
+
+@dataclass
+class Block:
+    """One unit of output. `text` is Markdown inline text (already escaped where needed).
+
+    A table carries `rows` (first row is the header); an image carries `asset` (the file
+    name under the assets folder, empty when the picture could not be extracted).
+    """
+
+    kind: BlockKind
+    text: str = ""
+    level: int = 0
+    ordered: bool = False
+    rows: list[list[str]] = field(default_factory=list)
+    asset: str = ""
+
+
+@dataclass
+class Asset:
+    name: str
+    data: bytes
+
+
+@dataclass
+class Document:
+    """What a reader recognised in one source file."""
+
+    blocks: list[Block] = field(default_factory=list)
+    assets: list[Asset] = field(default_factory=list)
+    # pages / sheets / slides, for the front matter and the report
+    counts: dict[str, int] = field(default_factory=dict)
+    # things the reader chose to do or could not do (cut, flattened, not converted)
+    notes: list[str] = field(default_factory=list)
+    # content deliberately cut (e.g. --max-cells): reported as warnings
+    cuts: list[str] = field(default_factory=list)
+    # characters of text counted straight from the source, independently of `blocks`
+    raw_chars: int = 0
+
+    def add(self, block: Block) -> None:
+        self.blocks.append(block)
+
+    def add_asset(self, stem: str, ext: str, data: bytes) -> str:
+        """Keep picture bytes under a unique, deterministic name; return that name."""
+        name = f"{stem}{len(self.assets) + 1}{ext}"
+        self.assets.append(Asset(name, data))
+        return name
+
+
+@dataclass
+class ReadOptions:
+    """Per-format switches from the command line."""
+
+    track_changes: str = "accept"
+    comments: bool = True
+    header_footer: bool = True
+    header_rows: dict[str, int] = field(default_factory=dict)  # sheet name ("" = all) -> row
+    skip_hidden: bool = False
+    max_cells: int = 200_000
+    keep_running_headers: bool = False
+
+
+def count_chars(text: str) -> int:
+    """Characters that carry content: everything except whitespace."""
+    return sum(1 for ch in text if not ch.isspace())

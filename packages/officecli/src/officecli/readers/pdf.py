@@ -1,0 +1,197 @@
+"""PDF reader (pdfplumber): page markers, headings by font size, tables, columns, images."""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from officecli.readers.model import Block, Document, ReadOptions, count_chars
+from officecli.readers.ooxml import escape_inline
+from officecli.readers.pdf_layout import Line, order_lines, text_lines
+from officecli.readers.safety import BrokenFileError, EncryptedFileError
+
+PIXEL_FILTERS = {"FlateDecode", "ASCII85Decode", "ASCIIHexDecode", "LZWDecode", "RunLengthDecode"}
+MARGIN = 0.1  # top and bottom share of the page where running headers live
+
+
+@dataclass
+class PageContent:
+    number: int
+    lines: list[Line]
+    tables: list[tuple[float, list[list[str]]]]  # (top, rows)
+    images: list[tuple[float, str]]  # (top, asset name or "")
+    height: float
+    width: float
+
+
+def _running_key(text: str) -> str:
+    return re.sub(r"\d+", "#", text.strip().lower())
+
+
+def _image_asset(doc: Document, image: dict[str, Any]) -> str:
+    """Save a picture when its bytes are a file format already (JPEG) or plain 8-bit pixels."""
+    stream = image.get("stream")
+    if stream is None:
+        return ""
+    try:
+        filters = [str(f[0]).strip("/'") for f in stream.get_filters()]
+        if filters and filters[-1] == "DCTDecode":
+            return doc.add_asset("image", ".jpg", stream.get_rawdata())
+        if filters and filters[-1] == "JPXDecode":
+            return doc.add_asset("image", ".jp2", stream.get_rawdata())
+        if set(filters) <= PIXEL_FILTERS and image.get("bits") == 8:
+            return _png_asset(doc, image, stream.get_data())
+    except Exception:  # noqa: BLE001 - a damaged picture stream must not lose the page's text
+        return ""
+    return ""
+
+
+def _png_asset(doc: Document, image: dict[str, Any], data: bytes) -> str:
+    import io
+
+    from PIL import Image
+
+    space = str(image.get("colorspace", [""])[0]).strip("/'")
+    mode = {"DeviceRGB": "RGB", "DeviceGray": "L", "DeviceCMYK": "CMYK"}.get(space)
+    if mode is None:
+        return ""
+    width, height = (int(n) for n in image["srcsize"])
+    if len(data) != width * height * len(mode):
+        return ""  # predictors or packing we do not undo: better no picture than a wrong one
+    picture = Image.frombytes(mode, (width, height), data)
+    buf = io.BytesIO()
+    picture.convert("RGB" if mode == "CMYK" else mode).save(buf, format="PNG")
+    return doc.add_asset("image", ".png", buf.getvalue())
+
+
+def _read_page(page: Any, number: int, doc: Document) -> PageContent:
+    tables: list[tuple[float, list[list[str]]]] = []
+    boxes: list[tuple[float, float, float, float]] = []
+    if page.edges:  # the default strategy needs ruling lines; without them it finds nothing
+        for table in page.find_tables():
+            rows = [
+                [escape_inline(c or "").replace("\n", " ") for c in row] for row in table.extract()
+            ]
+            rows = [r for r in rows if any(c.strip() for c in r)]
+            if rows:
+                tables.append((table.bbox[1], rows))
+                boxes.append(table.bbox)
+    chars = [
+        ch
+        for ch in page.chars
+        if not any(
+            x0 <= ch["x0"] <= x1 and top <= ch["top"] <= bottom for x0, top, x1, bottom in boxes
+        )
+    ]
+    images = [(img["top"], _image_asset(doc, img)) for img in page.images]
+    return PageContent(
+        number, text_lines(chars), tables, images, float(page.height), float(page.width)
+    )
+
+
+def _running_headers(pages: list[PageContent]) -> set[str]:
+    if len(pages) < 2:
+        return set()
+    seen: Counter[str] = Counter()
+    for page in pages:
+        keys = {
+            _running_key(line.text)
+            for line in page.lines
+            if line.top < page.height * MARGIN or line.bottom > page.height * (1 - MARGIN)
+        }
+        seen.update(keys)
+    return {key for key, n in seen.items() if n >= 2 and n * 2 > len(pages)}
+
+
+def _body_size(page: PageContent) -> float:
+    sizes: Counter[float] = Counter()
+    for line in page.lines:
+        sizes[line.size] += len(line.text)
+    return sizes.most_common(1)[0][0] if sizes else 0.0
+
+
+def _heading_levels(pages: list[PageContent]) -> dict[tuple[int, float], int]:
+    """(page, font size) -> heading level 1..3: sizes clearly above that page's body size."""
+    bigger: dict[tuple[int, float], float] = {}
+    for page in pages:
+        body = _body_size(page)
+        for line in page.lines:
+            if line.size >= body * 1.15:
+                bigger[(page.number, line.size)] = line.size
+    ranks = sorted(set(bigger.values()), reverse=True)
+    return {key: min(ranks.index(size) + 1, 3) for key, size in bigger.items()}
+
+
+def _is_running(line: Line, page: PageContent, running: set[str]) -> bool:
+    in_margin = line.top < page.height * MARGIN or line.bottom > page.height * (1 - MARGIN)
+    return in_margin and _running_key(line.text) in running
+
+
+def _page_blocks(
+    doc: Document, page: PageContent, running: set[str], levels: dict[tuple[int, float], int]
+) -> None:
+    """Page marker, then lines (joined into paragraphs when close), tables and pictures."""
+    doc.add(Block("marker", f"page {page.number}"))
+    items: list[tuple[float, Block]] = []
+    previous: Line | None = None
+    for line in order_lines(page.lines, page):
+        if _is_running(line, page, running):
+            doc.raw_chars -= count_chars(line.text)
+            continue
+        text = escape_inline(line.text)
+        level = levels.get((page.number, line.size), 0) if len(line.text) < 120 else 0
+        close = (
+            previous is not None
+            and previous.size == line.size
+            and 0 <= line.top - previous.bottom < 0.6 * line.size
+        )
+        if level:
+            items.append((line.top, Block("heading", text, level=level)))
+        elif close and items and items[-1][1].kind == "paragraph":
+            items[-1][1].text += "\n" + text
+        else:
+            items.append((line.top, Block("paragraph", text)))
+        previous = line
+    extra = [(t, Block("table", rows=r)) for t, r in page.tables]
+    extra += [
+        (t, Block("image", f"picture on page {page.number}", asset=a)) for t, a in page.images
+    ]
+    for top, block in extra:
+        at = next((i for i, item in enumerate(items) if item[0] > top), len(items))
+        items.insert(at, (top, block))
+    for _top, block in items:
+        doc.add(block)
+
+
+def read_pdf(path: Path, options: ReadOptions) -> Document:
+    import pdfplumber
+    from pdfminer.pdfdocument import PDFPasswordIncorrect
+    from pdfminer.pdfparser import PDFSyntaxError
+    from pdfplumber.utils.exceptions import PdfminerException
+
+    doc = Document()
+    try:
+        with pdfplumber.open(path) as pdf:
+            doc.counts["pages"] = len(pdf.pages)
+            pages: list[PageContent] = []
+            for number, pdf_page in enumerate(pdf.pages, 1):
+                doc.raw_chars += sum(count_chars(ch["text"]) for ch in pdf_page.chars)
+                pages.append(_read_page(pdf_page, number, doc))
+                pdf_page.close()
+    except PdfminerException as exc:
+        inner = exc.args[0] if exc.args else exc
+        if isinstance(inner, PDFPasswordIncorrect):
+            raise EncryptedFileError(f"{path.name}: the PDF is password-protected") from None
+        raise BrokenFileError(f"{path.name}: not a readable PDF ({type(inner).__name__})") from None
+    except (PDFSyntaxError, PDFPasswordIncorrect) as exc:
+        raise BrokenFileError(f"{path.name}: not a readable PDF ({type(exc).__name__})") from None
+    running = set() if options.keep_running_headers else _running_headers(pages)
+    levels = _heading_levels(pages)
+    for page in pages:
+        _page_blocks(doc, page, running, levels)
+    if running:
+        doc.notes.append(f"{len(running)} running header/footer line(s) removed")
+    return doc

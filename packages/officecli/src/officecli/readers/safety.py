@@ -1,0 +1,200 @@
+"""Safe access to untrusted files: zip bomb limits, defused XML, typed reader errors.
+
+Every reader goes through this module, so the limits are enforced once.
+"""
+
+from __future__ import annotations
+
+import zipfile
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from agentcli.errors import AgentError, ExitCode
+
+if TYPE_CHECKING:
+    from collections.abc import Iterator
+    from xml.etree.ElementTree import Element
+
+MAX_TOTAL_BYTES = 512 * 1024 * 1024  # all members together, uncompressed
+MAX_MEMBER_BYTES = 256 * 1024 * 1024
+MAX_RATIO = 200  # uncompressed / compressed, for members big enough to matter
+RATIO_FLOOR = 1024 * 1024  # small members may compress extremely well; that is harmless
+MAX_MEMBERS = 20_000
+OLE_MAGIC = b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1"
+
+
+class ReaderError(AgentError):
+    """A file that cannot be converted; reported per file as convert.failed."""
+
+    code = "CONVERT_FAILED"
+    exit_code = ExitCode.INTERNAL
+    default_suggestion = "open the file in its application and save it again"
+
+
+class BrokenFileError(ReaderError):
+    code = "BROKEN_FILE"
+    default_suggestion = "the file is damaged or not what its extension says; re-export it"
+
+
+class EncryptedFileError(ReaderError):
+    code = "ENCRYPTED_FILE"
+    default_suggestion = "remove the password protection and convert the saved copy"
+
+
+class UnsupportedFormatError(ReaderError):
+    code = "UNSUPPORTED_FORMAT"
+    default_suggestion = "convert .docx, .xlsx, .xlsm, .xls, .pptx, .pdf or .drawio files"
+
+
+class UnsafeFileError(ReaderError):
+    code = "UNSAFE_FILE"
+    default_suggestion = (
+        "the file exceeds a safety limit (zip bomb or XML entities); do not trust it"
+    )
+
+
+def parse_xml(data: bytes | str, part: str) -> Element:
+    """Parse XML refusing DTDs, entity declarations and external references."""
+    from xml.etree.ElementTree import ParseError
+
+    from defusedxml import DefusedXmlException
+    from defusedxml.ElementTree import fromstring
+
+    try:
+        return fromstring(data, forbid_dtd=True, forbid_entities=True, forbid_external=True)  # type: ignore[no-any-return]
+    except DefusedXmlException as exc:
+        raise UnsafeFileError(
+            f"{part}: XML with a DTD or entity declarations refused ({type(exc).__name__})"
+        ) from None
+    except ParseError as exc:
+        raise BrokenFileError(f"{part}: XML is not well formed ({exc})") from None
+
+
+def sniff_encrypted_ooxml(path: Path) -> None:
+    """An encrypted .docx/.xlsx/.pptx is an OLE compound file, not a zip: say so clearly."""
+    with open(path, "rb") as fh:
+        head = fh.read(8)
+    if head == OLE_MAGIC:
+        raise EncryptedFileError(
+            f"{path.name}: an OLE compound file where a zip package was expected "
+            "(password-protected Office file, or an old binary format renamed)"
+        )
+
+
+class Package:
+    """A zip package (OOXML) opened with size limits checked before anything is read."""
+
+    def __init__(self, path: Path) -> None:
+        sniff_encrypted_ooxml(path)
+        try:
+            self.zip = zipfile.ZipFile(path)
+        except (zipfile.BadZipFile, OSError) as exc:
+            raise BrokenFileError(f"{path.name}: not a valid zip package ({exc})") from None
+        infos = self.zip.infolist()
+        if len(infos) > MAX_MEMBERS:
+            raise UnsafeFileError(f"{path.name}: {len(infos)} zip members (limit {MAX_MEMBERS})")
+        total = 0
+        for info in infos:
+            total += info.file_size
+            ratio = info.file_size / max(info.compress_size, 1)
+            if info.file_size > MAX_MEMBER_BYTES or (
+                info.file_size > RATIO_FLOOR and ratio > MAX_RATIO
+            ):
+                raise UnsafeFileError(
+                    f"{path.name}: member {info.filename} expands to {info.file_size} bytes "
+                    f"(ratio {ratio:.0f}:1, limits {MAX_MEMBER_BYTES} bytes and {MAX_RATIO}:1)"
+                )
+        if total > MAX_TOTAL_BYTES:
+            raise UnsafeFileError(
+                f"{path.name}: expands to {total} bytes in total (limit {MAX_TOTAL_BYTES})"
+            )
+        self.names = {i.filename for i in infos}
+        self.label = path.name
+
+    def __enter__(self) -> Package:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.zip.close()
+
+    def has(self, name: str) -> bool:
+        return name in self.names
+
+    def read(self, name: str) -> bytes:
+        """Member bytes, never more than its declared size (headers can lie)."""
+        info = self.zip.getinfo(name)
+        try:
+            with self.zip.open(info) as fh:
+                data = fh.read(info.file_size + 1)
+        except (zipfile.BadZipFile, OSError, EOFError) as exc:
+            raise BrokenFileError(f"{self.label}: member {name} is damaged ({exc})") from None
+        if len(data) > info.file_size:
+            raise UnsafeFileError(f"{self.label}: member {name} is larger than declared")
+        return data
+
+    def xml(self, name: str) -> Element:
+        return parse_xml(self.read(name), f"{self.label}:{name}")
+
+    def iter_xml(self, name: str) -> Iterator[Element]:
+        """Stream a big part element by element ("end" events), with the same XML defences."""
+        from xml.etree.ElementTree import ParseError
+
+        from defusedxml import DefusedXmlException
+        from defusedxml.ElementTree import iterparse
+
+        label = f"{self.label}:{name}"
+        try:
+            with self.zip.open(name) as stream:
+                for _event, el in iterparse(stream, forbid_dtd=True, forbid_entities=True):
+                    yield el
+        except DefusedXmlException as exc:
+            raise UnsafeFileError(
+                f"{label}: XML with a DTD or entities refused ({type(exc).__name__})"
+            ) from None
+        except ParseError as exc:
+            raise BrokenFileError(f"{label}: XML is not well formed ({exc})") from None
+        except (zipfile.BadZipFile, OSError, EOFError) as exc:
+            raise BrokenFileError(f"{label}: member is damaged ({exc})") from None
+
+    def rels(self, part: str) -> dict[str, tuple[str, str]]:
+        """Relationships of a part: id -> (resolved target path or URL, type suffix)."""
+        folder, _, base = part.rpartition("/")
+        rels_name = f"{folder}/_rels/{base}.rels" if folder else f"_rels/{base}.rels"
+        if not self.has(rels_name):
+            return {}
+        out: dict[str, tuple[str, str]] = {}
+        for rel in self.xml(rels_name):
+            target = rel.get("Target", "")
+            kind = rel.get("Type", "").rpartition("/")[2]
+            if rel.get("TargetMode") != "External":
+                target = resolve_part(folder, target)
+            out[rel.get("Id", "")] = (target, kind)
+        return out
+
+
+def resolve_part(folder: str, target: str) -> str:
+    """Resolve a relative part target against the folder of the source part."""
+    if target.startswith("/"):
+        return target.lstrip("/")
+    parts = folder.split("/") if folder else []
+    for piece in target.split("/"):
+        if piece == "..":
+            if parts:
+                parts.pop()
+        elif piece and piece != ".":
+            parts.append(piece)
+    return "/".join(parts)
+
+
+def inflate_limited(data: bytes, limit: int, label: str) -> bytes:
+    """Raw-deflate decompression that refuses to grow past `limit` bytes."""
+    import zlib
+
+    inflater = zlib.decompressobj(-15)
+    try:
+        out = inflater.decompress(data, limit)
+    except zlib.error as exc:
+        raise BrokenFileError(f"{label}: compressed diagram is damaged ({exc})") from None
+    if inflater.unconsumed_tail:
+        raise UnsafeFileError(f"{label}: compressed diagram expands beyond {limit} bytes")
+    return out
