@@ -132,7 +132,7 @@ def test_unknown_process_in_depends_on_and_group(project: Path) -> None:
         finding(
             path,
             8,
-            11,
+            9,
             "processes.api.depends_on[1]",
             "api depends on unknown process 'db'",
             "defined processes: worker, api",
