@@ -42,7 +42,8 @@ def join_words(words: Sequence[str], last: str = "and") -> str:
 
 
 def plural(count: int, noun: str) -> str:
-    return f"{count} {noun}{'' if count == 1 else 's'}"
+    suffix = "es" if noun.endswith("s") else "s"
+    return f"{count} {noun}{'' if count == 1 else suffix}"
 
 
 def probe_phrase(check: HealthCheck) -> str:
@@ -94,8 +95,8 @@ def _restart(spec: ProcessSpec, root: str) -> str:
     policy = spec.restart
     if policy.policy == "no":
         return "it is not restarted"
-    when = "always" if policy.policy == "always" else "on failure"
-    return f"it is restarted {when} (at most {policy.max_restarts} times)"
+    how = "always restarted" if policy.policy == "always" else "restarted on failure"
+    return f"it is {how} (at most {policy.max_restarts} times)"
 
 
 def _ports(spec: ProcessSpec, root: str) -> str:

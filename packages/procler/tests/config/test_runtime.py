@@ -1,0 +1,87 @@
+"""Runtime definitions: idempotent define/remove, conflicts, and the merge with the config."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from config_helpers import write_config
+
+from procler.config import runtime
+from procler.config.load import check_config, load_project
+from procler.config.runtime import RuntimeDefinition
+from procler.errors import Conflict
+
+
+def test_define_is_a_no_op_for_the_identical_definition(project: Path) -> None:
+    tail = RuntimeDefinition("tail -f x.log", str(project), (("A", "1"),))
+    assert runtime.define(str(project), "tail", tail, set(), force=False) is True
+    stored = (project / ".procler" / "state" / "definitions.json").read_text(encoding="utf-8")
+    assert runtime.define(str(project), "tail", tail, set(), force=False) is False
+    after = (project / ".procler" / "state" / "definitions.json").read_text(encoding="utf-8")
+    assert after == stored
+    assert json.loads(stored) == {
+        "version": 1,
+        "processes": {"tail": {"command": "tail -f x.log", "cwd": str(project), "env": {"A": "1"}}},
+    }
+
+
+def test_a_different_definition_conflicts_unless_forced(project: Path) -> None:
+    root = str(project)
+    runtime.define(root, "tail", RuntimeDefinition("tail a", root), set(), force=False)
+    with pytest.raises(Conflict) as caught:
+        runtime.define(root, "tail", RuntimeDefinition("tail b", root), set(), force=False)
+    assert caught.value.message == "tail is already defined at runtime with a different definition"
+    assert runtime.define(root, "tail", RuntimeDefinition("tail b", root), set(), force=True)
+    assert runtime.read_definitions(root) == {"tail": RuntimeDefinition("tail b", root)}
+
+
+def test_a_config_name_cannot_be_defined_or_removed_at_runtime(project: Path) -> None:
+    root = str(project)
+    with pytest.raises(Conflict) as caught:
+        runtime.define(root, "web", RuntimeDefinition("x", root), {"web"}, force=True)
+    assert caught.value.suggestion == "edit processes.web in the config file instead"
+    with pytest.raises(Conflict):
+        runtime.remove(root, "web", {"web"})
+    assert not (project / ".procler" / "state").exists()
+
+
+def test_remove_is_idempotent(project: Path) -> None:
+    root = str(project)
+    assert runtime.remove(root, "tail", set()) is False
+    runtime.define(root, "tail", RuntimeDefinition("tail a", root), set(), force=False)
+    assert runtime.remove(root, "tail", set()) is True
+    assert runtime.remove(root, "tail", set()) is False
+    assert runtime.read_definitions(root) == {}
+
+
+def test_load_project_merges_runtime_definitions_after_config(project: Path) -> None:
+    path = write_config(project, "processes:\n  web: {command: serve}\n")
+    runtime.define(str(project), "tail", RuntimeDefinition("tail a", "/tmp"), set(), force=False)
+    config = load_project(str(path))
+    assert [(p.name, p.source) for p in config.processes.values()] == [
+        ("web", "config"),
+        ("tail", "runtime"),
+    ]
+    assert config.processes["tail"].cwd == "/tmp"
+
+
+def test_a_runtime_definition_shadowed_by_a_new_config_process_is_an_error(project: Path) -> None:
+    runtime.define(str(project), "web", RuntimeDefinition("old", "/tmp"), set(), force=False)
+    path = write_config(project, "processes:\n  web: {command: serve}\n")
+    _, findings = check_config(str(path), {})
+    assert [(f["line"], f["path"], f["message"]) for f in findings.as_dicts()] == [
+        (2, "processes.web", "web is defined both in the config and at runtime (procler define)")
+    ]
+
+
+def test_a_corrupt_definitions_file_is_a_finding(project: Path) -> None:
+    path = write_config(project, "processes:\n  web: {command: serve}\n")
+    state = project / ".procler" / "state"
+    state.mkdir()
+    (state / "definitions.json").write_text("{not json", encoding="utf-8")
+    _, findings = check_config(str(path), {})
+    errors = findings.as_dicts()
+    assert [(e["file"], e["line"]) for e in errors] == [(str(state / "definitions.json"), 0)]
+    assert errors[0]["message"].startswith(f"cannot read {state / 'definitions.json'}: ")
