@@ -13,7 +13,6 @@ import time
 
 from agentcli.commands import Command, Raw
 from agentcli.envelope import dumps
-
 from procler import project
 from procler.errors import StateDirUnwritable, SupervisorUnavailable
 
@@ -39,21 +38,26 @@ def request(
     try:
         try:
             sock.connect(sock_path)
-        except (FileNotFoundError, ConnectionRefusedError) as exc:
+        except (FileNotFoundError, ConnectionRefusedError, NotADirectoryError) as exc:
             raise NotRunning(str(exc)) from None
         head = (
             f"{method} {path} HTTP/1.1\r\nHost: procler\r\nContent-Type: application/json\r\n"
             f"Content-Length: {len(body)}\r\nConnection: close\r\n\r\n"
         )
-        sock.sendall(head.encode() + body)
         chunks = []
-        while True:
-            data = sock.recv(65536)
-            if not data:
-                break
-            chunks.append(data)
+        try:
+            sock.sendall(head.encode() + body)
+            while True:
+                data = sock.recv(65536)
+                if not data:
+                    break
+                chunks.append(data)
+        except (ConnectionResetError, BrokenPipeError) as exc:
+            raise NotRunning(f"the supervisor closed the connection: {exc}") from None
     finally:
         sock.close()
+    if not chunks:
+        raise NotRunning("the supervisor closed the connection without answering")
     raw = b"".join(chunks)
     header_blob, _, payload = raw.partition(b"\r\n\r\n")
     lines = header_blob.decode("latin-1").split("\r\n")
@@ -130,7 +134,7 @@ def call(
     body = dumps({"values": values, "config": config_path}).encode()
     path = "/v1/commands/" + name.replace(" ", "/")
     try:
-        status, headers, payload = request(sock_path, "POST", path, body, timeout)
+        _status, headers, payload = request(sock_path, "POST", path, body, timeout)
         return int(headers.get("x-exit-code", "3")), payload
     except NotRunning:
         if not (autostart if autostart is not None else name not in NO_AUTOSTART):
@@ -145,7 +149,7 @@ def call(
             next_spawn = time.monotonic() + 1.0
         time.sleep(0.02)
         try:
-            status, headers, payload = request(sock_path, "POST", path, body, timeout)
+            _status, headers, payload = request(sock_path, "POST", path, body, timeout)
             return int(headers.get("x-exit-code", "3")), payload
         except NotRunning:
             if time.monotonic() > deadline:

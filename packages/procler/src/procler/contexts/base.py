@@ -65,6 +65,10 @@ class ExecutionContext(abc.ABC):
     async def stop(self, proc: RunningProcess, signum: int, timeout: float) -> ExitInfo:
         """Signal, wait up to timeout, then kill; return how the run ended."""
 
+    async def reap_leftovers(self, proc: RunningProcess) -> int:
+        """After the main process ended by itself: kill what it left running; return how many."""
+        return 0
+
     async def adopt(self, spec: ProcessSpec) -> RunningProcess | None:
         """Find a run that outlived a previous supervisor (e.g. a labelled container)."""
         return None

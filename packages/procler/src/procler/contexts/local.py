@@ -6,6 +6,7 @@ import asyncio
 import contextlib
 import os
 import signal
+import subprocess
 from collections.abc import AsyncIterator, Mapping
 from typing import Any
 
@@ -22,33 +23,57 @@ RUN_ID_KEY = "PROCLER_RUN_ID"
 
 
 class LocalProcess(RunningProcess):
-    def __init__(self, proc: asyncio.subprocess.Process, run_id: str) -> None:
-        self.proc = proc
+    """A child started with Popen; its exit is watched through a pidfd.
+
+    asyncio's own subprocess wait() also waits for the pipes to close, so a daemonized
+    grandchild holding stdout would hide the exit; a pidfd tells exactly when the
+    main process ends.
+    """
+
+    def __init__(self, popen: subprocess.Popen[bytes], run_id: str) -> None:
+        self.popen = popen
         self.run_id = run_id  # in the environment of every process of this run
-        self._exit: ExitInfo | None = None
+        loop = asyncio.get_running_loop()
+        self._exited: asyncio.Future[ExitInfo] = loop.create_future()
+        self._pidfd = os.pidfd_open(popen.pid)
+        loop.add_reader(self._pidfd, self._on_exit)
+
+    def _on_exit(self) -> None:
+        rc = self.popen.poll()
+        if rc is None:
+            return
+        loop = asyncio.get_running_loop()
+        loop.remove_reader(self._pidfd)
+        os.close(self._pidfd)
+        if not self._exited.done():
+            self._exited.set_result(ExitInfo(rc, None) if rc >= 0 else ExitInfo(None, -rc))
 
     @property
     def pid(self) -> int | None:
-        return self.proc.pid
+        return self.popen.pid
 
     async def wait(self) -> ExitInfo:
-        if self._exit is None:
-            rc = await self.proc.wait()
-            self._exit = ExitInfo(rc, None) if rc >= 0 else ExitInfo(None, -rc)
-        return self._exit
+        return await asyncio.shield(self._exited)
 
     async def output(self) -> AsyncIterator[OutputLine]:
+        loop = asyncio.get_running_loop()
         queue: asyncio.Queue[OutputLine | None] = asyncio.Queue(maxsize=4096)
 
-        async def pump(reader: asyncio.StreamReader | None, stream: str) -> None:
-            if reader is not None:
+        async def pump(pipe: Any, stream: str) -> None:
+            reader = asyncio.StreamReader(limit=1 << 20)
+            transport, _ = await loop.connect_read_pipe(
+                lambda: asyncio.StreamReaderProtocol(reader), pipe
+            )
+            try:
                 async for chunk in read_lines(reader, stream):
                     await queue.put(OutputLine(stream, chunk.text))
-            await queue.put(None)
+            finally:
+                transport.close()
+                await queue.put(None)
 
         tasks = [
-            asyncio.create_task(pump(self.proc.stdout, "stdout")),
-            asyncio.create_task(pump(self.proc.stderr, "stderr")),
+            asyncio.create_task(pump(self.popen.stdout, "stdout")),
+            asyncio.create_task(pump(self.popen.stderr, "stderr")),
         ]
         open_streams = 2
         try:
@@ -63,7 +88,7 @@ class LocalProcess(RunningProcess):
                 task.cancel()
 
     def details(self) -> dict[str, Any]:
-        return {"linux_state": procfs.linux_state(procfs.read_stat(self.proc.pid))}
+        return {"linux_state": procfs.linux_state(procfs.read_stat(self.popen.pid))}
 
 
 def signal_number(name: str) -> int:
@@ -81,15 +106,15 @@ class LocalContext(ExecutionContext):
         # process group (daemonized), since children inherit the environment.
         run_id = f"{spec.name}.{run}.{os.urandom(6).hex()}"
         try:
-            proc = await asyncio.create_subprocess_exec(
-                *spec.argv(),
+            popen = subprocess.Popen(
+                spec.argv(),
                 cwd=spec.cwd,
                 env={**env, RUN_ID_KEY: run_id},
-                stdin=asyncio.subprocess.DEVNULL,
-                stdout=asyncio.subprocess.PIPE,
-                stderr=asyncio.subprocess.PIPE,
+                stdin=subprocess.DEVNULL,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.PIPE,
                 start_new_session=True,
-                limit=1 << 20,
+                close_fds=True,
             )
         except FileNotFoundError as exc:
             raise StartFailed(
@@ -103,7 +128,7 @@ class LocalContext(ExecutionContext):
                 suggestion="make the program executable or run it through an interpreter",
                 data={"name": spec.name, "status": "failed"},
             ) from None
-        return LocalProcess(proc, run_id)
+        return LocalProcess(popen, run_id)
 
     async def signal(self, proc: RunningProcess, signum: int) -> None:
         if proc.pid is not None:
@@ -121,6 +146,14 @@ class LocalContext(ExecutionContext):
         await self.signal(proc, signal.SIGKILL)
         self.kill_escaped(proc)
         return info
+
+    async def reap_leftovers(self, proc: RunningProcess) -> int:
+        left = 0
+        if proc.pid is not None:
+            snapshot = procfs.all_stats()
+            left = sum(1 for st in snapshot.values() if st.pgrp == proc.pid)
+            await self.signal(proc, signal.SIGKILL)
+        return left + self.kill_escaped(proc)
 
     def kill_escaped(self, proc: RunningProcess) -> int:
         """SIGKILL processes of this run that left the group (e.g. daemonized); return how many."""

@@ -88,6 +88,22 @@ def tree(root: int, snapshot: dict[int, ProcStat]) -> list[ProcStat]:
     return list(seen.values())
 
 
+def children(pid: int) -> list[int]:
+    """Direct children of pid, over all its threads."""
+    out: list[int] = []
+    try:
+        tids = os.listdir(f"/proc/{pid}/task")
+    except OSError:
+        return out
+    for tid in tids:
+        try:
+            with open(f"/proc/{pid}/task/{tid}/children") as fh:
+                out.extend(int(c) for c in fh.read().split())
+        except OSError:
+            continue
+    return out
+
+
 def pids_with_env(marker: bytes, exclude: set[int]) -> list[int]:
     """Pids whose environment holds the exact entry `marker` (e.g. b"KEY=value").
 

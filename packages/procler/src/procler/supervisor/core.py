@@ -7,6 +7,7 @@ tells the sentinel which process groups exist, and stores their output.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import os
 import subprocess
@@ -17,6 +18,7 @@ from typing import Any
 
 from procler import __version__, project, states
 from procler.config.model import ProcessSpec, ProjectConfig
+from procler.contexts import procfs
 from procler.contexts.base import ExecutionContext, OutputLine, RunningProcess
 from procler.contexts.local import LocalContext
 from procler.errors import ProcessNotFound
@@ -195,10 +197,32 @@ class Supervisor:
         )
 
     async def _flush_logs(self) -> None:
+        ticks = 0
         while True:
             await asyncio.sleep(FLUSH_EVERY)
             if self.logs is not None:
                 self.logs.flush()
+            ticks += 1
+            if ticks % 20 == 0:
+                self.reap_orphans()
+
+    def reap_orphans(self) -> int:
+        """Reap zombies reparented to us (we are a child subreaper); return how many.
+
+        Our own children (current runs, the sentinel) are left to their owners.
+        """
+        own = {self._sentinel.pid} | {
+            rt.proc.pid for rt in self.runtimes.values() if rt.proc is not None and rt.proc.pid
+        }
+        reaped = 0
+        for pid in procfs.children(os.getpid()):
+            stat = procfs.read_stat(pid)
+            if pid in own or stat is None or stat.state != "Z":
+                continue
+            with contextlib.suppress(ChildProcessError):
+                os.waitpid(pid, os.WNOHANG)
+                reaped += 1
+        return reaped
 
     async def stop_processes(self, keep_desired: bool) -> list[str]:
         """Stop every running process; keep the desired state for the next supervisor or clear it."""

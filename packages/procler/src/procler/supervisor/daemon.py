@@ -32,6 +32,16 @@ def take_lock(state: str) -> int | None:
     return fd
 
 
+def become_subreaper() -> None:
+    """Orphans of our processes get reparented to us (not to PID 1, which may never reap
+    them in a container), so the supervisor can reap their zombies."""
+    import ctypes
+
+    pr_set_child_subreaper = 36
+    libc = ctypes.CDLL(None, use_errno=True)
+    libc.prctl(pr_set_child_subreaper, 1, 0, 0, 0)
+
+
 def bind_socket(path: str) -> socket.socket:
     """Bind the unix socket with mode 0600; any file there is stale because we hold the lock."""
     os.makedirs(os.path.dirname(path), mode=0o700, exist_ok=True)
@@ -61,12 +71,13 @@ async def serve(root: str, config_path: str, sock: socket.socket) -> None:
     config = uvicorn.Config(api, log_config=None, lifespan="off", access_log=False)
     config.load()
     server = uvicorn.Server(config)
+    server.lifespan = config.lifespan_class(config)  # startup() expects it (serve() sets it)
     loop = asyncio.get_running_loop()
     for signum in (signal.SIGTERM, signal.SIGINT, signal.SIGHUP):
         loop.add_signal_handler(signum, sup.stop_requested.set)  # only sets a flag
+    await sup.boot()  # restore before answering, so the first answer shows the restored state
     await server.startup(sockets=[sock])
     log.info("supervisor %d serving %s on %s", os.getpid(), root, sock.getsockname())
-    await sup.boot()
     await sup.stop_requested.wait()
     log.info("supervisor stopping")
     await sup.close()
@@ -86,6 +97,7 @@ def main() -> None:
     if lock is None:
         log.info("another supervisor holds the lock for %s; exiting", root)
         return
+    become_subreaper()
     path = project.socket_path(root)
     sock = bind_socket(path)
     try:

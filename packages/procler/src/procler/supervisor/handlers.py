@@ -97,6 +97,7 @@ class Handlers:
     async def stop(self, values: dict[str, Any]) -> Any:
         async def stop_one(rt: ProcessRuntime) -> dict[str, Any]:
             result = await rt.stop()
+            self.sup.reap_orphans()
             return {**self._one(rt), **result}
 
         return await self._many(values, stop_one)

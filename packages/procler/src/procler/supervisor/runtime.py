@@ -178,15 +178,20 @@ class ProcessRuntime:
         """Read the run's output until it ends, then apply the restart policy."""
         pump = asyncio.create_task(self._pump(proc, run))
         info = await proc.wait()
+        leftovers = 0
+        if self.status != states.STOPPING:
+            # The run is over when its main process ends: what it left behind (children,
+            # a daemonized copy) would otherwise hold ports and pipes with nobody watching.
+            leftovers = await self.context.reap_leftovers(proc)
         with contextlib.suppress(TimeoutError):
             await asyncio.wait_for(asyncio.shield(pump), DRAIN_WAIT)
         pump.cancel()
         self.host.reaped(self, proc)
         if self.status == states.STOPPING:
             return  # stop() records the end
-        self._ended(info)
+        self._ended(info, leftovers)
 
-    def _ended(self, info: ExitInfo) -> None:
+    def _ended(self, info: ExitInfo, leftovers: int = 0) -> None:
         spec = self.spec
         policy = spec.restart
         uptime = self.clock.time() - (self.started_at or self.clock.time())
@@ -195,6 +200,8 @@ class ProcessRuntime:
         how = (
             f"exit code {info.code}" if info.code is not None else f"killed by signal {info.signal}"
         )
+        if leftovers:
+            how += f"; killed {leftovers} process(es) it left running (daemonized? run it in the foreground)"
         failed_fast = self.status == states.STARTING and self._user_start
         wants = states.should_restart(policy.policy, info.code, spec.success_exit_codes)
         if failed_fast and info.code not in spec.success_exit_codes:

@@ -1,0 +1,75 @@
+"""Run the real `procler` console script against a temporary project."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+PROCLER = str(Path(sys.executable).parent / "procler")
+PY = sys.executable
+
+
+class Project:
+    def __init__(self, root: Path, config: str) -> None:
+        self.root = root
+        (root / ".procler").mkdir(parents=True, exist_ok=True)
+        (root / ".procler" / "config.yaml").write_text(config)
+
+    def run(self, *args: str, timeout: float = 60) -> tuple[int, dict[str, Any]]:
+        env = {k: v for k, v in os.environ.items() if not k.startswith("PROCLER_")}
+        proc = subprocess.run(
+            [PROCLER, *args],
+            cwd=self.root,
+            capture_output=True,
+            text=True,
+            timeout=timeout,
+            env=env,
+        )
+        assert proc.stdout.count("\n") == 1, proc.stdout + proc.stderr
+        return proc.returncode, json.loads(proc.stdout)
+
+    def ok(self, *args: str) -> Any:
+        code, env = self.run(*args)
+        assert code == 0, env
+        return env["data"]
+
+    def supervisor_pid(self) -> int:
+        return int((self.root / ".procler" / "state" / "supervisor.lock").read_text())
+
+    def marked_pids(self) -> list[int]:
+        """Every live process started for this project (they carry PROCLER_PROJECT_ROOT)."""
+        marker = f"PROCLER_PROJECT_ROOT={self.root}".encode()
+        found = []
+        for entry in os.listdir("/proc"):
+            if not entry.isdigit():
+                continue
+            try:
+                env = Path(f"/proc/{entry}/environ").read_bytes().split(b"\0")
+                state = Path(f"/proc/{entry}/stat").read_text().rsplit(")", 1)[1].split()[0]
+            except OSError:
+                continue
+            if marker in env and state != "Z":
+                found.append(int(entry))
+        return found
+
+    def close(self) -> None:
+        try:
+            self.run("daemon", "stop", timeout=60)
+        finally:
+            for pid in self.marked_pids():
+                os.kill(pid, signal.SIGKILL)
+
+
+def wait_for(pred: Any, timeout: float = 10.0) -> bool:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if pred():
+            return True
+        time.sleep(0.05)
+    return bool(pred())
