@@ -89,6 +89,8 @@ def _page(doc: Document, name: str, model: Element) -> None:
     for cell, holder in _cells(model):
         cid = holder.get("id", "")
         value = holder.get("label" if holder is not cell else "value", "") or ""
+        if holder.get("placeholders") == "1":  # %name% is filled from the wrapper's attributes
+            value = re.sub(r"%(\w+)%", lambda m: holder.get(m.group(1), m.group(0)), value)
         doc.raw_chars += _raw_label_chars(value)
         text = label_text(value, "html=1" in (cell.get("style") or "") or holder is not cell)
         labels[cid] = text
