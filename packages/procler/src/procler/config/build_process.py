@@ -58,7 +58,7 @@ class ProcessBuilder:
         def at(key: str) -> str:
             return child(base, key)
 
-        fields: dict[str, Any] = given(raw, "description", "stop_timeout", "context")
+        fields: dict[str, Any] = given(raw, "description", "stop_timeout", "context", "stop_signal")
         if "command" in given(raw, "command"):
             fields["command"] = self.sub(at("command"), raw["command"])
         if isinstance(raw.get("args"), list):
@@ -72,8 +72,6 @@ class ProcessBuilder:
         for key in ("tags", "ports", "success_exit_codes"):
             if isinstance(raw.get(key), list):
                 fields[key] = tuple(v for v in raw[key] if v is not INVALID)
-        if "stop_signal" in given(raw, "stop_signal"):
-            fields["stop_signal"] = raw["stop_signal"].removeprefix("SIG")
         if "restart" in given(raw, "restart"):
             fields["restart"] = self._restart(at("restart"), raw["restart"])
         docker = self._docker(base, raw, fields.get("context", "local"))

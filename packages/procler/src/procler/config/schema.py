@@ -171,6 +171,15 @@ class Enum(Scalar):
         )
 
 
+class Signal(Enum):
+    """A signal name, with or without its SIG prefix; answered without it (TERM)."""
+
+    def parse(self, node: YNode) -> Any:
+        return super().parse(
+            YNode("scalar", node.line, node.column, text=node.text.removeprefix("SIG"))
+        )
+
+
 class ListOf(Spec):
     def __init__(self, each: Spec, *, scalar_ok: bool = False) -> None:
         self.each = each
