@@ -1,0 +1,99 @@
+"""Capture cost: a child writing 1,000,000 short lines, piped to a file vs through Procler.
+
+Same run, interleaved rounds: `> file` (the child's stdout is the file), then the child's
+stdout read by `procler.logs.capture.capture_stream` into a `LogStore` flushed every 50 ms
+(as the supervisor does). Reports lines lost (goal 0), the throughput ratio
+file-time / capture-time (goal >= 50%) and the peak RSS of this capturing process.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import resource
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from procler.logs.capture import capture_stream
+from procler.logs.segment import list_segments, segment_path
+from procler.logs.store import LogStore
+
+LINES = 1_000_000
+ROUNDS = int(sys.argv[1]) if len(sys.argv) > 1 else 3
+CHILD = (
+    f"import sys\nwrite = sys.stdout.write\nfor i in range({LINES}):\n    write(f'line {{i}}\\n')\n"
+)
+
+
+def to_file(path: Path) -> float:
+    start = time.perf_counter()
+    with path.open("wb") as out:
+        subprocess.run([sys.executable, "-c", CHILD], stdout=out, check=True)
+    return time.perf_counter() - start
+
+
+async def _capture(store: LogStore) -> None:
+    child = await asyncio.create_subprocess_exec(
+        sys.executable, "-c", CHILD, stdout=asyncio.subprocess.PIPE
+    )
+    assert child.stdout is not None
+
+    async def flush_often() -> None:
+        while True:
+            await asyncio.sleep(0.05)
+            store.flush()
+
+    flusher = asyncio.ensure_future(flush_often())
+    await capture_stream(child.stdout, "stdout", store, "bench", 1)
+    await child.wait()
+    flusher.cancel()
+    store.flush()
+
+
+def captured(folder: Path) -> float:
+    store = LogStore(folder, max_size=1 << 30, max_files=2)  # keep every line: count losses
+    start = time.perf_counter()
+    asyncio.run(_capture(store))
+    elapsed = time.perf_counter() - start
+    store.close()
+    return elapsed
+
+
+def lost_lines(folder: Path) -> int:
+    """Expected lines missing from the store, checking order (0 when all are there)."""
+    expected = 0
+    for number in list_segments(folder / "bench"):
+        with segment_path(folder / "bench", number).open("rb") as file:
+            for raw in file:
+                if json.loads(raw)["t"] == f"line {expected}":
+                    expected += 1
+    return LINES - expected
+
+
+def main() -> None:
+    file_times, capture_times, losses = [], [], []
+    with tempfile.TemporaryDirectory() as tmp:
+        for round_number in range(ROUNDS):
+            file_times.append(to_file(Path(tmp) / f"plain{round_number}.txt"))
+            folder = Path(tmp) / f"store{round_number}"
+            capture_times.append(captured(folder))
+            rss_mib = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+            losses.append(lost_lines(folder))
+    file_median = statistics.median(file_times)
+    capture_median = statistics.median(capture_times)
+    print(f"lines per run            {LINES}")
+    print(f"> file (median)          {file_median:.3f} s  ({LINES / file_median:,.0f} lines/s)")
+    print(
+        f"capture (median)         {capture_median:.3f} s  ({LINES / capture_median:,.0f} lines/s)"
+    )
+    print(f"lines lost per round     {losses} (goal 0)")
+    print(f"throughput ratio         {file_median / capture_median:.0%} (goal >= 50%)")
+    print(f"peak RSS while capturing {rss_mib:.1f} MiB")
+
+
+if __name__ == "__main__":
+    main()
