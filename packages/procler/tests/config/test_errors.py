@@ -345,3 +345,47 @@ def test_all_errors_are_collected_not_only_the_first(project: Path) -> None:
         (3, "processes.a.ports[0]", "0 is out of range"),
         (4, "processes.b.restart.policy", "'sometimes' is not one of no, on-failure, always"),
     ]
+
+
+def test_docker_context_settings(project: Path) -> None:
+    path = write_config(
+        project,
+        """
+        processes:
+          a: {context: docker}
+          b: {command: x, docker: {image: redis}}
+          c: {context: docker, docker: {image: redis, container: cache}}
+          d: {env_file: missing.env, command: x}
+        """,
+    )
+    assert [(e["line"], e["column"], e["path"], e["message"]) for e in errors_of(path)] == [
+        (2, 16, "processes.a.context", "context docker needs a `docker:` mapping"),
+        (3, 27, "processes.b.docker", "docker settings need `context: docker`"),
+        (4, 32, "processes.c.docker", "image and container exclude each other"),
+        (5, 17, "processes.d.env_file[0]", f"env_file not found: {project}/missing.env"),
+    ]
+
+
+def test_empty_file_and_wrong_root(project: Path) -> None:
+    path = write_config(project, "")
+    assert [(e["line"], e["message"]) for e in errors_of(path)] == [(1, "the config file is empty")]
+    path.write_text("- a\n- b\n", encoding="utf-8")
+    assert [(e["line"], e["path"], e["message"]) for e in errors_of(path)] == [
+        (1, "", "expected a mapping, got a list")
+    ]
+
+
+def test_invalid_names(project: Path) -> None:
+    path = write_config(project, "processes:\n  my app: {command: x, env: {1BAD: y}}\n")
+    assert [(e["line"], e["column"], e["path"], e["message"]) for e in errors_of(path)] == [
+        (2, 3, "processes.my app", "invalid name 'my app'"),
+    ]
+    path.write_text("processes:\n  app: {command: x, env: {1BAD: y}}\n", encoding="utf-8")
+    assert [(e["line"], e["column"], e["path"], e["suggestion"]) for e in errors_of(path)] == [
+        (
+            2,
+            27,
+            "processes.app.env.1BAD",
+            "use letters, digits and '_' (not starting with a digit)",
+        ),
+    ]
