@@ -34,6 +34,7 @@ from procler.logs.record import STREAM_CODES, decode_record, to_line
 from procler.logs.segment import (
     bounded_end,
     last_newline_end,
+    last_record,
     lines_backward,
     list_segments,
     read_index,
@@ -41,8 +42,15 @@ from procler.logs.segment import (
 )
 from procler.logs.store import process_folder
 
-__all__ = ["QueryResult", "compile_grep", "follow", "last_lines", "parse_run", "parse_since"]
-__all__ += ["query"]
+__all__ = [
+    "QueryResult",
+    "compile_grep",
+    "follow",
+    "last_lines",
+    "parse_run",
+    "parse_since",
+    "query",
+]
 
 CurrentRun = int | Mapping[str, int] | None
 POLL_INTERVAL = 0.05
@@ -94,19 +102,20 @@ def query(
     grep: re.Pattern[str] | None = None,
     run: RunSpec = "current",
     current_run: CurrentRun = None,
-    _ends: Mapping[str, Position] | None = None,
+    upto: Mapping[str, Position] | None = None,
 ) -> QueryResult:
     """The last `tail` lines (all when None) matching every filter, oldest first.
 
     `since`/`until` are Unix seconds (inclusive). With a list of processes, lines are
     interleaved by time and carry `"process"`; `current_run` may then map names to runs.
+    `upto` limits a process to the records before a position (follow's hand-over point).
     """
     names = [process] if isinstance(process, str) else list(process)
     found: list[tuple[int, int, dict[str, Any]]] = []
     truncated = False
     for order, name in enumerate(names):
         folder = process_folder(directory, name)
-        end = _ends.get(name) if _ends is not None else None
+        end = upto.get(name) if upto is not None else None
         flt = _make_filter(folder, since, until, stream, grep, run, current_run, name, False)
         records, more = _tail_records(folder, flt, tail, end)
         truncated = truncated or more
@@ -149,7 +158,7 @@ def follow(
     }
     yield from query(
         directory, process, tail=tail, since=since, until=until, stream=stream, grep=grep,
-        run=run, current_run=current_run, _ends=ends,
+        run=run, current_run=current_run, upto=ends,
     ).lines  # fmt: skip
     followers = [(name, SegmentFollower(folders[name], ends[name])) for name in names]
     label = not isinstance(process, str)
@@ -215,11 +224,9 @@ def _newest_run(folder: Path) -> int | None:
     for number in reversed(list_segments(folder)):
         try:
             with segment_path(folder, number).open("rb") as file:
-                end = last_newline_end(file, os.fstat(file.fileno()).st_size)
-                for line in lines_backward(file, end):
-                    record = decode_record(line)
-                    if record is not None:
-                        return int(record.get("r", 0))
+                record = last_record(file, last_newline_end(file, os.fstat(file.fileno()).st_size))
+            if record is not None:
+                return int(record.get("r", 0))
         except FileNotFoundError:
             continue
     return None
@@ -265,10 +272,8 @@ def _ends_after_range(file: BinaryIO, end: int, flt: _Filter) -> bool:
     (only then is its index worth reading)."""
     if flt.ts_hi is None and flt.run_hi is None:
         return False
-    for line in lines_backward(file, end):
-        record = decode_record(line)
-        if record is not None:
-            return (flt.ts_hi is not None and record["ts"] > flt.ts_hi) or (
-                flt.run_hi is not None and record.get("r", 0) > flt.run_hi
-            )
-    return False
+    record = last_record(file, end)
+    return record is not None and (
+        (flt.ts_hi is not None and record["ts"] > flt.ts_hi)
+        or (flt.run_hi is not None and record.get("r", 0) > flt.run_hi)
+    )

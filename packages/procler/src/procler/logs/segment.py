@@ -17,7 +17,9 @@ import struct
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import BinaryIO
+from typing import Any, BinaryIO
+
+from procler.logs.record import decode_record
 
 SEGMENT_SUFFIX = ".log"
 INDEX_SUFFIX = ".idx"
@@ -119,3 +121,12 @@ def lines_backward(file: BinaryIO, end: int) -> Iterator[bytes]:
         yield from reversed(parts[1:])
     if head:
         yield head
+
+
+def last_record(file: BinaryIO, end: int) -> dict[str, Any] | None:
+    """The last readable record in the first `end` bytes (None for an empty segment)."""
+    for line in lines_backward(file, end):
+        record = decode_record(line)
+        if record is not None:
+            return record
+    return None

@@ -12,6 +12,9 @@ Rotation: a record that would push the active segment past `max_size` starts a n
 segment instead, and the oldest segments beyond `max_files` are deleted. So the segments
 of a process hold at most `max_size * max_files` bytes (plus one record bigger than
 `max_size`, if ever one is written). Record format: see `procler.logs.record`.
+
+Callers keep run numbers non-decreasing per process (across supervisor restarts too):
+run filters stop reading at the first record older than the run asked for.
 """
 
 from __future__ import annotations
@@ -22,15 +25,14 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import TracebackType
-from typing import BinaryIO
 
-from procler.logs.record import decode_record, encode_records
+from procler.logs.record import encode_records
 from procler.logs.segment import (
     INDEX_ENTRY,
     INDEX_INTERVAL,
     index_path,
     last_newline_end,
-    lines_backward,
+    last_record,
     list_segments,
     pack_entry,
     read_index,
@@ -164,7 +166,8 @@ class LogStore:
             with path.open("rb") as file:
                 end = last_newline_end(file, os.fstat(file.fileno()).st_size)
                 os.truncate(path, end)
-                writer.last_ts = _last_ts(file, end)
+                last = last_record(file, end)
+                writer.last_ts = 0 if last is None else int(last["ts"])
             entries = read_index(folder, number, end)
             # Drop entries of the torn record (and a torn entry) so new ones follow in order.
             with contextlib.suppress(FileNotFoundError):
@@ -214,12 +217,3 @@ def _write_all(fd: int, data: bytes) -> None:
     view = memoryview(data)
     while view:
         view = view[os.write(fd, view) :]
-
-
-def _last_ts(file: BinaryIO, end: int) -> int:
-    """Timestamp of the segment's last readable record (0 for an empty segment)."""
-    for line in lines_backward(file, end):
-        record = decode_record(line)
-        if record is not None:
-            return int(record["ts"])
-    return 0
