@@ -111,3 +111,21 @@ def test_explain_through_the_cli(project: Path) -> None:
         "This project defines 1 process and 0 groups. web runs `serve` in the project root; "
         "it is restarted on failure (at most 5 times). Start order: web."
     )
+
+
+def test_capabilities_describe_the_config_commands(project: Path) -> None:
+    code, env = run_procler(project, "capabilities")
+    assert code == 0
+    by_name = {c["name"]: c for c in env["data"]["commands"]}
+    for name in ("config init", "config validate", "config explain", "config show", "list"):
+        assert by_name[name]["mode"] == "envelope"
+    assert by_name["define"]["idempotent"] is True
+    assert by_name["remove"]["destructive"] is True
+    assert "CONFLICT" in by_name["define"]["errors"]
+    assert [a["name"] for a in by_name["define"]["arguments"]] == [
+        "name",
+        "command",
+        "cwd",
+        "env",
+        "force",
+    ]
