@@ -66,6 +66,10 @@ def _graph_model(diagram: Element, label: str) -> Element | None:
     return parse_xml(text, label)
 
 
+def _fill_placeholders(value: str, attrs: dict[str, str]) -> str:
+    return re.sub(r"%(\w+)%", lambda m: attrs.get(m.group(1), m.group(0)), value)
+
+
 def _cells(model: Element) -> list[tuple[Element, Element]]:
     """(cell, element holding the label and id): object/UserObject wrappers hold them."""
     root = model.find("root")
@@ -90,7 +94,7 @@ def _page(doc: Document, name: str, model: Element) -> None:
         cid = holder.get("id", "")
         value = holder.get("label" if holder is not cell else "value", "") or ""
         if holder.get("placeholders") == "1":  # %name% is filled from the wrapper's attributes
-            value = re.sub(r"%(\w+)%", lambda m: holder.get(m.group(1), m.group(0)), value)
+            value = _fill_placeholders(value, dict(holder.attrib))
         doc.raw_chars += _raw_label_chars(value)
         text = label_text(value, "html=1" in (cell.get("style") or "") or holder is not cell)
         labels[cid] = text
