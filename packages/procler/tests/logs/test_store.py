@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from procler.logs.query import query
+from procler.logs.record import encode_records
 from procler.logs.segment import INDEX_INTERVAL, list_segments, read_index, segment_path
 from procler.logs.store import LogStore
 
@@ -155,3 +156,13 @@ def test_captured_lines_survive_kill_9_of_the_supervisor(logs_dir: Path) -> None
         os.kill(child_pid, signal.SIGKILL)
         supervisor.stdout.close()
     assert stored_texts(logs_dir) == [f"line {i}" for i in range(1000)]
+
+
+def test_a_burst_is_written_once_the_buffer_passes_the_threshold(logs_dir: Path) -> None:
+    record_size = len(encode_records(1_000_000, "stdout", 1, ["y" * 100]))
+    store = LogStore(logs_dir, flush_threshold=100 * record_size)
+    store.append_many("app", 1.0, "stdout", 1, ["y" * 100] * 99)  # below: still in memory
+    assert segment_path(logs_dir / "app", 1).stat().st_size == 0
+    store.append_many("app", 1.0, "stdout", 1, ["y" * 100])
+    assert len(stored_texts(logs_dir)) == 100
+    store.close()
