@@ -6,11 +6,11 @@ other dataset is read whole, as it holds one expected value per group.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from agentcli.report import Finding
-from officecli.fieldcheck.checks import Check, Env, Row
+from officecli.fieldcheck.checks import Check, Chunk, Hits, Row
 from officecli.fieldcheck.findings import finding_maker
 from officecli.fieldcheck.model import RuleSpec
 from officecli.fieldcheck.values import format_value, parse_number
@@ -41,16 +41,19 @@ def compile_aggregate(spec: RuleSpec, other: Loaded) -> tuple[Check, Callable[[]
     first_row: dict[tuple[str, ...], int] = {}
     fold = _FOLD.get(function)
 
-    def feed(n: int, row: Row, env: Env) -> Finding | None:
-        group = tuple(row[f].strip() for f in group_by)
-        if group not in first_row:
-            first_row[group] = n
-            acc[group] = 0.0 if fold is None else None
-        if fold is None:
-            acc[group] += 1.0
-        elif value_field is not None and env[value_field] is not None:
-            acc[group] = fold(acc[group], env[value_field])
-        return None
+    def feed(chunk: Chunk, rows: Sequence[int]) -> Hits:
+        group_cols = [chunk.raw[f] for f in group_by]
+        values = chunk.vals[value_field] if value_field is not None else None
+        for i in rows:
+            group = tuple(c[i].strip() for c in group_cols)
+            if group not in first_row:
+                first_row[group] = chunk.numbers[i]
+                acc[group] = 0.0 if fold is None else None
+            if fold is None:
+                acc[group] += 1.0
+            elif values is not None and values[i] is not None:
+                acc[group] = fold(acc[group], values[i])
+        return []
 
     def describe(group: tuple[str, ...]) -> str:
         return ", ".join(f"{k}={v}" for k, v in zip(group_by, group, strict=True))

@@ -1,27 +1,54 @@
-"""Compile each row rule once into a closure `check(row_no, row, values) -> Finding | None`.
+"""Compile each row rule once into a chunk check: `check(chunk, rows) -> [(i, Finding)]`.
 
-`row` holds the cell texts, `values` the typed values of typed fields (None when blank).
-Rules other than `required` ignore blank cells. Text rules (length, pattern, enum,
-reference, unique) look at the cell with surrounding spaces removed.
+The engine hands rules a chunk of a few thousand rows laid out by column, so that most
+checks are one list comprehension per chunk rather than a Python call per cell. `rows`
+are the chunk indexes the rule applies to (its `when` holds and no cell it reads has the
+wrong type). Rules other than `required` ignore blank cells; text rules (length,
+pattern, enum, reference, unique) look at the cell with surrounding spaces removed.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from agentcli.report import Finding
-from officecli.fieldcheck.conditions import Predicate
+from officecli.fieldcheck.conditions import Mask
 from officecli.fieldcheck.errors import RulesFileError
-from officecli.fieldcheck.expr_eval import COMPARATORS, EvalError, compile_node, evaluate
+from officecli.fieldcheck.expr_eval import COMPARATORS, ERROR, EvalError, compile_node
 from officecli.fieldcheck.findings import finding_maker
 from officecli.fieldcheck.model import RuleSpec
-from officecli.fieldcheck.values import CONVERTERS, Value, format_value, is_blank
+from officecli.fieldcheck.values import CONVERTERS, Value, format_value
 
 Row = dict[str, str]
-Env = dict[str, Value]
-Check = Callable[[int, Row, Env], Finding | None]
+
+
+class Chunk:
+    """Consecutive rows: numbers, cell texts by column, typed values by column."""
+
+    __slots__ = ("columns", "numbers", "raw", "records", "vals")
+
+    def __init__(
+        self, columns: list[str], numbers: Sequence[int], records: Sequence[Sequence[str]]
+    ) -> None:
+        self.columns = columns
+        self.numbers = numbers
+        self.records = records
+        self.raw: dict[str, Sequence[str]] = (
+            dict(zip(columns, zip(*records, strict=True), strict=True))
+            if records
+            else {c: () for c in columns}
+        )
+        self.vals: dict[str, list[Value]] = {}
+
+    def row(self, i: int) -> Row:
+        """Row i as {column: text}, built only when a finding needs it."""
+        return dict(zip(self.columns, self.records[i], strict=True))
+
+
+Hits = list[tuple[int, Finding]]
+Check = Callable[[Chunk, Sequence[int]], Hits]
 
 
 @dataclass
@@ -51,6 +78,27 @@ def _bound(spec: RuleSpec, ctx: CompileContext, name: str, field_name: str) -> A
     raise rule_error(spec, f"`{name}` {raw!r} does not suit the {kind} column {field_name!r}")
 
 
+def _text_check(
+    spec: RuleSpec,
+    name: str,
+    expected: str,
+    message: str,
+    suggestion: str,
+    ok: Callable[[str], Any],
+) -> Check:
+    """A rule passing when `ok(stripped text)` holds for every non-blank cell."""
+    make = finding_maker(spec, message, suggestion)
+
+    def check(chunk: Chunk, rows: Sequence[int]) -> Hits:
+        col = chunk.raw[name]
+        stripped = list(map(str.strip, col))
+        oks = list(map(ok, stripped))
+        hits = [i for i in rows if not oks[i] and stripped[i]]
+        return [(i, make(chunk.numbers[i], chunk.row(i), name, expected, col[i])) for i in hits]
+
+    return check
+
+
 def _range(spec: RuleSpec, ctx: CompileContext) -> Check:
     name = spec.params["field"]
     low, high = _bound(spec, ctx, "min", name), _bound(spec, ctx, "max", name)
@@ -60,47 +108,47 @@ def _range(spec: RuleSpec, ctx: CompileContext) -> Check:
         expected = f">= {format_value(low)}" if low is not None else f"<= {format_value(high)}"
     make = finding_maker(spec, "{field} must be " + expected, f"make {name} {expected}")
 
-    def check(n: int, row: Row, env: Env) -> Finding | None:
-        value: Any = env[name]
-        if value is None or ((low is None or value >= low) and (high is None or value <= high)):
-            return None
-        return make(n, row, name, expected, row[name])
+    def check(chunk: Chunk, rows: Sequence[int]) -> Hits:
+        vals: list[Any] = chunk.vals[name]
+        if low is None:
+            hits = [i for i in rows if (v := vals[i]) is not None and v > high]
+        elif high is None:
+            hits = [i for i in rows if (v := vals[i]) is not None and v < low]
+        else:
+            hits = [i for i in rows if (v := vals[i]) is not None and not low <= v <= high]
+        col = chunk.raw[name]
+        return [(i, make(chunk.numbers[i], chunk.row(i), name, expected, col[i])) for i in hits]
 
     return check
 
 
 def _length(spec: RuleSpec, ctx: CompileContext) -> Check:
-    name = spec.params["field"]
     low, high = spec.params.get("min", 0), spec.params.get("max")
     expected = f"{low} to {high} characters" if high is not None else f"at least {low} characters"
-    make = finding_maker(spec, "{field} must have " + expected, f"shorten or complete {name}")
-
-    def check(n: int, row: Row, env: Env) -> Finding | None:
-        text = row[name].strip()
-        if not text or (low <= len(text) and (high is None or len(text) <= high)):
-            return None
-        return make(n, row, name, expected, row[name])
-
-    return check
+    return _text_check(
+        spec,
+        spec.params["field"],
+        expected,
+        "{field} must have " + expected,
+        "shorten or complete {field}",
+        lambda t: low <= len(t) and (high is None or len(t) <= high),
+    )
 
 
 def _pattern(spec: RuleSpec, ctx: CompileContext) -> Check:
-    name, regex = spec.params["field"], spec.params["regex"]
-    expected = f"matches {regex.pattern}"
-    make = finding_maker(
-        spec, "{field} has an unexpected format", f"write {name} as {regex.pattern}"
+    regex = spec.params["regex"]
+    return _text_check(
+        spec,
+        spec.params["field"],
+        f"matches {regex.pattern}",
+        "{field} has an unexpected format",
+        f"write {{field}} as {regex.pattern}",
+        regex.fullmatch,
     )
 
-    def check(n: int, row: Row, env: Env) -> Finding | None:
-        text = row[name].strip()
-        if not text or regex.fullmatch(text):
-            return None
-        return make(n, row, name, expected, row[name])
 
-    return check
-
-
-def _text(value: Any) -> str:
+def scalar_text(value: Any) -> str:
+    """A YAML scalar as cell text: 1 -> '1', 1.5 -> '1.5', true -> 'true'."""
     if isinstance(value, bool):
         return "true" if value else "false"
     return format_value(float(value)) if isinstance(value, int | float) else str(value)
@@ -108,69 +156,69 @@ def _text(value: Any) -> str:
 
 def _enum(spec: RuleSpec, ctx: CompileContext) -> Check:
     name = spec.params["field"]
-    allowed = [_text(v) for v in spec.params["values"]]
-    numeric = ctx.types.get(name) in ("number", "integer")
-    numbers = {float(v) for v in spec.params["values"] if isinstance(v, int | float)}
+    allowed = [scalar_text(v) for v in spec.params["values"]]
     texts = frozenset(allowed)
+    if ctx.types.get(name) in ("number", "integer"):
+        numbers = frozenset(float(v) for v in spec.params["values"] if isinstance(v, int | float))
+        ok: Callable[[str], Any] = lambda t: t in texts or CONVERTERS["number"](t) in numbers  # noqa: E731
+    else:
+        ok = texts.__contains__
     expected = "one of: " + ", ".join(allowed)
-    make = finding_maker(spec, "{field} is not an allowed value", f"use {expected}")
-
-    def check(n: int, row: Row, env: Env) -> Finding | None:
-        text = row[name].strip()
-        if not text or text in texts or (numeric and env[name] in numbers):
-            return None
-        return make(n, row, name, expected, row[name])
-
-    return check
+    return _text_check(
+        spec, name, expected, "{field} is not an allowed value", f"use {expected}", ok
+    )
 
 
 def _reference(spec: RuleSpec, ctx: CompileContext) -> Check:
-    name, master = spec.params["field"], spec.params["master"]
-    allowed = ctx.masters[master]
-    expected = f"a value of master {master}"
-    make = finding_maker(
-        spec, "{field} is not in master " + master, f"use a value listed in {master}"
+    master = spec.params["master"]
+    return _text_check(
+        spec,
+        spec.params["field"],
+        f"a value of master {master}",
+        "{field} is not in master " + master,
+        f"use a value listed in {master}",
+        ctx.masters[master].__contains__,
     )
-
-    def check(n: int, row: Row, env: Env) -> Finding | None:
-        text = row[name].strip()
-        if not text or text in allowed:
-            return None
-        return make(n, row, name, expected, row[name])
-
-    return check
 
 
 def _required(spec: RuleSpec, ctx: CompileContext) -> Check:
     name = spec.params["field"]
     make = finding_maker(spec, "{field} is required", f"fill in {name}")
 
-    def check(n: int, row: Row, env: Env) -> Finding | None:
-        return make(n, row, name, "a value", "") if is_blank(row[name]) else None
+    def check(chunk: Chunk, rows: Sequence[int]) -> Hits:
+        col = chunk.raw[name]
+        hits = [i for i in rows if not (t := col[i]) or t.isspace()]
+        return [(i, make(chunk.numbers[i], chunk.row(i), name, "a value", "")) for i in hits]
 
     return check
 
 
 def _unique(spec: RuleSpec, ctx: CompileContext) -> Check:
     names: list[str] = spec.params["fields"]
-    typed = [ctx.types.get(f, "string") != "string" for f in names]
+    typed = [ctx.types.get(f, "string") not in ("string", "auto") for f in names]
     label = ", ".join(names)
     make = finding_maker(spec, "{field} repeats an earlier row", f"make {label} unique")
     first_row: dict[Any, int] = {}  # grows with distinct values: the documented exception
 
-    def key_of(row: Row, env: Env) -> Any:
-        parts = tuple(env[f] if t else row[f].strip() for f, t in zip(names, typed, strict=True))
-        return parts[0] if len(parts) == 1 else parts
+    def keys(chunk: Chunk) -> list[Any]:
+        cols = [
+            chunk.vals[f] if t else [s.strip() or None for s in chunk.raw[f]]
+            for f, t in zip(names, typed, strict=True)
+        ]
+        if len(cols) == 1:
+            return cols[0]
+        return [None if all(v is None for v in k) else k for k in zip(*cols, strict=True)]
 
-    def check(n: int, row: Row, env: Env) -> Finding | None:
-        if all(is_blank(row[f]) for f in names):
-            return None
-        key = key_of(row, env)
-        first = first_row.setdefault(key, n)
-        if first == n:
-            return None
-        actual = " / ".join(row[f] for f in names)
-        return make(n, row, label, f"unique (first seen in row {first})", actual)
+    def check(chunk: Chunk, rows: Sequence[int]) -> Hits:
+        col, numbers, hits = keys(chunk), chunk.numbers, []
+        seen = first_row.setdefault
+        for i in rows:
+            key = col[i]
+            if key is not None and (first := seen(key, numbers[i])) != numbers[i]:
+                actual = " / ".join(chunk.raw[f][i] for f in names)
+                expected = f"unique (first seen in row {first})"
+                hits.append((i, make(numbers[i], chunk.row(i), label, expected, actual)))
+        return hits
 
     return check
 
@@ -183,29 +231,32 @@ def _compare(spec: RuleSpec, ctx: CompileContext) -> Check:
     if right is None:
         raw = spec.params["value"]
         kind = ctx.types.get(left, "string")
-        constant = (
-            float(raw) if kind in ("number", "integer") and not isinstance(raw, str) else None
-        )
-        if constant is None:
-            constant = CONVERTERS[kind](_text(raw)) if kind != "string" else _text(raw)
+        constant = CONVERTERS[kind](scalar_text(raw)) if kind != "string" else scalar_text(raw)
         if constant is None:
             raise rule_error(spec, f"`value` {raw!r} does not suit the {kind} column {left!r}")
     shown = right or format_value(constant)
     make = finding_maker(spec, f"{{field}} must be {op} {shown}", f"check {left} against {shown}")
 
-    def check(n: int, row: Row, env: Env) -> Finding | None:
-        a = env[left]
-        b = env[right] if right is not None else constant
-        if a is None or b is None:
-            return None
-        try:
-            if compare(a, b):
-                return None
-        except EvalError:
-            ctx.skipped[0] += 1
-            return None
-        expected = format_value(b) if op == "==" else f"{op} {format_value(b)}"
-        return make(n, row, left, expected, row[left])
+    def check(chunk: Chunk, rows: Sequence[int]) -> Hits:
+        a_col = chunk.vals[left]
+        b_col = chunk.vals[right] if right is not None else None
+        hits = []
+        for i in rows:
+            a = a_col[i]
+            b = b_col[i] if b_col is not None else constant
+            if a is None or b is None:
+                continue
+            try:
+                if compare(a, b):
+                    continue
+            except EvalError:
+                ctx.skipped[0] += 1
+                continue
+            expected = format_value(b) if op == "==" else f"{op} {format_value(b)}"
+            hits.append(
+                (i, make(chunk.numbers[i], chunk.row(i), left, expected, chunk.raw[left][i]))
+            )
+        return hits
 
     return check
 
@@ -213,23 +264,28 @@ def _compare(spec: RuleSpec, ctx: CompileContext) -> Check:
 def _sum_equals(spec: RuleSpec, ctx: CompileContext) -> Check:
     total, parts = spec.params["total"], spec.params["parts"]
     tolerance = float(spec.params.get("tolerance", 0)) + 1e-9
-    joined = " + ".join(parts)
     make = finding_maker(
-        spec, f"{{field}} must equal {joined}", f"check {total} or its parts ({', '.join(parts)})"
+        spec,
+        f"{{field}} must equal {' + '.join(parts)}",
+        f"check {total} or its parts ({', '.join(parts)})",
     )
 
-    def check(n: int, row: Row, env: Env) -> Finding | None:
-        value: Any = env[total]
-        if value is None:
-            return None
-        expected = 0.0
-        for part in parts:
-            part_value: Any = env[part]
-            if part_value is not None:
-                expected += part_value
-        if abs(value - expected) <= tolerance * max(1.0, abs(expected)):
-            return None
-        return make(n, row, total, format_value(expected), row[total])
+    def check(chunk: Chunk, rows: Sequence[int]) -> Hits:
+        totals: list[Any] = chunk.vals[total]
+        part_cols = [chunk.vals[p] for p in parts]
+        # Blank parts count as 0; a blank total is for `required` to report.
+        sums = [sum(v for v in values if v is not None) for values in zip(*part_cols, strict=True)]
+        hits = [
+            i
+            for i in rows
+            if (t := totals[i]) is not None
+            and abs(t - sums[i]) > tolerance * max(1.0, abs(sums[i]))
+        ]
+        col = chunk.raw[total]
+        return [
+            (i, make(chunk.numbers[i], chunk.row(i), total, format_value(float(sums[i])), col[i]))
+            for i in hits
+        ]
 
     return check
 
@@ -241,26 +297,32 @@ def _expression(spec: RuleSpec, ctx: CompileContext) -> Check:
     shown_field = spec.params.get("field") or left_name or ""
     make = finding_maker(spec, f"expected {text}", "check the values the expression uses")
     op = tree[1] if is_cmp else ""
-    compare = COMPARATORS[op] if is_cmp else None
-    left = compile_node(tree[2]) if is_cmp else compile_node(tree)
-    right = compile_node(tree[3]) if is_cmp else None
+    whole = compile_node(tree)
+    # For a comparison, the sides are evaluated again only on failing rows, to report them.
+    sides = (compile_node(tree[2]), compile_node(tree[3])) if is_cmp else None
 
-    def check(n: int, row: Row, env: Env) -> Finding | None:
-        try:
-            a = evaluate(left, env)
-            if compare is None or right is None:
-                if a:
-                    return None
-                return make(n, row, shown_field, "true", "false")
-            b = evaluate(right, env)
-            if compare(a, b):
-                return None
-        except EvalError:
-            ctx.skipped[0] += 1
-            return None
-        expected = format_value(b) if op == "==" else f"{op} {format_value(b)}"
-        actual = row[left_name] if left_name is not None else format_value(a)
-        return make(n, row, shown_field, expected, actual)
+    def check(chunk: Chunk, rows: Sequence[int]) -> Hits:
+        n = len(chunk.numbers)
+        results = whole(chunk.vals, n)
+        failed = [i for i in rows if results[i] is ERROR or not results[i]]
+        errors = [i for i in failed if results[i] is ERROR]
+        ctx.skipped[0] += len(errors)
+        failed = [i for i in failed if results[i] is not ERROR]
+        if not failed:
+            return []
+        if sides is None:
+            return [
+                (i, make(chunk.numbers[i], chunk.row(i), shown_field, "true", "false"))
+                for i in failed
+            ]
+        lefts, rights = sides[0](chunk.vals, n), sides[1](chunk.vals, n)
+        hits = []
+        for i in failed:
+            expected = format_value(rights[i])
+            expected = expected if op == "==" else f"{op} {expected}"
+            actual = chunk.raw[left_name][i] if left_name is not None else format_value(lefts[i])
+            hits.append((i, make(chunk.numbers[i], chunk.row(i), shown_field, expected, actual)))
+        return hits
 
     return check
 
@@ -285,6 +347,6 @@ class CompiledRule:
 
     spec: RuleSpec
     needs: frozenset[str]
-    when: Predicate | None
+    when: Mask | None
     check: Check
     finish: Callable[[], list[Finding]] | None = None

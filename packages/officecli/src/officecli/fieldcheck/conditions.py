@@ -1,13 +1,14 @@
-"""Compile a rule's `when` into a predicate over the row's cell texts."""
+"""Compile a rule's `when` into a mask function: cell texts by column -> one bool per row."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from officecli.fieldcheck.values import is_blank, parse_boolean, parse_date, parse_number
 
-Predicate = Callable[[dict[str, str]], bool]
+Columns = Mapping[str, Sequence[str]]
+Mask = Callable[[Columns], list[bool]]
 _ORDER: dict[str, Callable[[Any, Any], bool]] = {
     "gt": lambda a, b: a > b,
     "gte": lambda a, b: a >= b,
@@ -61,9 +62,9 @@ def _ordered(op: str, bound: Any) -> Callable[[str], bool]:
     return lambda raw: not is_blank(raw) and compare(raw.strip(), text)
 
 
-def _field_predicate(field: str, op: str, arg: Any) -> Predicate:
+def _field_mask(field: str, op: str, arg: Any) -> Mask:
     if op == "present":
-        return lambda row: (not is_blank(row[field])) is arg
+        return lambda cols: [(not is_blank(raw)) is arg for raw in cols[field]]
     if op == "equals":
         test = _matcher(arg)
     elif op == "in":
@@ -71,26 +72,33 @@ def _field_predicate(field: str, op: str, arg: Any) -> Predicate:
         test = lambda raw: any(t(raw) for t in tests)  # noqa: E731
     else:
         test = _ordered(op, arg)
-    return lambda row: test(row[field])
+    return lambda cols: [test(raw) for raw in cols[field]]
 
 
-def compile_condition(cond: Any) -> Predicate:
+def _all(masks: list[Mask]) -> Mask:
+    if len(masks) == 1:
+        return masks[0]
+    return lambda cols: [all(bits) for bits in zip(*(m(cols) for m in masks), strict=True)]
+
+
+def compile_condition(cond: Any) -> Mask:
     """A list or mapping of conditions; all parts of a mapping must hold."""
     if isinstance(cond, list):
-        parts = [compile_condition(c) for c in cond]
-        return lambda row: all(p(row) for p in parts)
-    parts = []
+        return _all([compile_condition(c) for c in cond])
+    parts: list[Mask] = []
     for op, arg in cond.items():
         if op == "all":
             parts.append(compile_condition(arg))
         elif op == "any":
             options = [compile_condition(c) for c in arg]
-            parts.append(lambda row, o=options: any(p(row) for p in o))  # type: ignore[misc]
+            parts.append(
+                lambda cols, o=options: [  # type: ignore[misc]
+                    any(bits) for bits in zip(*(m(cols) for m in o), strict=True)
+                ]
+            )
         elif op == "not":
             inner = compile_condition(arg)
-            parts.append(lambda row, i=inner: not i(row))  # type: ignore[misc]
+            parts.append(lambda cols, m=inner: [not b for b in m(cols)])  # type: ignore[misc]
         elif op != "field":
-            parts.append(_field_predicate(cond["field"], op, arg))
-    if len(parts) == 1:
-        return parts[0]
-    return lambda row: all(p(row) for p in parts)
+            parts.append(_field_mask(cond["field"], op, arg))
+    return _all(parts)

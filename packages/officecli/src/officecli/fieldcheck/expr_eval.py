@@ -1,14 +1,17 @@
-"""Compile a parsed expression into nested closures evaluated against a row's values.
+"""Compile a parsed expression into closures evaluated over a chunk of rows at once.
 
+Each node becomes a function from the chunk's typed columns to one value per row, so an
+expression costs a few list comprehensions per chunk instead of many calls per row.
 Values are float, str, bool, date or None (blank). Arithmetic takes numbers only (so no
-string repetition bombs), `**` refuses exponents above MAX_EXPONENT, and any type
-mismatch raises EvalError, which the engine counts as a skipped evaluation.
+string repetition bombs), `**` refuses exponents above MAX_EXPONENT, and a row where any
+step fails (blank or wrongly typed values, division by zero) evaluates to ERROR, which
+the engine counts as a skipped evaluation rather than a finding.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Mapping, Sequence
 from datetime import date
 from functools import lru_cache
 from typing import Any
@@ -16,8 +19,19 @@ from typing import Any
 from officecli.fieldcheck.expr_parse import MAX_EXPONENT, Node
 from officecli.fieldcheck.values import Value, parse_date, parse_number
 
-Env = dict[str, Value]
-Compiled = Callable[[Env], Value]
+Columns = Mapping[str, Sequence[Value]]
+Vector = list[Any]
+Compiled = Callable[[Columns, int], Sequence[Any]]
+
+
+class _Error:
+    """The value of an expression on a row where it cannot be evaluated."""
+
+    def __repr__(self) -> str:
+        return "ERROR"
+
+
+ERROR: Any = _Error()
 
 
 class EvalError(Exception):
@@ -49,7 +63,7 @@ _ARITHMETIC: dict[str, Callable[[float, float], float]] = {
 
 def _equal(a: Value, b: Value) -> bool:
     if type(a) is float and type(b) is float:
-        return abs(a - b) <= 1e-9 * max(1.0, abs(a), abs(b))  # 0.1 + 0.2 == 0.3
+        return abs(a - b) <= 1e-9 * (1.0 + abs(a) + abs(b))  # 0.1 + 0.2 == 0.3
     return a == b
 
 
@@ -130,59 +144,79 @@ FUNCTIONS: dict[str, Callable[..., Value]] = {
 }
 
 
+def _safe(fn: Callable[..., Any]) -> Callable[..., Any]:
+    """fn applied to one row's arguments; ERROR when an argument is ERROR or fn fails."""
+
+    def apply(*args: Any) -> Any:
+        if ERROR in args:
+            return ERROR
+        try:
+            return fn(*args)
+        except (EvalError, TypeError, ValueError, OverflowError, ZeroDivisionError):
+            return ERROR
+
+    return apply
+
+
+def _numeric(fn: Callable[[float, float], float]) -> Callable[[Any, Any], Any]:
+    def apply(a: Any, b: Any) -> Any:
+        if type(a) is not float or type(b) is not float:
+            return ERROR
+        try:
+            return fn(a, b)
+        except (EvalError, ZeroDivisionError, OverflowError):
+            return ERROR
+
+    return apply
+
+
+def _equal_or_error(a: Any, b: Any) -> Any:
+    return ERROR if a is ERROR or b is ERROR else _equal(a, b)
+
+
+def _pairwise(fn: Callable[[Any, Any], Any], left: Compiled, right: Compiled) -> Compiled:
+    return lambda cols, n: list(map(fn, left(cols, n), right(cols, n)))
+
+
 def compile_node(node: Node) -> Compiled:
-    """Turn a tree into a closure; one Python call per node at evaluation time."""
+    """Turn a tree into a function of (typed columns, row count) -> values, one per row."""
     kind = node[0]
     if kind in ("num", "str", "const"):
         constant = node[1]
-        return lambda env: constant
+        return lambda cols, n: [constant] * n
     if kind == "name":
         name = node[1]
-        return lambda env: env[name]
+        return lambda cols, n: cols[name]
     if kind == "neg":
         inner = compile_node(node[1])
-        return lambda env: -_number(inner(env), "-")
+        return lambda cols, n: [-x if type(x) is float else ERROR for x in inner(cols, n)]
     if kind == "not":
         inner = compile_node(node[1])
-        return lambda env: not inner(env)
+        return lambda cols, n: [ERROR if x is ERROR else not x for x in inner(cols, n)]
     if kind in ("and", "or"):
+        want = kind == "or"  # the value of the left side that decides alone
         left, right = compile_node(node[1]), compile_node(node[2])
-        if kind == "and":
-            return lambda env: bool(left(env)) and bool(right(env))
-        return lambda env: bool(left(env)) or bool(right(env))
+        return lambda cols, n: [
+            ERROR if a is ERROR else want if bool(a) is want else ERROR if b is ERROR else bool(b)
+            for a, b in zip(left(cols, n), right(cols, n), strict=True)
+        ]
     if kind == "cmp":
-        compare = COMPARATORS[node[1]]
+        op = node[1]
         left, right = compile_node(node[2]), compile_node(node[3])
-        return lambda env: compare(left(env), right(env))
+        if op == "==":  # the common case, with numbers compared inline
+            return lambda cols, n: [
+                abs(a - b) <= 1e-9 * (1.0 + abs(a) + abs(b))
+                if type(a) is float and type(b) is float
+                else _equal_or_error(a, b)
+                for a, b in zip(left(cols, n), right(cols, n), strict=True)
+            ]
+        return _pairwise(_safe(COMPARATORS[op]), left, right)
     if kind == "bin":
-        return _compile_arithmetic(node[1], compile_node(node[2]), compile_node(node[3]))
+        return _pairwise(
+            _numeric(_ARITHMETIC[node[1]]), compile_node(node[2]), compile_node(node[3])
+        )
     if kind == "call":
-        fn = FUNCTIONS[node[1]]
+        fn = _safe(FUNCTIONS[node[1]])
         args = [compile_node(a) for a in node[2]]
-        return lambda env: fn(*[a(env) for a in args])
+        return lambda cols, n: list(map(fn, *(a(cols, n) for a in args)))
     raise ValueError(f"unknown node {kind!r}")
-
-
-def _compile_arithmetic(op: str, left: Compiled, right: Compiled) -> Compiled:
-    fn = _ARITHMETIC[op]
-
-    def evaluate(env: Env) -> Value:
-        a, b = left(env), right(env)
-        if type(a) is not float or type(b) is not float:
-            raise EvalError(f"{op} needs numbers, got {a!r} and {b!r}")
-        try:
-            return fn(a, b)
-        except (ZeroDivisionError, OverflowError) as exc:
-            raise EvalError(str(exc)) from None
-
-    return evaluate
-
-
-def evaluate(compiled: Compiled, env: Env) -> Value:
-    """Run a compiled expression; Python errors from functions become EvalError."""
-    try:
-        return compiled(env)
-    except EvalError:
-        raise
-    except (TypeError, ValueError, OverflowError, ZeroDivisionError) as exc:
-        raise EvalError(str(exc)) from None

@@ -317,8 +317,8 @@ def _condition(ck: _Checker, parent: Any, key: Any) -> None:
     ck.known_keys(cond, ("field", *CONDITION_OPS, "all", "any", "not"), "a condition")
     for group in ("all", "any"):
         if group in cond:
-            if not isinstance(cond[group], list):
-                raise ck.fail(f"`{group}` must be a list of conditions", cond, group)
+            if not isinstance(cond[group], list) or not cond[group]:
+                raise ck.fail(f"`{group}` must be a non-empty list of conditions", cond, group)
             _condition(ck, cond, group)
     if "not" in cond:
         _condition(ck, cond, "not")

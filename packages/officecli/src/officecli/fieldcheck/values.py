@@ -96,9 +96,12 @@ def _make_date(year: int, month: int, day: int) -> date | None:
         return None
 
 
+BOOLEAN_WORDS = {**dict.fromkeys(_TRUE, True), **dict.fromkeys(_FALSE, False)}
+
+
 def parse_boolean(text: str) -> bool | None:
     """true/false, yes/no, y/n, 1/0, on/off, はい/いいえ, ○/× (case-insensitive)."""
-    s = text.strip().lower()
+    s = text if text in _TRUE or text in _FALSE else text.strip().lower()
     if s in _TRUE:
         return True
     if s in _FALSE:

@@ -1,7 +1,8 @@
 """Streaming readers for tabular files: CSV/TSV, xlsx, JSON, JSON Lines and Markdown tables.
 
-`open_table` yields a `Table` whose `rows` iterate `(row_number, {column: text})` with
-every cell as text (as written in the file; xlsx numbers and dates rendered plainly).
+`open_table` yields a `Table` whose `rows` iterate `(row_number, {column: text})`, with
+`records` and `chunks` the same single pass as lists in column order (exactly as wide as
+the header; `chunks` batches them, which is how the fast consumers read), every cell as text (as written in the file; xlsx numbers and dates rendered plainly).
 Row numbers count as a person does, header included: the first data row of a CSV, an
 xlsx sheet or a Markdown table is row 2 (xlsx: the sheet's own row number; Markdown: the
 line number in the file; JSON Lines: the line number; JSON arrays: the element's position).
@@ -15,10 +16,11 @@ from __future__ import annotations
 import codecs
 import csv
 import json
-from collections.abc import Callable, Generator, Iterator
+from collections.abc import Callable, Generator, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import date, datetime, time
+from itertools import islice
 from pathlib import Path
 from typing import Any
 
@@ -26,7 +28,10 @@ from agentcli.errors import InputError
 
 Row = dict[str, str]
 RowIterator = Iterator[tuple[int, Row]]
-Opened = tuple[list[str], RowIterator, Callable[[], None]]
+RecordIterator = Iterator[tuple[int, list[str]]]
+ChunkIterator = Iterator[tuple[Sequence[int], list[list[str]]]]
+Opened = tuple[list[str], ChunkIterator, Callable[[], None]]
+CHUNK_ROWS = 2048
 
 FORMATS = {
     ".csv": "csv",
@@ -58,9 +63,21 @@ class Table:
     name: str
     format: str
     columns: list[str]
-    rows: RowIterator
+    chunks: ChunkIterator
     encoding: str = ""
     sheet: str = ""
+
+    @property
+    def records(self) -> RecordIterator:
+        """The rows one by one as (row number, cells); shares the one pass with `chunks`."""
+        for numbers, batch in self.chunks:
+            yield from zip(numbers, batch, strict=True)
+
+    @property
+    def rows(self) -> RowIterator:
+        """The records as {column: text}; shares the one pass with `records`."""
+        columns = self.columns
+        return ((n, dict(zip(columns, record, strict=True))) for n, record in self.records)
 
 
 def table_format(path: Path) -> str:
@@ -114,6 +131,12 @@ def check_encoding(encoding: str) -> str:
         ) from None
 
 
+def in_chunks(records: RecordIterator) -> ChunkIterator:
+    """Batch a row iterator into CHUNK_ROWS-long (numbers, records) pairs."""
+    while batch := list(islice(records, CHUNK_ROWS)):
+        yield [n for n, _ in batch], [r for _, r in batch]
+
+
 def _check_header(path: Path, columns: list[str]) -> list[str]:
     if not columns:
         raise TableReadError(f"{path.name}: no header row", suggestion="add a header row")
@@ -142,21 +165,26 @@ def _delimited_rows(path: Path, encoding: str, delimiter: str) -> Opened:
         fh.close()
         raise
 
-    def rows() -> RowIterator:
+    def chunks() -> ChunkIterator:
         width = len(columns)
-        number = 1
+        number = 1  # the header's row
         try:
-            for record in reader:
-                number += 1
-                if not record:
+            while batch := list(islice(reader, CHUNK_ROWS)):
+                if set(map(len, batch)) == {width}:  # the usual case: no per-row work
+                    yield range(number + 1, number + 1 + len(batch)), batch
+                    number += len(batch)
                     continue
-                if len(record) < width:
-                    record += [""] * (width - len(record))
-                yield number, dict(zip(columns, record, strict=False))
+                numbers, kept = [], []
+                for record in batch:
+                    number += 1
+                    if record:  # an empty line is counted but not a row
+                        numbers.append(number)
+                        kept.append((record + [""] * width)[:width])
+                yield numbers, kept
         except (UnicodeDecodeError, csv.Error) as exc:
-            raise TableReadError(f"{path.name}: row {number + 1}: {exc}") from None
+            raise TableReadError(f"{path.name}: near row {number + 1}: {exc}") from None
 
-    return columns, rows(), fh.close
+    return columns, chunks(), fh.close
 
 
 def cell_text(value: Any) -> str:
@@ -201,16 +229,14 @@ def _xlsx_rows(path: Path, sheet: str | None) -> tuple[str, Opened]:
         book.close()
         raise
 
-    def rows() -> RowIterator:
+    def rows() -> RecordIterator:
         width = len(columns)
         for number, values in enumerate(cells, start=(ws.min_row or 1) + 1):
             texts = [cell_text(v) for v in values[:width]]
-            if not any(texts):
-                continue
-            texts += [""] * (width - len(texts))
-            yield number, dict(zip(columns, texts, strict=True))
+            if any(texts):
+                yield number, texts + [""] * (width - len(texts))
 
-    return ws.title, (columns, rows(), book.close)
+    return ws.title, (columns, in_chunks(rows()), book.close)
 
 
 def _json_object(path: Path, where: str, item: Any) -> dict[str, Any]:
@@ -244,11 +270,11 @@ def _json_rows(path: Path) -> Opened:
     objects = [_json_object(path, f"element {i + 1}", item) for i, item in enumerate(data)]
     columns = _columns_of(iter(objects))
 
-    def rows() -> RowIterator:
+    def rows() -> RecordIterator:
         for number, obj in enumerate(objects, start=1):
-            yield number, {c: cell_text(obj.get(c)) for c in columns}
+            yield number, [cell_text(obj.get(c)) for c in columns]
 
-    return columns, rows(), _nothing
+    return columns, in_chunks(rows()), _nothing
 
 
 def _jsonl_objects(path: Path) -> Iterator[tuple[int, dict[str, Any]]]:
@@ -266,12 +292,12 @@ def _jsonl_rows(path: Path) -> Opened:
     # A first pass collects the columns so that the rows can stream in the second.
     columns = _columns_of(obj for _, obj in _jsonl_objects(path))
 
-    def rows() -> Generator[tuple[int, Row], None, None]:
+    def rows() -> Generator[tuple[int, list[str]], None, None]:
         for number, obj in _jsonl_objects(path):
-            yield number, {c: cell_text(obj.get(c)) for c in columns}
+            yield number, [cell_text(obj.get(c)) for c in columns]
 
     rows_iter = rows()
-    return columns, rows_iter, rows_iter.close
+    return columns, in_chunks(rows_iter), rows_iter.close
 
 
 def split_markdown_row(line: str) -> list[str]:
@@ -319,16 +345,15 @@ def _markdown_rows(path: Path, encoding: str) -> Opened:
         fh.close()
         raise
 
-    def rows() -> RowIterator:
+    def rows() -> RecordIterator:
         width = len(columns)
         for number, line in lines:
             if not line.lstrip().startswith("|"):
                 break
             cells = split_markdown_row(line)[:width]
-            cells += [""] * (width - len(cells))
-            yield number, dict(zip(columns, cells, strict=True))
+            yield number, cells + [""] * (width - len(cells))
 
-    return columns, rows(), fh.close
+    return columns, in_chunks(rows()), fh.close
 
 
 @contextmanager
@@ -354,8 +379,8 @@ def open_table(
         opened = _markdown_rows(path, text_encoding)
     else:
         opened = _delimited_rows(path, text_encoding, "\t" if fmt == "tsv" else ",")
-    columns, rows, close = opened
+    columns, chunks, close = opened
     try:
-        yield Table(path.name, fmt, columns, rows, encoding=text_encoding, sheet=title)
+        yield Table(path.name, fmt, columns, chunks, encoding=text_encoding, sheet=title)
     finally:
         close()
