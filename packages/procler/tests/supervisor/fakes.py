@@ -60,7 +60,7 @@ class FakeProcess(RunningProcess):
             yield line
         await asyncio.shield(self.ended)
 
-    def details(self) -> dict[str, Any]:
+    def details(self, stat: Any = None) -> dict[str, Any]:
         return {"linux_state": None}
 
     def end(self, info: ExitInfo) -> None:

@@ -44,8 +44,11 @@ class RunningProcess(abc.ABC):
         """Lines of stdout and stderr, until the run's output ends."""
 
     @abc.abstractmethod
-    def details(self) -> dict[str, Any]:
-        """Context-specific status fields (e.g. `linux_state` or `docker`)."""
+    def details(self, stat: Any = None) -> dict[str, Any]:
+        """Context-specific status fields (e.g. `linux_state` or `docker`).
+
+        `stat` is the main process's procfs.ProcStat when the caller already read it.
+        """
 
 
 class ExecutionContext(abc.ABC):

@@ -87,8 +87,8 @@ class LocalProcess(RunningProcess):
             for task in tasks:
                 task.cancel()
 
-    def details(self) -> dict[str, Any]:
-        return {"linux_state": procfs.linux_state(procfs.read_stat(self.popen.pid))}
+    def details(self, stat: Any = None) -> dict[str, Any]:
+        return {"linux_state": procfs.linux_state(stat or procfs.read_stat(self.popen.pid))}
 
 
 def signal_number(name: str) -> int:

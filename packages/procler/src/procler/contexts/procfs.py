@@ -29,6 +29,7 @@ class ProcStat:
     pgrp: int
     cpu_seconds: float  # utime + stime
     rss_bytes: int
+    threads: int
 
 
 def read_stat(pid: int) -> ProcStat | None:
@@ -47,6 +48,7 @@ def read_stat(pid: int) -> ProcStat | None:
         pgrp=int(fields[2]),
         cpu_seconds=(int(fields[11]) + int(fields[12])) / CLOCK_TICKS,
         rss_bytes=int(fields[21]) * PAGE_SIZE,
+        threads=int(fields[17]),
     )
 
 
@@ -72,27 +74,31 @@ def all_stats() -> dict[int, ProcStat]:
     return out
 
 
-def tree(root: int, snapshot: dict[int, ProcStat]) -> list[ProcStat]:
-    """root and every descendant (by parent pid) or member of root's process group."""
-    children: dict[int, list[int]] = {}
-    for st in snapshot.values():
-        children.setdefault(st.ppid, []).append(st.pid)
+def tree(root: int) -> list[ProcStat]:
+    """root and its descendants, walked through /proc/PID/task/TID/children.
+
+    Cheaper than a snapshot of every process on the machine, which status would
+    otherwise pay on every call.
+    """
     seen: dict[int, ProcStat] = {}
-    stack = [root] + [st.pid for st in snapshot.values() if st.pgrp == root]
+    stack = [root]
     while stack:
         pid = stack.pop()
-        if pid in seen or pid not in snapshot:
+        if pid in seen:
             continue
-        seen[pid] = snapshot[pid]
-        stack.extend(children.get(pid, ()))
+        stat = read_stat(pid)
+        if stat is None:
+            continue
+        seen[pid] = stat
+        stack.extend(children(pid, stat.threads))
     return list(seen.values())
 
 
-def children(pid: int) -> list[int]:
-    """Direct children of pid, over all its threads."""
+def children(pid: int, threads: int = 0) -> list[int]:
+    """Direct children of pid, over all its threads (one file read when single-threaded)."""
     out: list[int] = []
     try:
-        tids = os.listdir(f"/proc/{pid}/task")
+        tids = [str(pid)] if threads == 1 else os.listdir(f"/proc/{pid}/task")
     except OSError:
         return out
     for tid in tids:

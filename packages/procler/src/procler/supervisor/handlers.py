@@ -11,7 +11,6 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 from procler import states
-from procler.contexts import procfs
 from procler.errors import PortInUse, StartFailed, Timeout
 from procler.supervisor.core import Supervisor
 from procler.supervisor.ports import holder
@@ -47,7 +46,7 @@ class Handlers:
         }
 
     def _one(self, rt: ProcessRuntime) -> dict[str, Any]:
-        return process_status(rt, procfs.all_stats(), self.meter, self.sup.clock.time())
+        return process_status(rt, self.meter, self.sup.clock.time())
 
     def _check_ports(self, rt: ProcessRuntime) -> None:
         for port in rt.spec.ports:
@@ -103,15 +102,13 @@ class Handlers:
         return await self._many(values, stop_one)
 
     async def status(self, values: dict[str, Any]) -> Any:
-        snapshot = procfs.all_stats()
         now = self.sup.clock.time()
         if values.get("name"):
-            return process_status(self.sup.runtime(values["name"]), snapshot, self.meter, now)
+            return process_status(self.sup.runtime(values["name"]), self.meter, now)
         cfg = self.sup.config()
         return {
             "processes": [
-                process_status(self.sup.runtimes[n], snapshot, self.meter, now)
-                for n in cfg.processes
+                process_status(self.sup.runtimes[n], self.meter, now) for n in cfg.processes
             ]
         }
 

@@ -26,9 +26,7 @@ class CpuMeter:
         return round(100.0 * max(0.0, cpu_seconds - prev_cpu) / elapsed, 1) if elapsed > 0 else 0.0
 
 
-def process_status(
-    rt: ProcessRuntime, snapshot: dict[int, procfs.ProcStat] | None, meter: CpuMeter, now: float
-) -> dict[str, Any]:
+def process_status(rt: ProcessRuntime, meter: CpuMeter, now: float) -> dict[str, Any]:
     """Everything an agent needs about one process, from the runtime and /proc."""
     alive = rt.proc is not None and rt.status in (
         "starting",
@@ -57,9 +55,9 @@ def process_status(
     if rt.health is not None:
         out["health"] = rt.health.summary()
     if alive and rt.proc is not None:
-        out.update(rt.proc.details())
-        if pid is not None and snapshot is not None:
-            tree = procfs.tree(pid, snapshot)
+        tree = procfs.tree(pid) if pid is not None else []
+        out.update(rt.proc.details(tree[0] if tree else None))
+        if tree:
             out["memory_rss_bytes"] = sum(p.rss_bytes for p in tree)
             cpu = sum(p.cpu_seconds for p in tree)
             out["cpu_percent"] = meter.percent(rt.name, pid, cpu, now, rt.started_at or now)

@@ -1,0 +1,80 @@
+"""`procler status` with a warm supervisor vs `python3 -c pass` and `supervisorctl status`.
+
+Target: procler status median <= 1.3x python3 -c pass, all measured in the same run.
+supervisord is installed into bench/.venv-supervisor (not a project dependency).
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from _timing import ROOT, compare, print_table, tool
+
+RUNS = int(sys.argv[1]) if len(sys.argv) > 1 else 30
+SUP_VENV = ROOT / "bench" / ".venv-supervisor"
+
+
+def ensure_supervisor() -> Path:
+    bin_dir = SUP_VENV / "bin"
+    if not (bin_dir / "supervisorctl").exists():
+        subprocess.run(["uv", "venv", "-q", str(SUP_VENV)], check=True)
+        subprocess.run(
+            ["uv", "pip", "install", "-q", "--python", str(bin_dir / "python"), "supervisor"],
+            check=True,
+        )
+    return bin_dir
+
+
+def main() -> None:
+    work = Path(tempfile.mkdtemp(prefix="procler-bench-"))
+    (work / ".procler").mkdir()
+    sleep = f"[{sys.executable}, -c, 'import time; time.sleep(3600)']"
+    (work / ".procler" / "config.yaml").write_text(
+        "version: 1\nprocesses:\n" + "".join(f"  p{i}:\n    args: {sleep}\n" for i in range(3))
+    )
+    procler = tool("procler")
+    subprocess.run([procler, "start", "--all"], cwd=work, check=True, capture_output=True)
+
+    sup_bin = ensure_supervisor()
+    conf = work / "supervisord.conf"
+    sock = work / "supervisor.sock"
+    conf.write_text(
+        f"[unix_http_server]\nfile={sock}\n[supervisord]\nlogfile={work}/sd.log\npidfile={work}/sd.pid\n"
+        "[rpcinterface:supervisor]\n"
+        "supervisor.rpcinterface_factory = supervisor.rpcinterface:make_main_rpcinterface\n"
+        f"[supervisorctl]\nserverurl=unix://{sock}\n"
+        + "".join(
+            f"[program:p{i}]\ncommand={sys.executable} -c 'import time; time.sleep(3600)'\n"
+            for i in range(3)
+        )
+    )
+    subprocess.run([str(sup_bin / "supervisord"), "-c", str(conf)], check=True)
+    time.sleep(1.5)
+    try:
+        medians = compare(
+            {
+                "python3 -c pass": [sys.executable, "-c", "pass"],
+                "procler status": [procler, "status"],
+                "supervisorctl status": [str(sup_bin / "supervisorctl"), "-c", str(conf), "status"],
+            },
+            RUNS,
+            cwd=work,
+        )
+        print_table(medians, "python3 -c pass")
+        ratio = medians["procler status"] / medians["python3 -c pass"]
+        print(f"ratio procler status / python3 -c pass = {ratio:.2f} (target <= 1.3)")
+    finally:
+        subprocess.run([procler, "daemon", "stop"], cwd=work, capture_output=True)
+        subprocess.run(
+            [str(sup_bin / "supervisorctl"), "-c", str(conf), "shutdown"], capture_output=True
+        )
+        os.environ.get("KEEP") or subprocess.run(["rm", "-rf", str(work)])
+
+
+if __name__ == "__main__":
+    main()
