@@ -89,9 +89,11 @@ class LogStore:
         self.flush_threshold = flush_threshold
         self._writers: dict[str, _Writer] = {}
 
-    def append(self, process: str, ts: float, stream: str, run: int, text: str) -> None:
-        """Buffer one line (no newline in `text`) read at `ts` (Unix seconds) from `stream`."""
-        self.append_many(process, ts, stream, run, [text])
+    def append(
+        self, process: str, ts: float, stream: str, run: int, text: str, partial: bool = False
+    ) -> None:
+        """Buffer one line read at `ts` (Unix seconds) from `stream` (see append_many)."""
+        self.append_many(process, ts, stream, run, [text], partial)
 
     def append_many(
         self,
