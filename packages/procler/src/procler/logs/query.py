@@ -6,6 +6,11 @@ older than `since` or the asked run (timestamps and runs only grow within a log)
 its cost does not depend on the log's size. An upper bound (`until`, an older run) skips
 newer data by bisecting the segment index instead of reading it.
 
+Each answered line is `{"ts": "2024-05-01T12:00:00.123456Z", "stream": "stdout"|"stderr",
+"run": 3, "text": "..."}`, plus `"partial": true` on every chunk but the last of a line
+longer than 64 KiB (see `procler.logs.capture`), plus `"process"` when a list of
+processes was asked.
+
 Runs: `current` is `current_run` (for a process not running, the newest run in its log
 when `current_run` is None), `previous` the one before it, an int that run, `all` every
 run. While following, `current` also takes in later runs, so a restart stays visible.
