@@ -10,7 +10,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from agentcli.report import Finding
-from officecli.fieldcheck.checks import Check, Chunk, Hits, Row
+from officecli.fieldcheck.checks import Check, Chunk, Hits, Row, not_close
 from officecli.fieldcheck.findings import finding_maker
 from officecli.fieldcheck.model import RuleSpec
 from officecli.fieldcheck.values import format_value, parse_number
@@ -29,7 +29,7 @@ def compile_aggregate(spec: RuleSpec, other: Loaded) -> tuple[Check, Callable[[]
     group_by: list[str] = p["group_by"]
     keys: list[str] = p.get("key") or group_by
     function, value_field, target = p["function"], p.get("field"), p["target"]
-    tolerance = float(p.get("tolerance", 0)) + 1e-9
+    tolerance = float(p.get("tolerance", 0))
     file_name, _, other_rows = other
     what = f"{function}({value_field})" if value_field else "count"
     make = finding_maker(
@@ -70,7 +70,7 @@ def compile_aggregate(spec: RuleSpec, other: Loaded) -> tuple[Check, Callable[[]
             if (
                 expected is not None
                 and actual is not None
-                and abs(actual - expected) <= tolerance * max(1.0, abs(expected))
+                and not not_close(actual, expected, tolerance)
             ):
                 continue
             place = {"group": describe(group)}

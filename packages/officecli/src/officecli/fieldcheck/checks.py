@@ -64,6 +64,11 @@ def rule_error(spec: RuleSpec, message: str) -> RulesFileError:
     return RulesFileError(f"rule {spec.id} (line {spec.line}): {message}", data={"line": spec.line})
 
 
+def not_close(actual: float, expected: float, tolerance: float) -> bool:
+    """Differ by more than the tolerance, ignoring float noise (0.1 + 0.2 vs 0.3)."""
+    return abs(actual - expected) > tolerance + 1e-9 * (1.0 + abs(expected))
+
+
 def _bound(spec: RuleSpec, ctx: CompileContext, name: str, field_name: str) -> Any:
     raw = spec.params.get(name)
     if raw is None:
@@ -263,7 +268,7 @@ def _compare(spec: RuleSpec, ctx: CompileContext) -> Check:
 
 def _sum_equals(spec: RuleSpec, ctx: CompileContext) -> Check:
     total, parts = spec.params["total"], spec.params["parts"]
-    tolerance = float(spec.params.get("tolerance", 0)) + 1e-9
+    tolerance = float(spec.params.get("tolerance", 0))
     make = finding_maker(
         spec,
         f"{{field}} must equal {' + '.join(parts)}",
@@ -274,12 +279,11 @@ def _sum_equals(spec: RuleSpec, ctx: CompileContext) -> Check:
         totals: list[Any] = chunk.vals[total]
         part_cols = [chunk.vals[p] for p in parts]
         # Blank parts count as 0; a blank total is for `required` to report.
-        sums = [sum(v for v in values if v is not None) for values in zip(*part_cols, strict=True)]
+        if any(None in c for c in part_cols):
+            part_cols = [[0.0 if v is None else v for v in c] for c in part_cols]
+        sums = list(map(sum, zip(*part_cols, strict=True)))
         hits = [
-            i
-            for i in rows
-            if (t := totals[i]) is not None
-            and abs(t - sums[i]) > tolerance * max(1.0, abs(sums[i]))
+            i for i in rows if (t := totals[i]) is not None and not_close(t, sums[i], tolerance)
         ]
         col = chunk.raw[total]
         return [

@@ -79,7 +79,7 @@ def plan_types(ruleset: RuleSet) -> tuple[dict[str, str], dict[str, RuleSpec]]:
     type_rules: dict[str, RuleSpec] = {}
     for spec in ruleset.rules:
         if spec.type == "type":
-            name, kind = spec.params["field"], spec.params["type"]
+            name, kind = spec.params["field"], spec.params["value_type"]
             if types.get(name, kind) != kind:
                 raise rule_error(spec, f"{name!r} is declared {types[name]}, not {kind}")
             types[name], type_rules[name] = kind, spec
@@ -97,8 +97,9 @@ def plan_types(ruleset: RuleSet) -> tuple[dict[str, str], dict[str, RuleSpec]]:
         elif spec.type == "compare":
             sides = [p["left"]] + ([p["right"]] if "right" in p else [])
             known = next((types[s] for s in sides if s in types), None)
+            guess = _kind_of_constant(p["value"]) if "value" in p else "auto"
             for side in sides:
-                types.setdefault(side, known or _kind_of_constant(p.get("value")))
+                types.setdefault(side, known or guess)
     for spec in ruleset.rules:
         if spec.type == "expression":
             for name in names_in(spec.params["expr"][1]):

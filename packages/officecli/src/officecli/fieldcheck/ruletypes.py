@@ -33,7 +33,7 @@ RULE_TYPES: dict[str, RuleType] = {
     "required": RuleType("the cell is not blank", (_field(),)),
     "type": RuleType(
         "the cell reads as the given type (a failure is reported once, as this rule)",
-        (_field(), Param("type", "field_type", True, "one of " + ", ".join(FIELD_TYPES))),
+        (_field(), Param("value_type", "field_type", True, "one of " + ", ".join(FIELD_TYPES))),
     ),
     "range": RuleType(
         "a number or date lies within min..max (inclusive)",

@@ -109,10 +109,13 @@ def parse_boolean(text: str) -> bool | None:
     return None
 
 
-def parse_auto(text: str) -> float | str:
-    """For expression fields without a declared type: a number when it reads as one."""
-    value = parse_number(text)
-    return text.strip() if value is None else value
+def parse_auto(text: str) -> float | date | str:
+    """For columns without a declared type: a number or a date when it reads as one."""
+    number = parse_number(text)
+    if number is not None:
+        return number
+    day = parse_date(text)
+    return text.strip() if day is None else day
 
 
 def parse_string(text: str) -> str:
@@ -146,6 +149,8 @@ def format_value(value: Value) -> str:
         return ""
     if isinstance(value, bool):
         return "true" if value else "false"
+    if isinstance(value, int):
+        return str(value)
     if isinstance(value, float):
         if value.is_integer() and abs(value) < 1e16:
             return str(int(value))

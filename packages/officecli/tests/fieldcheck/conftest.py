@@ -1,0 +1,31 @@
+"""Fixtures for fieldcheck tests; helpers shared by the test modules live in fieldcheck_helpers."""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).parent))
+
+from fieldcheck_helpers import write_csv
+
+from officecli.fieldcheck.engine import Options, validate
+from officecli.fieldcheck.loader import load_rules
+
+
+@pytest.fixture
+def findings(tmp_path: Path) -> Callable[..., list[dict[str, str]]]:
+    """findings(rules_yaml, csv_text) -> the findings as dicts, through the engine."""
+
+    def run(rules: str, data: str, name: str = "data.csv", **options: Any) -> list[dict[str, str]]:
+        rules_path = tmp_path / "rules.yaml"
+        rules_path.write_text(rules, encoding="utf-8")
+        data_path = write_csv(tmp_path / name, data)
+        result = validate(load_rules(rules_path), data_path, Options(**options))
+        return [f.to_dict() for f in result.findings]
+
+    return run
