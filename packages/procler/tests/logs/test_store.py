@@ -166,3 +166,21 @@ def test_a_burst_is_written_once_the_buffer_passes_the_threshold(logs_dir: Path)
     store.append_many("app", 1.0, "stdout", 1, ["y" * 100])
     assert len(stored_texts(logs_dir)) == 100
     store.close()
+
+
+def test_single_and_batched_appends_keep_their_order_and_partial_marks(logs_dir: Path) -> None:
+    with LogStore(logs_dir) as store:
+        store.append("app", 1.0, "stdout", 1, "a")
+        store.append_many("app", 1.0, "stdout", 1, ["b", "c"])
+        store.append("app", 1.0, "stdout", 1, "d-start", partial=True)
+        store.append("app", 1.0, "stdout", 1, "d-end")
+        store.append("app", 1.0, "stderr", 1, "e")
+    lines = query(logs_dir, "app", tail=None).lines
+    assert [(line["text"], line["stream"], line.get("partial", False)) for line in lines] == [
+        ("a", "stdout", False),
+        ("b", "stdout", False),
+        ("c", "stdout", False),
+        ("d-start", "stdout", True),
+        ("d-end", "stdout", False),
+        ("e", "stderr", False),
+    ]

@@ -42,6 +42,7 @@ from procler.logs.segment import (
 DEFAULT_MAX_SIZE = 10 * 1024 * 1024
 DEFAULT_MAX_FILES = 5
 DEFAULT_FLUSH_THRESHOLD = 1024 * 1024
+GROUP_LIMIT = 1024  # lines collected by `append` before they are encoded
 _PROCESS_NAME = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_.-]*")
 _OPEN_FLAGS = os.O_WRONLY | os.O_CREAT | os.O_APPEND | getattr(os, "O_CLOEXEC", 0)
 
@@ -68,6 +69,8 @@ class _Writer:
     buffer: list[bytes] = field(default_factory=list)
     buffered: int = 0
     index_buffer: list[bytes] = field(default_factory=list)
+    group: list[str] = field(default_factory=list)  # lines from `append`, not yet encoded
+    group_key: tuple[int, str, int, bool] = (0, "", 0, False)  # their ts, stream, run, partial
 
 
 class LogStore:
@@ -92,8 +95,19 @@ class LogStore:
     def append(
         self, process: str, ts: float, stream: str, run: int, text: str, partial: bool = False
     ) -> None:
-        """Buffer one line read at `ts` (Unix seconds) from `stream` (see append_many)."""
-        self.append_many(process, ts, stream, run, [text], partial)
+        """Buffer one line read at `ts` (Unix seconds) from `stream` (see append_many).
+
+        Consecutive lines sharing a time, stream and run (one pipe read) are collected and
+        encoded together, so the per-line path costs little more than append_many.
+        """
+        writer = self._writers.get(process) or self._open(process)
+        key = (max(int(ts * 1_000_000), writer.last_ts), stream, run, partial)
+        if key != writer.group_key:
+            self._seal(writer)
+            writer.group_key = key
+        writer.group.append(text)
+        if len(writer.group) >= GROUP_LIMIT:
+            self._seal(writer)
 
     def append_many(
         self,
@@ -106,18 +120,35 @@ class LogStore:
     ) -> None:
         """Buffer lines that share a read time, stream and run, in order.
 
-        `partial=True` marks the (single) text as a non-final chunk of a long line.
+        `partial=True` marks the texts as non-final chunks of a long line.
         Timestamps are made non-decreasing per process, so the index can bisect them.
         """
-        if not texts:
-            return
         writer = self._writers.get(process) or self._open(process)
-        ts_us = max(int(ts * 1_000_000), writer.last_ts)
+        self._seal(writer)
+        if texts:
+            self._add(writer, max(int(ts * 1_000_000), writer.last_ts), stream, run, texts, partial)
+
+    def flush(self) -> None:
+        """Write every buffered line to its segment file (cheap when nothing is buffered)."""
+        for writer in self._writers.values():
+            self._seal(writer)
+            self._write(writer)
+
+    def _seal(self, writer: _Writer) -> None:
+        """Encode the lines collected by `append`."""
+        if writer.group:
+            texts, writer.group = writer.group, []
+            ts_us, stream, run, partial = writer.group_key
+            self._add(writer, ts_us, stream, run, texts, partial)
+
+    def _add(
+        self, writer: _Writer, ts_us: int, stream: str, run: int, texts: list[str], partial: bool
+    ) -> None:
         data = encode_records(ts_us, stream, run, texts, partial)
         if writer.size and writer.size + len(data) > self.max_size:
             if len(texts) > 1:  # cut the batch where the segment fills up
                 for text in texts:
-                    self.append_many(process, ts, stream, run, [text], partial)
+                    self._add(writer, ts_us, stream, run, [text], partial)
                 return
             self._rotate(writer)
         writer.last_ts = ts_us
@@ -129,11 +160,6 @@ class LogStore:
         writer.size += len(data)
         writer.since_index += len(data)
         if writer.buffered >= self.flush_threshold:
-            self._write(writer)
-
-    def flush(self) -> None:
-        """Write every buffered line to its segment file (cheap when nothing is buffered)."""
-        for writer in self._writers.values():
             self._write(writer)
 
     def close(self) -> None:
