@@ -9,6 +9,7 @@ pattern, enum, reference, unique) look at the cell with surrounding spaces remov
 
 from __future__ import annotations
 
+import operator
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -89,15 +90,15 @@ def _text_check(
     expected: str,
     message: str,
     suggestion: str,
-    ok: Callable[[str], Any],
+    ok: Callable[[list[str]], list[Any]],
 ) -> Check:
-    """A rule passing when `ok(stripped text)` holds for every non-blank cell."""
+    """A rule passing where `ok(stripped texts)` is true, or the cell is blank."""
     make = finding_maker(spec, message, suggestion)
 
     def check(chunk: Chunk, rows: Sequence[int]) -> Hits:
         col = chunk.raw[name]
         stripped = list(map(str.strip, col))
-        oks = list(map(ok, stripped))
+        oks = ok(stripped)
         hits = [i for i in rows if not oks[i] and stripped[i]]
         return [(i, make(chunk.numbers[i], chunk.row(i), name, expected, col[i])) for i in hits]
 
@@ -136,7 +137,7 @@ def _length(spec: RuleSpec, ctx: CompileContext) -> Check:
         expected,
         "{field} must have " + expected,
         "shorten or complete {field}",
-        lambda t: low <= len(t) and (high is None or len(t) <= high),
+        lambda texts: [low <= n <= (n if high is None else high) for n in map(len, texts)],
     )
 
 
@@ -148,7 +149,7 @@ def _pattern(spec: RuleSpec, ctx: CompileContext) -> Check:
         f"matches {regex.pattern}",
         "{field} has an unexpected format",
         f"write {{field}} as {regex.pattern}",
-        regex.fullmatch,
+        lambda texts: list(map(regex.fullmatch, texts)),
     )
 
 
@@ -165,9 +166,15 @@ def _enum(spec: RuleSpec, ctx: CompileContext) -> Check:
     texts = frozenset(allowed)
     if ctx.types.get(name) in ("number", "integer"):
         numbers = frozenset(float(v) for v in spec.params["values"] if isinstance(v, int | float))
-        ok: Callable[[str], Any] = lambda t: t in texts or CONVERTERS["number"](t) in numbers  # noqa: E731
+        parse = CONVERTERS["number"]
+
+        def ok(items: list[str]) -> list[Any]:
+            return [t in texts or parse(t) in numbers for t in items]
     else:
-        ok = texts.__contains__
+
+        def ok(items: list[str]) -> list[Any]:
+            return list(map(texts.__contains__, items))
+
     expected = "one of: " + ", ".join(allowed)
     return _text_check(
         spec, name, expected, "{field} is not an allowed value", f"use {expected}", ok
@@ -182,7 +189,7 @@ def _reference(spec: RuleSpec, ctx: CompileContext) -> Check:
         f"a value of master {master}",
         "{field} is not in master " + master,
         f"use a value listed in {master}",
-        ctx.masters[master].__contains__,
+        lambda texts: list(map(ctx.masters[master].__contains__, texts)),
     )
 
 
@@ -228,6 +235,15 @@ def _unique(spec: RuleSpec, ctx: CompileContext) -> Check:
     return check
 
 
+_ORDERED: dict[str, Callable[[Any, Any], bool]] = {
+    "<": operator.lt,
+    "<=": operator.le,
+    ">": operator.gt,
+    ">=": operator.ge,
+}
+_ORDERABLE = ("number", "integer", "date")
+
+
 def _compare(spec: RuleSpec, ctx: CompileContext) -> Check:
     left, op = spec.params["left"], spec.params["op"]
     right = spec.params.get("right")
@@ -242,11 +258,24 @@ def _compare(spec: RuleSpec, ctx: CompileContext) -> Check:
     shown = right or format_value(constant)
     make = finding_maker(spec, f"{{field}} must be {op} {shown}", f"check {left} against {shown}")
 
+    sides = [ctx.types.get(left), ctx.types.get(right) if right is not None else None]
+    # Both sides numbers (or both dates) cannot mismatch: compare with the C operator.
+    ordered = op in _ORDERED and sides[0] in _ORDERABLE and sides[1] in (sides[0], None)
+
     def check(chunk: Chunk, rows: Sequence[int]) -> Hits:
-        a_col = chunk.vals[left]
-        b_col = chunk.vals[right] if right is not None else None
+        a_col: list[Any] = chunk.vals[left]
+        b_col: list[Any] | None = chunk.vals[right] if right is not None else None
+        if ordered:
+            fn, bs = _ORDERED[op], b_col or [constant] * len(a_col)
+            failing = [
+                i
+                for i in rows
+                if (a := a_col[i]) is not None and (b := bs[i]) is not None and not fn(a, b)
+            ]
+        else:
+            failing = list(rows)
         hits = []
-        for i in rows:
+        for i in failing:
             a = a_col[i]
             b = b_col[i] if b_col is not None else constant
             if a is None or b is None:
@@ -282,8 +311,12 @@ def _sum_equals(spec: RuleSpec, ctx: CompileContext) -> Check:
         if any(None in c for c in part_cols):
             part_cols = [[0.0 if v is None else v for v in c] for c in part_cols]
         sums = list(map(sum, zip(*part_cols, strict=True)))
+        # not_close, inlined: this runs once per row.
         hits = [
-            i for i in rows if (t := totals[i]) is not None and not_close(t, sums[i], tolerance)
+            i
+            for i in rows
+            if (t := totals[i]) is not None
+            and abs(t - (s := sums[i])) > tolerance + 1e-9 * (1.0 + abs(s))
         ]
         col = chunk.raw[total]
         return [

@@ -10,6 +10,7 @@ the engine counts as a skipped evaluation rather than a finding.
 
 from __future__ import annotations
 
+import operator
 import re
 from collections.abc import Callable, Mapping, Sequence
 from datetime import date
@@ -68,7 +69,6 @@ def _equal(a: Value, b: Value) -> bool:
 
 
 def _ordered(op: str) -> Callable[[Value, Value], bool]:
-    import operator
 
     fn = {"<": operator.lt, "<=": operator.le, ">": operator.gt, ">=": operator.ge}[op]
 
@@ -178,6 +178,14 @@ def _pairwise(fn: Callable[[Any, Any], Any], left: Compiled, right: Compiled) ->
     return lambda cols, n: list(map(fn, left(cols, n), right(cols, n)))
 
 
+# Operators that cannot raise on two floats (inf is a float, not an exception).
+_INLINE: dict[str, Callable[[float, float], float]] = {
+    "+": operator.add,
+    "-": operator.sub,
+    "*": operator.mul,
+}
+
+
 def compile_node(node: Node) -> Compiled:
     """Turn a tree into a function of (typed columns, row count) -> values, one per row."""
     kind = node[0]
@@ -211,6 +219,12 @@ def compile_node(node: Node) -> Compiled:
                 for a, b in zip(left(cols, n), right(cols, n), strict=True)
             ]
         return _pairwise(_safe(COMPARATORS[op]), left, right)
+    if kind == "bin" and node[1] in _INLINE:
+        fn, left, right = _INLINE[node[1]], compile_node(node[2]), compile_node(node[3])
+        return lambda cols, n: [
+            fn(a, b) if type(a) is float and type(b) is float else ERROR
+            for a, b in zip(left(cols, n), right(cols, n), strict=True)
+        ]
     if kind == "bin":
         return _pairwise(
             _numeric(_ARITHMETIC[node[1]]), compile_node(node[2]), compile_node(node[3])
