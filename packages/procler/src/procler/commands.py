@@ -12,6 +12,9 @@ from procler.config.commands import CONFIG_COMMANDS
 from procler.errors import (
     ConfigInvalid,
     ConfigNotFound,
+    Conflict,
+    DependencyFailed,
+    GroupNotFound,
     PortInUse,
     ProcessNotFound,
     StartFailed,
@@ -33,6 +36,7 @@ ALL = Arg("--all", "every process of the project", type="boolean")
 TIMEOUT = Arg(
     "--timeout", "give up after this long (e.g. 500ms, 30s, 5m)", type="duration", default="30s"
 )
+WAIT_FOR = ("running", "stopped", "exited", "failed", "healthy", "unhealthy")
 SUPERVISED = (ConfigNotFound, ConfigInvalid, StateDirUnwritable, SupervisorUnavailable)
 
 PROCESS = {
@@ -43,22 +47,38 @@ PROCESS = {
 }
 PROCESSES = {"type": "object", "properties": {"processes": {"type": "array", "items": PROCESS}}}
 
+START_ARGS = (
+    Arg("--no-deps", "start only this process, not what it depends on", type="boolean"),
+    Arg(
+        "--timeout",
+        "give up waiting for dependencies after this long",
+        type="duration",
+        default="60s",
+    ),
+)
+GROUP = Arg("name", "group name (see `procler group list`)", required=True)
+GROUP_ERRORS = (*SUPERVISED, GroupNotFound)
+
 PROCESS_COMMANDS: tuple[Command, ...] = (
     Command(
         "start",
-        "start a process (or --all); an already running one is left as it is",
+        "start a process (or --all) after what it depends on; a running one is left as it is",
         FORWARD,
-        args=(NAME, ALL),
-        examples=("procler start api", "procler start --all"),
-        errors=(*SUPERVISED, ProcessNotFound, PortInUse, StartFailed),
-        output={"oneOf": [PROCESS, PROCESSES], "description": "adds already_running"},
+        args=(NAME, ALL, *START_ARGS),
+        examples=("procler start api", "procler start worker --no-deps", "procler start --all"),
+        errors=(*SUPERVISED, ProcessNotFound, PortInUse, StartFailed, DependencyFailed),
+        output={"oneOf": [PROCESS, PROCESSES], "description": "adds already_running, dependencies"},
     ),
     Command(
         "stop",
-        "stop a process (or --all): stop_signal to its group, then SIGKILL after stop_timeout",
+        "stop a process (or --all): stop_signal to its group, SIGKILL after stop_timeout",
         FORWARD,
-        args=(NAME, ALL),
-        examples=("procler stop api", "procler stop --all"),
+        args=(
+            NAME,
+            ALL,
+            Arg("--with-dependents", "stop what depends on it first", type="boolean"),
+        ),
+        examples=("procler stop api", "procler stop db --with-dependents", "procler stop --all"),
         errors=(*SUPERVISED, ProcessNotFound),
         output={"oneOf": [PROCESS, PROCESSES], "description": "adds already_stopped"},
     ),
@@ -73,6 +93,21 @@ PROCESS_COMMANDS: tuple[Command, ...] = (
         output={"oneOf": [PROCESS, PROCESSES]},
     ),
     Command(
+        "run",
+        "define a runtime process and start it in one call (same NAME and CMD: no-op)",
+        "procler.run_command:run",
+        args=(
+            Arg("name", "process name", required=True),
+            Arg("--cwd", "working directory (default: the project root)", type="path"),
+            Arg("--env", "environment variable (repeatable)", type="key_value", multiple=True),
+            Arg("--force", "replace a different runtime definition of NAME", type="boolean"),
+            Arg("cmd", "the command and its arguments, after --", type="remainder"),
+        ),
+        examples=("procler run web -- python -m http.server 8000 --bind 127.0.0.1",),
+        errors=(*SUPERVISED, Conflict, PortInUse, StartFailed),
+        output=PROCESS,
+    ),
+    Command(
         "status",
         "status of one process, or of every process",
         FORWARD,
@@ -83,21 +118,72 @@ PROCESS_COMMANDS: tuple[Command, ...] = (
     ),
     Command(
         "wait",
-        "block until a process reaches a status; exit 1 with TIMEOUT otherwise",
+        "block until a process (or every member of a group) reaches a status; exit 1 on TIMEOUT",
         FORWARD,
         args=(
-            Arg("name", "process name", required=True),
-            Arg(
-                "--for",
-                "the status to wait for",
-                choices=("running", "stopped", "exited", "failed", "healthy", "unhealthy"),
-                default="running",
-            ),
+            Arg("name", "process name (or use --group)"),
+            Arg("--group", "wait for every member of this group"),
+            Arg("--for", "the status to wait for", choices=tuple(WAIT_FOR), default="running"),
             TIMEOUT,
         ),
-        examples=("procler wait api --for running --timeout 10s",),
-        errors=(*SUPERVISED, ProcessNotFound, Timeout),
-        output=PROCESS,
+        examples=(
+            "procler wait api --for healthy --timeout 10s",
+            "procler wait --group backend --for healthy --timeout 60s",
+        ),
+        errors=(*GROUP_ERRORS, ProcessNotFound, Timeout),
+        output={"oneOf": [PROCESS, PROCESSES], "description": "adds condition, not_met"},
+    ),
+    Command(
+        "up",
+        "start every process in dependency order (parallel where independent)",
+        FORWARD,
+        args=START_ARGS[1:],
+        examples=("procler up",),
+        errors=(*SUPERVISED, PortInUse, StartFailed, DependencyFailed),
+        output=PROCESSES,
+    ),
+    Command(
+        "down",
+        "stop every process, dependents first",
+        FORWARD,
+        examples=("procler down",),
+        errors=SUPERVISED,
+        output=PROCESSES,
+    ),
+    Command(
+        "group start",
+        "start a group's members and what they depend on, in dependency order",
+        FORWARD,
+        args=(GROUP, START_ARGS[1]),
+        examples=("procler group start backend",),
+        errors=(*GROUP_ERRORS, PortInUse, StartFailed, DependencyFailed),
+        output=PROCESSES,
+    ),
+    Command(
+        "group stop",
+        "stop a group's members in reverse dependency order",
+        FORWARD,
+        args=(GROUP,),
+        examples=("procler group stop backend",),
+        errors=GROUP_ERRORS,
+        output=PROCESSES,
+    ),
+    Command(
+        "group status",
+        "status of every member of a group",
+        FORWARD,
+        args=(GROUP,),
+        examples=("procler group status backend",),
+        errors=GROUP_ERRORS,
+        output=PROCESSES,
+    ),
+    Command(
+        "group list",
+        "the groups defined in the config, with their members",
+        FORWARD,
+        examples=("procler group list",),
+        errors=SUPERVISED,
+        output={"type": "object", "properties": {"groups": {"type": "array"}}},
     ),
     Command(
         "daemon status",

@@ -7,7 +7,13 @@ from collections.abc import AsyncIterator, Mapping
 from typing import Any
 
 from procler.config.model import ProcessSpec
-from procler.contexts.base import ExecutionContext, ExitInfo, OutputLine, RunningProcess
+from procler.contexts.base import (
+    ExecutionContext,
+    ExitInfo,
+    OutputBatch,
+    OutputLine,
+    RunningProcess,
+)
 from procler.supervisor.clock import Clock
 
 
@@ -55,7 +61,7 @@ class FakeProcess(RunningProcess):
     async def wait(self) -> ExitInfo:
         return await asyncio.shield(self.ended)
 
-    async def output(self) -> AsyncIterator[OutputLine]:
+    async def output(self) -> AsyncIterator[OutputLine | OutputBatch]:
         for line in self.lines:
             yield line
         await asyncio.shield(self.ended)
@@ -80,6 +86,8 @@ class FakeContext(ExecutionContext):
         self.started: list[FakeProcess] = []
         self.signals: list[tuple[int, int]] = []
         self.ignore_term = ignore_term
+        self.probes: list[str] = []
+        self.probe_results: list[bool] = []
 
     async def start(self, spec: ProcessSpec, env: Mapping[str, str], run: int) -> RunningProcess:
         proc = FakeProcess(100 + len(self.started), self.plan.pop(0) if self.plan else None)
@@ -91,6 +99,13 @@ class FakeContext(ExecutionContext):
         self.signals.append((proc.pid, signum))
         if signum == 9 or not self.ignore_term:
             proc.end(ExitInfo(None, signum))
+
+    async def exec_probe(
+        self, spec: ProcessSpec, command: str, env: Mapping[str, str], timeout: float
+    ) -> tuple[bool, str]:
+        self.probes.append(command)
+        ok = self.probe_results.pop(0) if self.probe_results else True
+        return ok, "exit 0: ok" if ok else "exit 1: down"
 
     async def stop(self, proc: RunningProcess, signum: int, timeout: float) -> ExitInfo:
         await self.signal(proc, signum)
@@ -117,5 +132,5 @@ class FakeHost:
     def reaped(self, rt: Any, proc: RunningProcess) -> None:
         pass
 
-    def output(self, rt: Any, run: int, line: OutputLine) -> None:
-        self.lines.append((rt.name, run, line.text))
+    def output(self, rt: Any, run: int, batch: OutputBatch) -> None:
+        self.lines.extend((rt.name, run, text) for text in batch.texts)

@@ -27,6 +27,16 @@ class OutputLine:
     ts: float | None = None  # when the context knows it (docker logs); else capture time
 
 
+@dataclass(frozen=True)
+class OutputBatch:
+    """Consecutive lines of one stream read at once (the fast path of local capture)."""
+
+    stream: str
+    texts: list[str]
+    ts: float
+    partial: bool = False  # a single chunk of a long line, more chunks follow
+
+
 class RunningProcess(abc.ABC):
     """One run of a process in some context."""
 
@@ -40,8 +50,8 @@ class RunningProcess(abc.ABC):
         """Wait until the run ends by itself or is stopped; return how it ended."""
 
     @abc.abstractmethod
-    def output(self) -> AsyncIterator[OutputLine]:
-        """Lines of stdout and stderr, until the run's output ends."""
+    def output(self) -> AsyncIterator[OutputLine | OutputBatch]:
+        """Lines (or batches of lines) of stdout and stderr, until the run's output ends."""
 
     @abc.abstractmethod
     def details(self, stat: Any = None) -> dict[str, Any]:
@@ -67,6 +77,12 @@ class ExecutionContext(abc.ABC):
     @abc.abstractmethod
     async def stop(self, proc: RunningProcess, signum: int, timeout: float) -> ExitInfo:
         """Signal, wait up to timeout, then kill; return how the run ended."""
+
+    @abc.abstractmethod
+    async def exec_probe(
+        self, spec: ProcessSpec, command: str, env: Mapping[str, str], timeout: float
+    ) -> tuple[bool, str]:
+        """Run a health-check command where the process runs; (exit 0, short output)."""
 
     async def reap_leftovers(self, proc: RunningProcess) -> int:
         """After the main process ended by itself: kill what it left running; return how many."""

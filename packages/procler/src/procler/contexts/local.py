@@ -12,9 +12,15 @@ from typing import Any
 
 from procler.config.model import ProcessSpec
 from procler.contexts import procfs
-from procler.contexts.base import ExecutionContext, ExitInfo, OutputLine, RunningProcess
+from procler.contexts.base import (
+    ExecutionContext,
+    ExitInfo,
+    OutputBatch,
+    OutputLine,
+    RunningProcess,
+)
 from procler.errors import StartFailed
-from procler.logs.capture import read_lines
+from procler.logs.capture import read_batches
 
 KILL_WAIT = 5.0  # bound on waiting for a SIGKILLed group to be reaped
 
@@ -55,9 +61,9 @@ class LocalProcess(RunningProcess):
     async def wait(self) -> ExitInfo:
         return await asyncio.shield(self._exited)
 
-    async def output(self) -> AsyncIterator[OutputLine]:
+    async def output(self) -> AsyncIterator[OutputLine | OutputBatch]:
         loop = asyncio.get_running_loop()
-        queue: asyncio.Queue[OutputLine | None] = asyncio.Queue(maxsize=4096)
+        queue: asyncio.Queue[OutputBatch | None] = asyncio.Queue(maxsize=256)
 
         async def pump(pipe: Any, stream: str) -> None:
             reader = asyncio.StreamReader(limit=1 << 20)
@@ -65,8 +71,8 @@ class LocalProcess(RunningProcess):
                 lambda: asyncio.StreamReaderProtocol(reader), pipe
             )
             try:
-                async for chunk in read_lines(reader, stream):
-                    await queue.put(OutputLine(stream, chunk.text))
+                async for batch in read_batches(reader, stream):
+                    await queue.put(OutputBatch(stream, batch.texts, batch.ts, batch.partial))
             finally:
                 transport.close()
                 await queue.put(None)
@@ -154,6 +160,31 @@ class LocalContext(ExecutionContext):
             left = sum(1 for st in snapshot.values() if st.pgrp == proc.pid)
             await self.signal(proc, signal.SIGKILL)
         return left + self.kill_escaped(proc)
+
+    async def exec_probe(
+        self, spec: ProcessSpec, command: str, env: Mapping[str, str], timeout: float
+    ) -> tuple[bool, str]:
+        """Run command with the process's cwd and environment; exit 0 is healthy."""
+        proc = await asyncio.create_subprocess_exec(
+            "/bin/sh",
+            "-c",
+            command,
+            cwd=spec.cwd,
+            env=dict(env),
+            stdin=asyncio.subprocess.DEVNULL,
+            stdout=asyncio.subprocess.PIPE,
+            stderr=asyncio.subprocess.STDOUT,
+            start_new_session=True,
+        )
+        try:
+            out, _ = await asyncio.wait_for(proc.communicate(), timeout)
+        except TimeoutError:
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(proc.pid, signal.SIGKILL)
+            await proc.wait()
+            return False, f"exec timed out after {timeout:g}s"
+        text = out.decode("utf-8", "replace").strip()
+        return proc.returncode == 0, f"exit {proc.returncode}: {text}"[:200]
 
     def kill_escaped(self, proc: RunningProcess) -> int:
         """SIGKILL processes of this run that left the group (e.g. daemonized); return how many."""

@@ -19,7 +19,7 @@ from typing import Any
 from procler import __version__, project, states
 from procler.config.model import ProcessSpec, ProjectConfig
 from procler.contexts import procfs
-from procler.contexts.base import ExecutionContext, OutputLine, RunningProcess
+from procler.contexts.base import ExecutionContext, OutputBatch, RunningProcess
 from procler.contexts.local import LocalContext
 from procler.errors import ProcessNotFound
 from procler.logs.store import LogStore
@@ -61,6 +61,7 @@ class Supervisor:
             start_new_session=True,
         )
         self._flusher: asyncio.Task[None] | None = None
+        self._retired: set[asyncio.Future[Any]] = set()
 
     # -- configuration --------------------------------------------------------------------
 
@@ -93,6 +94,11 @@ class Supervisor:
             elif rt.status not in states.ALIVE:
                 rt.spec = spec  # a running process keeps its spec until it restarts
                 rt.context = self._context(spec)
+        for name in [n for n in self.runtimes if n not in cfg.processes]:
+            # The definition is gone (e.g. `procler remove`): nobody could address the
+            # process any more, so it is stopped and forgotten.
+            rt = self.runtimes.pop(name)
+            self._retired.add(asyncio.ensure_future(rt.stop("definition removed")))
 
     def _new_runtime(self, spec: ProcessSpec) -> ProcessRuntime:
         rt = ProcessRuntime(spec, self._context(spec), self, self.clock)
@@ -120,17 +126,6 @@ class Supervisor:
                 + "run `procler list` to see the defined processes",
             )
         return self.runtimes[name]
-
-    def selected(self, values: dict[str, Any]) -> list[ProcessRuntime]:
-        """The runtimes a command names: NAME, or every process with --all."""
-        if values.get("all"):
-            cfg = self.config()
-            return [self.runtimes[n] for n in cfg.processes]
-        if not values.get("name"):
-            from agentcli.errors import UsageError
-
-            raise UsageError("name a process or pass --all", suggestion="e.g. `procler start api`")
-        return [self.runtime(values["name"])]
 
     # -- Host protocol --------------------------------------------------------------------
 
@@ -161,9 +156,9 @@ class Supervisor:
         if rt.spec.context == "local" and proc.pid is not None:
             self._tell_sentinel(f"-{proc.pid}")
 
-    def output(self, rt: ProcessRuntime, run: int, line: OutputLine) -> None:
+    def output(self, rt: ProcessRuntime, run: int, batch: OutputBatch) -> None:
         assert self.logs is not None
-        self.logs.append(rt.name, line.ts or self.clock.time(), line.stream, run, line.text)
+        self.logs.append_many(rt.name, batch.ts, batch.stream, run, batch.texts, batch.partial)
 
     # -- life cycle -----------------------------------------------------------------------
 

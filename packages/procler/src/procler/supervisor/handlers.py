@@ -1,7 +1,7 @@
 """The supervisor's side of each command: async functions over the Supervisor.
 
-`HANDLERS` maps every declared supervisor command to its function; a test checks that
-it covers exactly the commands declared as forwarded to the supervisor.
+`Handlers.table()` maps every declared supervisor command to its function; a test checks
+that it covers exactly the commands the declarations forward to the supervisor.
 """
 
 from __future__ import annotations
@@ -10,9 +10,12 @@ import asyncio
 from collections.abc import Awaitable, Callable
 from typing import Any
 
+from agentcli.errors import UsageError
 from procler import states
-from procler.errors import PortInUse, StartFailed, Timeout
+from procler.config.graph import DependencyGraph
+from procler.errors import GroupNotFound, PortInUse, StartFailed, Timeout
 from procler.supervisor.core import Supervisor
+from procler.supervisor.orchestrate import start_plan, stop_plan
 from procler.supervisor.ports import holder
 from procler.supervisor.runtime import ProcessRuntime
 from procler.supervisor.status import CpuMeter, process_status
@@ -40,13 +43,24 @@ class Handlers:
             "restart": self.restart,
             "status": self.status,
             "wait": self.wait,
+            "up": self.up,
+            "down": self.down,
+            "group start": self.group_start,
+            "group stop": self.group_stop,
+            "group status": self.group_status,
+            "group list": self.group_list,
             "daemon status": self.daemon_status,
             "daemon stop": self.daemon_stop,
             "daemon restart": self.daemon_restart,
         }
 
+    # -- helpers --------------------------------------------------------------------------
+
     def _one(self, rt: ProcessRuntime) -> dict[str, Any]:
         return process_status(rt, self.meter, self.sup.clock.time())
+
+    def _graph(self) -> DependencyGraph:
+        return DependencyGraph.from_config(self.sup.config())
 
     def _check_ports(self, rt: ProcessRuntime) -> None:
         for port in rt.spec.ports:
@@ -58,7 +72,7 @@ class Handlers:
                     data={"name": rt.name, "port": port, "pid": held.pid, "command": held.command},
                 )
 
-    async def _start_one(self, rt: ProcessRuntime, restart: bool) -> dict[str, Any]:
+    async def _start_one(self, rt: ProcessRuntime, restart: bool = False) -> dict[str, Any]:
         if not restart and rt.status in states.ALIVE:
             return {**self._one(rt), "already_running": True}
         if not (restart and rt.status in states.ALIVE):
@@ -71,57 +85,150 @@ class Handlers:
             )
         return {**self._one(rt), **result}
 
-    async def _many(
-        self, values: dict[str, Any], act: Callable[[ProcessRuntime], Awaitable[dict[str, Any]]]
-    ) -> Any:
-        rts = self.sup.selected(values)
-        if not values.get("all"):
-            return await act(rts[0])
-        results = await asyncio.gather(*(act(rt) for rt in rts), return_exceptions=True)
-        out = []
-        for rt, res in zip(rts, results, strict=True):
-            if isinstance(res, BaseException):
-                err = getattr(res, "code", "INTERNAL")
-                out.append({**self._one(rt), "error": str(res), "error_code": err})
-            else:
-                out.append(res)
-        return {"processes": out}
+    async def _stop_one(self, rt: ProcessRuntime) -> dict[str, Any]:
+        result = await rt.stop()
+        self.sup.reap_orphans()
+        return {**self._one(rt), **result}
+
+    def _names(self, values: dict[str, Any]) -> list[str]:
+        if values.get("all"):
+            return list(self.sup.config().processes)
+        if not values.get("name"):
+            raise UsageError("name a process or pass --all", suggestion="e.g. `procler start api`")
+        return [self.sup.runtime(values["name"]).name]
+
+    def _group_members(self, name: str) -> list[str]:
+        groups = self.sup.config().groups
+        if name not in groups:
+            from agentcli.parser import did_you_mean
+
+            hint = did_you_mean(name, sorted(groups))
+            raise GroupNotFound(
+                f"no group named {name!r}",
+                suggestion=(hint + " " if hint else "") + "run `procler group list`",
+            )
+        return list(groups[name].processes)
+
+    async def _start_names(self, names: list[str], values: dict[str, Any]) -> list[dict[str, Any]]:
+        cfg = self.sup.config()
+        return await start_plan(
+            self.sup.runtimes,
+            self._graph(),
+            names,
+            lambda n: cfg.processes[n].depends_on,
+            self._start_one,
+            float(values.get("timeout") or 60.0),
+            with_deps=not values.get("no_deps"),
+            describe=self._one,
+        )
+
+    async def _stop_names(
+        self, names: list[str], with_dependents: bool = True
+    ) -> list[dict[str, Any]]:
+        graph = self._graph()
+        if with_dependents:
+            names = list(dict.fromkeys([*names, *(d for n in names for d in graph.dependents(n))]))
+        chosen = set(names)
+        levels = [[n for n in level if n in chosen] for level in graph.stop_levels(names)]
+        return await stop_plan(self.sup.runtimes, [lv for lv in levels if lv], self._stop_one)
+
+    # -- process commands -----------------------------------------------------------------
 
     async def start(self, values: dict[str, Any]) -> Any:
-        return await self._many(values, lambda rt: self._start_one(rt, restart=False))
+        names = self._names(values)
+        outcomes = await self._start_names(names, values)
+        if values.get("all"):
+            return {"processes": outcomes}
+        target = next(o for o in outcomes if o["name"] == names[0])
+        deps = [o for o in outcomes if o["name"] != names[0]]
+        return {**target, "dependencies": deps} if deps else target
 
     async def restart(self, values: dict[str, Any]) -> Any:
-        return await self._many(values, lambda rt: self._start_one(rt, restart=True))
+        names = self._names(values)
+        results = await asyncio.gather(
+            *(self._start_one(self.sup.runtimes[n], True) for n in names)
+        )
+        return {"processes": list(results)} if values.get("all") else results[0]
 
     async def stop(self, values: dict[str, Any]) -> Any:
-        async def stop_one(rt: ProcessRuntime) -> dict[str, Any]:
-            result = await rt.stop()
-            self.sup.reap_orphans()
-            return {**self._one(rt), **result}
+        names = self._names(values)
+        if values.get("all") or values.get("with_dependents"):
+            outcomes = await self._stop_names(names)
+            if values.get("all"):
+                return {"processes": outcomes}
+            target = next(o for o in outcomes if o["name"] == names[0])
+            others = [o for o in outcomes if o["name"] != names[0]]
+            return {**target, "dependents": others}
+        return await self._stop_one(self.sup.runtimes[names[0]])
 
-        return await self._many(values, stop_one)
+    async def up(self, values: dict[str, Any]) -> Any:
+        return await self.start({**values, "all": True})
+
+    async def down(self, values: dict[str, Any]) -> Any:
+        return await self.stop({**values, "all": True})
 
     async def status(self, values: dict[str, Any]) -> Any:
-        now = self.sup.clock.time()
         if values.get("name"):
-            return process_status(self.sup.runtime(values["name"]), self.meter, now)
+            return self._one(self.sup.runtime(values["name"]))
+        cfg = self.sup.config()
+        return {"processes": [self._one(self.sup.runtimes[n]) for n in cfg.processes]}
+
+    async def wait(self, values: dict[str, Any]) -> Any:
+        condition = values["for"]
+        timeout = float(values["timeout"])
+        if values.get("group"):
+            names = self._group_members(values["group"])
+        elif values.get("name"):
+            names = [self.sup.runtime(values["name"]).name]
+        else:
+            raise UsageError("name a process or pass --group", suggestion="e.g. `procler wait api`")
+        rts = [self.sup.runtimes[n] for n in names]
+        pred = WAIT_CONDITIONS[condition]
+        met = await asyncio.gather(*(rt.wait_until(pred, timeout) for rt in rts))
+        members = [{**self._one(rt), "condition_met": ok} for rt, ok in zip(rts, met, strict=True)]
+        data: dict[str, Any] = (
+            {"group": values["group"], "condition": condition, "processes": members}
+            if values.get("group")
+            else {**members[0], "condition": condition}
+        )
+        if all(met):
+            return data
+        missing = [rt.name for rt, ok in zip(rts, met, strict=True) if not ok]
+        raise Timeout(
+            f"not {condition} after {timeout:g}s: "
+            + ", ".join(f"{rt.name} is {rt.status}" for rt in rts if rt.name in missing),
+            data={**data, "not_met": missing},
+        )
+
+    # -- groups ---------------------------------------------------------------------------
+
+    async def group_start(self, values: dict[str, Any]) -> Any:
+        members = self._group_members(values["name"])
+        outcomes = await self._start_names(members, values)
+        return {"group": values["name"], "processes": outcomes}
+
+    async def group_stop(self, values: dict[str, Any]) -> Any:
+        members = self._group_members(values["name"])
+        outcomes = await self._stop_names(members, with_dependents=False)
+        return {"group": values["name"], "processes": outcomes}
+
+    async def group_status(self, values: dict[str, Any]) -> Any:
+        members = self._group_members(values["name"])
+        return {
+            "group": values["name"],
+            "processes": [self._one(self.sup.runtimes[n]) for n in members],
+        }
+
+    async def group_list(self, values: dict[str, Any]) -> Any:
         cfg = self.sup.config()
         return {
-            "processes": [
-                process_status(self.sup.runtimes[n], self.meter, now) for n in cfg.processes
+            "groups": [
+                {"name": g.name, "description": g.description, "processes": list(g.processes)}
+                for g in cfg.groups.values()
             ]
         }
 
-    async def wait(self, values: dict[str, Any]) -> Any:
-        rt = self.sup.runtime(values["name"])
-        condition = values["for"]
-        timeout = float(values["timeout"])
-        if await rt.wait_until(WAIT_CONDITIONS[condition], timeout):
-            return {**self._one(rt), "condition": condition}
-        raise Timeout(
-            f"{rt.name} is {rt.status}, not {condition}, after {timeout:g}s",
-            data={**self._one(rt), "condition": condition},
-        )
+    # -- the supervisor itself ------------------------------------------------------------
 
     async def daemon_status(self, values: dict[str, Any]) -> Any:
         return self.sup.about()

@@ -16,9 +16,10 @@ from typing import Any, Protocol
 from agentcli.errors import AgentError
 from procler import states
 from procler.config.model import ProcessSpec
-from procler.contexts.base import ExecutionContext, ExitInfo, OutputLine, RunningProcess
+from procler.contexts.base import ExecutionContext, ExitInfo, OutputBatch, RunningProcess
 from procler.contexts.local import signal_number
 from procler.supervisor.clock import Clock, iso
+from procler.supervisor.health import HealthProber
 
 START_GRACE = 0.15  # a user start that dies this fast is reported failed, not restarted
 DRAIN_WAIT = 2.0  # bound on reading the rest of a run's output after it ended
@@ -31,7 +32,7 @@ class Host(Protocol):
     def record(self, rt: ProcessRuntime, src: str, dst: str, reason: str) -> None: ...
     def spawned(self, rt: ProcessRuntime, proc: RunningProcess) -> None: ...
     def reaped(self, rt: ProcessRuntime, proc: RunningProcess) -> None: ...
-    def output(self, rt: ProcessRuntime, run: int, line: OutputLine) -> None: ...
+    def output(self, rt: ProcessRuntime, run: int, batch: OutputBatch) -> None: ...
 
 
 class ProcessRuntime:
@@ -55,7 +56,7 @@ class ProcessRuntime:
         self._monitor: asyncio.Task[None] | None = None
         self._timer: asyncio.Task[None] | None = None
         self._user_start = False
-        self.health: Any = None  # set by the health prober when the spec has a healthcheck
+        self.health: HealthProber | None = None
 
     @property
     def name(self) -> str:
@@ -143,14 +144,44 @@ class ProcessRuntime:
         self.started_at = self.clock.time()
         self.host.spawned(self, proc)
         self._monitor = asyncio.create_task(self._watch(proc, self.run))
+        if self.spec.healthcheck is not None:
+            if self.health is None or self.health.check != self.spec.healthcheck:
+                self.health = HealthProber(self, self.spec.healthcheck)
+            self.health.begin()
+        else:
+            self.health = None
         if await self.wait_until(lambda rt: rt.status != states.STARTING, START_GRACE):
             return  # ended during the grace period; _watch has recorded how
         self._set(states.RUNNING, "started")
+        if self.health is not None and self.health.status != "starting":
+            # The prober may have decided during the start grace period.
+            target = states.HEALTHY if self.health.status == "healthy" else states.UNHEALTHY
+            self._set(target, f"health check {self.health.status} during start")
+
+    def health_changed(self, target: str, reason: str, restart: bool) -> None:
+        """Called by the prober: move between running/healthy/unhealthy; maybe restart."""
+        if self.status not in states.UP or self.status == target:
+            return
+        self._set(target, reason)
+        check = self.spec.healthcheck
+        if restart and check is not None and check.restart_on_unhealthy:
+            self._timer = asyncio.create_task(self._restart_unhealthy())
+
+    async def _restart_unhealthy(self) -> None:
+        async with self.lock:
+            if self.status != states.UNHEALTHY:
+                return
+            await self._stop_locked("unhealthy: restart_on_unhealthy")
+            self.restarts += 1
+            with contextlib.suppress(AgentError):
+                await self._spawn(f"restart {self.restarts} after turning unhealthy", user=False)
 
     async def _stop_locked(self, reason: str) -> None:
         proc = self.proc
         assert proc is not None
         self._set(states.STOPPING, reason)
+        if self.health is not None:
+            self.health.cancel()
         info = await self.context.stop(
             proc, signal_number(self.spec.stop_signal), self.spec.stop_timeout
         )
@@ -169,10 +200,18 @@ class ProcessRuntime:
         }
 
     async def _pump(self, proc: RunningProcess, run: int) -> None:
-        async for line in proc.output():
-            if line.stream == "stderr":
-                self.recent_stderr.append(line.text)
-            self.host.output(self, run, line)
+        async for item in proc.output():
+            batch = (
+                item
+                if isinstance(item, OutputBatch)
+                else OutputBatch(item.stream, [item.text], item.ts or self.clock.time())
+            )
+            if batch.stream == "stderr":
+                self.recent_stderr.extend(batch.texts)
+            if self.health is not None:
+                for text in batch.texts:
+                    self.health.on_line(text)
+            self.host.output(self, run, batch)
 
     async def _watch(self, proc: RunningProcess, run: int) -> None:
         """Read the run's output until it ends, then apply the restart policy."""
@@ -187,6 +226,8 @@ class ProcessRuntime:
             await asyncio.wait_for(asyncio.shield(pump), DRAIN_WAIT)
         pump.cancel()
         self.host.reaped(self, proc)
+        if self.health is not None:
+            self.health.cancel()
         if self.status == states.STOPPING:
             return  # stop() records the end
         self._ended(info, leftovers)

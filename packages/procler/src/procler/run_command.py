@@ -1,0 +1,27 @@
+"""`procler run NAME -- CMD...`: define a runtime process and start it, like `pm2 start`."""
+
+from __future__ import annotations
+
+import shlex
+from typing import Any
+
+from agentcli.commands import Command
+from agentcli.errors import UsageError
+
+
+def run(values: dict[str, Any], command: Command) -> Any:
+    from procler import client
+    from procler.commands import APP
+    from procler.config import handlers
+
+    argv = values.pop("cmd") or []
+    if not argv:
+        raise UsageError(
+            "run needs the command after --",
+            suggestion="e.g. `procler run web -- python -m http.server`",
+        )
+    defined = handlers.define({**values, "command": shlex.join(argv)}, command)
+    start = APP.command("restart" if defined["changed"] and values["force"] else "start")
+    return client.forward(
+        {"name": values["name"], "config": values.get("config"), "timeout": 60.0}, start
+    )

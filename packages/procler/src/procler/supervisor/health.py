@@ -1,0 +1,135 @@
+"""Health checking of one run: probes early and often until ready, then every interval.
+
+Readiness is noticed fast: the first probes come 50 ms apart, doubling up to `interval`,
+so a process ready in 300 ms is seen healthy within about 100 ms, not after a 10 s period.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import re
+from typing import TYPE_CHECKING, Any
+
+from procler import states
+from procler.config.model import HealthCheck
+from procler.supervisor.clock import iso
+from procler.supervisor.probes import http_probe, tcp_probe
+
+if TYPE_CHECKING:
+    from procler.supervisor.runtime import ProcessRuntime
+
+FIRST_DELAY = 0.05
+
+
+class HealthProber:
+    def __init__(self, rt: ProcessRuntime, check: HealthCheck) -> None:
+        self.rt = rt
+        self.check = check
+        self.status = "starting"  # starting | healthy | unhealthy
+        self.failures = 0
+        self.checks = 0
+        self.last_check_at: float | None = None
+        self.last_output = ""
+        self.since: float | None = None  # when status last changed
+        self.was_healthy = False
+        self._pattern = re.compile(check.log) if check.log else None
+        self._log_matched = asyncio.Event()
+        self._task: asyncio.Task[None] | None = None
+        self._run_started = 0.0
+        self._next_count_at = 0.0
+
+    def summary(self) -> dict[str, Any]:
+        return {
+            "status": self.status,
+            "kind": self.check.kind,
+            "last_check_at": iso(self.last_check_at),
+            "last_output": self.last_output,
+            "failures": self.failures,
+            "checks": self.checks,
+            "since": iso(self.since),
+        }
+
+    def begin(self) -> None:
+        """A new run started: reset and probe it."""
+        self.cancel()
+        self.status, self.failures, self.checks, self.was_healthy = "starting", 0, 0, False
+        self.last_output, self.since = "", None
+        self._log_matched = asyncio.Event()
+        self._run_started = self.rt.clock.monotonic()
+        self._next_count_at = self._run_started + self.check.interval
+        self._task = asyncio.create_task(self._loop())
+
+    def cancel(self) -> None:
+        if self._task is not None and not self._task.done():
+            self._task.cancel()
+        self._task = None
+
+    def on_line(self, text: str) -> None:
+        if (
+            self._pattern is not None
+            and not self._log_matched.is_set()
+            and self._pattern.search(text)
+        ):
+            self.last_output = text[:200]
+            self._log_matched.set()
+
+    async def probe(self) -> tuple[bool, str]:
+        check = self.check
+        if check.kind == "log":
+            return self._log_matched.is_set(), self.last_output or "no matching line yet"
+        if check.kind == "tcp" and check.tcp is not None:
+            return await tcp_probe(check.tcp, check.timeout)
+        if check.kind == "http" and check.http is not None:
+            return await http_probe(check.http, check.timeout)
+        assert check.exec is not None
+        return await self.rt.context.exec_probe(
+            self.rt.spec, check.exec, self.rt.host.environment(self.rt.spec), check.timeout
+        )
+
+    async def _loop(self) -> None:
+        delay = FIRST_DELAY
+        while True:
+            if self.check.kind == "log" and self.status != "healthy":
+                # No polling needed: wake as soon as the line arrives (or the period ends).
+                await self.rt.clock.wait(self._log_matched, delay)
+            try:
+                ok, output = await self.probe()
+            except Exception as exc:  # noqa: BLE001 - a broken probe is a failed check
+                ok, output = False, f"probe error: {type(exc).__name__}: {exc}"
+            self._record(ok, output)
+            if self.status == "healthy":
+                delay = self.check.interval
+            else:
+                delay = min(delay * 2, self.check.interval)
+            if self.check.kind != "log" or self.status == "healthy":
+                await self.rt.clock.sleep(delay)
+
+    def _record(self, ok: bool, output: str) -> None:
+        now = self.rt.clock.time()
+        self.checks += 1
+        self.last_check_at = now
+        self.last_output = output
+        in_grace = self.rt.clock.monotonic() - self._run_started < self.check.start_period
+        if ok:
+            self.failures = 0
+            self._become("healthy", f"health check passed: {output}")
+            return
+        if in_grace and not self.was_healthy:
+            return  # failures during start_period do not count
+        now_mono = self.rt.clock.monotonic()
+        if now_mono < self._next_count_at:
+            return  # an early readiness probe: failures count once per interval, as in docker
+        self._next_count_at = now_mono + self.check.interval
+        self.failures += 1
+        if self.failures >= self.check.retries:
+            self._become("unhealthy", f"health check failed {self.failures} times: {output}")
+
+    def _become(self, status: str, reason: str) -> None:
+        if status == self.status:
+            return
+        self.status = status
+        self.since = self.rt.clock.time()
+        was_healthy = self.was_healthy
+        self.was_healthy = self.was_healthy or status == "healthy"
+        target = states.HEALTHY if status == "healthy" else states.UNHEALTHY
+        self.rt.health_changed(target, reason, restart=status == "unhealthy" and was_healthy)

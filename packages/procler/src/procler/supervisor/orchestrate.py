@@ -1,0 +1,137 @@
+"""Dependency-ordered start and stop over several processes.
+
+Each process of the plan starts as soon as every dependency's condition holds, so
+independent branches start in parallel and a chain starts in order (as docker compose
+does). A dependency that cannot reach its condition stops the plan with
+DEPENDENCY_FAILED, naming it; what was started stays running and is listed.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Awaitable, Callable, Iterable
+from typing import Any
+
+from agentcli.errors import AgentError
+from procler import states
+from procler.config.graph import DependencyGraph
+from procler.config.model import Dependency
+from procler.errors import DependencyFailed
+from procler.supervisor.runtime import ProcessRuntime
+
+CONDITION_MET: dict[str, Callable[[ProcessRuntime], bool]] = {
+    "started": lambda rt: rt.status in states.UP or rt.status == states.EXITED,
+    "healthy": lambda rt: rt.status == states.HEALTHY,
+    "completed_successfully": lambda rt: rt.status == states.EXITED,
+}
+
+
+def condition_failed(rt: ProcessRuntime, condition: str) -> bool:
+    """The dependency can no longer reach its condition without a new start."""
+    if rt.status in (states.FAILED, states.STOPPED):
+        return True
+    if condition == "healthy" and rt.status == states.UNHEALTHY:
+        return True  # unhealthy is only reported once start_period is over
+    return condition != "completed_successfully" and rt.status == states.EXITED
+
+
+class Blocked(DependencyFailed):
+    def __init__(self, dep: ProcessRuntime, condition: str, waiting: str, why: str) -> None:
+        super().__init__(why)
+        self.dep, self.condition, self.waiting, self.why = dep, condition, waiting, why
+
+
+async def wait_condition(
+    rt: ProcessRuntime, dep: Dependency, waiting: str, deadline: float
+) -> None:
+    """Wait until dep's condition holds on rt; raise Blocked when it cannot or time is up."""
+    met = CONDITION_MET[dep.condition]
+
+    def settled(r: ProcessRuntime) -> bool:
+        return met(r) or condition_failed(r, dep.condition)
+
+    left = deadline - rt.clock.monotonic()
+    if not await rt.wait_until(settled, max(0.0, left)):
+        raise Blocked(
+            rt, dep.condition, waiting, f"timed out waiting for {dep.name} to be {dep.condition}"
+        )
+    if not met(rt):
+        raise Blocked(
+            rt,
+            dep.condition,
+            waiting,
+            f"{dep.name} is {rt.status}, so it will not be {dep.condition}",
+        )
+
+
+async def start_plan(
+    runtimes: dict[str, ProcessRuntime],
+    graph: DependencyGraph,
+    targets: Iterable[str],
+    deps_of: Callable[[str], tuple[Dependency, ...]],
+    start_one: Callable[[ProcessRuntime], Awaitable[dict[str, Any]]],
+    timeout: float,
+    with_deps: bool = True,
+    describe: Callable[[ProcessRuntime], dict[str, Any]] | None = None,
+) -> list[dict[str, Any]]:
+    """Start targets (and, with_deps, what they need) in dependency order; return outcomes."""
+    wanted = list(targets)
+    names = graph.start_order(wanted) if with_deps else wanted
+    clock = runtimes[names[0]].clock if names else None
+    deadline = (clock.monotonic() if clock else 0.0) + timeout
+    tasks: dict[str, asyncio.Task[dict[str, Any]]] = {}
+    outcomes: dict[str, dict[str, Any]] = {}
+
+    async def bring_up(name: str) -> dict[str, Any]:
+        rt = runtimes[name]
+        if with_deps:
+            for dep in deps_of(name):
+                if dep.name in tasks:
+                    try:
+                        await asyncio.shield(tasks[dep.name])
+                    except AgentError as err:
+                        if isinstance(err, DependencyFailed):
+                            raise
+                        why = f"{dep.name} could not start: {err.message}"
+                        raise Blocked(runtimes[dep.name], dep.condition, name, why) from None
+                await wait_condition(runtimes[dep.name], dep, name, deadline)
+        result = await start_one(rt)
+        outcomes[name] = result
+        return result
+
+    for name in names:
+        tasks[name] = asyncio.create_task(bring_up(name))
+    done = await asyncio.gather(*tasks.values(), return_exceptions=True)
+    for result in done:
+        if isinstance(result, Blocked):
+            for task in tasks.values():
+                task.cancel()
+            dep = result.dep
+            info = describe(dep) if describe else {"name": dep.name, "status": dep.status}
+            raise DependencyFailed(
+                f"cannot start {result.waiting}: {result.why}",
+                data={
+                    "blocking": {**info, "stderr": list(dep.recent_stderr)},
+                    "waiting": result.waiting,
+                    "condition": result.condition,
+                    "started": [outcomes[n] for n in names if n in outcomes],
+                },
+            )
+    for result in done:
+        if isinstance(result, BaseException):
+            raise result
+    if describe is not None:  # statuses as they are now, not as they were at each start
+        return [{**outcomes[n], **describe(runtimes[n])} for n in names]
+    return [outcomes[n] for n in names]
+
+
+async def stop_plan(
+    runtimes: dict[str, ProcessRuntime],
+    levels: list[list[str]],
+    stop_one: Callable[[ProcessRuntime], Awaitable[dict[str, Any]]],
+) -> list[dict[str, Any]]:
+    """Stop level by level (dependents first); processes within a level stop in parallel."""
+    out: list[dict[str, Any]] = []
+    for level in levels:
+        out += await asyncio.gather(*(stop_one(runtimes[n]) for n in level))
+    return out
