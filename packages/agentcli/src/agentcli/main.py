@@ -79,8 +79,11 @@ def _render(cmd: Command, values: dict[str, Any], result: Any) -> int:
         envelope.write_stdout(text)
         return result.exit_code
     if isinstance(result, Stream):
-        for item in result.items:
-            envelope.write_stdout(envelope.dumps(item))
+        try:
+            for item in result.items:
+                envelope.write_stdout(envelope.dumps(item))
+        except KeyboardInterrupt:
+            return int(Interrupted.exit_code)  # stdout stays valid NDJSON: no envelope
         return result.exit_code
     if cmd.mode == "report":
         from agentcli.report import Report, write_report

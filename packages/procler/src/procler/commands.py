@@ -186,6 +186,44 @@ PROCESS_COMMANDS: tuple[Command, ...] = (
         output={"type": "object", "properties": {"groups": {"type": "array"}}},
     ),
     Command(
+        "logs",
+        "a process's output lines (stdout and stderr, every run) with filters; --follow streams NDJSON",
+        "procler.logs_command:show",
+        args=(
+            Arg("name", "process name (or use --all / --group)"),
+            Arg("--all", "every process, interleaved by time", type="boolean"),
+            Arg("--group", "every member of this group, interleaved by time"),
+            Arg("--tail", "at most this many lines (the newest)", type="integer", default=100),
+            Arg("--since", "only lines at or after this time (5m, 1h30m, or ISO-8601)"),
+            Arg("--until", "only lines at or before this time (5m, 1h30m, or ISO-8601)"),
+            Arg("--stream", "only this stream", choices=("stdout", "stderr")),
+            Arg("--grep", "only lines matching this regular expression"),
+            Arg("--run", "which runs: current, previous, N or all", default="current"),
+            Arg(
+                "--follow",
+                "keep printing new lines as NDJSON until --timeout or Ctrl-C",
+                type="boolean",
+            ),
+            Arg("--timeout", "with --follow: stop after this long", type="duration", default="30s"),
+        ),
+        examples=(
+            "procler logs api --tail 50",
+            "procler logs api --stream stderr --since 5m --grep ERROR",
+            "procler logs api --run previous",
+            "procler logs --all --follow --timeout 10s",
+        ),
+        errors=(ConfigNotFound, ConfigInvalid, ProcessNotFound, GroupNotFound),
+        output={
+            "type": "object",
+            "properties": {
+                "lines": {"type": "array", "items": {"type": "object"}},
+                "truncated": {"type": "boolean"},
+            },
+            "description": "each line: ts, stream, run, text (+ process with --all/--group); "
+            "--follow prints one line object per output line instead",
+        },
+    ),
+    Command(
         "daemon status",
         "whether the project's supervisor runs, its pid, uptime and socket (never starts one)",
         FORWARD,

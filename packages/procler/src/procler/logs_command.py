@@ -1,0 +1,101 @@
+"""`procler logs`: query the log store directly from the CLI process (no supervisor round trip).
+
+The store's files are the source of truth, so logs stay readable when the supervisor is
+down, after it crashed, and for a process that died.
+"""
+
+from __future__ import annotations
+
+import os
+import sqlite3
+import time
+from pathlib import Path
+from typing import Any
+
+from agentcli.commands import Command, Stream
+from agentcli.errors import UsageError
+from procler import project
+from procler.errors import GroupNotFound, ProcessNotFound
+
+
+def _known_runs(state: str) -> dict[str, int]:
+    """Each process's latest run number as the supervisor recorded it."""
+    path = os.path.join(state, "state.db")
+    if not os.path.exists(path):
+        return {}
+    db = sqlite3.connect(f"file:{path}?mode=ro", uri=True, timeout=5)
+    try:
+        return {name: runs for name, runs in db.execute("SELECT name, runs FROM process")}
+    except sqlite3.OperationalError:
+        return {}
+    finally:
+        db.close()
+
+
+def _names(values: dict[str, Any], config_path: str, runs: dict[str, int], logs: Path) -> list[str]:
+    from agentcli.parser import did_you_mean
+    from procler.config.load import load_project
+
+    cfg = load_project(config_path)
+    if values.get("group"):
+        group = cfg.groups.get(values["group"])
+        if group is None:
+            hint = did_you_mean(values["group"], sorted(cfg.groups))
+            raise GroupNotFound(f"no group named {values['group']!r}", suggestion=hint or None)
+        return list(group.processes)
+    if values.get("all"):
+        return list(cfg.processes)
+    name = values.get("name")
+    if not name:
+        raise UsageError(
+            "name a process, or pass --all or --group", suggestion="e.g. `procler logs api`"
+        )
+    if name not in cfg.processes and not (logs / name).is_dir():
+        hint = did_you_mean(name, sorted(cfg.processes))
+        raise ProcessNotFound(
+            f"no process named {name!r}",
+            suggestion=(hint + " " if hint else "")
+            + "run `procler list` to see the defined processes",
+        )
+    return [name]
+
+
+def show(values: dict[str, Any], command: Command) -> Any:
+    from procler.logs.options import check_stream, compile_grep, parse_run, parse_since
+    from procler.logs.query import follow, query
+
+    config_path = project.find_config(os.getcwd(), values.get("config"))
+    state = project.state_dir(project.project_root(config_path))
+    logs = Path(state) / "logs"
+    runs = _known_runs(state)
+    names = _names(values, config_path, runs, logs)
+    now = time.time()
+    check_stream(values.get("stream"))
+    options: dict[str, Any] = {
+        "tail": values["tail"],
+        "since": parse_since(values["since"], now) if values.get("since") else None,
+        "until": parse_since(values["until"], now) if values.get("until") else None,
+        "stream": values.get("stream"),
+        "grep": compile_grep(values["grep"]) if values.get("grep") else None,
+        "run": parse_run(values["run"]),
+        "current_run": {n: runs[n] for n in names if n in runs} or None,
+    }
+    target: str | list[str] = (
+        names if len(names) > 1 or values.get("all") or values.get("group") else names[0]
+    )
+    if values.get("follow"):
+        return Stream(
+            _until_interrupted(follow(logs, target, timeout=values["timeout"], **options))
+        )
+    result = query(logs, target, **options)
+    return {"processes": names, "lines": result.lines, "truncated": result.truncated}
+
+
+def _until_interrupted(lines: Any) -> Any:
+    """Follow until the timeout, Ctrl-C or a closed pipe; stdout stays valid NDJSON."""
+    try:
+        yield from lines
+    except KeyboardInterrupt:
+        return
+    finally:
+        lines.close()
