@@ -25,7 +25,7 @@ class HealthProber:
     def __init__(self, rt: ProcessRuntime, check: HealthCheck) -> None:
         self.rt = rt
         self.check = check
-        self.status = "starting"  # starting | healthy | unhealthy
+        self.status = "starting"  # starting | healthy | unhealthy | stopped (no run)
         self.failures = 0
         self.checks = 0
         self.last_check_at: float | None = None
@@ -63,6 +63,12 @@ class HealthProber:
         if self._task is not None and not self._task.done():
             self._task.cancel()
         self._task = None
+
+    def end(self) -> None:
+        """The run ended: stop probing; health is unknown until the next run."""
+        self.cancel()
+        if self.status != "stopped":
+            self.status, self.since = "stopped", self.rt.clock.time()
 
     def on_line(self, text: str) -> None:
         if (

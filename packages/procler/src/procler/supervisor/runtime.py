@@ -181,7 +181,7 @@ class ProcessRuntime:
         assert proc is not None
         self._set(states.STOPPING, reason)
         if self.health is not None:
-            self.health.cancel()
+            self.health.end()
         info = await self.context.stop(
             proc, signal_number(self.spec.stop_signal), self.spec.stop_timeout
         )
@@ -227,7 +227,7 @@ class ProcessRuntime:
         pump.cancel()
         self.host.reaped(self, proc)
         if self.health is not None:
-            self.health.cancel()
+            self.health.end()
         if self.status == states.STOPPING:
             return  # stop() records the end
         self._ended(info, leftovers)

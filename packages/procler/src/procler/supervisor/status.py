@@ -51,6 +51,7 @@ def process_status(rt: ProcessRuntime, meter: CpuMeter, now: float) -> dict[str,
         "source": rt.spec.source,
         "memory_rss_bytes": None,
         "cpu_percent": None,
+        "linux_state": None,
     }
     if rt.health is not None:
         out["health"] = rt.health.summary()
