@@ -20,7 +20,20 @@ ROOT = Path(__file__).resolve().parent.parent
 PEER_VENV = ROOT / "bench" / ".venv-frictionless"
 PEER_PYTHON = PEER_VENV / "bin" / "python"
 ROWS = int(sys.argv[1]) if len(sys.argv) > 1 else 1_000_000
-COLUMNS = ["id", "date", "dept", "code", "qty", "price", "amount", "tax", "total", "note", "flag", "email"]
+COLUMNS = [
+    "id",
+    "date",
+    "dept",
+    "code",
+    "qty",
+    "price",
+    "amount",
+    "tax",
+    "total",
+    "note",
+    "flag",
+    "email",
+]
 DEPTS = ["sales", "admin", "dev", "ops"]
 
 RULES = """version: 1
@@ -47,7 +60,11 @@ rules:
 SCHEMA = {
     "fields": [
         {"name": "id", "type": "integer", "constraints": {"required": True, "unique": True}},
-        {"name": "date", "type": "date", "constraints": {"minimum": "2020-01-01", "maximum": "2030-12-31"}},
+        {
+            "name": "date",
+            "type": "date",
+            "constraints": {"minimum": "2020-01-01", "maximum": "2030-12-31"},
+        },
         {"name": "dept", "type": "string", "constraints": {"enum": DEPTS}},
         {"name": "code", "type": "string", "constraints": {"pattern": "[A-Z]{2}-\\d{4}"}},
         {"name": "qty", "type": "integer", "constraints": {"minimum": 1}},

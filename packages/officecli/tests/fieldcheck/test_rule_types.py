@@ -4,8 +4,6 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-import pytest
-
 Findings = Callable[..., list[dict[str, str]]]
 HEAD = "version: 1\nrules:\n"
 
@@ -328,3 +326,18 @@ def test_aggregate_count(findings: Findings, tmp_path) -> None:  # type: ignore[
     )
     got = findings(rules, "g\na\nb\na\n")
     assert [(f["location"], f["expected"], f["actual"]) for f in got] == [("n.csv row 3", "2", "1")]
+
+
+def test_expression_with_computed_left_side_reports_its_value(findings: Findings) -> None:
+    rules = HEAD + "  - {id: X3, type: expression, expr: 'abs(金額) * 2 <= 100'}\n"
+    assert findings(rules, "金額\n-50\n-60\nabc\n") == [
+        finding(
+            "X3",
+            3,
+            "金額",
+            "expected abs(金額) * 2 <= 100",
+            "<= 100",
+            "120",
+            "check the values the expression uses",
+        ),
+    ]

@@ -85,7 +85,7 @@ def test_duplicate_header_and_empty_file(tmp_path: Path) -> None:
 def test_forced_encoding_that_does_not_fit(tmp_path: Path) -> None:
     path = tmp_path / "d.csv"
     path.write_bytes("a\n金\n".encode("cp932"))
-    with pytest.raises(TableReadError, match="d.csv: 'utf-8' codec can't decode"):
+    with pytest.raises(TableReadError, match=r"d\.csv: 'utf-8' codec can't decode"):
         _read(path, encoding="utf-8")
 
 
@@ -152,5 +152,5 @@ def test_unsupported_and_missing(tmp_path: Path) -> None:
         _read(tmp_path / "x.csv")
     odd = tmp_path / "x.doc"
     odd.write_bytes(b"")
-    with pytest.raises(TableReadError, match="unsupported file type '.doc'"):
+    with pytest.raises(TableReadError, match=r"unsupported file type '\.doc'"):
         _read(odd)

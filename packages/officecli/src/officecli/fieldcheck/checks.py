@@ -18,6 +18,7 @@ from agentcli.report import Finding
 from officecli.fieldcheck.conditions import Mask
 from officecli.fieldcheck.errors import RulesFileError
 from officecli.fieldcheck.expr_eval import COMPARATORS, ERROR, EvalError, compile_node
+from officecli.fieldcheck.expr_parse import names_in
 from officecli.fieldcheck.findings import finding_maker
 from officecli.fieldcheck.model import RuleSpec
 from officecli.fieldcheck.values import CONVERTERS, Value, format_value
@@ -331,7 +332,8 @@ def _expression(spec: RuleSpec, ctx: CompileContext) -> Check:
     text, tree = spec.params["expr"]
     is_cmp = tree[0] == "cmp"
     left_name = tree[2][1] if is_cmp and tree[2][0] == "name" else None
-    shown_field = spec.params.get("field") or left_name or ""
+    used = names_in(tree)
+    shown_field = spec.params.get("field") or left_name or (used[0] if used else "")
     make = finding_maker(spec, f"expected {text}", "check the values the expression uses")
     op = tree[1] if is_cmp else ""
     whole = compile_node(tree)
