@@ -24,7 +24,10 @@ def test_missing_column_exit_2_names_the_closest(tmp_path: Path) -> None:
     env = result.json
     assert env["error_code"] == "MISSING_COLUMN"
     assert env["error"] == "R1: no column '金額' in the data"
-    assert env["suggestion"] == "did you mean '金額合計'? columns are: 金額合計, 税額"
+    assert (
+        env["suggestion"]
+        == "the closest existing column is '金額合計'; columns are: 金額合計, 税額"
+    )
     assert env["data"] == {
         "column": "金額",
         "closest": "金額合計",

@@ -136,3 +136,12 @@ def test_check_rules_cli_ok(tmp_path: Path) -> None:
         "type": "expression",
         "severity": "warning",
     }
+
+
+def test_alias_bomb_is_refused(tmp_path: Path) -> None:
+    # Seven levels of ten aliases each: 10**7 values from a few hundred bytes.
+    body = "version: 1\nmasters:\n  m:\n    values:\n" + "".join(
+        f"      - &a{i} [{', '.join([f'*a{i - 1}'] * 10) if i else 'x'}]\n" for i in range(7)
+    )
+    error = _load(tmp_path, body + "rules: []\n")
+    assert error.message == "rules file expands to more than 100000 values (YAML aliases?)"

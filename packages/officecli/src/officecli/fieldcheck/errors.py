@@ -33,7 +33,7 @@ def missing_column(
     column: str, where: str, columns: Sequence[str], rule: str
 ) -> MissingColumnError:
     near = closest(column, columns)
-    hint = f"did you mean {near!r}? " if near else ""
+    hint = f"the closest existing column is {near!r}; " if near else ""
     return MissingColumnError(
         f"{rule}: no column {column!r} in {where}",
         suggestion=f"{hint}columns are: {', '.join(columns)}",

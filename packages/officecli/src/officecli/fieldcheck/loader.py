@@ -76,8 +76,15 @@ def _position(node: Any, key: Any, value: bool) -> tuple[int, int]:
     return int(line) + 1, int(col) + 1
 
 
-def plain(value: Any) -> Any:
+MAX_NODES = 100_000  # YAML aliases can make a tiny file expand without bound ("billion laughs")
+
+
+def plain(value: Any, budget: list[int] | None = None) -> Any:
     """ruamel's commented types as plain Python; YAML dates become ISO text."""
+    budget = [MAX_NODES] if budget is None else budget
+    budget[0] -= 1
+    if budget[0] < 0:
+        raise RulesFileError(f"rules file expands to more than {MAX_NODES} values (YAML aliases?)")
     if isinstance(value, bool) or value is None:
         return value
     if isinstance(value, int):
@@ -87,9 +94,9 @@ def plain(value: Any) -> Any:
     if isinstance(value, date):
         return value.isoformat()
     if isinstance(value, dict):
-        return {str(k): plain(v) for k, v in value.items()}
+        return {str(k): plain(v, budget) for k, v in value.items()}
     if isinstance(value, list):
-        return [plain(v) for v in value]
+        return [plain(v, budget) for v in value]
     return str(value)
 
 
