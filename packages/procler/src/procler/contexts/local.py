@@ -7,7 +7,7 @@ import contextlib
 import os
 import signal
 import subprocess
-from collections.abc import AsyncIterator, Mapping
+from collections.abc import AsyncIterator, Callable, Mapping
 from typing import Any
 
 from procler.config.model import ProcessSpec
@@ -36,9 +36,12 @@ class LocalProcess(RunningProcess):
     main process ends.
     """
 
-    def __init__(self, popen: subprocess.Popen[bytes], run_id: str) -> None:
+    def __init__(
+        self, popen: subprocess.Popen[bytes], run_id: str, on_reaped: Callable[[int], None]
+    ) -> None:
         self.popen = popen
         self.run_id = run_id  # in the environment of every process of this run
+        self._on_reaped = on_reaped
         loop = asyncio.get_running_loop()
         self._exited: asyncio.Future[ExitInfo] = loop.create_future()
         self._pidfd = os.pidfd_open(popen.pid)
@@ -51,6 +54,7 @@ class LocalProcess(RunningProcess):
         loop = asyncio.get_running_loop()
         loop.remove_reader(self._pidfd)
         os.close(self._pidfd)
+        self._on_reaped(self.popen.pid)
         if not self._exited.done():
             self._exited.set_result(ExitInfo(rc, None) if rc >= 0 else ExitInfo(None, -rc))
 
@@ -107,21 +111,32 @@ def signal_number(name: str) -> int:
 class LocalContext(ExecutionContext):
     name = "local"
 
+    def __init__(self) -> None:
+        # Pids of our own children not yet reaped; the supervisor's orphan reaper leaves
+        # them alone. Registered in the same synchronous step as the fork, so no race.
+        self.children: set[int] = set()
+
+    def spawn(self, argv: list[str], cwd: str, env: Mapping[str, str], run_id: str) -> LocalProcess:
+        """Fork and exec in a new session with piped output (synchronous, registered)."""
+        popen = subprocess.Popen(
+            argv,
+            cwd=cwd,
+            env={**env, RUN_ID_KEY: run_id},
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            start_new_session=True,
+            close_fds=True,
+        )
+        self.children.add(popen.pid)
+        return LocalProcess(popen, run_id, self.children.discard)
+
     async def start(self, spec: ProcessSpec, env: Mapping[str, str], run: int) -> RunningProcess:
         # A unique run id in the environment lets stop() find descendants that left the
         # process group (daemonized), since children inherit the environment.
         run_id = f"{spec.name}.{run}.{os.urandom(6).hex()}"
         try:
-            popen = subprocess.Popen(
-                spec.argv(),
-                cwd=spec.cwd,
-                env={**env, RUN_ID_KEY: run_id},
-                stdin=subprocess.DEVNULL,
-                stdout=subprocess.PIPE,
-                stderr=subprocess.PIPE,
-                start_new_session=True,
-                close_fds=True,
-            )
+            return self.spawn(spec.argv(), spec.cwd, env, run_id)
         except FileNotFoundError as exc:
             raise StartFailed(
                 f"{spec.name}: cannot start: {exc.strerror}: {exc.filename}",
@@ -134,7 +149,6 @@ class LocalContext(ExecutionContext):
                 suggestion="make the program executable or run it through an interpreter",
                 data={"name": spec.name, "status": "failed"},
             ) from None
-        return LocalProcess(popen, run_id)
 
     async def signal(self, proc: RunningProcess, signum: int) -> None:
         if proc.pid is not None:
@@ -165,26 +179,25 @@ class LocalContext(ExecutionContext):
         self, spec: ProcessSpec, command: str, env: Mapping[str, str], timeout: float
     ) -> tuple[bool, str]:
         """Run command with the process's cwd and environment; exit 0 is healthy."""
-        proc = await asyncio.create_subprocess_exec(
-            "/bin/sh",
-            "-c",
-            command,
-            cwd=spec.cwd,
-            env=dict(env),
-            stdin=asyncio.subprocess.DEVNULL,
-            stdout=asyncio.subprocess.PIPE,
-            stderr=asyncio.subprocess.STDOUT,
-            start_new_session=True,
-        )
+        proc = self.spawn(["/bin/sh", "-c", command], spec.cwd, env, f"{spec.name}.probe")
+        texts: list[str] = []
+
+        async def collect() -> None:
+            async for item in proc.output():
+                texts.extend(item.texts if isinstance(item, OutputBatch) else [item.text])
+
+        reader = asyncio.create_task(collect())
         try:
-            out, _ = await asyncio.wait_for(proc.communicate(), timeout)
+            info = await asyncio.wait_for(proc.wait(), timeout)
         except TimeoutError:
-            with contextlib.suppress(ProcessLookupError):
-                os.killpg(proc.pid, signal.SIGKILL)
+            await self.signal(proc, signal.SIGKILL)
             await proc.wait()
+            reader.cancel()
             return False, f"exec timed out after {timeout:g}s"
-        text = out.decode("utf-8", "replace").strip()
-        return proc.returncode == 0, f"exit {proc.returncode}: {text}"[:200]
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(reader, 1.0)
+        output = " ".join(texts).strip()
+        return info.code == 0, f"exit {info.code}: {output}"[:200]
 
     def kill_escaped(self, proc: RunningProcess) -> int:
         """SIGKILL processes of this run that left the group (e.g. daemonized); return how many."""

@@ -62,6 +62,7 @@ class Supervisor:
         )
         self._flusher: asyncio.Task[None] | None = None
         self._retired: set[asyncio.Future[Any]] = set()
+        self._output_pending = asyncio.Event()
 
     # -- configuration --------------------------------------------------------------------
 
@@ -159,6 +160,7 @@ class Supervisor:
     def output(self, rt: ProcessRuntime, run: int, batch: OutputBatch) -> None:
         assert self.logs is not None
         self.logs.append_many(rt.name, batch.ts, batch.stream, run, batch.texts, batch.partial)
+        self._output_pending.set()
 
     # -- life cycle -----------------------------------------------------------------------
 
@@ -192,23 +194,25 @@ class Supervisor:
         )
 
     async def _flush_logs(self) -> None:
-        ticks = 0
+        """Flush the log store FLUSH_EVERY after output arrives; sleep while all is quiet."""
         while True:
+            await self._output_pending.wait()
             await asyncio.sleep(FLUSH_EVERY)
+            self._output_pending.clear()
             if self.logs is not None:
                 self.logs.flush()
-            ticks += 1
-            if ticks % 20 == 0:
-                self.reap_orphans()
+
+    def child_exited(self) -> None:
+        """SIGCHLD: only note it; the reaping runs on the loop."""
+        asyncio.get_running_loop().call_soon(self.reap_orphans)
 
     def reap_orphans(self) -> int:
         """Reap zombies reparented to us (we are a child subreaper); return how many.
 
-        Our own children (current runs, the sentinel) are left to their owners.
+        Our own children (runs, probes, the sentinel) are left to their owners.
         """
-        own = {self._sentinel.pid} | {
-            rt.proc.pid for rt in self.runtimes.values() if rt.proc is not None and rt.proc.pid
-        }
+        local = self.contexts["local"]
+        own = {self._sentinel.pid} | (local.children if isinstance(local, LocalContext) else set())
         reaped = 0
         for pid in procfs.children(os.getpid()):
             stat = procfs.read_stat(pid)

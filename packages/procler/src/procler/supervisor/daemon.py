@@ -75,6 +75,7 @@ async def serve(root: str, config_path: str, sock: socket.socket) -> None:
     loop = asyncio.get_running_loop()
     for signum in (signal.SIGTERM, signal.SIGINT, signal.SIGHUP):
         loop.add_signal_handler(signum, sup.stop_requested.set)  # only sets a flag
+    loop.add_signal_handler(signal.SIGCHLD, sup.child_exited)  # only enqueues the reaping
     await sup.boot()  # restore before answering, so the first answer shows the restored state
     await server.startup(sockets=[sock])
     log.info("supervisor %d serving %s on %s", os.getpid(), root, sock.getsockname())
