@@ -10,7 +10,8 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from agentcli.report import Finding
-from officecli.fieldcheck.checks import Check, Chunk, Hits, Row, not_close
+from officecli.fieldcheck.checks import not_close
+from officecli.fieldcheck.chunk import Check, Chunk, Hits, Row
 from officecli.fieldcheck.findings import finding_maker
 from officecli.fieldcheck.model import RuleSpec
 from officecli.fieldcheck.values import format_value, parse_number

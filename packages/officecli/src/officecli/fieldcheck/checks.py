@@ -1,69 +1,27 @@
-"""Compile each row rule once into a chunk check: `check(chunk, rows) -> [(i, Finding)]`.
-
-The engine hands rules a chunk of a few thousand rows laid out by column, so that most
-checks are one list comprehension per chunk rather than a Python call per cell. `rows`
-are the chunk indexes the rule applies to (its `when` holds and no cell it reads has the
-wrong type). Rules other than `required` ignore blank cells; text rules (length,
-pattern, enum, reference, unique) look at the cell with surrounding spaces removed.
+"""Compile each rule once into a chunk check (see `chunk`); this module holds the checks on
+typed values (range, compare, sum_equals, expression), unique, and the table of compilers.
 """
 
 from __future__ import annotations
 
 import operator
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
 from typing import Any
 
-from agentcli.report import Finding
-from officecli.fieldcheck.conditions import Mask
-from officecli.fieldcheck.errors import RulesFileError
+from officecli.fieldcheck.chunk import Check, Chunk, CompileContext, Hits, rule_error
 from officecli.fieldcheck.expr_eval import COMPARATORS, ERROR, EvalError, compile_node
 from officecli.fieldcheck.expr_parse import names_in
 from officecli.fieldcheck.findings import finding_maker
 from officecli.fieldcheck.model import RuleSpec
+from officecli.fieldcheck.text_checks import (
+    enum_check,
+    length_check,
+    pattern_check,
+    reference_check,
+    required_check,
+    scalar_text,
+)
 from officecli.fieldcheck.values import CONVERTERS, Value, format_value
-
-Row = dict[str, str]
-
-
-class Chunk:
-    """Consecutive rows: numbers, cell texts by column, typed values by column."""
-
-    __slots__ = ("columns", "numbers", "raw", "records", "vals")
-
-    def __init__(
-        self, columns: list[str], numbers: Sequence[int], records: Sequence[Sequence[str]]
-    ) -> None:
-        self.columns = columns
-        self.numbers = numbers
-        self.records = records
-        self.raw: dict[str, Sequence[str]] = (
-            dict(zip(columns, zip(*records, strict=True), strict=True))
-            if records
-            else {c: () for c in columns}
-        )
-        self.vals: dict[str, list[Value]] = {}
-
-    def row(self, i: int) -> Row:
-        """Row i as {column: text}, built only when a finding needs it."""
-        return dict(zip(self.columns, self.records[i], strict=True))
-
-
-Hits = list[tuple[int, Finding]]
-Check = Callable[[Chunk, Sequence[int]], Hits]
-
-
-@dataclass
-class CompileContext:
-    """What compiling needs besides the rule: field types, masters, a skip counter."""
-
-    types: dict[str, str]
-    masters: dict[str, frozenset[str]] = field(default_factory=dict)
-    skipped: list[int] = field(default_factory=lambda: [0])
-
-
-def rule_error(spec: RuleSpec, message: str) -> RulesFileError:
-    return RulesFileError(f"rule {spec.id} (line {spec.line}): {message}", data={"line": spec.line})
 
 
 def not_close(actual: float, expected: float, tolerance: float) -> bool:
@@ -85,27 +43,6 @@ def _bound(spec: RuleSpec, ctx: CompileContext, name: str, field_name: str) -> A
     raise rule_error(spec, f"`{name}` {raw!r} does not suit the {kind} column {field_name!r}")
 
 
-def _text_check(
-    spec: RuleSpec,
-    name: str,
-    expected: str,
-    message: str,
-    suggestion: str,
-    ok: Callable[[list[str]], list[Any]],
-) -> Check:
-    """A rule passing where `ok(stripped texts)` is true, or the cell is blank."""
-    make = finding_maker(spec, message, suggestion)
-
-    def check(chunk: Chunk, rows: Sequence[int]) -> Hits:
-        col = chunk.raw[name]
-        stripped = list(map(str.strip, col))
-        oks = ok(stripped)
-        hits = [i for i in rows if not oks[i] and stripped[i]]
-        return [(i, make(chunk.numbers[i], chunk.row(i), name, expected, col[i])) for i in hits]
-
-    return check
-
-
 def _range(spec: RuleSpec, ctx: CompileContext) -> Check:
     name = spec.params["field"]
     low, high = _bound(spec, ctx, "min", name), _bound(spec, ctx, "max", name)
@@ -125,83 +62,6 @@ def _range(spec: RuleSpec, ctx: CompileContext) -> Check:
             hits = [i for i in rows if (v := vals[i]) is not None and not low <= v <= high]
         col = chunk.raw[name]
         return [(i, make(chunk.numbers[i], chunk.row(i), name, expected, col[i])) for i in hits]
-
-    return check
-
-
-def _length(spec: RuleSpec, ctx: CompileContext) -> Check:
-    low, high = spec.params.get("min", 0), spec.params.get("max")
-    expected = f"{low} to {high} characters" if high is not None else f"at least {low} characters"
-    return _text_check(
-        spec,
-        spec.params["field"],
-        expected,
-        "{field} must have " + expected,
-        "shorten or complete {field}",
-        lambda texts: [low <= n <= (n if high is None else high) for n in map(len, texts)],
-    )
-
-
-def _pattern(spec: RuleSpec, ctx: CompileContext) -> Check:
-    regex = spec.params["regex"]
-    return _text_check(
-        spec,
-        spec.params["field"],
-        f"matches {regex.pattern}",
-        "{field} has an unexpected format",
-        f"write {{field}} as {regex.pattern}",
-        lambda texts: list(map(regex.fullmatch, texts)),
-    )
-
-
-def scalar_text(value: Any) -> str:
-    """A YAML scalar as cell text: 1 -> '1', 1.5 -> '1.5', true -> 'true'."""
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    return format_value(float(value)) if isinstance(value, int | float) else str(value)
-
-
-def _enum(spec: RuleSpec, ctx: CompileContext) -> Check:
-    name = spec.params["field"]
-    allowed = [scalar_text(v) for v in spec.params["values"]]
-    texts = frozenset(allowed)
-    if ctx.types.get(name) in ("number", "integer"):
-        numbers = frozenset(float(v) for v in spec.params["values"] if isinstance(v, int | float))
-        parse = CONVERTERS["number"]
-
-        def ok(items: list[str]) -> list[Any]:
-            return [t in texts or parse(t) in numbers for t in items]
-    else:
-
-        def ok(items: list[str]) -> list[Any]:
-            return list(map(texts.__contains__, items))
-
-    expected = "one of: " + ", ".join(allowed)
-    return _text_check(
-        spec, name, expected, "{field} is not an allowed value", f"use {expected}", ok
-    )
-
-
-def _reference(spec: RuleSpec, ctx: CompileContext) -> Check:
-    master = spec.params["master"]
-    return _text_check(
-        spec,
-        spec.params["field"],
-        f"a value of master {master}",
-        "{field} is not in master " + master,
-        f"use a value listed in {master}",
-        lambda texts: list(map(ctx.masters[master].__contains__, texts)),
-    )
-
-
-def _required(spec: RuleSpec, ctx: CompileContext) -> Check:
-    name = spec.params["field"]
-    make = finding_maker(spec, "{field} is required", f"fill in {name}")
-
-    def check(chunk: Chunk, rows: Sequence[int]) -> Hits:
-        col = chunk.raw[name]
-        hits = [i for i in rows if not (t := col[i]) or t.isspace()]
-        return [(i, make(chunk.numbers[i], chunk.row(i), name, "a value", "")) for i in hits]
 
     return check
 
@@ -367,25 +227,14 @@ def _expression(spec: RuleSpec, ctx: CompileContext) -> Check:
 
 
 COMPILERS: dict[str, Callable[[RuleSpec, CompileContext], Check]] = {
-    "required": _required,
+    "required": required_check,
     "range": _range,
-    "length": _length,
-    "pattern": _pattern,
-    "enum": _enum,
+    "length": length_check,
+    "pattern": pattern_check,
+    "enum": enum_check,
     "unique": _unique,
     "compare": _compare,
     "sum_equals": _sum_equals,
-    "reference": _reference,
+    "reference": reference_check,
     "expression": _expression,
 }
-
-
-@dataclass
-class CompiledRule:
-    """A rule ready to run: the fields whose bad type skips it, its `when`, its check."""
-
-    spec: RuleSpec
-    needs: frozenset[str]
-    when: Mask | None
-    check: Check
-    finish: Callable[[], list[Finding]] | None = None

@@ -21,7 +21,8 @@ from typing import Any
 from agentcli.errors import UsageError
 from agentcli.report import Finding
 from officecli.fieldcheck.aggregates import Loaded, compile_aggregate
-from officecli.fieldcheck.checks import COMPILERS, Chunk, CompileContext, CompiledRule, rule_error
+from officecli.fieldcheck.checks import COMPILERS
+from officecli.fieldcheck.chunk import Chunk, CompileContext, CompiledRule, rule_error
 from officecli.fieldcheck.conditions import compile_condition, condition_fields
 from officecli.fieldcheck.errors import missing_column
 from officecli.fieldcheck.expr_parse import names_in
