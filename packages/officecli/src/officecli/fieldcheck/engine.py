@@ -4,8 +4,10 @@ Rules are compiled once into closures working on a chunk laid out by column, so 
 conversion is one `map(float, column)` in C for clean columns and most checks are one
 comprehension per chunk. Memory does not grow with the file: one chunk is held at a time,
 except for `unique` (one entry per distinct key), `aggregate_equals` (one accumulator per
-group) and the findings themselves (bounded in the report by --max-findings). A wrongly typed cell gives one `schema.type` finding (or the finding of
-the `type` rule for that column) and every rule reading that cell skips the row.
+group, and the other dataset read whole), a JSON array input (read whole) and the findings
+themselves (bounded in the report by --max-findings). A wrongly typed cell gives one
+`schema.type` finding (or the finding of the `type` rule for that column) and every rule
+reading that cell skips the row.
 """
 
 from __future__ import annotations
