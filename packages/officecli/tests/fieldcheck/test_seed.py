@@ -86,3 +86,10 @@ def test_markdown_csv_html_and_output_file(tmp_path: Path) -> None:
     result = run_cli("validate", data, "-r", rules, "-o", out)
     assert (result.code, result.stdout) == (1, "")
     assert '"actual": "8900"' in out.read_text("utf-8")
+
+
+def test_output_into_a_missing_folder_is_a_usage_error(tmp_path: Path) -> None:
+    data, rules = _setup(tmp_path)
+    result = run_cli("validate", data, "-r", rules, "-o", tmp_path / "nope" / "r.json")
+    assert (result.code, result.json["error_code"]) == (2, "USAGE")
+    assert result.json["error"] == f"-o {tmp_path / 'nope' / 'r.json'}: the folder does not exist"
