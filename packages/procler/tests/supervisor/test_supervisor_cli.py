@@ -57,6 +57,7 @@ STATUS_KEYS = [
     "memory_rss_bytes",
     "cpu_percent",
     "linux_state",
+    "docker",
 ]
 
 

@@ -52,6 +52,7 @@ def process_status(rt: ProcessRuntime, meter: CpuMeter, now: float) -> dict[str,
         "memory_rss_bytes": None,
         "cpu_percent": None,
         "linux_state": None,
+        "docker": None,
     }
     if rt.health is not None:
         out["health"] = rt.health.summary()

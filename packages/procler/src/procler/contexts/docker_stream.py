@@ -1,0 +1,182 @@
+"""Bridges from the blocking docker SDK to asyncio: output streams and exit events.
+
+The SDK blocks, so each stream is read in a daemon thread that hands items to the event
+loop with `call_soon_threadsafe`; daemon threads never keep a stopping supervisor alive.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import threading
+import time
+from collections.abc import Callable, Iterable, Iterator
+from datetime import datetime
+from typing import Any
+
+from procler.contexts.base import ExitInfo, OutputLine
+
+log = logging.getLogger("procler.docker")
+
+RECONNECT_DELAY = 1.0  # between attempts to follow the engine's events again
+
+
+def parse_log_line(raw: str) -> tuple[float | None, str]:
+    """'2026-01-02T03:04:05.123456789Z text' (docker logs --timestamps) -> (epoch, text)."""
+    stamp, sep, text = raw.partition(" ")
+    if not sep or not stamp.endswith("Z"):
+        return None, raw
+    whole, _, frac = stamp[:-1].partition(".")
+    try:
+        seconds = datetime.fromisoformat(whole + "+00:00").timestamp()
+    except ValueError:
+        return None, raw
+    return seconds + (float("0." + frac) if frac.isdigit() else 0.0), text
+
+
+class LineSplitter:
+    """Cuts a byte stream into text lines; keeps an unfinished line for the next chunk."""
+
+    def __init__(self) -> None:
+        self._rest = b""
+
+    def feed(self, chunk: bytes) -> list[str]:
+        *lines, self._rest = (self._rest + chunk).split(b"\n")
+        return [line.decode("utf-8", "replace").rstrip("\r") for line in lines]
+
+    def flush(self) -> list[str]:
+        rest, self._rest = self._rest, b""
+        return [rest.decode("utf-8", "replace")] if rest else []
+
+
+def _post(loop: asyncio.AbstractEventLoop, callback: Callable[..., Any], *args: Any) -> bool:
+    """Run callback on the loop from a thread; False once the loop is gone."""
+    try:
+        loop.call_soon_threadsafe(callback, *args)
+    except RuntimeError:  # the loop closed: the supervisor is exiting
+        return False
+    return True
+
+
+def follow_in_thread(
+    stream: Iterable[Any],
+    to_lines: Callable[[Any], Iterable[OutputLine]],
+    finish: Callable[[], Iterable[OutputLine]],
+    queue: asyncio.Queue[OutputLine | None],
+    name: str,
+) -> threading.Thread:
+    """Read stream in a daemon thread, put its lines on queue, then None when it ends."""
+    loop = asyncio.get_running_loop()
+
+    def run() -> None:
+        try:
+            for chunk in stream:
+                for line in to_lines(chunk):
+                    if not _post(loop, queue.put_nowait, line):
+                        return
+        except Exception as exc:  # noqa: BLE001 - a broken stream just ends the output
+            log.info("%s: output stream ended: %s", name, exc)
+        for line in finish():
+            _post(loop, queue.put_nowait, line)
+        _post(loop, queue.put_nowait, None)
+
+    thread = threading.Thread(target=run, name=f"docker-output-{name}", daemon=True)
+    thread.start()
+    return thread
+
+
+def demuxed_lines(splitters: dict[str, LineSplitter], chunk: Any) -> Iterator[OutputLine]:
+    """(stdout bytes | None, stderr bytes | None) from exec_start(demux=True) -> lines."""
+    for stream, data in zip(("stdout", "stderr"), chunk, strict=True):
+        if data:
+            for text in splitters[stream].feed(data):
+                yield OutputLine(stream, text)
+
+
+def timestamped_lines(stream: str, splitter: LineSplitter, chunk: bytes) -> Iterator[OutputLine]:
+    """A chunk of `docker logs --timestamps` for one stream -> lines with the engine's times."""
+    for raw in splitter.feed(chunk):
+        ts, text = parse_log_line(raw)
+        yield OutputLine(stream, text, ts)
+
+
+def _settle(future: asyncio.Future[ExitInfo], info: ExitInfo) -> None:
+    if not future.done():
+        future.set_result(info)
+
+
+class ExitWatcher:
+    """Follows the engine's `die` and `exec_die` events in one thread for the whole context.
+
+    A future is registered before the container or exec starts, so no exit is missed; after
+    a lost connection the events since the last one seen are replayed by the engine, and
+    `recheck` asks about every pending id in case one was lost anyway.
+    """
+
+    def __init__(self, connect: Callable[[float | None], Iterable[dict[str, Any]]]) -> None:
+        self._connect = connect
+        self._pending: dict[str, tuple[asyncio.AbstractEventLoop, asyncio.Future[ExitInfo]]] = {}
+        self._lock = threading.Lock()
+        self._subscribing = threading.Lock()
+        self._events: Iterable[dict[str, Any]] | None = None
+        self.recheck: Callable[[str], ExitInfo | None] = lambda _id: None
+
+    def subscribe(self) -> None:
+        """Open the event stream (blocking, once); raises when the engine cannot be reached."""
+        with self._subscribing:
+            if self._events is None:
+                self._events = self._connect(None)
+                threading.Thread(target=self._run, name="docker-events", daemon=True).start()
+
+    def expect(self, ident: str) -> asyncio.Future[ExitInfo]:
+        """A future resolved when the container or exec `ident` ends."""
+        loop = asyncio.get_running_loop()
+        with self._lock:
+            entry = self._pending.get(ident)
+            if entry is None:
+                entry = (loop, loop.create_future())
+                self._pending[ident] = entry
+        return entry[1]
+
+    def resolve(self, ident: str, info: ExitInfo) -> None:
+        with self._lock:
+            entry = self._pending.pop(ident, None)
+        if entry is not None:
+            loop, future = entry
+            _post(loop, _settle, future, info)
+
+    def _run(self) -> None:
+        last: float | None = None
+        while True:
+            try:
+                assert self._events is not None
+                for event in self._events:
+                    last = float(event.get("timeNano", 0)) / 1e9 or last
+                    self._dispatch(event)
+            except Exception as exc:  # noqa: BLE001 - the engine went away: follow it again
+                log.warning("docker events stream broken: %s", exc)
+            while True:
+                time.sleep(RECONNECT_DELAY)
+                try:
+                    self._events = self._connect(last)
+                    break
+                except Exception:  # noqa: BLE001 - keep trying while the engine is down
+                    continue
+            with self._lock:
+                pending = list(self._pending)
+            for ident in pending:
+                with contextlib.suppress(Exception):
+                    info = self.recheck(ident)
+                    if info is not None:
+                        self.resolve(ident, info)
+
+    def _dispatch(self, event: dict[str, Any]) -> None:
+        action = str(event.get("Action", ""))
+        attrs = event.get("Actor", {}).get("Attributes", {})
+        code = attrs.get("exitCode")
+        info = ExitInfo(int(code) if code is not None and code.isdigit() else None)
+        if action == "exec_die" and "execID" in attrs:
+            self.resolve(attrs["execID"], info)
+        elif action == "die":
+            self.resolve(str(event.get("id", "")), info)
