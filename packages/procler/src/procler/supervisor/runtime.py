@@ -118,22 +118,32 @@ class ProcessRuntime:
         return {}
 
     async def restore(self, reason: str) -> None:
-        """Bring back a process a dead supervisor lost; counts as a restart."""
+        """Bring back a process a dead supervisor lost: re-adopt the run when its context
+        still has it (a labelled container), else start it again (counts as a restart)."""
         async with self.lock:
             if self.status in states.ALIVE:
                 return
-            self.restarts += 1
-            await self._spawn(reason, user=False)
+            try:
+                adopted = await self.context.adopt(self.spec)
+            except AgentError:
+                adopted = None  # e.g. engine unreachable: starting afresh records why
+            if adopted is None:
+                self.restarts += 1
+            else:
+                reason = "re-adopted: still running after supervisor restart"
+            await self._spawn(reason, user=False, adopted=adopted)
 
     # -- internals ------------------------------------------------------------------------
 
-    async def _spawn(self, reason: str, *, user: bool) -> None:
+    async def _spawn(
+        self, reason: str, *, user: bool, adopted: RunningProcess | None = None
+    ) -> None:
         self._set(states.STARTING, reason)
         self.recent_stderr.clear()
         self._user_start = user
         env = self.host.environment(self.spec)
         try:
-            proc = await self.context.start(self.spec, env, self.run + 1)
+            proc = adopted or await self.context.start(self.spec, env, self.run + 1)
         except Exception as exc:
             self.desired = "stopped"
             self.last_exit = self._exit_record(ExitInfo(None), f"could not start: {exc}")
