@@ -6,7 +6,7 @@ import sys
 
 import pytest
 
-PROCLER = [sys.executable, "-c", "from procler.cli import main; main()"]
+PROCLER = [sys.executable, "-c", "from procler.commands import main; main()"]
 
 
 def procler(*args: str) -> subprocess.CompletedProcess[str]:
@@ -32,6 +32,6 @@ def test_capabilities_is_json() -> None:
     "module", ["pydantic", "starlette", "uvicorn", "docker", "ruamel", "argparse", "json"]
 )
 def test_cli_import_path_stays_light(module: str) -> None:
-    code = f"import sys; from procler.cli import main; print({module!r} in sys.modules)"
+    code = f"import sys; from procler.commands import main; print({module!r} in sys.modules)"
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
     assert proc.stdout == "False\n"

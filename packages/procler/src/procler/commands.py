@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from agentcli.commands import App, Arg, Command
 from procler import __version__
-from procler.config.commands import CONFIG_COMMANDS
+from procler.config_commands import CONFIG_COMMANDS
 from procler.errors import (
     ConfigInvalid,
     ConfigNotFound,
@@ -269,3 +269,10 @@ APP = App(
     commands=COMMANDS,
     global_args=GLOBAL_ARGS,
 )
+
+
+def main() -> None:
+    """Console entry point: parse and render only (see agentcli.main.run)."""
+    from agentcli.main import main as run_main
+
+    run_main(APP)
