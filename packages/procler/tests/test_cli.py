@@ -35,3 +35,10 @@ def test_cli_import_path_stays_light(module: str) -> None:
     code = f"import sys; from procler.commands import main; print({module!r} in sys.modules)"
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
     assert proc.stdout == "False\n"
+
+
+def test_capabilities_describe_exactly_the_parser() -> None:
+    from agentcli.testing import assert_capabilities_match_parser
+    from procler.commands import APP
+
+    assert_capabilities_match_parser(APP)
