@@ -22,7 +22,7 @@ if TYPE_CHECKING:
 
 CONNECT_WAIT = 10.0  # bound on waiting for a freshly started supervisor
 REPLY_MARGIN = 30.0  # added to a command's own --timeout for the read timeout
-NO_AUTOSTART = frozenset({"daemon status", "daemon stop", "daemon restart"})
+NO_AUTOSTART = frozenset({"daemon status", "daemon stop", "daemon restart", "reload"})
 
 
 class NotRunning(Exception):
@@ -158,6 +158,15 @@ def call(
                 ) from None
 
 
+def notify_reload(config_path: str) -> bool:
+    """Tell a running supervisor that definitions changed; False when none runs."""
+    try:
+        call(config_path, "reload", {}, CONNECT_WAIT)
+    except NotRunning:
+        return False
+    return True
+
+
 def forward(values: dict[str, Any], command: Command) -> Any:
     """Handler of every supervisor command: forward it and pass the envelope through."""
     config_path = project.find_config(os.getcwd(), values.pop("config", None))
@@ -169,7 +178,7 @@ def forward(values: dict[str, Any], command: Command) -> Any:
         except NotRunning:
             if command.name == "daemon stop":
                 return {"running": False, "stopped_processes": []}
-            if command.name == "daemon status":
+            if command.name in ("daemon status", "reload"):
                 return {"running": False}
             code = 0  # daemon restart with no supervisor: just start one
         if command.name == "daemon restart" and code == 0:

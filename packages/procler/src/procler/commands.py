@@ -224,6 +224,14 @@ PROCESS_COMMANDS: tuple[Command, ...] = (
         },
     ),
     Command(
+        "reload",
+        "make a running supervisor re-read the config and runtime definitions now",
+        FORWARD,
+        examples=("procler reload",),
+        errors=SUPERVISED,
+        output={"type": "object", "properties": {"processes": {"type": "array"}}},
+    ),
+    Command(
         "daemon status",
         "whether the project's supervisor runs, its pid, uptime and socket (never starts one)",
         FORWARD,

@@ -271,3 +271,39 @@ def test_daemon_stop_stops_processes_and_status_reports_not_running(
     assert not alive(pid)
     assert wait_for(lambda: p.ok("daemon", "status") == {"running": False})
     time.sleep(0.1)
+
+
+def test_daemon_restart_brings_back_running_processes_and_logs_it(
+    make_project: Callable[[str], Project],
+) -> None:
+    p = make_project(SLEEPER)
+    first = p.ok("start", "api")
+    old = p.supervisor_pid()
+    about = p.ok("daemon", "restart")
+    assert about["running"] is True
+    assert about["pid"] != old
+    status = p.ok("status", "api")
+    assert status["status"] == "running"
+    assert status["run"] == 2
+    assert status["pid"] != first["pid"]
+    lines = p.ok("daemon", "logs", "--tail", "400")["lines"]
+    assert any("api: running -> stopping (supervisor shutting down)" in line for line in lines)
+    assert any(
+        "api: stopped -> starting (restored after supervisor restart)" in line for line in lines
+    )
+
+
+def test_run_defines_and_starts_idempotently(make_project: Callable[[str], Project]) -> None:
+    p = make_project(SLEEPER)
+    argv = ["run", "adhoc", "--", PY, "-c", "import time; time.sleep(600)"]
+    first = p.ok(*argv)
+    assert first["status"] == "running"
+    assert first["source"] == "runtime"
+    again = p.ok(*argv)
+    assert again["already_running"] is True
+    assert again["pid"] == first["pid"]
+    code, env = p.run("run", "adhoc", "--", PY, "-c", "pass")
+    assert code == 2
+    assert env["error_code"] == "CONFLICT"
+    p.ok("remove", "adhoc")
+    assert wait_for(lambda: not alive(first["pid"]))

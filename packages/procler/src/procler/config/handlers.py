@@ -132,4 +132,8 @@ def remove(values: dict[str, Any], command: Command) -> dict[str, Any]:
     name = values["name"]
     names = _config_names(path)
     changed = runtime.remove(project_root(path), name, names)
+    if changed:
+        from procler.client import notify_reload
+
+        notify_reload(path)  # a running supervisor stops the process it can no longer name
     return {"name": name, "changed": changed}

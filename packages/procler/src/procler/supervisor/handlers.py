@@ -49,6 +49,7 @@ class Handlers:
             "group stop": self.group_stop,
             "group status": self.group_status,
             "group list": self.group_list,
+            "reload": self.reload,
             "daemon status": self.daemon_status,
             "daemon stop": self.daemon_stop,
             "daemon restart": self.daemon_restart,
@@ -229,6 +230,10 @@ class Handlers:
         }
 
     # -- the supervisor itself ------------------------------------------------------------
+
+    async def reload(self, values: dict[str, Any]) -> Any:
+        cfg = self.sup.config()
+        return {"processes": list(cfg.processes), "groups": list(cfg.groups)}
 
     async def daemon_status(self, values: dict[str, Any]) -> Any:
         return self.sup.about()

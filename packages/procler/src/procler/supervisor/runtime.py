@@ -292,3 +292,6 @@ class ProcessRuntime:
         desired = self.desired
         await self.stop("supervisor shutting down")
         self.desired = desired
+        self.host.record(
+            self, self.status, self.status, f"desired {desired} kept for the next supervisor"
+        )
