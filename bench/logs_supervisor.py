@@ -1,0 +1,75 @@
+"""End to end through a real supervisor: a child printing 1,000,000 short lines as fast as it
+can, captured by Procler, against the same child writing straight to a file (`> file`).
+
+Reports lines lost (must be 0), the throughput ratio (goal >= 50%) and the supervisor's
+peak RSS (VmHWM).
+"""
+
+from __future__ import annotations
+
+import json
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from _timing import tool
+
+from procler.logs.query import query
+
+LINES = int(sys.argv[1]) if len(sys.argv) > 1 else 1_000_000
+ROUNDS = 3
+CHILD = f"import sys\nw = sys.stdout.write\nfor i in range({LINES}):\n    w(f'line {{i}}\\n')"
+
+
+def procler(work: Path, *args: str) -> dict:  # type: ignore[type-arg]
+    out = subprocess.run([tool("procler"), *args], cwd=work, capture_output=True, text=True)
+    return json.loads(out.stdout)  # type: ignore[no-any-return]
+
+
+def main() -> None:
+    work = Path(tempfile.mkdtemp(prefix="procler-logbench-"))
+    (work / ".procler").mkdir()
+    (work / "child.py").write_text(CHILD)
+    (work / ".procler" / "config.yaml").write_text(
+        "version: 1\nlogs: {max_size: 512MB, max_files: 4}\nprocesses:\n"
+        f"  spew:\n    args: [{sys.executable}, child.py]\n    restart: {{policy: 'no'}}\n"
+    )
+    procler(work, "status")  # supervisor up and warm
+    directs, captures = [], []
+    for _ in range(ROUNDS):  # interleaved, so machine noise hits both alike
+        t0 = time.perf_counter()
+        with open(work / "direct.txt", "wb") as sink:
+            subprocess.run([sys.executable, str(work / "child.py")], stdout=sink, check=True)
+        directs.append(time.perf_counter() - t0)
+        t0 = time.perf_counter()
+        procler(work, "restart", "spew")
+        procler(work, "wait", "spew", "--for", "exited", "--timeout", "600s")
+        captures.append(time.perf_counter() - t0)
+    direct, captured = statistics.median(directs), statistics.median(captures)
+    pid = procler(work, "daemon", "status")["data"]["pid"]
+    hwm = next(
+        int(line.split()[1]) * 1024
+        for line in Path(f"/proc/{pid}/status").read_text().splitlines()
+        if line.startswith("VmHWM:")
+    )
+    time.sleep(0.2)  # the last flush
+    lines = query(work / ".procler" / "state" / "logs", "spew", tail=None, run="current").lines
+    expected = [f"line {i}" for i in range(LINES)]
+    lost = LINES - len(lines)
+    in_order = [line["text"] for line in lines] == expected
+    print(
+        f"{LINES} lines, median of {ROUNDS}: > file {direct:.3f} s, through procler {captured:.3f} s"
+    )
+    print(
+        f"throughput ratio {direct / captured:.0%} of > file (goal >= 50%), lines lost {lost}, "
+        f"order kept {in_order}, supervisor peak RSS {hwm / 2**20:.1f} MiB"
+    )
+    procler(work, "daemon", "stop")
+    subprocess.run(["rm", "-rf", str(work)])
+
+
+if __name__ == "__main__":
+    main()
