@@ -18,7 +18,8 @@ from typing import Any
 
 import pytest
 
-sys.path.insert(0, str(Path(__file__).parents[1] / "supervisor"))
+sys.path.insert(0, str(Path(__file__).parents[1] / "supervisor"))  # the CLI harness
+sys.path.insert(0, str(Path(__file__).parent))
 
 from harness import Project
 
@@ -71,7 +72,9 @@ def image(docker_client: Any) -> str:
         docker_client.images.get(IMAGE)
     except docker.errors.ImageNotFound:
         if not (shutil.which("busybox") or os.path.exists("/bin/busybox")):
-            pytest.fail("busybox-static is needed to build the test image: apt-get install busybox-static")
+            pytest.fail(
+                "busybox-static is needed to build the test image: apt-get install busybox-static"
+            )
         repository, tag = IMAGE.split(":")
         docker_client.api.import_image_from_data(
             _busybox_rootfs(), repository=repository, tag=tag, changes=['CMD ["/bin/sh"]']

@@ -34,12 +34,13 @@ from procler.contexts.docker_run import (
     managed_name,
     owns_host_pid,
 )
-from procler.contexts.docker_stream import ExitWatcher
+from procler.contexts.docker_stream import ExitWatcher, StdoutFrames, merged_logs
 from procler.contexts.local import signal_number
 from procler.errors import ContainerNotFound, DockerUnavailable, ImageNotFound, StartFailed
 
 T = TypeVar("T")
 CLIENT_TIMEOUT = 10.0  # seconds for any one engine call (streams are not bounded by it)
+DEFAULT_SOCKET = "unix:///var/run/docker.sock"
 POOL_SIZE = 64  # connections to the engine: each followed stream holds one
 KILL_WAIT = 5.0  # bound on waiting for a SIGKILLed run to be reported ended
 PID_WAIT = 2.0  # bound on waiting for an exec's host pid to be known
@@ -55,6 +56,12 @@ class DockerContext(ExecutionContext):
         self.watcher = ExitWatcher(self._events)
         self.watcher.recheck = self._exit_of
 
+    def close(self) -> None:
+        """Release the engine connection and the events thread."""
+        self.watcher.close()
+        if self._client is not None:
+            self._client.close()
+
     # -- engine access --------------------------------------------------------------------
 
     def _api(self) -> Any:
@@ -62,6 +69,10 @@ class DockerContext(ExecutionContext):
         if self._client is None:
             import docker
 
+            url = self.base_url or os.environ.get("DOCKER_HOST") or DEFAULT_SOCKET
+            if url.startswith("unix://") and not os.path.exists(url[len("unix://") :]):
+                # Fail before connecting: the SDK leaks the socket of a failed unix connect.
+                raise docker.errors.DockerException(f"no Docker socket at {url}")
             kwargs: dict[str, Any] = {"timeout": CLIENT_TIMEOUT, "max_pool_size": POOL_SIZE}
             if self.base_url is None:
                 self._client = docker.from_env(**kwargs).api
@@ -197,19 +208,17 @@ class DockerContext(ExecutionContext):
         if not info["State"]["Running"]:
             self.watcher.resolve(ident, ExitInfo(info["State"]["ExitCode"]))
         proc = DockerRun(self._target(spec, info), info["State"]["Pid"], exited)
-        for stream in ("stdout", "stderr"):
-            logs = await self._engine(
-                "logs",
-                ident,
-                stdout=stream == "stdout",
-                stderr=stream == "stderr",
-                stream=True,
-                follow=True,
-                timestamps=True,
-                since=since,
-            )
-            proc.follow_logs(stream, logs)
+        tty = bool(info["Config"].get("Tty"))
+        logs = await self._call(self._log_stream, ident, since, tty)
+        proc.follow_logs(logs)
         return proc
+
+    def _log_stream(self, ident: str, since: float | None, tty: bool) -> Any:
+        """Frames of (stream, bytes); a tty container has a single raw stream: stdout."""
+        if not tty:
+            return merged_logs(self._api(), ident, since)
+        raw = self._api().logs(ident, stream=True, follow=True, timestamps=True, since=since)
+        return StdoutFrames(raw)
 
     def _start_container(self, spec: ProcessSpec, ident: str) -> None:
         import docker.errors

@@ -130,24 +130,25 @@ class DockerRun(RunningProcess):
 
     def follow_exec(self, stream: Iterable[Any]) -> None:
         """Read a demuxed exec_start stream (no engine timestamps: capture time is used)."""
-        splitters = {"stdout": LineSplitter(), "stderr": LineSplitter()}
+        splitters = self._splitters()
+        self._follow(stream, lambda chunk: demuxed_lines(splitters, chunk), splitters)
 
+    def follow_logs(self, stream: Iterable[Any]) -> None:
+        """Read the merged `docker logs --follow --timestamps` frames of the container."""
+        splitters = self._splitters()
+        self._follow(stream, lambda frame: timestamped_lines(splitters, frame), splitters)
+
+    @staticmethod
+    def _splitters() -> dict[str, LineSplitter]:
+        return {"stdout": LineSplitter(), "stderr": LineSplitter()}
+
+    def _follow(
+        self, stream: Iterable[Any], to_lines: Any, splitters: dict[str, LineSplitter]
+    ) -> None:
         def finish() -> Iterable[OutputLine]:
             for name, splitter in splitters.items():
                 yield from (OutputLine(name, text) for text in splitter.flush())
 
-        self._follow(stream, lambda chunk: demuxed_lines(splitters, chunk), finish)
-
-    def follow_logs(self, stream_name: str, stream: Iterable[Any]) -> None:
-        """Read one `docker logs --follow --timestamps` stream (stdout or stderr)."""
-        splitter = LineSplitter()
-
-        def finish() -> Iterable[OutputLine]:
-            yield from (OutputLine(stream_name, text) for text in splitter.flush())
-
-        self._follow(stream, lambda chunk: timestamped_lines(stream_name, splitter, chunk), finish)
-
-    def _follow(self, stream: Iterable[Any], to_lines: Any, finish: Any) -> None:
         self._streams.append(stream)
         follow_in_thread(stream, to_lines, finish, self._queue, self.target.container[:40])
 

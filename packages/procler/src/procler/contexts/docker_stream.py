@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import struct
 import threading
 import time
 from collections.abc import Callable, Iterable, Iterator
@@ -50,6 +51,17 @@ class LineSplitter:
         return [rest.decode("utf-8", "replace")] if rest else []
 
 
+def close_stream(stream: Any) -> None:
+    """Close an SDK stream and its HTTP response: the SDK's own close() shuts the socket
+    only while the response is open, leaving an ended exec stream's socket unreleased."""
+    with contextlib.suppress(Exception):
+        stream.close()
+    response = getattr(stream, "_response", None)
+    if response is not None:
+        with contextlib.suppress(Exception):
+            response.close()
+
+
 def _post(loop: asyncio.AbstractEventLoop, callback: Callable[..., Any], *args: Any) -> bool:
     """Run callback on the loop from a thread; False once the loop is gone."""
     try:
@@ -77,6 +89,8 @@ def follow_in_thread(
                         return
         except Exception as exc:  # noqa: BLE001 - a broken stream just ends the output
             log.info("%s: output stream ended: %s", name, exc)
+        finally:
+            close_stream(stream)
         for line in finish():
             _post(loop, queue.put_nowait, line)
         _post(loop, queue.put_nowait, None)
@@ -94,9 +108,52 @@ def demuxed_lines(splitters: dict[str, LineSplitter], chunk: Any) -> Iterator[Ou
                 yield OutputLine(stream, text)
 
 
-def timestamped_lines(stream: str, splitter: LineSplitter, chunk: bytes) -> Iterator[OutputLine]:
-    """A chunk of `docker logs --timestamps` for one stream -> lines with the engine's times."""
-    for raw in splitter.feed(chunk):
+def merged_logs(api: Any, ident: str, since: float | None) -> Any:
+    """Follow a container's stdout and stderr as one stream of (stream name, bytes) frames.
+
+    One request keeps the engine's order, so the stored times never go backwards (two
+    requests, one per stream, race each other). The SDK's logs() drops the stream id of
+    each frame, hence the request is made here and its frames read directly.
+    """
+    from docker.types.daemon import CancellableStream
+
+    params: dict[str, Any] = {"stdout": 1, "stderr": 1, "follow": 1, "timestamps": 1}
+    if since is not None:
+        params["since"] = since
+    response = api._get(api._url("/containers/{0}/logs", ident), params=params, stream=True)
+    api._raise_for_status(response)
+    api._disable_socket_timeout(api._get_raw_response_socket(response))
+
+    def frames() -> Iterator[tuple[str, bytes]]:
+        while len(header := response.raw.read(8)) == 8:
+            kind, length = struct.unpack(">BxxxL", header)
+            data = response.raw.read(length) if length else b""
+            if length and not data:
+                return
+            yield ("stderr" if kind == 2 else "stdout"), data
+
+    return CancellableStream(frames(), response)
+
+
+class StdoutFrames:
+    """A tty container's raw log stream as stdout frames (a tty merges both streams)."""
+
+    def __init__(self, stream: Any) -> None:
+        self._stream = stream
+
+    def __iter__(self) -> Iterator[tuple[str, bytes]]:
+        return (("stdout", chunk) for chunk in self._stream)
+
+    def close(self) -> None:
+        close_stream(self._stream)
+
+
+def timestamped_lines(
+    splitters: dict[str, LineSplitter], frame: tuple[str, bytes]
+) -> Iterator[OutputLine]:
+    """A frame of `docker logs --timestamps` -> lines with the engine's times."""
+    stream, data = frame
+    for raw in splitters[stream].feed(data):
         ts, text = parse_log_line(raw)
         yield OutputLine(stream, text, ts)
 
@@ -121,6 +178,7 @@ class ExitWatcher:
         self._subscribing = threading.Lock()
         self._events: Iterable[dict[str, Any]] | None = None
         self.recheck: Callable[[str], ExitInfo | None] = lambda _id: None
+        self.closed = False
 
     def subscribe(self) -> None:
         """Open the event stream (blocking, once); raises when the engine cannot be reached."""
@@ -128,6 +186,11 @@ class ExitWatcher:
             if self._events is None:
                 self._events = self._connect(None)
                 threading.Thread(target=self._run, name="docker-events", daemon=True).start()
+
+    def close(self) -> None:
+        """Stop following the engine's events (the thread ends with the stream)."""
+        self.closed = True
+        close_stream(self._events)
 
     def expect(self, ident: str) -> asyncio.Future[ExitInfo]:
         """A future resolved when the container or exec `ident` ends."""
@@ -155,7 +218,10 @@ class ExitWatcher:
                     last = float(event.get("timeNano", 0)) / 1e9 or last
                     self._dispatch(event)
             except Exception as exc:  # noqa: BLE001 - the engine went away: follow it again
-                log.warning("docker events stream broken: %s", exc)
+                if not self.closed:
+                    log.warning("docker events stream broken: %s", exc)
+            if self.closed:
+                return
             while True:
                 time.sleep(RECONNECT_DELAY)
                 try:

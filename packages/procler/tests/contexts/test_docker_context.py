@@ -1,0 +1,157 @@
+"""The docker context's pieces on their own: parsing, status mapping, adoption, errors."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+from docker_helpers import unique
+from fakes import FakeClock, FakeContext, FakeHost, FakeProcess
+from harness import wait_for
+
+from procler import states
+from procler.config.model import DockerSpec, ProcessSpec
+from procler.contexts.base import OutputLine, RunningProcess
+from procler.contexts.docker import DockerContext
+from procler.contexts.docker_run import binds, container_env, kind_of, normalised_status
+from procler.contexts.docker_stream import LineSplitter, parse_log_line
+from procler.errors import DockerUnavailable
+from procler.supervisor.runtime import ProcessRuntime
+
+
+def test_parse_log_line_reads_the_engine_timestamp() -> None:
+    assert parse_log_line("2026-01-02T03:04:05.250000000Z hello world") == (
+        1767323045.25,
+        "hello world",
+    )
+    assert parse_log_line("no stamp here") == (None, "no stamp here")
+    assert parse_log_line("2026-13-02T03:04:05Z bad month") == (
+        None,
+        "2026-13-02T03:04:05Z bad month",
+    )
+
+
+def test_line_splitter_keeps_unfinished_lines() -> None:
+    splitter = LineSplitter()
+    assert splitter.feed(b"one\ntw") == ["one"]
+    assert splitter.feed(b"o\r\nthree") == ["two"]
+    assert splitter.flush() == ["three"]
+    assert splitter.flush() == []
+
+
+def test_kinds_env_and_volumes_from_the_spec() -> None:
+    image = ProcessSpec(name="db", context="docker", docker=DockerSpec(image="pg"), cwd="/proj")
+    exec_ = ProcessSpec(name="w", command="run", context="docker", docker=DockerSpec(container="c"))
+    own = ProcessSpec(name="c", context="docker", docker=DockerSpec(container="c"))
+    assert [kind_of(image), kind_of(exec_), kind_of(own)] == ["image", "exec", "container"]
+    env = {"PATH": "/host/bin", "PROCLER_PROCESS_NAME": "db", "PROCLER_PROJECT_ROOT": "/proj"}
+    spec = ProcessSpec(name="db", env=(("A", "1"),))
+    assert container_env(spec, env) == {
+        "PROCLER_PROCESS_NAME": "db",
+        "PROCLER_PROJECT_ROOT": "/proj",
+        "A": "1",
+    }
+    assert container_env(spec, env, owned=True) == {"PROCLER_PROCESS_NAME": "db", "A": "1"}
+    volumes = DockerSpec(image="pg", volumes=("./data:/var/lib/data", "named:/x", "/abs:/y:ro"))
+    with_volumes = ProcessSpec(name="db", context="docker", docker=volumes, cwd="/proj")
+    assert binds(with_volumes) == ["/proj/data:/var/lib/data", "named:/x", "/abs:/y:ro"]
+
+
+def test_docker_states_are_normalised_onto_ours(
+    docker_client: Any, container: Callable[..., Any]
+) -> None:
+    def state(name: str) -> Any:
+        return docker_client.api.inspect_container(name)["State"]
+
+    created = container(unique(), start=False)
+    assert normalised_status(state(created.id)) == states.STOPPED
+    running = container(unique())
+    assert normalised_status(state(running.id)) == states.RUNNING
+    ok = container(unique(), ["sh", "-c", "exit 0"])
+    bad = container(unique(), ["sh", "-c", "exit 3"])
+    assert docker_client.api.wait(ok.id)["StatusCode"] == 0
+    assert docker_client.api.wait(bad.id)["StatusCode"] == 3
+    assert normalised_status(state(ok.id)) == states.EXITED
+    assert normalised_status(state(bad.id)) == states.FAILED
+    looping = docker_client.containers.run(
+        "procler-test-busybox:latest",
+        ["sh", "-c", "exit 1"],
+        detach=True,
+        name=unique(),
+        labels={"procler.test": "1"},
+        restart_policy={"Name": "always"},
+    )
+    assert wait_for(lambda: state(looping.id)["Status"] == "restarting", 20)
+    assert normalised_status({"Status": "restarting", "ExitCode": 1}) == states.BACKOFF
+    # "dead" (a removal that failed half-way) cannot be produced on purpose.
+    assert normalised_status({"Status": "dead", "ExitCode": 0}) == states.FAILED
+
+
+def test_unreachable_engine_is_docker_unavailable_without_hanging() -> None:
+    ctx = DockerContext("/tmp/project", base_url="unix:///nonexistent/docker.sock")
+    spec = ProcessSpec(name="db", context="docker", docker=DockerSpec(image="x"))
+    with pytest.raises(DockerUnavailable) as raised:
+        asyncio.run(ctx.start(spec, {}, 1))
+    assert raised.value.code == "DOCKER_UNAVAILABLE"
+    assert raised.value.data == {"docker_host": "unix:///nonexistent/docker.sock"}
+
+
+def test_exec_output_reaches_the_context_output(
+    docker_client: Any, container: Callable[..., Any]
+) -> None:
+    name = unique()
+    container(name)
+    spec = ProcessSpec(
+        name="w",
+        command="echo out-1; echo err-1 >&2; printf tail",
+        context="docker",
+        docker=DockerSpec(container=name),
+    )
+
+    async def scenario() -> tuple[list[OutputLine], Any]:
+        ctx = DockerContext("/tmp/project")
+        try:
+            proc = await ctx.start(spec, {"PROCLER_PROCESS_NAME": "w"}, 1)
+            lines = [line async for line in proc.output()]
+            return sorted(lines, key=lambda x: (x.stream, x.text)), await proc.wait()  # type: ignore[misc]
+        finally:
+            ctx.close()
+
+    lines, info = asyncio.run(scenario())
+    assert [(x.stream, x.text) for x in lines] == [
+        ("stderr", "err-1"),
+        ("stdout", "out-1"),
+        ("stdout", "tail"),
+    ]
+    assert (info.code, info.signal) == (0, None)
+
+
+class AdoptingContext(FakeContext):
+    """A context that still runs the process when the supervisor comes back."""
+
+    def __init__(self, survivor: FakeProcess | None) -> None:
+        super().__init__()
+        self.survivor = survivor
+
+    async def adopt(self, spec: ProcessSpec) -> RunningProcess | None:
+        return self.survivor
+
+
+def test_restore_adopts_a_surviving_run_instead_of_starting_one() -> None:
+    async def scenario(adopt: bool) -> tuple[ProcessRuntime, AdoptingContext, FakeHost]:
+        survivor = FakeProcess(4242, None) if adopt else None
+        ctx, host = AdoptingContext(survivor), FakeHost()
+        rt = ProcessRuntime(ProcessSpec(name="db", command="x"), ctx, host, FakeClock())
+        rt.desired = "running"
+        await rt.restore("restored after supervisor restart")
+        return rt, ctx, host
+
+    rt, ctx, host = asyncio.run(scenario(adopt=True))
+    assert (rt.status, rt.restarts, rt.run, ctx.started) == (states.RUNNING, 0, 1, [])
+    assert rt.proc is not None and rt.proc.pid == 4242
+    assert host.events[0][3] == "re-adopted: still running after supervisor restart"
+    rt, ctx, host = asyncio.run(scenario(adopt=False))
+    assert (rt.status, rt.restarts, len(ctx.started)) == (states.RUNNING, 1, 1)
+    assert host.events[0][3] == "restored after supervisor restart"
