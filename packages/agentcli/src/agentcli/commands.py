@@ -4,8 +4,6 @@ A declaration names its handler as "module:function" so that importing the
 declarations stays cheap; the handler module is imported only when it runs.
 """
 
-from __future__ import annotations
-
 from agentcli.errors import BASE_ERRORS, AgentError
 
 # Plain classes, not dataclasses: `dataclasses` imports `inspect`, which alone costs
@@ -38,17 +36,17 @@ class Arg:
 
     def __init__(
         self,
-        name: str,
-        help: str,
+        name: "str",
+        help: "str",
         *,
-        type: ArgType = "string",
-        required: bool = False,
-        default: Any = None,
-        choices: tuple[str, ...] = (),
-        multiple: bool = False,
-        short: str = "",
-        metavar: str = "",
-    ) -> None:
+        type: "ArgType" = "string",
+        required: "bool" = False,
+        default: "Any" = None,
+        choices: "tuple[str, ...]" = (),
+        multiple: "bool" = False,
+        short: "str" = "",
+        metavar: "str" = "",
+    ) -> "None":
         self.name = name
         self.help = help
         self.type = type
@@ -60,15 +58,15 @@ class Arg:
         self.metavar = metavar
 
     @property
-    def positional(self) -> bool:
+    def positional(self) -> "bool":
         return not self.name.startswith("-")
 
     @property
-    def dest(self) -> str:
+    def dest(self) -> "str":
         return self.name.lstrip("-").replace("-", "_")
 
     @property
-    def flags(self) -> list[str]:
+    def flags(self) -> "list[str]":
         return [f for f in (self.short, self.name) if f] if not self.positional else [self.name]
 
 
@@ -81,18 +79,18 @@ class Command:
 
     def __init__(
         self,
-        name: str,
-        summary: str,
-        handler: str,
+        name: "str",
+        summary: "str",
+        handler: "str",
         *,
-        args: tuple[Arg, ...] = (),
-        idempotent: bool = True,
-        destructive: bool = False,
-        examples: tuple[str, ...] = (),
-        errors: tuple[type[AgentError], ...] = (),
-        output: Mapping[str, Any] | None = None,
-        mode: Mode = "envelope",
-    ) -> None:
+        args: "tuple[Arg, ...]" = (),
+        idempotent: "bool" = True,
+        destructive: "bool" = False,
+        examples: "tuple[str, ...]" = (),
+        errors: "tuple[type[AgentError], ...]" = (),
+        output: "Mapping[str, Any] | None" = None,
+        mode: "Mode" = "envelope",
+    ) -> "None":
         self.name = name
         self.summary = summary
         self.handler = handler
@@ -105,16 +103,16 @@ class Command:
         self.mode = mode
 
     @property
-    def words(self) -> list[str]:
+    def words(self) -> "list[str]":
         return self.name.split()
 
-    def resolve(self) -> Callable[[dict[str, Any], Command], Any]:
+    def resolve(self) -> "Callable[[dict[str, Any], Command], Any]":
         import importlib
 
         module, _, func = self.handler.partition(":")
         return getattr(importlib.import_module(module), func)  # type: ignore[no-any-return]
 
-    def all_errors(self) -> list[type[AgentError]]:
+    def all_errors(self) -> "list[type[AgentError]]":
         seen: dict[str, type[AgentError]] = {}
         for err in (*self.errors, *BASE_ERRORS):
             seen.setdefault(err.code, err)
@@ -126,19 +124,19 @@ class App:
 
     def __init__(
         self,
-        name: str,
-        version: str,
-        description: str,
-        commands: tuple[Command, ...],
-        global_args: tuple[Arg, ...] = (),
-    ) -> None:
+        name: "str",
+        version: "str",
+        description: "str",
+        commands: "tuple[Command, ...]",
+        global_args: "tuple[Arg, ...]" = (),
+    ) -> "None":
         self.name = name
         self.version = version
         self.description = description
         self.commands = commands
         self.global_args = global_args
 
-    def command(self, name: str) -> Command:
+    def command(self, name: "str") -> "Command":
         for cmd in self.commands:
             if cmd.name == name:
                 return cmd
@@ -148,7 +146,7 @@ class App:
 class Outcome:
     """A handler result that also chooses the exit code (e.g. findings -> 1)."""
 
-    def __init__(self, payload: Any, exit_code: int = 0) -> None:
+    def __init__(self, payload: "Any", exit_code: "int" = 0) -> "None":
         self.payload = payload
         self.exit_code = exit_code
 
@@ -156,7 +154,7 @@ class Outcome:
 class Stream:
     """A handler result printed as NDJSON, one object per line, until exhausted."""
 
-    def __init__(self, items: Iterator[Mapping[str, Any]], exit_code: int = 0) -> None:
+    def __init__(self, items: "Iterator[Mapping[str, Any]]", exit_code: "int" = 0) -> "None":
         self.items = items
         self.exit_code = exit_code
 
@@ -164,12 +162,12 @@ class Stream:
 class Raw:
     """Text already rendered elsewhere (e.g. by a supervisor), passed through verbatim."""
 
-    def __init__(self, text: str, exit_code: int = 0) -> None:
+    def __init__(self, text: "str", exit_code: "int" = 0) -> "None":
         self.text = text
         self.exit_code = exit_code
 
 
-REPORT_ARGS: tuple[Arg, ...] = (
+REPORT_ARGS: "tuple[Arg, ...]" = (
     Arg(
         "--format",
         "output format of the report",
@@ -181,12 +179,12 @@ REPORT_ARGS: tuple[Arg, ...] = (
 )
 
 
-def command_args(cmd: Command) -> tuple[Arg, ...]:
+def command_args(cmd: "Command") -> "tuple[Arg, ...]":
     """The arguments a command really takes, including those its mode adds."""
     return cmd.args + (REPORT_ARGS if cmd.mode == "report" else ())
 
 
-def arg_schema(arg: Arg) -> dict[str, Any]:
+def arg_schema(arg: "Arg") -> "dict[str, Any]":
     """Describe one argument for capabilities."""
     out: dict[str, Any] = {
         "name": arg.dest,
@@ -204,11 +202,11 @@ def arg_schema(arg: Arg) -> dict[str, Any]:
     return out
 
 
-def error_schema(err: type[AgentError]) -> dict[str, Any]:
+def error_schema(err: "type[AgentError]") -> "dict[str, Any]":
     return {"code": err.code, "exit_code": int(err.exit_code), "suggestion": err.default_suggestion}
 
 
-def capabilities(app: App) -> dict[str, Any]:
+def capabilities(app: "App") -> "dict[str, Any]":
     """JSON describing every command, option, type, error code and the exit-code table."""
     from agentcli.envelope import ENVELOPE_SCHEMA, SCHEMA_VERSION
     from agentcli.errors import EXIT_CODE_MEANINGS

@@ -1,7 +1,5 @@
 """The JSON envelope operational commands answer, and the only writer to stdout."""
 
-from __future__ import annotations
-
 import sys
 
 TYPE_CHECKING = False
@@ -10,7 +8,7 @@ if TYPE_CHECKING:
 
 SCHEMA_VERSION = "1.0"
 
-ENVELOPE_SCHEMA: dict[str, Any] = {
+ENVELOPE_SCHEMA: "dict[str, Any]" = {
     "$schema": "https://json-schema.org/draft/2020-12/schema",
     "type": "object",
     "required": ["schema_version", "success"],
@@ -27,12 +25,12 @@ ENVELOPE_SCHEMA: dict[str, Any] = {
 
 
 def build(
-    success: bool,
-    data: Any = None,
-    error: str | None = None,
-    error_code: str | None = None,
-    suggestion: str | None = None,
-) -> dict[str, Any]:
+    success: "bool",
+    data: "Any" = None,
+    error: "str | None" = None,
+    error_code: "str | None" = None,
+    suggestion: "str | None" = None,
+) -> "dict[str, Any]":
     """Return an envelope in canonical key order; absent values are left out, never null."""
     env: dict[str, Any] = {"schema_version": SCHEMA_VERSION, "success": success}
     for key, value in (
@@ -46,14 +44,14 @@ def build(
     return env
 
 
-_ENCODER: Any = None
+_ENCODER: "Any" = None
 
 
-def _not_serialisable(obj: Any) -> Any:
+def _not_serialisable(obj: "Any") -> "Any":
     raise TypeError(f"{type(obj).__name__} is not JSON serialisable")
 
 
-def _compact_encoder() -> Any:
+def _compact_encoder() -> "Any":
     """The C encoder behind json.dumps, built from `_json` directly.
 
     `import json` pulls in `re` and friends (several ms at start-up); the C module alone
@@ -69,7 +67,7 @@ def _compact_encoder() -> Any:
     return _ENCODER
 
 
-def dumps(obj: Any, *, pretty: bool = False) -> str:
+def dumps(obj: "Any", *, pretty: "bool" = False) -> "str":
     """Serialise deterministically: UTF-8 text, no NaN, insertion key order.
 
     The compact form equals json.dumps(obj, ensure_ascii=False, separators=(",", ":"),
@@ -82,7 +80,7 @@ def dumps(obj: Any, *, pretty: bool = False) -> str:
     return "".join(_compact_encoder()(obj, 0))
 
 
-def write_stdout(text: str) -> None:
+def write_stdout(text: "str") -> "None":
     """Write one document or line to stdout and flush; the only stdout writer."""
     data = text.encode("utf-8", "surrogateescape")
     if not data.endswith(b"\n"):
@@ -92,6 +90,6 @@ def write_stdout(text: str) -> None:
     sys.stdout.buffer.flush()
 
 
-def emit(env: dict[str, Any]) -> None:
+def emit(env: "dict[str, Any]") -> "None":
     """Print one envelope; indented for a person at a terminal, one line otherwise."""
     write_stdout(dumps(env, pretty=sys.stdout.isatty()))

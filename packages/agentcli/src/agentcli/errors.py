@@ -4,8 +4,6 @@ Core code raises these; `agentcli.main.run` is the only place that turns them in
 an exit code and an envelope.
 """
 
-from __future__ import annotations
-
 TYPE_CHECKING = False  # `typing` and `enum` stay off the CLI's start-up path
 if TYPE_CHECKING:
     from typing import Any, ClassVar
@@ -21,7 +19,7 @@ class ExitCode:
     INTERRUPTED = 130
 
 
-EXIT_CODE_MEANINGS: dict[int, str] = {
+EXIT_CODE_MEANINGS: "dict[int, str]" = {
     ExitCode.OK: "success",
     ExitCode.FINDINGS: "the tool worked and found problems, or a condition was not met",
     ExitCode.USAGE: "usage: fix the arguments, the config file or the input schema, not the data",
@@ -33,11 +31,13 @@ EXIT_CODE_MEANINGS: dict[int, str] = {
 class AgentError(Exception):
     """Base of every error a tool reports to its caller."""
 
-    code: ClassVar[str] = "ERROR"
-    exit_code: ClassVar[int] = ExitCode.INTERNAL
-    default_suggestion: ClassVar[str] = ""
+    code: "ClassVar[str]" = "ERROR"
+    exit_code: "ClassVar[int]" = ExitCode.INTERNAL
+    default_suggestion: "ClassVar[str]" = ""
 
-    def __init__(self, message: str, *, suggestion: str | None = None, data: Any = None) -> None:
+    def __init__(
+        self, message: "str", *, suggestion: "str | None" = None, data: "Any" = None
+    ) -> "None":
         super().__init__(message)
         self.message = message
         self.suggestion = self.default_suggestion if suggestion is None else suggestion
@@ -83,4 +83,4 @@ class Interrupted(AgentError):
     default_suggestion = "rerun the command; it is safe to repeat"
 
 
-BASE_ERRORS: tuple[type[AgentError], ...] = (UsageError, InternalError, Interrupted)
+BASE_ERRORS: "tuple[type[AgentError], ...]" = (UsageError, InternalError, Interrupted)

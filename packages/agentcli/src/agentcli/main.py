@@ -1,8 +1,6 @@
 """`run(app, argv)` and `dispatch`: the one place where results and exceptions become
 envelopes and exit codes, for the CLI and for any server that runs the same commands."""
 
-from __future__ import annotations
-
 import sys
 
 from agentcli import envelope
@@ -15,7 +13,7 @@ if TYPE_CHECKING:
     from typing import Any
 
 
-def _capabilities_command(app: App) -> Command:
+def _capabilities_command(app: "App") -> "Command":
     return Command(
         "capabilities",
         "describe every command, option, type, error code and exit code as JSON",
@@ -25,7 +23,7 @@ def _capabilities_command(app: App) -> Command:
     )
 
 
-def with_builtins(app: App) -> App:
+def with_builtins(app: "App") -> "App":
     """The app plus the commands every tool has (capabilities)."""
     if any(c.name == "capabilities" for c in app.commands):
         return app
@@ -33,23 +31,23 @@ def with_builtins(app: App) -> App:
     return App(app.name, app.version, app.description, cmds, app.global_args)
 
 
-def capabilities_handler(values: dict[str, Any], command: Command) -> Any:
+def capabilities_handler(values: "dict[str, Any]", command: "Command") -> "Any":
     raise InternalError("capabilities is answered by agentcli.main.run")
 
 
-def error_envelope(err: AgentError) -> dict[str, Any]:
+def error_envelope(err: "AgentError") -> "dict[str, Any]":
     return envelope.build(
         False, data=err.data, error=err.message, error_code=err.code, suggestion=err.suggestion
     )
 
 
-def internal_error(exc: BaseException) -> InternalError:
+def internal_error(exc: "BaseException") -> "InternalError":
     """A one-line INTERNAL error for an exception nobody expected."""
     first_line = (str(exc).splitlines() or [""])[0]
     return InternalError(f"{type(exc).__name__}: {first_line}".rstrip(": "))
 
 
-def answer(result: Any) -> tuple[dict[str, Any], int]:
+def answer(result: "Any") -> "tuple[dict[str, Any], int]":
     """The envelope and exit code for a handler's result (plain data or Outcome)."""
     exit_code = 0
     if isinstance(result, Outcome):
@@ -57,7 +55,7 @@ def answer(result: Any) -> tuple[dict[str, Any], int]:
     return envelope.build(exit_code == 0, data=result), exit_code
 
 
-def failure(exc: BaseException) -> tuple[dict[str, Any], int]:
+def failure(exc: "BaseException") -> "tuple[dict[str, Any], int]":
     """The envelope and exit code for any exception: the one mapping every entry point uses."""
     if isinstance(exc, AgentError):
         return error_envelope(exc), int(exc.exit_code)
@@ -66,7 +64,7 @@ def failure(exc: BaseException) -> tuple[dict[str, Any], int]:
     return error_envelope(internal_error(exc)), int(InternalError.exit_code)
 
 
-def _render(cmd: Command, values: dict[str, Any], result: Any) -> int:
+def _render(cmd: "Command", values: "dict[str, Any]", result: "Any") -> "int":
     exit_code = 0
     if isinstance(result, Outcome):
         result, exit_code = result.payload, result.exit_code
@@ -96,7 +94,7 @@ def _render(cmd: Command, values: dict[str, Any], result: Any) -> int:
     return exit_code
 
 
-def run(app: App, argv: Sequence[str] | None = None) -> int:
+def run(app: "App", argv: "Sequence[str] | None" = None) -> "int":
     """Parse, dispatch and render; return the exit code. Never lets an exception escape."""
     from agentcli.parser import help_text, parse
 
@@ -143,13 +141,13 @@ def run(app: App, argv: Sequence[str] | None = None) -> int:
         return code
 
 
-def _silence_stdout() -> None:
+def _silence_stdout() -> "None":
     import os
 
     devnull = os.open(os.devnull, os.O_WRONLY)
     os.dup2(devnull, sys.stdout.fileno())
 
 
-def main(app: App) -> None:
+def main(app: "App") -> "None":
     """Console-script entry: run and exit with the code."""
     sys.exit(run(app))

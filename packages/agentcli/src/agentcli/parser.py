@@ -5,8 +5,6 @@ start-up budget of a status command, so the tools parse with this instead. Every
 problem raises UsageError with a did-you-mean suggestion; nothing is printed here.
 """
 
-from __future__ import annotations
-
 from agentcli.commands import App, Arg, Command, command_args
 from agentcli.errors import UsageError
 
@@ -15,7 +13,7 @@ if TYPE_CHECKING:
     from collections.abc import Callable, Sequence
     from typing import Any
 
-GLOBAL_ARGS: tuple[Arg, ...] = (
+GLOBAL_ARGS: "tuple[Arg, ...]" = (
     Arg("--debug", "print tracebacks of unexpected errors on stderr", type="boolean"),
     Arg("--verbose", "more log output on stderr", type="boolean", short="-v"),
     Arg("--quiet", "only errors on stderr", type="boolean", short="-q"),
@@ -24,7 +22,7 @@ GLOBAL_ARGS: tuple[Arg, ...] = (
 )
 
 
-def converter(arg_type: str) -> Callable[[str], Any] | None:
+def converter(arg_type: "str") -> "Callable[[str], Any] | None":
     """The function turning a raw string into a value of this type (None: keep the string)."""
     if arg_type in ("duration", "key_value"):
         from agentcli import values  # imported only when such an argument is given
@@ -33,7 +31,7 @@ def converter(arg_type: str) -> Callable[[str], Any] | None:
     return {"integer": int, "number": float}.get(arg_type)
 
 
-def did_you_mean(word: str, choices: Sequence[str]) -> str:
+def did_you_mean(word: "str", choices: "Sequence[str]") -> "str":
     """Return 'did you mean X?' for the closest choice, or '' when nothing is close."""
     import difflib  # only on the error path
 
@@ -41,13 +39,13 @@ def did_you_mean(word: str, choices: Sequence[str]) -> str:
     return f"did you mean {close[0]}?" if close else ""
 
 
-def _usage(message: str, word: str, choices: Sequence[str], what: str) -> UsageError:
+def _usage(message: "str", word: "str", choices: "Sequence[str]", what: "str") -> "UsageError":
     hint = did_you_mean(word, choices)
     listed = f"valid {what}: {', '.join(choices)}" if choices else ""
     return UsageError(message, suggestion=" ".join(p for p in (hint, listed) if p))
 
 
-def find_command(app: App, words: list[str]) -> tuple[Command | None, int, list[str]]:
+def find_command(app: "App", words: "list[str]") -> "tuple[Command | None, int, list[str]]":
     """Longest declared command matching the leading words; also the choices at the miss."""
     best: Command | None = None
     used = 0
@@ -72,7 +70,7 @@ def find_command(app: App, words: list[str]) -> tuple[Command | None, int, list[
     return None, depth, choices
 
 
-def convert(cmd_name: str, arg: Arg, raw: str) -> Any:
+def convert(cmd_name: "str", arg: "Arg", raw: "str") -> "Any":
     label = arg.flags[-1] if not arg.positional else arg.name.upper()
     if arg.choices and raw not in arg.choices:
         raise _usage(f"{cmd_name}: invalid value {raw!r} for {label}", raw, arg.choices, "choices")
@@ -88,14 +86,14 @@ def convert(cmd_name: str, arg: Arg, raw: str) -> Any:
         ) from None
 
 
-def _store(values: dict[str, Any], arg: Arg, value: Any) -> None:
+def _store(values: "dict[str, Any]", arg: "Arg", value: "Any") -> "None":
     if arg.multiple:
         values.setdefault(arg.dest, []).append(value)
     else:
         values[arg.dest] = value
 
 
-def parse(app: App, argv: Sequence[str]) -> tuple[Command | None, dict[str, Any]]:
+def parse(app: "App", argv: "Sequence[str]") -> "tuple[Command | None, dict[str, Any]]":
     """Parse argv into (command, values). command is None only for --help/--version alone."""
     tokens = list(argv)
     flags_global = {f: a for a in GLOBAL_ARGS + app.global_args for f in a.flags}
@@ -207,13 +205,13 @@ def parse(app: App, argv: Sequence[str]) -> tuple[Command | None, dict[str, Any]
     return cmd, values
 
 
-def _is_number(tok: str) -> bool:
+def _is_number(tok: "str") -> "bool":
     return tok[1:2].isdigit()
 
 
 def _take_positional(
-    prog: str, positionals: list[Arg], values: dict[str, Any], seen: set[str], tok: str
-) -> None:
+    prog: "str", positionals: "list[Arg]", values: "dict[str, Any]", seen: "set[str]", tok: "str"
+) -> "None":
     if not positionals:
         raise UsageError(f"{prog}: unexpected argument {tok!r}", suggestion=f"see `{prog} --help`")
     arg = positionals[0]
@@ -227,7 +225,7 @@ def _take_positional(
         positionals.pop(0)
 
 
-def help_text(app: App, cmd: Command | None) -> str:
+def help_text(app: "App", cmd: "Command | None") -> "str":
     """Human help: the tool's commands, or one command's usage and arguments."""
     if cmd is None:
         width = max(len(c.name) for c in app.commands)

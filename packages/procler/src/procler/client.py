@@ -4,8 +4,6 @@ This runs on every command, so it uses the C-level `_socket` module (the `socket
 module imports `enum`, `selectors` and more) and hand-writes the tiny HTTP it needs.
 """
 
-from __future__ import annotations
-
 import _socket
 import os
 import sys
@@ -30,8 +28,8 @@ class NotRunning(Exception):
 
 
 def request(
-    sock_path: str, method: str, path: str, body: bytes, timeout: float
-) -> tuple[int, dict[str, str], bytes]:
+    sock_path: "str", method: "str", path: "str", body: "bytes", timeout: "float"
+) -> "tuple[int, dict[str, str], bytes]":
     """One HTTP request; returns (status, headers, body). Raises NotRunning if nobody listens."""
     sock = _socket.socket(_socket.AF_UNIX, _socket.SOCK_STREAM)
     sock.settimeout(timeout)
@@ -71,7 +69,7 @@ def request(
     return status, headers, payload
 
 
-def _unchunk(data: bytes) -> bytes:
+def _unchunk(data: "bytes") -> "bytes":
     out = []
     while data:
         size_line, _, rest = data.partition(b"\r\n")
@@ -83,7 +81,7 @@ def _unchunk(data: bytes) -> bytes:
     return b"".join(out)
 
 
-def spawn_supervisor(root: str, config_path: str) -> None:
+def spawn_supervisor(root: "str", config_path: "str") -> "None":
     """Start a detached supervisor for this project (its own session, no terminal)."""
     import subprocess
 
@@ -110,7 +108,7 @@ def spawn_supervisor(root: str, config_path: str) -> None:
         )
 
 
-def wait_gone(sock_path: str) -> None:
+def wait_gone(sock_path: "str") -> "None":
     """Wait (bounded) until the supervisor on sock_path stops answering."""
     deadline = time.monotonic() + CONNECT_WAIT
     while time.monotonic() < deadline:
@@ -122,12 +120,12 @@ def wait_gone(sock_path: str) -> None:
 
 
 def call(
-    config_path: str,
-    name: str,
-    values: dict[str, Any],
-    timeout: float,
-    autostart: bool | None = None,
-) -> tuple[int, bytes]:
+    config_path: "str",
+    name: "str",
+    values: "dict[str, Any]",
+    timeout: "float",
+    autostart: "bool | None" = None,
+) -> "tuple[int, bytes]":
     """Send a command to the project's supervisor (starting it unless told not to)."""
     root = project.project_root(config_path)
     sock_path = project.socket_path(root)
@@ -158,7 +156,7 @@ def call(
                 ) from None
 
 
-def notify_reload(config_path: str) -> bool:
+def notify_reload(config_path: "str") -> "bool":
     """Tell a running supervisor that definitions changed; False when none runs."""
     try:
         call(config_path, "reload", {}, CONNECT_WAIT)
@@ -167,7 +165,7 @@ def notify_reload(config_path: str) -> bool:
     return True
 
 
-def forward(values: dict[str, Any], command: Command) -> Any:
+def forward(values: "dict[str, Any]", command: "Command") -> "Any":
     """Handler of every supervisor command: forward it and pass the envelope through."""
     config_path = project.find_config(os.getcwd(), values.pop("config", None))
     wait = values.get("timeout")

@@ -4,8 +4,6 @@ Commands whose handler is `procler.client:forward` run in the supervisor; the su
 HANDLERS table must cover exactly them (tested).
 """
 
-from __future__ import annotations
-
 from agentcli.commands import App, Arg, Command
 from procler import __version__
 from procler.config_commands import CONFIG_COMMANDS
@@ -59,7 +57,7 @@ START_ARGS = (
 GROUP = Arg("name", "group name (see `procler group list`)", required=True)
 GROUP_ERRORS = (*SUPERVISED, GroupNotFound)
 
-PROCESS_COMMANDS: tuple[Command, ...] = (
+PROCESS_COMMANDS: "tuple[Command, ...]" = (
     Command(
         "start",
         "start a process (or --all) after what it depends on; a running one is left as it is",
@@ -279,7 +277,7 @@ APP = App(
 )
 
 
-def main() -> None:
+def main() -> "None":
     """Console entry point: parse and render only (see agentcli.main.run)."""
     from agentcli.main import main as run_main
 

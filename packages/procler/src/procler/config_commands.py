@@ -3,8 +3,6 @@
 Only declarations: the handlers live in procler.config.handlers and are imported when run.
 """
 
-from __future__ import annotations
-
 from agentcli.commands import Arg, Command
 from agentcli.errors import ConditionNotMet
 from procler.errors import (
@@ -30,7 +28,7 @@ FINDING = {
 }
 NAME = Arg("name", "process name (letters, digits, '-' and '_')", required=True)
 
-CONFIG_COMMANDS: tuple[Command, ...] = (
+CONFIG_COMMANDS: "tuple[Command, ...]" = (
     Command(
         "config init",
         "create .procler/config.yaml (a commented template) and .procler/.gitignore here",

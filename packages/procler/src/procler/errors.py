@@ -1,7 +1,5 @@
 """Procler's typed errors: each knows its code, exit code and default suggestion."""
 
-from __future__ import annotations
-
 from agentcli.errors import AgentError, ConditionNotMet, ExitCode, UsageError
 
 
@@ -89,7 +87,7 @@ class ImageNotFound(UsageError):
     )
 
 
-ALL_ERRORS: tuple[type[AgentError], ...] = (
+ALL_ERRORS: "tuple[type[AgentError], ...]" = (
     ConfigNotFound,
     ConfigExists,
     ConfigInvalid,

@@ -3,8 +3,6 @@
 Light on purpose (os only): the CLI imports it on every command.
 """
 
-from __future__ import annotations
-
 import os
 
 from procler.errors import ConfigNotFound
@@ -16,7 +14,7 @@ SOCKET_NAME = "supervisor.sock"
 MAX_SOCKET_PATH = 100
 
 
-def find_config(cwd: str, explicit: str | None = None) -> str:
+def find_config(cwd: "str", explicit: "str | None" = None) -> "str":
     """The config file: --config, then $PROCLER_CONFIG, then .procler/config.yaml walking up."""
     chosen = explicit or os.environ.get("PROCLER_CONFIG")
     if chosen:
@@ -35,7 +33,7 @@ def find_config(cwd: str, explicit: str | None = None) -> str:
         here = parent
 
 
-def project_root(config_path: str) -> str:
+def project_root(config_path: "str") -> "str":
     """The directory holding .procler/ (or the config file's directory for a custom path)."""
     folder = os.path.dirname(os.path.abspath(config_path))
     if os.path.basename(folder) == CONFIG_DIR:
@@ -43,12 +41,12 @@ def project_root(config_path: str) -> str:
     return folder
 
 
-def state_dir(root: str) -> str:
+def state_dir(root: "str") -> "str":
     """Runtime state of a project: database, logs, supervisor socket and lock."""
     return os.path.join(root, CONFIG_DIR, "state")
 
 
-def socket_path(root: str) -> str:
+def socket_path(root: "str") -> "str":
     """The supervisor's unix socket; a short runtime path when the natural one is too long."""
     natural = os.path.join(state_dir(root), SOCKET_NAME)
     if len(natural.encode()) <= MAX_SOCKET_PATH:
