@@ -4,8 +4,6 @@ import json
 import subprocess
 import sys
 
-import pytest
-
 PROCLER = [sys.executable, "-c", "from procler.commands import main; main()"]
 
 
