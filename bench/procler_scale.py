@@ -45,7 +45,9 @@ def main() -> None:
     running = sum(p["status"] == "running" for p in procs)
     print(f"start --all: {running}/{COUNT} running in {elapsed:.3f} s (target < 1 s)")
     pid = json.loads(
-        subprocess.run([procler, "daemon", "status"], cwd=work, capture_output=True, text=True).stdout
+        subprocess.run(
+            [procler, "daemon", "status"], cwd=work, capture_output=True, text=True
+        ).stdout
     )["data"]["pid"]
     before = cpu_seconds(pid)
     time.sleep(IDLE_SECONDS)
