@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import asyncio
+import signal
 from collections.abc import Callable
 from typing import Any
 
 import pytest
-from docker_helpers import unique
+from docker_helpers import commands_in, unique
 from fakes import FakeClock, FakeContext, FakeHost, FakeProcess
 from harness import wait_for
 
@@ -15,7 +16,7 @@ from procler import states
 from procler.config.model import DockerSpec, ProcessSpec
 from procler.contexts.base import OutputLine, RunningProcess
 from procler.contexts.docker import DockerContext
-from procler.contexts.docker_run import binds, container_env, kind_of, normalised_status
+from procler.contexts.docker_run import DockerRun, binds, container_env, kind_of, normalised_status
 from procler.contexts.docker_stream import LineSplitter, parse_log_line
 from procler.errors import DockerUnavailable
 from procler.supervisor.runtime import ProcessRuntime
@@ -126,6 +127,30 @@ def test_exec_output_reaches_the_context_output(
         ("stdout", "tail"),
     ]
     assert (info.code, info.signal) == (0, None)
+
+
+def test_signal_from_inside_the_container_for_a_remote_engine(
+    docker_client: Any, container: Callable[..., Any]
+) -> None:
+    """Without the exec's host pid (a remote engine) the run is signalled from inside."""
+    name = unique()
+    container(name)
+    spec = ProcessSpec(
+        name="w", args=("sleep", "504"), context="docker", docker=DockerSpec(container=name)
+    )
+
+    async def scenario() -> Any:
+        ctx = DockerContext("/tmp/project")
+        try:
+            proc = await ctx.start(spec, {}, 1)
+            assert isinstance(proc, DockerRun)
+            await ctx._signal_inside(proc, signal.SIGKILL)
+            return await asyncio.wait_for(proc.wait(), 10)
+        finally:
+            ctx.close()
+
+    assert asyncio.run(scenario()).code == 137
+    assert wait_for(lambda: commands_in(docker_client, name) == ["sleep 600"])
 
 
 class AdoptingContext(FakeContext):

@@ -3,8 +3,7 @@
 Three kinds (see `kind_of`): `image` -> Procler creates and owns a labelled container
 (kept when the supervisor dies, re-adopted by the next one); `container` + `command` ->
 docker exec in an existing container; `container` alone -> start/stop that container.
-The SDK blocks, so every call runs in a thread, each bounded by the client's timeout:
-an unreachable engine is a DOCKER_UNAVAILABLE answer, never a hang. Nothing is pulled.
+Engine access (threads, timeouts, error mapping) is in DockerEngine. Nothing is pulled.
 """
 
 from __future__ import annotations
@@ -14,18 +13,18 @@ import contextlib
 import os
 import signal
 import time
-from collections.abc import Callable, Mapping
-from typing import Any, TypeVar
+from collections.abc import Mapping
+from typing import Any
 
 from procler.config.model import ProcessSpec
 from procler.contexts.base import ExecutionContext, ExitInfo, RunningProcess
+from procler.contexts.docker_engine import DockerEngine
 from procler.contexts.docker_run import (
     LABEL_PROCESS,
     LABEL_PROJECT,
     OWNER_KEY,
     RUN_ID_KEY,
     DockerRun,
-    Target,
     binds,
     command_of,
     container_env,
@@ -34,122 +33,16 @@ from procler.contexts.docker_run import (
     managed_name,
     owns_host_pid,
 )
-from procler.contexts.docker_stream import ExitWatcher, StdoutFrames, merged_logs
+from procler.contexts.docker_stream import StdoutFrames, merged_logs
 from procler.contexts.local import signal_number
-from procler.errors import ContainerNotFound, DockerUnavailable, ImageNotFound, StartFailed
+from procler.errors import ImageNotFound, StartFailed
 
-T = TypeVar("T")
-CLIENT_TIMEOUT = 10.0  # seconds for any one engine call (streams are not bounded by it)
-DEFAULT_SOCKET = "unix:///var/run/docker.sock"
-POOL_SIZE = 64  # connections to the engine: each followed stream holds one
 KILL_WAIT = 5.0  # bound on waiting for a SIGKILLed run to be reported ended
 PID_WAIT = 2.0  # bound on waiting for an exec's host pid to be known
 
 
-class DockerContext(ExecutionContext):
+class DockerContext(DockerEngine, ExecutionContext):
     name = "docker"
-
-    def __init__(self, root: str, base_url: str | None = None) -> None:
-        self.root = root
-        self.base_url = base_url  # None: DOCKER_HOST or the default socket
-        self._client: Any = None
-        self.watcher = ExitWatcher(self._events)
-        self.watcher.recheck = self._exit_of
-
-    def close(self) -> None:
-        """Release the engine connection and the events thread."""
-        self.watcher.close()
-        if self._client is not None:
-            self._client.close()
-
-    # -- engine access --------------------------------------------------------------------
-
-    def _api(self) -> Any:
-        """The low-level client, connected on first use (blocking)."""
-        if self._client is None:
-            import docker
-
-            url = self.base_url or os.environ.get("DOCKER_HOST") or DEFAULT_SOCKET
-            if url.startswith("unix://") and not os.path.exists(url[len("unix://") :]):
-                # Fail before connecting: the SDK leaks the socket of a failed unix connect.
-                raise docker.errors.DockerException(f"no Docker socket at {url}")
-            kwargs: dict[str, Any] = {"timeout": CLIENT_TIMEOUT, "max_pool_size": POOL_SIZE}
-            if self.base_url is None:
-                self._client = docker.from_env(**kwargs).api
-            else:
-                self._client = docker.APIClient(base_url=self.base_url, **kwargs)
-        self.watcher.subscribe()
-        return self._client
-
-    def _events(self, since: float | None) -> Any:
-        filters = {"type": "container", "event": ["die", "exec_die"]}
-        return self._client.events(decode=True, filters=filters, since=since)
-
-    async def _call(self, fn: Callable[..., T], *args: Any, **kwargs: Any) -> T:
-        """Run a blocking engine call in a thread; connection trouble -> DOCKER_UNAVAILABLE."""
-        import docker.errors
-        import requests.exceptions
-
-        def guarded() -> T:
-            try:
-                return fn(*args, **kwargs)
-            except docker.errors.APIError:
-                raise
-            except (docker.errors.DockerException, requests.exceptions.RequestException) as exc:
-                raise DockerUnavailable(
-                    f"cannot reach the Docker engine: {exc}",
-                    suggestion="start dockerd (or Docker Desktop), or point DOCKER_HOST at a "
-                    "running engine; `docker info` must answer",
-                    data={"docker_host": self.base_url or os.environ.get("DOCKER_HOST")},
-                ) from None
-
-        return await asyncio.to_thread(guarded)
-
-    async def _engine(self, method: str, *args: Any, **kwargs: Any) -> Any:
-        """One call of the low-level client's `method`, connecting first when needed."""
-        return await self._call(lambda: getattr(self._api(), method)(*args, **kwargs))
-
-    def _inspect(self, name: str, spec: ProcessSpec) -> dict[str, Any]:
-        import docker.errors
-
-        try:
-            info: dict[str, Any] = self._api().inspect_container(name)
-        except docker.errors.NotFound:
-            raise ContainerNotFound(
-                f"{spec.name}: no container named {name!r}",
-                suggestion=f"create it first (`docker ps -a` lists containers) or fix "
-                f"processes.{spec.name}.docker.container",
-                data={"name": spec.name, "container": name},
-            ) from None
-        return info
-
-    def _target(self, spec: ProcessSpec, info: Mapping[str, Any]) -> Target:
-        return Target(
-            kind_of(spec),
-            str(info["Id"]),
-            str(info["Name"]).lstrip("/"),
-            str(info["Config"]["Image"]),
-        )
-
-    def _exit_of(self, ident: str) -> ExitInfo | None:
-        """How a container or exec ended, asked directly (after a lost event stream)."""
-        import docker.errors
-
-        api = self._client
-        try:
-            state = api.exec_inspect(ident)
-        except docker.errors.NotFound:
-            try:
-                state = api.inspect_container(ident)["State"]
-            except docker.errors.NotFound:
-                return ExitInfo(None)
-        return None if state["Running"] else ExitInfo(state["ExitCode"])
-
-    def labelled(self, name: str) -> list[dict[str, Any]]:
-        """The containers Procler created for this project's process (any state)."""
-        labels = [f"{LABEL_PROJECT}={self.root}", f"{LABEL_PROCESS}={name}"]
-        found: list[dict[str, Any]] = self._api().containers(all=True, filters={"label": labels})
-        return found
 
     # -- starting -------------------------------------------------------------------------
 
@@ -202,9 +95,13 @@ class DockerContext(ExecutionContext):
         """Start the container (a no-op when it runs) and follow its exit and logs."""
         await self._call(self._api)
         exited = self.watcher.expect(ident)  # before it starts: no exit can be missed
-        if start:
-            await self._call(self._start_container, spec, ident)
-        info = await self._call(self._inspect, ident, spec)
+        try:
+            if start:
+                await self._call(self._start_container, spec, ident)
+            info = await self._call(self._inspect, ident, spec)
+        except BaseException:
+            self.watcher.resolve(ident, ExitInfo(None))  # nobody waits for this run
+            raise
         if not info["State"]["Running"]:
             self.watcher.resolve(ident, ExitInfo(info["State"]["ExitCode"]))
         proc = DockerRun(self._target(spec, info), info["State"]["Pid"], exited)
@@ -316,14 +213,7 @@ class DockerContext(ExecutionContext):
         assert isinstance(proc, DockerRun)
         if proc.exec_id is None:
             return 0  # a stopped container has nothing left running
-        if owns_host_pid(proc.pid, proc.run_id) or proc.pid is None:
-            return proc.kill_host_processes(signal.SIGKILL)
-        marker = f"{RUN_ID_KEY}={proc.run_id}".encode()
-        from procler.contexts import procfs
-
-        left = procfs.pids_with_env(marker, {os.getpid()})
-        proc.kill_host_processes(signal.SIGKILL)
-        return len(left)
+        return proc.kill_host_processes(signal.SIGKILL)
 
     # -- surviving the supervisor ---------------------------------------------------------
 
@@ -335,12 +225,10 @@ class DockerContext(ExecutionContext):
             await asyncio.to_thread(kill_orphaned_execs, self.root, spec.name)
             return None
         if kind == "image":
-            running = [
-                c for c in await self._call(self.labelled, spec.name) if c["State"] == "running"
-            ]
-            if not running:
+            owned = await self._call(self.running_owned, spec.name)
+            if owned is None:
                 return None
-            ident = str(running[0]["Id"])
+            ident = owned
         else:
             assert spec.docker is not None and spec.docker.container
             info = await self._call(self._inspect, spec.docker.container, spec)
@@ -349,19 +237,6 @@ class DockerContext(ExecutionContext):
             ident = str(info["Id"])
         return await self._run_container(spec, ident, since=time.time(), start=False)
 
-    def remove_owned(self, name: str) -> list[str]:
-        """Remove (forcefully) every container Procler created for this process; their ids.
-
-        Blocking: call it from a thread. The `remove` command uses it for runtime
-        definitions with an image.
-        """
-        removed = []
-        for container in self.labelled(name):
-            with contextlib.suppress(Exception):
-                self._api().remove_container(container["Id"], force=True)
-                removed.append(str(container["Id"]))
-        return removed
-
     # -- health ---------------------------------------------------------------------------
 
     async def exec_probe(
@@ -369,12 +244,10 @@ class DockerContext(ExecutionContext):
     ) -> tuple[bool, str]:
         """Run the check inside the process's container; exit 0 is healthy."""
         if kind_of(spec) == "image":
-            running = [
-                c for c in await self._call(self.labelled, spec.name) if c["State"] == "running"
-            ]
-            if not running:
+            owned = await self._call(self.running_owned, spec.name)
+            if owned is None:
                 return False, "no running container"
-            ident = str(running[0]["Id"])
+            ident = owned
         else:
             assert spec.docker is not None and spec.docker.container
             ident = spec.docker.container

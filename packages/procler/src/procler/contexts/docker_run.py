@@ -184,22 +184,20 @@ class DockerRun(RunningProcess):
         }
 
     def kill_host_processes(self, signum: int) -> int:
-        """Signal the exec'd process group and any process of this run that left it.
+        """Signal the exec'd process group and every process of this run; return how many
+        processes carry the run's id.
 
         The engine runs on this host, so the exec's host pid is ours to signal: it leads
         its own session and process group, and every descendant carries the run id.
         """
-        hits = 0
-        if self._pid is not None and self.run_id is not None:
+        if self._pid is not None:
             with contextlib.suppress(ProcessLookupError, PermissionError):
                 os.killpg(self._pid, signum)
-                hits += 1
-            marker = f"{RUN_ID_KEY}={self.run_id}".encode()
-            for pid in procfs.pids_with_env(marker, {os.getpid()}):
-                with contextlib.suppress(ProcessLookupError, PermissionError):
-                    os.kill(pid, signum)
-                    hits += 1
-        return hits
+        marked = procfs.pids_with_env(f"{RUN_ID_KEY}={self.run_id}".encode(), {os.getpid()})
+        for pid in marked:
+            with contextlib.suppress(ProcessLookupError, PermissionError):
+                os.kill(pid, signum)
+        return len(marked)
 
 
 def owns_host_pid(pid: int | None, run_id: str | None) -> bool:

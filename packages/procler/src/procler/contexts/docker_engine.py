@@ -1,0 +1,148 @@
+"""Access to the Docker engine for DockerContext: the client, error mapping, lookups.
+
+The SDK blocks, so every call runs in a thread, each bounded by the client's timeout:
+an unreachable engine is a DOCKER_UNAVAILABLE answer, never a hang.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import os
+from collections.abc import Callable, Mapping
+from typing import Any, TypeVar
+
+from procler.config.model import ProcessSpec
+from procler.contexts.base import ExitInfo
+from procler.contexts.docker_run import LABEL_PROCESS, LABEL_PROJECT, Target, kind_of
+from procler.contexts.docker_stream import ExitWatcher
+from procler.errors import ContainerNotFound, DockerUnavailable
+
+T = TypeVar("T")
+CLIENT_TIMEOUT = 10.0  # seconds for any one engine call (streams are not bounded by it)
+DEFAULT_SOCKET = "unix:///var/run/docker.sock"
+POOL_SIZE = 64  # connections to the engine: each followed stream holds one
+
+
+class DockerEngine:
+    """One project's connection to the engine, shared by all its docker processes."""
+
+    def __init__(self, root: str, base_url: str | None = None) -> None:
+        self.root = root
+        self.base_url = base_url  # None: DOCKER_HOST or the default socket
+        self._client: Any = None
+        self.watcher = ExitWatcher(self._events)
+        self.watcher.recheck = self._exit_of
+
+    def close(self) -> None:
+        """Release the engine connection and the events thread."""
+        self.watcher.close()
+        if self._client is not None:
+            self._client.close()
+
+    # -- engine access --------------------------------------------------------------------
+
+    def _api(self) -> Any:
+        """The low-level client, connected on first use (blocking)."""
+        if self._client is None:
+            import docker
+
+            url = self.base_url or os.environ.get("DOCKER_HOST") or DEFAULT_SOCKET
+            if url.startswith("unix://") and not os.path.exists(url[len("unix://") :]):
+                # Fail before connecting: the SDK leaks the socket of a failed unix connect.
+                raise docker.errors.DockerException(f"no Docker socket at {url}")
+            kwargs: dict[str, Any] = {"timeout": CLIENT_TIMEOUT, "max_pool_size": POOL_SIZE}
+            if self.base_url is None:
+                self._client = docker.from_env(**kwargs).api
+            else:
+                self._client = docker.APIClient(base_url=self.base_url, **kwargs)
+        self.watcher.subscribe()
+        return self._client
+
+    def _events(self, since: float | None) -> Any:
+        filters = {"type": "container", "event": ["die", "exec_die"]}
+        return self._client.events(decode=True, filters=filters, since=since)
+
+    async def _call(self, fn: Callable[..., T], *args: Any, **kwargs: Any) -> T:
+        """Run a blocking engine call in a thread; connection trouble -> DOCKER_UNAVAILABLE."""
+        import docker.errors
+        import requests.exceptions
+
+        def guarded() -> T:
+            try:
+                return fn(*args, **kwargs)
+            except docker.errors.APIError:
+                raise
+            except (docker.errors.DockerException, requests.exceptions.RequestException) as exc:
+                raise DockerUnavailable(
+                    f"cannot reach the Docker engine: {exc}",
+                    suggestion="start dockerd (or Docker Desktop), or point DOCKER_HOST at a "
+                    "running engine; `docker info` must answer",
+                    data={"docker_host": self.base_url or os.environ.get("DOCKER_HOST")},
+                ) from None
+
+        return await asyncio.to_thread(guarded)
+
+    async def _engine(self, method: str, *args: Any, **kwargs: Any) -> Any:
+        """One call of the low-level client's `method`, connecting first when needed."""
+        return await self._call(lambda: getattr(self._api(), method)(*args, **kwargs))
+
+    def _inspect(self, name: str, spec: ProcessSpec) -> dict[str, Any]:
+        import docker.errors
+
+        try:
+            info: dict[str, Any] = self._api().inspect_container(name)
+        except docker.errors.NotFound:
+            raise ContainerNotFound(
+                f"{spec.name}: no container named {name!r}",
+                suggestion=f"create it first (`docker ps -a` lists containers) or fix "
+                f"processes.{spec.name}.docker.container",
+                data={"name": spec.name, "container": name},
+            ) from None
+        return info
+
+    def _target(self, spec: ProcessSpec, info: Mapping[str, Any]) -> Target:
+        return Target(
+            kind_of(spec),
+            str(info["Id"]),
+            str(info["Name"]).lstrip("/"),
+            str(info["Config"]["Image"]),
+        )
+
+    def _exit_of(self, ident: str) -> ExitInfo | None:
+        """How a container or exec ended, asked directly (after a lost event stream)."""
+        import docker.errors
+
+        api = self._client
+        try:
+            state = api.exec_inspect(ident)
+        except docker.errors.NotFound:
+            try:
+                state = api.inspect_container(ident)["State"]
+            except docker.errors.NotFound:
+                return ExitInfo(None)
+        return None if state["Running"] else ExitInfo(state["ExitCode"])
+
+    def labelled(self, name: str) -> list[dict[str, Any]]:
+        """The containers Procler created for this project's process (any state)."""
+        labels = [f"{LABEL_PROJECT}={self.root}", f"{LABEL_PROCESS}={name}"]
+        found: list[dict[str, Any]] = self._api().containers(all=True, filters={"label": labels})
+        return found
+
+    def running_owned(self, name: str) -> str | None:
+        """The id of the running container Procler owns for this process, if any."""
+        running = [c["Id"] for c in self.labelled(name) if c["State"] == "running"]
+        return str(running[0]) if running else None
+
+    def remove_owned(self, name: str) -> list[str]:
+        """Remove (forcefully) every container Procler created for this process; their ids.
+
+        Blocking: call it from a thread. The `remove` command uses it for runtime
+        definitions with an image.
+        """
+        removed = []
+        for container in self.labelled(name):
+            with contextlib.suppress(Exception):
+                self._api().remove_container(container["Id"], force=True)
+                removed.append(str(container["Id"]))
+        return removed
