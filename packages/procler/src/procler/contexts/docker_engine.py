@@ -24,6 +24,16 @@ DEFAULT_SOCKET = "unix:///var/run/docker.sock"
 POOL_SIZE = 64  # connections to the engine: each followed stream holds one
 
 
+def engine_url(base_url: str | None = None) -> str:
+    """Where the engine is: base_url, else DOCKER_HOST, else the default unix socket."""
+    return base_url or os.environ.get("DOCKER_HOST") or DEFAULT_SOCKET
+
+
+def socket_missing(url: str) -> bool:
+    """A unix socket URL whose file does not exist: no engine, without trying to connect."""
+    return url.startswith("unix://") and not os.path.exists(url[len("unix://") :])
+
+
 class DockerEngine:
     """One project's connection to the engine, shared by all its docker processes."""
 
@@ -47,8 +57,8 @@ class DockerEngine:
         if self._client is None:
             import docker
 
-            url = self.base_url or os.environ.get("DOCKER_HOST") or DEFAULT_SOCKET
-            if url.startswith("unix://") and not os.path.exists(url[len("unix://") :]):
+            url = engine_url(self.base_url)
+            if socket_missing(url):
                 # Fail before connecting: the SDK leaks the socket of a failed unix connect.
                 raise docker.errors.DockerException(f"no Docker socket at {url}")
             kwargs: dict[str, Any] = {"timeout": CLIENT_TIMEOUT, "max_pool_size": POOL_SIZE}
