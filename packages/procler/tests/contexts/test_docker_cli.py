@@ -223,7 +223,15 @@ processes:
     again = p.ok("start", "db")
     assert (again["status"], again["run"]) == ("running", 2)
     assert docker_client.api.inspect_container(name)["State"]["Status"] == "running"
+
+    supervisor = p.supervisor_pid()
+    os.kill(supervisor, signal.SIGKILL)
+    assert wait_for(lambda: not pid_alive(supervisor) and not sentinel_running(str(p.root)))
+    adopted = p.ok("status", "db")  # still running: followed again, not restarted
+    assert (adopted["status"], adopted["run"], adopted["restarts"]) == ("running", 3, 0)
+    assert adopted["pid"] == again["pid"]
     p.ok("stop", "db")
+    assert docker_client.api.inspect_container(name)["State"]["Status"] == "exited"
 
 
 def test_health_checks_and_a_local_process_depending_on_a_docker_one(

@@ -16,6 +16,7 @@ import time
 from collections.abc import Mapping
 from typing import Any
 
+from procler import states
 from procler.config.model import ProcessSpec
 from procler.contexts.base import ExecutionContext, ExitInfo, RunningProcess
 from procler.contexts.docker_engine import DockerEngine
@@ -31,6 +32,7 @@ from procler.contexts.docker_run import (
     kill_orphaned_execs,
     kind_of,
     managed_name,
+    normalised_status,
     owns_host_pid,
 )
 from procler.contexts.docker_stream import StdoutFrames, merged_logs
@@ -204,7 +206,14 @@ class DockerContext(DockerEngine, ExecutionContext):
             info = await asyncio.wait_for(proc.wait(), timeout)
         except TimeoutError:
             await self.signal(proc, signal.SIGKILL)
-            info = await asyncio.wait_for(proc.wait(), KILL_WAIT)
+            try:
+                info = await asyncio.wait_for(proc.wait(), KILL_WAIT)
+            except TimeoutError:  # no exit event (removed behind our back?): ask the engine
+                assert isinstance(proc, DockerRun)
+                ident = proc.exec_id or proc.target.container_id
+                ended: ExitInfo | None = await self._call(self._exit_of, ident)
+                info = ended or ExitInfo(None)
+                self.watcher.resolve(ident, info)
         await self.reap_leftovers(proc)
         return info
 
@@ -232,8 +241,8 @@ class DockerContext(DockerEngine, ExecutionContext):
         else:
             assert spec.docker is not None and spec.docker.container
             info = await self._call(self._inspect, spec.docker.container, spec)
-            if not info["State"]["Running"]:
-                return None
+            if normalised_status(info["State"]) != states.RUNNING:
+                return None  # e.g. restarting (backoff): started afresh, as after any loss
             ident = str(info["Id"])
         return await self._run_container(spec, ident, since=time.time(), start=False)
 

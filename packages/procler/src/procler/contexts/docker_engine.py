@@ -12,9 +12,16 @@ import os
 from collections.abc import Callable, Mapping
 from typing import Any, TypeVar
 
+from procler import states
 from procler.config.model import ProcessSpec
 from procler.contexts.base import ExitInfo
-from procler.contexts.docker_run import LABEL_PROCESS, LABEL_PROJECT, Target, kind_of
+from procler.contexts.docker_run import (
+    LABEL_PROCESS,
+    LABEL_PROJECT,
+    Target,
+    kind_of,
+    normalised_status,
+)
 from procler.contexts.docker_stream import ExitWatcher
 from procler.errors import ContainerNotFound, DockerUnavailable
 
@@ -141,7 +148,11 @@ class DockerEngine:
 
     def running_owned(self, name: str) -> str | None:
         """The id of the running container Procler owns for this process, if any."""
-        running = [c["Id"] for c in self.labelled(name) if c["State"] == "running"]
+        running = [
+            c["Id"]
+            for c in self.labelled(name)
+            if normalised_status({"Status": c["State"]}) == states.RUNNING
+        ]
         return str(running[0]) if running else None
 
     def remove_owned(self, name: str) -> list[str]:
