@@ -170,13 +170,16 @@ def test_restore_adopts_a_surviving_run_instead_of_starting_one() -> None:
         ctx, host = AdoptingContext(survivor), FakeHost()
         rt = ProcessRuntime(ProcessSpec(name="db", command="x"), ctx, host, FakeClock())
         rt.desired = "running"
-        await rt.restore("restored after supervisor restart")
+        await rt.restore("restored after supervisor restart", lost=True)
         return rt, ctx, host
 
     rt, ctx, host = asyncio.run(scenario(adopt=True))
     assert (rt.status, rt.restarts, rt.run, ctx.started) == (states.RUNNING, 0, 1, [])
     assert rt.proc is not None and rt.proc.pid == 4242
     assert host.events[0][3] == "re-adopted: still running after supervisor restart"
+    assert rt.last_exit is None
     rt, ctx, host = asyncio.run(scenario(adopt=False))
     assert (rt.status, rt.restarts, len(ctx.started)) == (states.RUNNING, 1, 1)
-    assert host.events[0][3] == "restored after supervisor restart"
+    assert host.events[0][3] == "run lost: the supervisor died"
+    assert host.events[1][3] == "restored after supervisor restart"
+    assert rt.last_exit is not None and rt.last_exit["reason"] == "supervisor_lost"

@@ -173,22 +173,15 @@ class Supervisor:
         except Exception:
             log.exception("config not loadable at boot; nothing restored")
             return
+        lost_names = set()
         for name, run, _pid in lost:
             self.store.run_ended(name, run, self.clock.time())
-            rt = self.runtimes.get(name)
-            if rt is not None:
-                rt.last_exit = {
-                    "code": None,
-                    "signal": None,
-                    "at": iso(self.clock.time()),
-                    "reason": "supervisor_lost",
-                }
-                self.record(rt, rt.status, rt.status, f"run {run} lost: the supervisor died")
+            lost_names.add(name)
         await asyncio.gather(
             *(
-                self.runtimes[n].restore("restored after supervisor restart")
+                self.runtimes[n].restore("restored after supervisor restart", n in lost_names)
                 for n in cfg.processes
-                if self.runtimes[n].desired == "running"
+                if self.runtimes[n].desired == "running" or n in lost_names
             ),
             return_exceptions=True,
         )

@@ -117,9 +117,10 @@ class ProcessRuntime:
             await self._spawn(reason, user=True)
         return {}
 
-    async def restore(self, reason: str) -> None:
-        """Bring back a process a dead supervisor lost: re-adopt the run when its context
-        still has it (a labelled container), else start it again (counts as a restart)."""
+    async def restore(self, reason: str, lost: bool) -> None:
+        """After a supervisor restart: re-adopt the run when its context still has it (a
+        labelled container); else record the run as lost (if one was open) and start it
+        again when it should run (counts as a restart)."""
         async with self.lock:
             if self.status in states.ALIVE:
                 return
@@ -127,11 +128,19 @@ class ProcessRuntime:
                 adopted = await self.context.adopt(self.spec)
             except AgentError:
                 adopted = None  # e.g. engine unreachable: starting afresh records why
-            if adopted is None:
+            if adopted is not None:
+                await self._spawn(
+                    "re-adopted: still running after supervisor restart",
+                    user=False,
+                    adopted=adopted,
+                )
+                return
+            if lost:
+                self.last_exit = self._exit_record(ExitInfo(None), "supervisor_lost")
+                self.host.record(self, self.status, self.status, "run lost: the supervisor died")
+            if self.desired == "running":
                 self.restarts += 1
-            else:
-                reason = "re-adopted: still running after supervisor restart"
-            await self._spawn(reason, user=False, adopted=adopted)
+                await self._spawn(reason, user=False)
 
     # -- internals ------------------------------------------------------------------------
 
