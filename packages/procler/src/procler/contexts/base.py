@@ -3,11 +3,15 @@
 from __future__ import annotations
 
 import abc
+import asyncio
+import signal
 from collections.abc import AsyncIterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
 from procler.config.model import ProcessSpec
+
+KILL_WAIT = 5.0  # bound on waiting for a SIGKILLed run to be reported ended
 
 
 @dataclass(frozen=True)
@@ -83,6 +87,18 @@ class ExecutionContext(abc.ABC):
         self, spec: ProcessSpec, command: str, env: Mapping[str, str], timeout: float
     ) -> tuple[bool, str]:
         """Run a health-check command where the process runs; (exit 0, short output)."""
+
+    async def escalate(self, proc: RunningProcess, signum: int, timeout: float) -> ExitInfo:
+        """Send signum, wait up to timeout, then SIGKILL and wait up to KILL_WAIT.
+
+        Raises TimeoutError when even SIGKILL is not seen to end the run.
+        """
+        await self.signal(proc, signum)
+        try:
+            return await asyncio.wait_for(proc.wait(), timeout)
+        except TimeoutError:
+            await self.signal(proc, signal.SIGKILL)
+            return await asyncio.wait_for(proc.wait(), KILL_WAIT)
 
     async def reap_leftovers(self, proc: RunningProcess) -> int:
         """After the main process ended by itself: kill what it left running; return how many."""

@@ -39,7 +39,6 @@ from procler.contexts.docker_stream import StdoutFrames, merged_logs
 from procler.contexts.local import signal_number
 from procler.errors import ImageNotFound, StartFailed
 
-KILL_WAIT = 5.0  # bound on waiting for a SIGKILLed run to be reported ended
 PID_WAIT = 2.0  # bound on waiting for an exec's host pid to be known
 
 
@@ -201,19 +200,14 @@ class DockerContext(DockerEngine, ExecutionContext):
         await self._engine("exec_start", ident["Id"])
 
     async def stop(self, proc: RunningProcess, signum: int, timeout: float) -> ExitInfo:
-        await self.signal(proc, signum)
         try:
-            info = await asyncio.wait_for(proc.wait(), timeout)
-        except TimeoutError:
-            await self.signal(proc, signal.SIGKILL)
-            try:
-                info = await asyncio.wait_for(proc.wait(), KILL_WAIT)
-            except TimeoutError:  # no exit event (removed behind our back?): ask the engine
-                assert isinstance(proc, DockerRun)
-                ident = proc.exec_id or proc.target.container_id
-                ended: ExitInfo | None = await self._call(self._exit_of, ident)
-                info = ended or ExitInfo(None)
-                self.watcher.resolve(ident, info)
+            info = await self.escalate(proc, signum, timeout)
+        except TimeoutError:  # no exit event (removed behind our back?): ask the engine
+            assert isinstance(proc, DockerRun)
+            ident = proc.exec_id or proc.target.container_id
+            ended: ExitInfo | None = await self._call(self._exit_of, ident)
+            info = ended or ExitInfo(None)
+            self.watcher.resolve(ident, info)
         await self.reap_leftovers(proc)
         return info
 

@@ -7,7 +7,6 @@ import contextlib
 import hashlib
 import os
 import re
-import signal
 from collections.abc import AsyncIterator, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any, Literal
@@ -213,9 +212,4 @@ def owns_host_pid(pid: int | None, run_id: str | None) -> bool:
 
 def kill_orphaned_execs(root: str, name: str) -> int:
     """SIGKILL exec'd processes of this project's process left by a dead supervisor."""
-    killed = 0
-    for pid in procfs.pids_with_env(f"{OWNER_KEY}={root}:{name}".encode(), {os.getpid()}):
-        with contextlib.suppress(ProcessLookupError, PermissionError):
-            os.kill(pid, signal.SIGKILL)
-            killed += 1
-    return killed
+    return procfs.kill_with_env(f"{OWNER_KEY}={root}:{name}".encode())

@@ -22,9 +22,6 @@ from procler.contexts.base import (
 from procler.errors import StartFailed
 from procler.logs.capture import read_batches
 
-KILL_WAIT = 5.0  # bound on waiting for a SIGKILLed group to be reaped
-
-
 RUN_ID_KEY = "PROCLER_RUN_ID"
 
 
@@ -156,12 +153,7 @@ class LocalContext(ExecutionContext):
                 os.killpg(proc.pid, signum)
 
     async def stop(self, proc: RunningProcess, signum: int, timeout: float) -> ExitInfo:
-        await self.signal(proc, signum)
-        try:
-            info = await asyncio.wait_for(proc.wait(), timeout)
-        except TimeoutError:
-            await self.signal(proc, signal.SIGKILL)
-            info = await asyncio.wait_for(proc.wait(), KILL_WAIT)
+        info = await self.escalate(proc, signum, timeout)
         # The leader is gone; kill what is left of its group and anything that escaped it.
         await self.signal(proc, signal.SIGKILL)
         self.kill_escaped(proc)
@@ -203,9 +195,4 @@ class LocalContext(ExecutionContext):
         """SIGKILL processes of this run that left the group (e.g. daemonized); return how many."""
         if not isinstance(proc, LocalProcess):
             return 0
-        killed = 0
-        for pid in procfs.pids_with_env(f"{RUN_ID_KEY}={proc.run_id}".encode(), {os.getpid()}):
-            with contextlib.suppress(ProcessLookupError, PermissionError):
-                os.kill(pid, signal.SIGKILL)
-                killed += 1
-        return killed
+        return procfs.kill_with_env(f"{RUN_ID_KEY}={proc.run_id}".encode())

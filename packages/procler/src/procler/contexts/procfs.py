@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
+import signal
 from dataclasses import dataclass
 
 STATE_NAMES = {
@@ -128,3 +130,13 @@ def pids_with_env(marker: bytes, exclude: set[int]) -> list[int]:
         if marker in env.split(b"\0"):
             found.append(int(entry))
     return found
+
+
+def kill_with_env(marker: bytes) -> int:
+    """SIGKILL every process (but us) whose environment holds marker; return how many."""
+    killed = 0
+    for pid in pids_with_env(marker, {os.getpid()}):
+        with contextlib.suppress(ProcessLookupError, PermissionError):
+            os.kill(pid, signal.SIGKILL)
+            killed += 1
+    return killed
