@@ -40,3 +40,13 @@ def test_logging_goes_to_stderr_only(capsys: pytest.CaptureFixture[str]) -> None
     logging.getLogger("x").warning("quiet")
     assert capsys.readouterr().err == ""
     logging.getLogger().handlers.clear()
+
+
+def test_no_color_is_honoured(monkeypatch: pytest.MonkeyPatch) -> None:
+    from agentcli import logs
+
+    monkeypatch.setattr(logs.sys.stderr, "isatty", lambda: True)
+    monkeypatch.delenv("NO_COLOR", raising=False)
+    assert logs.use_color() is True
+    monkeypatch.setenv("NO_COLOR", "1")
+    assert logs.use_color() is False
