@@ -32,7 +32,7 @@ def _known_runs(state: str) -> dict[str, int]:
         db.close()
 
 
-def _names(values: dict[str, Any], config_path: str, runs: dict[str, int], logs: Path) -> list[str]:
+def _names(values: dict[str, Any], config_path: str, logs: Path) -> list[str]:
     from agentcli.parser import did_you_mean
     from procler.config.load import load_project
 
@@ -68,7 +68,7 @@ def show(values: dict[str, Any], command: Command) -> Any:
     state = project.state_dir(project.project_root(config_path))
     logs = Path(state) / "logs"
     runs = _known_runs(state)
-    names = _names(values, config_path, runs, logs)
+    names = _names(values, config_path, logs)
     now = time.time()
     check_stream(values.get("stream"))
     options: dict[str, Any] = {
