@@ -16,6 +16,23 @@ from pathlib import Path
 from _timing import ROOT, compare, print_table, tool
 
 RUNS = int(sys.argv[1]) if len(sys.argv) > 1 else 30
+# The floor of any client of this supervisor: the same request from a script that imports
+# nothing of ours (only the C socket module). procler status cannot beat it.
+FLOOR = """
+import _socket, sys
+s = _socket.socket(_socket.AF_UNIX, _socket.SOCK_STREAM)
+s.connect(sys.argv[1])
+body = b'{"values":{"name":null},"config":"%s"}' % sys.argv[2].encode()
+s.sendall(b"POST /v1/commands/status HTTP/1.1\\r\\nHost: x\\r\\nContent-Length: %d\\r\\n"
+          b"Connection: close\\r\\n\\r\\n" % len(body) + body)
+out = []
+while True:
+    d = s.recv(65536)
+    if not d:
+        break
+    out.append(d)
+sys.stdout.buffer.write(b"".join(out).partition(b"\\r\\n\\r\\n")[2] + b"\\n")
+"""
 SUP_VENV = ROOT / "bench" / ".venv-supervisor"
 
 
@@ -55,10 +72,15 @@ def main() -> None:
     )
     subprocess.run([str(sup_bin / "supervisord"), "-c", str(conf)], check=True)
     time.sleep(1.5)
+    floor = work / "floor.py"
+    floor.write_text(FLOOR)
+    sock_path = str(work / ".procler" / "state" / "supervisor.sock")
+    config = str(work / ".procler" / "config.yaml")
     try:
         medians = compare(
             {
                 "python3 -c pass": [sys.executable, "-c", "pass"],
+                "raw socket script (floor)": [sys.executable, str(floor), sock_path, config],
                 "procler status": [procler, "status"],
                 "supervisorctl status": [str(sup_bin / "supervisorctl"), "-c", str(conf), "status"],
             },
