@@ -84,18 +84,8 @@ def show(values: dict[str, Any], command: Command) -> Any:
         names if len(names) > 1 or values.get("all") or values.get("group") else names[0]
     )
     if values.get("follow"):
-        return Stream(
-            _until_interrupted(follow(logs, target, timeout=values["timeout"], **options))
-        )
+        # Ctrl-C ends the stream with exit 130 and a closed pipe with 0 (agentcli.main);
+        # stdout stays valid NDJSON either way.
+        return Stream(follow(logs, target, timeout=values["timeout"], **options))
     result = query(logs, target, **options)
     return {"processes": names, "lines": result.lines, "truncated": result.truncated}
-
-
-def _until_interrupted(lines: Any) -> Any:
-    """Follow until the timeout, Ctrl-C or a closed pipe; stdout stays valid NDJSON."""
-    try:
-        yield from lines
-    except KeyboardInterrupt:
-        return
-    finally:
-        lines.close()

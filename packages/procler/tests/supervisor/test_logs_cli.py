@@ -98,3 +98,30 @@ def test_logs_of_all_processes_carry_names(make_project: Callable[[str], Project
         ("talker", "hello"),
         ("talker", "oops"),
     ]
+
+
+def test_follow_ends_cleanly_on_sigint_and_on_a_closed_pipe(
+    make_project: Callable[[str], Project],
+) -> None:
+    p = make_project(CONFIG)
+    p.ok("start", "ticker")
+    follow = [PROCLER, "logs", "ticker", "--follow", "--tail", "0", "--timeout", "60s"]
+    proc = subprocess.Popen(follow, cwd=p.root, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    assert proc.stdout is not None
+    first = json.loads(proc.stdout.readline())
+    proc.send_signal(signal.SIGINT)
+    rest, err = proc.communicate(timeout=30)
+    assert proc.returncode == 130
+    assert first["stream"] == "stdout"
+    assert all(json.loads(line)["stream"] == "stdout" for line in rest.splitlines())
+    assert b"Traceback" not in err
+    piped = subprocess.run(
+        " ".join(follow) + " | head -n 2",
+        shell=True,
+        cwd=p.root,
+        capture_output=True,
+        text=True,
+        timeout=30,
+    )
+    assert [json.loads(line)["stream"] for line in piped.stdout.splitlines()] == ["stdout"] * 2
+    assert "Traceback" not in piped.stderr
