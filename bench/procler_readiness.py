@@ -9,6 +9,7 @@ healthcheck interval defaults to 30 s, so a dependent waits up to a full period.
 from __future__ import annotations
 
 import json
+import shutil
 import socket
 import statistics
 import subprocess
@@ -91,6 +92,7 @@ def chain() -> None:
         f"(target <= 1.10x), success={answer['success']}"
     )
     run(work, "daemon", "stop")
+    shutil.rmtree(work)
 
 
 def latency() -> None:
@@ -113,6 +115,7 @@ def latency() -> None:
         "(target median <= 100 ms; process-compose default period 10 s)"
     )
     run(work, "daemon", "stop")
+    shutil.rmtree(work)
 
 
 if __name__ == "__main__":
