@@ -139,3 +139,42 @@ def test_drawio_pages_and_placeholders(run_doc2md: Run, corpus: Path, tmp_path: 
     assert text.startswith('---\nsource: "C4.drawio"\nsource_sha256: "')
     assert "\npages: 4\n---\n" in text
     assert "%c4Name%" not in text
+
+
+def test_pdf_borderless_tables(run_doc2md: Run, corpus: Path, tmp_path: Path) -> None:
+    run_doc2md(corpus / "markitdown" / "movie-theater-booking-2024.pdf", "-d", tmp_path)
+    text = (tmp_path / "movie-theater-booking-2024.md").read_text("utf-8")
+    assert text.count("\n| --- ") == 6
+    assert (
+        "## Totals\n\n| Month | # Shows | Gross Amount | Net Amount | Occupancy |\n"
+        "| --- | --- | --- | --- | --- |\n"
+        "| December 2024 | 48 | $12,500.00 | $11,250.00 | 85% |\n"
+        "| Totals | 48 | $12,500.00 | $11,250.00 | 85% |\n" in text
+    )
+    # a wrapped description joins its row's cell; a note laid over the table stays text
+    assert (
+        "| 2 | SCR-2 | 12/20/24 | 12/31/24 | Winter Wonderland (Runtime: 98 min); "
+        "Matinee Special | Standard | 4:30 PM | Daily | 24 | $150 | MT | $3,600 |" in text
+    )
+    assert "\n\nAll showtimes are approximate and subject to change.\n\n" in text
+    run_doc2md(corpus / "markitdown" / "SPARSE-2024-INV-1234_borderless_table.pdf", "-d", tmp_path)
+    sparse = (tmp_path / "SPARSE-2024-INV-1234_borderless_table.md").read_text("utf-8")
+    assert "| SKU-9201 |  | 780 | 778 |  | OK |\n|  | C-15 |  |  | +15 |  |" in sparse
+
+
+def test_pdf_ruled_frame_is_not_a_table(run_doc2md: Run, corpus: Path, tmp_path: Path) -> None:
+    run_doc2md(corpus / "markitdown" / "REPAIR-2022-INV-001_multipage.pdf", "-d", tmp_path)
+    text = (tmp_path / "REPAIR-2022-INV-001_multipage.md").read_text("utf-8")
+    assert text.count("\n| --- ") == 4
+    assert "| Body Labor | 2 | 150 | 300 |\n| Paint Labor | 1.5 | 150 | 225 |" in text
+    assert "|  |  | Color | White |\n|  |  | Odometer | 9,800 |" in text
+
+
+def test_pdf_prose_gets_no_tables(run_doc2md: Run, corpus: Path, tmp_path: Path) -> None:
+    names = ["test", "masterformat_partial_numbering", "RECEIPT-2024-TXN-98765_retail_purchase"]
+    run_doc2md(*(corpus / "markitdown" / f"{name}.pdf" for name in names), "-d", tmp_path)
+    assert [(tmp_path / f"{name}.md").read_text("utf-8").count("| --- ") for name in names] == [
+        0,
+        0,
+        0,
+    ]

@@ -11,9 +11,11 @@ from typing import Any
 from officecli.readers.model import Block, Document, ReadOptions, count_chars
 from officecli.readers.ooxml import escape_inline
 from officecli.readers.pdf_layout import Line, order_lines, text_lines
+from officecli.readers.pdf_tables import borderless_tables
 from officecli.readers.safety import BrokenFileError, EncryptedFileError
 
 PIXEL_FILTERS = {"FlateDecode", "ASCII85Decode", "ASCIIHexDecode", "LZWDecode", "RunLengthDecode"}
+FRAME_LINES = 4  # lines in one ruled cell that make the ruling a frame, not a table
 MARGIN = 0.1  # top and bottom share of the page where running headers live
 
 
@@ -25,6 +27,7 @@ class PageContent:
     images: list[tuple[float, str]]  # (top, asset name or "")
     height: float
     width: float
+    body: float  # the page's commonest font size, table text included
 
 
 def _running_key(text: str) -> str:
@@ -67,14 +70,23 @@ def _png_asset(doc: Document, image: dict[str, Any], data: bytes) -> str:
     return doc.add_asset("image", ".png", buf.getvalue())
 
 
+def _is_frame(cells: list[list[str | None]]) -> bool:
+    """Ruling lines drawn round a layout, not a grid: a single column, or a cell holding a
+    whole block of lines. Its text is left to the line reader and borderless detection."""
+    if max((len(row) for row in cells), default=0) < 2:
+        return True
+    return any((cell or "").count("\n") >= FRAME_LINES - 1 for row in cells for cell in row)
+
+
 def _read_page(page: Any, number: int, doc: Document) -> PageContent:
     tables: list[tuple[float, list[list[str]]]] = []
     boxes: list[tuple[float, float, float, float]] = []
     if page.edges:  # the default strategy needs ruling lines; without them it finds nothing
         for table in page.find_tables():
-            rows = [
-                [escape_inline(c or "").replace("\n", " ") for c in row] for row in table.extract()
-            ]
+            cells = table.extract()
+            if _is_frame(cells):
+                continue
+            rows = [[escape_inline(c or "").replace("\n", " ") for c in row] for row in cells]
             rows = [r for r in rows if any(c.strip() for c in r)]
             if rows:
                 tables.append((table.bbox[1], rows))
@@ -87,9 +99,11 @@ def _read_page(page: Any, number: int, doc: Document) -> PageContent:
         )
     ]
     images = [(img["top"], _image_asset(doc, img)) for img in page.images]
-    return PageContent(
-        number, text_lines(chars), tables, images, float(page.height), float(page.width)
-    )
+    all_lines = text_lines(chars)
+    borderless, lines = borderless_tables(all_lines)
+    tables = sorted(tables + borderless, key=lambda table: table[0])
+    size = (float(page.height), float(page.width), _body_size(all_lines))
+    return PageContent(number, lines, tables, images, *size)
 
 
 def _running_headers(pages: list[PageContent]) -> set[str]:
@@ -106,9 +120,9 @@ def _running_headers(pages: list[PageContent]) -> set[str]:
     return {key for key, n in seen.items() if n >= 2 and n * 2 > len(pages)}
 
 
-def _body_size(page: PageContent) -> float:
+def _body_size(lines: list[Line]) -> float:
     sizes: Counter[float] = Counter()
-    for line in page.lines:
+    for line in lines:
         sizes[line.size] += len(line.text)
     return sizes.most_common(1)[0][0] if sizes else 0.0
 
@@ -117,7 +131,7 @@ def _heading_levels(pages: list[PageContent]) -> dict[tuple[int, float], int]:
     """(page, font size) -> heading level 1..3: sizes clearly above that page's body size."""
     bigger: dict[tuple[int, float], float] = {}
     for page in pages:
-        body = _body_size(page)
+        body = page.body
         for line in page.lines:
             if line.size >= body * 1.15:
                 bigger[(page.number, line.size)] = line.size
