@@ -15,6 +15,7 @@ if TYPE_CHECKING:
 
 W_VAL = q("w", "val")
 BODY = "word/document.xml"
+NESTED_MARK = "[nested table flattened]"
 
 
 class Styles:
@@ -228,7 +229,10 @@ class DocxReader:
                     self.doc.add(Block("image", alt, asset=asset))
             elif name == "tbl":
                 nested = self._table(child, inline)
-                parts.append(" / ".join("; ".join(c for c in r if c) for r in nested))
+                flat = " / ".join("; ".join(c for c in r if c) for r in nested)
+                parts.append(
+                    f"{NESTED_MARK} {flat}"
+                )  # visible where it happened, not only in the report
                 self.doc.notes.append("nested table flattened into its parent cell")
             elif name == "sdt":
                 content = child.find(q("w", "sdtContent"))

@@ -67,6 +67,29 @@ def _bands(rows: list[int]) -> list[list[int]]:
     return bands
 
 
+def _blocks(
+    cells: dict[tuple[int, int], str], rows: list[int]
+) -> list[tuple[list[int], list[int]]]:
+    """(rows, columns) of each table: bands of rows split by an empty row, and side-by-side
+    blocks split by an entirely empty column (each block re-banded on its own rows)."""
+    filled: dict[int, set[int]] = {}
+    for (r, c), v in cells.items():
+        if v.strip():
+            filled.setdefault(r, set()).add(c)
+    out: list[tuple[list[int], list[int]]] = []
+    for band in _bands(rows):
+        cols = sorted(set[int]().union(*(filled.get(r, set()) for r in band)))
+        groups = _bands(cols)
+        if len(groups) == 1:
+            out.append((band, cols))
+            continue
+        for group in groups:
+            inner = [r for r in band if filled.get(r, set()) & set(group)]
+            sub = {k: v for k, v in cells.items() if k[1] in group}
+            out += _blocks(sub, inner)
+    return out
+
+
 def _header(
     grid: SheetGrid, cells: dict[tuple[int, int], str], rows: list[int], cols: list[int]
 ) -> tuple[list[str], int]:
@@ -107,10 +130,7 @@ def sheet_blocks(grid: SheetGrid, doc: Document, options: ReadOptions) -> None:
             doc.add(Block("paragraph", line.strip()))
         rows = [r for r in rows if r >= header_row]
     count = 0
-    for band in _bands(rows):
-        if header_row > 0 and band[0] < header_row <= band[-1]:
-            band = [r for r in band if r >= header_row]
-        cols = sorted({c for (r, c), v in cells.items() if r in band and v.strip()})
+    for band, cols in _blocks(cells, rows):
         if len(band) == 1 and len(cols) == 1:
             doc.add(Block("paragraph", cells[(band[0], cols[0])]))
             continue
