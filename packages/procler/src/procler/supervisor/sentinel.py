@@ -4,7 +4,8 @@ The supervisor writes `+PGID` / `-PGID` lines to our stdin as it starts and reap
 process groups. When stdin reaches EOF the supervisor is gone (clean exit or kill -9):
 we TERM then KILL every recorded group, then every process whose environment carries
 this project's PROCLER_PROJECT_ROOT (descendants that left their group).
-Run as: python -m procler.supervisor.sentinel PROJECT_ROOT. Imports only the stdlib.
+Run as: python -m procler.supervisor.sentinel PROJECT_ROOT. Imports only the stdlib and
+procler.contexts.procfs (itself stdlib only), so it starts fast.
 """
 
 from __future__ import annotations
@@ -14,6 +15,8 @@ import os
 import signal
 import sys
 import time
+
+from procler.contexts import procfs
 
 GRACE = 1.0  # seconds between TERM and KILL
 
@@ -32,22 +35,6 @@ def _signal_groups(pgids: set[int], signum: int) -> None:
             os.killpg(pgid, signum)
 
 
-def _marked(root: str) -> list[int]:
-    marker = f"PROCLER_PROJECT_ROOT={root}".encode()
-    me = os.getpid()
-    found = []
-    for entry in os.listdir("/proc"):
-        if not entry.isdigit() or int(entry) == me:
-            continue
-        try:
-            with open(f"/proc/{entry}/environ", "rb") as fh:
-                if marker in fh.read().split(b"\0"):
-                    found.append(int(entry))
-        except OSError:
-            continue
-    return found
-
-
 def cleanup(root: str, pgids: set[int]) -> None:
     """TERM the groups, wait up to GRACE, KILL what is left and every marked process."""
     _signal_groups(pgids, signal.SIGTERM)
@@ -55,9 +42,7 @@ def cleanup(root: str, pgids: set[int]) -> None:
     while time.monotonic() < deadline and any(_alive(p) for p in pgids):
         time.sleep(0.05)
     _signal_groups(pgids, signal.SIGKILL)
-    for pid in _marked(root):
-        with contextlib.suppress(ProcessLookupError, PermissionError):
-            os.kill(pid, signal.SIGKILL)
+    procfs.kill_with_env(f"PROCLER_PROJECT_ROOT={root}".encode())
 
 
 def main() -> None:
