@@ -17,13 +17,14 @@ from _timing import ROOT, compare, print_table, tool
 
 RUNS = int(sys.argv[1]) if len(sys.argv) > 1 else 30
 # The floor of any client of this supervisor: the same request from a script that imports
-# nothing of ours (only the C socket module). procler status cannot beat it.
+# nothing of ours (only the C socket module) and, like the entry, skips interpreter
+# teardown. procler status cannot beat it.
 FLOOR = """
-import _socket, sys
+import _socket, os, sys
 s = _socket.socket(_socket.AF_UNIX, _socket.SOCK_STREAM)
 s.connect(sys.argv[1])
-body = b'{"values":{"name":null},"config":"%s"}' % sys.argv[2].encode()
-s.sendall(b"POST /v1/commands/status HTTP/1.1\\r\\nHost: x\\r\\nContent-Length: %d\\r\\n"
+body = b"\\0".join(os.fsencode(x) for x in (os.getcwd(), sys.argv[2], "status"))
+s.sendall(b"POST /v1/argv HTTP/1.1\\r\\nHost: x\\r\\nContent-Length: %d\\r\\n"
           b"Connection: close\\r\\n\\r\\n" % len(body) + body)
 out = []
 while True:
@@ -31,7 +32,9 @@ while True:
     if not d:
         break
     out.append(d)
-sys.stdout.buffer.write(b"".join(out).partition(b"\\r\\n\\r\\n")[2] + b"\\n")
+sys.stdout.buffer.write(b"".join(out).partition(b"\\r\\n\\r\\n")[2].partition(b"\\n")[2] + b"\\n")
+sys.stdout.flush()
+os._exit(0)
 """
 SUP_VENV = ROOT / "bench" / ".venv-supervisor"
 

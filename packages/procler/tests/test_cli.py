@@ -26,18 +26,18 @@ def test_capabilities_is_json() -> None:
     assert caps["tool"] == "procler"
 
 
-def test_cli_import_path_stays_light() -> None:
-    """Start-up is a requirement: the status path loads only these modules of ours."""
-    code = (
-        "import sys; before = set(sys.modules)\n"
-        "import procler.commands, procler.client, agentcli.main, agentcli.parser\n"
-        "print(sorted(set(sys.modules) - before))"
-    )
+def new_modules(imports: str) -> str:
+    code = f"import sys; before = set(sys.modules)\nimport {imports}\nprint(sorted(set(sys.modules) - before))"
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
-    assert proc.stdout == (
+    return proc.stdout
+
+
+def test_full_cli_path_stays_light() -> None:
+    """The full CLI (parser, declarations, client): no supervisor, pydantic or yaml."""
+    assert new_modules("procler.commands, procler.client, agentcli.main, agentcli.parser") == (
         "['_socket', 'agentcli', 'agentcli.commands', 'agentcli.envelope', 'agentcli.errors', "
         "'agentcli.main', 'agentcli.parser', 'procler', 'procler.client', 'procler.commands', "
-        "'procler.config_commands', 'procler.errors', 'procler.project']\n"
+        "'procler.config_commands', 'procler.errors', 'procler.project', 'procler.wire']\n"
     )
 
 
@@ -46,3 +46,12 @@ def test_capabilities_describe_exactly_the_parser() -> None:
     from procler.commands import APP
 
     assert_capabilities_match_parser(APP)
+
+
+def test_supervisor_handles_exactly_the_commands_sent_to_it() -> None:
+    from procler.commands import APP, FORWARD, RESTART_DAEMON
+    from procler.supervisor.handlers import Handlers
+
+    sent = {c.name for c in APP.commands if c.handler in (FORWARD, RESTART_DAEMON)}
+    table = Handlers.__new__(Handlers).table()  # the table needs no supervisor to list
+    assert sorted(table) == sorted(sent)

@@ -1,10 +1,11 @@
-"""The JSON envelope operational commands answer, and the only writer to stdout."""
+"""The JSON envelope operational commands answer, the only writer to stdout, and the exit."""
 
+import os
 import sys
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from typing import Any
+    from typing import Any, NoReturn
 
 SCHEMA_VERSION = "1.0"
 
@@ -90,6 +91,32 @@ def write_stdout(text: "str") -> "None":
     sys.stdout.buffer.flush()
 
 
+def emit_text(text: "str") -> "None":
+    """Print an envelope someone else serialised compactly; indented at a terminal."""
+    if sys.stdout.isatty():
+        import json
+
+        text = dumps(json.loads(text), pretty=True)
+    write_stdout(text)
+
+
 def emit(env: "dict[str, Any]") -> "None":
     """Print one envelope; indented for a person at a terminal, one line otherwise."""
     write_stdout(dumps(env, pretty=sys.stdout.isatty()))
+
+
+def leave(code: "int") -> "NoReturn":
+    """End the process once a command has finished: exit handlers run and the standard
+    streams are flushed, but the interpreter's teardown (freeing every module and object,
+    ~2 ms here, more than a status round trip) is skipped. Files are closed by their
+    `with` blocks and pools by theirs, so teardown has nothing left to do.
+    """
+    import atexit
+
+    atexit._run_exitfuncs()  # logging.shutdown and any other registered clean-up
+    for stream in (sys.stdout, sys.stderr):
+        try:  # noqa: SIM105 - contextlib would be one more import at every exit
+            stream.flush()
+        except (OSError, ValueError):
+            pass
+    os._exit(code)

@@ -10,7 +10,7 @@ from agentcli.errors import AgentError, InternalError, Interrupted, UsageError
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Sequence
-    from typing import Any
+    from typing import Any, NoReturn
 
 
 def _capabilities_command(app: "App") -> "Command":
@@ -69,12 +69,7 @@ def _render(cmd: "Command", values: "dict[str, Any]", result: "Any") -> "int":
     if isinstance(result, Outcome):
         result, exit_code = result.payload, result.exit_code
     if isinstance(result, Raw):
-        text = result.text
-        if sys.stdout.isatty():
-            import json
-
-            text = envelope.dumps(json.loads(text), pretty=True)
-        envelope.write_stdout(text)
+        envelope.emit_text(result.text)
         return result.exit_code
     if isinstance(result, Stream):
         try:
@@ -118,27 +113,25 @@ def run(app: "App", argv: "Sequence[str] | None" = None) -> "int":
         if cmd.name == "capabilities":
             return _render(cmd, values, capabilities(app))
         return _render(cmd, values, cmd.resolve()(values, cmd))
-    except (AgentError, KeyboardInterrupt) as err:
-        if debug and not isinstance(err, UsageError | KeyboardInterrupt):
-            import traceback
+    except (Exception, KeyboardInterrupt) as exc:  # noqa: BLE001 - see conclude
+        return conclude(app.name, exc, debug)
 
-            traceback.print_exc(file=sys.stderr)
-        env, code = failure(err)
-        envelope.emit(env)
-        return code
-    except BrokenPipeError:
+
+def conclude(tool: "str", exc: "BaseException", debug: "bool" = False) -> "int":
+    """The one place a CLI's exceptions become an envelope on stdout and an exit code."""
+    if isinstance(exc, BrokenPipeError):
         _silence_stdout()  # the reader went away (e.g. `| head`); nothing more to say
         return 0
-    except Exception as exc:  # noqa: BLE001 - the single place unexpected errors are caught
+    expected = isinstance(exc, AgentError | KeyboardInterrupt)
+    if debug and not isinstance(exc, UsageError | KeyboardInterrupt):
         import traceback
 
-        if debug:
-            traceback.print_exc(file=sys.stderr)
-        else:
-            print(f"{app.name}: internal error: {type(exc).__name__}: {exc}", file=sys.stderr)
-        env, code = failure(exc)
-        envelope.emit(env)
-        return code
+        traceback.print_exception(exc, file=sys.stderr)
+    elif not expected:
+        print(f"{tool}: internal error: {type(exc).__name__}: {exc}", file=sys.stderr)
+    env, code = failure(exc)
+    envelope.emit(env)
+    return code
 
 
 def _silence_stdout() -> "None":
@@ -148,6 +141,6 @@ def _silence_stdout() -> "None":
     os.dup2(devnull, sys.stdout.fileno())
 
 
-def main(app: "App") -> "None":
+def main(app: "App") -> "NoReturn":
     """Console-script entry: run and exit with the code."""
-    sys.exit(run(app))
+    envelope.leave(run(app))

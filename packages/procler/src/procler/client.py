@@ -1,84 +1,23 @@
-"""The CLI side of Procler: HTTP/1.1 over the project's unix socket, starting the supervisor if needed.
+"""The CLI side of supervisor commands: send them over the socket, starting the supervisor if needed."""
 
-This runs on every command, so it uses the C-level `_socket` module (the `socket`
-module imports `enum`, `selectors` and more) and hand-writes the tiny HTTP it needs.
-"""
-
-import _socket
 import os
 import sys
 import time
 
-from agentcli.commands import Command, Raw
 from agentcli.envelope import dumps
 from procler import project
 from procler.errors import StateDirUnwritable, SupervisorUnavailable
+from procler.wire import NotRunning, request
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
 
+    from agentcli.commands import Command
+
 CONNECT_WAIT = 10.0  # bound on waiting for a freshly started supervisor
 REPLY_MARGIN = 30.0  # added to a command's own --timeout for the read timeout
 NO_AUTOSTART = frozenset({"daemon status", "daemon stop", "daemon restart", "reload"})
-
-
-class NotRunning(Exception):
-    """No supervisor answers on the socket (absent or stale)."""
-
-
-def request(
-    sock_path: "str", method: "str", path: "str", body: "bytes", timeout: "float"
-) -> "tuple[int, dict[str, str], bytes]":
-    """One HTTP request; returns (status, headers, body). Raises NotRunning if nobody listens."""
-    sock = _socket.socket(_socket.AF_UNIX, _socket.SOCK_STREAM)
-    sock.settimeout(timeout)
-    try:
-        try:
-            sock.connect(sock_path)
-        except (FileNotFoundError, ConnectionRefusedError, NotADirectoryError) as exc:
-            raise NotRunning(str(exc)) from None
-        head = (
-            f"{method} {path} HTTP/1.1\r\nHost: procler\r\nContent-Type: application/json\r\n"
-            f"Content-Length: {len(body)}\r\nConnection: close\r\n\r\n"
-        )
-        chunks = []
-        try:
-            sock.sendall(head.encode() + body)
-            while True:
-                data = sock.recv(65536)
-                if not data:
-                    break
-                chunks.append(data)
-        except (ConnectionResetError, BrokenPipeError) as exc:
-            raise NotRunning(f"the supervisor closed the connection: {exc}") from None
-    finally:
-        sock.close()
-    if not chunks:
-        raise NotRunning("the supervisor closed the connection without answering")
-    raw = b"".join(chunks)
-    header_blob, _, payload = raw.partition(b"\r\n\r\n")
-    lines = header_blob.decode("latin-1").split("\r\n")
-    status = int(lines[0].split()[1])
-    headers = {}
-    for line in lines[1:]:
-        key, _, value = line.partition(":")
-        headers[key.strip().lower()] = value.strip()
-    if headers.get("transfer-encoding") == "chunked":
-        payload = _unchunk(payload)
-    return status, headers, payload
-
-
-def _unchunk(data: "bytes") -> "bytes":
-    out = []
-    while data:
-        size_line, _, rest = data.partition(b"\r\n")
-        size = int(size_line.split(b";")[0], 16)
-        if size == 0:
-            break
-        out.append(rest[:size])
-        data = rest[size + 2 :]
-    return b"".join(out)
 
 
 def spawn_supervisor(root: "str", config_path: "str") -> "None":
@@ -165,23 +104,44 @@ def notify_reload(config_path: "str") -> "bool":
     return True
 
 
+def reply_bound(values: "dict[str, Any]") -> "float":
+    """How long a command's answer may take: its own --timeout (or 30 s) plus a margin."""
+    wait = values.get("timeout")
+    return (wait if isinstance(wait, float) else 30.0) + REPLY_MARGIN
+
+
 def forward(values: "dict[str, Any]", command: "Command") -> "Any":
     """Handler of every supervisor command: forward it and pass the envelope through."""
+    from agentcli.commands import Raw
+
     config_path = project.find_config(os.getcwd(), values.pop("config", None))
-    wait = values.get("timeout")
-    timeout = (wait if isinstance(wait, float) else 30.0) + REPLY_MARGIN
+    timeout = reply_bound(values)
+    try:
+        code, payload = call(config_path, command.name, values, timeout)
+    except NotRunning:
+        if command.name == "daemon stop":
+            return {"running": False, "stopped_processes": []}
+        return {"running": False}  # daemon status and reload never start a supervisor
+    except TimeoutError:
+        raise SupervisorUnavailable(f"the supervisor did not answer within {timeout:g}s") from None
+    return Raw(payload.decode("utf-8"), code)
+
+
+def restart_daemon(values: "dict[str, Any]", command: "Command") -> "Any":
+    """`daemon restart`: the old supervisor stops; answer with the new one's status."""
+    from agentcli.commands import Raw
+
+    config_path = project.find_config(os.getcwd(), values.pop("config", None))
+    timeout = reply_bound(values)
     try:
         try:
             code, payload = call(config_path, command.name, values, timeout)
-        except NotRunning:
-            if command.name == "daemon stop":
-                return {"running": False, "stopped_processes": []}
-            if command.name in ("daemon status", "reload"):
-                return {"running": False}
-            code = 0  # daemon restart with no supervisor: just start one
-        if command.name == "daemon restart" and code == 0:
+            if code != 0:
+                return Raw(payload.decode("utf-8"), code)
             wait_gone(project.socket_path(project.project_root(config_path)))
-            code, payload = call(config_path, "daemon status", {}, timeout, autostart=True)
+        except NotRunning:
+            pass  # no supervisor: just start one
+        code, payload = call(config_path, "daemon status", {}, timeout, autostart=True)
     except TimeoutError:
         raise SupervisorUnavailable(f"the supervisor did not answer within {timeout:g}s") from None
     return Raw(payload.decode("utf-8"), code)

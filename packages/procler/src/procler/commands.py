@@ -1,7 +1,8 @@
 """Procler's command declarations: the single source for the CLI, capabilities and the API.
 
-Commands whose handler is `procler.client:forward` run in the supervisor; the supervisor's
-HANDLERS table must cover exactly them (tested).
+Commands whose handler is FORWARD (or RESTART_DAEMON, which also waits for the next
+supervisor) run in the supervisor; `Handlers.table()` covers exactly them (tested). A
+running supervisor answers FORWARD commands straight from argv (see procler.entry).
 """
 
 from agentcli.commands import App, Arg, Command
@@ -21,7 +22,12 @@ from procler.errors import (
     Timeout,
 )
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import NoReturn
+
 FORWARD = "procler.client:forward"
+RESTART_DAEMON = "procler.client:restart_daemon"
 GLOBAL_ARGS = (
     Arg(
         "--config",
@@ -249,7 +255,7 @@ PROCESS_COMMANDS: "tuple[Command, ...]" = (
     Command(
         "daemon restart",
         "restart the supervisor; processes that should run are brought back",
-        FORWARD,
+        RESTART_DAEMON,
         idempotent=False,
         examples=("procler daemon restart",),
         errors=(*SUPERVISED,),
@@ -277,8 +283,8 @@ APP = App(
 )
 
 
-def main() -> "None":
-    """Console entry point: parse and render only (see agentcli.main.run)."""
+def main() -> "NoReturn":
+    """The full CLI: parse and render only (see agentcli.main.run); procler.entry comes first."""
     from agentcli.main import main as run_main
 
     run_main(APP)

@@ -1,11 +1,9 @@
 """Where a project's files live: config discovery and the state-directory layout.
 
-Light on purpose (os only): the CLI imports it on every command.
+Light on purpose (os only; errors are imported when raised): every command imports it.
 """
 
 import os
-
-from procler.errors import ConfigNotFound
 
 CONFIG_DIR = ".procler"
 CONFIG_FILE = "config.yaml"
@@ -20,6 +18,8 @@ def find_config(cwd: "str", explicit: "str | None" = None) -> "str":
     if chosen:
         path = os.path.abspath(os.path.join(cwd, chosen))
         if not os.path.isfile(path):
+            from procler.errors import ConfigNotFound
+
             raise ConfigNotFound(f"config file not found: {path}")
         return path
     here = os.path.abspath(cwd)
@@ -29,6 +29,8 @@ def find_config(cwd: "str", explicit: "str | None" = None) -> "str":
             return candidate
         parent = os.path.dirname(here)
         if parent == here:
+            from procler.errors import ConfigNotFound
+
             raise ConfigNotFound(f"no {CONFIG_DIR}/{CONFIG_FILE} in {cwd} or any parent directory")
         here = parent
 

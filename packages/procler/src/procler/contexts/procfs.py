@@ -34,13 +34,30 @@ class ProcStat:
     threads: int
 
 
-def read_stat(pid: int) -> ProcStat | None:
-    """Parse /proc/PID/stat; the command name may hold spaces and ')', so split after the last ')'."""
+def read_small(path: str) -> bytes | None:
+    """A whole /proc file, or None if it is gone; os-level reads (status reads many of these,
+    and open() builds a buffered file object for each)."""
     try:
-        with open(f"/proc/{pid}/stat", "rb") as fh:
-            raw = fh.read().decode("utf-8", "replace")
+        fd = os.open(path, os.O_RDONLY | os.O_CLOEXEC)
     except OSError:
         return None
+    try:
+        chunks = []
+        while data := os.read(fd, 65536):
+            chunks.append(data)
+        return b"".join(chunks)
+    except OSError:
+        return None
+    finally:
+        os.close(fd)
+
+
+def read_stat(pid: int) -> ProcStat | None:
+    """Parse /proc/PID/stat; the command name may hold spaces and ')', so split after the last ')'."""
+    data = read_small(f"/proc/{pid}/stat")
+    if data is None:
+        return None
+    raw = data.decode("utf-8", "replace")
     fields = raw[raw.rindex(")") + 2 :].split()
     # fields[0] is field 3 (state); utime/stime are fields 14/15; rss (pages) is field 24.
     return ProcStat(
@@ -104,11 +121,9 @@ def children(pid: int, threads: int = 0) -> list[int]:
     except OSError:
         return out
     for tid in tids:
-        try:
-            with open(f"/proc/{pid}/task/{tid}/children") as fh:
-                out.extend(int(c) for c in fh.read().split())
-        except OSError:
-            continue
+        data = read_small(f"/proc/{pid}/task/{tid}/children")
+        if data:
+            out.extend(map(int, data.split()))
     return out
 
 
@@ -122,12 +137,8 @@ def pids_with_env(marker: bytes, exclude: set[int]) -> list[int]:
     for entry in os.listdir("/proc"):
         if not entry.isdigit() or int(entry) in exclude:
             continue
-        try:
-            with open(f"/proc/{entry}/environ", "rb") as fh:
-                env = fh.read()
-        except OSError:
-            continue
-        if marker in env.split(b"\0"):
+        env = read_small(f"/proc/{entry}/environ")
+        if env is not None and marker in env.split(b"\0"):
             found.append(int(entry))
     return found
 

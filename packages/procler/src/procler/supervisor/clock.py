@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import time
 from datetime import UTC, datetime
+from functools import lru_cache
 
 
 class Clock:
@@ -28,6 +29,7 @@ class Clock:
         return True
 
 
+@lru_cache(maxsize=1024)  # status formats the same start times again and again
 def iso(ts: float | None) -> str | None:
     """UTC ISO-8601 with microseconds and a Z, or None."""
     if ts is None:

@@ -61,14 +61,16 @@ def bind_socket(path: str) -> socket.socket:
 async def serve(root: str, config_path: str, sock: socket.socket) -> None:
     import uvicorn
 
-    from procler.commands import APP
+    from procler.commands import APP, FORWARD
     from procler.supervisor.core import Supervisor
     from procler.supervisor.handlers import Handlers
     from procler.supervisor.http import Api
 
     sup = Supervisor(root, config_path)
-    api = Api(APP, Handlers(sup).table())
-    config = uvicorn.Config(api, log_config=None, lifespan="off", access_log=False)
+    api = Api(APP, Handlers(sup).table(), forward=FORWARD, config_path=config_path)
+    config = uvicorn.Config(
+        api, log_config=None, lifespan="off", access_log=False, proxy_headers=False
+    )
     config.load()
     server = uvicorn.Server(config)
     server.lifespan = config.lifespan_class(config)  # startup() expects it (serve() sets it)

@@ -1,0 +1,83 @@
+"""The `procler` console entry: a running supervisor answers its own commands from argv.
+
+Most commands an agent sends (status, start, wait ...) are answered by the project's
+supervisor, and loading the declarations and the parser would cost more than the round
+trip. So this entry first offers the raw argv to a running supervisor, which parses it
+with the same declarations and answers when the command is one of its own. Anything
+else (no supervisor yet, a command that runs here, --help, a usage error) runs the full
+CLI, `procler.commands.main`, which would have given the same answer the slower way.
+
+The private route: POST /v1/argv, body = cwd, config path and argv joined by NUL bytes
+(none can contain one). An answer comes as 200 with its headers at once, including
+`X-Reply-Within`, then a body of the exit code, a newline and the envelope. Any other
+reply declines (204 from a supervisor that leaves the command to the CLI, 400 from an
+older one without this route).
+"""
+
+import os
+import sys
+
+from procler import project
+
+ARGV_ROUTE = "/v1/argv"
+HEADER_WAIT = 10.0  # a supervisor that took the connection answers its headers at once
+
+
+def explicit_config(argv: "list[str]") -> "str | None":
+    """--config's value as the parser reads it (options stop at `--`)."""
+    for i, tok in enumerate(argv):
+        if tok == "--":
+            break
+        if tok == "--config":
+            return argv[i + 1] if i + 1 < len(argv) else None
+        if tok.startswith("--config="):
+            return tok[len("--config=") :]
+    return None
+
+
+def offer(argv: "list[str]") -> "int | None":
+    """The exit code once the supervisor has answered, or None: run the full CLI."""
+    try:
+        cwd = os.getcwd()
+        config = project.find_config(cwd, explicit_config(argv))
+        sock_path = project.socket_path(project.project_root(config))
+    except Exception:  # noqa: BLE001 - the full CLI reports it properly
+        return None
+    if not os.path.exists(sock_path):
+        return None  # no supervisor: the full CLI starts one if the command needs it
+    from procler.wire import REPLY_WITHIN, NotRunning, request
+
+    body = b"\0".join(os.fsencode(part) for part in (cwd, config, *argv))
+    try:
+        status, headers, payload = request(sock_path, "POST", ARGV_ROUTE, body, HEADER_WAIT)
+    except NotRunning:
+        return None
+    except TimeoutError:
+        from procler.errors import SupervisorUnavailable
+
+        raise SupervisorUnavailable(f"the supervisor on {sock_path} stopped answering") from None
+    if status != 200 or REPLY_WITHIN not in headers:
+        return None
+    code, _, text = payload.partition(b"\n")
+    from agentcli.envelope import emit_text  # imported only now: a declined offer needs none
+
+    emit_text(text.decode("utf-8"))
+    return int(code)
+
+
+def main() -> "None":
+    """Console entry: the supervisor's answer if it has one, else the full CLI."""
+    argv = sys.argv[1:]
+    try:
+        code = offer(argv)
+    except (Exception, KeyboardInterrupt) as exc:  # noqa: BLE001 - mapped in one place
+        from agentcli.main import conclude
+
+        code = conclude("procler", exc, "--debug" in argv)
+    if code is None:
+        from procler.commands import main as full_cli
+
+        full_cli()  # runs the command and leaves
+    from agentcli.envelope import leave
+
+    leave(code)

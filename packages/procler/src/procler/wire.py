@@ -1,0 +1,92 @@
+"""HTTP/1.1 over the project's unix socket, as little of it as the CLI needs.
+
+This runs on every command, so it uses the C-level `_socket` module (the `socket`
+module imports `enum`, `selectors` and more) and hand-writes the tiny HTTP it needs.
+A reply may announce, in its early headers, how long its body may take
+(`X-Reply-Within`, seconds): the wait for the headers and the wait for the body are
+then bounded separately.
+"""
+
+import _socket
+
+REPLY_WITHIN = "x-reply-within"
+
+
+class NotRunning(Exception):
+    """No supervisor answers on the socket (absent, stale, or gone before answering)."""
+
+
+def request(
+    sock_path: "str", method: "str", path: "str", body: "bytes", timeout: "float"
+) -> "tuple[int, dict[str, str], bytes]":
+    """One request; returns (status, headers, body). Raises NotRunning if nobody answers.
+
+    `timeout` bounds each wait for the headers (and for the body unless the reply
+    announces its own bound); TimeoutError when it passes.
+    """
+    sock = _socket.socket(_socket.AF_UNIX, _socket.SOCK_STREAM)
+    sock.settimeout(timeout)
+    try:
+        try:
+            sock.connect(sock_path)
+        except (FileNotFoundError, ConnectionRefusedError, NotADirectoryError) as exc:
+            raise NotRunning(str(exc)) from None
+        head = (
+            f"{method} {path} HTTP/1.1\r\nHost: procler\r\nContent-Type: application/json\r\n"
+            f"Content-Length: {len(body)}\r\nConnection: close\r\n\r\n"
+        )
+        try:
+            sock.sendall(head.encode() + body)
+            raw = _read_head(sock)
+            header_blob, _, payload = raw.partition(b"\r\n\r\n")
+            status, headers = _parse_head(header_blob)
+            if REPLY_WITHIN in headers:
+                sock.settimeout(float(headers[REPLY_WITHIN]))
+            payload += _read_rest(sock)
+        except (ConnectionResetError, BrokenPipeError) as exc:
+            raise NotRunning(f"the supervisor closed the connection: {exc}") from None
+    finally:
+        sock.close()
+    if headers.get("transfer-encoding") == "chunked":
+        payload = _unchunk(payload)
+    return status, headers, payload
+
+
+def _read_head(sock: "_socket.socket") -> "bytes":
+    raw = b""
+    while b"\r\n\r\n" not in raw:
+        data = sock.recv(65536)
+        if not data:
+            raise NotRunning("the supervisor closed the connection without answering")
+        raw += data
+    return raw
+
+
+def _read_rest(sock: "_socket.socket") -> "bytes":
+    chunks: list[bytes] = []
+    while True:
+        data = sock.recv(65536)
+        if not data:
+            return b"".join(chunks)
+        chunks.append(data)
+
+
+def _parse_head(blob: "bytes") -> "tuple[int, dict[str, str]]":
+    lines = blob.decode("latin-1").split("\r\n")
+    headers = {}
+    for line in lines[1:]:
+        key, _, value = line.partition(":")
+        headers[key.strip().lower()] = value.strip()
+    return int(lines[0].split()[1]), headers
+
+
+def _unchunk(data: "bytes") -> "bytes":
+    out = []
+    while data:
+        size_line, _, rest = data.partition(b"\r\n")
+        size = int(size_line.split(b";")[0], 16)
+        if size == 0:
+            break
+        out.append(rest[:size])
+        data = rest[size + 2 :]
+    return b"".join(out)
