@@ -50,12 +50,12 @@ def offer(argv: "list[str]") -> "int | None":
     body = b"\0".join(os.fsencode(part) for part in (cwd, config, *argv))
     try:
         status, headers, payload = request(sock_path, "POST", ARGV_ROUTE, body, HEADER_WAIT)
-    except NotRunning:
-        return None
     except TimeoutError:
         from procler.errors import SupervisorUnavailable
 
         raise SupervisorUnavailable(f"the supervisor on {sock_path} stopped answering") from None
+    except (NotRunning, OSError):
+        return None  # gone, stale or not ours to reach: the full CLI sorts it out
     if status != 200 or REPLY_WITHIN not in headers:
         return None
     code, _, text = payload.partition(b"\n")
