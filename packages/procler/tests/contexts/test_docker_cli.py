@@ -12,7 +12,8 @@ from docker_helpers import commands_in, free_port, sentinel_running, unique
 from harness import Project, wait_for
 
 from procler.contexts.docker import DockerContext
-from procler.contexts.docker_stream import parse_log_line
+from procler.contexts.docker_stream import engine_time, parse_log_line
+from procler.supervisor.clock import iso
 
 
 def pid_alive(pid: int) -> bool:
@@ -139,6 +140,12 @@ processes:
     assert adopted["docker"]["container_id"] == docker["container_id"]
     assert adopted["restarts"] == 0
     assert adopted["run"] == 2
+    # uptime counts from the container's own start, not from the adoption
+    assert (
+        adopted["started_at"]
+        == started["started_at"]
+        == iso(engine_time(info["State"]["StartedAt"]))
+    )
 
     lines = p.ok("logs", "web", "--run", "all")["lines"]
     # The engine stamps each stream as it reads it: order is kept within a stream only.

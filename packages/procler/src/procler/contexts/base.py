@@ -44,6 +44,10 @@ class OutputBatch:
 class RunningProcess(abc.ABC):
     """One run of a process in some context."""
 
+    # When the run began, if the context knows better than "when we started following it"
+    # (a container re-adopted by a new supervisor keeps its own start time).
+    started_at: float | None = None
+
     @property
     @abc.abstractmethod
     def pid(self) -> int | None:

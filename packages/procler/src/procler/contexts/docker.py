@@ -35,7 +35,7 @@ from procler.contexts.docker_run import (
     normalised_status,
     owns_host_pid,
 )
-from procler.contexts.docker_stream import StdoutFrames, merged_logs
+from procler.contexts.docker_stream import StdoutFrames, engine_time, merged_logs
 from procler.contexts.local import signal_number
 from procler.errors import ImageNotFound, StartFailed
 
@@ -106,6 +106,7 @@ class DockerContext(DockerEngine, ExecutionContext):
         if not info["State"]["Running"]:
             self.watcher.resolve(ident, ExitInfo(info["State"]["ExitCode"]))
         proc = DockerRun(self._target(spec, info), info["State"]["Pid"], exited)
+        proc.started_at = engine_time(info["State"].get("StartedAt", ""))
         tty = bool(info["Config"].get("Tty"))
         logs = await self._call(self._log_stream, ident, since, tty)
         proc.follow_logs(logs)

@@ -23,17 +23,23 @@ log = logging.getLogger("procler.docker")
 RECONNECT_DELAY = 1.0  # between attempts to follow the engine's events again
 
 
-def parse_log_line(raw: str) -> tuple[float | None, str]:
-    """'2026-01-02T03:04:05.123456789Z text' (docker logs --timestamps) -> (epoch, text)."""
-    stamp, sep, text = raw.partition(" ")
-    if not sep or not stamp.endswith("Z"):
-        return None, raw
+def engine_time(stamp: str) -> float | None:
+    """'2026-01-02T03:04:05.123456789Z' (the engine's RFC 3339, nanoseconds) -> epoch."""
+    if not stamp.endswith("Z"):
+        return None
     whole, _, frac = stamp[:-1].partition(".")
     try:
         seconds = datetime.fromisoformat(whole + "+00:00").timestamp()
     except ValueError:
-        return None, raw
-    return seconds + (float("0." + frac) if frac.isdigit() else 0.0), text
+        return None
+    return seconds + (float("0." + frac) if frac.isdigit() else 0.0)
+
+
+def parse_log_line(raw: str) -> tuple[float | None, str]:
+    """'2026-01-02T03:04:05.123456789Z text' (docker logs --timestamps) -> (epoch, text)."""
+    stamp, sep, text = raw.partition(" ")
+    at = engine_time(stamp) if sep else None
+    return (at, text) if at is not None else (None, raw)
 
 
 class LineSplitter:

@@ -160,7 +160,7 @@ class ProcessRuntime:
             raise
         self.run += 1
         self.proc = proc
-        self.started_at = self.clock.time()
+        self.started_at = proc.started_at or self.clock.time()
         self.host.spawned(self, proc)
         self._monitor = asyncio.create_task(self._watch(proc, self.run))
         if self.spec.healthcheck is not None:
