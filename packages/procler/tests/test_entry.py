@@ -1,0 +1,94 @@
+"""The console entry against supervisors that decline its argv offer."""
+
+from __future__ import annotations
+
+import json
+import os
+import socket
+import subprocess
+import sys
+import threading
+from pathlib import Path
+
+from procler.entry import explicit_config
+
+PROCLER = str(Path(sys.executable).parent / "procler")
+ENVELOPE = b'{"schema_version":"1.0","success":true,"data":{"processes":[]}}'
+
+
+class OlderSupervisor:
+    """A socket answering like a supervisor without the argv route (400 there)."""
+
+    def __init__(self, path: Path) -> None:
+        self.paths: list[str] = []
+        self.sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        self.sock.bind(str(path))
+        self.sock.listen(4)
+        self.sock.settimeout(30)
+        self.thread = threading.Thread(target=self.serve, daemon=True)
+        self.thread.start()
+
+    def serve(self) -> None:
+        for _ in range(2):  # the offer, then the full CLI's request
+            conn, _ = self.sock.accept()
+            with conn:
+                conn.settimeout(30)
+                data = b""
+                while b"\r\n\r\n" not in data:
+                    data += conn.recv(65536)
+                head, _, body = data.partition(b"\r\n\r\n")
+                length = int(head.lower().split(b"content-length:")[1].split(b"\r\n")[0])
+                while len(body) < length:
+                    body += conn.recv(65536)
+                path = head.split(b" ")[1].decode()
+                self.paths.append(path)
+                status, code = (
+                    (b"200 OK", b"0")
+                    if path.startswith("/v1/commands/")
+                    else (
+                        b"400 Bad Request",
+                        b"2",
+                    )
+                )
+                conn.sendall(
+                    b"HTTP/1.1 "
+                    + status
+                    + b"\r\ncontent-length: %d\r\nx-exit-code: " % len(ENVELOPE)
+                    + code
+                    + b"\r\n\r\n"
+                    + ENVELOPE
+                )
+
+    def close(self) -> None:
+        self.thread.join(timeout=30)
+        self.sock.close()
+
+
+def test_a_supervisor_without_the_argv_route_is_served_by_the_full_cli(tmp_path: Path) -> None:
+    (tmp_path / ".procler" / "state").mkdir(parents=True)
+    (tmp_path / ".procler" / "config.yaml").write_text("version: 1\nprocesses: {}\n")
+    server = OlderSupervisor(tmp_path / ".procler" / "state" / "supervisor.sock")
+    env = {k: v for k, v in os.environ.items() if not k.startswith("PROCLER_")}
+    try:
+        proc = subprocess.run(
+            [PROCLER, "status"], cwd=tmp_path, capture_output=True, timeout=60, env=env
+        )
+    finally:
+        server.close()
+    assert (proc.returncode, proc.stdout, proc.stderr) == (0, ENVELOPE + b"\n", b"")
+    assert server.paths == ["/v1/argv", "/v1/commands/status"]
+
+
+def test_no_config_runs_the_full_cli(tmp_path: Path) -> None:
+    env = {k: v for k, v in os.environ.items() if not k.startswith("PROCLER_")}
+    proc = subprocess.run(
+        [PROCLER, "status"], cwd=tmp_path, capture_output=True, text=True, timeout=60, env=env
+    )
+    assert (proc.returncode, json.loads(proc.stdout)["error_code"]) == (2, "CONFIG_NOT_FOUND")
+
+
+def test_explicit_config_is_read_as_the_parser_reads_it() -> None:
+    assert explicit_config(["status", "--config", "a.yaml"]) == "a.yaml"
+    assert explicit_config(["--config=b.yaml", "status"]) == "b.yaml"
+    assert explicit_config(["run", "x", "--", "tool", "--config", "c.yaml"]) is None
+    assert explicit_config(["status", "--config"]) is None
