@@ -49,12 +49,17 @@ def state_dir(root: "str") -> "str":
 
 
 def socket_path(root: "str") -> "str":
-    """The supervisor's unix socket; a short runtime path when the natural one is too long."""
-    natural = os.path.join(state_dir(root), SOCKET_NAME)
+    """The supervisor's unix socket; a short runtime path when the natural one is too long.
+
+    Decided on the real path, so that the project reached through a symlink finds the
+    same socket whichever way it is named.
+    """
+    real = os.path.realpath(root)
+    natural = os.path.join(state_dir(real), SOCKET_NAME)
     if len(natural.encode()) <= MAX_SOCKET_PATH:
         return natural
     import hashlib
 
-    digest = hashlib.sha256(os.path.abspath(root).encode()).hexdigest()[:16]
+    digest = hashlib.sha256(real.encode()).hexdigest()[:16]
     base = os.environ.get("XDG_RUNTIME_DIR") or f"/tmp/procler-{os.getuid()}"
     return os.path.join(base, f"{digest}.sock")

@@ -5,10 +5,12 @@ from __future__ import annotations
 import json
 import os
 import signal
+import stat
 import subprocess
 import sys
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 from harness import PROCLER, PY, Project, wait_for
@@ -170,3 +172,24 @@ def test_the_answered_path_stays_light(running: Project) -> None:
     assert (
         imported & {"json", "typing", "dataclasses", "re", "enum", "socket", "importlib"} == set()
     )
+
+
+def test_a_long_project_path_gets_a_short_socket(tmp_path: Path, monkeypatch: Any) -> None:
+    """sun_path holds 108 bytes: deeper projects get a socket under $XDG_RUNTIME_DIR."""
+    runtime = tmp_path / "run"
+    monkeypatch.setenv("XDG_RUNTIME_DIR", str(runtime))
+    deep = tmp_path / ("d" * 60) / ("e" * 60)
+    project = Project(deep, CONFIG)
+    link = tmp_path / "link"
+    link.symlink_to(deep)
+    try:
+        assert project.ok("start", "api")["status"] == "running"
+        [sock] = list(runtime.iterdir())
+        assert (sock.suffix, stat.S_IMODE(sock.stat().st_mode)) == (".sock", 0o600)
+        assert socket_path(str(deep)) == socket_path(str(link)) == str(sock)
+        assert not (deep / ".procler" / "state" / "supervisor.sock").exists()
+        via_link = Project(link, CONFIG)  # same files, reached through the symlink
+        assert via_link.ok("status", "api")["pid"] == project.ok("status", "api")["pid"]
+    finally:
+        project.close()
+    assert wait_for(lambda: list(runtime.iterdir()) == [])  # removed as the supervisor ends
