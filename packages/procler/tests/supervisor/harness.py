@@ -66,6 +66,32 @@ class Project:
                 os.kill(pid, signal.SIGKILL)
 
 
+def alive(pid: int) -> bool:
+    """The process exists and is not a zombie."""
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except OSError:
+        return False
+    return state != "Z"
+
+
+def supervisors_of(root: Path) -> list[int]:
+    """Pids of supervisor processes serving this project root."""
+    found = []
+    for entry in os.listdir("/proc"):
+        try:
+            argv = Path(f"/proc/{entry}/cmdline").read_bytes().split(b"\0")
+        except OSError:
+            continue
+        if (
+            b"procler.supervisor.daemon" in argv
+            and str(root).encode() in argv
+            and alive(int(entry))
+        ):
+            found.append(int(entry))
+    return found
+
+
 def wait_for(pred: Any, timeout: float = 10.0) -> bool:
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:

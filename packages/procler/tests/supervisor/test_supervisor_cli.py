@@ -12,7 +12,7 @@ from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
-from harness import PROCLER, PY, Project, wait_for
+from harness import PROCLER, PY, Project, alive, wait_for
 
 TREE = Path(__file__).parent / "scripts" / "tree.py"
 
@@ -59,14 +59,6 @@ STATUS_KEYS = [
     "linux_state",
     "docker",
 ]
-
-
-def alive(pid: int) -> bool:
-    try:
-        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
-    except OSError:
-        return False
-    return state != "Z"
 
 
 def test_start_is_idempotent_and_status_has_every_field(
