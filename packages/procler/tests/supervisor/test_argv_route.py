@@ -86,6 +86,12 @@ def test_commands_the_cli_runs_itself_are_declined(running: Project, argv: list[
     assert (status, "x-reply-within" in headers, body) == (204, False, b"")
 
 
+def test_a_malformed_offer_is_declined(running: Project) -> None:
+    sock = socket_path(str(running.root))
+    assert request(sock, "POST", ARGV_ROUTE, b"", 30.0)[0] == 204
+    assert request(sock, "POST", ARGV_ROUTE, b"/only/a/cwd", 30.0)[0] == 204
+
+
 def test_another_projects_config_is_declined(
     running: Project, make_project: Callable[[str], Project]
 ) -> None:

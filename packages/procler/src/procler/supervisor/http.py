@@ -114,8 +114,8 @@ class Api:
             return failure(exc)
 
     async def serve_argv(self, body: bytes, send: Send) -> None:
-        cwd, config, *argv = (os.fsdecode(part) for part in body.split(b"\0")) if body else ("", "")
-        taken = self.take_argv(cwd, config, argv)
+        parts = [os.fsdecode(part) for part in body.split(b"\0")]  # cwd, config, argv...
+        taken = self.take_argv(parts[0], parts[1], parts[2:]) if len(parts) > 1 else None
         if taken is None:
             await send(
                 {
