@@ -4,6 +4,7 @@ import os
 import sys
 import time
 
+from agentcli.commands import Raw
 from agentcli.envelope import dumps
 from procler import project
 from procler.errors import StateDirUnwritable, SupervisorUnavailable
@@ -112,8 +113,6 @@ def reply_bound(values: "dict[str, Any]") -> "float":
 
 def forward(values: "dict[str, Any]", command: "Command") -> "Any":
     """Handler of every supervisor command: forward it and pass the envelope through."""
-    from agentcli.commands import Raw
-
     config_path = project.find_config(os.getcwd(), values.pop("config", None))
     timeout = reply_bound(values)
     try:
@@ -129,8 +128,6 @@ def forward(values: "dict[str, Any]", command: "Command") -> "Any":
 
 def restart_daemon(values: "dict[str, Any]", command: "Command") -> "Any":
     """`daemon restart`: the old supervisor stops; answer with the new one's status."""
-    from agentcli.commands import Raw
-
     config_path = project.find_config(os.getcwd(), values.pop("config", None))
     timeout = reply_bound(values)
     try:
