@@ -49,7 +49,7 @@ def state_dir(root: "str") -> "str":
 
 
 def socket_path(root: "str") -> "str":
-    """The supervisor's unix socket; a short runtime path when the natural one is too long.
+    """The supervisor's unix socket; under runtime_dir() when the natural one is too long.
 
     Decided on the real path, so that the project reached through a symlink finds the
     same socket whichever way it is named.
@@ -60,6 +60,43 @@ def socket_path(root: "str") -> "str":
         return natural
     import hashlib
 
+    base = runtime_dir()
+    if os.path.lexists(base):
+        private_dir(base)  # someone else's directory could hold an impostor socket
     digest = hashlib.sha256(real.encode()).hexdigest()[:16]
-    base = os.environ.get("XDG_RUNTIME_DIR") or f"/tmp/procler-{os.getuid()}"
     return os.path.join(base, f"{digest}.sock")
+
+
+def runtime_dir() -> "str":
+    """Where the sockets of deeply nested projects live: one directory per user.
+
+    Not $XDG_RUNTIME_DIR: an agent's shell often lacks it while a login shell has it,
+    and both must find the same socket.
+    """
+    return f"/tmp/procler-{os.getuid()}"
+
+
+def private_dir(path: "str") -> "None":
+    """Make path this user's private directory, or refuse one that another user could
+    change (the name in /tmp is predictable)."""
+    import stat
+
+    try:
+        os.mkdir(path, 0o700)
+    except FileExistsError:
+        pass
+    except OSError as exc:
+        from procler.errors import StateDirUnwritable
+
+        raise StateDirUnwritable(
+            f"cannot create {path}: {exc.strerror}",
+            suggestion=f"make {os.path.dirname(path)} writable by this user",
+        ) from None
+    info = os.lstat(path)
+    if not stat.S_ISDIR(info.st_mode) or info.st_uid != os.getuid() or info.st_mode & 0o077:
+        from procler.errors import StateDirUnwritable
+
+        raise StateDirUnwritable(
+            f"{path} is not a directory only this user can use",
+            suggestion=f"remove {path} (procler recreates it with mode 0700)",
+        )

@@ -10,13 +10,13 @@ import subprocess
 import sys
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
 
 import pytest
 from harness import PROCLER, PY, Project, wait_for
 
 from procler.entry import ARGV_ROUTE
-from procler.project import socket_path
+from procler.errors import StateDirUnwritable
+from procler.project import private_dir, runtime_dir, socket_path
 from procler.wire import request
 
 CONFIG = f"""
@@ -180,22 +180,37 @@ def test_the_answered_path_stays_light(running: Project) -> None:
     )
 
 
-def test_a_long_project_path_gets_a_short_socket(tmp_path: Path, monkeypatch: Any) -> None:
-    """sun_path holds 108 bytes: deeper projects get a socket under $XDG_RUNTIME_DIR."""
-    runtime = tmp_path / "run"
-    monkeypatch.setenv("XDG_RUNTIME_DIR", str(runtime))
+def test_a_long_project_path_gets_a_short_socket(tmp_path: Path) -> None:
+    """sun_path holds 108 bytes: deeper projects get a socket in a private /tmp directory."""
     deep = tmp_path / ("d" * 60) / ("e" * 60)
     project = Project(deep, CONFIG)
     link = tmp_path / "link"
     link.symlink_to(deep)
+    sock = Path(socket_path(str(deep)))
     try:
         assert project.ok("start", "api")["status"] == "running"
-        [sock] = list(runtime.iterdir())
-        assert (sock.suffix, stat.S_IMODE(sock.stat().st_mode)) == (".sock", 0o600)
-        assert socket_path(str(deep)) == socket_path(str(link)) == str(sock)
+        assert (str(sock.parent), sock.suffix) == (runtime_dir(), ".sock")
+        assert stat.S_IMODE(sock.parent.stat().st_mode) == 0o700
+        assert stat.S_IMODE(sock.stat().st_mode) == 0o600
+        assert socket_path(str(link)) == str(sock)
         assert not (deep / ".procler" / "state" / "supervisor.sock").exists()
         via_link = Project(link, CONFIG)  # same files, reached through the symlink
         assert via_link.ok("status", "api")["pid"] == project.ok("status", "api")["pid"]
     finally:
         project.close()
-    assert wait_for(lambda: list(runtime.iterdir()) == [])  # removed as the supervisor ends
+    assert wait_for(lambda: not sock.exists())  # removed as the supervisor ends
+
+
+def test_a_runtime_directory_others_could_change_is_refused(tmp_path: Path) -> None:
+    shared = tmp_path / "shared"
+    shared.mkdir(mode=0o777)
+    shared.chmod(0o777)
+    with pytest.raises(StateDirUnwritable) as caught:
+        private_dir(str(shared))
+    assert caught.value.suggestion == f"remove {shared} (procler recreates it with mode 0700)"
+    (tmp_path / "elsewhere").mkdir(mode=0o700)
+    (tmp_path / "link").symlink_to(tmp_path / "elsewhere")
+    with pytest.raises(StateDirUnwritable):
+        private_dir(str(tmp_path / "link"))
+    private_dir(str(tmp_path / "fresh"))
+    assert stat.S_IMODE((tmp_path / "fresh").stat().st_mode) == 0o700

@@ -44,7 +44,11 @@ def become_subreaper() -> None:
 
 def bind_socket(path: str) -> socket.socket:
     """Bind the unix socket with mode 0600; any file there is stale because we hold the lock."""
-    os.makedirs(os.path.dirname(path), mode=0o700, exist_ok=True)
+    parent = os.path.dirname(path)
+    if parent == project.runtime_dir():
+        project.private_dir(parent)
+    else:
+        os.makedirs(parent, mode=0o700, exist_ok=True)
     with contextlib.suppress(FileNotFoundError):
         os.unlink(path)
     sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
