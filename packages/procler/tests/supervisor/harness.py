@@ -92,6 +92,17 @@ def supervisors_of(root: Path) -> list[int]:
     return found
 
 
+def sockets_of(pid: int) -> int:
+    """Sockets a process holds open (listening and connected): a new request shows here."""
+    count = 0
+    for fd in Path(f"/proc/{pid}/fd").iterdir():
+        try:
+            count += os.readlink(fd).startswith("socket:")
+        except OSError:
+            continue
+    return count
+
+
 def wait_for(pred: Any, timeout: float = 10.0) -> bool:
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:

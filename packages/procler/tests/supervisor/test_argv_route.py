@@ -12,7 +12,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from harness import PROCLER, PY, Project, wait_for
+from harness import PROCLER, PY, Project, sockets_of, wait_for
 
 from procler.entry import ARGV_ROUTE
 from procler.errors import StateDirUnwritable
@@ -127,7 +127,7 @@ def _stdout(project: Project, cmd: list[str]) -> str:
 
 
 def test_entry_interrupted_while_waiting_exits_130(running: Project) -> None:
-    before = _sockets(running)
+    before = sockets_of(running.supervisor_pid())
     proc = subprocess.Popen(
         [PROCLER, "wait", "api", "--for", "exited", "--timeout", "60s"],
         cwd=running.root,
@@ -135,22 +135,11 @@ def test_entry_interrupted_while_waiting_exits_130(running: Project) -> None:
         text=True,
     )
     # the supervisor holds the request once its connection shows up in the fd table
-    assert wait_for(lambda: _sockets(running) > before)
+    assert wait_for(lambda: sockets_of(running.supervisor_pid()) > before)
     proc.send_signal(signal.SIGINT)
     out, _ = proc.communicate(timeout=30)
     assert (proc.returncode, json.loads(out)["error_code"]) == (130, "INTERRUPTED")
     assert running.ok("status", "api")["status"] == "running"
-
-
-def _sockets(project: Project) -> int:
-    """Sockets open in the supervisor (listening, connections)."""
-    count = 0
-    for fd in Path(f"/proc/{project.supervisor_pid()}/fd").iterdir():
-        try:
-            count += os.readlink(fd).startswith("socket:")
-        except OSError:
-            continue
-    return count
 
 
 def test_the_answered_path_stays_light(running: Project) -> None:

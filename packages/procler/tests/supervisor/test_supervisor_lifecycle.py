@@ -3,6 +3,7 @@ and the environment it captured when the project first started."""
 
 from __future__ import annotations
 
+import json
 import os
 import signal
 import subprocess
@@ -10,7 +11,7 @@ from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
-from harness import PROCLER, PY, Project, alive, supervisors_of, wait_for
+from harness import PROCLER, PY, Project, alive, sockets_of, supervisors_of, wait_for
 
 SLEEP = f'[{PY}, -c, "import time; time.sleep(600)"]'
 CHAIN = f"""
@@ -116,3 +117,25 @@ def test_processes_keep_the_environment_captured_at_first_start(
     assert wait_for(lambda: p.ok("status", "show")["run"] == 2)
     lines = p.ok("logs", "show", "--run", "all")["lines"]
     assert [(line["run"], line["text"]) for line in lines] == [(1, "first"), (2, "first")]
+
+
+def test_daemon_stop_answers_a_pending_wait_and_ends(
+    make_project: Callable[[str], Project],
+) -> None:
+    """A client still waiting must not keep a stopping supervisor (and its lock) alive."""
+    p = make_project(CHAIN)
+    p.ok("start", "db")
+    supervisor = p.supervisor_pid()
+    before = sockets_of(supervisor)
+    waiter = subprocess.Popen(
+        [PROCLER, "wait", "db", "--for", "exited", "--timeout", "60s"],
+        cwd=p.root,
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    assert wait_for(lambda: sockets_of(supervisor) > before)
+    assert p.ok("daemon", "stop")["stopped_processes"] == ["db"]
+    out, _ = waiter.communicate(timeout=30)
+    assert (waiter.returncode, json.loads(out)["error_code"]) == (3, "SUPERVISOR_UNAVAILABLE")
+    assert wait_for(lambda: not alive(supervisor))
+    assert p.ok("status", "db")["status"] == "stopped"  # a new supervisor answers at once

@@ -17,6 +17,7 @@ import sys
 from procler import project
 
 log = logging.getLogger("procler.daemon")
+SHUTDOWN_GRACE = 5  # seconds; bound on answering requests still in flight when the supervisor stops
 
 
 def take_lock(state: str) -> int | None:
@@ -73,7 +74,12 @@ async def serve(root: str, config_path: str, sock: socket.socket) -> None:
     sup = Supervisor(root, config_path)
     api = Api(APP, Handlers(sup).table(), forward=FORWARD, config_path=config_path)
     config = uvicorn.Config(
-        api, log_config=None, lifespan="off", access_log=False, proxy_headers=False
+        api,
+        log_config=None,
+        lifespan="off",
+        access_log=False,
+        proxy_headers=False,
+        timeout_graceful_shutdown=SHUTDOWN_GRACE,
     )
     config.load()
     server = uvicorn.Server(config)

@@ -13,7 +13,7 @@ from typing import Any
 from agentcli.errors import UsageError
 from procler import states
 from procler.config.graph import DependencyGraph
-from procler.errors import GroupNotFound, PortInUse, StartFailed, Timeout
+from procler.errors import GroupNotFound, PortInUse, StartFailed, SupervisorUnavailable, Timeout
 from procler.supervisor.core import Supervisor
 from procler.supervisor.orchestrate import start_plan, stop_plan
 from procler.supervisor.ports import holder
@@ -185,7 +185,10 @@ class Handlers:
             raise UsageError("name a process or pass --group", suggestion="e.g. `procler wait api`")
         rts = [self.sup.runtimes[n] for n in names]
         pred = WAIT_CONDITIONS[condition]
-        met = await asyncio.gather(*(rt.wait_until(pred, timeout) for rt in rts))
+        met = await self._unless_stopping(
+            asyncio.gather(*(rt.wait_until(pred, timeout) for rt in rts)),
+            f"while waiting for {condition}",
+        )
         members = [{**self._one(rt), "condition_met": ok} for rt, ok in zip(rts, met, strict=True)]
         data: dict[str, Any] = (
             {"group": values["group"], "condition": condition, "processes": members}
@@ -200,6 +203,22 @@ class Handlers:
             + ", ".join(f"{rt.name} is {rt.status}" for rt in rts if rt.name in missing),
             data={**data, "not_met": missing},
         )
+
+    async def _unless_stopping(self, work: asyncio.Future[list[bool]], doing: str) -> list[bool]:
+        """work's result, unless the supervisor is told to stop first: then the caller gets
+        an answer at once instead of holding the supervisor (and its lock) until it ends."""
+        stopping: asyncio.Future[Any] = asyncio.ensure_future(self.sup.stop_requested.wait())
+        try:
+            await asyncio.wait([work, stopping], return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            stopping.cancel()
+        if not work.done():
+            work.cancel()
+            raise SupervisorUnavailable(
+                f"the supervisor stopped (daemon stop or restart) {doing}",
+                suggestion="run the command again: the next command starts a supervisor",
+            )
+        return work.result()
 
     # -- groups ---------------------------------------------------------------------------
 
