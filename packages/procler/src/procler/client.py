@@ -122,7 +122,9 @@ def forward(values: "dict[str, Any]", command: "Command") -> "Any":
             return {"running": False, "stopped_processes": []}
         return {"running": False}  # daemon status and reload never start a supervisor
     except TimeoutError:
-        raise SupervisorUnavailable(f"the supervisor did not answer within {timeout:g}s") from None
+        raise SupervisorUnavailable.hung(
+            project.project_root(config_path), f"the supervisor did not answer within {timeout:g}s"
+        ) from None
     return Raw(payload.decode("utf-8"), code)
 
 
@@ -140,5 +142,7 @@ def restart_daemon(values: "dict[str, Any]", command: "Command") -> "Any":
             pass  # no supervisor: just start one
         code, payload = call(config_path, "daemon status", {}, timeout, autostart=True)
     except TimeoutError:
-        raise SupervisorUnavailable(f"the supervisor did not answer within {timeout:g}s") from None
+        raise SupervisorUnavailable.hung(
+            project.project_root(config_path), f"the supervisor did not answer within {timeout:g}s"
+        ) from None
     return Raw(payload.decode("utf-8"), code)

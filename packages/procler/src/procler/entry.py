@@ -53,7 +53,9 @@ def offer(argv: "list[str]") -> "int | None":
     except TimeoutError:
         from procler.errors import SupervisorUnavailable
 
-        raise SupervisorUnavailable(f"the supervisor on {sock_path} stopped answering") from None
+        raise SupervisorUnavailable.hung(
+            project.project_root(config), f"the supervisor on {sock_path} stopped answering"
+        ) from None
     except (NotRunning, OSError):
         return None  # gone, stale or not ours to reach: the full CLI sorts it out
     if status != 200 or REPLY_WITHIN not in headers:

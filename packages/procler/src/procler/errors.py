@@ -1,5 +1,7 @@
 """Procler's typed errors: each knows its code, exit code and default suggestion."""
 
+import os
+
 from agentcli.errors import AgentError, ConditionNotMet, ExitCode, UsageError
 
 
@@ -67,6 +69,23 @@ class SupervisorUnavailable(AgentError):
     default_suggestion = (
         "read `procler daemon logs`, then retry; `procler daemon restart` starts a new one"
     )
+
+    @classmethod
+    def hung(cls, root: str, message: str) -> "SupervisorUnavailable":
+        """A supervisor that took the request and never answered: say how to replace it."""
+        from procler.project import LOCK_NAME, state_dir
+
+        lock = os.path.join(state_dir(root), LOCK_NAME)
+        try:
+            with open(lock) as fh:
+                pid = fh.read().strip()
+        except OSError:
+            pid = "PID"
+        return cls(
+            message,
+            suggestion=f"it may be hung: `kill -9 {pid}` (the pid in {lock}); the next "
+            "command starts a new supervisor, which brings the processes back",
+        )
 
 
 class DockerUnavailable(AgentError):

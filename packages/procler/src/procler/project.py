@@ -8,6 +8,7 @@ import os
 CONFIG_DIR = ".procler"
 CONFIG_FILE = "config.yaml"
 SOCKET_NAME = "supervisor.sock"
+LOCK_NAME = "supervisor.lock"  # holds the supervisor's pid
 # sun_path is 108 bytes on Linux; keep a margin for the terminating NUL.
 MAX_SOCKET_PATH = 100
 

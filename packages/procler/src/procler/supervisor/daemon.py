@@ -22,7 +22,7 @@ SHUTDOWN_GRACE = 5  # seconds; bound on answering requests still in flight when 
 
 def take_lock(state: str) -> int | None:
     """Hold the project's supervisor lock for our lifetime; None if another supervisor has it."""
-    fd = os.open(os.path.join(state, "supervisor.lock"), os.O_RDWR | os.O_CREAT, 0o600)
+    fd = os.open(os.path.join(state, project.LOCK_NAME), os.O_RDWR | os.O_CREAT, 0o600)
     try:
         fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
     except BlockingIOError:
