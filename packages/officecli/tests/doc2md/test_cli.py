@@ -86,6 +86,15 @@ def test_directory_needs_recursive(run_doc2md: Any, tmp_path: Path) -> None:
     assert envelope["error_code"] == "USAGE"
 
 
+def test_an_empty_input_path_is_not_the_current_directory(run_doc2md: Any) -> None:
+    code, envelope = run_doc2md("")
+    assert (code, envelope["error_code"], envelope["error"]) == (
+        2,
+        "USAGE",
+        "an input path is empty",
+    )
+
+
 def test_strict_turns_warnings_into_exit_1(run_doc2md: Any, tmp_path: Path, rules: Any) -> None:
     from openpyxl import Workbook
 

@@ -92,6 +92,23 @@ def test_unreadable_inputs_exit_2(tmp_path: Path) -> None:
     )
     no_rules = run_cli("validate", odd, "-r", tmp_path / "none.yaml")
     assert (no_rules.code, no_rules.json["error_code"]) == (2, "INVALID_RULES")
+    assert no_rules.json["error"] == f"{str(tmp_path / 'none.yaml')!r}: no such file"
+
+
+def test_empty_and_directory_paths_are_named_as_such(tmp_path: Path) -> None:
+    rules = _rules(tmp_path)
+    cases = {
+        ("", rules): ("INVALID_INPUT", "'': the path is empty"),
+        (str(tmp_path), rules): ("INVALID_INPUT", f"{str(tmp_path)!r}: is a directory, not a file"),
+        (str(rules), ""): ("INVALID_RULES", "'': the path is empty"),
+        (str(rules), str(tmp_path)): (
+            "INVALID_RULES",
+            f"{str(tmp_path)!r}: is a directory, not a file",
+        ),
+    }
+    for (data, rules_path), (code, message) in cases.items():
+        result = run_cli("validate", data, "-r", rules_path)
+        assert (result.code, result.json["error_code"], result.json["error"]) == (2, code, message)
 
 
 def test_fail_on_and_max_findings(tmp_path: Path) -> None:

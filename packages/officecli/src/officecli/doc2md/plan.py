@@ -12,6 +12,8 @@ def collect(inputs: list[str], recursive: bool) -> list[Path]:
     """Input files in command-line order; directories (with -r) expanded in sorted order."""
     files: list[Path] = []
     for raw in inputs:
+        if not raw:
+            raise UsageError("an input path is empty", suggestion="name a file or a directory")
         path = Path(raw)
         if not path.exists():
             raise InputError(f"{raw}: no such file or directory", suggestion="check the path")

@@ -20,6 +20,7 @@ from officecli.fieldcheck.ruletypes import (
     SEVERITY_LEVELS,
     Param,
 )
+from officecli.readers.paths import not_a_file
 
 MAX_RULES_BYTES = 5 << 20
 _TOP_KEYS = ("version", "name", "fields", "datasets", "masters", "rules")
@@ -104,8 +105,6 @@ def _read_yaml(path: Path) -> Any:
     from ruamel.yaml import YAML
     from ruamel.yaml.error import MarkedYAMLError, YAMLError
 
-    if not path.is_file():
-        raise RulesFileError(f"{path}: no such rules file", suggestion="check the -r path")
     if path.stat().st_size > MAX_RULES_BYTES:
         raise RulesFileError(f"{path.name}: larger than {MAX_RULES_BYTES} bytes")
     try:
@@ -127,6 +126,9 @@ def _read_yaml(path: Path) -> Any:
 
 def load_rules(path: str | Path) -> RuleSet:
     """Read and check a rules file; raise RulesFileError at the first problem."""
+    problem = not_a_file(path)
+    if problem:
+        raise RulesFileError(f"{str(path)!r}: {problem}", suggestion="check the -r path")
     path = Path(path)
     doc = _read_yaml(path)
     ck = _Checker(path)

@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from agentcli.errors import InputError
+from officecli.readers.paths import not_a_file
 
 Row = dict[str, str]
 RowIterator = Iterator[tuple[int, Row]]
@@ -361,9 +362,10 @@ def open_table(
     path: str | Path, *, sheet: str | None = None, encoding: str | None = None
 ) -> Iterator[Table]:
     """Open a data file for one streaming pass; the file is closed when the block ends."""
+    problem = not_a_file(path)
+    if problem:
+        raise TableReadError(f"{str(path)!r}: {problem}", suggestion="check the data file path")
     path = Path(path)
-    if not path.is_file():
-        raise TableReadError(f"{path}: no such file", suggestion="check the data file path")
     fmt = table_format(path)
     text_encoding = "utf-8" if fmt in ("json", "jsonl") else ""
     title = ""

@@ -1,0 +1,20 @@
+"""Why a path given on the command line cannot be read as a file, in words for the error."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+
+def not_a_file(raw: str | Path) -> str | None:
+    """'the path is empty', 'no such file', 'is a directory, not a file', or None when fine.
+
+    Takes the raw argument: Path("") would silently mean the current directory.
+    """
+    if str(raw) == "":
+        return "the path is empty"
+    path = Path(raw)
+    if path.is_dir():
+        return "is a directory, not a file"
+    if not path.is_file():
+        return "no such file"
+    return None
