@@ -18,6 +18,7 @@ if TYPE_CHECKING:
 
 CONNECT_WAIT = 10.0  # bound on waiting for a freshly started supervisor
 REPLY_MARGIN = 30.0  # added to a command's own --timeout for the read timeout
+RELOAD_WAIT = 60.0  # a reload waits for removed processes to stop (their stop_timeout)
 NO_AUTOSTART = frozenset({"daemon status", "daemon stop", "daemon restart", "reload"})
 
 
@@ -99,7 +100,7 @@ def call(
 def notify_reload(config_path: "str") -> "bool":
     """Tell a running supervisor that definitions changed; False when none runs."""
     try:
-        call(config_path, "reload", {}, CONNECT_WAIT)
+        call(config_path, "reload", {}, RELOAD_WAIT)
     except NotRunning:
         return False
     return True

@@ -7,7 +7,7 @@ running supervisor answers FORWARD commands straight from argv (see procler.entr
 
 from agentcli.commands import App, Arg, Command
 from procler import __version__
-from procler.config_commands import CONFIG_COMMANDS
+from procler.config_commands import CONFIG_COMMANDS, DOCKER_ARGS
 from procler.errors import (
     ConfigInvalid,
     ConfigNotFound,
@@ -105,9 +105,13 @@ PROCESS_COMMANDS: "tuple[Command, ...]" = (
             Arg("--cwd", "working directory (default: the project root)", type="path"),
             Arg("--env", "environment variable (repeatable)", type="key_value", multiple=True),
             Arg("--force", "replace a different runtime definition of NAME", type="boolean"),
+            *DOCKER_ARGS,
             Arg("cmd", "the command and its arguments, after --", type="remainder"),
         ),
-        examples=("procler run web -- python -m http.server 8000 --bind 127.0.0.1",),
+        examples=(
+            "procler run web -- python -m http.server 8000 --bind 127.0.0.1",
+            "procler run cache --image redis:7 -- redis-server --port 6390",
+        ),
         errors=(*SUPERVISED, Conflict, PortInUse, StartFailed),
         output=PROCESS,
     ),

@@ -27,6 +27,10 @@ FINDING = {
     },
 }
 NAME = Arg("name", "process name (letters, digits, '-' and '_')", required=True)
+DOCKER_ARGS = (
+    Arg("--image", "run in a container Procler creates from this image (never pulled)"),
+    Arg("--container", "run the command in this existing container (alone: start/stop it)"),
+)
 
 CONFIG_COMMANDS: "tuple[Command, ...]" = (
     Command(
@@ -98,9 +102,10 @@ CONFIG_COMMANDS: "tuple[Command, ...]" = (
         H + "define",
         args=(
             NAME,
-            Arg("--command", "shell command to run", required=True),
+            Arg("--command", "shell command to run (optional with --image or --container)"),
             Arg("--cwd", "working directory (default: the project root)", type="path"),
             Arg("--env", "environment variable KEY=VALUE", type="key_value", multiple=True),
+            *DOCKER_ARGS,
             Arg(
                 "--force", "replace a different runtime definition of the same name", type="boolean"
             ),
@@ -108,6 +113,7 @@ CONFIG_COMMANDS: "tuple[Command, ...]" = (
         examples=(
             "procler define tail --command 'tail -f app.log'",
             "procler define api --command 'uvicorn app:app' --env PORT=8001 --force",
+            "procler define cache --image redis:7 --command 'redis-server --port 6390'",
         ),
         errors=(ConfigNotFound, ConfigInvalid, Conflict, StateDirUnwritable),
         output={

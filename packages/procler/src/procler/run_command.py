@@ -15,12 +15,12 @@ def run(values: dict[str, Any], command: Command) -> Any:
     from procler.config import handlers
 
     argv = values.pop("cmd") or []
-    if not argv:
+    if not (argv or values.get("image") or values.get("container")):
         raise UsageError(
             "run needs the command after --",
             suggestion="e.g. `procler run web -- python -m http.server`",
         )
-    defined = handlers.define({**values, "command": shlex.join(argv)}, command)
+    defined = handlers.define({**values, "command": shlex.join(argv) if argv else None}, command)
     start = APP.command("restart" if defined["changed"] and values["force"] else "start")
     return client.forward(
         {"name": values["name"], "config": values.get("config"), "timeout": 60.0}, start

@@ -85,6 +85,22 @@ def test_define_rejects_a_bad_name(project: Path) -> None:
     assert (code, env["error_code"]) == (2, "USAGE")
 
 
+def test_define_needs_a_command_unless_docker_and_one_docker_target(project: Path) -> None:
+    write_config(project, "processes: {}\n")
+    code, env = run_procler(project, "define", "x")
+    assert (code, env["error_code"], env["error"]) == (2, "USAGE", "x needs a command")
+    code, env = run_procler(project, "define", "x", "--image", "a", "--container", "b")
+    assert (code, env["error"]) == (2, "--image and --container exclude each other")
+    code, env = run_procler(project, "define", "cache", "--image", "redis:7")
+    process = env["data"]["process"]
+    assert (code, process["context"], process["command"], process["source"]) == (
+        0,
+        "docker",
+        None,
+        "runtime",
+    )
+
+
 def test_show_answers_the_resolved_config(project: Path) -> None:
     write_config(
         project,
@@ -127,5 +143,7 @@ def test_capabilities_describe_the_config_commands(project: Path) -> None:
         "command",
         "cwd",
         "env",
+        "image",
+        "container",
         "force",
     ]

@@ -85,3 +85,29 @@ def test_a_corrupt_definitions_file_is_a_finding(project: Path) -> None:
     errors = findings.as_dicts()
     assert [(e["file"], e["line"]) for e in errors] == [(str(state / "definitions.json"), 0)]
     assert errors[0]["message"].startswith(f"cannot read {state / 'definitions.json'}: ")
+
+
+def test_docker_definitions_round_trip_and_become_docker_processes(project: Path) -> None:
+    root = str(project)
+    owned = RuntimeDefinition(None, root, (), image="redis:7")
+    inside = RuntimeDefinition("./migrate.sh", root, (), container="app")
+    runtime.define(root, "cache", owned, set(), force=False)
+    runtime.define(root, "migrate", inside, set(), force=False)
+    stored = json.loads((project / ".procler" / "state" / "definitions.json").read_text())
+    assert stored["processes"] == {
+        "cache": {"command": None, "cwd": root, "env": {}, "image": "redis:7"},
+        "migrate": {"command": "./migrate.sh", "cwd": root, "env": {}, "container": "app"},
+    }
+    assert runtime.read_definitions(root) == {"cache": owned, "migrate": inside}
+    cache, migrate = owned.to_spec("cache"), inside.to_spec("migrate")
+    assert (cache.context, cache.docker and cache.docker.image, cache.command) == (
+        "docker",
+        "redis:7",
+        None,
+    )
+    assert (migrate.context, migrate.docker and migrate.docker.container) == ("docker", "app")
+
+
+def test_a_stored_definition_without_command_or_docker_is_corrupt(project: Path) -> None:
+    with pytest.raises(runtime.DefinitionsCorrupt):
+        RuntimeDefinition.from_json({"command": None, "cwd": str(project), "env": {}})

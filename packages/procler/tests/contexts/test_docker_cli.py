@@ -332,6 +332,15 @@ processes:
     code, env = p.run("start", "ghost")
     assert (code, env["error_code"]) == (2, "CONTAINER_NOT_FOUND")
     assert env["data"]["container"] == "procler-no-such-container"
+    assert env["suggestion"] == (
+        "create it first (`docker ps -a` lists containers) or fix processes.ghost.docker.container"
+    )
+    code, env = p.run("run", "spirit", "--container", "procler-no-such-container")
+    assert (code, env["suggestion"]) == (
+        2,
+        "create it first (`docker ps -a` lists containers) or fix the definition: "
+        "`procler define spirit --container NAME --force`",
+    )
     code, env = p.run("start", "phantom")
     assert (code, env["error_code"]) == (2, "IMAGE_NOT_FOUND")
     assert "never pulls" in env["suggestion"]
@@ -350,3 +359,32 @@ processes:
     assert (code, env["error_code"]) == (3, "DOCKER_UNAVAILABLE")
     assert env["data"]["docker_host"] == "unix:///nonexistent/docker.sock"
     assert "DOCKER_HOST" in env["suggestion"]
+
+
+def test_remove_of_a_runtime_image_definition_removes_its_container(
+    make_project: Callable[[str], Project], docker_client: Any, image: str
+) -> None:
+    """`run --image` defines and starts; `remove` stops it and removes the container, even
+    when the supervisor that created it was killed in between."""
+    p = make_project("version: 1\nprocesses: {}\n")
+    port = free_port()
+    argv = ("run", "web", "--image", image, "--", "httpd", "-f", "-p", f"127.0.0.1:{port}")
+    started = p.ok(*argv)
+    assert (started["status"], started["source"], started["docker"]["kind"]) == (
+        "running",
+        "runtime",
+        "image",
+    )
+    first = started["docker"]["container_id"]
+    assert p.ok("remove", "web") == {"name": "web", "changed": True}
+    assert docker_client.api.containers(all=True, filters={"id": first}) == []
+
+    again = p.ok(*argv)["docker"]["container_id"]
+    supervisor = p.supervisor_pid()
+    os.kill(supervisor, signal.SIGKILL)
+    assert wait_for(lambda: not pid_alive(supervisor) and not sentinel_running(str(p.root)))
+    assert docker_client.api.inspect_container(again)["State"]["Running"]
+    assert p.ok("remove", "web") == {"name": "web", "changed": True}
+    assert docker_client.api.containers(all=True, filters={"id": again}) == []
+    code, answer = p.run("status", "web")
+    assert (code, answer["error_code"]) == (2, "PROCESS_NOT_FOUND")

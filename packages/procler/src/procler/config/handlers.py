@@ -120,7 +120,19 @@ def define(values: dict[str, Any], command: Command) -> dict[str, Any]:
     root = project_root(path)
     cwd = os.path.normpath(os.path.join(os.getcwd(), values.get("cwd") or root))
     env = tuple(dict(values.get("env") or ()).items())  # a repeated --env KEY: the last wins
-    definition = runtime.RuntimeDefinition(values["command"], cwd, env)
+    image, container = values.get("image"), values.get("container")
+    if image and container:
+        raise UsageError(
+            "--image and --container exclude each other",
+            suggestion="--image: Procler creates and owns a container; "
+            "--container: run in (or start) an existing one",
+        )
+    if not (values.get("command") or image or container):
+        raise UsageError(
+            f"{name} needs a command",
+            suggestion="give --command, or --image / --container for a docker process",
+        )
+    definition = runtime.RuntimeDefinition(values.get("command"), cwd, env, image, container)
     changed = runtime.define(root, name, definition, _config_names(path), values["force"])
     return {"name": name, "changed": changed, "process": process_json(definition.to_spec(name))}
 
@@ -131,9 +143,16 @@ def remove(values: dict[str, Any], command: Command) -> dict[str, Any]:
     path = _config_path(values)
     name = values["name"]
     names = _config_names(path)
-    changed = runtime.remove(project_root(path), name, names)
+    root = project_root(path)
+    existing = runtime.read_definitions(root).get(name)
+    if existing is not None and existing.image:
+        from procler.client import RELOAD_WAIT, call
+
+        # Its container outlives supervisors: one must know it before the definition goes.
+        call(path, "reload", {}, RELOAD_WAIT, autostart=True)
+    changed = runtime.remove(root, name, names)
     if changed:
         from procler.client import notify_reload
 
-        notify_reload(path)  # a running supervisor stops the process it can no longer name
+        notify_reload(path)  # a running supervisor stops (and cleans up) what it cannot name
     return {"name": name, "changed": changed}

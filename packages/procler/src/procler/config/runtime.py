@@ -15,7 +15,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
 
-from procler.config.model import ProcessSpec
+from procler.config.model import DockerSpec, ProcessSpec
 from procler.errors import Conflict, StateDirUnwritable
 from procler.project import state_dir
 
@@ -29,25 +29,46 @@ class DefinitionsCorrupt(ValueError):
 
 @dataclass(frozen=True)
 class RuntimeDefinition:
-    command: str
+    command: str | None  # None: an image's own command
     cwd: str  # absolute
     env: tuple[tuple[str, str], ...] = ()
+    image: str | None = None  # context docker: a container Procler creates and owns
+    container: str | None = None  # context docker: run the command in this container
 
     def to_json(self) -> dict[str, Any]:
-        return {"command": self.command, "cwd": self.cwd, "env": dict(self.env)}
+        out: dict[str, Any] = {"command": self.command, "cwd": self.cwd, "env": dict(self.env)}
+        out.update({k: v for k, v in (("image", self.image), ("container", self.container)) if v})
+        return out
 
     @classmethod
     def from_json(cls, data: Any) -> RuntimeDefinition:
-        if not isinstance(data, dict) or not isinstance(data.get("command"), str):
+        if not isinstance(data, dict) or not isinstance(data.get("command"), str | None):
             raise DefinitionsCorrupt(f"a definition must be an object with a command: {data!r}")
         env = data.get("env") or {}
         if not isinstance(data.get("cwd"), str) or not isinstance(env, dict):
             raise DefinitionsCorrupt(f"a definition needs cwd text and an env object: {data!r}")
-        return cls(data["command"], data["cwd"], tuple((str(k), str(v)) for k, v in env.items()))
+        docker = {k: data.get(k) for k in ("image", "container")}
+        if any(v is not None and not isinstance(v, str) for v in docker.values()):
+            raise DefinitionsCorrupt(f"image and container must be text: {data!r}")
+        if data.get("command") is None and not (docker["image"] or docker["container"]):
+            raise DefinitionsCorrupt(f"a definition without a command needs docker: {data!r}")
+        env_items = tuple((str(k), str(v)) for k, v in env.items())
+        return cls(
+            data.get("command"), data["cwd"], env_items, docker["image"], docker["container"]
+        )
 
     def to_spec(self, name: str) -> ProcessSpec:
+        docker = None
+        if self.image or self.container:
+            docker = DockerSpec(image=self.image, container=self.container)
         return ProcessSpec(
-            name=name, command=self.command, cwd=self.cwd, env=self.env, source="runtime"
+            name=name,
+            command=self.command,
+            cwd=self.cwd,
+            env=self.env,
+            context="docker" if docker else "local",
+            docker=docker,
+            source="runtime",
         )
 
 

@@ -111,3 +111,8 @@ class ExecutionContext(abc.ABC):
     async def adopt(self, spec: ProcessSpec) -> RunningProcess | None:
         """Find a run that outlived a previous supervisor (e.g. a labelled container)."""
         return None
+
+    async def forget(self, spec: ProcessSpec) -> list[str]:
+        """The process is no longer defined: drop what this context keeps for it (e.g. the
+        containers it created); return what was dropped."""
+        return []

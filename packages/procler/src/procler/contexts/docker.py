@@ -241,6 +241,12 @@ class DockerContext(DockerEngine, ExecutionContext):
             ident = str(info["Id"])
         return await self._run_container(spec, ident, since=time.time(), start=False)
 
+    async def forget(self, spec: ProcessSpec) -> list[str]:
+        """Remove the containers Procler created for a process whose definition is gone."""
+        if kind_of(spec) != "image":
+            return []  # exec runs and existing containers are not ours to remove
+        return await self._call(self.remove_owned, spec.name)
+
     # -- health ---------------------------------------------------------------------------
 
     async def exec_probe(

@@ -112,8 +112,12 @@ class DockerEngine:
         except docker.errors.NotFound:
             raise ContainerNotFound(
                 f"{spec.name}: no container named {name!r}",
-                suggestion=f"create it first (`docker ps -a` lists containers) or fix "
-                f"processes.{spec.name}.docker.container",
+                suggestion="create it first (`docker ps -a` lists containers) or fix "
+                + (
+                    f"processes.{spec.name}.docker.container"
+                    if spec.source == "config"
+                    else f"the definition: `procler define {spec.name} --container NAME --force`"
+                ),
                 data={"name": spec.name, "container": name},
             ) from None
         return info

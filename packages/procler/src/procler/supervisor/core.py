@@ -98,8 +98,24 @@ class Supervisor:
         for name in [n for n in self.runtimes if n not in cfg.processes]:
             # The definition is gone (e.g. `procler remove`): nobody could address the
             # process any more, so it is stopped and forgotten.
-            rt = self.runtimes.pop(name)
-            self._retired.add(asyncio.ensure_future(rt.stop("definition removed")))
+            retiring = asyncio.ensure_future(self._retire(self.runtimes.pop(name)))
+            self._retired.add(retiring)
+            retiring.add_done_callback(self._retired.discard)
+
+    async def _retire(self, rt: ProcessRuntime) -> None:
+        try:
+            await rt.stop("definition removed")
+            dropped = await rt.context.forget(rt.spec)
+        except Exception:  # a background task: nobody else would see the error
+            log.exception("%s: retiring the removed process failed", rt.name)
+            return
+        if dropped:
+            log.info("%s: removed container(s) %s", rt.name, ", ".join(d[:12] for d in dropped))
+
+    async def settle(self) -> None:
+        """Wait until processes whose definitions were removed are stopped and cleaned up."""
+        if self._retired:
+            await asyncio.gather(*list(self._retired), return_exceptions=True)
 
     def _new_runtime(self, spec: ProcessSpec) -> ProcessRuntime:
         rt = ProcessRuntime(spec, self._context(spec), self, self.clock)

@@ -252,6 +252,7 @@ class Handlers:
 
     async def reload(self, values: dict[str, Any]) -> Any:
         cfg = self.sup.config()
+        await self.sup.settle()  # `remove` answers once the removed process is gone
         return {"processes": list(cfg.processes), "groups": list(cfg.groups)}
 
     async def daemon_status(self, values: dict[str, Any]) -> Any:
