@@ -72,9 +72,18 @@ def call(
     sock_path = project.socket_path(root)
     body = dumps({"values": values, "config": config_path}).encode()
     path = "/v1/commands/" + name.replace(" ", "/")
-    try:
-        _status, headers, payload = request(sock_path, "POST", path, body, timeout)
+
+    def attempt() -> "tuple[int, bytes]":
+        try:
+            _status, headers, payload = request(sock_path, "POST", path, body, timeout)
+        except TimeoutError:
+            raise SupervisorUnavailable.hung(
+                root, f"the supervisor did not answer within {timeout:g}s"
+            ) from None
         return int(headers.get("x-exit-code", "3")), payload
+
+    try:
+        return attempt()
     except NotRunning:
         if not (autostart if autostart is not None else name not in NO_AUTOSTART):
             raise
@@ -88,8 +97,7 @@ def call(
             next_spawn = time.monotonic() + 1.0
         time.sleep(0.02)
         try:
-            _status, headers, payload = request(sock_path, "POST", path, body, timeout)
-            return int(headers.get("x-exit-code", "3")), payload
+            return attempt()
         except NotRunning:
             if time.monotonic() > deadline:
                 raise SupervisorUnavailable(
@@ -122,10 +130,6 @@ def forward(values: "dict[str, Any]", command: "Command") -> "Any":
         if command.name == "daemon stop":
             return {"running": False, "stopped_processes": []}
         return {"running": False}  # daemon status and reload never start a supervisor
-    except TimeoutError:
-        raise SupervisorUnavailable.hung(
-            project.project_root(config_path), f"the supervisor did not answer within {timeout:g}s"
-        ) from None
     return Raw(payload.decode("utf-8"), code)
 
 
@@ -134,16 +138,11 @@ def restart_daemon(values: "dict[str, Any]", command: "Command") -> "Any":
     config_path = project.find_config(os.getcwd(), values.pop("config", None))
     timeout = reply_bound(values)
     try:
-        try:
-            code, payload = call(config_path, command.name, values, timeout)
-            if code != 0:
-                return Raw(payload.decode("utf-8"), code)
-            wait_gone(project.socket_path(project.project_root(config_path)))
-        except NotRunning:
-            pass  # no supervisor: just start one
-        code, payload = call(config_path, "daemon status", {}, timeout, autostart=True)
-    except TimeoutError:
-        raise SupervisorUnavailable.hung(
-            project.project_root(config_path), f"the supervisor did not answer within {timeout:g}s"
-        ) from None
+        code, payload = call(config_path, command.name, values, timeout)
+        if code != 0:
+            return Raw(payload.decode("utf-8"), code)
+        wait_gone(project.socket_path(project.project_root(config_path)))
+    except NotRunning:
+        pass  # no supervisor: just start one
+    code, payload = call(config_path, "daemon status", {}, timeout, autostart=True)
     return Raw(payload.decode("utf-8"), code)

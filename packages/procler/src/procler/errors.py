@@ -1,7 +1,5 @@
 """Procler's typed errors: each knows its code, exit code and default suggestion."""
 
-import os
-
 from agentcli.errors import AgentError, ConditionNotMet, ExitCode, UsageError
 
 
@@ -73,18 +71,13 @@ class SupervisorUnavailable(AgentError):
     @classmethod
     def hung(cls, root: str, message: str) -> "SupervisorUnavailable":
         """A supervisor that took the request and never answered: say how to replace it."""
-        from procler.project import LOCK_NAME, state_dir
+        from procler.project import lock_path, supervisor_pid
 
-        lock = os.path.join(state_dir(root), LOCK_NAME)
-        try:
-            with open(lock) as fh:
-                pid = fh.read().strip()
-        except OSError:
-            pid = "PID"
         return cls(
             message,
-            suggestion=f"it may be hung: `kill -9 {pid}` (the pid in {lock}); the next "
-            "command starts a new supervisor, which brings the processes back",
+            suggestion=f"it may be hung: `kill -9 {supervisor_pid(root) or 'PID'}` (the pid in "
+            f"{lock_path(root)}); the next command starts a new supervisor, which brings the "
+            "processes back",
         )
 
 

@@ -49,6 +49,20 @@ def state_dir(root: "str") -> "str":
     return os.path.join(root, CONFIG_DIR, "state")
 
 
+def lock_path(root: "str") -> "str":
+    """The supervisor's single-instance lock; it holds the supervisor's pid."""
+    return os.path.join(state_dir(root), LOCK_NAME)
+
+
+def supervisor_pid(root: "str") -> "str | None":
+    """The pid written in the lock by the last supervisor, as text (None if unreadable)."""
+    try:
+        with open(lock_path(root)) as handle:
+            return handle.read().strip() or None
+    except OSError:
+        return None
+
+
 def socket_path(root: "str") -> "str":
     """The supervisor's unix socket; under runtime_dir() when the natural one is too long.
 

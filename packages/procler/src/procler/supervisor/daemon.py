@@ -20,9 +20,9 @@ log = logging.getLogger("procler.daemon")
 SHUTDOWN_GRACE = 5  # seconds; bound on answering requests still in flight when the supervisor stops
 
 
-def take_lock(state: str) -> int | None:
+def take_lock(root: str) -> int | None:
     """Hold the project's supervisor lock for our lifetime; None if another supervisor has it."""
-    fd = os.open(os.path.join(state, project.LOCK_NAME), os.O_RDWR | os.O_CREAT, 0o600)
+    fd = os.open(project.lock_path(root), os.O_RDWR | os.O_CREAT, 0o600)
     try:
         fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
     except BlockingIOError:
@@ -106,7 +106,7 @@ def main() -> None:
     )
     state = project.state_dir(root)
     os.makedirs(state, exist_ok=True)
-    lock = take_lock(state)
+    lock = take_lock(root)
     if lock is None:
         log.info("another supervisor holds the lock for %s; exiting", root)
         return

@@ -25,6 +25,8 @@ from agentcli.main import answer, failure, with_builtins
 from agentcli.parser import GLOBAL_ARGS, parse
 from procler.client import reply_bound
 from procler.entry import ARGV_ROUTE
+from procler.errors import ConfigNotFound
+from procler.project import find_config
 from procler.wire import REPLY_WITHIN
 
 log = logging.getLogger("procler.http")
@@ -161,10 +163,18 @@ class Api:
         ):
             return None
         explicit = values.get("config")
-        if explicit and os.path.abspath(os.path.join(cwd, explicit)) != config:
-            return None
+        if explicit and _resolved(cwd, explicit) != config:
+            return None  # the entry guessed --config differently from the parser
         if config != self.config_path and os.path.realpath(config) != self.config_real:
             return None  # another project's config: not ours to answer
         for arg in (*GLOBAL_ARGS, *self.app.global_args):
             values.pop(arg.dest, None)
         return cmd.name, values
+
+
+def _resolved(cwd: str, explicit: str) -> str | None:
+    """The config file --config names, as the CLI resolves it (None: no such file)."""
+    try:
+        return find_config(cwd, explicit)
+    except ConfigNotFound:
+        return None
