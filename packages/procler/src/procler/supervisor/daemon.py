@@ -66,7 +66,7 @@ def bind_socket(path: str) -> socket.socket:
 async def serve(root: str, config_path: str, sock: socket.socket) -> None:
     import uvicorn
 
-    from procler.commands import APP, FORWARD
+    from procler.cli.processes import APP, FORWARD
     from procler.supervisor.core import Supervisor
     from procler.supervisor.handlers import Handlers
     from procler.supervisor.http import Api

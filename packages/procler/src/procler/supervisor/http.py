@@ -23,7 +23,7 @@ from agentcli.envelope import dumps
 from agentcli.errors import AgentError, UsageError
 from agentcli.main import answer, failure, with_builtins
 from agentcli.parser import GLOBAL_ARGS, parse
-from procler.client import reply_bound
+from procler.cli.client import reply_bound
 from procler.entry import ARGV_ROUTE
 from procler.errors import ConfigNotFound
 from procler.project import find_config

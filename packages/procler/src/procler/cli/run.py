@@ -10,9 +10,9 @@ from agentcli.errors import UsageError
 
 
 def run(values: dict[str, Any], command: Command) -> Any:
-    from procler import client
-    from procler.commands import APP
-    from procler.config import handlers
+    from procler.cli import client
+    from procler.cli import config as handlers
+    from procler.cli.processes import APP
 
     argv = values.pop("cmd") or []
     if not (argv or values.get("image") or values.get("container")):

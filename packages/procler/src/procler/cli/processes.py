@@ -7,7 +7,7 @@ running supervisor answers FORWARD commands straight from argv (see procler.entr
 
 from agentcli.commands import App, Arg, Command
 from procler import __version__
-from procler.config_commands import CONFIG_COMMANDS, DOCKER_ARGS
+from procler.cli.config_commands import CONFIG_COMMANDS, DOCKER_ARGS
 from procler.errors import (
     ConfigInvalid,
     ConfigNotFound,
@@ -26,8 +26,8 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import NoReturn
 
-FORWARD = "procler.client:forward"
-RESTART_DAEMON = "procler.client:restart_daemon"
+FORWARD = "procler.cli.client:forward"
+RESTART_DAEMON = "procler.cli.client:restart_daemon"
 GLOBAL_ARGS = (
     Arg(
         "--config",
@@ -99,7 +99,7 @@ PROCESS_COMMANDS: "tuple[Command, ...]" = (
     Command(
         "run",
         "define a runtime process and start it in one call (same NAME and CMD: no-op)",
-        "procler.run_command:run",
+        "procler.cli.run:run",
         args=(
             Arg("name", "process name", required=True),
             Arg("--cwd", "working directory (default: the project root)", type="path"),
@@ -196,7 +196,7 @@ PROCESS_COMMANDS: "tuple[Command, ...]" = (
     Command(
         "logs",
         "a process's output lines (stdout and stderr, every run) with filters; --follow streams NDJSON",
-        "procler.logs_command:show",
+        "procler.cli.logs:show",
         args=(
             Arg("name", "process name (or use --all / --group)"),
             Arg("--all", "every process, interleaved by time", type="boolean"),
@@ -268,7 +268,7 @@ PROCESS_COMMANDS: "tuple[Command, ...]" = (
     Command(
         "daemon logs",
         "the supervisor's own log (not the processes' output)",
-        "procler.daemon_log:show",
+        "procler.cli.daemon:show",
         args=(Arg("--tail", "number of lines", type="integer", default=100),),
         examples=("procler daemon logs --tail 20",),
         errors=(ConfigNotFound,),

@@ -1,6 +1,6 @@
 """Declarations of the configuration commands (config init/validate/explain/show, define, remove, list).
 
-Only declarations: the handlers live in procler.config.handlers and are imported when run.
+Only declarations: the handlers live in procler.cli.config and are imported when run.
 """
 
 from agentcli.commands import Arg, Command
@@ -13,7 +13,7 @@ from procler.errors import (
     StateDirUnwritable,
 )
 
-H = "procler.config.handlers:"
+H = "procler.cli.config:"
 FINDING = {
     "type": "object",
     "description": "one finding: where it is and how to fix it",

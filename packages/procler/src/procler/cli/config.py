@@ -109,8 +109,8 @@ def _config_names(path: str) -> set[str]:
 def define(values: dict[str, Any], command: Command) -> dict[str, Any]:
     import re
 
-    from procler.config import runtime
-    from procler.config.fields import NAME_HINT, NAME_PATTERN
+    from procler.config import definitions
+    from procler.config.keys import NAME_HINT, NAME_PATTERN
     from procler.config.serialize import process_json
 
     name = values["name"]
@@ -132,27 +132,27 @@ def define(values: dict[str, Any], command: Command) -> dict[str, Any]:
             f"{name} needs a command",
             suggestion="give --command, or --image / --container for a docker process",
         )
-    definition = runtime.RuntimeDefinition(values.get("command"), cwd, env, image, container)
-    changed = runtime.define(root, name, definition, _config_names(path), values["force"])
+    definition = definitions.RuntimeDefinition(values.get("command"), cwd, env, image, container)
+    changed = definitions.define(root, name, definition, _config_names(path), values["force"])
     return {"name": name, "changed": changed, "process": process_json(definition.to_spec(name))}
 
 
 def remove(values: dict[str, Any], command: Command) -> dict[str, Any]:
-    from procler.config import runtime
+    from procler.config import definitions
 
     path = _config_path(values)
     name = values["name"]
     names = _config_names(path)
     root = project_root(path)
-    existing = runtime.read_definitions(root).get(name)
+    existing = definitions.read_definitions(root).get(name)
     if existing is not None and existing.image:
-        from procler.client import RELOAD_WAIT, call
+        from procler.cli.client import RELOAD_WAIT, call
 
         # Its container outlives supervisors: one must know it before the definition goes.
         call(path, "reload", {}, RELOAD_WAIT, autostart=True)
-    changed = runtime.remove(root, name, names)
+    changed = definitions.remove(root, name, names)
     if changed:
-        from procler.client import notify_reload
+        from procler.cli.client import notify_reload
 
         notify_reload(path)  # a running supervisor stops (and cleans up) what it cannot name
     return {"name": name, "changed": changed}
