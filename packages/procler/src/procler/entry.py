@@ -11,7 +11,7 @@ The private route: POST /v1/argv, body = cwd, config path and argv joined by NUL
 (none can contain one). An answer comes as 200 with its headers at once, including
 `X-Reply-Within`, then a body of the exit code, a newline and the envelope. Any other
 reply declines (204 from a supervisor that leaves the command to the CLI, 400 from an
-older one without this route).
+older one without this route). The framing is in procler.wire.
 """
 
 import os
@@ -19,7 +19,6 @@ import sys
 
 from procler import project
 
-ARGV_ROUTE = "/v1/argv"
 HEADER_WAIT = 10.0  # a supervisor that took the connection answers its headers at once
 
 
@@ -45,9 +44,16 @@ def offer(argv: "list[str]") -> "int | None":
         return None
     if not os.path.exists(sock_path):
         return None  # no supervisor: the full CLI starts one if the command needs it
-    from procler.wire import REPLY_WITHIN, NotRunning, request
+    from procler.wire import (
+        ARGV_ROUTE,
+        REPLY_WITHIN,
+        NotRunning,
+        argv_body,
+        request,
+        split_argv_reply,
+    )
 
-    body = b"\0".join(os.fsencode(part) for part in (cwd, config, *argv))
+    body = argv_body(cwd, config, argv)
     try:
         status, headers, payload = request(sock_path, "POST", ARGV_ROUTE, body, HEADER_WAIT)
     except TimeoutError:
@@ -60,11 +66,11 @@ def offer(argv: "list[str]") -> "int | None":
         return None  # gone, stale or not ours to reach: the full CLI sorts it out
     if status != 200 or REPLY_WITHIN not in headers:
         return None
-    code, _, text = payload.partition(b"\n")
+    code, text = split_argv_reply(payload)
     from agentcli.envelope import emit_text  # imported only now: a declined offer needs none
 
-    emit_text(text.decode("utf-8"))
-    return int(code)
+    emit_text(text)
+    return code
 
 
 def main() -> "None":

@@ -8,7 +8,7 @@ from agentcli.commands import Raw
 from agentcli.envelope import dumps
 from procler import project
 from procler.errors import StateDirUnwritable, SupervisorUnavailable
-from procler.wire import NotRunning, request
+from procler.wire import EXIT_CODE, NotRunning, command_path, reply_bound, request
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -17,7 +17,6 @@ if TYPE_CHECKING:
     from agentcli.commands import Command
 
 CONNECT_WAIT = 10.0  # bound on waiting for a freshly started supervisor
-REPLY_MARGIN = 30.0  # added to a command's own --timeout for the read timeout
 RELOAD_WAIT = 60.0  # a reload waits for removed processes to stop (their stop_timeout)
 NO_AUTOSTART = frozenset({"daemon status", "daemon stop", "daemon restart", "reload"})
 
@@ -54,7 +53,7 @@ def wait_gone(sock_path: "str") -> "None":
     deadline = time.monotonic() + CONNECT_WAIT
     while time.monotonic() < deadline:
         try:
-            request(sock_path, "POST", "/v1/commands/daemon/status", b"{}", 1.0)
+            request(sock_path, "POST", command_path("daemon status"), b"{}", 1.0)
         except (NotRunning, OSError):
             return
         time.sleep(0.05)
@@ -71,7 +70,7 @@ def call(
     root = project.project_root(config_path)
     sock_path = project.socket_path(root)
     body = dumps({"values": values, "config": config_path}).encode()
-    path = "/v1/commands/" + name.replace(" ", "/")
+    path = command_path(name)
 
     def attempt() -> "tuple[int, bytes]":
         try:
@@ -80,7 +79,7 @@ def call(
             raise SupervisorUnavailable.hung(
                 root, f"the supervisor did not answer within {timeout:g}s"
             ) from None
-        return int(headers.get("x-exit-code", "3")), payload
+        return int(headers.get(EXIT_CODE, "3")), payload
 
     try:
         return attempt()
@@ -112,12 +111,6 @@ def notify_reload(config_path: "str") -> "bool":
     except NotRunning:
         return False
     return True
-
-
-def reply_bound(values: "dict[str, Any]") -> "float":
-    """How long a command's answer may take: its own --timeout (or 30 s) plus a margin."""
-    wait = values.get("timeout")
-    return (wait if isinstance(wait, float) else 30.0) + REPLY_MARGIN
 
 
 def forward(values: "dict[str, Any]", command: "Command") -> "Any":
