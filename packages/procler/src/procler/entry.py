@@ -5,7 +5,7 @@ supervisor, and loading the declarations and the parser would cost more than the
 trip. So this entry first offers the raw argv to a running supervisor, which parses it
 with the same declarations and answers when the command is one of its own. Anything
 else (no supervisor yet, a command that runs here, --help, a usage error) runs the full
-CLI, `procler.cli.processes.main`, which would have given the same answer the slower way.
+CLI, `procler.cli.main`, which would have given the same answer the slower way.
 
 The private route: POST /v1/argv, body = cwd, config path and argv joined by NUL bytes
 (none can contain one). An answer comes as 200 with its headers at once, including
@@ -83,7 +83,7 @@ def main() -> "None":
 
         code = conclude("procler", exc, "--debug" in argv)
     if code is None:
-        from procler.cli.processes import main as full_cli
+        from procler.cli import main as full_cli
 
         full_cli()  # runs the command and leaves
     from agentcli.envelope import leave

@@ -24,7 +24,7 @@ processes:
   api:
     args: [{PY}, -c, "import time; time.sleep(600)"]
 """
-FULL_CLI = [sys.executable, "-c", "from procler.cli.processes import main; main()"]
+FULL_CLI = [sys.executable, "-c", "from procler.cli import main; main()"]
 
 
 def offer(project: Project, *argv: str, cwd: Path | None = None, config: str = "") -> tuple:

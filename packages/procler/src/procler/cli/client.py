@@ -37,7 +37,7 @@ def spawn_supervisor(root: "str", config_path: "str") -> "None":
     env = {k: v for k, v in os.environ.items() if not k.startswith("PROCLER_")}
     with log:
         subprocess.Popen(
-            [sys.executable, "-m", "procler.supervisor.daemon", root, config_path],
+            [sys.executable, "-m", "procler.supervisor_entry", root, config_path],
             stdin=subprocess.DEVNULL,
             stdout=subprocess.DEVNULL,
             stderr=log,
@@ -123,19 +123,4 @@ def forward(values: "dict[str, Any]", command: "Command") -> "Any":
         if command.name == "daemon stop":
             return {"running": False, "stopped_processes": []}
         return {"running": False}  # daemon status and reload never start a supervisor
-    return Raw(payload.decode("utf-8"), code)
-
-
-def restart_daemon(values: "dict[str, Any]", command: "Command") -> "Any":
-    """`daemon restart`: the old supervisor stops; answer with the new one's status."""
-    config_path = project.find_config(os.getcwd(), values.pop("config", None))
-    timeout = reply_bound(values)
-    try:
-        code, payload = call(config_path, command.name, values, timeout)
-        if code != 0:
-            return Raw(payload.decode("utf-8"), code)
-        wait_gone(project.socket_path(project.project_root(config_path)))
-    except NotRunning:
-        pass  # no supervisor: just start one
-    code, payload = call(config_path, "daemon status", {}, timeout, autostart=True)
     return Raw(payload.decode("utf-8"), code)

@@ -1,35 +1,190 @@
-"""Handlers of the configuration commands: find the project, call the core, shape the answer."""
+"""The configuration commands (config init/validate/explain/show, define, remove, list):
+their declarations, then their handlers (find the project, call the core, shape the answer).
 
-from __future__ import annotations
+Imported by every CLI run for the declarations, so the handlers import the config core
+only when they run.
+"""
 
 import os
-from typing import Any
 
-from agentcli.commands import Command
+from agentcli.commands import Arg, Command
 from agentcli.errors import ConditionNotMet, UsageError
-from procler.config.load import check_config, invalid, load_project
-from procler.config.model import ProjectConfig
-from procler.errors import ConfigExists
+from procler.errors import (
+    ConfigExists,
+    ConfigInvalid,
+    ConfigNotFound,
+    Conflict,
+    StateDirUnwritable,
+)
 from procler.project import CONFIG_DIR, CONFIG_FILE, find_config, project_root
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
-def _config_path(values: dict[str, Any]) -> str:
+    from procler.config.model import ProjectConfig
+
+HANDLERS = "procler.cli.config:"
+FINDING = {
+    "type": "object",
+    "description": "one finding: where it is and how to fix it",
+    "properties": {
+        "file": {"type": "string"},
+        "line": {"type": "integer"},
+        "column": {"type": "integer"},
+        "path": {"type": "string", "description": "YAML path, e.g. processes.web.depends_on[0]"},
+        "message": {"type": "string"},
+        "suggestion": {"type": "string"},
+    },
+}
+NAME = Arg("name", "process name (letters, digits, '-' and '_')", required=True)
+DOCKER_ARGS = (
+    Arg("--image", "run in a container Procler creates from this image (never pulled)"),
+    Arg("--container", "run the command in this existing container (alone: start/stop it)"),
+)
+
+CONFIG_COMMANDS: "tuple[Command, ...]" = (
+    Command(
+        "config init",
+        "create .procler/config.yaml (a commented template) and .procler/.gitignore here",
+        HANDLERS + "init",
+        args=(Arg("--force", "overwrite an existing config", type="boolean"),),
+        idempotent=False,
+        examples=("procler config init", "procler config init --force"),
+        errors=(ConfigExists,),
+        output={
+            "type": "object",
+            "properties": {
+                "config": {"type": "string"},
+                "root": {"type": "string"},
+                "written": {"type": "array", "items": {"type": "string"}},
+            },
+        },
+    ),
+    Command(
+        "config validate",
+        "check the config; exit 1 with every finding (file, line, column, path) when invalid",
+        HANDLERS + "validate",
+        examples=("procler config validate", "procler --config other.yaml config validate"),
+        errors=(ConfigNotFound, ConditionNotMet),
+        output={
+            "type": "object",
+            "properties": {
+                "valid": {"type": "boolean"},
+                "config": {"type": "string"},
+                "summary": {"type": "string"},
+                "errors": {"type": "array", "items": FINDING},
+            },
+        },
+    ),
+    Command(
+        "config explain",
+        "say in plain language what the config runs, where, in which order, and how health is checked",
+        HANDLERS + "explain",
+        examples=("procler config explain",),
+        errors=(ConfigNotFound, ConfigInvalid),
+        output={
+            "type": "object",
+            "properties": {
+                "paragraph": {"type": "string"},
+                "start_order": {
+                    "type": "array",
+                    "description": "levels; processes in one level can start together",
+                    "items": {"type": "array", "items": {"type": "string"}},
+                },
+                "counts": {"type": "object"},
+            },
+        },
+    ),
+    Command(
+        "config show",
+        "the resolved config as JSON: variables substituted, defaults filled, paths absolute",
+        HANDLERS + "show",
+        examples=("procler config show",),
+        errors=(ConfigNotFound, ConfigInvalid),
+        output={
+            "type": "object",
+            "description": "root, config_path, vars, processes, groups, logs",
+        },
+    ),
+    Command(
+        "define",
+        "add a process to the project without editing the config (kept in .procler/state)",
+        HANDLERS + "define",
+        args=(
+            NAME,
+            Arg("--command", "shell command to run (optional with --image or --container)"),
+            Arg("--cwd", "working directory (default: the project root)", type="path"),
+            Arg("--env", "environment variable KEY=VALUE", type="key_value", multiple=True),
+            *DOCKER_ARGS,
+            Arg(
+                "--force", "replace a different runtime definition of the same name", type="boolean"
+            ),
+        ),
+        examples=(
+            "procler define tail --command 'tail -f app.log'",
+            "procler define api --command 'uvicorn app:app' --env PORT=8001 --force",
+            "procler define cache --image redis:7 --command 'redis-server --port 6390'",
+        ),
+        errors=(ConfigNotFound, ConfigInvalid, Conflict, StateDirUnwritable),
+        output={
+            "type": "object",
+            "properties": {
+                "name": {"type": "string"},
+                "changed": {"type": "boolean", "description": "false: the same definition existed"},
+                "process": {"type": "object"},
+            },
+        },
+    ),
+    Command(
+        "remove",
+        "remove a runtime definition (config processes are edited in the config instead)",
+        HANDLERS + "remove",
+        args=(NAME,),
+        destructive=True,
+        examples=("procler remove tail",),
+        errors=(ConfigNotFound, ConfigInvalid, Conflict, StateDirUnwritable),
+        output={
+            "type": "object",
+            "properties": {"name": {"type": "string"}, "changed": {"type": "boolean"}},
+        },
+    ),
+    Command(
+        "list",
+        "list every process definition with its source (config or runtime)",
+        HANDLERS + "list_processes",
+        examples=("procler list",),
+        errors=(ConfigNotFound, ConfigInvalid),
+        output={
+            "type": "object",
+            "properties": {
+                "processes": {"type": "array", "items": {"type": "object"}},
+                "count": {"type": "integer"},
+            },
+        },
+    ),
+)
+
+
+def _config_path(values: "dict[str, Any]") -> "str":
     return find_config(os.getcwd(), values.get("config"))
 
 
-def project(values: dict[str, Any]) -> ProjectConfig:
+def project(values: "dict[str, Any]") -> "ProjectConfig":
     """The current project, valid (ConfigInvalid / ConfigNotFound otherwise)."""
+    from procler.config.load import load_project
+
     return load_project(_config_path(values))
 
 
-def _write_atomic(path: str, text: str) -> None:
+def _write_atomic(path: "str", text: "str") -> "None":
     temp = f"{path}.tmp-{os.getpid()}"
     with open(temp, "w", encoding="utf-8") as handle:
         handle.write(text)
     os.replace(temp, path)
 
 
-def init(values: dict[str, Any], command: Command) -> dict[str, Any]:
+def init(values: "dict[str, Any]", command: "Command") -> "dict[str, Any]":
     from procler.config.template import CONFIG_TEMPLATE, GITIGNORE
 
     cwd = os.getcwd()
@@ -53,7 +208,9 @@ def init(values: dict[str, Any], command: Command) -> dict[str, Any]:
     return {"config": config, "root": cwd, "written": written}
 
 
-def validate(values: dict[str, Any], command: Command) -> dict[str, Any]:
+def validate(values: "dict[str, Any]", command: "Command") -> "dict[str, Any]":
+    from procler.config.load import check_config
+
     path = _config_path(values)
     config, findings = check_config(path)
     if findings or config is None:
@@ -77,20 +234,20 @@ def validate(values: dict[str, Any], command: Command) -> dict[str, Any]:
     }
 
 
-def explain(values: dict[str, Any], command: Command) -> dict[str, Any]:
+def explain(values: "dict[str, Any]", command: "Command") -> "dict[str, Any]":
     from procler.config.explain import explain as explain_config
 
     config = project(values)
     return {"config": str(config.config_path), **explain_config(config)}
 
 
-def show(values: dict[str, Any], command: Command) -> dict[str, Any]:
+def show(values: "dict[str, Any]", command: "Command") -> "dict[str, Any]":
     from procler.config.serialize import config_json
 
     return config_json(project(values))
 
 
-def list_processes(values: dict[str, Any], command: Command) -> dict[str, Any]:
+def list_processes(values: "dict[str, Any]", command: "Command") -> "dict[str, Any]":
     from procler.config.serialize import process_summary
 
     config = project(values)
@@ -98,15 +255,17 @@ def list_processes(values: dict[str, Any], command: Command) -> dict[str, Any]:
     return {"processes": rows, "count": len(rows)}
 
 
-def _config_names(path: str) -> set[str]:
+def _config_names(path: "str") -> "set[str]":
     """Names of the YAML processes; the config must be valid to change definitions."""
+    from procler.config.load import check_config, invalid
+
     config, findings = check_config(path, with_runtime=False)
     if findings or config is None:
         raise invalid(findings)
     return set(config.processes)
 
 
-def define(values: dict[str, Any], command: Command) -> dict[str, Any]:
+def define(values: "dict[str, Any]", command: "Command") -> "dict[str, Any]":
     import re
 
     from procler.config import definitions
@@ -137,7 +296,7 @@ def define(values: dict[str, Any], command: Command) -> dict[str, Any]:
     return {"name": name, "changed": changed, "process": process_json(definition.to_spec(name))}
 
 
-def remove(values: dict[str, Any], command: Command) -> dict[str, Any]:
+def remove(values: "dict[str, Any]", command: "Command") -> "dict[str, Any]":
     from procler.config import definitions
 
     path = _config_path(values)

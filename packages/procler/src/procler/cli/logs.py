@@ -1,25 +1,68 @@
-"""`procler logs`: query the log store directly from the CLI process (no supervisor round trip).
+"""`procler logs`: its declaration, and its handler, which queries the log store directly
+from the CLI process (no supervisor round trip).
 
 The store's files are the source of truth, so logs stay readable when the supervisor is
 down, after it crashed, and for a process that died.
 """
 
-from __future__ import annotations
-
 import os
-import sqlite3
-import time
-from pathlib import Path
-from typing import Any
 
-from agentcli.commands import Command, Stream
+from agentcli.commands import Arg, Command
 from agentcli.errors import UsageError
 from procler import project
-from procler.errors import GroupNotFound, ProcessNotFound
+from procler.errors import ConfigInvalid, ConfigNotFound, GroupNotFound, ProcessNotFound
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from pathlib import Path
+    from typing import Any
+
+LOGS_COMMANDS: "tuple[Command, ...]" = (
+    Command(
+        "logs",
+        "a process's output lines (stdout and stderr, every run) with filters; --follow streams NDJSON",
+        "procler.cli.logs:show",
+        args=(
+            Arg("name", "process name (or use --all / --group)"),
+            Arg("--all", "every process, interleaved by time", type="boolean"),
+            Arg("--group", "every member of this group, interleaved by time"),
+            Arg("--tail", "at most this many lines (the newest)", type="integer", default=100),
+            Arg("--since", "only lines at or after this time (5m, 1h30m, or ISO-8601)"),
+            Arg("--until", "only lines at or before this time (5m, 1h30m, or ISO-8601)"),
+            Arg("--stream", "only this stream", choices=("stdout", "stderr")),
+            Arg("--grep", "only lines matching this regular expression"),
+            Arg("--run", "which runs: current, previous, N or all", default="current"),
+            Arg(
+                "--follow",
+                "keep printing new lines as NDJSON until --timeout or Ctrl-C",
+                type="boolean",
+            ),
+            Arg("--timeout", "with --follow: stop after this long", type="duration", default="30s"),
+        ),
+        examples=(
+            "procler logs api --tail 50",
+            "procler logs api --stream stderr --since 5m --grep ERROR",
+            "procler logs api --run previous",
+            "procler logs --all --follow --timeout 10s",
+        ),
+        errors=(ConfigNotFound, ConfigInvalid, ProcessNotFound, GroupNotFound),
+        output={
+            "type": "object",
+            "properties": {
+                "lines": {"type": "array", "items": {"type": "object"}},
+                "truncated": {"type": "boolean"},
+            },
+            "description": "each line: ts, stream, run, text (+ process with --all/--group); "
+            "--follow prints one line object per output line instead",
+        },
+    ),
+)
 
 
-def _known_runs(state: str) -> dict[str, int]:
+def _known_runs(state: "str") -> "dict[str, int]":
     """Each process's latest run number as the supervisor recorded it."""
+    import sqlite3
+
     path = os.path.join(state, "state.db")
     if not os.path.exists(path):
         return {}
@@ -32,7 +75,7 @@ def _known_runs(state: str) -> dict[str, int]:
         db.close()
 
 
-def _names(values: dict[str, Any], config_path: str, logs: Path) -> list[str]:
+def _names(values: "dict[str, Any]", config_path: "str", logs: "Path") -> "list[str]":
     from agentcli.parser import did_you_mean
     from procler.config.load import load_project
 
@@ -60,7 +103,11 @@ def _names(values: dict[str, Any], config_path: str, logs: Path) -> list[str]:
     return [name]
 
 
-def show(values: dict[str, Any], command: Command) -> Any:
+def show(values: "dict[str, Any]", command: "Command") -> "Any":
+    import time
+    from pathlib import Path
+
+    from agentcli.commands import Stream
     from procler.logs.options import check_stream, compile_grep, parse_run, parse_since
     from procler.logs.query import follow, query
 
