@@ -74,6 +74,11 @@ CONFIG_COMMANDS: "tuple[Command, ...]" = (
                 "config": {"type": "string"},
                 "summary": {"type": "string"},
                 "errors": {"type": "array", "items": FINDING},
+                "warnings": {
+                    "type": "array",
+                    "items": FINDING,
+                    "description": "accepted, but read differently or not acted on yet",
+                },
             },
         },
     ),
@@ -218,19 +223,26 @@ def validate(values: "dict[str, Any]", command: "Command") -> "dict[str, Any]":
         raise ConditionNotMet(
             f"the config has {count} error{'s' if count != 1 else ''}",
             suggestion="fix each error at the file:line in data.errors, then validate again",
-            data={"valid": False, "config": path, "errors": findings.as_dicts()},
+            data={
+                "valid": False,
+                "config": path,
+                "errors": findings.as_dicts(),
+                "warnings": findings.warning_dicts(),
+            },
         )
     from procler.config.explain import plural
 
     groups = len(config.groups)
+    warnings = findings.warning_dicts()
     return {
         "valid": True,
         "config": path,
         "root": str(config.root),
         "summary": f"{plural(len(config.processes), 'process')}, {plural(groups, 'group')}, "
-        "no errors",
+        "no errors" + (f", {plural(len(warnings), 'warning')}" if warnings else ""),
         "processes": len(config.processes),
         "groups": groups,
+        "warnings": warnings,
     }
 
 
