@@ -57,9 +57,7 @@ def offer(argv: "list[str]") -> "int | None":
     try:
         status, headers, payload = request(sock_path, "POST", ARGV_ROUTE, body, HEADER_WAIT)
     except TimeoutError:
-        from procler.errors import SupervisorUnavailable
-
-        raise SupervisorUnavailable.hung(
+        raise project.hung_supervisor(
             project.project_root(config), f"the supervisor on {sock_path} stopped answering"
         ) from None
     except (NotRunning, OSError):

@@ -69,14 +69,13 @@ class SupervisorUnavailable(AgentError):
     )
 
     @classmethod
-    def hung(cls, root: str, message: str) -> "SupervisorUnavailable":
-        """A supervisor that took the request and never answered: say how to replace it."""
-        from procler.project import lock_path, supervisor_pid
-
+    def hung(cls, message: str, pid: str | None, lock_path: str) -> "SupervisorUnavailable":
+        """A supervisor that took the request and never answered: say how to replace it
+        (procler.project.hung_supervisor finds its pid)."""
         return cls(
             message,
-            suggestion=f"it may be hung: `kill -9 {supervisor_pid(root) or 'PID'}` (the pid in "
-            f"{lock_path(root)}); the next command starts a new supervisor, which brings the "
+            suggestion=f"it may be hung: `kill -9 {pid or 'PID'}` (the pid in "
+            f"{lock_path}); the next command starts a new supervisor, which brings the "
             "processes back",
         )
 

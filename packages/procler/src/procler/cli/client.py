@@ -76,7 +76,7 @@ def call(
         try:
             _status, headers, payload = request(sock_path, "POST", path, body, timeout)
         except TimeoutError:
-            raise SupervisorUnavailable.hung(
+            raise project.hung_supervisor(
                 root, f"the supervisor did not answer within {timeout:g}s"
             ) from None
         return int(headers.get(EXIT_CODE, "3")), payload

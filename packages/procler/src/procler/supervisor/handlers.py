@@ -18,7 +18,7 @@ from procler.supervisor.core import Supervisor
 from procler.supervisor.orchestrate import start_plan, stop_plan
 from procler.supervisor.ports import holder
 from procler.supervisor.runtime import ProcessRuntime
-from procler.supervisor.status import CpuMeter, process_status
+from procler.supervisor.status import CpuMeter, process_status, supervisor_status
 
 Handler = Callable[[dict[str, Any]], Awaitable[Any]]
 WAIT_CONDITIONS: dict[str, Callable[[ProcessRuntime], bool]] = {
@@ -256,14 +256,14 @@ class Handlers:
         return {"processes": list(cfg.processes), "groups": list(cfg.groups)}
 
     async def daemon_status(self, values: dict[str, Any]) -> Any:
-        return self.sup.about()
+        return supervisor_status(self.sup)
 
     async def daemon_stop(self, values: dict[str, Any]) -> Any:
         stopped = await self.sup.stop_processes(keep_desired=False)
         self.sup.stop_requested.set()
-        return {**self.sup.about(), "running": False, "stopped_processes": stopped}
+        return {**supervisor_status(self.sup), "running": False, "stopped_processes": stopped}
 
     async def daemon_restart(self, values: dict[str, Any]) -> Any:
         stopped = await self.sup.stop_processes(keep_desired=True)
         self.sup.stop_requested.set()
-        return {**self.sup.about(), "running": False, "stopped_processes": stopped}
+        return {**supervisor_status(self.sup), "running": False, "stopped_processes": stopped}

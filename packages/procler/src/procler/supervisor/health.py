@@ -11,15 +11,18 @@ from __future__ import annotations
 
 import asyncio
 import re
-from typing import TYPE_CHECKING, Any
+from collections.abc import Awaitable, Callable
+from typing import Any
 
 from procler import states
 from procler.config.model import HealthCheck
-from procler.supervisor.clock import iso
+from procler.supervisor.clock import Clock, iso
 from procler.supervisor.probes import http_probe, tcp_probe
 
-if TYPE_CHECKING:
-    from procler.supervisor.runtime import ProcessRuntime
+# Runs an exec check in the process's context: (command, timeout) -> (ok, output).
+ExecProbe = Callable[[str, float], Awaitable[tuple[bool, str]]]
+# Told of each change: (status from procler.states, reason, whether to restart the run).
+OnChange = Callable[[str, str, bool], None]
 
 FIRST_DELAY = {"tcp": 0.02, "http": 0.02, "exec": 0.05, "log": 0.05}
 FAST_WINDOW = 2.0
@@ -27,9 +30,13 @@ BACKOFF = 1.5
 
 
 class HealthProber:
-    def __init__(self, rt: ProcessRuntime, check: HealthCheck) -> None:
-        self.rt = rt
+    def __init__(
+        self, check: HealthCheck, clock: Clock, exec_probe: ExecProbe, on_change: OnChange
+    ) -> None:
         self.check = check
+        self.clock = clock
+        self.exec_probe = exec_probe
+        self.on_change = on_change
         self.status = "starting"  # starting | healthy | unhealthy | stopped (no run)
         self.failures = 0
         self.checks = 0
@@ -60,7 +67,7 @@ class HealthProber:
         self.status, self.failures, self.checks, self.was_healthy = "starting", 0, 0, False
         self.last_output, self.since = "", None
         self._log_matched = asyncio.Event()
-        self._run_started = self.rt.clock.monotonic()
+        self._run_started = self.clock.monotonic()
         self._next_count_at = self._run_started + self.check.interval
         self._task = asyncio.create_task(self._loop())
 
@@ -73,7 +80,7 @@ class HealthProber:
         """The run ended: stop probing; health is unknown until the next run."""
         self.cancel()
         if self.status != "stopped":
-            self.status, self.since = "stopped", self.rt.clock.time()
+            self.status, self.since = "stopped", self.clock.time()
 
     def on_line(self, text: str) -> None:
         if (
@@ -93,16 +100,14 @@ class HealthProber:
         if check.kind == "http" and check.http is not None:
             return await http_probe(check.http, check.timeout)
         assert check.exec is not None
-        return await self.rt.context.exec_probe(
-            self.rt.spec, check.exec, self.rt.host.environment(self.rt.spec), check.timeout
-        )
+        return await self.exec_probe(check.exec, check.timeout)
 
     async def _loop(self) -> None:
         delay = FIRST_DELAY[self.check.kind]
         while True:
             if self.check.kind == "log" and self.status != "healthy":
                 # No polling needed: wake as soon as the line arrives (or the period ends).
-                await self.rt.clock.wait(self._log_matched, delay)
+                await self.clock.wait(self._log_matched, delay)
             try:
                 ok, output = await self.probe()
             except Exception as exc:  # noqa: BLE001 - a broken probe is a failed check
@@ -110,24 +115,24 @@ class HealthProber:
             self._record(ok, output)
             if self.status == "healthy":
                 delay = self.check.interval
-            elif self.rt.clock.monotonic() - self._run_started > FAST_WINDOW:
+            elif self.clock.monotonic() - self._run_started > FAST_WINDOW:
                 delay = min(delay * BACKOFF, self.check.interval)
             if self.check.kind != "log" or self.status == "healthy":
-                await self.rt.clock.sleep(delay)
+                await self.clock.sleep(delay)
 
     def _record(self, ok: bool, output: str) -> None:
-        now = self.rt.clock.time()
+        now = self.clock.time()
         self.checks += 1
         self.last_check_at = now
         self.last_output = output
-        in_grace = self.rt.clock.monotonic() - self._run_started < self.check.start_period
+        in_grace = self.clock.monotonic() - self._run_started < self.check.start_period
         if ok:
             self.failures = 0
             self._become("healthy", f"health check passed: {output}")
             return
         if in_grace and not self.was_healthy:
             return  # failures during start_period do not count
-        now_mono = self.rt.clock.monotonic()
+        now_mono = self.clock.monotonic()
         if now_mono < self._next_count_at:
             return  # an early readiness probe: failures count once per interval, as in docker
         self._next_count_at = now_mono + self.check.interval
@@ -139,8 +144,8 @@ class HealthProber:
         if status == self.status:
             return
         self.status = status
-        self.since = self.rt.clock.time()
+        self.since = self.clock.time()
         was_healthy = self.was_healthy
         self.was_healthy = self.was_healthy or status == "healthy"
         target = states.HEALTHY if status == "healthy" else states.UNHEALTHY
-        self.rt.health_changed(target, reason, restart=status == "unhealthy" and was_healthy)
+        self.on_change(target, reason, status == "unhealthy" and was_healthy)

@@ -16,8 +16,13 @@ from typing import Any, Protocol
 from agentcli.errors import AgentError
 from procler import states
 from procler.config.model import ProcessSpec
-from procler.contexts.base import ExecutionContext, ExitInfo, OutputBatch, RunningProcess
-from procler.contexts.local import signal_number
+from procler.contexts.base import (
+    ExecutionContext,
+    ExitInfo,
+    OutputBatch,
+    RunningProcess,
+    signal_number,
+)
 from procler.supervisor.clock import Clock, iso
 from procler.supervisor.health import HealthProber
 
@@ -165,7 +170,9 @@ class ProcessRuntime:
         self._monitor = asyncio.create_task(self._watch(proc, self.run))
         if self.spec.healthcheck is not None:
             if self.health is None or self.health.check != self.spec.healthcheck:
-                self.health = HealthProber(self, self.spec.healthcheck)
+                self.health = HealthProber(
+                    self.spec.healthcheck, self.clock, self._exec_probe, self.health_changed
+                )
             self.health.begin()
         else:
             self.health = None
@@ -176,6 +183,11 @@ class ProcessRuntime:
             # The prober may have decided during the start grace period.
             target = states.HEALTHY if self.health.status == "healthy" else states.UNHEALTHY
             self._set(target, f"health check {self.health.status} during start")
+
+    async def _exec_probe(self, command: str, timeout: float) -> tuple[bool, str]:
+        """An exec health check, run in this process's context, cwd and environment."""
+        env = self.host.environment(self.spec)
+        return await self.context.exec_probe(self.spec, command, env, timeout)
 
     def health_changed(self, target: str, reason: str, restart: bool) -> None:
         """Called by the prober: move between running/healthy/unhealthy; maybe restart."""

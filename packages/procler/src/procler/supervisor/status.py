@@ -1,12 +1,19 @@
-"""The `status` answer of one process: the same keys whatever context runs it."""
+"""The `status` answers: one process's (the same keys whatever context runs it), and the
+supervisor's own (`daemon status`)."""
 
 from __future__ import annotations
 
-from typing import Any
+import os
+import time
+from typing import TYPE_CHECKING, Any
 
+from procler import __version__, project
 from procler.contexts import procfs
 from procler.supervisor.clock import iso
 from procler.supervisor.runtime import ProcessRuntime
+
+if TYPE_CHECKING:
+    from procler.supervisor.core import Supervisor
 
 
 class CpuMeter:
@@ -64,3 +71,18 @@ def process_status(rt: ProcessRuntime, meter: CpuMeter, now: float) -> dict[str,
             cpu = sum(p.cpu_seconds for p in tree)
             out["cpu_percent"] = meter.percent(rt.name, pid, cpu, now, rt.started_at or now)
     return out
+
+
+def supervisor_status(sup: Supervisor) -> dict[str, Any]:
+    """The supervisor itself: pid, version, uptime, project, config, socket."""
+    return {
+        "running": True,
+        "pid": os.getpid(),
+        "version": __version__,
+        "started_at": iso(sup.started_at),
+        "uptime_seconds": round(time.time() - sup.started_at, 3),
+        "project_root": sup.root,
+        "config": str(sup.config_path),
+        "socket": project.socket_path(sup.root),
+        "processes": len(sup.runtimes),
+    }
