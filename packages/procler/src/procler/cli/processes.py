@@ -10,10 +10,13 @@ from agentcli.commands import Arg, Command
 from agentcli.errors import UsageError
 from procler.cli.config import DOCKER_ARGS, define
 from procler.errors import (
+    CommandFailed,
     ConfigInvalid,
     ConfigNotFound,
     Conflict,
+    ContainerNotFound,
     DependencyFailed,
+    DockerUnavailable,
     GroupNotFound,
     PortInUse,
     ProcessNotFound,
@@ -178,6 +181,52 @@ PROCESS_COMMANDS: "tuple[Command, ...]" = (
         examples=("procler group status backend",),
         errors=GROUP_ERRORS,
         output=PROCESSES,
+    ),
+    Command(
+        "exec",
+        "run a one-off command in the project's environment (captured at first start, plus the "
+        "config's vars), locally or in a running container; answers exit code and output",
+        FORWARD,
+        args=(
+            Arg("cmd", "the command line (run by /bin/sh -c)", required=True, metavar="CMD"),
+            Arg("--context", "where it runs", choices=("local", "docker"), default="local"),
+            Arg("--container", "the running container to run it in (implies --context docker)"),
+            Arg("--cwd", "working directory, relative to the project root (default: the root)"),
+            Arg(
+                "--timeout",
+                "stop it (TERM, then KILL) after this long",
+                type="duration",
+                default="60s",
+            ),
+        ),
+        idempotent=False,
+        destructive=True,
+        examples=(
+            "procler exec 'alembic upgrade head'",
+            "procler exec 'psql -c \\dt' --container my-postgres --timeout 10s",
+        ),
+        errors=(
+            *SUPERVISED,
+            CommandFailed,
+            Timeout,
+            StartFailed,
+            DockerUnavailable,
+            ContainerNotFound,
+        ),
+        output={
+            "type": "object",
+            "properties": {
+                "command": {"type": "string"},
+                "context": {"type": "string"},
+                "exit_code": {"type": ["integer", "null"]},
+                "signal": {"type": ["integer", "null"]},
+                "stdout": {"type": "string"},
+                "stderr": {"type": "string"},
+                "truncated": {"type": "boolean", "description": "output past 64 KiB a stream cut"},
+                "duration_seconds": {"type": "number"},
+                "timed_out": {"type": "boolean"},
+            },
+        },
     ),
     Command(
         "group list",

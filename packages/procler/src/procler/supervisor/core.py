@@ -81,7 +81,7 @@ class Supervisor:
                 self.runtimes[name] = self._new_runtime(spec)
             elif rt.status not in states.ALIVE:
                 rt.spec = spec  # a running process keeps its spec until it restarts
-                rt.context = self._context(spec)
+                rt.context = self.context_for(spec)
         for name in [n for n in self.runtimes if n not in cfg.processes]:
             # The definition is gone (e.g. `procler remove`): nobody could address the
             # process any more, so it is stopped and forgotten.
@@ -105,13 +105,14 @@ class Supervisor:
             await asyncio.gather(*list(self._retired), return_exceptions=True)
 
     def _new_runtime(self, spec: ProcessSpec) -> ProcessRuntime:
-        rt = ProcessRuntime(spec, self._context(spec), self.host, self.clock)
+        rt = ProcessRuntime(spec, self.context_for(spec), self.host, self.clock)
         saved = self.store.process(spec.name)
         rt.desired, rt.run, rt.restarts = saved["desired"], saved["runs"], saved["restarts"]
         rt.last_exit = saved["last_exit"]
         return rt
 
-    def _context(self, spec: ProcessSpec) -> ExecutionContext:
+    def context_for(self, spec: ProcessSpec) -> ExecutionContext:
+        """The execution context a spec runs in (docker's is made on first use)."""
         if spec.context not in self.contexts:
             from procler.contexts.docker import DockerContext
 

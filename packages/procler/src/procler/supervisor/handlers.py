@@ -53,7 +53,13 @@ class Handlers:
             "daemon status": self.daemon_status,
             "daemon stop": self.daemon_stop,
             "daemon restart": self.daemon_restart,
+            "exec": self.exec,
         }
+
+    async def exec(self, values: dict[str, Any]) -> dict[str, Any]:
+        from procler.supervisor.exec_command import exec_command
+
+        return await exec_command(self.sup, values)
 
     # -- helpers --------------------------------------------------------------------------
 
