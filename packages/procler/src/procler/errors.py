@@ -56,6 +56,14 @@ class Timeout(ConditionNotMet):
     default_suggestion = "wait longer with --timeout, or check `procler status` and `procler logs`"
 
 
+class ConditionImpossible(ConditionNotMet):
+    code = "CONDITION_IMPOSSIBLE"
+    default_suggestion = (
+        "start it (read why it stopped: `procler logs NAME --run previous`), or wait for a "
+        "status it can reach"
+    )
+
+
 class DependencyFailed(AgentError):
     code = "DEPENDENCY_FAILED"
     exit_code = ExitCode.FINDINGS
@@ -114,6 +122,7 @@ ALL_ERRORS: "tuple[type[AgentError], ...]" = (
     PortInUse,
     StartFailed,
     Timeout,
+    ConditionImpossible,
     DependencyFailed,
     StateDirUnwritable,
     SupervisorUnavailable,

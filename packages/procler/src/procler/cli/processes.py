@@ -11,6 +11,7 @@ from agentcli.errors import UsageError
 from procler.cli.config import DOCKER_ARGS, define
 from procler.errors import (
     CommandFailed,
+    ConditionImpossible,
     ConfigInvalid,
     ConfigNotFound,
     Conflict,
@@ -123,19 +124,26 @@ PROCESS_COMMANDS: "tuple[Command, ...]" = (
     ),
     Command(
         "wait",
-        "block until a process (or every member of a group) reaches a status; exit 1 on TIMEOUT",
+        "block until a process (or every member of a group, or every process) reaches a "
+        "status; exit 1 on TIMEOUT, or at once with CONDITION_IMPOSSIBLE when one cannot",
         FORWARD,
         args=(
-            Arg("name", "process name (or use --group)"),
+            Arg("name", "process name (or use --group / --all)"),
             Arg("--group", "wait for every member of this group"),
+            Arg(
+                "--all",
+                "wait for every process (a finished one-shot counts as healthy)",
+                type="boolean",
+            ),
             Arg("--for", "the status to wait for", choices=tuple(WAIT_FOR), default="running"),
             TIMEOUT,
         ),
         examples=(
             "procler wait api --for healthy --timeout 10s",
             "procler wait --group backend --for healthy --timeout 60s",
+            "procler wait --all --for healthy",
         ),
-        errors=(*GROUP_ERRORS, ProcessNotFound, Timeout),
+        errors=(*GROUP_ERRORS, ProcessNotFound, Timeout, ConditionImpossible),
         output={"oneOf": [PROCESS, PROCESSES], "description": "adds condition, not_met"},
     ),
     Command(

@@ -151,7 +151,7 @@ class Supervisor:
             *(
                 self.runtimes[n].restore("restored after supervisor restart", n in lost_names)
                 for n in cfg.processes
-                if self.runtimes[n].desired == "running" or n in lost_names
+                if self.runtimes[n].desired == states.DESIRED_RUNNING or n in lost_names
             ),
             return_exceptions=True,
         )

@@ -37,7 +37,7 @@ class HealthProber:
         self.clock = clock
         self.exec_probe = exec_probe
         self.on_change = on_change
-        self.status = "starting"  # starting | healthy | unhealthy | stopped (no run)
+        self.status = states.HEALTH_STOPPED  # a verdict of procler.states' health machine
         self.failures = 0
         self.checks = 0
         self.last_check_at: float | None = None
@@ -63,8 +63,9 @@ class HealthProber:
 
     def begin(self) -> None:
         """A new run started: reset and probe it."""
-        self.cancel()
-        self.status, self.failures, self.checks, self.was_healthy = "starting", 0, 0, False
+        self.end()
+        self._move(states.HEALTH_STARTING)
+        self.failures, self.checks, self.was_healthy = 0, 0, False
         self.last_output, self.since = "", None
         self._log_matched = asyncio.Event()
         self._run_started = self.clock.monotonic()
@@ -79,8 +80,9 @@ class HealthProber:
     def end(self) -> None:
         """The run ended: stop probing; health is unknown until the next run."""
         self.cancel()
-        if self.status != "stopped":
-            self.status, self.since = "stopped", self.clock.time()
+        if self.status != states.HEALTH_STOPPED:
+            self._move(states.HEALTH_STOPPED)
+            self.since = self.clock.time()
 
     def on_line(self, text: str) -> None:
         if (
@@ -105,7 +107,7 @@ class HealthProber:
     async def _loop(self) -> None:
         delay = FIRST_DELAY[self.check.kind]
         while True:
-            if self.check.kind == "log" and self.status != "healthy":
+            if self.check.kind == "log" and self.status != states.HEALTH_HEALTHY:
                 # No polling needed: wake as soon as the line arrives (or the period ends).
                 await self.clock.wait(self._log_matched, delay)
             try:
@@ -113,11 +115,11 @@ class HealthProber:
             except Exception as exc:  # noqa: BLE001 - a broken probe is a failed check
                 ok, output = False, f"probe error: {type(exc).__name__}: {exc}"
             self._record(ok, output)
-            if self.status == "healthy":
+            if self.status == states.HEALTH_HEALTHY:
                 delay = self.check.interval
             elif self.clock.monotonic() - self._run_started > FAST_WINDOW:
                 delay = min(delay * BACKOFF, self.check.interval)
-            if self.check.kind != "log" or self.status == "healthy":
+            if self.check.kind != "log" or self.status == states.HEALTH_HEALTHY:
                 await self.clock.sleep(delay)
 
     def _record(self, ok: bool, output: str) -> None:
@@ -128,7 +130,7 @@ class HealthProber:
         in_grace = self.clock.monotonic() - self._run_started < self.check.start_period
         if ok:
             self.failures = 0
-            self._become("healthy", f"health check passed: {output}")
+            self._become(states.HEALTH_HEALTHY, f"health check passed: {output}")
             return
         if in_grace and not self.was_healthy:
             return  # failures during start_period do not count
@@ -138,14 +140,21 @@ class HealthProber:
         self._next_count_at = now_mono + self.check.interval
         self.failures += 1
         if self.failures >= self.check.retries:
-            self._become("unhealthy", f"health check failed {self.failures} times: {output}")
+            self._become(
+                states.HEALTH_UNHEALTHY, f"health check failed {self.failures} times: {output}"
+            )
+
+    def _move(self, status: str) -> None:
+        states.check_health(self.status, status)
+        self.status = status
 
     def _become(self, status: str, reason: str) -> None:
+        """A verdict: tell the runtime (which restarts a run that turned unhealthy)."""
         if status == self.status:
             return
-        self.status = status
+        self._move(status)
         self.since = self.clock.time()
         was_healthy = self.was_healthy
-        self.was_healthy = self.was_healthy or status == "healthy"
-        target = states.HEALTHY if status == "healthy" else states.UNHEALTHY
-        self.on_change(target, reason, status == "unhealthy" and was_healthy)
+        self.was_healthy = self.was_healthy or status == states.HEALTH_HEALTHY
+        restart = status == states.HEALTH_UNHEALTHY and was_healthy
+        self.on_change(states.HEALTH_TO_STATUS[status], reason, restart)

@@ -7,7 +7,7 @@ import os
 import time
 from typing import TYPE_CHECKING, Any
 
-from procler import __version__, project
+from procler import __version__, project, states
 from procler.contexts import procfs
 from procler.supervisor.clock import iso
 from procler.supervisor.runtime import ProcessRuntime
@@ -35,13 +35,7 @@ class CpuMeter:
 
 def process_status(rt: ProcessRuntime, meter: CpuMeter, now: float) -> dict[str, Any]:
     """Everything an agent needs about one process, from the runtime and /proc."""
-    alive = rt.proc is not None and rt.status in (
-        "starting",
-        "running",
-        "healthy",
-        "unhealthy",
-        "stopping",
-    )
+    alive = rt.proc is not None and rt.status in states.ALIVE
     pid = rt.proc.pid if alive and rt.proc is not None else None
     out: dict[str, Any] = {
         "name": rt.name,
