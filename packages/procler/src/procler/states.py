@@ -123,8 +123,15 @@ def wait_impossible(
 DEPENDENCY_MET: dict[str, frozenset[str]] = {
     "started": UP | {EXITED},
     "healthy": frozenset({HEALTHY}),
+    "log_ready": UP,  # and its run's output matched ready_log_line
     "completed_successfully": frozenset({EXITED}),
 }
+
+
+def dependency_met(condition: str, status: str, log_ready: bool) -> bool:
+    """Whether a dependency in `status` (whose run has or has not logged its ready line)
+    meets `condition`."""
+    return status in DEPENDENCY_MET[condition] and (condition != "log_ready" or log_ready)
 
 
 def dependency_impossible(condition: str, status: str) -> bool:

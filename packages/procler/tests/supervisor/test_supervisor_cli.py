@@ -54,6 +54,7 @@ STATUS_KEYS = [
     "last_exit",
     "desired",
     "source",
+    "tags",
     "memory_rss_bytes",
     "cpu_percent",
     "linux_state",

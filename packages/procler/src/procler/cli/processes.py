@@ -44,8 +44,9 @@ SUPERVISED = (ConfigNotFound, ConfigInvalid, StateDirUnwritable, SupervisorUnava
 PROCESS = {
     "type": "object",
     "description": "one process: name, status, context, pid, started_at, uptime_seconds, run, "
-    "restarts, exit_code, last_exit, desired, source, memory_rss_bytes, cpu_percent, "
-    "linux_state (local) or docker (docker), health (with a healthcheck)",
+    "restarts, exit_code, last_exit, desired, source, tags, memory_rss_bytes, cpu_percent, "
+    "linux_state (local) or docker (docker), health (with a healthcheck), log_ready (with a "
+    "ready_log_line)",
 }
 PROCESSES = {"type": "object", "properties": {"processes": {"type": "array", "items": PROCESS}}}
 
@@ -117,8 +118,13 @@ PROCESS_COMMANDS: "tuple[Command, ...]" = (
         "status",
         "status of one process, or of every process",
         FORWARD,
-        args=(Arg("name", "process name; omit for all"),),
-        examples=("procler status", "procler status api"),
+        args=(
+            Arg("name", "process name; omit for all"),
+            Arg(
+                "--tag", "only processes carrying this tag (repeatable: any of them)", multiple=True
+            ),
+        ),
+        examples=("procler status", "procler status api", "procler status --tag backend"),
         errors=(*SUPERVISED, ProcessNotFound),
         output={"oneOf": [PROCESS, PROCESSES]},
     ),

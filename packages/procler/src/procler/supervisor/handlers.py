@@ -177,7 +177,9 @@ class Handlers:
         if values.get("name"):
             return self._describe(self.sup.runtime(values["name"]))
         cfg = self.sup.config()
-        return {"processes": [self._describe(self.sup.runtimes[n]) for n in cfg.processes]}
+        tags = set(values.get("tag") or ())
+        names = [n for n, spec in cfg.processes.items() if not tags or tags & set(spec.tags)]
+        return {"processes": [self._describe(self.sup.runtimes[n]) for n in names]}
 
     async def wait(self, values: dict[str, Any]) -> Any:
         condition = values["for"]
@@ -253,7 +255,11 @@ class Handlers:
 
     async def group_stop(self, values: dict[str, Any]) -> Any:
         members = self._group_members(values["name"])
-        outcomes = await self._stop_names(members, with_dependents=False)
+        # stop_order (Procler 0.3): those named stop one by one in that order, then the rest
+        ordered = list(self.sup.config().groups[values["name"]].stop_order)
+        outcomes = [await self._stop_one(self.sup.runtimes[n]) for n in ordered]
+        rest = [m for m in members if m not in ordered]
+        outcomes += await self._stop_names(rest, with_dependents=False) if rest else []
         return {"group": values["name"], "processes": outcomes}
 
     async def group_status(self, values: dict[str, Any]) -> Any:

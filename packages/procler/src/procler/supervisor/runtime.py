@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import re
 from collections import deque
 from collections.abc import Callable
 from typing import Any, Protocol
@@ -62,6 +63,9 @@ class ProcessRuntime:
         self._timer: asyncio.Task[None] | None = None
         self._user_start = False
         self.health: HealthProber | None = None
+        # ready_log_line: this run's stdout matched it (the log_ready condition)
+        self.log_ready = False
+        self._ready_line = re.compile(spec.ready_log_line) if spec.ready_log_line else None
 
     @property
     def name(self) -> str:
@@ -71,6 +75,10 @@ class ProcessRuntime:
         states.check(self.status, new)
         old, self.status = self.status, new
         self.host.record(self, old, new, reason)
+        self._notify()
+
+    def _notify(self) -> None:
+        """Wake whoever waits on this process (a status, or the ready line, changed)."""
         self._changed.set()
         self._changed = asyncio.Event()
 
@@ -154,6 +162,7 @@ class ProcessRuntime:
     ) -> None:
         self._set(states.STARTING, reason)
         self.recent_stderr.clear()
+        self.log_ready = False
         self._user_start = user
         env = self.host.environment(self.spec)
         try:
@@ -239,10 +248,19 @@ class ProcessRuntime:
             )
             if batch.stream == "stderr":
                 self.recent_stderr.extend(batch.texts)
+            elif self._ready_line is not None and not self.log_ready:
+                self._ready(batch.texts)
             if self.health is not None:
                 for text in batch.texts:
                     self.health.on_line(text)
             self.host.output(self, run, batch)
+
+    def _ready(self, texts: list[str]) -> None:
+        assert self._ready_line is not None
+        if any(self._ready_line.search(text) for text in texts):
+            self.log_ready = True
+            self.host.record(self, self.status, self.status, "ready line logged")
+            self._notify()
 
     async def _watch(self, proc: RunningProcess, run: int) -> None:
         """Read the run's output until it ends, then apply the restart policy."""

@@ -50,6 +50,7 @@ def process_status(rt: ProcessRuntime, meter: CpuMeter, now: float) -> dict[str,
         "last_exit": rt.last_exit,
         "desired": rt.desired,
         "source": rt.spec.source,
+        "tags": list(rt.spec.tags),
         "memory_rss_bytes": None,
         "cpu_percent": None,
         "linux_state": None,
@@ -57,6 +58,8 @@ def process_status(rt: ProcessRuntime, meter: CpuMeter, now: float) -> dict[str,
     }
     if rt.health is not None:
         out["health"] = rt.health.summary()
+    if rt.spec.ready_log_line is not None:
+        out["log_ready"] = rt.log_ready
     if alive and rt.proc is not None:
         tree = procfs.tree(pid) if pid is not None else []
         out.update(rt.proc.details(tree[0] if tree else None))
