@@ -8,7 +8,7 @@ from datetime import datetime
 from pathlib import Path
 
 import pytest
-from harness import PY, Project
+from harness import PY, Project, wait_for
 
 
 def _free_port() -> int:
@@ -98,3 +98,30 @@ def test_group_stop_follows_stop_order_then_the_rest(project: Project) -> None:
         ("db", "stopped"),
         ("worker", "stopped"),
     ]
+
+
+def test_max_memory_restarts_a_process_that_keeps_growing(tmp_path: Path) -> None:
+    grow = "import time; b=[]; [(b.append(bytearray(1 << 20)), time.sleep(0.02)) for _ in range(400)]; time.sleep(600)"
+    project = Project(
+        tmp_path,
+        f"""
+version: 1
+processes:
+  leaky:
+    command: {PY} -c "{grow}"
+    max_memory: 64M
+    restart: {{policy: always, max_restarts: 5}}
+""",
+    )
+    try:
+        project.ok("start", "leaky")
+        assert wait_for(lambda: project.ok("status", "leaky")["restarts"] >= 1, timeout=30)
+        project.ok("wait", "leaky", "--for", "running", "--timeout", "10s")
+        status = project.ok("status", "leaky")
+        assert (status["last_exit"]["reason"], status["run"], status["status"]) == (
+            "max_memory",
+            2,
+            "running",
+        )
+    finally:
+        project.close()

@@ -20,6 +20,7 @@ from procler.contexts.local import LocalContext
 from procler.errors import ProcessNotFound
 from procler.supervisor.clock import Clock
 from procler.supervisor.host import RuntimeHost
+from procler.supervisor.memory_guard import MemoryGuard
 from procler.supervisor.output_log import OutputLog
 from procler.supervisor.reaper import reap_orphans
 from procler.supervisor.runtime import ProcessRuntime
@@ -58,6 +59,7 @@ class Supervisor:
         self.output = OutputLog()
         self.sentinel = sentinel or SentinelLink(root)
         self.host = RuntimeHost(root, self.store, self.clock, self.sentinel, self.output)
+        self.memory = MemoryGuard(lambda: self.runtimes.values(), self.clock)
         self._retired: set[asyncio.Future[Any]] = set()
 
     # -- configuration --------------------------------------------------------------------
@@ -137,6 +139,7 @@ class Supervisor:
     async def boot(self) -> None:
         """Record what a dead predecessor lost and bring back what should be running."""
         self.output.start()
+        self.memory.start()
         lost = self.store.open_runs()
         try:
             cfg = self.config()
@@ -177,6 +180,7 @@ class Supervisor:
 
     async def close(self) -> None:
         """Stop what still runs, flush logs, release the sentinel (EOF) and the database."""
+        await self.memory.close()
         await self.stop_processes(keep_desired=True)
         self.output.close()
         await self.sentinel.close()

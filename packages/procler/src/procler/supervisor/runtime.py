@@ -208,13 +208,20 @@ class ProcessRuntime:
             self._timer = asyncio.create_task(self._restart_unhealthy())
 
     async def _restart_unhealthy(self) -> None:
+        await self.recycle(
+            "unhealthy: restart_on_unhealthy", "turning unhealthy", only=states.UNHEALTHY
+        )
+
+    async def recycle(self, reason: str, why: str, only: str | None = None) -> None:
+        """Stop this run and start the next, counted as a restart (restart_on_unhealthy,
+        max_memory); nothing happens unless the process is up (and, with `only`, in it)."""
         async with self.lock:
-            if self.status != states.UNHEALTHY:
+            if self.status not in states.UP or (only is not None and self.status != only):
                 return
-            await self._stop_locked("unhealthy: restart_on_unhealthy")
+            await self._stop_locked(reason)
             self.restarts += 1
             with contextlib.suppress(AgentError):
-                await self._spawn(f"restart {self.restarts} after turning unhealthy", user=False)
+                await self._spawn(f"restart {self.restarts} after {why}", user=False)
 
     async def _stop_locked(self, reason: str) -> None:
         proc = self.proc
