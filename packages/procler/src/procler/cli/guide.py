@@ -18,15 +18,13 @@ WORKFLOWS: "tuple[tuple[str, tuple[str, ...]], ...]" = (
         "start a project from nothing",
         ("procler config init", "procler config validate", "procler up"),
     ),
-    (
-        "bring the stack up and wait until it is ready",
-        ("procler up", "procler wait --all --for healthy --timeout 60s"),
-    ),
+    ("bring the stack up and wait until it is ready", ("procler up --wait --timeout 60s",)),
+    ("check in CI that the stack comes up, then stop it", ("procler ci --timeout 120s",)),
     (
         "find out why a process is not running",
         (
-            "procler status api",
-            "procler logs api --run last-failed --stream stderr --tail 50",
+            "procler why api",
+            "procler logs api --run previous --stream stderr --tail 50",
         ),
     ),
     (

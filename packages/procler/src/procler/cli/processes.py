@@ -89,9 +89,17 @@ PROCESS_COMMANDS: "tuple[Command, ...]" = (
         "restart",
         "stop (if running) and start a process (or --all): always a new run",
         FORWARD,
-        args=(NAME, ALL),
+        args=(
+            NAME,
+            ALL,
+            Arg(
+                "--clear-logs",
+                "remove the process's stored output before the new run",
+                type="boolean",
+            ),
+        ),
         idempotent=False,
-        examples=("procler restart api",),
+        examples=("procler restart api", "procler restart api --clear-logs"),
         errors=(*SUPERVISED, ProcessNotFound, PortInUse, StartFailed),
         output={"oneOf": [PROCESS, PROCESSES]},
     ),
@@ -154,12 +162,77 @@ PROCESS_COMMANDS: "tuple[Command, ...]" = (
     ),
     Command(
         "up",
-        "start every process in dependency order (parallel where independent)",
+        "start every process in dependency order (parallel where independent); --wait: answer "
+        "once every process is healthy (or running, without a check) or completed, exit 1 "
+        "naming the one that is not",
         FORWARD,
-        args=START_ARGS[1:],
-        examples=("procler up",),
-        errors=(*SUPERVISED, PortInUse, StartFailed, DependencyFailed),
+        args=(
+            *START_ARGS[1:],
+            Arg(
+                "--wait",
+                "wait until the whole stack is ready (bounded by --timeout)",
+                type="boolean",
+            ),
+        ),
+        examples=("procler up", "procler up --wait --timeout 60s"),
+        errors=(
+            *SUPERVISED,
+            PortInUse,
+            StartFailed,
+            DependencyFailed,
+            Timeout,
+            ConditionImpossible,
+        ),
         output=PROCESSES,
+    ),
+    Command(
+        "ci",
+        "up --wait, then stop everything: exit 0 when the whole stack got ready, 1 naming the "
+        "process that did not (its status, the condition, its last stderr lines)",
+        FORWARD,
+        args=(START_ARGS[1],),
+        idempotent=False,
+        examples=("procler ci --timeout 120s",),
+        errors=(
+            *SUPERVISED,
+            PortInUse,
+            StartFailed,
+            DependencyFailed,
+            Timeout,
+            ConditionImpossible,
+        ),
+        output={
+            "type": "object",
+            "properties": {
+                "ready": {"type": "boolean"},
+                "stopped": {"type": "boolean"},
+                "processes": {"type": "array"},
+                "not_ready": {
+                    "type": "array",
+                    "description": "name, status, condition, why, last_exit, stderr",
+                },
+            },
+        },
+    ),
+    Command(
+        "why",
+        "why a process is or is not running: desired state, each dependency and whether it "
+        "holds, last exit and stderr, restart budget, what it waits for",
+        FORWARD,
+        args=(Arg("name", "process name", required=True),),
+        examples=("procler why worker",),
+        errors=(*SUPERVISED, ProcessNotFound),
+        output={
+            "type": "object",
+            "properties": {
+                "why": {"type": "string"},
+                "dependencies": {"type": "array"},
+                "waiting_for": {"type": "array"},
+                "last_exit": {"type": ["object", "null"]},
+                "stderr": {"type": "array"},
+                "restart_budget": {"type": "object"},
+            },
+        },
     ),
     Command(
         "down",
