@@ -151,6 +151,7 @@ def test_the_example_with_redis_is_valid_and_keeps_its_meaning(project: Path) ->
     assert config.snippets["rebuild"].tags == ("docker",)
     assert [(w["path"], w["message"]) for w in findings.warning_dicts()] == [
         ("processes.api.namespace", "namespace is accepted but not acted on by this version of Procler"),
+        ("processes.api.max_memory", "max_memory: the whole process tree's resident memory is sampled every 2 s; two samples in a row above the limit restart it (a single spike is forgiven)"),
         ("processes.worker.replicas", "replicas is accepted but not acted on by this version of Procler"),
         ("processes.cleanup.schedule", "schedule is accepted but not acted on by this version of Procler"),
     ]  # fmt: skip
@@ -162,9 +163,9 @@ def test_validate_and_explain_answer_in_the_seed_shape(project: Path) -> None:
     assert (code, answer["data"]["valid"], answer["data"]["summary"]) == (
         0,
         True,
-        "6 processes, 1 group, no errors, 3 warnings",
+        "6 processes, 1 group, no errors, 4 warnings",
     )
-    assert [w["line"] for w in answer["data"]["warnings"]] == [14, 26, 46]
+    assert [w["line"] for w in answer["data"]["warnings"]] == [14, 16, 26, 46]
     code, answer = run_procler(project, "config", "explain")
     data = answer["data"]
     assert (code, data["process_count"], data["group_count"], data["recipe_count"]) == (0, 6, 1, 1)

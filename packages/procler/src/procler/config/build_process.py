@@ -101,6 +101,13 @@ class ProcessBuilder:
         if daemon is not None:
             fields["daemon"] = daemon
         self._not_acted_on(base, raw)
+        if "max_memory" in fields:
+            self.findings.warn(
+                child(base, "max_memory"),
+                "max_memory: the whole process tree's resident memory is sampled every 2 s; "
+                "two samples in a row above the limit restart it (a single spike is forgiven)",
+                "nothing to change; last_exit.reason says max_memory after such a restart",
+            )
         if isinstance(raw.get("depends_on"), list):
             fields["depends_on"] = tuple(
                 Dependency(**given(d, "name", "condition"))
@@ -218,6 +225,13 @@ class ProcessBuilder:
                 "daemon_mode needs daemon_pidfile or daemon_match_pattern to find the daemon",
                 "add daemon_pidfile: PATH (or daemon_match_pattern: REGEX)",
             )
+        self.findings.warn(
+            child(base, "daemon_mode"),
+            "daemon_mode: Procler waits up to 5 s after the command exits 0 for the daemon "
+            "to appear, then follows it (status shows its pid); a command that exits non-zero, "
+            "or leaves no daemon, fails",
+            "nothing to change if that is what the command does",
+        )
         if "daemon_pidfile" in fields:
             pidfile = self.sub(child(base, "daemon_pidfile"), fields["daemon_pidfile"])
             fields["daemon_pidfile"] = os.path.normpath(os.path.join(cwd, pidfile))

@@ -100,7 +100,7 @@ class ProcessSpec:
     docker: DockerSpec | None = None
     healthcheck: HealthCheck | None = None
     depends_on: tuple[Dependency, ...] = ()
-    ready_log_line: str | None = None  # a regex on stdout: the run is log_ready once it matches
+    ready_log_line: str | None = None  # a regex on the output: log_ready once a line matches
     max_memory: int | None = None  # bytes of the process tree's RSS; above it: restart
     daemon: DaemonSpec | None = None
     schedule: str | None = None  # a cron line (accepted; not acted on yet)
