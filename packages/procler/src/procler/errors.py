@@ -112,6 +112,50 @@ class ImageNotFound(UsageError):
     )
 
 
+class RecipeNotFound(UsageError):
+    code = "RECIPE_NOT_FOUND"
+    default_suggestion = "run `procler recipe list` to see the defined recipes"
+
+
+class RunNotFound(UsageError):
+    code = "RUN_NOT_FOUND"
+    default_suggestion = "run `procler recipe runs` to see the recorded runs"
+
+
+class RecipeRunning(AgentError):
+    code = "RECIPE_RUNNING"
+    exit_code = ExitCode.FINDINGS
+    default_suggestion = "follow it with `procler recipe status RUN_ID` (its id is in data)"
+
+
+class RecipeFailed(AgentError):
+    code = "RECIPE_FAILED"
+    exit_code = ExitCode.FINDINGS
+    default_suggestion = (
+        "read the failed step in data (exit code, last output), fix it, then run the recipe again"
+    )
+
+
+class RunNotResumable(UsageError):
+    code = "RUN_NOT_RESUMABLE"
+    default_suggestion = "only an interrupted run resumes; run the recipe again instead"
+
+
+class StepNotIdempotent(AgentError):
+    code = "STEP_NOT_IDEMPOTENT"
+    exit_code = ExitCode.FINDINGS
+    default_suggestion = (
+        "check what the step did (its last output is in data), then resume with "
+        "--skip-step ID (it completed) or --from-step ID (run it again)"
+    )
+
+
+class RecipeChanged(AgentError):
+    code = "RECIPE_CHANGED"
+    exit_code = ExitCode.FINDINGS
+    default_suggestion = "resume with --force to run the steps as they are defined now"
+
+
 ALL_ERRORS: "tuple[type[AgentError], ...]" = (
     ConfigNotFound,
     ConfigExists,
@@ -129,4 +173,11 @@ ALL_ERRORS: "tuple[type[AgentError], ...]" = (
     DockerUnavailable,
     ContainerNotFound,
     ImageNotFound,
+    RecipeNotFound,
+    RunNotFound,
+    RecipeRunning,
+    RecipeFailed,
+    RunNotResumable,
+    StepNotIdempotent,
+    RecipeChanged,
 )

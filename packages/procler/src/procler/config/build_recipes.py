@@ -30,20 +30,36 @@ def build_recipes(
         base = child(child("recipes", name), "steps")
         listed = recipe.get("steps")
         steps = [
-            _step(item(base, index), step, processes, groups, builder)
+            _step(item(base, index), index, step, processes, groups, builder)
             for index, step in enumerate(listed if isinstance(listed, list) else [])
             if step is not INVALID
         ]
+        kept = tuple(step for step in steps if step is not None)
+        _unique_ids(base, kept, builder.findings)
         recipes[name] = Recipe(
             name,
-            tuple(step for step in steps if step is not None),
+            kept,
             **given(recipe, "description", "on_error"),
         )
     return recipes
 
 
+def _unique_ids(path: str, steps: tuple[RecipeStep, ...], findings: Findings) -> None:
+    """Step ids name steps in runs (resume --skip-step ID): two steps cannot share one."""
+    seen: set[str] = set()
+    for index, step in enumerate(steps):
+        if step.id in seen:
+            findings.add(
+                child(item(path, index), "id"),
+                f"step id {step.id!r} is used twice",
+                "give every step its own id",
+            )
+        seen.add(step.id)
+
+
 def _step(
     path: str,
+    index: int,
     raw: dict[str, Any],
     processes: dict[str, ProcessSpec],
     groups: dict[str, Group],
@@ -54,7 +70,10 @@ def _step(
     if len(kinds) != 1 or raw[kinds[0]] is INVALID:
         return None  # the schema reported it
     kind, value = kinds[0], raw[kinds[0]]
-    options = given(raw, "context", "timeout", "ignore_error")
+    options = given(raw, "context", "timeout", "ignore_error", "idempotent")
+    options["id"] = raw["id"] if "id" in given(raw, "id") else f"{kind}-{index + 1}"
+    if kind == "exec":
+        options.setdefault("idempotent", False)  # a command may not be safe to run twice
     for key in ("container", "cwd"):
         if key in given(raw, key):
             options[key] = builder.sub(child(path, key), raw[key])
@@ -70,6 +89,12 @@ def _step(
             "a docker step needs `container`",
             "add container: NAME (the running container the command is run in)",
         )
+    if kind == "wait_for":
+        if INVALID in (value.get("process"), value.get("condition")):
+            return None  # the schema reported it
+        _known(child(path, kind), "process", value["process"], "process", list(processes), findings)
+        options["timeout"] = value.get("timeout", options.get("timeout", 60.0))
+        return RecipeStep(kind, target=value["process"], condition=value["condition"], **options)
     if kind == "wait":
         return RecipeStep(kind, seconds=value, **options)
     return RecipeStep(kind, target=value, **options)

@@ -125,15 +125,32 @@ GROUP = Struct(
     required=("processes",),
 )
 
-STEP_KINDS = ("start", "stop", "restart", "group_start", "group_stop", "wait", "exec")
+STEP_KINDS = (
+    "start",
+    "stop",
+    "restart",
+    "group_start",
+    "group_stop",
+    "wait",
+    "wait_for",
+    "exec",
+)
+WAIT_FOR_CONDITIONS = ("running", "healthy", "log_ready", "completed_successfully")
+WAIT_FOR = Struct(
+    {"process": Str(), "condition": Enum(*WAIT_FOR_CONDITIONS), "timeout": DURATION},
+    required=("process", "condition"),
+)
 STEP = Struct(
     {
+        "id": Str(),
+        "idempotent": Bool(),
         "start": Str(),
         "stop": Str(),
         "restart": Str(),
         "group_start": Str(),
         "group_stop": Str(),
         "wait": DURATION,
+        "wait_for": WAIT_FOR,
         "exec": Str(),
         "context": Enum("local", "docker"),
         "container": Str(),

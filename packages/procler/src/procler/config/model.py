@@ -125,11 +125,15 @@ class Group:
 
 @dataclass(frozen=True)
 class RecipeStep:
-    """One step: `kind` is start, stop, restart, group_start, group_stop, wait or exec."""
+    """One step: `kind` is start, stop, restart, group_start, group_stop, wait, wait_for or
+    exec. `id` names it in a run's records (given, or KIND-POSITION)."""
 
     kind: str
+    id: str
     target: str = ""  # the process, group or command; empty for wait
     seconds: float = 0.0  # for wait
+    condition: str = ""  # for wait_for: running, healthy, log_ready, completed_successfully
+    idempotent: bool = True  # may a resume run it again after it was interrupted? (exec: no)
     context: Literal["local", "docker"] = "local"
     container: str | None = None
     cwd: str | None = None

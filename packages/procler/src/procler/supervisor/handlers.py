@@ -37,7 +37,10 @@ class Handlers:
         self.meter = CpuMeter()
 
     def table(self) -> dict[str, Handler]:
+        from procler.supervisor.recipes.commands import recipe_table
+
         return {
+            **recipe_table(self),
             "start": self.start,
             "stop": self.stop,
             "restart": self.restart,

@@ -1,0 +1,152 @@
+"""The supervisor's recipe runs: one run of a recipe at a time, owned by the supervisor (a
+client that goes away never stops it), runs a dead supervisor left marked interrupted."""
+
+from __future__ import annotations
+
+import asyncio
+import secrets
+from typing import TYPE_CHECKING, Any
+
+from agentcli.parser import did_you_mean
+from procler import recipe_states as rs
+from procler.config.model import Recipe
+from procler.errors import (
+    RecipeChanged,
+    RecipeFailed,
+    RecipeNotFound,
+    RecipeRunning,
+    RunNotFound,
+    RunNotResumable,
+    StepNotIdempotent,
+)
+from procler.supervisor.recipes.model import RunRecord, definition_hash, new_run
+from procler.supervisor.recipes.records import RunRecords
+from procler.supervisor.recipes.runner import execute
+
+if TYPE_CHECKING:
+    from procler.supervisor.handlers import Handlers
+
+
+class RecipeEngine:
+    def __init__(self, handlers: Handlers) -> None:
+        self.handlers = handlers
+        self.records = RunRecords(handlers.sup.store)
+        self.active: dict[str, tuple[str, asyncio.Task[None]]] = {}  # recipe -> (run id, task)
+        self._mark_interrupted()
+
+    def _mark_interrupted(self) -> None:
+        """Runs still `running` in the database belonged to a supervisor that died."""
+        for run in self.records.with_status(rs.RUN_RUNNING):
+            step = next((s for s in run.steps if s.status == rs.RUNNING), None)
+            if step is not None:
+                step.move(rs.CANCELLED)
+                step.error = "interrupted: the supervisor stopped during this step"
+                run.interrupted_step = step.id
+            run.move(rs.RUN_INTERRUPTED)
+            run.error = "the supervisor stopped during the run" + (
+                f" (at step {step.id})" if step is not None else ""
+            )
+            self.records.save(run)
+
+    def recipe(self, name: str) -> Recipe:
+        recipes = self.handlers.sup.config().recipes
+        if name not in recipes:
+            hint = did_you_mean(name, sorted(recipes))
+            raise RecipeNotFound(
+                f"no recipe named {name!r}",
+                suggestion=(hint + " " if hint else "") + "run `procler recipe list`",
+            )
+        return recipes[name]
+
+    def run_record(self, run_id: str) -> RunRecord:
+        run = self.records.load(run_id)
+        if run is None:
+            raise RunNotFound(f"no recipe run {run_id!r}")
+        return run
+
+    async def run(self, name: str, detach: bool) -> dict[str, Any]:
+        recipe = self.recipe(name)
+        self._refuse_second(name)
+        run = new_run(f"{name}-{secrets.token_hex(4)}", recipe, self.handlers.sup.clock.time())
+        self.records.save(run)
+        return await self._launch(recipe, run, detach)
+
+    async def resume(
+        self, run_id: str, skip: str | None, start: str | None, force: bool, detach: bool
+    ) -> dict[str, Any]:
+        run = self.run_record(run_id)
+        if run.status != rs.RUN_INTERRUPTED:
+            raise RunNotResumable(f"run {run_id} is {run.status}, not interrupted")
+        recipe = self.recipe(run.recipe)
+        self._refuse_second(run.recipe)
+        if definition_hash(recipe) != run.definition_hash and not force:
+            raise RecipeChanged(
+                f"recipe {run.recipe} changed since run {run_id} started",
+                data={"run_id": run_id},
+            )
+        if [s.id for s in recipe.steps] != [s.id for s in run.steps]:
+            run.steps = new_run(run_id, recipe, run.started_at).steps  # --force: as defined now
+        self._decide(run, skip, start)
+        run.move(rs.RUN_RUNNING)
+        run.error, run.ended_at = None, None
+        self.records.save(run)
+        return await self._launch(recipe, run, detach)
+
+    def _decide(self, run: RunRecord, skip: str | None, start: str | None) -> None:
+        """Where a resume continues: the first unfinished step, unless told otherwise; an
+        interrupted step that is not idempotent needs the user's word."""
+        unfinished = [s for s in run.steps if s.status not in rs.FINISHED]
+        chosen = skip or start
+        if chosen is not None and chosen not in [s.id for s in unfinished]:
+            raise RunNotResumable(
+                f"{chosen!r} is not an unfinished step of run {run.run_id}",
+                suggestion="unfinished steps: " + ", ".join(s.id for s in unfinished),
+            )
+        if chosen is not None:
+            for step in unfinished[: [s.id for s in unfinished].index(chosen)]:
+                step.move(rs.SKIPPED)
+            if skip is not None:
+                run.step(skip).move(rs.SKIPPED)  # type: ignore[union-attr]
+            return
+        first = run.first_unfinished()
+        if first is not None and first.id == run.interrupted_step and not first.idempotent:
+            raise StepNotIdempotent(
+                f"step {first.id} ({first.kind} {first.target}) was interrupted and is not "
+                "idempotent: it may have done part of its work",
+                data={"run_id": run.run_id, "step": first.id, "last_output": first.last_lines()},
+            )
+
+    def _refuse_second(self, name: str) -> None:
+        if name in self.active:
+            run_id = self.active[name][0]
+            raise RecipeRunning(
+                f"recipe {name} is already running (run {run_id})", data={"run_id": run_id}
+            )
+
+    async def _launch(self, recipe: Recipe, run: RunRecord, detach: bool) -> dict[str, Any]:
+        task = asyncio.ensure_future(execute(self.handlers, self.records, recipe, run))
+        self.active[recipe.name] = (run.run_id, task)
+        task.add_done_callback(lambda _t: self._finished(recipe.name, run.run_id))
+        if detach:
+            return {"run_id": run.run_id, "recipe": recipe.name, "status": run.status}
+        await asyncio.shield(task)  # the caller going away leaves the run going
+        return answer(run)
+
+    def _finished(self, name: str, run_id: str) -> None:
+        if self.active.get(name, ("",))[0] == run_id:
+            del self.active[name]
+
+
+def answer(run: RunRecord) -> dict[str, Any]:
+    """A finished run's answer; a failed run is RECIPE_FAILED naming the step that failed."""
+    data = run.as_dict()
+    failure = next((s for s in run.steps if s.status == rs.FAILED and not s.ignored_error), None)
+    if failure is None:
+        return data
+    code = "" if failure.exit_code is None else f" (exit {failure.exit_code})"
+    lines = "; ".join(failure.last_lines())
+    raise RecipeFailed(
+        f"recipe {run.recipe} failed at step {failure.id}{code}: {failure.error}"
+        + (f" -- last output: {lines}" if lines else ""),
+        data=data,
+    )

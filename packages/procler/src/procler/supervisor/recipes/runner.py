@@ -1,0 +1,66 @@
+"""Running a recipe's steps in order, checkpointing the run after every step change."""
+
+from __future__ import annotations
+
+import logging
+from typing import TYPE_CHECKING
+
+from agentcli.errors import AgentError
+from procler import recipe_states as rs
+from procler.config.model import Recipe
+from procler.supervisor.recipes.model import RunRecord, StepRecord
+from procler.supervisor.recipes.records import RunRecords
+from procler.supervisor.recipes.steps import exec_outcome, run_step
+
+if TYPE_CHECKING:
+    from procler.supervisor.handlers import Handlers
+
+log = logging.getLogger("procler.recipes")
+
+
+async def execute(handlers: Handlers, records: RunRecords, recipe: Recipe, run: RunRecord) -> None:
+    """Run every step not finished yet; on_error stop skips the rest after a failure."""
+    clock = handlers.sup.clock
+    failed = False
+    for record, step in zip(run.steps, recipe.steps, strict=True):
+        if record.status in rs.FINISHED:
+            failed = failed or (record.status == rs.FAILED and not record.ignored_error)
+            continue
+        if failed and recipe.on_error == "stop":
+            record.move(rs.SKIPPED)
+            continue
+        record.move(rs.RUNNING)
+        record.started_at, record.ended_at = clock.time(), None
+        record.error, record.exit_code, record.output = None, None, ""
+        records.save(run)
+        try:
+            outcome = await run_step(handlers, step)
+        except AgentError as exc:
+            _failed(record, exc, step.ignore_error)
+            failed = failed or not step.ignore_error
+        except Exception as exc:  # a bug: the run records it rather than dying silently
+            log.exception("recipe %s step %s", run.recipe, record.id)
+            _failed(record, exc, False)
+            failed = True
+        else:
+            record.output, record.exit_code = outcome.output, outcome.exit_code
+            record.truncated = outcome.truncated
+            record.move(rs.SUCCEEDED)
+        record.ended_at = clock.time()
+        records.save(run)
+    run.move(rs.RUN_FAILED if failed else rs.RUN_SUCCEEDED)
+    failure = next((s for s in run.steps if s.status == rs.FAILED and not s.ignored_error), None)
+    run.error = None if failure is None else f"step {failure.id} failed: {failure.error}"
+    run.ended_at = clock.time()
+    records.save(run)
+
+
+def _failed(record: StepRecord, exc: Exception, ignored: bool) -> None:
+    data = getattr(exc, "data", None)
+    if isinstance(data, dict) and "stdout" in data:
+        outcome = exec_outcome(data)
+        record.output, record.exit_code = outcome.output, outcome.exit_code
+        record.truncated = outcome.truncated
+    record.error = str(exc)
+    record.ignored_error = ignored
+    record.move(rs.FAILED)

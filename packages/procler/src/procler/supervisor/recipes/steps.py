@@ -1,0 +1,86 @@
+"""What each kind of recipe step does, through the same handlers as the commands it names
+(`stop: api` is `procler stop api`) and the one-off runner `procler exec` uses."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import TYPE_CHECKING, Any
+
+from procler import states
+from procler.config.model import RecipeStep
+from procler.errors import ConditionImpossible, Timeout
+from procler.supervisor.exec_command import run_command
+from procler.supervisor.waiting import wait_members
+
+if TYPE_CHECKING:
+    from procler.supervisor.handlers import Handlers
+    from procler.supervisor.runtime import ProcessRuntime
+
+
+class StepOutcome:
+    """What a step printed (exec) or did (process steps), and its exit code (exec)."""
+
+    __slots__ = ("exit_code", "output", "truncated")
+
+    def __init__(self, output: str, exit_code: int | None = None, truncated: bool = False):
+        self.output = output
+        self.exit_code = exit_code
+        self.truncated = truncated
+
+
+def exec_outcome(data: dict[str, Any]) -> StepOutcome:
+    """An exec step's answer (or its failure's data) as a step outcome."""
+    return StepOutcome(data["stdout"] + data["stderr"], data["exit_code"], data["truncated"])
+
+
+def _statuses(answer: dict[str, Any]) -> str:
+    listed = answer.get("processes") or [answer]
+    return "\n".join(f"{p['name']} is {p['status']}" for p in listed)
+
+
+async def run_step(handlers: Handlers, step: RecipeStep) -> StepOutcome:
+    """Do one step; an AgentError says why it failed (exec failures carry their output)."""
+    target = {"name": step.target, "timeout": step.timeout}
+    if step.kind == "exec":
+        data = await run_command(
+            handlers.sup,
+            step.target,
+            context=step.context,
+            container=step.container,
+            cwd=step.cwd,
+            timeout=step.timeout,
+        )
+        return exec_outcome(data)
+    if step.kind == "wait":
+        await asyncio.sleep(step.seconds)
+        return StepOutcome(f"waited {step.seconds:g}s")
+    if step.kind == "wait_for":
+        return await _wait_for(handlers, step)
+    doing = {
+        "start": handlers.start,
+        "stop": handlers.stop,
+        "restart": handlers.restart,
+        "group_start": handlers.group_start,
+        "group_stop": handlers.group_stop,
+    }[step.kind]
+    return StepOutcome(_statuses(await doing(target)))
+
+
+async def _wait_for(handlers: Handlers, step: RecipeStep) -> StepOutcome:
+    """Wait on the real condition (as depends_on conditions are checked), bounded."""
+    rt = handlers.sup.runtime(step.target)
+    condition = "started" if step.condition == "running" else step.condition
+
+    def met(r: ProcessRuntime) -> bool:
+        return states.dependency_met(condition, r.status, r.log_ready)
+
+    def why_not(r: ProcessRuntime) -> str | None:
+        return f"it is {r.status}" if states.dependency_impossible(condition, r.status) else None
+
+    await wait_members([rt], met, why_not, step.timeout)
+    if met(rt):
+        return StepOutcome(f"{rt.name} is {rt.status} ({step.condition})")
+    reason = why_not(rt)
+    if reason is not None:
+        raise ConditionImpossible(f"{rt.name} cannot be {step.condition}: {reason}")
+    raise Timeout(f"{rt.name} not {step.condition} after {step.timeout:g}s: it is {rt.status}")
