@@ -90,7 +90,7 @@ def test_on_error_stop_skips_the_rest_and_names_the_failed_step(project: Project
     assert (code, answer["error_code"]) == (1, "RECIPE_FAILED")
     assert answer["error"] == (
         f"recipe broken failed at step migrate (exit 3): `{PY} -c \"import sys; print('no table'); "
-        "sys.exit(3)\"` exited with 3 -- last output: no table"
+        'sys.exit(3)"` exited with 3 -- last output: no table'
     )
     run = answer["data"]
     assert run["status"] == "failed"
@@ -115,7 +115,7 @@ def test_on_error_continue_runs_every_step_and_fails_at_the_end(project: Project
     assert steps[2]["output"] == "api is running\nworker is running"
     assert steps[3]["output"] == "worker is running (running)"
     assert answer["data"]["error"] == (
-        f"step exec-1 failed: `{PY} -c \"import sys; sys.exit(2)\"` exited with 2"
+        f'step exec-1 failed: `{PY} -c "import sys; sys.exit(2)"` exited with 2'
     )
 
 

@@ -4,6 +4,7 @@ client that goes away never stops it), runs a dead supervisor left marked interr
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import secrets
 from typing import TYPE_CHECKING, Any
 
@@ -84,8 +85,8 @@ class RecipeEngine:
                 f"recipe {run.recipe} changed since run {run_id} started",
                 data={"run_id": run_id},
             )
-        if [s.id for s in recipe.steps] != [s.id for s in run.steps]:
-            run.steps = new_run(run_id, recipe, run.started_at).steps  # --force: as defined now
+        if run.definition_hash != definition_hash(recipe):
+            _redefine(run, recipe)
         self._decide(run, skip, start)
         run.move(rs.RUN_RUNNING)
         run.error, run.ended_at = None, None
@@ -135,6 +136,21 @@ class RecipeEngine:
     def _finished(self, name: str, run_id: str) -> None:
         if self.active.get(name, ("",))[0] == run_id:
             del self.active[name]
+
+
+def _redefine(run: RunRecord, recipe: Recipe) -> None:
+    """resume --force: the steps as defined now; a step whose id (and kind) the run knows
+    keeps its record."""
+    known = {s.id: s for s in run.steps}
+    run.steps = [
+        dataclasses.replace(
+            known[f.id], position=f.position, target=f.target, idempotent=f.idempotent
+        )
+        if f.id in known and known[f.id].kind == f.kind
+        else f
+        for f in new_run(run.run_id, recipe, run.started_at).steps
+    ]
+    run.definition_hash = definition_hash(recipe)
 
 
 def answer(run: RunRecord) -> dict[str, Any]:
