@@ -156,6 +156,21 @@ class RecipeChanged(AgentError):
     default_suggestion = "resume with --force to run the steps as they are defined now"
 
 
+class SnippetNotFound(UsageError):
+    code = "SNIPPET_NOT_FOUND"
+    default_suggestion = "run `procler snippet list` to see the defined snippets"
+
+
+class InvalidArgument(UsageError):
+    code = "INVALID_ARGUMENT"
+    default_suggestion = "run `procler snippet show NAME` to see its arguments and their types"
+
+
+class ConfirmationRequired(UsageError):
+    code = "CONFIRMATION_REQUIRED"
+    default_suggestion = "read the command in data; pass --yes to run it"
+
+
 ALL_ERRORS: "tuple[type[AgentError], ...]" = (
     ConfigNotFound,
     ConfigExists,
@@ -180,4 +195,7 @@ ALL_ERRORS: "tuple[type[AgentError], ...]" = (
     RunNotResumable,
     StepNotIdempotent,
     RecipeChanged,
+    SnippetNotFound,
+    InvalidArgument,
+    ConfirmationRequired,
 )

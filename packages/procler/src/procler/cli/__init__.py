@@ -1,5 +1,5 @@
 """Everything that runs in the CLI process, one module per command family (config,
-processes, recipes, logs, daemon: each holds its declarations and the handlers that run here),
+processes, recipes, snippets, logs, daemon: each holds its declarations and the handlers that run here),
 and `client`, which sends supervisor commands over the socket (starting a supervisor).
 
 APP assembles the declarations: the single source for the parser, capabilities and the
@@ -13,6 +13,7 @@ from procler.cli.daemon import DAEMON_COMMANDS
 from procler.cli.logs import LOGS_COMMANDS
 from procler.cli.processes import PROCESS_COMMANDS
 from procler.cli.recipes import RECIPE_COMMANDS
+from procler.cli.snippets import SNIPPET_COMMANDS
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -25,7 +26,14 @@ GLOBAL_ARGS = (
         type="path",
     ),
 )
-COMMANDS = CONFIG_COMMANDS + PROCESS_COMMANDS + RECIPE_COMMANDS + LOGS_COMMANDS + DAEMON_COMMANDS
+COMMANDS = (
+    CONFIG_COMMANDS
+    + PROCESS_COMMANDS
+    + RECIPE_COMMANDS
+    + SNIPPET_COMMANDS
+    + LOGS_COMMANDS
+    + DAEMON_COMMANDS
+)
 
 APP = App(
     name="procler",

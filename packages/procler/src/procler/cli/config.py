@@ -211,7 +211,7 @@ CONFIG_COMMANDS: "tuple[Command, ...]" = (
 )
 
 
-def _config_path(values: "dict[str, Any]") -> "str":
+def config_path(values: "dict[str, Any]") -> "str":
     return find_config(os.getcwd(), values.get("config"))
 
 
@@ -219,7 +219,7 @@ def project(values: "dict[str, Any]") -> "ProjectConfig":
     """The current project, valid (ConfigInvalid / ConfigNotFound otherwise)."""
     from procler.config.load import load_project
 
-    return load_project(_config_path(values))
+    return load_project(config_path(values))
 
 
 def _write_atomic(path: "str", text: "str") -> "None":
@@ -256,7 +256,7 @@ def init(values: "dict[str, Any]", command: "Command") -> "dict[str, Any]":
 def validate(values: "dict[str, Any]", command: "Command") -> "dict[str, Any]":
     from procler.config.load import check_config
 
-    path = _config_path(values)
+    path = config_path(values)
     config, findings = check_config(path)
     if findings or config is None:
         count = len(findings.items)
@@ -312,12 +312,21 @@ def list_processes(values: "dict[str, Any]", command: "Command") -> "dict[str, A
 
 def _config_names(path: "str") -> "set[str]":
     """Names of the YAML processes; the config must be valid to change definitions."""
+    return set(_yaml_config(path).processes)
+
+
+def config_snippet_names(path: "str") -> "set[str]":
+    """Names of the YAML snippets (a saved snippet cannot shadow one)."""
+    return set(_yaml_config(path).snippets)
+
+
+def _yaml_config(path: "str") -> "ProjectConfig":
     from procler.config.load import check_config, invalid
 
     config, findings = check_config(path, with_runtime=False)
     if findings or config is None:
         raise invalid(findings)
-    return set(config.processes)
+    return config
 
 
 def define(values: "dict[str, Any]", command: "Command") -> "dict[str, Any]":
@@ -330,7 +339,7 @@ def define(values: "dict[str, Any]", command: "Command") -> "dict[str, Any]":
     name = values["name"]
     if not re.fullmatch(NAME_PATTERN, name):
         raise UsageError(f"invalid process name {name!r}", suggestion=NAME_HINT)
-    path = _config_path(values)
+    path = config_path(values)
     root = project_root(path)
     cwd = os.path.normpath(os.path.join(os.getcwd(), values.get("cwd") or root))
     env = tuple(dict(values.get("env") or ()).items())  # a repeated --env KEY: the last wins
@@ -354,7 +363,7 @@ def define(values: "dict[str, Any]", command: "Command") -> "dict[str, Any]":
 def remove(values: "dict[str, Any]", command: "Command") -> "dict[str, Any]":
     from procler.config import definitions
 
-    path = _config_path(values)
+    path = config_path(values)
     name = values["name"]
     names = _config_names(path)
     root = project_root(path)

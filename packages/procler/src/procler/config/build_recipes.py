@@ -9,8 +9,9 @@ from agentcli.parser import did_you_mean
 from procler.config.build_process import ProcessBuilder, given
 from procler.config.findings import Findings, child, item
 from procler.config.keys import STEP_KINDS
-from procler.config.model import Group, ProcessSpec, Recipe, RecipeStep, Snippet
+from procler.config.model import Group, ProcessSpec, Recipe, RecipeStep, Snippet, SnippetArg
 from procler.config.specs import INVALID
+from procler.snippet_fill import ArgumentInvalid, shell_value
 
 _PROCESS_STEPS = ("start", "stop", "restart")
 _GROUP_STEPS = ("group_start", "group_stop")
@@ -129,6 +130,29 @@ def build_snippets(raw: Any, builder: ProcessBuilder) -> dict[str, Snippet]:
                 f"snippet {name} has context docker but no container",
                 "add container: NAME",
             )
+        fields.update(given(snippet, "timeout", "confirm", "cwd"))
         tags = tuple(t for t in snippet.get("tags") or () if t is not INVALID)
-        snippets[name] = Snippet(name, snippet["command"], tags=tags, **fields)
+        args = _snippet_args(child(child("snippets", name), "args"), snippet.get("args"), findings)
+        snippets[name] = Snippet(name, snippet["command"], tags=tags, args=args, **fields)
     return snippets
+
+
+def _snippet_args(path: str, raw: Any, findings: Findings) -> tuple[SnippetArg, ...]:
+    """Declared arguments; a default or choice that does not fit the type is a finding."""
+    args = []
+    for name, spec in (raw if isinstance(raw, dict) else {}).items():
+        if spec is INVALID:
+            continue
+        choices = tuple(c for c in spec.get("choices") or () if c is not INVALID)
+        arg = SnippetArg(
+            name,
+            choices=choices,
+            **given(spec, "type", "default", "required", "description"),
+        )
+        for value in (*choices, *(() if arg.default is None else (arg.default,))):
+            try:
+                shell_value(SnippetArg(name, arg.type), value)
+            except ArgumentInvalid as exc:
+                findings.add(child(path, name), str(exc), f"use a value of type {arg.type}")
+        args.append(arg)
+    return tuple(args)

@@ -167,13 +167,27 @@ RECIPE = Struct(
     required=("steps",),
 )
 
+ARG_TYPES = ("string", "integer", "number", "boolean")
+SNIPPET_ARG = Struct(
+    {
+        "type": Enum(*ARG_TYPES),
+        "default": Str(),
+        "required": Bool(),
+        "choices": ListOf(Str()),
+        "description": Str(),
+    }
+)
 SNIPPET = Struct(
     {
         "command": Str(),
         "description": Str(),
         "context": Enum("local", "docker"),
         "container": Str(),
+        "cwd": Str(),
         "tags": ListOf(Str()),
+        "timeout": DURATION,
+        "confirm": Bool(),
+        "args": MapOf(SNIPPET_ARG, ENV_NAME_PATTERN, ENV_NAME_HINT),
     },
     required=("command",),
 )

@@ -150,13 +150,30 @@ class Recipe:
 
 
 @dataclass(frozen=True)
+class SnippetArg:
+    """A typed argument of a snippet, filled into its `@{name}` placeholders."""
+
+    name: str
+    type: Literal["string", "integer", "number", "boolean"] = "string"
+    default: str | None = None
+    required: bool = False
+    choices: tuple[str, ...] = ()
+    description: str = ""
+
+
+@dataclass(frozen=True)
 class Snippet:
     name: str
-    command: str
+    command: str  # with @{arg} / @{arg:default} placeholders; \@{ is a literal @{
     description: str = ""
     context: Literal["local", "docker"] = "local"
     container: str | None = None
+    cwd: str | None = None  # relative to the project root
     tags: tuple[str, ...] = ()
+    timeout: float = 60.0
+    confirm: bool = False  # refuse to run without --yes
+    args: tuple[SnippetArg, ...] = ()
+    source: Source = "config"
 
 
 @dataclass(frozen=True)

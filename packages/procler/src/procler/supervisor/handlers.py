@@ -38,9 +38,11 @@ class Handlers:
 
     def table(self) -> dict[str, Handler]:
         from procler.supervisor.recipes.commands import recipe_table
+        from procler.supervisor.snippets import snippet_table
 
         return {
             **recipe_table(self),
+            **snippet_table(self),
             "start": self.start,
             "stop": self.stop,
             "restart": self.restart,

@@ -1,0 +1,72 @@
+"""The supervisor's side of `snippet list/show/run`: a snippet runs through the same one-off
+runner as `procler exec`, its placeholders filled by type (procler.snippet_fill)."""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Awaitable, Callable
+from typing import TYPE_CHECKING, Any
+
+from agentcli.parser import did_you_mean
+from procler.config.model import Snippet
+from procler.errors import ConfirmationRequired, InvalidArgument, SnippetNotFound
+from procler.snippet_fill import ArgumentInvalid, arguments, fill
+from procler.supervisor.exec_command import run_command
+
+if TYPE_CHECKING:
+    from procler.supervisor.handlers import Handlers
+
+Handler = Callable[[dict[str, Any]], Awaitable[Any]]
+
+
+def describe(snippet: Snippet) -> dict[str, Any]:
+    """A snippet with every argument it takes (declared, or found in its placeholders)."""
+    args = arguments(snippet.command, snippet.args)
+    return {
+        **dataclasses.asdict(snippet),
+        "args": [dataclasses.asdict(a) for a in args.values()],
+    }
+
+
+def snippet_table(handlers: Handlers) -> dict[str, Handler]:
+    def find(name: str) -> Snippet:
+        snippets = handlers.sup.config().snippets
+        if name not in snippets:
+            hint = did_you_mean(name, sorted(snippets))
+            raise SnippetNotFound(
+                f"no snippet named {name!r}",
+                suggestion=(hint + " " if hint else "") + "run `procler snippet list`",
+            )
+        return snippets[name]
+
+    async def listing(values: dict[str, Any]) -> Any:
+        tags = set(values.get("tag") or ())
+        snippets = handlers.sup.config().snippets.values()
+        return {"snippets": [describe(s) for s in snippets if not tags or tags & set(s.tags)]}
+
+    async def show(values: dict[str, Any]) -> Any:
+        return describe(find(values["name"]))
+
+    async def run(values: dict[str, Any]) -> Any:
+        snippet = find(values["name"])
+        given = dict(values.get("arg") or [])
+        try:
+            command = fill(snippet.command, snippet.args, given)
+        except ArgumentInvalid as exc:
+            raise InvalidArgument(f"snippet {snippet.name}: {exc}") from None
+        if snippet.confirm and not values.get("yes"):
+            raise ConfirmationRequired(
+                f"snippet {snippet.name} asks for confirmation before it runs",
+                data={"snippet": snippet.name, "command": command},
+            )
+        data = await run_command(
+            handlers.sup,
+            command,
+            context=snippet.context,
+            container=snippet.container,
+            cwd=snippet.cwd,
+            timeout=float(values.get("timeout") or snippet.timeout),
+        )
+        return {"snippet": snippet.name, **data}
+
+    return {"snippet list": listing, "snippet show": show, "snippet run": run}
