@@ -122,6 +122,11 @@ class RunNotFound(UsageError):
     default_suggestion = "run `procler recipe runs` to see the recorded runs"
 
 
+class RunNotRunning(UsageError):
+    code = "RUN_NOT_RUNNING"
+    default_suggestion = "`procler recipe status RUN_ID` shows how the run ended"
+
+
 class RecipeRunning(AgentError):
     code = "RECIPE_RUNNING"
     exit_code = ExitCode.FINDINGS
@@ -190,6 +195,7 @@ ALL_ERRORS: "tuple[type[AgentError], ...]" = (
     ImageNotFound,
     RecipeNotFound,
     RunNotFound,
+    RunNotRunning,
     RecipeRunning,
     RecipeFailed,
     RunNotResumable,

@@ -6,7 +6,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from harness import PY, Project
+from harness import PY, Project, wait_for
 
 SLEEPER = f'{PY} -c "import time; time.sleep(600)"'
 CONFIG = f"""
@@ -166,3 +166,25 @@ def test_list_and_show(project: Project) -> None:
         "ignore_error": False,
     }
     assert len(shown["definition_hash"]) == 16
+
+
+def test_cancel_stops_the_running_step_and_cancels_the_rest(project: Project) -> None:
+    run_id = project.ok("recipe", "run", "slow", "--detach")["run_id"]
+
+    def step_running() -> bool:
+        run = project.ok("recipe", "status", run_id)
+        return bool(run["steps"][0]["status"] == "running" and project.marked_pids())
+
+    assert wait_for(step_running, 30)
+    run = project.ok("recipe", "cancel", run_id)
+    assert (run["status"], run["error"]) == ("cancelled", "cancelled at step hold")
+    assert [(s["status"], s["error"]) for s in run["steps"]] == [
+        ("cancelled", "cancelled (recipe cancel)")
+    ]
+    assert project.marked_pids() == []
+    code, answer = project.run("recipe", "cancel", run_id)
+    assert (code, answer["error_code"], answer["error"]) == (
+        2,
+        "RUN_NOT_RUNNING",
+        f"run {run_id} is cancelled, not running",
+    )

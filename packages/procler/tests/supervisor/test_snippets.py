@@ -92,9 +92,12 @@ def test_confirm_needs_yes(project: Project) -> None:
 def test_save_list_show_remove(project: Project) -> None:
     saved = project.ok("snippet", "save", "size", "--command", "echo @{path:data}", "--tag", "db")
     assert (saved["changed"], saved["snippet"]["command"]) == (True, "echo @{path:data}")
-    assert project.ok("snippet", "save", "size", "--command", "echo @{path:data}", "--tag", "db")[
-        "changed"
-    ] is False
+    assert (
+        project.ok("snippet", "save", "size", "--command", "echo @{path:data}", "--tag", "db")[
+            "changed"
+        ]
+        is False
+    )
     code, answer = project.run("snippet", "save", "size", "--command", "echo other")
     assert (code, answer["error_code"]) == (2, "CONFLICT")
     stored = json.loads((project.root / ".procler" / "state" / "definitions.json").read_text())

@@ -10,6 +10,7 @@ from procler.errors import (
     RecipeRunning,
     RunNotFound,
     RunNotResumable,
+    RunNotRunning,
     StepNotIdempotent,
 )
 
@@ -95,6 +96,18 @@ RECIPE_COMMANDS: "tuple[Command, ...]" = (
             StepNotIdempotent,
             RecipeChanged,
         ),
+        output=RUN,
+    ),
+    Command(
+        "recipe cancel",
+        "cancel a running run: its current step is stopped (an exec: TERM, then KILL), the "
+        "rest cancelled; answers the run once it ended",
+        FORWARD,
+        args=(RUN_ID, REPLY),
+        idempotent=False,
+        destructive=True,
+        examples=("procler recipe cancel deploy-1a2b3c4d",),
+        errors=(*SUPERVISED, RunNotFound, RunNotRunning),
         output=RUN,
     ),
     Command(

@@ -88,6 +88,11 @@ async def run_once(
     except TimeoutError:
         timed_out = True
         info = await context.stop(proc, signal.SIGTERM, STOP_GRACE)
+    except asyncio.CancelledError:  # cancelled (a recipe's cancel): stop it, leave nothing
+        await context.stop(proc, signal.SIGTERM, STOP_GRACE)
+        await context.reap_leftovers(proc)
+        collector.cancel()
+        raise
     await context.reap_leftovers(proc)  # a one-off leaves nothing running behind it
     try:
         await asyncio.wait_for(collector, DRAIN_WAIT)

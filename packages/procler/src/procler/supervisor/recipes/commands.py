@@ -62,6 +62,9 @@ def recipe_table(handlers: Handlers) -> dict[str, Handler]:
         found = engine().records.runs(name, RUNS_SHOWN)
         return {"runs": [{k: v for k, v in r.as_dict().items() if k != "steps"} for r in found]}
 
+    async def cancel(values: dict[str, Any]) -> Any:
+        return await engine().cancel(values["run_id"])
+
     async def status(values: dict[str, Any]) -> Any:
         return engine().run_record(values["run_id"]).as_dict()
 
@@ -72,4 +75,5 @@ def recipe_table(handlers: Handlers) -> dict[str, Handler]:
         "recipe runs": runs,
         "recipe status": status,
         "recipe resume": resume,
+        "recipe cancel": cancel,
     }

@@ -18,11 +18,12 @@ from procler.errors import (
     RecipeRunning,
     RunNotFound,
     RunNotResumable,
+    RunNotRunning,
     StepNotIdempotent,
 )
 from procler.supervisor.recipes.model import RunRecord, definition_hash, new_run
 from procler.supervisor.recipes.records import RunRecords
-from procler.supervisor.recipes.runner import execute
+from procler.supervisor.recipes.runner import RunControl, execute
 
 if TYPE_CHECKING:
     from procler.supervisor.handlers import Handlers
@@ -32,7 +33,8 @@ class RecipeEngine:
     def __init__(self, handlers: Handlers) -> None:
         self.handlers = handlers
         self.records = RunRecords(handlers.sup.store)
-        self.active: dict[str, tuple[str, asyncio.Task[None]]] = {}  # recipe -> (run id, task)
+        # recipe -> (run id, its task, its control)
+        self.active: dict[str, tuple[str, asyncio.Task[None], RunControl]] = {}
         self._mark_interrupted()
 
     def _mark_interrupted(self) -> None:
@@ -125,13 +127,25 @@ class RecipeEngine:
             )
 
     async def _launch(self, recipe: Recipe, run: RunRecord, detach: bool) -> dict[str, Any]:
-        task = asyncio.ensure_future(execute(self.handlers, self.records, recipe, run))
-        self.active[recipe.name] = (run.run_id, task)
+        control = RunControl()
+        task = asyncio.ensure_future(execute(self.handlers, self.records, recipe, run, control))
+        self.active[recipe.name] = (run.run_id, task, control)
         task.add_done_callback(lambda _t: self._finished(recipe.name, run.run_id))
         if detach:
             return {"run_id": run.run_id, "recipe": recipe.name, "status": run.status}
         await asyncio.shield(task)  # the caller going away leaves the run going
         return answer(run)
+
+    async def cancel(self, run_id: str) -> dict[str, Any]:
+        """Cancel the step a run is in (an exec: TERM, then KILL); answers the ended run."""
+        run = self.run_record(run_id)
+        found = next((a for a in self.active.values() if a[0] == run_id), None)
+        if found is None:
+            raise RunNotRunning(f"run {run_id} is {run.status}, not running")
+        _, task, control = found
+        control.cancel()
+        await asyncio.shield(task)
+        return self.run_record(run_id).as_dict()
 
     def _finished(self, name: str, run_id: str) -> None:
         if self.active.get(name, ("",))[0] == run_id:

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+import asyncio
 import logging
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from agentcli.errors import AgentError
 from procler import recipe_states as rs
@@ -18,7 +19,20 @@ if TYPE_CHECKING:
 log = logging.getLogger("procler.recipes")
 
 
-async def execute(handlers: Handlers, records: RunRecords, recipe: Recipe, run: RunRecord) -> None:
+class RunControl:
+    """A running run's handle: `recipe cancel` cancels the step it is in."""
+
+    def __init__(self) -> None:
+        self.step: asyncio.Future[Any] | None = None
+
+    def cancel(self) -> None:
+        if self.step is not None:
+            self.step.cancel()
+
+
+async def execute(
+    handlers: Handlers, records: RunRecords, recipe: Recipe, run: RunRecord, control: RunControl
+) -> None:
     """Run every step not finished yet; on_error stop skips the rest after a failure."""
     clock = handlers.sup.clock
     failed = False
@@ -33,8 +47,20 @@ async def execute(handlers: Handlers, records: RunRecords, recipe: Recipe, run: 
         record.started_at, record.ended_at = clock.time(), None
         record.error, record.exit_code, record.output = None, None, ""
         records.save(run)
+        current = asyncio.ensure_future(run_step(handlers, step))
+        control.step = current
         try:
-            outcome = await run_step(handlers, step)
+            outcome = await current
+        except asyncio.CancelledError:
+            if not current.cancelled() or _cancelling():
+                raise  # the supervisor itself is stopping: the run stays interrupted
+            record.move(rs.CANCELLED)
+            record.error = "cancelled (recipe cancel)"
+            _cancel_rest(run, record)
+            run.move(rs.RUN_CANCELLED)
+            run.error, run.ended_at = f"cancelled at step {record.id}", clock.time()
+            records.save(run)
+            return
         except AgentError as exc:
             _failed(record, exc, step.ignore_error)
             failed = failed or not step.ignore_error
@@ -53,6 +79,17 @@ async def execute(handlers: Handlers, records: RunRecords, recipe: Recipe, run: 
     run.error = None if failure is None else f"step {failure.id} failed: {failure.error}"
     run.ended_at = clock.time()
     records.save(run)
+
+
+def _cancelling() -> bool:
+    task = asyncio.current_task()
+    return task is not None and task.cancelling() > 0
+
+
+def _cancel_rest(run: RunRecord, current: StepRecord) -> None:
+    for step in run.steps[current.position + 1 :]:
+        if step.status == rs.PENDING:
+            step.move(rs.CANCELLED)
 
 
 def _failed(record: StepRecord, exc: Exception, ignored: bool) -> None:
