@@ -188,3 +188,21 @@ def test_cancel_stops_the_running_step_and_cancels_the_rest(project: Project) ->
         "RUN_NOT_RUNNING",
         f"run {run_id} is cancelled, not running",
     )
+
+
+def test_dry_run_says_what_each_step_would_do_and_writes_nothing(project: Project) -> None:
+    project.ok("start", "api")
+    planned = project.ok("recipe", "run", "lenient", "--dry-run")
+    assert (planned["run_id"], planned["status"], planned["dry_run"]) == (None, "planned", True)
+    assert [(s["id"], s["status"], s["plan"]) for s in planned["steps"]] == [
+        ("exec-1", "pending", f'run `{PY} -c "import sys; sys.exit(2)"` locally (timeout 60s)'),
+        ("exec-2", "pending", f'run `{PY} -c "import sys; sys.exit(0)"` locally (timeout 60s)'),
+        (
+            "group_start-3",
+            "pending",
+            "api is running: start will leave it running; worker is stopped: start will start it",
+        ),
+        ("wait_for-4", "pending", "worker is stopped: wait up to 5s for it to be running"),
+    ]
+    assert project.ok("recipe", "runs")["runs"] == []
+    assert project.ok("status", "worker")["status"] == "stopped"

@@ -60,10 +60,24 @@ RECIPE_COMMANDS: "tuple[Command, ...]" = (
         "run a recipe in the supervisor, recording every step; answers once it ends (exit 1 "
         "with RECIPE_FAILED naming the failed step) or, with --detach, its run id at once",
         FORWARD,
-        args=(RECIPE, DETACH, REPLY),
+        args=(
+            RECIPE,
+            DETACH,
+            Arg(
+                "--dry-run",
+                "the plan: each step with what it would do given the current status "
+                "(status planned); runs and writes nothing",
+                type="boolean",
+            ),
+            REPLY,
+        ),
         idempotent=False,
         destructive=True,
-        examples=("procler recipe run deploy", "procler recipe run deploy --detach"),
+        examples=(
+            "procler recipe run deploy",
+            "procler recipe run deploy --dry-run",
+            "procler recipe run deploy --detach",
+        ),
         errors=RUN_ERRORS,
         output=RUN,
     ),

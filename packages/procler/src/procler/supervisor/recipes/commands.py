@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any
 
 from procler.supervisor.recipes.engine import RecipeEngine
 from procler.supervisor.recipes.model import definition_hash
+from procler.supervisor.recipes.plan import plan
 
 if TYPE_CHECKING:
     from procler.supervisor.handlers import Handlers
@@ -26,6 +27,8 @@ def recipe_table(handlers: Handlers) -> dict[str, Handler]:
         return engines[0]
 
     async def run(values: dict[str, Any]) -> Any:
+        if values.get("dry_run"):
+            return plan(handlers, engine().recipe(values["name"]))
         return await engine().run(values["name"], bool(values.get("detach")))
 
     async def resume(values: dict[str, Any]) -> Any:
