@@ -206,3 +206,24 @@ def test_dry_run_says_what_each_step_would_do_and_writes_nothing(project: Projec
     ]
     assert project.ok("recipe", "runs")["runs"] == []
     assert project.ok("status", "worker")["status"] == "stopped"
+
+
+def test_step_output_goes_to_the_log_store_under_the_recipe(project: Project) -> None:
+    project.run("recipe", "run", "broken")
+
+    def logged() -> list[tuple[str, str]]:
+        lines = project.ok("logs", "--recipe", "broken")["lines"]
+        return [(line["stream"], line["text"]) for line in lines]
+
+    expected = [
+        ("stdout", "[start-1] api is running"),
+        ("stdout", "[migrate] no table"),
+        (
+            "stderr",
+            f"[migrate] failed: `{PY} -c \"import sys; print('no table'); sys.exit(3)\"` "
+            "exited with 3",
+        ),
+    ]
+    assert wait_for(lambda: logged() == expected, 10), logged()
+    code, answer = project.run("logs", "--recipe", "nope")
+    assert (code, answer["error_code"]) == (2, "RECIPE_NOT_FOUND")

@@ -10,7 +10,13 @@ import os
 from agentcli.commands import Arg, Command
 from agentcli.errors import UsageError
 from procler import project
-from procler.errors import ConfigInvalid, ConfigNotFound, GroupNotFound, ProcessNotFound
+from procler.errors import (
+    ConfigInvalid,
+    ConfigNotFound,
+    GroupNotFound,
+    ProcessNotFound,
+    RecipeNotFound,
+)
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -26,6 +32,7 @@ LOGS_COMMANDS: "tuple[Command, ...]" = (
             Arg("name", "process name (or use --all / --group)"),
             Arg("--all", "every process, interleaved by time", type="boolean"),
             Arg("--group", "every member of this group, interleaved by time"),
+            Arg("--recipe", "the output of this recipe's steps (every run)"),
             Arg("--tail", "at most this many lines (the newest)", type="integer", default=100),
             Arg("--since", "only lines at or after this time (5m, 1h30m, or ISO-8601)"),
             Arg("--until", "only lines at or before this time (5m, 1h30m, or ISO-8601)"),
@@ -46,7 +53,7 @@ LOGS_COMMANDS: "tuple[Command, ...]" = (
             "procler logs api --run previous",
             "procler logs --all --follow --timeout 10s",
         ),
-        errors=(ConfigNotFound, ConfigInvalid, ProcessNotFound, GroupNotFound),
+        errors=(ConfigNotFound, ConfigInvalid, ProcessNotFound, GroupNotFound, RecipeNotFound),
         output={
             "type": "object",
             "properties": {
@@ -81,6 +88,11 @@ def _names(values: "dict[str, Any]", config_path: "str", logs: "Path") -> "list[
     from procler.config.load import load_project
 
     cfg = load_project(config_path)
+    if values.get("recipe"):
+        if values["recipe"] not in cfg.recipes:
+            hint = did_you_mean(values["recipe"], sorted(cfg.recipes))
+            raise RecipeNotFound(f"no recipe named {values['recipe']!r}", suggestion=hint or None)
+        return [project.recipe_log_name(values["recipe"])]
     if values.get("group"):
         group = cfg.groups.get(values["group"])
         if group is None:

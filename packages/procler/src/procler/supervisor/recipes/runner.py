@@ -9,6 +9,8 @@ from typing import TYPE_CHECKING, Any
 from agentcli.errors import AgentError
 from procler import recipe_states as rs
 from procler.config.model import Recipe
+from procler.contexts.base import OutputBatch
+from procler.project import recipe_log_name
 from procler.supervisor.recipes.model import RunRecord, StepRecord
 from procler.supervisor.recipes.records import RunRecords
 from procler.supervisor.recipes.steps import exec_outcome, run_step
@@ -74,11 +76,24 @@ async def execute(
             record.move(rs.SUCCEEDED)
         record.ended_at = clock.time()
         records.save(run)
+        _log(handlers, run, record)
     run.move(rs.RUN_FAILED if failed else rs.RUN_SUCCEEDED)
     failure = next((s for s in run.steps if s.status == rs.FAILED and not s.ignored_error), None)
     run.error = None if failure is None else f"step {failure.id} failed: {failure.error}"
     run.ended_at = clock.time()
     records.save(run)
+
+
+def _log(handlers: Handlers, run: RunRecord, record: StepRecord) -> None:
+    """The step's output, and its error, into the log store under the recipe."""
+    now = handlers.sup.clock.time()
+    output = handlers.sup.output
+    lines = [f"[{record.id}] {line}" for line in record.output.splitlines()]
+    if lines:
+        output.append(recipe_log_name(run.recipe), 1, OutputBatch("stdout", lines, now))
+    if record.error:
+        failed = f"[{record.id}] {record.status}: {record.error}"
+        output.append(recipe_log_name(run.recipe), 1, OutputBatch("stderr", [failed], now))
 
 
 def _cancelling() -> bool:
