@@ -48,6 +48,9 @@ def read_options(values: dict[str, Any]) -> ReadOptions:
         skip_hidden=values["skip_hidden"],
         max_cells=values["max_cells"],
         keep_running_headers=values["keep_running_headers"],
+        ruby=values["ruby"],
+        toc=not values["no_toc"],
+        iso_dates=values["iso_dates"],
     )
 
 

@@ -66,6 +66,9 @@ class ReadOptions:
     skip_hidden: bool = False
     max_cells: int = 200_000
     keep_running_headers: bool = False
+    ruby: str = "base"  # Word furigana: "base" keeps the base text, "paren" adds (reading)
+    toc: bool = True  # Word: a table of contents as a <!-- toc --> block of links
+    iso_dates: bool = False  # Excel: every date as YYYY-MM-DD whatever its number format
 
 
 def count_chars(text: str) -> int:
