@@ -128,5 +128,5 @@ def convert(plan: Plan, options: ReadOptions, with_front_matter: bool) -> Result
         )
         for cut in dict.fromkeys(doc.cuts)
     ]  # fmt: skip
-    findings += audit(location, want, got, doc.raw_chars)
+    findings += audit(location, want, got, doc.raw_chars, doc.dropped_glyphs)
     return Result(plan, True, markdown, doc.assets, findings)

@@ -1,0 +1,178 @@
+"""PDFs read as a person reads them (asserted on the parsed Markdown): two columns read
+one after the other with full-width lines in place, wrapped lines joined into paragraphs
+(CJK without a space), headings by size and weight, bullets as nested list items."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from markdown_tree import outline
+
+from officecli.doc2md.markdown import render
+from officecli.readers.model import ReadOptions
+from officecli.readers.pdf import read_pdf
+from officecli.readers.pdf_layout import Line
+from officecli.readers.pdf_text import Glyphs, group_blocks, group_lines
+
+DEPOT = (
+    "The new depot in Leeds opened this month after a construction period that began in "
+    "the spring of last year, and forty staff moved there from the old site."
+)
+SHUTTLE = "Staff can book the shuttle bus from the station every morning before eight."
+REMOTE = (
+    "Remote work is available two days a week for office staff who have agreed it with "
+    "their manager, and the booking tool shows who is in the office."
+)
+CANTEEN = "The canteen menu changes weekly and vegetarian dishes are offered every day."
+FOOTER = "This closing note spans the whole width of the page, below both columns of text."
+JAPANESE = (
+    "経費の精算は、経費が発生した日から三十日以内に申請してください。申請書は上長が承認する"
+    "までの間、何度でも修正できます。承認後の修正は経理部に依頼してください。"
+)
+
+
+def _styles() -> dict[str, object]:
+    from reportlab.lib.styles import ParagraphStyle
+    from reportlab.pdfbase import pdfmetrics
+    from reportlab.pdfbase.cidfonts import UnicodeCIDFont
+
+    pdfmetrics.registerFont(UnicodeCIDFont("HeiseiMin-W3"))
+    pdfmetrics.registerFont(UnicodeCIDFont("HeiseiKakuGo-W5"))
+    return {
+        "title": ParagraphStyle("t", fontName="Helvetica-Bold", fontSize=20, leading=24),
+        "head": ParagraphStyle("h", fontName="Helvetica-Bold", fontSize=13, leading=16),
+        "body": ParagraphStyle("b", fontName="Helvetica", fontSize=10, leading=13, spaceAfter=8),
+        "jp": ParagraphStyle(
+            "j", fontName="HeiseiMin-W3", fontSize=10, leading=15, wordWrap="CJK", spaceAfter=8
+        ),
+        "jp_head": ParagraphStyle("jh", fontName="Helvetica-Bold", fontSize=10, leading=14),
+    }
+
+
+def _newsletter(path: Path) -> None:
+    """Page 1: a title, two columns, a full-width closing line. Page 2: a bold heading in
+    body type, symbol-font bullets with a nested item, a wrapped Japanese paragraph."""
+    from reportlab.lib.pagesizes import A4
+    from reportlab.pdfgen.canvas import Canvas
+    from reportlab.platypus import Frame, Paragraph
+
+    styles = _styles()
+    width, height = A4
+    canvas = Canvas(str(path), pagesize=A4)
+
+    def frame(x: float, top: float, w: float, h: float, items: list[tuple[str, str]]) -> None:
+        story = [Paragraph(text, styles[style]) for style, text in items]  # type: ignore[arg-type]
+        Frame(x, top - h, w, h, showBoundary=0, leftPadding=0, rightPadding=0).addFromList(
+            story, canvas
+        )
+
+    frame(50, height - 40, width - 100, 40, [("title", "Company newsletter, June")])
+    column = (width - 100 - 24) / 2
+    frame(
+        50, height - 90, column, 300, [("head", "Depot news"), ("body", DEPOT), ("body", SHUTTLE)]
+    )
+    frame(
+        74 + column,
+        height - 90,
+        column,
+        300,
+        [("head", "People"), ("body", REMOTE), ("body", CANTEEN)],
+    )
+    frame(50, height - 400, width - 100, 40, [("body", FOOTER)])
+    canvas.showPage()
+    frame(50, height - 40, width - 100, 30, [("jp_head", "2.1 Expense claims")])
+    bullets = [
+        (60, "l", "Three depots exceeded their targets"),
+        (60, "l", "Leeds opened on time"),
+        (80, "n", "with forty staff"),
+    ]
+    for n, (x, glyph, text) in enumerate(bullets):
+        y = height - 90 - 16 * n
+        canvas.setFont("ZapfDingbats", 8)
+        canvas.drawString(x, y, glyph)
+        canvas.setFont("Helvetica", 10)
+        canvas.drawString(x + 14, y, text)
+    frame(50, height - 150, 200, 200, [("jp", JAPANESE), ("jp", "次の段落です。")])
+    canvas.save()
+
+
+def test_two_columns_paragraphs_headings_bullets_and_japanese(tmp_path: Path) -> None:
+    _newsletter(tmp_path / "news.pdf")
+    doc = read_pdf(tmp_path / "news.pdf", ReadOptions())
+    assert outline(render(doc, "x_assets")) == [
+        ("h", 1, "Company newsletter, June"),
+        ("h", 2, "Depot news"),
+        ("p", DEPOT),
+        ("p", SHUTTLE),
+        ("h", 2, "People"),
+        ("p", REMOTE),
+        ("p", CANTEEN),
+        ("p", FOOTER),
+        ("h", 3, "2.1 Expense claims"),
+        ("li", 0, False, "Three depots exceeded their targets"),
+        ("li", 0, False, "Leeds opened on time"),
+        ("li", 1, False, "with forty staff"),
+        ("p", JAPANESE),
+        ("p", "次の段落です。"),
+    ]
+    assert doc.dropped_glyphs == 0
+
+
+def _line(top: float, x: float, *words: str) -> Line:
+    """A 10-point line of words 30 points apart, each starting at x."""
+    placed = [(x + 30 * i, x + 30 * i + 24, w) for i, w in enumerate(words)]
+    return Line(placed, top, top + 10, 10.0, ["Helvetica"] * len(words))
+
+
+def test_cid_and_private_use_bullets_become_items_and_stray_glyphs_are_counted() -> None:
+    lines = [
+        _line(100, 50, "(cid:127)", "Three", "depots"),
+        _line(114, 70, "\uf0b7", "Leeds"),
+        _line(128, 50, "(cid:127)Hull", "closed"),
+        _line(170, 50, "Plain", "(cid:3)text", "\ue001"),
+    ]
+    glyphs = Glyphs()
+    blocks = group_blocks(group_lines(lines, {}, 0), glyphs)
+    assert [(b.kind, b.level, b.text) for _, b in blocks] == [
+        ("list_item", 0, "Three depots"),
+        ("list_item", 1, "Leeds"),
+        ("list_item", 0, "Hull closed"),
+        ("paragraph", 0, "Plain text"),
+    ]
+    assert (glyphs.bullets, glyphs.dropped) == (len("(cid:127)") * 2 + 1, len("(cid:3)") + 1)
+
+
+def test_a_wrapped_japanese_table_cell_joins_without_a_space(tmp_path: Path) -> None:
+    from reportlab.platypus import Paragraph, SimpleDocTemplate, Table, TableStyle
+
+    styles = _styles()
+    cell = styles["jp"]
+    rows = [
+        [Paragraph(t, cell) for t in ("項目", "説明")],  # type: ignore[arg-type]
+        [Paragraph(t, cell) for t in ("日付", "経費が発生した日付を入力します")],  # type: ignore[arg-type]
+        [Paragraph(t, cell) for t in ("金額", "税込みの金額")],  # type: ignore[arg-type]
+    ]
+    table = Table(rows, colWidths=[60, 70])
+    table.setStyle(TableStyle([("GRID", (0, 0), (-1, -1), 0.5, "black")]))
+    SimpleDocTemplate(str(tmp_path / "table.pdf")).build([table])
+    text = render(read_pdf(tmp_path / "table.pdf", ReadOptions()), "x_assets")
+    assert outline(text) == [
+        (
+            "table",
+            [
+                ["項目", "説明"],
+                ["日付", "経費が発生した日付を入力します"],
+                ["金額", "税込みの金額"],
+            ],
+        )
+    ]
+
+
+def test_dropped_glyphs_are_a_loss_warning() -> None:
+    from officecli.doc2md.audit import audit
+    from officecli.doc2md.markdown import Counts
+
+    findings = audit("x.pdf", Counts(), Counts(), 0, dropped_glyphs=3)
+    assert [(f.rule_id, f.severity, f.expected) for f in findings] == [
+        ("loss.glyphs", "warning", "3")
+    ]
