@@ -44,6 +44,8 @@ class Document:
     cuts: list[str] = field(default_factory=list)
     # characters of text counted straight from the source, independently of `blocks`
     raw_chars: int = 0
+    # hidden sheets / rows / columns with content that were kept (marked) in the Markdown
+    hidden: dict[str, int] = field(default_factory=dict)
     # glyphs with no Unicode meaning (PDF `(cid:N)`, private-use characters) left out
     dropped_glyphs: int = 0
 
