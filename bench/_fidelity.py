@@ -21,8 +21,7 @@ WIDE = "\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uff00-\uffef"
 TOKEN = re.compile(rf"[{WIDE}]|[^\W{WIDE}]+")
 XML_TEXT = re.compile(r"<(?:w:t|a:t|t|v)(?: [^>]*)?>([^<]*)</(?:w:t|a:t|t|v)>")
 OOXML_PARTS = re.compile(r"^(word/(document|footnotes|endnotes|comments|header\d*|footer\d*)|"
-                         r"ppt/(slides|notesSlides)/|xl/(sharedStrings|worksheets/|charts/)|"
-                         r"ppt/charts/|word/charts/)")  # fmt: skip
+                         r"ppt/(slides|notesSlides)/|ppt/charts/|word/charts/)")  # fmt: skip
 
 
 @dataclass
@@ -39,30 +38,73 @@ def tokens(text: str) -> Counter[str]:
 
 
 def reference_text(path: Path) -> str:
-    """The source's own text: XML text nodes of Office files, the PDF's text layer."""
+    """The source's own text: XML text nodes of Word and PowerPoint files, cell values of
+    workbooks, the words of the PDF's text layer."""
     suffix = path.suffix.lower()
-    if suffix in (".docx", ".pptx", ".xlsx"):
+    if suffix == ".xlsx":
+        return _xlsx_values(path)
+    if suffix in (".docx", ".pptx"):
         with zipfile.ZipFile(path) as pkg:
             parts = [n for n in pkg.namelist() if OOXML_PARTS.match(n) and n.endswith(".xml")]
             return "\n".join(
                 " ".join(XML_TEXT.findall(pkg.read(n).decode("utf-8", "replace"))) for n in parts
             )
     if suffix == ".pdf":
-        import pdfplumber
-
-        with pdfplumber.open(path) as pdf:
-            return "\n".join(page.extract_text() or "" for page in pdf.pages)
+        return _pdf_words(path)
     if suffix == ".xls":
         import xlrd
 
         book = xlrd.open_workbook(path)
         return "\n".join(
-            str(sheet.cell_value(r, c))
+            _plain(sheet.cell_value(r, c))
             for sheet in book.sheets()
             for r in range(sheet.nrows)
             for c in range(sheet.ncols)
         )
     return ""
+
+
+def _xlsx_values(path: Path) -> str:
+    """Every cell's value (openpyxl, cached results) and every chart's cached values."""
+    import openpyxl
+
+    book = openpyxl.load_workbook(path, read_only=True, data_only=True)
+    values = [
+        _plain(v) for sheet in book.worksheets for row in sheet.iter_rows(values_only=True)
+        for v in row if v is not None
+    ]  # fmt: skip
+    book.close()
+    with zipfile.ZipFile(path) as pkg:
+        for name in pkg.namelist():
+            if name.startswith("xl/charts/chart") and name.endswith(".xml"):
+                values += XML_TEXT.findall(pkg.read(name).decode("utf-8", "replace"))
+    return "\n".join(values)
+
+
+def _plain(value: object) -> str:
+    """A cell value as plainly as it can be written: 89.0 is 89."""
+    if isinstance(value, float) and value.is_integer():
+        return str(int(value))
+    return str(value)
+
+
+def _pdf_words(path: Path) -> str:
+    """The PDF's words (pdfplumber's own grouping); a word hyphenated at a line end is
+    rejoined, as a reader reads it."""
+    import pdfplumber
+
+    out: list[str] = []
+    with pdfplumber.open(path) as pdf:
+        for page in pdf.pages:
+            words = page.extract_words(x_tolerance=1)  # some writers set no space characters
+            for word, after in zip(words, [*words[1:], None], strict=True):
+                text = word["text"]
+                broken = after is not None and after["top"] > word["bottom"]
+                if broken and re.search(r"[a-z]-$", text) and after["text"][:1].islower():
+                    out.append(text[:-1])  # glued to the next word
+                else:
+                    out.append(text + " ")
+    return "".join(out)
 
 
 def _shown_text(markdown: str) -> str:

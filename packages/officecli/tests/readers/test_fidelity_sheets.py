@@ -114,7 +114,10 @@ def test_numbered_slide_paragraphs_and_chart_title(tmp_path: Path) -> None:
     slide.shapes.title.text = "手順"
     frame = slide.shapes.add_textbox(Inches(1), Inches(1.5), Inches(6), Inches(2)).text_frame
     frame.text = "申請する"
-    frame.add_paragraph().text = "承認を待つ"
+    second = frame.add_paragraph()
+    second.add_run().text = "承認を"
+    second.add_line_break()
+    second.add_run().text = "待つ"
     for paragraph in frame.paragraphs:
         ppr = paragraph._p.get_or_add_pPr()
         etree.SubElement(
@@ -135,7 +138,7 @@ def test_numbered_slide_paragraphs_and_chart_title(tmp_path: Path) -> None:
     assert outline(convert(plan, ReadOptions(), False).markdown) == [
         ("h", 2, "Slide 1: 手順"),
         ("li", 0, True, "申請する"),
-        ("li", 0, True, "承認を待つ"),
+        ("li", 0, True, "承認を\n待つ"),  # a line break kept as a hard break
         ("p", "拠点別の構成比"),
         ("table", [["Category", "構成比"], ["東京", "55%"], ["大阪", "45%"]]),
     ]

@@ -19,18 +19,24 @@ def _markdown(path: Path, **options: object) -> str:
     return render(read_docx(path, ReadOptions(**options)), "x_assets")  # type: ignore[arg-type]
 
 
-def _replace_in_body(path: Path, marker: str, xml: str) -> None:
-    """Swap the paragraph whose text is `marker` for raw WordprocessingML."""
+def _docx_with(path: Path, paragraph_xml: str) -> Path:
+    """A Word document whose one paragraph is the given raw WordprocessingML."""
+    import docx
+
+    document = docx.Document()
+    document.add_paragraph("PLACEHOLDER")
+    document.save(path)
     with zipfile.ZipFile(path) as src:
         parts = {n: src.read(n) for n in src.namelist()}
     body = parts["word/document.xml"].decode("utf-8")
-    end = body.index(f"<w:t>{marker}</w:t>")
+    end = body.index("<w:t>PLACEHOLDER</w:t>")
     start = body.rindex("<w:p>", 0, end) if "<w:p>" in body[:end] else body.rindex("<w:p ", 0, end)
     stop = body.index("</w:p>", end) + len("</w:p>")
-    parts["word/document.xml"] = (body[:start] + xml + body[stop:]).encode("utf-8")
+    parts["word/document.xml"] = (body[:start] + paragraph_xml + body[stop:]).encode("utf-8")
     with zipfile.ZipFile(path, "w") as dst:
         for name, data in parts.items():
             dst.writestr(name, data)
+    return path
 
 
 def test_nested_lists_nest_under_their_parent_marker(tmp_path: Path) -> None:
@@ -71,12 +77,7 @@ RUBY = (
 
 
 def test_ruby_keeps_the_base_text_and_optionally_the_reading(tmp_path: Path) -> None:
-    import docx
-
-    document = docx.Document()
-    document.add_paragraph("RUBY")
-    document.save(tmp_path / "ruby.docx")
-    _replace_in_body(tmp_path / "ruby.docx", "RUBY", RUBY)
+    _docx_with(tmp_path / "ruby.docx", RUBY)
     assert outline(_markdown(tmp_path / "ruby.docx")) == [("p", "部長 東海林 様")]
     assert outline(_markdown(tmp_path / "ruby.docx", ruby="paren")) == [
         ("p", "部長 東海林(しょうじ) 様")
@@ -115,13 +116,7 @@ FIELDS = (
 
 
 def test_hyperlink_fields_become_links(tmp_path: Path) -> None:
-    import docx
-
-    document = docx.Document()
-    document.add_paragraph("FIELDS")
-    document.save(tmp_path / "fields.docx")
-    _replace_in_body(tmp_path / "fields.docx", "FIELDS", FIELDS)
-    text = _markdown(tmp_path / "fields.docx")
+    text = _markdown(_docx_with(tmp_path / "fields.docx", FIELDS))
     assert links(text) == [
         ("simple", "https://example.com/a"),
         ("complex", "https://example.com/b?q=1"),

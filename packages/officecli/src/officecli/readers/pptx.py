@@ -58,7 +58,7 @@ def _paragraph_text(p: Element, rels: dict[str, tuple[str, str]]) -> str:
                     text = f"*{text.strip()}*"
             out.append(f"[{text}]({target})" if target.startswith("http") and text else text)
         elif name == "br":
-            out.append(" ")
+            out.append("\n")  # a line break inside the paragraph, kept
     return "".join(out).strip()
 
 
