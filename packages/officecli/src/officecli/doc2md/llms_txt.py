@@ -10,6 +10,7 @@ from pathlib import Path
 from agentcli.report import Finding
 from officecli.doc2md import __version__
 from officecli.doc2md.convert import Result
+from officecli.readers.ooxml import escape_inline
 
 NAME = "llms.txt"
 
@@ -27,14 +28,11 @@ def llms_txt(out_dir: Path, results: list[Result]) -> str:
     ]
     for result in results:
         link = Path(os.path.relpath(result.plan.markdown, out_dir)).as_posix()
-        name = _one_line(result.title or result.plan.source.name)
-        note = f"{_one_line(result.summary)} " if result.summary else ""
+        # titles and summaries are Markdown inline text already (escaped by the readers)
+        name = result.title or escape_inline(result.plan.source.name)
+        note = f"{result.summary} " if result.summary else ""
         lines.append(f"- [{name}](<{link}>): {note}(source: {result.plan.source.name})")
     return "\n".join(lines) + "\n"
-
-
-def _one_line(text: str) -> str:
-    return " ".join(text.replace("[", "(").replace("]", ")").split())
 
 
 def write_llms_txt(out_dir: Path, results: list[Result], staging: Path, dry_run: bool) -> Finding:

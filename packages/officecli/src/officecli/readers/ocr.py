@@ -22,8 +22,9 @@ if TYPE_CHECKING:
 
 DPI = 300
 LOW_CONFIDENCE = 60  # Tesseract's word confidence (0-100) under which a word is doubtful
-VERTICAL_RETRY = 0.6  # a Japanese page read horizontally below this confidence is tried vertically
-JOIN_GAP = 0.6  # share of the line height: closer boxes are one word (CJK has no spaces)
+CONFIDENT = 0.8  # a reading this sure (mean word confidence) is kept without trying others
+VERTICAL = "vertical"  # the try that reads Japanese columns (jpn_vert, one column per line)
+JOIN_GAP = 3.0  # line heights: CJK boxes closer than this are one word (Tesseract boxes are loose)
 INSTALL_HINT = (
     "install Tesseract 5 and its language data: "
     "apt-get install tesseract-ocr tesseract-ocr-jpn tesseract-ocr-jpn-vert"
@@ -67,17 +68,22 @@ def is_cjk(ch: str) -> bool:
     return name.startswith(("CJK", "HIRAGANA", "KATAKANA", "FULLWIDTH", "IDEOGRAPHIC"))
 
 
-def guess_language(text: str, image: Image | None = None) -> str:
-    """jpn+eng when the document shows CJK text (or, with no text, Tesseract's script
-    detection says so); else eng. Only installed languages are named."""
+def candidate_languages(text: str, image: Image | None = None) -> list[str]:
+    """Languages to try, best guess first: jpn+eng when the document shows CJK text elsewhere
+    (or, with no text at all, Tesseract's script detection says so), else eng, then jpn+eng
+    for a page English reads badly. Only installed languages are named."""
     have = languages()
-    japanese = any(is_cjk(ch) for ch in text) if text.strip() else _script_is_cjk(image)
-    if japanese and "jpn" in have:
-        return "jpn+eng" if "eng" in have else "jpn"
-    return "eng" if "eng" in have else "jpn"
+    japanese = "+".join(lang for lang in ("jpn", "eng") if lang in have)
+    english = "eng" if "eng" in have else japanese
+    if text.strip():
+        return [japanese if any(is_cjk(ch) for ch in text) else english]
+    if _script_is_cjk(image):
+        return [japanese]
+    return list(dict.fromkeys([english, japanese]))
 
 
 def _script_is_cjk(image: Image | None) -> bool:
+    """Tesseract's script detection (osd) on a page with no text layer to guess from."""
     if image is None or "osd" not in languages():
         return False
     import pytesseract
@@ -85,7 +91,7 @@ def _script_is_cjk(image: Image | None) -> bool:
     try:
         osd = pytesseract.image_to_osd(image, output_type=pytesseract.Output.DICT, timeout=60)
     except (pytesseract.TesseractError, RuntimeError):
-        return False  # too little text to tell the script: read it as the default language
+        return False  # too little text to tell the script
     return str(osd.get("script", "")) in CJK_SCRIPTS
 
 
@@ -95,19 +101,20 @@ def check_language(lang: str) -> str | None:
     return next((part for part in lang.split("+") if part not in have), None)
 
 
-def recognise(image: Image, lang: str, scale: float) -> OcrText:
-    """OCR one image; `scale` turns its pixels into PDF points. Japanese pages read with low
-    confidence are tried again as vertical text (jpn_vert), and the better reading wins."""
-    best = _read(image, lang, scale, vertical=False)
-    if (
-        "jpn" in lang.split("+")
-        and "jpn_vert" in languages()
-        and best.words
-        and best.confidence < VERTICAL_RETRY
-    ):
-        upright = _read(image, "jpn_vert", scale, vertical=True)
-        if upright.confidence > best.confidence:
-            best = upright
+def recognise(image: Image, languages_to_try: list[str], scale: float) -> OcrText:
+    """OCR one image; `scale` turns its pixels into PDF points. Each language is tried in turn
+    until one reads with confidence; a Japanese page still read badly is tried as vertical text
+    (jpn_vert); the most confident reading wins."""
+    best = OcrText()
+    tries = list(languages_to_try)
+    if any("jpn" in lang.split("+") for lang in tries) and "jpn_vert" in languages():
+        tries.append(VERTICAL)
+    for lang in tries:
+        reading = _read(image, "jpn_vert" if lang == VERTICAL else lang, scale, lang == VERTICAL)
+        if reading.confidence > best.confidence:
+            best = reading
+        if best.confidence >= CONFIDENT:
+            break
     return best
 
 
@@ -161,21 +168,30 @@ def _line(boxes: list[tuple[float, float, float, float, str]]) -> Line:
                 continue
         words.append((x0, x1, text))
     heights = sorted(b[3] - b[1] for b in boxes)
-    size = round(heights[len(heights) // 2] * 2) / 2  # the median box height stands for the font
-    return Line(words, top, bottom, size)
+    return Line(words, top, bottom, _font_size(heights[len(heights) // 2]))
+
+
+def _font_size(box_height: float) -> float:
+    """A font size from a median word box height, in half-octave steps. Box heights of one font
+    differ by ~20% between Latin (x-height words) and CJK glyphs; the page reader would take that
+    for a heading level, so sizes are only told apart when they differ by 40% or more."""
+    import math
+
+    return round(2 ** (round(math.log2(max(box_height, 1.0)) * 2) / 2), 1)
 
 
 def _vertical_order(columns: list[list[tuple[float, float, float, float, str]]]) -> list[Line]:
     """Vertical Japanese is read column by column, right to left, each top to bottom. The page
     reader orders lines by their top, so each column becomes a line one line-height below the
-    previous one (its geometry on the page says nothing useful to a horizontal layout)."""
+    previous one, all of one size (its geometry says nothing useful to a horizontal layout)."""
     out: list[Line] = []
     ordered = sorted(columns, key=lambda boxes: -max(b[2] for b in boxes))
-    for index, boxes in enumerate(ordered):
+    top = min((b[1] for boxes in columns for b in boxes), default=0.0)
+    size = max((_font_size(b[2] - b[0]) for boxes in columns for b in boxes), default=10.0)
+    for boxes in ordered:
         text = "".join(b[4] for b in sorted(boxes, key=lambda b: b[1]))
-        size = round(sorted(b[2] - b[0] for b in boxes)[len(boxes) // 2] * 2) / 2 or 10.0
-        top = index * size * 1.5
         out.append(Line([(0.0, size * len(text), text)], top, top + size, size))
+        top += size * 1.2
     return out
 
 

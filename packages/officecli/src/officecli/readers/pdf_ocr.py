@@ -68,11 +68,11 @@ def ocr_pages(
     first = next(images, None)
     if first is None:
         return {}
-    lang = lang or ocr.guess_language(text, first[0])
+    tries = [lang] if lang else ocr.candidate_languages(text, first[0])
 
     def pages() -> Iterator[tuple[Image, float]]:
         yield first
         yield from images
 
-    read = ocr.bounded_map(lambda item: ocr.recognise(item[0], lang, item[1]), pages(), jobs)
+    read = ocr.bounded_map(lambda item: ocr.recognise(item[0], tries, item[1]), pages(), jobs)
     return dict(zip(numbers, read, strict=True))
