@@ -51,6 +51,17 @@ def vertical_page(columns: list[str], size: int = 60) -> Image.Image:
     return page
 
 
+def table_page(rows: list[list[str]], size: int = 40) -> Image.Image:
+    """A table printed without ruling lines: cells in aligned columns."""
+    page = Image.new("L", (1800, 1200), 255)
+    draw = ImageDraw.Draw(page)
+    font = ImageFont.truetype(str(FONT), size)
+    for r, row in enumerate(rows):
+        for c, cell in enumerate(row):
+            draw.text((150 + c * 450, 150 + r * 2 * size), cell, font=font, fill=0)
+    return page
+
+
 def save_pdf(path: Path, *pages: Image.Image) -> Path:
     pages[0].save(path, "PDF", resolution=300, save_all=True, append_images=list(pages[1:]))
     return path

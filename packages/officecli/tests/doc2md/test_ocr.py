@@ -13,7 +13,17 @@ from typing import Any
 import pytest
 from conftest import ENTRY, Run
 from docx import Document as WordDocument
-from scans import ENGLISH, FONT, JAPANESE, VERTICAL, recall, save_pdf, scanned_page, vertical_page
+from scans import (
+    ENGLISH,
+    FONT,
+    JAPANESE,
+    VERTICAL,
+    recall,
+    save_pdf,
+    scanned_page,
+    table_page,
+    vertical_page,
+)
 
 from officecli.readers import ocr
 
@@ -69,6 +79,17 @@ def test_vertical_japanese_is_read_right_to_left(run_doc2md: Run, tmp_path: Path
     assert code == 0
     assert score >= 0.9
     assert text.index("物流") < text.index("開所") < text.index("千個")
+
+
+def test_a_scanned_table_becomes_a_markdown_table(run_doc2md: Run, tmp_path: Path) -> None:
+    rows = [["Depot", "Parcels", "Late"], ["Leeds", "12040", "31"], ["York", "8312", "12"]]
+    pdf = save_pdf(tmp_path / "table.pdf", table_page(rows))
+    code, _ = run_doc2md(pdf, "-d", tmp_path / "out", "--ocr-lang", "eng")
+    assert code == 0
+    assert (
+        "| Depot | Parcels | Late |\n| --- | --- | --- |\n| Leeds | 12040 | 31 |\n"
+        "| York | 8312 | 12 |" in _markdown(tmp_path / "out", "table")
+    )
 
 
 def test_ocr_never_leaves_the_scan_unread_and_always_reads_text_pages(
