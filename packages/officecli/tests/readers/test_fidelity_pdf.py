@@ -24,6 +24,7 @@ REMOTE = (
     "their manager, and the booking tool shows who is in the office."
 )
 CANTEEN = "The canteen menu changes weekly and vegetarian dishes are offered every day."
+DEPOTS = "Three depots exceeded their targets for the quarter, two of them by a wide margin."
 FOOTER = "This closing note spans the whole width of the page, below both columns of text."
 JAPANESE = (
     "経費の精算は、経費が発生した日から三十日以内に申請してください。申請書は上長が承認する"
@@ -46,12 +47,35 @@ def _styles() -> dict[str, object]:
             "j", fontName="HeiseiMin-W3", fontSize=10, leading=15, wordWrap="CJK", spaceAfter=8
         ),
         "jp_head": ParagraphStyle("jh", fontName="Helvetica-Bold", fontSize=10, leading=14),
+        "bullet": ParagraphStyle(
+            "u",
+            fontName="Helvetica",
+            fontSize=10,
+            leading=13,
+            leftIndent=16,
+            spaceAfter=3,
+            bulletFontName="ZapfDingbats",
+            bulletFontSize=14,
+            bulletIndent=0,
+        ),
+        "sub": ParagraphStyle(
+            "s",
+            fontName="Helvetica",
+            fontSize=10,
+            leading=13,
+            leftIndent=32,
+            spaceAfter=3,
+            bulletFontName="ZapfDingbats",
+            bulletFontSize=8,
+            bulletIndent=16,
+        ),
     }
 
 
 def _newsletter(path: Path) -> None:
     """Page 1: a title, two columns, a full-width closing line. Page 2: a bold heading in
-    body type, symbol-font bullets with a nested item, a wrapped Japanese paragraph."""
+    body type, symbol-font bullets (larger than the text) with a nested item, a numbered
+    section line in body type, a wrapped Japanese paragraph."""
     from reportlab.lib.pagesizes import A4
     from reportlab.pdfgen.canvas import Canvas
     from reportlab.platypus import Frame, Paragraph
@@ -61,7 +85,10 @@ def _newsletter(path: Path) -> None:
     canvas = Canvas(str(path), pagesize=A4)
 
     def frame(x: float, top: float, w: float, h: float, items: list[tuple[str, str]]) -> None:
-        story = [Paragraph(text, styles[style]) for style, text in items]  # type: ignore[arg-type]
+        story = [
+            Paragraph(text, styles[style], bulletText="l" if style in ("bullet", "sub") else None)  # type: ignore[arg-type]
+            for style, text in items
+        ]
         Frame(x, top - h, w, h, showBoundary=0, leftPadding=0, rightPadding=0).addFromList(
             story, canvas
         )
@@ -80,19 +107,16 @@ def _newsletter(path: Path) -> None:
     )
     frame(50, height - 400, width - 100, 40, [("body", FOOTER)])
     canvas.showPage()
-    frame(50, height - 40, width - 100, 30, [("jp_head", "2.1 Expense claims")])
-    bullets = [
-        (60, "l", "Three depots exceeded their targets"),
-        (60, "l", "Leeds opened on time"),
-        (80, "n", "with forty staff"),
+    page2 = [
+        ("jp_head", "2.1 Expense claims"),
+        ("bullet", DEPOTS),
+        ("sub", "with forty staff"),
+        ("bullet", "Leeds opened on time"),
+        ("jp", "3.2 申請画面の項目"),
+        ("jp", JAPANESE),
+        ("jp", "次の段落です。"),
     ]
-    for n, (x, glyph, text) in enumerate(bullets):
-        y = height - 90 - 16 * n
-        canvas.setFont("ZapfDingbats", 8)
-        canvas.drawString(x, y, glyph)
-        canvas.setFont("Helvetica", 10)
-        canvas.drawString(x + 14, y, text)
-    frame(50, height - 150, 200, 200, [("jp", JAPANESE), ("jp", "次の段落です。")])
+    frame(50, height - 40, 220, 500, page2)
     canvas.save()
 
 
@@ -109,9 +133,10 @@ def test_two_columns_paragraphs_headings_bullets_and_japanese(tmp_path: Path) ->
         ("p", CANTEEN),
         ("p", FOOTER),
         ("h", 3, "2.1 Expense claims"),
-        ("li", 0, False, "Three depots exceeded their targets"),
-        ("li", 0, False, "Leeds opened on time"),
+        ("li", 0, False, DEPOTS),
         ("li", 1, False, "with forty staff"),
+        ("li", 0, False, "Leeds opened on time"),
+        ("h", 3, "3.2 申請画面の項目"),
         ("p", JAPANESE),
         ("p", "次の段落です。"),
     ]

@@ -14,6 +14,9 @@ ALIGN_TOLERANCE = 6.0
 WORD_GAP = 0.1  # share of the font size; pdfminer's word margin
 GUTTER_EMS = 1.5  # the gap between columns is wider than this many font sizes (median)
 FILLED = 0.5  # a text column's lines fill at least this share of its width (median)
+SYMBOL_FONT = re.compile(r"dingbat|symbol|wingding|webding", re.I)
+UNMAPPED = re.compile(r"\(cid:\d+\)|[\ue000-\uf8ff]")  # glyphs with no Unicode meaning
+BULLET_GLYPHS = set("•●○◦■□▪▫◆◇►▶‣⁃∙")
 BOLD_FONT = re.compile(r"bold|black|heavy|semibold|demi|-w[6-9]\b", re.I)
 
 HYPHENATED = re.compile(r"[a-z]-$")
@@ -93,19 +96,43 @@ def _words(chars: list[dict[str, Any]]) -> tuple[list[Word], list[str]]:
     return words, fonts
 
 
+def _is_glyph(ch: dict[str, Any]) -> bool:
+    """A bullet or other symbol glyph (symbol font, unmapped, a bullet character): its
+    size and height are not the line's."""
+    text = ch["text"]
+    font = str(ch.get("fontname", ""))
+    return bool(SYMBOL_FONT.search(font) or UNMAPPED.match(text)) or text in BULLET_GLYPHS
+
+
+def _same_line(ch: dict[str, Any], first: dict[str, Any], bottom: float) -> bool:
+    """On the line that starts with `first` and reaches down to `bottom`: tops within a
+    tolerance, or, after a bullet glyph (often larger, so higher), a box mostly inside."""
+    top = first["top"]
+    if abs(ch["top"] - top) <= LINE_TOLERANCE:
+        return True
+    height = min(bottom - top, ch["bottom"] - ch["top"])
+    overlap = min(bottom, ch["bottom"]) - max(top, ch["top"])
+    return _is_glyph(first) and height > 0 and overlap >= 0.5 * height
+
+
 def text_lines(chars: list[dict[str, Any]]) -> list[Line]:
-    """Group characters into visual lines, top to bottom; size is the line's largest font."""
+    """Group characters into visual lines, top to bottom; size is the line's largest font
+    (bullets and other symbol glyphs left out)."""
     groups: list[list[dict[str, Any]]] = []
+    bottom = 0.0  # lowest bottom of the current line
     for ch in sorted(chars, key=lambda c: (c["top"], c["x0"])):
-        if groups and abs(ch["top"] - groups[-1][0]["top"]) <= LINE_TOLERANCE:
+        if groups and _same_line(ch, groups[-1][0], bottom):
             groups[-1].append(ch)
+            bottom = max(bottom, ch["bottom"])
         else:
             groups.append([ch])
+            bottom = ch["bottom"]
     lines = []
     for group in groups:
         words, fonts = _words(group)
         if words:
-            size = round(max(c["size"] for c in group if not c["text"].isspace()) * 2) / 2
+            sized = [c for c in group if not c["text"].isspace() and not _is_glyph(c)]
+            size = round(max(c["size"] for c in sized or group) * 2) / 2
             bottom = max(c["bottom"] for c in group)
             lines.append(Line(words, group[0]["top"], bottom, size, fonts))
     return lines

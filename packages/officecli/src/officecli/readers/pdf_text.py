@@ -10,15 +10,15 @@ from statistics import median
 
 from officecli.readers.model import Block, count_chars
 from officecli.readers.ooxml import escape_inline
-from officecli.readers.pdf_layout import Line, join_text, wide
+from officecli.readers.pdf_layout import SYMBOL_FONT, UNMAPPED, Line, join_text, wide
 
 # glyphs that start a list item when set apart from the text that follows
 BULLET_WORDS = set("•●○◦■□▪▫◆◇►▶‣⁃∙·・-–—*✓✔❖➢➤")
 # glyphs that start a list item even when the text follows without a space
 BULLET_PREFIX = re.compile(r"^(?:\(cid:\d+\)|[\ue000-\uf8ff•●○◦■□▪▫◆◇►▶‣⁃∙・❖➢➤])")
-SYMBOL_FONT = re.compile(r"dingbat|symbol|wingding|webding", re.I)
-UNMAPPED = re.compile(r"\(cid:\d+\)|[\ue000-\uf8ff]")
 SENTENCE_END = re.compile(r"[.,;:。、，：！？!?]$")
+SECTION_NUMBER = re.compile(r"^\d{1,2}(?:\.\d{1,2})+\.?\s+\S")  # "2.1 申請画面の項目", not a date
+SECTION_CHARS = 40
 LABEL_VALUE = re.compile(r"[:：]\s*\S")  # "Total: $5" is a bold label, not a heading
 NUMBER_WORD = re.compile(r"^(?:\d{1,2}|[a-z])[.)]$")  # "1." "2)" "a." start a numbered item
 BOLD_HEADING_CHARS = 80  # a bold paragraph longer than this is emphasis, not a heading
@@ -156,7 +156,22 @@ def group_lines(lines: list[Line], size_level: dict[float, int], bold_level: int
     for group in groups:
         if group.kind == "paragraph" and bold_level and _bold_heading(group.lines):
             group.kind, group.level = "heading", bold_level
+        elif group.kind == "paragraph" and _section_heading(group.lines):
+            depth = group.lines[0].words[0][2].rstrip(".").count(".") + 1
+            group.kind, group.level = "heading", min(depth + 1, 3)
     return groups
+
+
+def _section_heading(lines: list[Line]) -> bool:
+    """A short line of its own starting with a section number ("2.1 ..."): a heading even
+    in body type."""
+    text = lines[0].text
+    return (
+        len(lines) == 1
+        and len(text) <= SECTION_CHARS
+        and SECTION_NUMBER.match(text) is not None
+        and not SENTENCE_END.search(text)
+    )
 
 
 def _leading(lines: list[Line]) -> float:
