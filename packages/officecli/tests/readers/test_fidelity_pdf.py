@@ -4,11 +4,14 @@ one after the other with full-width lines in place, wrapped lines joined into pa
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
+import pytest
 from markdown_tree import outline
 
 from officecli.doc2md.markdown import render
+from officecli.readers import libreoffice
 from officecli.readers.model import ReadOptions
 from officecli.readers.pdf import read_pdf
 from officecli.readers.pdf_layout import Line
@@ -24,6 +27,7 @@ REMOTE = (
     "their manager, and the booking tool shows who is in the office."
 )
 CANTEEN = "The canteen menu changes weekly and vegetarian dishes are offered every day."
+TARGETS = [["Depot", "Target", "Result"], ["Leeds", "120", "131"], ["Hull", "90", "97"]]
 DEPOTS = "Three depots exceeded their targets for the quarter, two of them by a wide margin."
 FOOTER = "This closing note spans the whole width of the page, below both columns of text."
 JAPANESE = (
@@ -73,12 +77,12 @@ def _styles() -> dict[str, object]:
 
 
 def _newsletter(path: Path) -> None:
-    """Page 1: a title, two columns, a full-width closing line. Page 2: a bold heading in
+    """Page 1: a title, two columns, a table and a closing line across the page. Page 2: a bold heading in
     body type, symbol-font bullets (larger than the text) with a nested item, a numbered
     section line in body type, a wrapped Japanese paragraph."""
     from reportlab.lib.pagesizes import A4
     from reportlab.pdfgen.canvas import Canvas
-    from reportlab.platypus import Frame, Paragraph
+    from reportlab.platypus import Frame, Paragraph, Table, TableStyle
 
     styles = _styles()
     width, height = A4
@@ -105,6 +109,9 @@ def _newsletter(path: Path) -> None:
         300,
         [("head", "People"), ("body", REMOTE), ("body", CANTEEN)],
     )
+    table = Table(TARGETS, colWidths=[(width - 100) / 3] * 3)
+    table.setStyle(TableStyle([("GRID", (0, 0), (-1, -1), 0.5, "black")]))
+    Frame(50, height - 360, width - 100, 80, showBoundary=0).addFromList([table], canvas)
     frame(50, height - 400, width - 100, 40, [("body", FOOTER)])
     canvas.showPage()
     page2 = [
@@ -131,6 +138,7 @@ def test_two_columns_paragraphs_headings_bullets_and_japanese(tmp_path: Path) ->
         ("h", 2, "People"),
         ("p", REMOTE),
         ("p", CANTEEN),
+        ("table", TARGETS),  # across both columns, in its place
         ("p", FOOTER),
         ("h", 3, "2.1 Expense claims"),
         ("li", 0, False, DEPOTS),
@@ -201,3 +209,36 @@ def test_dropped_glyphs_are_a_loss_warning() -> None:
     assert [(f.rule_id, f.severity, f.expected) for f in findings] == [
         ("loss.glyphs", "warning", "3")
     ]
+
+
+@pytest.mark.skipif(
+    libreoffice.soffice() is None and not os.environ.get("CI"),
+    reason="needs LibreOffice (apt-get install libreoffice-writer; .ci/run installs it)",
+)
+def test_a_pdf_printed_by_libreoffice(tmp_path: Path) -> None:
+    """LibreOffice writes bullets as the private-use U+F0B7 of OpenSymbol."""
+    import docx
+
+    document = docx.Document()
+    document.add_heading("経費精算の手引き", level=1)
+    document.add_paragraph(JAPANESE)
+    document.add_heading("1.1 申請の流れ", level=2)
+    document.add_paragraph("Receipts are scanned at the depot", style="List Bullet")
+    document.add_paragraph("Leeds and Hull scan every morning", style="List Bullet 2")
+    document.add_paragraph(DEPOTS, style="List Bullet")
+    document.add_paragraph("申請する", style="List Number")
+    document.add_paragraph("承認を待つ", style="List Number")
+    document.save(tmp_path / "guide.docx")
+    pdf = libreoffice.convert(tmp_path / "guide.docx", "pdf", tmp_path)
+    doc = read_pdf(pdf, ReadOptions())
+    assert outline(render(doc, "x_assets")) == [
+        ("h", 1, "経費精算の手引き"),
+        ("p", JAPANESE),
+        ("h", 2, "1.1 申請の流れ"),
+        ("li", 0, False, "Receipts are scanned at the depot"),
+        ("li", 1, False, "Leeds and Hull scan every morning"),
+        ("li", 0, False, DEPOTS),
+        ("li", 0, True, "申請する"),
+        ("li", 0, True, "承認を待つ"),
+    ]
+    assert doc.dropped_glyphs == 0
