@@ -172,7 +172,7 @@ def test_cid_and_private_use_bullets_become_items_and_stray_glyphs_are_counted()
         ("list_item", 0, "Hull closed"),
         ("paragraph", 0, "Plain text"),
     ]
-    assert (glyphs.bullets, glyphs.dropped) == (len("(cid:127)") * 2 + 1, len("(cid:3)") + 1)
+    assert (glyphs.markers, glyphs.dropped) == (len("(cid:127)") * 2 + 1, len("(cid:3)") + 1)
 
 
 def test_a_wrapped_japanese_table_cell_joins_without_a_space(tmp_path: Path) -> None:

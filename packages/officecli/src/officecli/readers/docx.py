@@ -134,7 +134,7 @@ class DocxReader:
         self.numbering = Numbering(pkg)
         self.note_refs: dict[str, str] = {}
         self.in_toc = False
-        self.dropped_chars = 0  # left out on purpose (--no-toc, readings with --ruby base)
+        self.dropped_chars = 0  # left out on purpose: --no-toc, page numbers of a TOC
 
     def read(self) -> Document:
         if not self.pkg.has(BODY):
@@ -155,7 +155,7 @@ class DocxReader:
             self._side_parts(footers, "Footer")
             raw_parts += footers
         raw_parts += self._notes()
-        self.doc.raw_chars = self._raw_chars(raw_parts) - self.dropped_chars - inline.ruby_chars
+        self.doc.raw_chars = self._raw_chars(raw_parts) - self.dropped_chars
         return self.doc
 
     def _header_footer_parts(self, body: Element) -> tuple[list[str], list[str]]:
@@ -337,6 +337,9 @@ class DocxReader:
                 if self.options.track_changes == "reject":
                     for ins in root.iter(q("w", "ins")):
                         total -= raw_text_chars(ins, [q("w", "t")])
+                if self.options.ruby == "base":  # furigana readings left out on purpose
+                    for reading in root.iter(q("w", "rt")):
+                        total -= raw_text_chars(reading, [q("w", "t")])
         for part in self.pkg.names:
             if part.startswith("word/diagrams/data") or part.startswith("word/charts/chart"):
                 total += raw_text_chars(self.pkg.xml(part), [q("a", "t"), q("c", "v")])

@@ -68,7 +68,6 @@ class InlineReader:
         self.options = options
         self.note_labels = notes  # footnote/endnote/comment id -> label, filled as seen
         self.fields: list[Field] = []  # open complex fields; they may span paragraphs
-        self.ruby_chars = 0  # characters of readings left out (--ruby base)
 
     def paragraph(self, p: Element, keep_tabs: bool = False) -> tuple[str, Pending]:
         """The paragraph's Markdown text; a tab is a space unless `keep_tabs`."""
@@ -125,8 +124,6 @@ class InlineReader:
         base_text, reading_text = _join(base), _join(reading).strip()
         if self.options.ruby == "paren" and reading_text:
             base_text += f"({reading_text})"
-        else:
-            self.ruby_chars += sum(1 for ch in reading_text if not ch.isspace())
         out.append(("", base_text))
 
     def _run(self, r: Element, out: list[tuple[str, str]], pending: Pending, change: str) -> None:
@@ -219,7 +216,9 @@ def _link_field(instruction: str, out: list[tuple[str, str]], start: int) -> Non
     match = HYPERLINK_URL.match(instruction)
     text = _join(out[start:]).strip()
     if match and text:
-        out[start:] = [("", f"[{text}]({match.group(1)})")]
+        url = match.group(1)
+        target = f"<{url}>" if any(ch in url for ch in " ()<>") else url
+        out[start:] = [("", f"[{text}]({target})")]
 
 
 _MARKS = {"b": ("**", "**"), "i": ("*", "*"), "d": ("~~", "~~"), "n": ("<ins>", "</ins>")}

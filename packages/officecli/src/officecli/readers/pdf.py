@@ -194,7 +194,7 @@ def _page_blocks(
     for _top, block in items:
         doc.add(block)
     # bullets became list markers and meaningless glyphs were dropped (and are reported)
-    doc.raw_chars -= glyphs.bullets + glyphs.dropped
+    doc.raw_chars -= glyphs.markers + glyphs.dropped
     doc.dropped_glyphs += glyphs.dropped
 
 

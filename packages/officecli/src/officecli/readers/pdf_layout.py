@@ -64,8 +64,9 @@ class Line:
 
     @property
     def bold(self) -> bool:
-        """Every word set in a bold face (a mark of headings)."""
-        return bool(self.fonts) and all(BOLD_FONT.search(f) for f in self.fonts)
+        """Every word set in a bold face (a mark of headings); symbol glyphs do not count."""
+        fonts = [f for f in self.fonts if not SYMBOL_FONT.search(f)]
+        return bool(fonts) and all(BOLD_FONT.search(f) for f in fonts)
 
     def part(self, words: list[Word]) -> Line:
         fonts = [f for w, f in zip(self.words, self.fonts, strict=False) if w in words]

@@ -29,16 +29,16 @@ HANGING_EMS = 2.5  # the second line of a paragraph may start this far right of 
 
 @dataclass
 class Glyphs:
-    """Characters of the source not written as text: bullet glyphs mapped to list markers,
-    and glyphs with no Unicode meaning (`(cid:N)`, private use) that were dropped."""
+    """Characters of the source not written as text: bullets and numbers that became list
+    markers, and glyphs with no Unicode meaning (`(cid:N)`, private use) that were dropped."""
 
-    bullets: int = 0
+    markers: int = 0
     dropped: int = 0
 
 
-def _bullet(line: Line) -> tuple[Line, float, str] | None:
-    """(the line without its bullet, x where the item's text starts, the bullet glyph, ""
-    for a number)."""
+def _bullet(line: Line) -> tuple[Line, float, str, bool] | None:
+    """(the line without its marker, x where the item's text starts, the marker, whether
+    the marker is a number) for a list item."""
     x0, x1, first = line.words[0]
     font = line.fonts[0] if line.fonts else ""
     rest = line.words[1:]
@@ -49,14 +49,13 @@ def _bullet(line: Line) -> tuple[Line, float, str] | None:
         or (found is not None and found.end() == len(first))
     )
     if alone and rest:
-        return line.part(rest), rest[0][0], first
+        return line.part(rest), rest[0][0], first, False
     if NUMBER_WORD.match(first) and rest:
-        return line.part(rest), rest[0][0], ""
+        return line.part(rest), rest[0][0], first, True
     if found is not None and not alone:
         shown = (x0 + (x1 - x0) * found.end() / len(first), x1, first[found.end() :])
-        fonts = ["", *line.fonts[1:]]
-        stripped = Line([shown, *rest], line.top, line.bottom, line.size, fonts, line.right)
-        return stripped, shown[0], found[0]
+        stripped = Line([shown, *rest], line.top, line.bottom, line.size, line.fonts, line.right)
+        return stripped, shown[0], found[0], False
     return None
 
 
@@ -79,7 +78,8 @@ class Group:
     level: int = 0
     bullet_x: float = 0.0
     text_x: float = 0.0
-    glyph: str = ""  # the bullet, for the count of glyphs not written as text; "" numbered
+    marker: str = ""  # the bullet or number, for the count of characters not written as text
+    ordered: bool = False
 
     @property
     def last(self) -> Line:
@@ -147,8 +147,8 @@ def group_lines(lines: list[Line], size_level: dict[float, int], bold_level: int
             groups[-1].lines.append(line)
             continue
         if bullet is not None:
-            body, text_x, glyph = bullet
-            groups.append(Group([body], page, "list_item", 0, line.x0, text_x, glyph))
+            body, text_x, marker, ordered = bullet
+            groups.append(Group([body], page, "list_item", 0, line.x0, text_x, marker, ordered))
             continue
         level = size_level.get(line.size, 0)
         kind = "heading" if level else "paragraph"
@@ -204,13 +204,13 @@ def group_blocks(groups: list[Group], glyphs: Glyphs) -> list[tuple[float, Block
         text = _text(group.lines, glyphs)
         top = group.lines[0].top
         if group.kind == "list_item":
-            glyphs.bullets += count_chars(group.glyph)
+            glyphs.markers += count_chars(group.marker)
             while indents and group.bullet_x < indents[-1] - INDENT_TOLERANCE:
                 indents.pop()
             if not indents or group.bullet_x > indents[-1] + INDENT_TOLERANCE:
                 indents.append(group.bullet_x)
-            ordered = not group.glyph
-            out.append((top, Block("list_item", text, level=len(indents) - 1, ordered=ordered)))
+            level = len(indents) - 1
+            out.append((top, Block("list_item", text, level=level, ordered=group.ordered)))
             continue
         indents = []
         if group.kind == "heading" and len(text) < HEADING_CHARS:
