@@ -242,3 +242,15 @@ def test_a_pdf_printed_by_libreoffice(tmp_path: Path) -> None:
         ("li", 0, True, "承認を待つ"),
     ]
     assert doc.dropped_glyphs == 0
+
+
+def test_a_wrapped_title_is_one_heading(tmp_path: Path) -> None:
+    from reportlab.lib.pagesizes import A4
+    from reportlab.platypus import Paragraph, SimpleDocTemplate
+
+    styles = _styles()
+    title = "Quarterly report of the northern logistics centres and their new depots"
+    story = [Paragraph(title, styles["title"]), Paragraph(DEPOT, styles["body"])]  # type: ignore[arg-type]
+    SimpleDocTemplate(str(tmp_path / "title.pdf"), pagesize=A4).build(story)
+    text = render(read_pdf(tmp_path / "title.pdf", ReadOptions()), "x_assets")
+    assert outline(text) == [("h", 1, title), ("p", DEPOT)]
