@@ -11,7 +11,7 @@ from typing import Any
 from officecli.readers import ocr
 from officecli.readers.model import Block, Document, ReadOptions, count_chars
 from officecli.readers.ooxml import escape_inline
-from officecli.readers.pdf_layout import Line, join_text, order_lines, text_lines
+from officecli.readers.pdf_layout import Line, join_lines, order_lines, text_lines
 from officecli.readers.pdf_ocr import needs_ocr, ocr_pages
 from officecli.readers.pdf_tables import borderless_tables
 from officecli.readers.pdf_text import Glyphs, clean_cell, group_blocks, group_lines
@@ -87,7 +87,7 @@ def _cell_text(cell: str) -> str:
     """A ruled cell's wrapped lines joined like a paragraph's (no space inside CJK words)."""
     text = ""
     for line in cell.split("\n"):
-        text = join_text(text, line.strip())
+        text = join_lines(text, line.strip())
     return escape_inline(text)
 
 

@@ -19,7 +19,7 @@ UNMAPPED = re.compile(r"\(cid:\d+\)|[\ue000-\uf8ff]")  # glyphs with no Unicode 
 BULLET_GLYPHS = set("•●○◦■□▪▫◆◇►▶‣⁃∙")
 BOLD_FONT = re.compile(r"bold|black|heavy|semibold|demi|-w[6-9]\b", re.I)
 
-HYPHENATED = re.compile(r"[a-z]-$")
+HYPHENATED = re.compile(r"[A-Za-z]-$")
 
 Word = tuple[float, float, str]  # (x0, x1, text)
 
@@ -30,15 +30,23 @@ def wide(ch: str) -> bool:
     return unicodedata.east_asian_width(ch) in ("W", "F")
 
 
-def join_text(left: str, right: str) -> str:
-    """Two pieces of one sentence split by a line break or a gap: a space between them,
-    except between two CJK characters; a word hyphenated across the break is rejoined."""
+def join_words(left: str, right: str) -> str:
+    """Two words of one line: a space between them, except between two CJK characters."""
     if not left or not right:
         return left or right
-    if wide(left[-1]) and wide(right[0]):
+    return left + right if wide(left[-1]) and wide(right[0]) else f"{left} {right}"
+
+
+def join_lines(left: str, right: str) -> str:
+    """Two lines of one paragraph: a space between them, except next to a CJK character
+    (Japanese text puts none between its words, nor before a Latin word); a word hyphenated
+    across the break is rejoined."""
+    if not left or not right:
+        return left or right
+    if wide(left[-1]) or wide(right[0]):
         return left + right
-    if HYPHENATED.search(left) and right[0].islower():
-        return left[:-1] + right
+    if HYPHENATED.search(left) and right[0].isalpha():  # con-/firming, multi-/Agent
+        return (left[:-1] if right[0].islower() else left) + right
     return f"{left} {right}"
 
 
@@ -55,7 +63,7 @@ class Line:
     def text(self) -> str:
         text = ""
         for word in self.words:
-            text = join_text(text, word[2])
+            text = join_words(text, word[2])
         return text
 
     @property

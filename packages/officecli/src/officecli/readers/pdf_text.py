@@ -10,7 +10,7 @@ from statistics import median
 
 from officecli.readers.model import Block, count_chars
 from officecli.readers.ooxml import escape_inline
-from officecli.readers.pdf_layout import SYMBOL_FONT, UNMAPPED, Line, join_text, wide
+from officecli.readers.pdf_layout import SYMBOL_FONT, UNMAPPED, Line, join_lines, wide
 
 # glyphs that start a list item when set apart from the text that follows
 BULLET_WORDS = set("•●○◦■□▪▫◆◇►▶‣⁃∙·・-–—*✓✔❖➢➤")
@@ -121,7 +121,7 @@ def _text(lines: list[Line], glyphs: Glyphs) -> str:
         raw = line.text
         kept = UNMAPPED.sub("", raw)
         glyphs.dropped += count_chars(raw) - count_chars(kept)
-        text = join_text(text, escape_inline(kept.strip()))
+        text = join_lines(text, escape_inline(kept.strip()))
     return text
 
 
