@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from functools import lru_cache
 from dataclasses import dataclass, field
 from statistics import median
 from typing import Any
@@ -105,12 +106,18 @@ def _words(chars: list[dict[str, Any]]) -> tuple[list[Word], list[str]]:
     return words, fonts
 
 
+@lru_cache(maxsize=256)
+def _symbol_font(font: str) -> bool:
+    return SYMBOL_FONT.search(font) is not None
+
+
 def _is_glyph(ch: dict[str, Any]) -> bool:
     """A bullet or other symbol glyph (symbol font, unmapped, a bullet character): its
     size and height are not the line's."""
-    text = ch["text"]
-    font = str(ch.get("fontname", ""))
-    return bool(SYMBOL_FONT.search(font) or UNMAPPED.match(text)) or text in BULLET_GLYPHS
+    text = str(ch["text"])
+    if text in BULLET_GLYPHS or _symbol_font(str(ch.get("fontname", ""))):
+        return True
+    return text.startswith("(cid:") or "\ue000" <= text[:1] <= "\uf8ff"
 
 
 def _same_line(ch: dict[str, Any], first: dict[str, Any], bottom: float) -> bool:
@@ -182,8 +189,8 @@ def _gutter(lines: list[Line], width: float) -> tuple[float, float] | None:
     any: the x splitting the most lines, then the one farthest from any word."""
     best: tuple[float, float] | None = None
     best_fit = (0, 0.0, 0.0)
-    for step in range(50, 151):
-        g = width * step / 200
+    for step in range(25, 76):  # 1% steps: a gutter is wider than that
+        g = width * step / 100
         fit = _column_fit(lines, g)
         if fit is not None and fit > best_fit:
             best, best_fit = (g, fit[2]), fit
