@@ -142,3 +142,43 @@ def test_numbered_slide_paragraphs_and_chart_title(tmp_path: Path) -> None:
         ("p", "拠点別の構成比"),
         ("table", [["Category", "構成比"], ["東京", "55%"], ["大阪", "45%"]]),
     ]
+
+
+def _with_cached_values(path: Path, values: list[float], code: str) -> None:
+    """Write the cache Excel keeps in a chart (openpyxl writes none) for its one series
+    (openpyxl's chart part uses the chart namespace as its default)."""
+    import zipfile
+
+    with zipfile.ZipFile(path) as src:
+        parts = {n: src.read(n) for n in src.namelist()}
+    chart = parts["xl/charts/chart1.xml"].decode("utf-8")
+    points = "".join(f'<pt idx="{i}"><v>{v}</v></pt>' for i, v in enumerate(values))
+    cache = f'<numCache><formatCode>{code}</formatCode><ptCount val="{len(values)}"/>{points}</numCache>'
+    chart = chart.replace("</f></numRef></val>", f"</f>{cache}</numRef></val>", 1)
+    parts["xl/charts/chart1.xml"] = chart.encode("utf-8")
+    with zipfile.ZipFile(path, "w") as dst:
+        for name, data in parts.items():
+            dst.writestr(name, data)
+
+
+def test_a_workbook_chart_keeps_its_title_and_number_format(tmp_path: Path) -> None:
+    import openpyxl
+    from openpyxl.chart import BarChart, Reference
+
+    book = openpyxl.Workbook()
+    sheet = book.active
+    for row in (["拠点", "構成比"], ["東京", 0.55], ["大阪", 0.45]):
+        sheet.append(row)
+    chart = BarChart()
+    chart.title = "拠点別の構成比"
+    chart.add_data(Reference(sheet, min_col=2, min_row=2, max_row=3))
+    sheet.add_chart(chart, "D2")
+    book.save(tmp_path / "chart.xlsx")
+    without_cache = render(read_xlsx(tmp_path / "chart.xlsx", ReadOptions()), "x_assets")
+    assert "<!-- image not extracted: chart 拠点別の構成比 without cached data -->" in without_cache
+    _with_cached_values(tmp_path / "chart.xlsx", [0.55, 0.45], "0%")
+    text = render(read_xlsx(tmp_path / "chart.xlsx", ReadOptions()), "x_assets")
+    assert outline(text)[-2:] == [
+        ("h", 3, "Chart: 拠点別の構成比"),
+        ("table", [["Category", "Series 1"], ["", "55%"], ["", "45%"]]),
+    ]
