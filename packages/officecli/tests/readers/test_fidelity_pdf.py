@@ -163,6 +163,7 @@ def test_cid_and_private_use_bullets_become_items_and_stray_glyphs_are_counted()
         _line(114, 70, "\uf0b7", "Leeds"),
         _line(128, 50, "(cid:127)Hull", "closed"),
         _line(170, 50, "Plain", "(cid:3)text", "\ue001"),
+        _line(210, 50, "3.", "Book", "the", "trip"),
     ]
     glyphs = Glyphs()
     blocks = group_blocks(group_lines(lines, {}, 0), glyphs)
@@ -171,8 +172,10 @@ def test_cid_and_private_use_bullets_become_items_and_stray_glyphs_are_counted()
         ("list_item", 1, "Leeds"),
         ("list_item", 0, "Hull closed"),
         ("paragraph", 0, "Plain text"),
+        ("list_item", 0, "Book the trip"),
     ]
-    assert (glyphs.markers, glyphs.dropped) == (len("(cid:127)") * 2 + 1, len("(cid:3)") + 1)
+    assert blocks[-1][1].number == 3
+    assert (glyphs.markers, glyphs.dropped) == (len("(cid:127)") * 2 + 1 + 2, len("(cid:3)") + 1)
 
 
 def test_a_wrapped_japanese_table_cell_joins_without_a_space(tmp_path: Path) -> None:

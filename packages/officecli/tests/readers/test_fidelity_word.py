@@ -153,3 +153,17 @@ def test_table_of_contents_is_a_block_of_links_or_left_out(tmp_path: Path) -> No
     without = _markdown(tmp_path / "toc.docx", toc=False)
     assert outline(without) == [("p", "目次"), ("h", 1, "1 Overview"), ("h", 2, "1.1 経費の申請")]
     assert "toc" not in without
+
+
+def test_a_numbered_list_continued_after_a_paragraph_keeps_counting(tmp_path: Path) -> None:
+    import docx
+
+    document = docx.Document()
+    document.add_paragraph("submit the form", style="List Number")
+    document.add_paragraph("wait for approval", style="List Number")
+    document.add_paragraph("Approval takes two days.")
+    document.add_paragraph("book the trip", style="List Number")
+    document.save(tmp_path / "steps.docx")
+    text = _markdown(tmp_path / "steps.docx")
+    assert "\n\n3. book the trip\n" in text  # CommonMark starts the list at its first number
+    assert [x[0] for x in outline(text)] == ["li", "li", "p", "li"]

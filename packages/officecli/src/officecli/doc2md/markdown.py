@@ -25,7 +25,7 @@ def _cell(text: str) -> str:
 class ListLayout:
     """Indentation of nested list items: a child starts where its parent's text starts
     (the parent marker's width), which is what CommonMark needs to nest it; ordered items
-    are numbered per level."""
+    carry the source's number, or are numbered per level."""
 
     def __init__(self) -> None:
         self.widths: list[int] = []  # marker width of the latest item at each level
@@ -38,6 +38,8 @@ class ListLayout:
         level = min(block.level, len(self.widths))  # never deeper than one below the last item
         same_kind = level < len(self.widths) and (self.numbers[level] > 0) == block.ordered
         number = self.numbers[level] + 1 if same_kind and block.ordered else int(block.ordered)
+        if block.ordered and block.number > 0:
+            number = block.number  # a list the source continues after other text
         marker = f"{number}." if block.ordered else "-"
         indent = sum(self.widths[:level])
         self.widths[level:] = [len(marker) + 1]

@@ -100,29 +100,47 @@ def _num_pr(num: Element) -> tuple[str, int, int] | None:
 
 
 class Numbering:
-    """numId and level -> whether the list is ordered (anything but bullets)."""
+    """numId and level -> whether the list is ordered (anything but bullets), and the
+    number Word shows: counted per abstract list, so a list continued after other
+    paragraphs goes on counting; a level restarts after an item above it."""
 
     def __init__(self, pkg: Package) -> None:
         self.formats: dict[tuple[str, int], str] = {}
+        self.starts: dict[tuple[str, int], int] = {}
+        self.abstract_of: dict[str, str] = {}  # numId -> abstractNumId
+        self.counters: dict[tuple[str, int], int] = {}  # (abstractNumId, level) -> last number
         if not pkg.has("word/numbering.xml"):
             return
         root = pkg.xml("word/numbering.xml")
-        abstract: dict[str, dict[int, str]] = {}
+        abstract: dict[str, dict[int, tuple[str, int]]] = {}
         for ab in root.iter(q("w", "abstractNum")):
             levels = abstract.setdefault(ab.get(q("w", "abstractNumId"), ""), {})
             for lvl in ab.iter(q("w", "lvl")):
                 fmt = lvl.find(q("w", "numFmt"))
+                start = lvl.find(q("w", "start"))
                 levels[int(lvl.get(q("w", "ilvl"), "0"))] = (
-                    fmt.get(W_VAL, "decimal") if fmt is not None else "decimal"
+                    fmt.get(W_VAL, "decimal") if fmt is not None else "decimal",
+                    int(start.get(W_VAL, "1")) if start is not None else 1,
                 )
         for num in root.iter(q("w", "num")):
-            ab_id = num.find(q("w", "abstractNumId"))
-            levels = abstract.get(ab_id.get(W_VAL, "") if ab_id is not None else "", {})
-            for lvl_n, fmt_name in levels.items():
-                self.formats[(num.get(q("w", "numId"), ""), lvl_n)] = fmt_name
+            ab_el = num.find(q("w", "abstractNumId"))
+            ab_id = ab_el.get(W_VAL, "") if ab_el is not None else ""
+            num_id = num.get(q("w", "numId"), "")
+            self.abstract_of[num_id] = ab_id
+            for lvl_n, (fmt_name, first) in abstract.get(ab_id, {}).items():
+                self.formats[(num_id, lvl_n)] = fmt_name
+                self.starts[(num_id, lvl_n)] = first
 
     def ordered(self, num_id: str, level: int) -> bool:
         return self.formats.get((num_id, level), "bullet") not in ("bullet", "none")
+
+    def next_number(self, num_id: str, level: int) -> int:
+        key = (self.abstract_of.get(num_id, num_id), level)
+        number = self.counters.get(key, self.starts.get((num_id, level), 1) - 1) + 1
+        self.counters[key] = number
+        for deeper in [k for k in self.counters if k[0] == key[0] and k[1] > level]:
+            del self.counters[deeper]
+        return number
 
 
 class DocxReader:
@@ -236,7 +254,9 @@ class DocxReader:
             elif numbering is not None:
                 num_id, num_level, depth = numbering
                 ordered = self.numbering.ordered(num_id, num_level)
-                self.doc.add(Block("list_item", text, level=depth, ordered=ordered))
+                number = self.numbering.next_number(num_id, num_level)
+                item = Block("list_item", text, level=depth, ordered=ordered, number=number)
+                self.doc.add(item)
             else:
                 self.doc.add(Block("paragraph", text))
         self._pending(pending, inline)

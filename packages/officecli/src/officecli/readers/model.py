@@ -22,6 +22,7 @@ class Block:
     ordered: bool = False
     rows: list[list[str]] = field(default_factory=list)
     asset: str = ""
+    number: int = 0  # an ordered list item's number as the source shows it (0: count on)
 
 
 @dataclass

@@ -82,6 +82,12 @@ class Group:
     ordered: bool = False
 
     @property
+    def number(self) -> int:
+        """The number the item shows ("3." -> 3), 0 for a bullet or a letter."""
+        digits = self.marker[:-1]
+        return int(digits) if self.ordered and digits.isdigit() else 0
+
+    @property
     def last(self) -> Line:
         return self.lines[-1]
 
@@ -210,7 +216,8 @@ def group_blocks(groups: list[Group], glyphs: Glyphs) -> list[tuple[float, Block
             if not indents or group.bullet_x > indents[-1] + INDENT_TOLERANCE:
                 indents.append(group.bullet_x)
             level = len(indents) - 1
-            out.append((top, Block("list_item", text, level=level, ordered=group.ordered)))
+            item = Block("list_item", text, level=level, ordered=group.ordered, number=group.number)
+            out.append((top, item))
             continue
         indents = []
         if group.kind == "heading" and len(text) < HEADING_CHARS:
