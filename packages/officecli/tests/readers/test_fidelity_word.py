@@ -163,7 +163,15 @@ def test_a_numbered_list_continued_after_a_paragraph_keeps_counting(tmp_path: Pa
     document.add_paragraph("wait for approval", style="List Number")
     document.add_paragraph("Approval takes two days.")
     document.add_paragraph("book the trip", style="List Number")
+    document.add_paragraph("A new list:")
+    restarted = document.add_paragraph("pack", style="List Number")
+    numbering = document.part.numbering_part.numbering_definitions._numbering
+    style_num = numbering.num_having_numId(5)  # what the List Number style uses
+    num = numbering.add_num(style_num.abstractNumId.val)
+    num.add_lvlOverride(ilvl=0).add_startOverride(1)
+    restarted._p.get_or_add_pPr().get_or_add_numPr().get_or_add_numId().val = num.numId
     document.save(tmp_path / "steps.docx")
     text = _markdown(tmp_path / "steps.docx")
     assert "\n\n3. book the trip\n" in text  # CommonMark starts the list at its first number
-    assert [x[0] for x in outline(text)] == ["li", "li", "p", "li"]
+    assert "\n\n1. pack\n" in text  # "restart numbering" in Word
+    assert [x[0] for x in outline(text)] == ["li", "li", "p", "li", "p", "li"]

@@ -102,13 +102,15 @@ def _num_pr(num: Element) -> tuple[str, int, int] | None:
 class Numbering:
     """numId and level -> whether the list is ordered (anything but bullets), and the
     number Word shows: counted per abstract list, so a list continued after other
-    paragraphs goes on counting; a level restarts after an item above it."""
+    paragraphs goes on counting, unless the numId restarts it (startOverride); a level
+    restarts after an item above it."""
 
     def __init__(self, pkg: Package) -> None:
         self.formats: dict[tuple[str, int], str] = {}
         self.starts: dict[tuple[str, int], int] = {}
         self.abstract_of: dict[str, str] = {}  # numId -> abstractNumId
-        self.counters: dict[tuple[str, int], int] = {}  # (abstractNumId, level) -> last number
+        self.counters: dict[tuple[str, int], int] = {}  # (list, level) -> last number
+        self.restarted: set[tuple[str, int]] = set()  # (numId, level) with a startOverride
         if not pkg.has("word/numbering.xml"):
             return
         root = pkg.xml("word/numbering.xml")
@@ -130,12 +132,19 @@ class Numbering:
             for lvl_n, (fmt_name, first) in abstract.get(ab_id, {}).items():
                 self.formats[(num_id, lvl_n)] = fmt_name
                 self.starts[(num_id, lvl_n)] = first
+            for override in num.iter(q("w", "lvlOverride")):
+                start = override.find(q("w", "startOverride"))
+                if start is not None:  # "restart numbering": this list counts on its own
+                    level = int(override.get(q("w", "ilvl"), "0"))
+                    self.starts[(num_id, level)] = int(start.get(W_VAL, "1"))
+                    self.restarted.add((num_id, level))
 
     def ordered(self, num_id: str, level: int) -> bool:
         return self.formats.get((num_id, level), "bullet") not in ("bullet", "none")
 
     def next_number(self, num_id: str, level: int) -> int:
-        key = (self.abstract_of.get(num_id, num_id), level)
+        restarted = (num_id, level) in self.restarted
+        key = (num_id if restarted else self.abstract_of.get(num_id, num_id), level)
         number = self.counters.get(key, self.starts.get((num_id, level), 1) - 1) + 1
         self.counters[key] = number
         for deeper in [k for k in self.counters if k[0] == key[0] and k[1] > level]:
