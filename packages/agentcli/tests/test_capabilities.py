@@ -38,7 +38,7 @@ def test_capabilities_document() -> None:
     }
     assert greet["errors"] == ["USAGE", "INTERNAL", "INTERRUPTED"]
     check = next(c for c in caps["commands"] if c["name"] == "check")
-    assert [a["name"] for a in check["arguments"]] == ["format", "output"]
+    assert [a["name"] for a in check["arguments"]] == ["data", "format", "output"]
     assert {e["code"] for e in caps["errors"]} == {
         "USAGE",
         "INTERNAL",
