@@ -28,7 +28,12 @@ def converter(arg_type: "str") -> "Callable[[str], Any] | None":
         from agentcli import values  # imported only when such an argument is given
 
         return values.parse_duration if arg_type == "duration" else values.parse_key_value
-    return {"integer": int, "number": float, "path": checked_path}.get(arg_type)
+    conversions: "dict[str, Callable[[str], Any]]" = {
+        "integer": int,
+        "number": float,
+        "path": checked_path,
+    }
+    return conversions.get(arg_type)
 
 
 NAME_MAX = 255  # bytes in one path component (Linux, macOS); the OS refuses longer ones
