@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
+from agentcli.errors import UsageError
 from agentcli.outputs import (
     OutputIsInputError,
-    OutputPathError,
     check_output_dir,
     check_output_file,
     refuse_inputs,
@@ -53,7 +53,7 @@ def test_report_to_a_folder_or_into_a_missing_folder_is_exit_2(tmp_path: Path, t
     (tmp_path / "sub").mkdir()
     (tmp_path / "data.csv").write_text("a\n", encoding="utf-8")
     code, env = sample("check", "data.csv", "-o", target, cwd=tmp_path)
-    assert (code, env["error_code"]) == (2, "BAD_OUTPUT_PATH")
+    assert (code, env["error_code"]) == (2, "USAGE")
 
 
 def test_a_name_longer_than_255_bytes_is_a_usage_error(tmp_path: Path) -> None:
@@ -72,9 +72,9 @@ def test_symlink_to_an_input_is_the_input(tmp_path: Path) -> None:
 
 def test_output_dir_under_a_file_is_refused(tmp_path: Path) -> None:
     (tmp_path / "file").write_text("x", encoding="utf-8")
-    with pytest.raises(OutputPathError):
+    with pytest.raises(UsageError):
         check_output_dir(tmp_path / "file")
-    with pytest.raises(OutputPathError):
+    with pytest.raises(UsageError):
         check_output_dir(tmp_path / "file" / "out")
     assert check_output_dir(tmp_path / "new" / "out") == tmp_path / "new" / "out"
 

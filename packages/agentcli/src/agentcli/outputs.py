@@ -18,13 +18,6 @@ class OutputIsInputError(UsageError):
     default_suggestion = "write the output somewhere else; inputs are never overwritten"
 
 
-class OutputPathError(UsageError):
-    """An output path that cannot be written as a file (a folder, a missing folder, ...)."""
-
-    code = "BAD_OUTPUT_PATH"
-    default_suggestion = "give a file path in an existing folder"
-
-
 def same_file(a: Path, b: Path) -> bool:
     """Whether two paths name one file: same device and inode, or the same resolved path."""
     try:
@@ -42,18 +35,18 @@ def refuse_inputs(outputs: Iterable[Path], inputs: Iterable[Path], what: str = "
                 raise OutputIsInputError(f"{what} {out} is the input {source}")
 
 
-def check_output_file(raw: str | Path, inputs: Iterable[Path] = ()) -> Path:
+def check_output_file(raw: str | Path, inputs: Iterable[Path] = (), label: str = "-o") -> Path:
     """A path a report or document can be written to: checked before any work is done."""
     text = str(raw)
     path = Path(text)
     if text in ("", ".", "..") or text.endswith("/") or path.is_dir():
-        raise OutputPathError(f"{text!r} is a folder, not a file", suggestion="name a file")
+        raise UsageError(f"{label} {text}: is a folder, not a file", suggestion="name a file")
     if not path.parent.is_dir():
-        raise OutputPathError(
-            f"{text}: the folder {str(path.parent)!r} does not exist",
+        raise UsageError(
+            f"{label} {text}: the folder does not exist",
             suggestion="create it or choose another path",
         )
-    refuse_inputs([path], inputs)
+    refuse_inputs([path], inputs, label)
     return path
 
 
@@ -63,7 +56,7 @@ def check_output_dir(raw: str | Path) -> Path:
     for step in (path, *path.parents):
         if step.exists():
             if not step.is_dir():
-                raise OutputPathError(
+                raise UsageError(
                     f"{raw}: {step} is a file, not a folder",
                     suggestion="choose another output folder",
                 )

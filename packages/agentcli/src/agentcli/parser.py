@@ -28,7 +28,7 @@ def converter(arg_type: "str") -> "Callable[[str], Any] | None":
         from agentcli import values  # imported only when such an argument is given
 
         return values.parse_duration if arg_type == "duration" else values.parse_key_value
-    conversions: "dict[str, Callable[[str], Any]]" = {
+    conversions: dict[str, Callable[[str], Any]] = {
         "integer": int,
         "number": float,
         "path": checked_path,

@@ -1,4 +1,5 @@
-"""Convert one file: pick the reader, write Markdown in memory, audit what was lost.
+"""Convert one file: read it (the registry picks the reader), write Markdown in memory,
+audit what was lost.
 
 Runs in worker processes, so it takes and returns plain picklable values.
 """
@@ -15,14 +16,10 @@ from agentcli.report import Finding
 from officecli.doc2md.audit import audit
 from officecli.doc2md.markdown import measured, recognised, render
 from officecli.readers.model import Asset, Document, ReadOptions
-from officecli.readers.safety import ReaderError, UnsupportedFormatError
+from officecli.readers.registry import open_document
+from officecli.readers.safety import ReaderError
 
 log = logging.getLogger("doc2md")
-
-FORMATS = {
-    ".docx": "docx", ".docm": "docx", ".xlsx": "xlsx", ".xlsm": "xlsx", ".xls": "xls",
-    ".pptx": "pptx", ".pptm": "pptx", ".pdf": "pdf", ".drawio": "drawio", ".dio": "drawio",
-}  # fmt: skip
 
 
 @dataclass
@@ -39,36 +36,7 @@ class Result:
     markdown: str = ""
     assets: list[Asset] = field(default_factory=list)
     findings: list[Finding] = field(default_factory=list)
-
-
-def read_document(path: Path, options: ReadOptions) -> Document:
-    """Dispatch on the extension; each reader module (and its libraries) loads only when used."""
-    kind = FORMATS.get(path.suffix.lower())
-    if kind == "docx":
-        from officecli.readers.docx import read_docx
-
-        return read_docx(path, options)
-    if kind == "xlsx":
-        from officecli.readers.xlsx import read_xlsx
-
-        return read_xlsx(path, options)
-    if kind == "xls":
-        from officecli.readers.xls import read_xls
-
-        return read_xls(path, options)
-    if kind == "pptx":
-        from officecli.readers.pptx import read_pptx
-
-        return read_pptx(path, options)
-    if kind == "pdf":
-        from officecli.readers.pdf import read_pdf
-
-        return read_pdf(path, options)
-    if kind == "drawio":
-        from officecli.readers.drawio import read_drawio
-
-        return read_drawio(path, options)
-    raise UnsupportedFormatError(f"{path.name}: unsupported file type {path.suffix or '(none)'!r}")
+    crashed: bool = False  # the reader raised something other than a ReaderError: a bug
 
 
 def front_matter(path: Path, doc: Document) -> str:
@@ -90,13 +58,13 @@ def failed(plan: Plan, err: ReaderError | Exception) -> Result:
         "convert.failed", "error", message, location=str(plan.source), field=code,
         suggestion=suggestion,
     )  # fmt: skip
-    return Result(plan, False, findings=[finding])
+    return Result(plan, False, findings=[finding], crashed=not isinstance(err, ReaderError))
 
 
 def convert(plan: Plan, options: ReadOptions, with_front_matter: bool) -> Result:
     """Read, render and audit one file; a file that cannot be read becomes convert.failed."""
     try:
-        doc = read_document(plan.source, options)
+        doc = open_document(plan.source, options)
     except ReaderError as err:
         return failed(plan, err)
     except Exception as exc:

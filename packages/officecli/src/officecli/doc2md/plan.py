@@ -5,7 +5,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from agentcli.errors import InputError, UsageError
-from officecli.doc2md.convert import FORMATS, Plan
+from officecli.doc2md.convert import Plan
+from officecli.readers.registry import DOCUMENT_EXTENSIONS
 
 
 def collect(inputs: list[str], recursive: bool) -> list[Path]:
@@ -26,7 +27,7 @@ def collect(inputs: list[str], recursive: bool) -> list[Path]:
                 p
                 for p in path.rglob("*")
                 if p.is_file()
-                and p.suffix.lower() in FORMATS
+                and p.suffix.lower() in DOCUMENT_EXTENSIONS
                 and not p.name.startswith((".", "~$"))
             )
         else:

@@ -59,11 +59,6 @@ def build_report(ruleset: RuleSet, data: str, result: Result) -> Report:
 
 
 def validate_handler(values: dict[str, Any], command: Command) -> Outcome:
-    output = values.get("output")
-    if output and not Path(output).parent.is_dir():  # fail before reading a large file
-        raise UsageError(
-            f"-o {output}: the folder does not exist", suggestion="create it or choose another path"
-        )
     ruleset = load_rules(values["rules"])
     data = values["data"]
     result = validate(ruleset, data, _options(values))

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import re
 from datetime import date
 from pathlib import Path
 from typing import Any
@@ -10,6 +9,7 @@ from typing import Any
 from officecli.fieldcheck.errors import RulesFileError, closest
 from officecli.fieldcheck.expr_parse import ExpressionError, parse_expression
 from officecli.fieldcheck.model import DatasetSpec, MasterSpec, RuleSet, RuleSpec
+from officecli.fieldcheck.patterns import PatternError, compile_pattern
 from officecli.fieldcheck.ruletypes import (
     AGGREGATE_FUNCTIONS,
     COMMON_KEYS,
@@ -282,14 +282,22 @@ def _param(ck: _Checker, node: dict[Any, Any], param: Param, ruleset: RuleSet) -
         return [value]
     if kind == "regex":
         try:
-            return re.compile(value)
-        except re.error as exc:
+            return compile_pattern(value)
+        except PatternError as exc:
             raise ck.fail(
                 f"`{param.name}`: bad regular expression: {exc}", node, param.name
             ) from None
     if kind == "expression":
         try:
-            return (value, parse_expression(value))
+            tree = parse_expression(value)
+            literal_patterns(tree)
+            return (value, tree)
+        except PatternError as exc:
+            raise ck.fail(
+                f"`{param.name}`: bad regular expression in matches(): {exc}",
+                node,
+                param.name,
+            ) from None
         except ExpressionError as exc:
             line, col = _position(node, param.name, True)
             raise RulesFileError(
@@ -303,6 +311,21 @@ def _param(ck: _Checker, node: dict[Any, Any], param: Param, ruleset: RuleSet) -
                 },
             ) from None
     return value
+
+
+def literal_patterns(tree: Any) -> None:
+    """Compile every text literal given to matches() now, so a bad one is a rules error."""
+    if not isinstance(tree, tuple):
+        return
+    if tree[:2] == ("call", "matches") and len(tree[2]) == 2 and tree[2][1][0] == "str":
+        compile_pattern(tree[2][1][1])
+    for child in tree[1:]:
+        if isinstance(child, tuple):
+            if child and isinstance(child[0], tuple):
+                for item in child:
+                    literal_patterns(item)
+            else:
+                literal_patterns(child)
 
 
 def _check_combination(

@@ -53,7 +53,15 @@ RULE_TYPES: dict[str, RuleType] = {
     ),
     "pattern": RuleType(
         "the whole cell matches a regular expression",
-        (_field(), Param("regex", "regex", True, "Python regular expression (full match)")),
+        (
+            _field(),
+            Param(
+                "regex",
+                "regex",
+                True,
+                "regular expression, RE2 syntax (full match; no backreferences or lookaround)",
+            ),
+        ),
     ),
     "enum": RuleType(
         "the cell is one of a list of values",
@@ -113,7 +121,7 @@ COMMON_KEYS: tuple[Param, ...] = (
         "message",
         "string",
         False,
-        "finding message; {column}, {field}, {expected}, {actual}, {row} are filled in",
+        "finding message; {column}, {field}, {expected}, {actual}, {row} (the number), {location} are filled in",
     ),
     Param("suggestion", "string", False, "what to do about a finding"),
     Param("description", "string", False, "what the rule is for"),

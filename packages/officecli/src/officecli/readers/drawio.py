@@ -13,12 +13,18 @@ from urllib.parse import unquote
 
 from officecli.readers.model import Block, Document, ReadOptions, count_chars
 from officecli.readers.ooxml import escape_inline
-from officecli.readers.safety import MAX_MEMBER_BYTES, BrokenFileError, inflate_limited, parse_xml
+from officecli.readers.safety import (
+    BrokenFileError,
+    ExpansionBudget,
+    inflate_limited,
+    parse_xml,
+)
 
 if TYPE_CHECKING:
     from xml.etree.ElementTree import Element
 
 MAX_FILE_BYTES = 64 * 1024 * 1024
+MAX_EXPANDED_BYTES = 64 * 1024 * 1024  # all compressed pages of one file together
 BREAKS = {"br", "div", "p", "li", "tr", "h1", "h2", "h3", "h4", "h5", "h6"}
 
 
@@ -51,7 +57,7 @@ def _raw_label_chars(value: str) -> int:
     return count_chars(html.unescape(re.sub(r"<[^>]*>", " ", value)))
 
 
-def _graph_model(diagram: Element, label: str) -> Element | None:
+def _graph_model(diagram: Element, label: str, budget: ExpansionBudget) -> Element | None:
     model = diagram.find("mxGraphModel")
     if model is not None:
         return model
@@ -62,8 +68,9 @@ def _graph_model(diagram: Element, label: str) -> Element | None:
         packed = base64.b64decode(data, validate=False)
     except (binascii.Error, ValueError) as exc:
         raise BrokenFileError(f"{label}: diagram data is not base64 ({exc})") from None
-    text = unquote(inflate_limited(packed, MAX_MEMBER_BYTES, label).decode("utf-8", "replace"))
-    return parse_xml(text, label)
+    inflated = inflate_limited(packed, budget.left, label)
+    budget.take(len(inflated), label)
+    return parse_xml(unquote(inflated.decode("utf-8", "replace")), label)
 
 
 def _fill_placeholders(value: str, attrs: dict[str, str]) -> str:
@@ -135,8 +142,9 @@ def read_drawio(path: Path, options: ReadOptions) -> Document:
         pages = [("Page-1", root)]
     elif root.tag == "mxfile":
         pages = []
+        budget = ExpansionBudget(path.name, MAX_EXPANDED_BYTES)
         for n, diagram in enumerate(root.findall("diagram"), 1):
-            model = _graph_model(diagram, f"{path.name}: page {n}")
+            model = _graph_model(diagram, f"{path.name}: page {n}", budget)
             if model is not None:
                 pages.append((diagram.get("name") or f"Page-{n}", model))
     else:

@@ -24,10 +24,11 @@ OLE_MAGIC = b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1"
 
 
 class ReaderError(AgentError):
-    """A file that cannot be converted; reported per file as convert.failed."""
+    """A file that cannot be read (damaged, encrypted, unsupported, over a limit): bad
+    input, so exit 2; doc2md reports it per file as convert.failed."""
 
     code = "CONVERT_FAILED"
-    exit_code = ExitCode.INTERNAL
+    exit_code = ExitCode.USAGE
     default_suggestion = "open the file in its application and save it again"
 
 
@@ -115,6 +116,9 @@ class Package:
         return self
 
     def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def close(self) -> None:
         self.zip.close()
 
     def has(self, name: str) -> bool:
@@ -186,13 +190,29 @@ def resolve_part(folder: str, target: str) -> str:
     return "/".join(parts)
 
 
+class ExpansionBudget:
+    """The bytes one input file may expand to, shared by all its parts (pages, streams)."""
+
+    def __init__(self, label: str, limit: int) -> None:
+        self.label = label
+        self.limit = limit
+        self.left = limit
+
+    def take(self, size: int, what: str) -> None:
+        if size > self.left:
+            raise UnsafeFileError(
+                f"{self.label}: {what} expands past the file's budget of {self.limit} bytes"
+            )
+        self.left -= size
+
+
 def inflate_limited(data: bytes, limit: int, label: str) -> bytes:
     """Raw-deflate decompression that refuses to grow past `limit` bytes."""
     import zlib
 
     inflater = zlib.decompressobj(-15)
     try:
-        out = inflater.decompress(data, limit)
+        out = inflater.decompress(data, max(limit, 1))  # 0 would mean no limit
     except zlib.error as exc:
         raise BrokenFileError(f"{label}: compressed diagram is damaged ({exc})") from None
     if inflater.unconsumed_tail:
