@@ -158,6 +158,14 @@ def _silence_stdout() -> "None":
     os.dup2(devnull, sys.stdout.fileno())
 
 
+def interrupt_on_sigterm() -> "None":
+    """Make SIGTERM interrupt like SIGINT (KeyboardInterrupt, exit 130), so `finally`
+    blocks remove temporary files on both; tools that write files call this first."""
+    import signal
+
+    signal.signal(signal.SIGTERM, signal.default_int_handler)
+
+
 def main(app: "App") -> "NoReturn":
     """Console-script entry: run and exit with the code."""
     envelope.leave(run(app))

@@ -18,12 +18,19 @@ class OutputIsInputError(UsageError):
     default_suggestion = "write the output somewhere else; inputs are never overwritten"
 
 
+def file_identity(path: Path) -> object:
+    """(device, inode) of an existing file (hard and symbolic links share it), else the
+    resolved path: two paths with equal identities name one file."""
+    try:
+        st = os.stat(path)
+    except (OSError, ValueError):
+        return path.resolve()
+    return (st.st_dev, st.st_ino)
+
+
 def same_file(a: Path, b: Path) -> bool:
     """Whether two paths name one file: same device and inode, or the same resolved path."""
-    try:
-        return os.path.samefile(a, b)
-    except (OSError, ValueError):
-        return a.resolve() == b.resolve()
+    return file_identity(a) == file_identity(b)
 
 
 def refuse_inputs(outputs: Iterable[Path], inputs: Iterable[Path], what: str = "output") -> None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from agentcli.errors import InputError, UsageError
+from agentcli.outputs import file_identity
 from officecli.doc2md.convert import Plan
 from officecli.readers.registry import DOCUMENT_EXTENSIONS
 
@@ -42,9 +43,9 @@ def plan_outputs(files: list[Path], out_dir: Path) -> list[Plan]:
     """OUT_DIR/<stem>.md; on a clash <stem>.<ext>.md, then <stem>.<ext>-2.md, ... in input order.
 
     Names are compared case-insensitively (some file systems are), and a name that would
-    land on an input file is never used.
+    land on an input file (by path, or by device and inode: a hard link) is never used.
     """
-    inputs = {f.resolve() for f in files}
+    inputs = {file_identity(f) for f in files}
     taken: set[str] = set()
     plans = []
     for f in files:
@@ -53,7 +54,7 @@ def plan_outputs(files: list[Path], out_dir: Path) -> list[Plan]:
         for stem in candidates:
             md = out_dir / f"{stem}.md"
             assets = out_dir / f"{stem}_assets"
-            if stem.lower() in taken or md.resolve() in inputs or assets.resolve() in inputs:
+            if stem.lower() in taken or {file_identity(md), file_identity(assets)} & inputs:
                 continue
             taken.add(stem.lower())
             plans.append(Plan(f, md, assets))

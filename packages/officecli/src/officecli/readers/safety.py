@@ -9,7 +9,24 @@ import zipfile
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from agentcli.errors import AgentError, ExitCode
+from officecli.readers.errors import (
+    BrokenFileError,
+    EncryptedFileError,
+    ReaderError,
+    UnsafeFileError,
+    UnsupportedFormatError,
+)
+
+__all__ = [
+    "BrokenFileError",
+    "EncryptedFileError",
+    "ExpansionBudget",
+    "Package",
+    "ReaderError",
+    "UnsafeFileError",
+    "UnsupportedFormatError",
+    "parse_xml",
+]
 
 if TYPE_CHECKING:
     from collections.abc import Iterator
@@ -21,37 +38,6 @@ MAX_RATIO = 200  # uncompressed / compressed, for members big enough to matter
 RATIO_FLOOR = 1024 * 1024  # small members may compress extremely well; that is harmless
 MAX_MEMBERS = 20_000
 OLE_MAGIC = b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1"
-
-
-class ReaderError(AgentError):
-    """A file that cannot be read (damaged, encrypted, unsupported, over a limit): bad
-    input, so exit 2; doc2md reports it per file as convert.failed."""
-
-    code = "CONVERT_FAILED"
-    exit_code = ExitCode.USAGE
-    default_suggestion = "open the file in its application and save it again"
-
-
-class BrokenFileError(ReaderError):
-    code = "BROKEN_FILE"
-    default_suggestion = "the file is damaged or not what its extension says; re-export it"
-
-
-class EncryptedFileError(ReaderError):
-    code = "ENCRYPTED_FILE"
-    default_suggestion = "remove the password protection and convert the saved copy"
-
-
-class UnsupportedFormatError(ReaderError):
-    code = "UNSUPPORTED_FORMAT"
-    default_suggestion = "convert .docx, .xlsx, .xlsm, .xls, .pptx, .pdf or .drawio files"
-
-
-class UnsafeFileError(ReaderError):
-    code = "UNSAFE_FILE"
-    default_suggestion = (
-        "the file exceeds a safety limit (zip bomb or XML entities); do not trust it"
-    )
 
 
 def parse_xml(data: bytes | str, part: str) -> Element:
