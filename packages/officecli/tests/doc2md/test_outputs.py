@@ -1,0 +1,105 @@
+"""Inputs are never lost: outputs never land on inputs, nor on another source's output."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+ENTRY = "from officecli.doc2md.cli import main; main()"
+
+DOCX = Path(__file__).resolve().parents[4] / ".." / "shared" / "corpus" / "markitdown" / "test.docx"
+
+
+def test_report_onto_the_input_is_refused_and_the_input_kept(
+    run_doc2md: Any, tmp_path: Path
+) -> None:
+    source = tmp_path / "test.docx"
+    source.write_bytes(DOCX.read_bytes())
+    code, env = run_doc2md(source, "-o", source, "-d", tmp_path / "out")
+    assert (code, env["error_code"]) == (2, "OUTPUT_IS_INPUT")
+    assert source.read_bytes() == DOCX.read_bytes()
+    assert not (tmp_path / "out").exists()
+
+
+def test_report_onto_a_hard_link_of_the_input_is_refused(run_doc2md: Any, tmp_path: Path) -> None:
+    source = tmp_path / "test.docx"
+    source.write_bytes(DOCX.read_bytes())
+    os.link(source, tmp_path / "alias.json")
+    code, env = run_doc2md(source, "-o", tmp_path / "alias.json", "-d", tmp_path / "out")
+    assert (code, env["error_code"]) == (2, "OUTPUT_IS_INPUT")
+    assert source.read_bytes() == DOCX.read_bytes()
+
+
+def test_markdown_never_lands_on_a_hard_link_of_an_input(run_doc2md: Any, tmp_path: Path) -> None:
+    out = tmp_path / "out"
+    out.mkdir()
+    source = tmp_path / "test.docx"
+    source.write_bytes(DOCX.read_bytes())
+    os.link(source, out / "test.md")  # what -d would write is the input itself
+    code, report = run_doc2md(source, "-d", out)
+    assert code == 0
+    assert report["findings"][0]["field"] == str(out / "test.docx.md")
+    assert source.read_bytes() == DOCX.read_bytes()
+
+
+def test_output_folder_that_is_a_file_is_exit_2(run_doc2md: Any, tmp_path: Path) -> None:
+    (tmp_path / "out").write_text("x", encoding="utf-8")
+    code, env = run_doc2md(DOCX, "-d", tmp_path / "out")
+    assert (code, env["error_code"]) == (2, "USAGE")
+    assert (tmp_path / "out").read_text(encoding="utf-8") == "x"
+
+
+def test_another_source_into_the_same_folder_needs_force(run_doc2md: Any, tmp_path: Path) -> None:
+    first, second = tmp_path / "a" / "test.docx", tmp_path / "b" / "test.docx"
+    for path in (first, second):
+        path.parent.mkdir()
+        path.write_bytes(DOCX.read_bytes())
+    out = tmp_path / "out"
+    assert run_doc2md(first, "-d", out)[0] == 0
+    written = (out / "test.md").read_bytes()
+    assert run_doc2md(first, "-d", out)[0] == 0  # the same source again is fine
+    code, env = run_doc2md(second, "-d", out)
+    assert (code, env["error_code"]) == (2, "OUTPUT_CONFLICT")
+    assert (out / "test.md").read_bytes() == written
+    assert run_doc2md(second, "-d", out, "--force")[0] == 0
+    recorded = json.loads((out / ".doc2md-manifest.json").read_text("utf-8"))
+    assert recorded["outputs"] == {"test.md": {"source": str(second.resolve())}}
+    # no temporary file is left beside the outputs
+    assert sorted(p.name for p in out.iterdir()) == [
+        ".doc2md-manifest.json",
+        "test.md",
+        "test_assets",
+    ]
+
+
+def test_sigterm_removes_temporary_files_as_sigint_does(tmp_path: Path) -> None:
+    fifo = tmp_path / "stuck.drawio"
+    os.mkfifo(fifo)  # reading it blocks until the test is done: the run is surely in progress
+    temp = tmp_path / "tmp"
+    temp.mkdir()
+    env = {**os.environ, "TMPDIR": str(temp)}
+    proc = subprocess.Popen(
+        [sys.executable, "-c", ENTRY, str(DOCX), str(fifo), "-d", str(tmp_path / "out")],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        env=env,
+    )
+    deadline = time.monotonic() + 60
+    while not (tmp_path / "out" / "test.md").exists() and time.monotonic() < deadline:
+        time.sleep(0.01)  # polling the condition, bounded
+    proc.send_signal(signal.SIGTERM)
+    out, _ = proc.communicate(timeout=60)
+    assert proc.returncode == 130
+    assert json.loads(out)["error_code"] == "INTERRUPTED"
+    assert list(temp.iterdir()) == []
+    assert sorted(p.name for p in (tmp_path / "out").iterdir()) == [
+        ".doc2md-manifest.json",
+        "test.md",
+        "test_assets",
+    ]
