@@ -77,6 +77,7 @@ def _position(node: Any, key: Any, value: bool) -> tuple[int, int]:
     return int(line) + 1, int(col) + 1
 
 
+MAX_NESTING = 64  # deeper rules files are not written by people; the checks below recurse
 MAX_NODES = 100_000  # YAML aliases can make a tiny file expand without bound ("billion laughs")
 
 
@@ -109,7 +110,9 @@ def _read_yaml(path: Path) -> Any:
         raise RulesFileError(f"{path.name}: larger than {MAX_RULES_BYTES} bytes")
     try:
         text = path.read_text("utf-8-sig")
-        return YAML(typ="rt").load(text)
+        doc = YAML(typ="rt").load(text)
+    except RecursionError:
+        raise RulesFileError(f"{path.name}: nested deeper than the YAML reader allows") from None
     except UnicodeDecodeError as exc:
         raise RulesFileError(f"{path.name}: not UTF-8 text: {exc}") from None
     except MarkedYAMLError as exc:
@@ -122,6 +125,23 @@ def _read_yaml(path: Path) -> Any:
         ) from None
     except YAMLError as exc:
         raise RulesFileError(f"{path.name}: {exc}") from None
+    if nesting(doc) > MAX_NESTING:
+        raise RulesFileError(f"{path.name}: mappings and lists nested deeper than {MAX_NESTING}")
+    return doc
+
+
+def nesting(doc: Any) -> int:
+    """How deep mappings and lists nest, walked without recursion (aliases counted once)."""
+    deepest, stack, seen = 0, [(doc, 1)], set()
+    while stack:
+        node, depth = stack.pop()
+        if id(node) in seen or not isinstance(node, dict | list):
+            continue
+        seen.add(id(node))
+        deepest = max(deepest, depth)
+        children = node.values() if isinstance(node, dict) else node
+        stack += [(child, depth + 1) for child in children]
+    return deepest
 
 
 def load_rules(path: str | Path) -> RuleSet:
