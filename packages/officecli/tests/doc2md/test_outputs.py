@@ -7,7 +7,7 @@ import os
 import signal
 import subprocess
 import sys
-import time
+import threading
 from pathlib import Path
 from typing import Any
 
@@ -80,7 +80,7 @@ def test_another_source_into_the_same_folder_needs_force(run_doc2md: Any, tmp_pa
 
 def test_sigterm_removes_temporary_files_as_sigint_does(tmp_path: Path) -> None:
     fifo = tmp_path / "stuck.drawio"
-    os.mkfifo(fifo)  # reading it blocks until the test is done: the run is surely in progress
+    os.mkfifo(fifo)  # doc2md blocks reading it: the run is surely in progress when signalled
     temp = tmp_path / "tmp"
     temp.mkdir()
     env = {**os.environ, "TMPDIR": str(temp)}
@@ -90,10 +90,17 @@ def test_sigterm_removes_temporary_files_as_sigint_does(tmp_path: Path) -> None:
         stderr=subprocess.PIPE,
         env=env,
     )
-    deadline = time.monotonic() + 60
-    while not (tmp_path / "out" / "test.md").exists() and time.monotonic() < deadline:
-        time.sleep(0.01)  # polling the condition, bounded
-    proc.send_signal(signal.SIGTERM)
+    writer: list[int] = []  # opening the write end returns once doc2md opened the read end
+    opener = threading.Thread(target=lambda: writer.append(os.open(fifo, os.O_WRONLY)))
+    opener.daemon = True
+    opener.start()
+    opener.join(timeout=60)
+    try:
+        assert writer, proc.communicate(timeout=60)
+        proc.send_signal(signal.SIGTERM)
+    finally:
+        for fd in writer:
+            os.close(fd)
     out, _ = proc.communicate(timeout=60)
     assert proc.returncode == 130
     assert json.loads(out)["error_code"] == "INTERRUPTED"
