@@ -188,14 +188,23 @@ def _fields(ck: _Checker, top: dict[Any, Any]) -> dict[str, str]:
     return out
 
 
+def _entry(
+    ck: _Checker, node: Any, name: Any, spec: Any, keys: tuple[str, ...], what: str
+) -> dict[Any, Any]:
+    """One named entry as a mapping with only `keys`; the short form (a dataset's path as
+    text, a master's values as a list) stands for {keys[0]: value}."""
+    if isinstance(spec, str if keys[0] == "path" else list):
+        spec = {keys[0]: spec}
+    entry = ck.mapping(spec, f"{what} {name!r}", node, name)
+    ck.known_keys(entry, keys, f"{what} {name!r}")
+    return entry
+
+
 def _datasets(ck: _Checker, top: dict[Any, Any], base: Path) -> dict[str, DatasetSpec]:
     node = ck.mapping(top.get("datasets") or {}, "datasets", top, "datasets")
     out: dict[str, DatasetSpec] = {}
-    for name, spec in node.items():
-        if isinstance(spec, str):
-            spec = {"path": spec}
-        spec = ck.mapping(spec, f"dataset {name!r}", node, name)
-        ck.known_keys(spec, ("path", "sheet", "encoding"), f"dataset {name!r}")
+    for name, short in node.items():
+        spec = _entry(ck, node, name, short, ("path", "sheet", "encoding"), "dataset")
         if not isinstance(spec.get("path"), str):
             raise ck.fail(f"dataset {name!r} needs a path", node, name)
         sheet, encoding = spec.get("sheet"), spec.get("encoding")
@@ -213,11 +222,8 @@ def _masters(
 ) -> dict[str, MasterSpec]:
     node = ck.mapping(top.get("masters") or {}, "masters", top, "masters")
     out: dict[str, MasterSpec] = {}
-    for name, spec in node.items():
-        if isinstance(spec, list):
-            spec = {"values": spec}
-        spec = ck.mapping(spec, f"master {name!r}", node, name)
-        ck.known_keys(spec, ("values", "dataset", "column"), f"master {name!r}")
+    for name, short in node.items():
+        spec = _entry(ck, node, name, short, ("values", "dataset", "column"), "master")
         if "values" in spec:
             values = plain(spec["values"])
             if not isinstance(values, list):

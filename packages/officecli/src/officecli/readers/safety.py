@@ -6,6 +6,8 @@ Every reader goes through this module, so the limits are enforced once.
 from __future__ import annotations
 
 import zipfile
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -29,7 +31,6 @@ __all__ = [
 ]
 
 if TYPE_CHECKING:
-    from collections.abc import Iterator
     from xml.etree.ElementTree import Element
 
 MAX_TOTAL_BYTES = 512 * 1024 * 1024  # all members together, uncompressed
@@ -40,21 +41,30 @@ MAX_MEMBERS = 20_000
 OLE_MAGIC = b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1"
 
 
-def parse_xml(data: bytes | str, part: str) -> Element:
-    """Parse XML refusing DTDs, entity declarations and external references."""
+@contextmanager
+def xml_errors(label: str) -> Iterator[None]:
+    """Map the XML parser's refusals to typed reader errors: DTDs and entities are unsafe,
+    malformed XML is a broken file."""
     from xml.etree.ElementTree import ParseError
 
     from defusedxml import DefusedXmlException
-    from defusedxml.ElementTree import fromstring
 
     try:
-        return fromstring(data, forbid_dtd=True, forbid_entities=True, forbid_external=True)  # type: ignore[no-any-return]
+        yield
     except DefusedXmlException as exc:
         raise UnsafeFileError(
-            f"{part}: XML with a DTD or entity declarations refused ({type(exc).__name__})"
+            f"{label}: XML with a DTD or entity declarations refused ({type(exc).__name__})"
         ) from None
     except ParseError as exc:
-        raise BrokenFileError(f"{part}: XML is not well formed ({exc})") from None
+        raise BrokenFileError(f"{label}: XML is not well formed ({exc})") from None
+
+
+def parse_xml(data: bytes | str, part: str) -> Element:
+    """Parse XML refusing DTDs, entity declarations and external references."""
+    from defusedxml.ElementTree import fromstring
+
+    with xml_errors(part):
+        return fromstring(data, forbid_dtd=True, forbid_entities=True, forbid_external=True)  # type: ignore[no-any-return]
 
 
 def sniff_encrypted_ooxml(path: Path) -> None:
@@ -127,22 +137,13 @@ class Package:
 
     def iter_xml(self, name: str) -> Iterator[Element]:
         """Stream a big part element by element ("end" events), with the same XML defences."""
-        from xml.etree.ElementTree import ParseError
-
-        from defusedxml import DefusedXmlException
         from defusedxml.ElementTree import iterparse
 
         label = f"{self.label}:{name}"
         try:
-            with self.zip.open(name) as stream:
+            with xml_errors(label), self.zip.open(name) as stream:
                 for _event, el in iterparse(stream, forbid_dtd=True, forbid_entities=True):
                     yield el
-        except DefusedXmlException as exc:
-            raise UnsafeFileError(
-                f"{label}: XML with a DTD or entities refused ({type(exc).__name__})"
-            ) from None
-        except ParseError as exc:
-            raise BrokenFileError(f"{label}: XML is not well formed ({exc})") from None
         except (zipfile.BadZipFile, OSError, EOFError) as exc:
             raise BrokenFileError(f"{label}: member is damaged ({exc})") from None
 
