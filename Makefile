@@ -50,6 +50,7 @@ bench: sync
 	$(BENCH) bench/logs_tail.py
 	$(BENCH) bench/doc2md_bench.py
 	$(BENCH) bench/fieldcheck_bench.py
+	$(BENCH) bench/ocr_bench.py
 
 clean:
 	rm -rf .venv .tools .mypy_cache .ruff_cache .pytest_cache .hypothesis

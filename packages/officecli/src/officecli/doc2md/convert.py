@@ -16,7 +16,7 @@ from agentcli.report import Finding
 from officecli.doc2md.audit import audit
 from officecli.doc2md.markdown import measured, recognised, render
 from officecli.readers.model import Asset, Document, ReadOptions
-from officecli.readers.registry import open_document
+from officecli.readers.registry import reader_for
 from officecli.readers.safety import ReaderError
 
 log = logging.getLogger("doc2md")
@@ -36,7 +36,25 @@ class Result:
     markdown: str = ""
     assets: list[Asset] = field(default_factory=list)
     findings: list[Finding] = field(default_factory=list)
+    title: str = ""  # for llms.txt: the first heading, else the file name
+    summary: str = ""  # for llms.txt: the first paragraph, shortened
     crashed: bool = False  # the reader raised something other than a ReaderError: a bug
+
+
+def read_document(path: Path, options: ReadOptions) -> Document:
+    """The file's reader (from the registry), with the routes around it: --via-pdf,
+    --recalc, --ocr-images."""
+    from officecli.doc2md import routes
+
+    fmt = reader_for(path)
+    if options.via_pdf and fmt.name in ("docx", "xlsx", "pptx"):
+        return routes.via_pdf(path, options)
+    doc = fmt.read(path, options)
+    if fmt.name == "xlsx" and options.recalc:
+        doc = routes.recalculated(path, options, doc, fmt.read)
+    if options.ocr_images and options.ocr != "never" and fmt.name in ("docx", "xlsx", "pptx"):
+        routes.ocr_pictures(doc, options)
+    return doc
 
 
 def front_matter(path: Path, doc: Document) -> str:
@@ -45,7 +63,23 @@ def front_matter(path: Path, doc: Document) -> str:
     digest = hashlib.sha256(path.read_bytes()).hexdigest()
     lines = ["---", f"source: {dumps(path.name)}", f"source_sha256: {dumps(digest)}"]
     lines += [f"{key}: {value}" for key, value in doc.counts.items()]
+    lines.append(f"ocr: {'true' if doc.ocr_pages or doc.counts.get('ocr_pictures') else 'false'}")
+    if doc.ocr_pages:
+        lines.append(f"ocr_pages: {dumps(doc.ocr_pages)}")
     return "\n".join([*lines, "---"])
+
+
+SUMMARY_CHARS = 160
+
+
+def title_and_summary(doc: Document) -> tuple[str, str]:
+    """The first heading and the first paragraph of the document, each on one line."""
+    heading = next((b.text for b in doc.blocks if b.kind == "heading" and b.text.strip()), "")
+    para = next((b.text for b in doc.blocks if b.kind == "paragraph" and b.text.strip()), "")
+    summary = " ".join((para or heading).split())
+    if len(summary) > SUMMARY_CHARS:
+        summary = summary[: SUMMARY_CHARS - 1].rstrip() + "…"
+    return " ".join(heading.split()), summary
 
 
 def failed(plan: Plan, err: ReaderError | Exception) -> Result:
@@ -64,7 +98,7 @@ def failed(plan: Plan, err: ReaderError | Exception) -> Result:
 def convert(plan: Plan, options: ReadOptions, with_front_matter: bool) -> Result:
     """Read, render and audit one file; a file that cannot be read becomes convert.failed."""
     try:
-        doc = open_document(plan.source, options)
+        doc = read_document(plan.source, options)
     except ReaderError as err:
         return failed(plan, err)
     except Exception as exc:
@@ -96,5 +130,9 @@ def convert(plan: Plan, options: ReadOptions, with_front_matter: bool) -> Result
         )
         for cut in dict.fromkeys(doc.cuts)
     ]  # fmt: skip
+    findings += [
+        Finding(rule, "warning", message, location=location, suggestion=suggestion)
+        for rule, message, suggestion in doc.warnings
+    ]
     findings += audit(location, want, got, doc.raw_chars)
-    return Result(plan, True, markdown, doc.assets, findings)
+    return Result(plan, True, markdown, doc.assets, findings, *title_and_summary(doc))

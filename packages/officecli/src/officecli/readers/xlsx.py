@@ -23,6 +23,8 @@ from officecli.readers.xlsx_book import rich_text as _rich_text
 if TYPE_CHECKING:
     from xml.etree.ElementTree import Element
 
+MAX_CELLS_NAMED = 20  # cells listed in one loss.formula_no_value finding; the count has them all
+
 
 class XlsxReader:
     def __init__(self, pkg: Package, options: ReadOptions) -> None:
@@ -33,6 +35,7 @@ class XlsxReader:
         self.strings: list[str] = []
         self.formats: list[str] = []
         self.date1904 = False
+        self.uncalculated: dict[str, list[str]] = {}  # sheet -> cells with a formula, no value
 
     def read(self) -> Document:
         book = workbook(self.pkg)
@@ -48,6 +51,18 @@ class XlsxReader:
             self._sheet(sheet.part, grid)
             sheet_blocks(grid, self.doc, self.options)
             self._drawings(sheet.part)
+        for name, cells in self.uncalculated.items():
+            shown = ", ".join(cells[:MAX_CELLS_NAMED]) + (
+                " ..." if len(cells) > MAX_CELLS_NAMED else ""
+            )
+            self.doc.warnings.append(
+                (
+                    "loss.formula_no_value",
+                    f"sheet {name!r}: {len(cells)} formula cell(s) have no calculated value "
+                    f"(shown as their formula): {shown}",
+                    "rerun with --recalc (needs LibreOffice), or open and save the file in Excel",
+                )
+            )
         return self.doc
 
     def _display(self, c: Element) -> tuple[str, int]:
@@ -77,6 +92,17 @@ class XlsxReader:
         # a number may legitimately display shorter than its stored digits; count it as 1
         return format_value(number, code, self.date1904), 1
 
+    def _formula_without_value(self, c: Element, sheet: str) -> str:
+        """A formula with no cached value (the file was written by a library, never opened in
+        Excel) shows as its formula, and is recorded for loss.formula_no_value. An empty
+        value of a text formula (t="str") is a real result: the formula returned ""."""
+        formula = c.find(X + "f")
+        v = c.find(X + "v")
+        if formula is None or (v is not None and v.text) or c.get("t") == "str":
+            return ""
+        self.uncalculated.setdefault(sheet, []).append(c.get("r", ""))
+        return "=" + formula.text if formula.text else ""
+
     def _sheet(self, part: str, grid: SheetGrid) -> None:
         cut = False
         row_raw = 0
@@ -89,6 +115,8 @@ class XlsxReader:
                     cut = True
                     break
                 text, raw_chars = self._display(el)
+                if not text:
+                    text = self._formula_without_value(el, grid.name)
                 row, col = parse_ref(el.get("r", "A1"))
                 if text:
                     self.cells_left -= 1
