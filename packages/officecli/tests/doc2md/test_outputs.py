@@ -110,3 +110,25 @@ def test_sigterm_removes_temporary_files_as_sigint_does(tmp_path: Path) -> None:
         "test.md",
         "test_assets",
     ]
+
+
+def test_damaged_empty_and_unsupported_inputs_of_every_format_are_exit_2(
+    run_doc2md: Any, tmp_path: Path
+) -> None:
+    from officecli.readers.registry import DOCUMENT_EXTENSIONS
+
+    files = []
+    for ext in (*DOCUMENT_EXTENSIONS, ".txt"):
+        for kind, data in (
+            ("empty", b""),
+            ("zip", b"PK\x03\x04garbage"),
+            ("junk", b"\x00\xff" * 900),
+        ):
+            path = tmp_path / f"{kind}{ext}"
+            path.write_bytes(data)
+            files.append(path)
+    code, report = run_doc2md(*files, "-d", tmp_path / "out", "-j", "1")
+    codes = {f["field"] for f in report["findings"]}
+    assert code == 2
+    assert codes == {"BROKEN_FILE", "UNSUPPORTED_FORMAT"}
+    assert len(report["findings"]) == len(files)
