@@ -36,16 +36,16 @@ def test_report_onto_a_hard_link_of_the_input_is_refused(run_doc2md: Any, tmp_pa
     assert source.read_bytes() == DOCX.read_bytes()
 
 
-def test_markdown_never_lands_on_a_hard_link_of_an_input(run_doc2md: Any, tmp_path: Path) -> None:
+def test_markdown_onto_a_hard_link_of_an_input_is_refused(run_doc2md: Any, tmp_path: Path) -> None:
     out = tmp_path / "out"
     out.mkdir()
     source = tmp_path / "test.docx"
     source.write_bytes(DOCX.read_bytes())
     os.link(source, out / "test.md")  # what -d would write is the input itself
-    code, report = run_doc2md(source, "-d", out)
-    assert code == 0
-    assert report["findings"][0]["field"] == str(out / "test.docx.md")
+    code, env = run_doc2md(source, "-d", out)
+    assert (code, env["error_code"]) == (2, "OUTPUT_IS_INPUT")
     assert source.read_bytes() == DOCX.read_bytes()
+    assert sorted(p.name for p in out.iterdir()) == ["test.md"]
 
 
 def test_output_folder_that_is_a_file_is_exit_2(run_doc2md: Any, tmp_path: Path) -> None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from agentcli.errors import InputError, UsageError
-from agentcli.outputs import file_identity
+from agentcli.outputs import OutputIsInputError, file_identity
 from officecli.doc2md.convert import Plan
 from officecli.readers.registry import DOCUMENT_EXTENSIONS
 
@@ -42,8 +42,8 @@ def collect(inputs: list[str], recursive: bool) -> list[Path]:
 def plan_outputs(files: list[Path], out_dir: Path) -> list[Plan]:
     """OUT_DIR/<stem>.md; on a clash <stem>.<ext>.md, then <stem>.<ext>-2.md, ... in input order.
 
-    Names are compared case-insensitively (some file systems are), and a name that would
-    land on an input file (by path, or by device and inode: a hard link) is never used.
+    Names are compared case-insensitively (some file systems are). An output that would be
+    an input (by path, or by device and inode: a link) is refused before anything is written.
     """
     inputs = {file_identity(f) for f in files}
     taken: set[str] = set()
@@ -54,8 +54,10 @@ def plan_outputs(files: list[Path], out_dir: Path) -> list[Plan]:
         for stem in candidates:
             md = out_dir / f"{stem}.md"
             assets = out_dir / f"{stem}_assets"
-            if stem.lower() in taken or {file_identity(md), file_identity(assets)} & inputs:
+            if stem.lower() in taken:
                 continue
+            if {file_identity(md), file_identity(assets)} & inputs:
+                raise OutputIsInputError(f"-d {out_dir}: {md} would be the input {f} itself")
             taken.add(stem.lower())
             plans.append(Plan(f, md, assets))
             break
