@@ -157,17 +157,17 @@ def handle(values: dict[str, Any], command: Command) -> Outcome:
     said: set[str] = set()  # run-wide notes (OCR not available) are said once, not per file
     try:
         for result in convert_all(plans, options, values["front_matter"], values["jobs"]):
-            if result.ok:
-                index.append(result)
-            if result.ok and dry_run:
-                result.findings.append(_planned(result))
-            elif result.ok:
-                write_result(result)
-                written.append(result.plan)
-            else:
+            if not result.ok:
                 failed += 1
                 crashed += result.crashed
                 log.warning("could not convert %s", result.plan.source.name)
+            elif dry_run:
+                result.findings.append(_planned(result))
+            else:
+                write_result(result)
+                written.append(result.plan)
+            if result.ok:
+                index.append(result)
             for finding in result.findings:
                 if finding.message in RUN_WIDE_NOTES:
                     if finding.message in said:
