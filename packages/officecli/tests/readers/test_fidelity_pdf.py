@@ -36,6 +36,17 @@ JAPANESE = (
 )
 
 
+def _bullet_style(name: str, indent: float, glyph_size: float) -> object:
+    """A list paragraph whose bullet is a ZapfDingbats glyph `indent` points in."""
+    from reportlab.lib.styles import ParagraphStyle
+
+    return ParagraphStyle(
+        name, fontName="Helvetica", fontSize=10, leading=13, leftIndent=indent + 16,
+        spaceAfter=3, bulletFontName="ZapfDingbats", bulletFontSize=glyph_size,
+        bulletIndent=indent,
+    )  # fmt: skip
+
+
 def _styles() -> dict[str, object]:
     from reportlab.lib.styles import ParagraphStyle
     from reportlab.pdfbase import pdfmetrics
@@ -51,33 +62,14 @@ def _styles() -> dict[str, object]:
             "j", fontName="HeiseiMin-W3", fontSize=10, leading=15, wordWrap="CJK", spaceAfter=8
         ),
         "jp_head": ParagraphStyle("jh", fontName="Helvetica-Bold", fontSize=10, leading=14),
-        "bullet": ParagraphStyle(
-            "u",
-            fontName="Helvetica",
-            fontSize=10,
-            leading=13,
-            leftIndent=16,
-            spaceAfter=3,
-            bulletFontName="ZapfDingbats",
-            bulletFontSize=14,
-            bulletIndent=0,
-        ),
-        "sub": ParagraphStyle(
-            "s",
-            fontName="Helvetica",
-            fontSize=10,
-            leading=13,
-            leftIndent=32,
-            spaceAfter=3,
-            bulletFontName="ZapfDingbats",
-            bulletFontSize=8,
-            bulletIndent=16,
-        ),
+        "bullet": _bullet_style("u", indent=0, glyph_size=14),
+        "sub": _bullet_style("s", indent=16, glyph_size=8),
     }
 
 
 def _newsletter(path: Path) -> None:
-    """Page 1: a title, two columns, a table and a closing line across the page. Page 2: a bold heading in
+    """Page 1: a title, two columns, a table and a closing line across the page. Page 2: a
+    bold heading in
     body type, symbol-font bullets (larger than the text) with a nested item, a numbered
     section line in body type, a wrapped Japanese paragraph."""
     from reportlab.lib.pagesizes import A4
