@@ -164,6 +164,10 @@ def test_list_and_show(project: Project) -> None:
         "cwd": None,
         "timeout": 5.0,
         "ignore_error": False,
+        "args": [],
+        "retries": 0,
+        "retry_delay": 1.0,
+        "when": None,
     }
     assert len(shown["definition_hash"]) == 16
 

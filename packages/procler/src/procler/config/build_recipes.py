@@ -1,54 +1,71 @@
-"""Recipes and snippets (Procler 0.3's sections): checked steps, references to processes and
-groups resolved with a did-you-mean, docker steps with their container."""
+"""Recipes (Procler 0.3's section, with our step kinds and options): checked steps,
+references to processes, groups, snippets and earlier steps resolved with a did-you-mean,
+docker steps with their container."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, NamedTuple
 
 from agentcli.parser import did_you_mean
 from procler.config.build_process import ProcessBuilder, given
 from procler.config.findings import Findings, child, item
 from procler.config.keys import STEP_KINDS
-from procler.config.model import Group, ProcessSpec, Recipe, RecipeStep, Snippet, SnippetArg
+from procler.config.model import Group, ProcessSpec, Recipe, RecipeStep, Snippet, StepCondition
 from procler.config.specs import INVALID
-from procler.snippet_fill import ArgumentInvalid, shell_value
+from procler.snippet_fill import ArgumentInvalid, fill
 
 _PROCESS_STEPS = ("start", "stop", "restart")
 _GROUP_STEPS = ("group_start", "group_stop")
+
+
+class _Known(NamedTuple):
+    processes: dict[str, ProcessSpec]
+    groups: dict[str, Group]
+    snippets: dict[str, Snippet]
 
 
 def build_recipes(
     raw: Any,
     processes: dict[str, ProcessSpec],
     groups: dict[str, Group],
+    snippets: dict[str, Snippet],
     builder: ProcessBuilder,
 ) -> dict[str, Recipe]:
     """Every recipe; `builder` substitutes vars and records findings, as for processes."""
+    known = _Known(processes, groups, snippets)
     recipes: dict[str, Recipe] = {}
     for name, recipe in (raw if isinstance(raw, dict) else {}).items():
         if recipe is INVALID:
             continue
         base = child(child("recipes", name), "steps")
         listed = recipe.get("steps")
-        steps = [
-            _step(item(base, index), index, step, processes, groups, builder)
+        steps = {
+            index: _step(item(base, index), index, step, known, builder)
             for index, step in enumerate(listed if isinstance(listed, list) else [])
             if step is not INVALID
-        ]
-        kept = tuple(step for step in steps if step is not None)
-        _unique_ids(base, kept, builder.findings)
+        }
+        kept = {index: step for index, step in steps.items() if step is not None}
+        _check_ids(base, kept, builder.findings)
         recipes[name] = Recipe(
             name,
-            kept,
+            tuple(kept.values()),
             **given(recipe, "description", "on_error"),
         )
     return recipes
 
 
-def _unique_ids(path: str, steps: tuple[RecipeStep, ...], findings: Findings) -> None:
-    """Step ids name steps in runs (resume --skip-step ID): two steps cannot share one."""
+def _check_ids(path: str, steps: dict[int, RecipeStep], findings: Findings) -> None:
+    """Step ids name steps in runs (resume --skip-step ID): two steps cannot share one, and
+    `when: {step}` names an earlier one. `steps` are keyed by their place in the file."""
     seen: set[str] = set()
-    for index, step in enumerate(steps):
+    for index, step in steps.items():
+        if step.when is not None and step.when.step is not None and step.when.step not in seen:
+            findings.add(
+                child(child(item(path, index), "when"), "step"),
+                f"when names {step.when.step!r}, not an earlier step",
+                did_you_mean(step.when.step, sorted(seen))
+                or f"earlier steps: {', '.join(seen) or '(none)'}",
+            )
         if step.id in seen:
             findings.add(
                 child(item(path, index), "id"),
@@ -62,8 +79,7 @@ def _step(
     path: str,
     index: int,
     raw: dict[str, Any],
-    processes: dict[str, ProcessSpec],
-    groups: dict[str, Group],
+    known: _Known,
     builder: ProcessBuilder,
 ) -> RecipeStep | None:
     findings = builder.findings
@@ -71,19 +87,25 @@ def _step(
     if len(kinds) != 1 or raw[kinds[0]] is INVALID:
         return None  # the schema reported it
     kind, value = kinds[0], raw[kinds[0]]
-    options = given(raw, "context", "timeout", "ignore_error", "idempotent")
+    options = given(
+        raw, "context", "timeout", "ignore_error", "idempotent", "retries", "retry_delay"
+    )
     options["id"] = raw["id"] if "id" in given(raw, "id") else f"{kind}-{index + 1}"
-    if kind == "exec":
+    if kind in ("exec", "snippet"):
         options.setdefault("idempotent", False)  # a command may not be safe to run twice
+    if "when" in given(raw, "when"):
+        options["when"] = _when(child(path, "when"), raw["when"], known, findings)
     for key in ("container", "cwd"):
         if key in given(raw, key):
             options[key] = builder.sub(child(path, key), raw[key])
     if kind == "exec":
         value = builder.sub(child(path, kind), value)
     if kind in _PROCESS_STEPS:
-        _known(path, kind, value, "process", list(processes), findings)
+        _known(path, kind, value, "process", list(known.processes), findings)
     elif kind in _GROUP_STEPS:
-        _known(path, kind, value, "group", list(groups), findings)
+        _known(path, kind, value, "group", list(known.groups), findings)
+    elif kind == "snippet":
+        return _snippet_step(path, raw, known, builder, options)
     if options.get("context") == "docker" and not options.get("container"):
         findings.add(
             child(path, "context"),
@@ -93,7 +115,8 @@ def _step(
     if kind == "wait_for":
         if INVALID in (value.get("process"), value.get("condition")):
             return None  # the schema reported it
-        _known(child(path, kind), "process", value["process"], "process", list(processes), findings)
+        where, names = child(path, kind), list(known.processes)
+        _known(where, "process", value["process"], "process", names, findings)
         options["timeout"] = value.get("timeout", options.get("timeout", 60.0))
         return RecipeStep(kind, target=value["process"], condition=value["condition"], **options)
     if kind == "wait":
@@ -112,47 +135,30 @@ def _known(
         )
 
 
-def build_snippets(raw: Any, builder: ProcessBuilder) -> dict[str, Snippet]:
-    """Every snippet; its command keeps its text (placeholders are filled when it runs), its
-    container gets the config's vars."""
-    findings = builder.findings
-    snippets: dict[str, Snippet] = {}
-    for name, snippet in (raw if isinstance(raw, dict) else {}).items():
-        if snippet is INVALID or "command" not in given(snippet, "command"):
-            continue
-        fields = given(snippet, "description", "context")
-        if "container" in given(snippet, "container"):
-            where = child(child("snippets", name), "container")
-            fields["container"] = builder.sub(where, snippet["container"])
-        if fields.get("context") == "docker" and not fields.get("container"):
-            findings.add(
-                child(child("snippets", name), "context"),
-                f"snippet {name} has context docker but no container",
-                "add container: NAME",
-            )
-        fields.update(given(snippet, "timeout", "confirm", "cwd"))
-        tags = tuple(t for t in snippet.get("tags") or () if t is not INVALID)
-        args = _snippet_args(child(child("snippets", name), "args"), snippet.get("args"), findings)
-        snippets[name] = Snippet(name, snippet["command"], tags=tags, args=args, **fields)
-    return snippets
+def _when(path: str, raw: dict[str, Any], known: _Known, findings: Findings) -> StepCondition:
+    fields = given(raw, "step", "outcome", "process", "status")
+    if fields.get("process") is not None:
+        names = list(known.processes)
+        _known(path, "process", fields["process"], "process", names, findings)
+    return StepCondition(**fields)
 
 
-def _snippet_args(path: str, raw: Any, findings: Findings) -> tuple[SnippetArg, ...]:
-    """Declared arguments; a default or choice that does not fit the type is a finding."""
-    args = []
-    for name, spec in (raw if isinstance(raw, dict) else {}).items():
-        if spec is INVALID:
-            continue
-        choices = tuple(c for c in spec.get("choices") or () if c is not INVALID)
-        arg = SnippetArg(
-            name,
-            choices=choices,
-            **given(spec, "type", "default", "required", "description"),
-        )
-        for value in (*choices, *(() if arg.default is None else (arg.default,))):
-            try:
-                shell_value(SnippetArg(name, arg.type), value)
-            except ArgumentInvalid as exc:
-                findings.add(child(path, name), str(exc), f"use a value of type {arg.type}")
-        args.append(arg)
-    return tuple(args)
+def _snippet_step(
+    path: str, raw: dict[str, Any], known: _Known, builder: ProcessBuilder, options: dict[str, Any]
+) -> RecipeStep | None:
+    """A snippet with its arguments (vars substituted), checked against its declaration."""
+    name = raw["snippet"]
+    if name not in known.snippets:
+        _known(path, "snippet", name, "snippet", list(known.snippets), builder.findings)
+        return None
+    args = {
+        key: builder.sub(child(child(path, "args"), key), value)
+        for key, value in (raw.get("args") or {}).items()
+        if value is not INVALID
+    }
+    snippet = known.snippets[name]
+    try:
+        fill(snippet.command, snippet.args, args)
+    except ArgumentInvalid as exc:
+        builder.findings.add(child(path, "args"), f"snippet {name}: {exc}", "fix the argument")
+    return RecipeStep("snippet", target=name, args=tuple(args.items()), **options)

@@ -16,6 +16,7 @@ from procler.config.specs import (
     Str,
     Struct,
 )
+from procler.states import ALL as STATUSES
 
 NAME_PATTERN = r"[A-Za-z0-9][A-Za-z0-9_-]*"
 NAME_HINT = "use letters, digits, '-' and '_' (starting with a letter or digit)"
@@ -134,16 +135,33 @@ STEP_KINDS = (
     "wait",
     "wait_for",
     "exec",
+    "snippet",
 )
 WAIT_FOR_CONDITIONS = ("running", "healthy", "log_ready", "completed_successfully")
 WAIT_FOR = Struct(
     {"process": Str(), "condition": Enum(*WAIT_FOR_CONDITIONS), "timeout": DURATION},
     required=("process", "condition"),
 )
+STEP_OUTCOMES = ("succeeded", "failed", "skipped")
+WHEN = Struct(
+    {
+        "step": Str(),
+        "outcome": Enum(*STEP_OUTCOMES),
+        "process": Str(),
+        "status": Enum(*STATUSES),
+    },
+    exclusive=("step", "process"),
+    need_one=True,
+)
 STEP = Struct(
     {
         "id": Str(),
         "idempotent": Bool(),
+        "retries": Int(0, 100),
+        "retry_delay": DURATION,
+        "when": WHEN,
+        "snippet": Str(),
+        "args": MapOf(Str(), ENV_NAME_PATTERN, ENV_NAME_HINT),
         "start": Str(),
         "stop": Str(),
         "restart": Str(),

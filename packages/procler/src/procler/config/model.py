@@ -124,9 +124,19 @@ class Group:
 
 
 @dataclass(frozen=True)
+class StepCondition:
+    """`when`: a previous step's outcome, or a process's status, at the time the step comes."""
+
+    step: str | None = None
+    outcome: str = "succeeded"
+    process: str | None = None
+    status: str = "running"
+
+
+@dataclass(frozen=True)
 class RecipeStep:
-    """One step: `kind` is start, stop, restart, group_start, group_stop, wait, wait_for or
-    exec. `id` names it in a run's records (given, or KIND-POSITION)."""
+    """One step: `kind` is start, stop, restart, group_start, group_stop, wait, wait_for,
+    exec or snippet. `id` names it in a run's records (given, or KIND-POSITION)."""
 
     kind: str
     id: str
@@ -134,6 +144,10 @@ class RecipeStep:
     seconds: float = 0.0  # for wait
     condition: str = ""  # for wait_for: running, healthy, log_ready, completed_successfully
     idempotent: bool = True  # may a resume run it again after it was interrupted? (exec: no)
+    args: tuple[tuple[str, str], ...] = ()  # for snippet
+    retries: int = 0
+    retry_delay: float = 1.0  # before the first retry; doubling after each, capped at 30 s
+    when: StepCondition | None = None
     context: Literal["local", "docker"] = "local"
     container: str | None = None
     cwd: str | None = None

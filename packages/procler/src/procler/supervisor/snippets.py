@@ -11,6 +11,7 @@ from agentcli.parser import did_you_mean
 from procler.config.model import Snippet
 from procler.errors import ConfirmationRequired, InvalidArgument, SnippetNotFound
 from procler.snippet_fill import ArgumentInvalid, arguments, fill
+from procler.supervisor.core import Supervisor
 from procler.supervisor.exec_command import run_command
 
 if TYPE_CHECKING:
@@ -26,6 +27,31 @@ def describe(snippet: Snippet) -> dict[str, Any]:
         **dataclasses.asdict(snippet),
         "args": [dataclasses.asdict(a) for a in args.values()],
     }
+
+
+async def run_snippet(
+    sup: Supervisor, snippet: Snippet, given: dict[str, str], confirmed: bool, timeout: float
+) -> dict[str, Any]:
+    """Fill the placeholders and run it (`snippet run`, and a recipe's snippet step, which
+    the recipe confirms); INVALID_ARGUMENT runs nothing."""
+    try:
+        command = fill(snippet.command, snippet.args, given)
+    except ArgumentInvalid as exc:
+        raise InvalidArgument(f"snippet {snippet.name}: {exc}") from None
+    if snippet.confirm and not confirmed:
+        raise ConfirmationRequired(
+            f"snippet {snippet.name} asks for confirmation before it runs",
+            data={"snippet": snippet.name, "command": command},
+        )
+    data = await run_command(
+        sup,
+        command,
+        context=snippet.context,
+        container=snippet.container,
+        cwd=snippet.cwd,
+        timeout=timeout,
+    )
+    return {"snippet": snippet.name, **data}
 
 
 def snippet_table(handlers: Handlers) -> dict[str, Handler]:
@@ -50,23 +76,7 @@ def snippet_table(handlers: Handlers) -> dict[str, Handler]:
     async def run(values: dict[str, Any]) -> Any:
         snippet = find(values["name"])
         given = dict(values.get("arg") or [])
-        try:
-            command = fill(snippet.command, snippet.args, given)
-        except ArgumentInvalid as exc:
-            raise InvalidArgument(f"snippet {snippet.name}: {exc}") from None
-        if snippet.confirm and not values.get("yes"):
-            raise ConfirmationRequired(
-                f"snippet {snippet.name} asks for confirmation before it runs",
-                data={"snippet": snippet.name, "command": command},
-            )
-        data = await run_command(
-            handlers.sup,
-            command,
-            context=snippet.context,
-            container=snippet.container,
-            cwd=snippet.cwd,
-            timeout=float(values.get("timeout") or snippet.timeout),
-        )
-        return {"snippet": snippet.name, **data}
+        timeout = float(values.get("timeout") or snippet.timeout)
+        return await run_snippet(handlers.sup, snippet, given, bool(values.get("yes")), timeout)
 
     return {"snippet list": listing, "snippet show": show, "snippet run": run}

@@ -35,6 +35,7 @@ class StepRecord:
     truncated: bool = False
     error: str | None = None
     ignored_error: bool = False  # failed with ignore_error: the run goes on as if it passed
+    attempts: int = 0  # 1 + the retries it took
 
     def move(self, new: str) -> None:
         rs.check_step(self.status, new)

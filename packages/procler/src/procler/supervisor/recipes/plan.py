@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any
 from procler import states
 from procler.config.graph import DependencyGraph
 from procler.config.model import Recipe, RecipeStep
+from procler.snippet_fill import fill
 from procler.supervisor.recipes.model import new_run
 
 if TYPE_CHECKING:
@@ -49,6 +50,10 @@ def _step_plan(handlers: Handlers, step: RecipeStep) -> str:
         return (
             f"{step.target} is {status}: wait up to {step.timeout:g}s for it to be {step.condition}"
         )
+    if step.kind == "snippet":
+        snippet = cfg.snippets[step.target]
+        command = fill(snippet.command, snippet.args, dict(step.args))
+        return f"run snippet {step.target}: `{command}` (timeout {snippet.timeout:g}s)"
     where = f"in container {step.container}" if step.container else "locally"
     return f"run `{step.target}` {where} (timeout {step.timeout:g}s)"
 

@@ -8,17 +8,19 @@ from typing import TYPE_CHECKING, Any
 
 from agentcli.errors import AgentError
 from procler import recipe_states as rs
-from procler.config.model import Recipe
+from procler import states
+from procler.config.model import Recipe, RecipeStep
 from procler.contexts.base import OutputBatch
 from procler.project import recipe_log_name
 from procler.supervisor.recipes.model import RunRecord, StepRecord
 from procler.supervisor.recipes.records import RunRecords
-from procler.supervisor.recipes.steps import exec_outcome, run_step
+from procler.supervisor.recipes.steps import StepOutcome, condition_met, exec_outcome, run_step
 
 if TYPE_CHECKING:
     from procler.supervisor.handlers import Handlers
 
 log = logging.getLogger("procler.recipes")
+RETRY_MAX = 30.0  # seconds: the longest delay between two attempts of a step
 
 
 class RunControl:
@@ -42,14 +44,21 @@ async def execute(
         if record.status in rs.FINISHED:
             failed = failed or (record.status == rs.FAILED and not record.ignored_error)
             continue
-        if failed and recipe.on_error == "stop":
+        if failed and recipe.on_error == "stop" and step.when is None:
+            record.move(rs.SKIPPED)  # a step with `when` decides for itself (e.g. a cleanup)
+            continue
+        why_not = condition_met(handlers, step, {s.id: s.status for s in run.steps})
+        if why_not is not None:
             record.move(rs.SKIPPED)
+            record.output = f"when does not hold: {why_not}"
+            records.save(run)
             continue
         record.move(rs.RUNNING)
         record.started_at, record.ended_at = clock.time(), None
         record.error, record.exit_code, record.output = None, None, ""
+        record.attempts = 0
         records.save(run)
-        current = asyncio.ensure_future(run_step(handlers, step))
+        current = asyncio.ensure_future(_attempts(handlers, step, record))
         control.step = current
         try:
             outcome = await current
@@ -94,6 +103,19 @@ def _log(handlers: Handlers, run: RunRecord, record: StepRecord) -> None:
     if record.error:
         failed = f"[{record.id}] {record.status}: {record.error}"
         output.append(recipe_log_name(run.recipe), 1, OutputBatch("stderr", [failed], now))
+
+
+async def _attempts(handlers: Handlers, step: RecipeStep, record: StepRecord) -> StepOutcome:
+    """The step, again after a failure while retries are left (the delay doubling from
+    retry_delay, capped)."""
+    while True:
+        record.attempts += 1
+        try:
+            return await run_step(handlers, step)
+        except AgentError:
+            if record.attempts > step.retries:
+                raise
+        await asyncio.sleep(states.backoff_delay(record.attempts, step.retry_delay, RETRY_MAX))
 
 
 def _cancelling() -> bool:

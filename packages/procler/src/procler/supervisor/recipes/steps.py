@@ -1,5 +1,6 @@
 """What each kind of recipe step does, through the same handlers as the commands it names
-(`stop: api` is `procler stop api`) and the one-off runner `procler exec` uses."""
+(`stop: api` is `procler stop api`, `snippet: X` is `procler snippet run X`) and the one-off
+runner `procler exec` uses; and whether a step's `when` holds."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ from procler import states
 from procler.config.model import RecipeStep
 from procler.errors import ConditionImpossible, Timeout
 from procler.supervisor.exec_command import run_command
+from procler.supervisor.snippets import run_snippet
 from procler.supervisor.waiting import wait_members
 
 if TYPE_CHECKING:
@@ -51,6 +53,10 @@ async def run_step(handlers: Handlers, step: RecipeStep) -> StepOutcome:
             timeout=step.timeout,
         )
         return exec_outcome(data)
+    if step.kind == "snippet":
+        snippet = handlers.sup.config().snippets[step.target]
+        data = await run_snippet(handlers.sup, snippet, dict(step.args), True, snippet.timeout)
+        return exec_outcome(data)
     if step.kind == "wait":
         await asyncio.sleep(step.seconds)
         return StepOutcome(f"waited {step.seconds:g}s")
@@ -84,3 +90,15 @@ async def _wait_for(handlers: Handlers, step: RecipeStep) -> StepOutcome:
     if reason is not None:
         raise ConditionImpossible(f"{rt.name} cannot be {step.condition}: {reason}")
     raise Timeout(f"{rt.name} not {step.condition} after {step.timeout:g}s: it is {rt.status}")
+
+
+def condition_met(handlers: Handlers, step: RecipeStep, outcomes: dict[str, str]) -> str | None:
+    """None when the step may run; else why not (its `when` does not hold now)."""
+    when = step.when
+    if when is None:
+        return None
+    if when.step is not None:
+        outcome = outcomes.get(when.step, "pending")
+        return None if outcome == when.outcome else f"step {when.step} is {outcome}"
+    status = handlers.sup.runtime(when.process or "").status
+    return None if status == when.status else f"{when.process} is {status}"
