@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import socket
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -87,3 +88,33 @@ def test_bad_snippet_steps_and_when_are_found_at_load_time(tmp_path: Path) -> No
         ("recipes.guarded.steps[3].when.step", "when names 'migrat', not an earlier step"),
         ("recipes.guarded.steps[3].args", "snippet echo: n must be an integer, not 'two'"),
     ]
+
+
+def test_wait_for_port_waits_until_the_port_listens(tmp_path: Path) -> None:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port = sock.getsockname()[1]
+    server = (
+        f"import socket, time; time.sleep(0.3); s = socket.socket(); "
+        f"s.bind(('127.0.0.1', {port})); s.listen(); time.sleep(600)"
+    )
+    project = Project(
+        tmp_path,
+        f"""
+version: 1
+processes:
+  web:
+    command: {PY} -c "{server}"
+    ports: [{port}]
+recipes:
+  up:
+    steps:
+      - start: web
+      - wait_for: {{process: web, condition: port, timeout: 20s}}
+""",
+    )
+    try:
+        run = project.ok("recipe", "run", "up")
+        assert run["steps"][1]["output"] == f"web listens on {port}"
+    finally:
+        project.close()

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import json
+import subprocess
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from harness import PY, Project, wait_for
+from harness import PROCLER, PY, Project, wait_for
 
 SLEEPER = f'{PY} -c "import time; time.sleep(600)"'
 CONFIG = f"""
@@ -231,3 +233,27 @@ def test_step_output_goes_to_the_log_store_under_the_recipe(project: Project) ->
     assert wait_for(lambda: logged() == expected, 10), logged()
     code, answer = project.run("logs", "--recipe", "nope")
     assert (code, answer["error_code"]) == (2, "RECIPE_NOT_FOUND")
+
+
+def test_wait_runs_after_the_going_run_and_a_gone_client_leaves_a_run_going(
+    project: Project,
+) -> None:
+    client = subprocess.Popen(
+        [PROCLER, "recipe", "run", "slow"], cwd=project.root, stdout=subprocess.DEVNULL
+    )
+    assert wait_for(lambda: project.ok("recipe", "runs", "slow")["runs"] != [], 30)
+    client.kill()
+    client.wait(10)
+    first = project.ok("recipe", "runs", "slow")["runs"][0]
+    assert wait_for(lambda: project.marked_pids() != [], 30)
+    assert project.ok("recipe", "status", first["run_id"])["status"] == "running"
+    waiting = subprocess.Popen(
+        [PROCLER, "recipe", "run", "slow", "--wait", "--detach"],
+        cwd=project.root,
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    assert project.ok("recipe", "cancel", first["run_id"])["status"] == "cancelled"
+    out, _ = waiting.communicate(timeout=30)
+    second = json.loads(out)["data"]
+    assert (second["status"], second["run_id"] != first["run_id"]) == ("running", True)

@@ -64,6 +64,11 @@ RECIPE_COMMANDS: "tuple[Command, ...]" = (
             RECIPE,
             DETACH,
             Arg(
+                "--wait",
+                "if a run of this recipe is going on, wait for it to end, then run",
+                type="boolean",
+            ),
+            Arg(
                 "--dry-run",
                 "the plan: each step with what it would do given the current status "
                 "(status planned); runs and writes nothing",

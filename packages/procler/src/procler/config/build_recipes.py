@@ -117,6 +117,13 @@ def _step(
             return None  # the schema reported it
         where, names = child(path, kind), list(known.processes)
         _known(where, "process", value["process"], "process", names, findings)
+        spec = known.processes.get(value["process"])
+        if value["condition"] == "port" and spec is not None and not spec.ports:
+            findings.add(
+                child(where, "condition"),
+                f"wait_for port: {value['process']} declares no ports",
+                f"add ports: [PORT] to {value['process']}",
+            )
         options["timeout"] = value.get("timeout", options.get("timeout", 60.0))
         return RecipeStep(kind, target=value["process"], condition=value["condition"], **options)
     if kind == "wait":

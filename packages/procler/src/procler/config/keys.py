@@ -137,7 +137,7 @@ STEP_KINDS = (
     "exec",
     "snippet",
 )
-WAIT_FOR_CONDITIONS = ("running", "healthy", "log_ready", "completed_successfully")
+WAIT_FOR_CONDITIONS = ("running", "healthy", "log_ready", "completed_successfully", "port")
 WAIT_FOR = Struct(
     {"process": Str(), "condition": Enum(*WAIT_FOR_CONDITIONS), "timeout": DURATION},
     required=("process", "condition"),

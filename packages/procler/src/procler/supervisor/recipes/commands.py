@@ -29,7 +29,8 @@ def recipe_table(handlers: Handlers) -> dict[str, Handler]:
     async def run(values: dict[str, Any]) -> Any:
         if values.get("dry_run"):
             return plan(handlers, engine().recipe(values["name"]))
-        return await engine().run(values["name"], bool(values.get("detach")))
+        name = values["name"]
+        return await engine().run(name, bool(values.get("detach")), bool(values.get("wait")))
 
     async def resume(values: dict[str, Any]) -> Any:
         return await engine().resume(

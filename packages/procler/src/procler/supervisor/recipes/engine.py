@@ -67,8 +67,11 @@ class RecipeEngine:
             raise RunNotFound(f"no recipe run {run_id!r}")
         return run
 
-    async def run(self, name: str, detach: bool) -> dict[str, Any]:
+    async def run(self, name: str, detach: bool, wait: bool = False) -> dict[str, Any]:
         recipe = self.recipe(name)
+        while wait and name in self.active:  # each pass waits for one run to end
+            # its done callback (added first) has released it by the time this resumes
+            await asyncio.shield(self.active[name][1])
         self._refuse_second(name)
         run = new_run(f"{name}-{secrets.token_hex(4)}", recipe, self.handlers.sup.clock.time())
         self.records.save(run)

@@ -47,9 +47,8 @@ def _step_plan(handlers: Handlers, step: RecipeStep) -> str:
         return f"wait {step.seconds:g}s"
     if step.kind == "wait_for":
         status = _status(handlers, step.target)
-        return (
-            f"{step.target} is {status}: wait up to {step.timeout:g}s for it to be {step.condition}"
-        )
+        goal = "listen on its ports" if step.condition == "port" else f"be {step.condition}"
+        return f"{step.target} is {status}: wait up to {step.timeout:g}s for it to {goal}"
     if step.kind == "snippet":
         snippet = cfg.snippets[step.target]
         command = fill(snippet.command, snippet.args, dict(step.args))

@@ -11,12 +11,16 @@ from procler import states
 from procler.config.model import RecipeStep
 from procler.errors import ConditionImpossible, Timeout
 from procler.supervisor.exec_command import run_command
+from procler.supervisor.ports import listening
 from procler.supervisor.snippets import run_snippet
 from procler.supervisor.waiting import wait_members
 
 if TYPE_CHECKING:
     from procler.supervisor.handlers import Handlers
     from procler.supervisor.runtime import ProcessRuntime
+
+
+PORT_POLL = 0.02  # seconds between looks at the ports of a wait_for port
 
 
 class StepOutcome:
@@ -75,6 +79,8 @@ async def run_step(handlers: Handlers, step: RecipeStep) -> StepOutcome:
 async def _wait_for(handlers: Handlers, step: RecipeStep) -> StepOutcome:
     """Wait on the real condition (as depends_on conditions are checked), bounded."""
     rt = handlers.sup.runtime(step.target)
+    if step.condition == "port":
+        return await _wait_for_ports(rt, step.timeout)
     condition = "started" if step.condition == "running" else step.condition
 
     def met(r: ProcessRuntime) -> bool:
@@ -102,3 +108,21 @@ def condition_met(handlers: Handlers, step: RecipeStep, outcomes: dict[str, str]
         return None if outcome == when.outcome else f"step {when.step} is {outcome}"
     status = handlers.sup.runtime(when.process or "").status
     return None if status == when.status else f"{when.process} is {status}"
+
+
+async def _wait_for_ports(rt: ProcessRuntime, timeout: float) -> StepOutcome:
+    """Until every declared port of the process is listening; a port opening is no status
+    change, so it is looked up every PORT_POLL seconds, bounded by the timeout."""
+    deadline = rt.clock.monotonic() + timeout
+    while True:
+        closed = [port for port in rt.spec.ports if not listening(port)]
+        if not closed:
+            ports = ", ".join(str(p) for p in rt.spec.ports)
+            return StepOutcome(f"{rt.name} listens on {ports}")
+        if rt.status in states.AT_REST:
+            raise ConditionImpossible(
+                f"{rt.name} will not open port {closed[0]}: it is {rt.status}"
+            )
+        if rt.clock.monotonic() >= deadline:
+            raise Timeout(f"{rt.name}: port {closed[0]} not listening after {timeout:g}s")
+        await rt.clock.sleep(PORT_POLL)
