@@ -3,17 +3,12 @@ in the project's environment, through the runner `procler exec` uses); save and 
 write the runtime definitions file here, as `define` does."""
 
 from agentcli.commands import Arg, Command
-from procler.cli.processes import FORWARD, SUPERVISED
+from procler.cli.processes import EXEC_ERRORS, FORWARD, SUPERVISED
 from procler.errors import (
-    CommandFailed,
     ConfirmationRequired,
     Conflict,
-    ContainerNotFound,
-    DockerUnavailable,
     InvalidArgument,
     SnippetNotFound,
-    StartFailed,
-    Timeout,
 )
 
 TYPE_CHECKING = False
@@ -69,11 +64,7 @@ SNIPPET_COMMANDS: "tuple[Command, ...]" = (
             SnippetNotFound,
             InvalidArgument,
             ConfirmationRequired,
-            CommandFailed,
-            Timeout,
-            StartFailed,
-            DockerUnavailable,
-            ContainerNotFound,
+            *EXEC_ERRORS,
         ),
         output={
             "type": "object",

@@ -22,6 +22,7 @@ from procler.errors import (
     Timeout,
 )
 from procler.supervisor.core import Supervisor
+from procler.supervisor.naming import find_named
 from procler.supervisor.orchestrate import start_plan, stop_plan
 from procler.supervisor.ports import holder
 from procler.supervisor.runtime import ProcessRuntime
@@ -119,15 +120,9 @@ class Handlers:
 
     def _group_members(self, name: str) -> list[str]:
         groups = self.sup.config().groups
-        if name not in groups:
-            from agentcli.parser import did_you_mean
-
-            hint = did_you_mean(name, sorted(groups))
-            raise GroupNotFound(
-                f"no group named {name!r}",
-                suggestion=(hint + " " if hint else "") + "run `procler group list`",
-            )
-        return list(groups[name].processes)
+        return list(
+            find_named(groups, name, "group", GroupNotFound, "procler group list").processes
+        )
 
     async def _start_names(self, names: list[str], values: dict[str, Any]) -> list[dict[str, Any]]:
         cfg = self.sup.config()

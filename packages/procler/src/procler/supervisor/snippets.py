@@ -7,15 +7,15 @@ import dataclasses
 from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any
 
-from agentcli.parser import did_you_mean
 from procler.config.model import Snippet
 from procler.errors import ConfirmationRequired, InvalidArgument, SnippetNotFound
 from procler.snippet_fill import ArgumentInvalid, arguments, fill
 from procler.supervisor.core import Supervisor
 from procler.supervisor.exec_command import run_command
+from procler.supervisor.naming import find_named
 
 if TYPE_CHECKING:
-    from procler.supervisor.handlers import Handlers
+    from procler.supervisor.commands_api import CommandHandlers
 
 Handler = Callable[[dict[str, Any]], Awaitable[Any]]
 
@@ -54,16 +54,10 @@ async def run_snippet(
     return {"snippet": snippet.name, **data}
 
 
-def snippet_table(handlers: Handlers) -> dict[str, Handler]:
+def snippet_table(handlers: CommandHandlers) -> dict[str, Handler]:
     def find(name: str) -> Snippet:
         snippets = handlers.sup.config().snippets
-        if name not in snippets:
-            hint = did_you_mean(name, sorted(snippets))
-            raise SnippetNotFound(
-                f"no snippet named {name!r}",
-                suggestion=(hint + " " if hint else "") + "run `procler snippet list`",
-            )
-        return snippets[name]
+        return find_named(snippets, name, "snippet", SnippetNotFound, "procler snippet list")
 
     async def listing(values: dict[str, Any]) -> Any:
         tags = set(values.get("tag") or ())

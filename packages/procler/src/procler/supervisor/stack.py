@@ -12,7 +12,7 @@ from procler.supervisor.runtime import ProcessRuntime
 from procler.supervisor.waiting import wait_members
 
 if TYPE_CHECKING:
-    from procler.supervisor.handlers import Handlers
+    from procler.supervisor.commands_api import CommandHandlers
 
 LOG_LINES = 10  # stderr lines shown for a process that is not ready
 # A process without a health check counts as ready once it has stayed up this long, so one
@@ -50,7 +50,7 @@ async def _settled(rts: list[ProcessRuntime], timeout: float) -> None:
         await wait_members(rts, _ready, _why_not, min(left, SETTLE))
 
 
-async def up_and_wait(handlers: Handlers, values: dict[str, Any]) -> dict[str, Any]:
+async def up_and_wait(handlers: CommandHandlers, values: dict[str, Any]) -> dict[str, Any]:
     """Start everything (dependency order), then wait until each process is ready."""
     timeout = float(values.get("timeout") or 60.0)
     await handlers.start({**values, "all": True})
@@ -86,7 +86,7 @@ async def up_and_wait(handlers: Handlers, values: dict[str, Any]) -> dict[str, A
     )
 
 
-async def ci(handlers: Handlers, values: dict[str, Any]) -> dict[str, Any]:
+async def ci(handlers: CommandHandlers, values: dict[str, Any]) -> dict[str, Any]:
     """up --wait, then everything stopped whatever the outcome (exit 0 ready, 1 not)."""
     try:
         data = await up_and_wait(handlers, values)

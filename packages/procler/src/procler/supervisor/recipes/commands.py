@@ -11,13 +11,13 @@ from procler.supervisor.recipes.model import definition_hash
 from procler.supervisor.recipes.plan import plan
 
 if TYPE_CHECKING:
-    from procler.supervisor.handlers import Handlers
+    from procler.supervisor.commands_api import CommandHandlers
 
 Handler = Callable[[dict[str, Any]], Awaitable[Any]]
 RUNS_SHOWN = 50
 
 
-def recipe_table(handlers: Handlers) -> dict[str, Handler]:
+def recipe_table(handlers: CommandHandlers) -> dict[str, Handler]:
     """The recipe commands; the engine is made on first use (it needs the supervisor)."""
     engines: list[RecipeEngine] = []
 

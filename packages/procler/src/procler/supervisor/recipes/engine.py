@@ -8,7 +8,6 @@ import dataclasses
 import secrets
 from typing import TYPE_CHECKING, Any
 
-from agentcli.parser import did_you_mean
 from procler import recipe_states as rs
 from procler.config.model import Recipe
 from procler.errors import (
@@ -21,16 +20,17 @@ from procler.errors import (
     RunNotRunning,
     StepNotIdempotent,
 )
+from procler.supervisor.naming import find_named
 from procler.supervisor.recipes.model import RunRecord, definition_hash, new_run
 from procler.supervisor.recipes.records import RunRecords
 from procler.supervisor.recipes.runner import RunControl, execute
 
 if TYPE_CHECKING:
-    from procler.supervisor.handlers import Handlers
+    from procler.supervisor.commands_api import CommandHandlers
 
 
 class RecipeEngine:
-    def __init__(self, handlers: Handlers) -> None:
+    def __init__(self, handlers: CommandHandlers) -> None:
         self.handlers = handlers
         self.records = RunRecords(handlers.sup.store)
         # recipe -> (run id, its task, its control)
@@ -53,13 +53,7 @@ class RecipeEngine:
 
     def recipe(self, name: str) -> Recipe:
         recipes = self.handlers.sup.config().recipes
-        if name not in recipes:
-            hint = did_you_mean(name, sorted(recipes))
-            raise RecipeNotFound(
-                f"no recipe named {name!r}",
-                suggestion=(hint + " " if hint else "") + "run `procler recipe list`",
-            )
-        return recipes[name]
+        return find_named(recipes, name, "recipe", RecipeNotFound, "procler recipe list")
 
     def run_record(self, run_id: str) -> RunRecord:
         run = self.records.load(run_id)

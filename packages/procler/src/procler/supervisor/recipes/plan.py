@@ -12,10 +12,10 @@ from procler.snippet_fill import fill
 from procler.supervisor.recipes.model import new_run
 
 if TYPE_CHECKING:
-    from procler.supervisor.handlers import Handlers
+    from procler.supervisor.commands_api import CommandHandlers
 
 
-def plan(handlers: Handlers, recipe: Recipe) -> dict[str, Any]:
+def plan(handlers: CommandHandlers, recipe: Recipe) -> dict[str, Any]:
     """The run as it would be recorded, each step with `plan`: what it would do now."""
     run = new_run("", recipe, handlers.sup.clock.time()).as_dict()
     steps = [
@@ -25,7 +25,7 @@ def plan(handlers: Handlers, recipe: Recipe) -> dict[str, Any]:
     return {**run, "run_id": None, "status": "planned", "dry_run": True, "steps": steps}
 
 
-def _step_plan(handlers: Handlers, step: RecipeStep) -> str:
+def _step_plan(handlers: CommandHandlers, step: RecipeStep) -> str:
     cfg = handlers.sup.config()
     graph = DependencyGraph.from_config(cfg)
     if step.kind == "start":
@@ -57,11 +57,11 @@ def _step_plan(handlers: Handlers, step: RecipeStep) -> str:
     return f"run `{step.target}` {where} (timeout {step.timeout:g}s)"
 
 
-def _status(handlers: Handlers, name: str) -> str:
+def _status(handlers: CommandHandlers, name: str) -> str:
     return handlers.sup.runtimes[name].status
 
 
-def _starts(handlers: Handlers, names: list[str]) -> str:
+def _starts(handlers: CommandHandlers, names: list[str]) -> str:
     said = []
     for name in names:
         status = _status(handlers, name)
@@ -70,7 +70,7 @@ def _starts(handlers: Handlers, names: list[str]) -> str:
     return "; ".join(said)
 
 
-def _stop(handlers: Handlers, name: str) -> str:
+def _stop(handlers: CommandHandlers, name: str) -> str:
     status = _status(handlers, name)
     doing = "stop it" if status in states.ALIVE else "leave it stopped"
     return f"{name} is {status}: stop will {doing}"

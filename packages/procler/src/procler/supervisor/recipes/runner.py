@@ -17,7 +17,7 @@ from procler.supervisor.recipes.records import RunRecords
 from procler.supervisor.recipes.steps import StepOutcome, condition_met, exec_outcome, run_step
 
 if TYPE_CHECKING:
-    from procler.supervisor.handlers import Handlers
+    from procler.supervisor.commands_api import CommandHandlers
 
 log = logging.getLogger("procler.recipes")
 RETRY_MAX = 30.0  # seconds: the longest delay between two attempts of a step
@@ -35,7 +35,11 @@ class RunControl:
 
 
 async def execute(
-    handlers: Handlers, records: RunRecords, recipe: Recipe, run: RunRecord, control: RunControl
+    handlers: CommandHandlers,
+    records: RunRecords,
+    recipe: Recipe,
+    run: RunRecord,
+    control: RunControl,
 ) -> None:
     """Run every step not finished yet; on_error stop skips the rest after a failure."""
     clock = handlers.sup.clock
@@ -93,7 +97,7 @@ async def execute(
     records.save(run)
 
 
-def _log(handlers: Handlers, run: RunRecord, record: StepRecord) -> None:
+def _log(handlers: CommandHandlers, run: RunRecord, record: StepRecord) -> None:
     """The step's output, and its error, into the log store under the recipe."""
     now = handlers.sup.clock.time()
     output = handlers.sup.output
@@ -105,7 +109,7 @@ def _log(handlers: Handlers, run: RunRecord, record: StepRecord) -> None:
         output.append(recipe_log_name(run.recipe), 1, OutputBatch("stderr", [failed], now))
 
 
-async def _attempts(handlers: Handlers, step: RecipeStep, record: StepRecord) -> StepOutcome:
+async def _attempts(handlers: CommandHandlers, step: RecipeStep, record: StepRecord) -> StepOutcome:
     """The step, again after a failure while retries are left (the delay doubling from
     retry_delay, capped)."""
     while True:

@@ -16,7 +16,7 @@ from procler.supervisor.snippets import run_snippet
 from procler.supervisor.waiting import wait_members
 
 if TYPE_CHECKING:
-    from procler.supervisor.handlers import Handlers
+    from procler.supervisor.commands_api import CommandHandlers
     from procler.supervisor.runtime import ProcessRuntime
 
 
@@ -44,7 +44,7 @@ def _statuses(answer: dict[str, Any]) -> str:
     return "\n".join(f"{p['name']} is {p['status']}" for p in listed)
 
 
-async def run_step(handlers: Handlers, step: RecipeStep) -> StepOutcome:
+async def run_step(handlers: CommandHandlers, step: RecipeStep) -> StepOutcome:
     """Do one step; an AgentError says why it failed (exec failures carry their output)."""
     target = {"name": step.target, "timeout": step.timeout}
     if step.kind == "exec":
@@ -76,7 +76,7 @@ async def run_step(handlers: Handlers, step: RecipeStep) -> StepOutcome:
     return StepOutcome(_statuses(await doing(target)))
 
 
-async def _wait_for(handlers: Handlers, step: RecipeStep) -> StepOutcome:
+async def _wait_for(handlers: CommandHandlers, step: RecipeStep) -> StepOutcome:
     """Wait on the real condition (as depends_on conditions are checked), bounded."""
     rt = handlers.sup.runtime(step.target)
     if step.condition == "port":
@@ -98,7 +98,9 @@ async def _wait_for(handlers: Handlers, step: RecipeStep) -> StepOutcome:
     raise Timeout(f"{rt.name} not {step.condition} after {step.timeout:g}s: it is {rt.status}")
 
 
-def condition_met(handlers: Handlers, step: RecipeStep, outcomes: dict[str, str]) -> str | None:
+def condition_met(
+    handlers: CommandHandlers, step: RecipeStep, outcomes: dict[str, str]
+) -> str | None:
     """None when the step may run; else why not (its `when` does not hold now)."""
     when = step.when
     if when is None:
