@@ -44,9 +44,12 @@ class SheetGrid:
     comments: list[tuple[str, str]] = field(default_factory=list)
 
 
-def _apply_merges(grid: SheetGrid) -> dict[tuple[int, int], str]:
-    """Vertical merges repeat the value in every row; horizontal ones keep it in column 1."""
-    cells = {k: escape_inline(v) for k, v in grid.cells.items()}
+def merged_cells(grid: SheetGrid, *, escape: bool = True) -> dict[tuple[int, int], str]:
+    """Vertical merges repeat the value in every row; horizontal ones keep it in column 1.
+
+    `escape` makes each value Markdown inline text; without it values stay as displayed.
+    """
+    cells = {k: escape_inline(v) for k, v in grid.cells.items()} if escape else dict(grid.cells)
     for r1, c1, r2, c2 in grid.merges:
         value = cells.get((r1, c1), "")
         for r in range(r1, r2 + 1):
@@ -67,7 +70,7 @@ def _bands(rows: list[int]) -> list[list[int]]:
     return bands
 
 
-def _blocks(
+def table_blocks(
     cells: dict[tuple[int, int], str], rows: list[int]
 ) -> list[tuple[list[int], list[int]]]:
     """(rows, columns) of each table: bands of rows split by an empty row, and side-by-side
@@ -86,11 +89,11 @@ def _blocks(
         for group in groups:
             inner = [r for r in band if filled.get(r, set()) & set(group)]
             sub = {k: v for k, v in cells.items() if k[1] in group}
-            out += _blocks(sub, inner)
+            out += table_blocks(sub, inner)
     return out
 
 
-def _header(
+def table_header(
     grid: SheetGrid, cells: dict[tuple[int, int], str], rows: list[int], cols: list[int]
 ) -> tuple[list[str], int]:
     """The header of a table and how many rows it used (two rows when the first is merged)."""
@@ -115,7 +118,7 @@ def sheet_blocks(grid: SheetGrid, doc: Document, options: ReadOptions) -> None:
     """Append a sheet's section: heading, tables with their ranges, comments."""
     title = escape_inline(grid.name) + (" (hidden)" if grid.hidden else "")
     doc.add(Block("heading", title, level=2))
-    cells = _apply_merges(grid)
+    cells = merged_cells(grid)
     if options.skip_hidden:
         cells = {
             k: v
@@ -130,14 +133,14 @@ def sheet_blocks(grid: SheetGrid, doc: Document, options: ReadOptions) -> None:
             doc.add(Block("paragraph", line.strip()))
         rows = [r for r in rows if r >= header_row]
     count = 0
-    for band, cols in _blocks(cells, rows):
+    for band, cols in table_blocks(cells, rows):
         if len(band) == 1 and len(cols) == 1:
             doc.add(Block("paragraph", cells[(band[0], cols[0])]))
             continue
         count += 1
         span = f"{cell_ref(band[0], cols[0])}:{cell_ref(band[-1], cols[-1])}"
         doc.add(Block("heading", f"Table {count} ({span})", level=3))
-        header, used = _header(grid, cells, band, cols)
+        header, used = table_header(grid, cells, band, cols)
         table = [header] + [[cells.get((r, c), "") for c in cols] for r in band[used:]]
         doc.add(Block("table", rows=table))
     for ref, text in grid.comments:

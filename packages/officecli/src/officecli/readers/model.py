@@ -66,6 +66,7 @@ class ReadOptions:
     skip_hidden: bool = False
     max_cells: int = 200_000
     keep_running_headers: bool = False
+    formulas: bool = False  # Excel: a formula cell's text is "=FORMULA", not its cached value
 
 
 def count_chars(text: str) -> int:

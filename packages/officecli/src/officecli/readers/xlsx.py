@@ -12,6 +12,7 @@ from officecli.readers.ooxml import R_EMBED, R_ID, chart_raw_chars, chart_rows, 
 from officecli.readers.safety import BrokenFileError, Package
 
 if TYPE_CHECKING:
+    from collections.abc import Iterator
     from xml.etree.ElementTree import Element
 
 WORKBOOK = "xl/workbook.xml"
@@ -41,6 +42,13 @@ class XlsxReader:
         self.date1904 = False
 
     def read(self) -> Document:
+        for part, grid in self.grids():
+            sheet_blocks(grid, self.doc, self.options)
+            self._drawings(part)
+        return self.doc
+
+    def grids(self) -> Iterator[tuple[str, SheetGrid]]:
+        """Each sheet's (part name, grid of displayed values), in workbook order."""
         if not self.pkg.has(WORKBOOK):
             raise BrokenFileError(f"{self.pkg.label}: no xl/workbook.xml; not an Excel workbook")
         book = self.pkg.xml(WORKBOOK)
@@ -60,9 +68,7 @@ class XlsxReader:
                 continue
             grid = SheetGrid(sheet.get("name", ""), hidden=hidden)
             self._sheet(part, grid)
-            sheet_blocks(grid, self.doc, self.options)
-            self._drawings(part)
-        return self.doc
+            yield part, grid
 
     def _load_strings(self) -> None:
         part = "xl/sharedStrings.xml"
@@ -84,6 +90,10 @@ class XlsxReader:
     def _display(self, c: Element) -> tuple[str, int]:
         """(displayed text, characters of the raw value for the independent count)."""
         kind = c.get("t", "n")
+        if self.options.formulas:
+            f = c.find(X + "f")
+            if f is not None and f.text:
+                return "=" + f.text, count_chars(f.text)
         v = c.find(X + "v")
         raw = v.text or "" if v is not None else ""
         if kind == "inlineStr":
@@ -187,3 +197,10 @@ class XlsxReader:
 def read_xlsx(path: Path, options: ReadOptions) -> Document:
     with Package(path) as pkg:
         return XlsxReader(pkg, options).read()
+
+
+def read_grids(path: Path, options: ReadOptions) -> tuple[list[SheetGrid], list[str]]:
+    """Every sheet as a grid of displayed values, and the cuts made (--max-cells)."""
+    with Package(path) as pkg:
+        reader = XlsxReader(pkg, options)
+        return [grid for _part, grid in reader.grids()], reader.doc.cuts

@@ -1,0 +1,139 @@
+"""A design workbook as sheets of tables: header, data rows, section labels, labelled cells.
+
+Built on the shared xlsx reader (displayed values, merges, furigana left out) and its
+table split (blank rows and columns separate tables; a merged top row makes a two-level
+header `金額/税抜`). Only the header detection and the section rows are design-diff's own.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from officecli.design_diff.errors import NoHeaderError, WorkbookError
+from officecli.design_diff.presets import Preset
+from officecli.readers.grid import SheetGrid, merged_cells, table_blocks, table_header
+from officecli.readers.model import ReadOptions
+from officecli.readers.paths import not_a_file
+from officecli.readers.safety import ReaderError
+
+Cells = dict[tuple[int, int], str]
+HEADER_SCAN_ROWS = 10  # the header is among a table's first rows (titles may come first)
+
+
+@dataclass
+class Row:
+    number: int  # 0-based sheet row
+    values: list[str]  # one per table column, as shown in Excel
+    section: str = ""  # the section row above it ('' when the table has none)
+
+
+@dataclass
+class Table:
+    sheet: str
+    headers: list[str]
+    columns: list[int]  # 0-based sheet column of each header
+    header_row: int  # 0-based sheet row of the (last) header row
+    rows: list[Row]
+
+
+@dataclass
+class Sheet:
+    name: str
+    tables: list[Table]
+    cells: Cells = field(default_factory=dict)  # every displayed value (labelled cells)
+
+
+def _filled(cells: Cells, row: int, cols: list[int]) -> int:
+    return sum(1 for c in cols if cells.get((row, c), "").strip())
+
+
+def _header_index(cells: Cells, band: list[int], cols: list[int], preset: Preset) -> int:
+    """Index in `band` of the header: the first row naming two preset roles, else the
+    first row filled at least half as wide as the table."""
+    scan = band[:HEADER_SCAN_ROWS]
+    for i, r in enumerate(scan):
+        roles = {preset.role_of(cells.get((r, c), "")) for c in cols} - {""}
+        if len(roles) >= 2:
+            return i
+    for i, r in enumerate(scan):
+        if _filled(cells, r, cols) >= max(2, (len(cols) + 1) // 2):
+            return i
+    return -1
+
+
+def _unique(headers: list[str], cols: list[int]) -> list[str]:
+    """Empty headers become their column letter; repeated ones get ' (2)', ' (3)'."""
+    from officecli.readers.grid import column_letter
+
+    seen: dict[str, int] = {}
+    out = []
+    for header, col in zip(headers, cols, strict=True):
+        name = header.strip() or f"({column_letter(col)})"
+        seen[name] = seen.get(name, 0) + 1
+        out.append(name if seen[name] == 1 else f"{name} ({seen[name]})")
+    return out
+
+
+def _table(
+    grid: SheetGrid, cells: Cells, band: list[int], cols: list[int], start: int, preset: Preset
+) -> Table:
+    headers, used = table_header(grid, cells, band[start:], cols)
+    body = band[start + used :]
+    rows: list[Row] = []
+    section = ""
+    for r in body:
+        values = [cells.get((r, c), "") for c in cols]
+        filled = [v for v in values if v.strip()]
+        if preset.section_rows and len(filled) == 1 and len(cols) >= 3 and not values[-1]:
+            section = filled[0].strip()
+            continue
+        rows.append(Row(r, values, section))
+    return Table(grid.name, _unique(headers, cols), cols, band[start + used - 1], rows)
+
+
+def sheet_tables(grid: SheetGrid, preset: Preset, header_row: int = 0) -> Sheet:
+    """The tables of one sheet; `header_row` (1-based, 0 = auto) fixes the header's row."""
+    cells = merged_cells(grid, escape=False)
+    rows = sorted({r for (r, _c), v in cells.items() if v.strip()})
+    tables = []
+    for band, cols in table_blocks(cells, rows):
+        if len(cols) < 2 or len(band) < 1:
+            continue
+        if header_row and band[0] <= header_row - 1 <= band[-1]:
+            start = band.index(header_row - 1) if header_row - 1 in band else -1
+        else:
+            start = _header_index(cells, band, cols, preset)
+        if start >= 0:
+            tables.append(_table(grid, cells, band, cols, start, preset))
+    return Sheet(grid.name, tables, cells)
+
+
+def read_workbook(
+    path: str, preset: Preset, *, header_row: int = 0, formulas: bool = False, max_cells: int
+) -> list[Sheet]:
+    """Every sheet of an xlsx with its tables; bad input raises WorkbookError (exit 2)."""
+    from officecli.readers.xlsx import read_grids
+
+    problem = not_a_file(path)
+    if problem:
+        raise WorkbookError(f"{path!r}: {problem}", suggestion="check the --before/--after path")
+    if Path(path).suffix.lower() not in (".xlsx", ".xlsm"):
+        raise WorkbookError(
+            f"{path}: not an .xlsx/.xlsm workbook",
+            suggestion="save the workbook as .xlsx (an .xls can be converted in Excel)",
+        )
+    try:
+        grids, cuts = read_grids(Path(path), ReadOptions(max_cells=max_cells, formulas=formulas))
+    except ReaderError as exc:
+        raise WorkbookError(exc.message, suggestion=exc.suggestion) from None
+    if cuts:
+        raise WorkbookError(
+            f"{path}: more than {max_cells} cells", suggestion="raise --max-cells or pass --sheet"
+        )
+    return [sheet_tables(grid, preset, header_row) for grid in grids]
+
+
+def require_tables(sheet: Sheet, path: str) -> None:
+    if not sheet.tables and sheet.cells:
+        raise NoHeaderError(f"{path}: sheet {sheet.name!r} has no table with a recognisable header")
