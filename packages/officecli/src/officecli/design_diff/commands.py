@@ -12,9 +12,9 @@ from officecli.design_diff.errors import (
     SpecError,
     WorkbookError,
 )
+from officecli.design_diff.rules import EXCEL_RULES, SPEC_RULES, rules_schema
 
 _H = "officecli.design_diff.handlers"
-_REPORT = {"$ref": "agentcli report schema (schema_version, tool, meta, summary, findings)"}
 _FAIL_ON = Arg(
     "--fail-on",
     "lowest severity that makes the exit code 1 (default info: any difference)",
@@ -56,7 +56,7 @@ EXCEL = Command(
         "design-diff excel --before a.xlsx --after b.xlsx --preset-file team.yaml --fail-on error",
     ),
     errors=(WorkbookError, NoHeaderError, KeyColumnError, PresetError),
-    output=_REPORT,
+    output=rules_schema(EXCEL_RULES),
 )  # fmt: skip
 
 SPEC = Command(
@@ -78,7 +78,7 @@ SPEC = Command(
         "design-diff spec --excel api.xlsx --oas openapi.json --severity-file sev.yaml -f markdown",
     ),
     errors=(WorkbookError, NoHeaderError, PresetError, SpecError, ApiSheetError),
-    output=_REPORT,
+    output=rules_schema(SPEC_RULES),
 )  # fmt: skip
 
 PRESETS = Command(

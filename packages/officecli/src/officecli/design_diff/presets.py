@@ -17,26 +17,13 @@ from agentcli.errors import UsageError
 from agentcli.report import SEVERITIES, Severity
 from officecli.design_diff.errors import PresetError
 from officecli.design_diff.normalize import label_key
+from officecli.design_diff.rules import EXCEL_RULES
 from officecli.fieldcheck.errors import RulesFileError, closest
 from officecli.fieldcheck.loader import _position, _read_yaml, plain
 from officecli.readers.paths import not_a_file
 
 PRESET_NAMES = ("api", "table", "screen", "generic")
-DIFF_RULES = (
-    "sheet.added",
-    "sheet.removed",
-    "sheet.renamed",
-    "row.added",
-    "row.removed",
-    "row.moved",
-    "cell.changed",
-    "column.added",
-    "column.removed",
-    "column.renamed",
-    "column.moved",
-    "key.duplicate",
-    "key.blank",
-)
+DIFF_RULES = tuple(EXCEL_RULES)
 _TOP = ("name", "description", "columns", "keys", "scope", "section_rows", "ignore")
 _TOP_ALL = (*_TOP, "severity", "spec")
 _SEVERITY_KEYS = ("default", "rules", "changed", "added")
