@@ -16,7 +16,7 @@ def _drop(rows: list[list[Any]], col: int) -> list[list[Any]]:
 
 def test_column_added_and_removed(diff: Diff) -> None:
     old = api_rows(3)
-    new = [r + [v] for r, v in zip(_drop(api_rows(3), 5), ["説明", "a", "b", "c"], strict=True)]
+    new = [[*r, v] for r, v in zip(_drop(api_rows(3), 5), ["説明", "a", "b", "c"], strict=True)]
     _, report = diff({"API": old}, {"API": new}, "--type", "api")
     assert rules(report) == [("column.added", "API!F1"), ("column.removed", "API!F1")]
     assert [(f["field"], f["severity"]) for f in report["findings"]] == [
@@ -76,7 +76,7 @@ def test_sheet_option_limits_the_comparison(diff: Diff) -> None:
 
 def test_several_tables_per_sheet_are_compared_separately(diff: Diff) -> None:
     def sheet(day: str) -> list[list[Any]]:
-        rows: list[list[Any]] = [r + [None, None] for r in api_rows(2)]
+        rows: list[list[Any]] = [[*r, None, None] for r in api_rows(2)]
         rows[0] += ["版", "日付"]
         rows[1] += ["1.0", "2026-01-01"]
         rows[2] += ["1.1", day]

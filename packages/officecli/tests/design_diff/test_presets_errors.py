@@ -8,9 +8,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from design_diff_helpers import api_rows, write_book
 
 from agentcli.main import run
-from design_diff_helpers import api_rows, rules, write_book
 from officecli.design_diff.commands import APP
 
 Diff = Callable[..., tuple[int, dict[str, Any]]]

@@ -72,9 +72,9 @@ def test_moved_row_is_only_a_move(diff: Diff) -> None:
 
 
 def test_duplicate_key_names_both_rows_then_compares_by_occurrence(diff: Diff) -> None:
-    old = api_rows(3) + [[4, "f1", "重複", "string", "", 5]]
-    new = api_rows(3) + [[4, "f1", "重複", "integer", "", 5]]
-    code, report = diff({"API": old}, {"API": new}, "--type", "api")
+    old = [*api_rows(3), [4, "f1", "重複", "string", "", 5]]
+    new = [*api_rows(3), [4, "f1", "重複", "integer", "", 5]]
+    _code, report = diff({"API": old}, {"API": new}, "--type", "api")
     assert rules(report) == [
         ("key.duplicate", "API!B5 (物理名=f1)"),
         ("key.duplicate", "API!B5 (物理名=f1)"),
@@ -88,8 +88,8 @@ def test_duplicate_key_names_both_rows_then_compares_by_occurrence(diff: Diff) -
 
 
 def test_blank_key_rows_are_matched_by_content(diff: Diff) -> None:
-    old = api_rows(3) + [[4, None, "備考行", "string", "", 99]]
-    new = api_rows(3) + [[4, None, "備考行", "string", "", 100]]
+    old = [*api_rows(3), [4, None, "備考行", "string", "", 99]]
+    new = [*api_rows(3), [4, None, "備考行", "string", "", 100]]
     new.insert(1, [0, "new", "新", "string", "○", 1])
     _, report = diff({"API": old}, {"API": new}, "--type", "api")
     assert rules(report) == [

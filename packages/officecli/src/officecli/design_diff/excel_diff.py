@@ -51,7 +51,7 @@ def _header_score(a: Table, b: Table) -> float:
     return len(ha & hb) / len(ha | hb) if ha | hb else 0.0
 
 
-def _selected(sheets: list[Sheet], names: tuple[str, ...], other: list[Sheet]) -> list[Sheet]:
+def select_sheets(sheets: list[Sheet], names: tuple[str, ...], other: list[Sheet]) -> list[Sheet]:
     if not names:
         return sheets
     known = [s.name for s in sheets] + [s.name for s in other]
@@ -89,8 +89,8 @@ class WorkbookDiff:
         }
         old_all = read_workbook(before, **read)  # type: ignore[arg-type]
         new_all = read_workbook(after, **read)  # type: ignore[arg-type]
-        old = _selected(old_all, opts.sheets, new_all)
-        new = _selected(new_all, opts.sheets, old_all)
+        old = select_sheets(old_all, opts.sheets, new_all)
+        new = select_sheets(new_all, opts.sheets, old_all)
         for path, sheets in ((before, old), (after, new)):
             self._require_tables(path, sheets)
         by_name = {s.name: s for s in old}

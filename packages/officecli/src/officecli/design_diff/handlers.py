@@ -9,7 +9,7 @@ from agentcli.commands import Command, Outcome
 from agentcli.errors import UsageError
 from agentcli.report import SEVERITIES, Report
 from officecli import __version__
-from officecli.design_diff.excel_diff import DiffOptions, diff_workbooks
+from officecli.design_diff.excel_diff import DiffOptions, diff_workbooks, select_sheets
 from officecli.design_diff.normalize import Normaliser
 from officecli.design_diff.presets import PRESET_NAMES, Preset, load_preset
 from officecli.design_diff.table_diff import TableOptions
@@ -91,6 +91,36 @@ def excel_handler(values: dict[str, Any], command: Command) -> Outcome:
     meta |= {name: result.counts[rule] for name, rule in META_COUNTS.items()}
     report = Report("design-diff", __version__, f"design-diff: {before} -> {after}", meta)
     report.findings.extend(result.findings)
+    return Outcome(report, exit_code(report, values["fail_on"]))
+
+
+def spec_handler(values: dict[str, Any], command: Command) -> Outcome:
+    from officecli.design_diff.spec_check import check_spec, load_severities
+    from officecli.design_diff.workbook import read_workbook
+
+    excel, oas = values["excel"], values["oas"]
+    check_output(values, [excel, oas])
+    for name in ("header_row", "max_cells"):
+        _positive(values, name)
+    preset = load_preset(values["type"], values.get("preset_file"))
+    severities = load_severities(values.get("severity_file"))
+    sheets = read_workbook(
+        excel, preset, header_row=values["header_row"], max_cells=values["max_cells"]
+    )
+    sheets = select_sheets(sheets, tuple(values.get("sheet") or ()), [])
+    findings, endpoints, operations = check_spec(sheets, excel, oas, preset, severities)
+    meta: dict[str, str | int | float | bool] = {
+        "excel": str(excel),
+        "oas": str(oas),
+        "preset": preset.name,
+        "endpoints_in_excel": endpoints,
+        "operations_in_oas": operations,
+    }
+    for finding in findings:
+        name = finding.rule_id.removeprefix("spec.").replace(".", "_").replace("-", "_")
+        meta[name] = int(meta.get(name, 0)) + 1
+    report = Report("design-diff", __version__, f"design-diff spec: {excel} vs {oas}", meta)
+    report.findings.extend(findings)
     return Outcome(report, exit_code(report, values["fail_on"]))
 
 

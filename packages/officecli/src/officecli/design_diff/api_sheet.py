@@ -1,0 +1,118 @@
+"""An Excel API definition as endpoints: method and path from labelled cells, fields from
+the item table (section column or section rows; no section: the success response)."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from officecli.design_diff.normalize import as_number, label_key
+from officecli.design_diff.oas import Field
+from officecli.design_diff.presets import Preset, SpecHints
+from officecli.design_diff.workbook import Row, Sheet, Table
+from officecli.readers.grid import cell_ref
+
+_ENUM_SPLIT = re.compile(r"[,、，|/\n]+")
+_PATH = re.compile(r"(?:[a-z]+://[^/]+)?(/\S*)", re.IGNORECASE)
+
+
+@dataclass
+class ExcelField:
+    field: Field
+    cell: str  # Sheet!B12 of the item's name
+    roles: frozenset[str]  # the columns the item table has: only those are compared
+
+
+@dataclass
+class Endpoint:
+    sheet: str
+    method: str
+    path: str
+    cell: str  # Sheet!B3 of the method's value
+    fields: dict[tuple[str, str], ExcelField] = field(default_factory=dict)
+
+
+def _labelled(sheet: Sheet, labels: tuple[str, ...], body: set[int]) -> tuple[str, str]:
+    """(value, cell) of the first cell right of a cell reading one of `labels`."""
+    wanted = {label_key(x) for x in labels}
+    for (r, c), text in sorted(sheet.cells.items()):
+        if r in body or label_key(text) not in wanted:
+            continue
+        right = sorted((cc, v) for (rr, cc), v in sheet.cells.items() if rr == r and cc > c)
+        for cc, value in right:
+            if value.strip():
+                return value.strip(), f"{sheet.name}!{cell_ref(r, cc)}"
+    return "", ""
+
+
+def section_place(text: str, hints: SpecHints) -> str:
+    """path/query/header/request/response for a section label ('' when unknown)."""
+    key = label_key(text)
+    best, size = "", 0
+    for place, labels in hints.sections.items():
+        for label in labels:
+            lk = label_key(label)
+            if key.startswith(lk) and len(lk) > size:
+                best, size = place, len(lk)
+    return best
+
+
+def json_type(text: str, hints: SpecHints) -> str:
+    """The JSON Schema type a workbook's type label stands for (lower-cased text if none)."""
+    key = label_key(text.split("(")[0])
+    for kind, labels in hints.types.items():
+        if key in {label_key(x) for x in labels}:
+            return kind
+    return key
+
+
+class _ItemReader:
+    def __init__(self, table: Table, preset: Preset) -> None:
+        self.table = table
+        self.hints = preset.spec
+        roles = [preset.role_of(h) for h in table.headers]
+        self.col = {role: i for i, role in reversed(list(enumerate(roles))) if role}
+
+    def value(self, row: Row, role: str) -> str:
+        return row.values[self.col[role]].strip() if role in self.col else ""
+
+    def read(self, row: Row) -> ExcelField | None:
+        name = self.value(row, "name")
+        section = self.value(row, "section") or row.section
+        place = section_place(section, self.hints) if section else "response"
+        if not name or not place:
+            return None
+        length = as_number(self.value(row, "length").split(",")[0] or "x")
+        enum_text = self.value(row, "enum")
+        item = Field(
+            name=name,
+            place=place,
+            type=json_type(self.value(row, "type"), self.hints),
+            required=label_key(self.value(row, "required")) in self.hints.required_values,
+            max_length=int(length) if length is not None else None,
+            enum=tuple(v.strip() for v in _ENUM_SPLIT.split(enum_text) if v.strip())
+            if enum_text
+            else None,
+            format=self.value(row, "format").lower(),
+        )
+        cell = cell_ref(row.number, self.table.columns[self.col["name"]])
+        return ExcelField(item, f"{self.table.sheet}!{cell}", frozenset(self.col))
+
+
+def read_endpoint(sheet: Sheet, preset: Preset) -> Endpoint | None:
+    """The endpoint a sheet describes, or None when it has no method and path."""
+    items = [t for t in sheet.tables if any(preset.role_of(h) == "name" for h in t.headers)]
+    body = {row.number for t in items for row in t.rows} | {t.header_row for t in items}
+    method, method_cell = _labelled(sheet, preset.spec.method_labels, body)
+    raw_path, _cell = _labelled(sheet, preset.spec.path_labels, body)
+    found = _PATH.search(raw_path)
+    if not method or not found:
+        return None
+    endpoint = Endpoint(sheet.name, method.lower(), found[1], method_cell)
+    for table in items:
+        reader = _ItemReader(table, preset)
+        for row in table.rows:
+            item = reader.read(row)
+            if item is not None:
+                endpoint.fields.setdefault((item.field.place, item.field.name), item)
+    return endpoint
