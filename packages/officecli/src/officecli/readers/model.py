@@ -71,4 +71,4 @@ class ReadOptions:
 
 def count_chars(text: str) -> int:
     """Characters that carry content: everything except whitespace."""
-    return sum(1 for ch in text if not ch.isspace())
+    return len("".join(text.split()))  # str.split() drops exactly the isspace() characters

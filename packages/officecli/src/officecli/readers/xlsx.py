@@ -5,11 +5,12 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from officecli.readers.grid import SheetGrid, parse_ref, sheet_blocks
+from officecli.readers.grid import SheetGrid, sheet_blocks
 from officecli.readers.model import Block, Document, ReadOptions, count_chars
 from officecli.readers.numfmt import BUILTIN_FORMATS, format_value
 from officecli.readers.ooxml import R_EMBED, R_ID, chart_raw_chars, chart_rows, picture_ext, q
 from officecli.readers.safety import BrokenFileError, Package
+from officecli.readers.xlsx_sheet import SheetScan, StringsScan
 
 if TYPE_CHECKING:
     from collections.abc import Iterator
@@ -73,7 +74,9 @@ class XlsxReader:
     def _load_strings(self) -> None:
         part = "xl/sharedStrings.xml"
         if self.pkg.has(part):
-            self.strings = [_rich_text(si) for si in self.pkg.xml(part).iter(X + "si")]
+            scan = StringsScan()
+            self.pkg.scan_xml(part, scan)
+            self.strings = scan.strings
 
     def _load_styles(self) -> None:
         if not self.pkg.has("xl/styles.xml"):
@@ -87,19 +90,14 @@ class XlsxReader:
             fmt_id = int(xf.get("numFmtId", "0"))
             self.formats.append(custom.get(fmt_id, BUILTIN_FORMATS.get(fmt_id, "General")))
 
-    def _display(self, c: Element) -> tuple[str, int]:
+    def _display(
+        self, kind: str, style: int, raw: str, inline: str, formula: str
+    ) -> tuple[str, int]:
         """(displayed text, characters of the raw value for the independent count)."""
-        kind = c.get("t", "n")
-        if self.options.formulas:
-            f = c.find(X + "f")
-            if f is not None and f.text:
-                return "=" + f.text, count_chars(f.text)
-        v = c.find(X + "v")
-        raw = v.text or "" if v is not None else ""
+        if formula and self.options.formulas:
+            return "=" + formula, count_chars(formula)
         if kind == "inlineStr":
-            is_el = c.find(X + "is")
-            text = _rich_text(is_el) if is_el is not None else ""
-            return text, count_chars(text)
+            return inline, count_chars(inline)
         if kind == "s":
             text = self.strings[int(raw)] if raw.isdigit() and int(raw) < len(self.strings) else ""
             return text, count_chars(text)
@@ -113,48 +111,32 @@ class XlsxReader:
             number = float(raw)
         except ValueError:
             return raw, count_chars(raw)
-        style = int(c.get("s", "0"))
         code = self.formats[style] if style < len(self.formats) else "General"
         # a number may legitimately display shorter than its stored digits; count it as 1
         return format_value(number, code, self.date1904), 1
 
     def _sheet(self, part: str, grid: SheetGrid) -> None:
-        cut = False
-        row_raw = 0
         skip = self.options.skip_hidden
-        elements = self.pkg.iter_xml(part)
-        for el in elements:
-            tag = el.tag
-            if tag == X + "c":
-                if self.cells_left <= 0:
-                    cut = True
-                    break
-                text, raw_chars = self._display(el)
-                row, col = parse_ref(el.get("r", "A1"))
-                if text:
-                    self.cells_left -= 1
-                    grid.cells[(row, col)] = text
-                    if not (skip and col in grid.hidden_cols):
-                        row_raw += raw_chars
-                el.clear()
-            elif tag == X + "row":
-                if el.get("hidden") in ("1", "true"):
-                    grid.hidden_rows.add(int(el.get("r", "1")) - 1)
-                if not (skip and el.get("hidden") in ("1", "true")):
-                    self.doc.raw_chars += row_raw
-                row_raw = 0
-                el.clear()
-            elif tag == X + "col" and el.get("hidden") in ("1", "true"):
-                first, last = int(el.get("min", "1")) - 1, int(el.get("max", "1"))
-                grid.hidden_cols.update(range(first, min(last, first + 16384)))
-            elif tag == X + "mergeCell":
-                first_ref, _, last_ref = el.get("ref", "").partition(":")
-                r1, c1 = parse_ref(first_ref)
-                r2, c2 = parse_ref(last_ref or first_ref)
-                grid.merges.append((r1, c1, r2, c2))
+        cut = False
+
+        def cell(row: int, col: int, kind: str, style: int, raw: str, inline: str, f: str) -> bool:
+            nonlocal cut
+            if self.cells_left <= 0:
+                cut = True
+                return False
+            text, raw_chars = self._display(kind, style, raw, inline, f)
+            if text:
+                self.cells_left -= 1
+                grid.cells[(row, col)] = text
+                if not (skip and (row in scan.hidden_rows or col in scan.hidden_cols)):
+                    self.doc.raw_chars += raw_chars
+            return True
+
+        scan = SheetScan(cell)
+        self.pkg.scan_xml(part, scan)
+        grid.hidden_rows, grid.hidden_cols = scan.hidden_rows, scan.hidden_cols
+        grid.merges = scan.merges
         if cut:
-            elements.close()  # type: ignore[attr-defined]
-            self.doc.raw_chars += row_raw
             self.doc.cuts.append(
                 f"cut at --max-cells {self.options.max_cells}: "
                 f"sheet {grid.name!r} and any later sheets are incomplete"
