@@ -47,12 +47,13 @@ def rules(report: dict[str, Any]) -> list[tuple[str, str]]:
 
 
 def patch_part(path: Path, part: str, edit: Callable[[str], str]) -> Path:
-    """Rewrite one XML part of a saved workbook (what openpyxl cannot write: rPh, cached <v>)."""
+    """Rewrite (or add) one XML part of a saved workbook: what openpyxl cannot write (shared
+    strings with <rPh>, cached <v> of formulas)."""
     import zipfile
 
     with zipfile.ZipFile(path) as src:
         members = {info.filename: src.read(info) for info in src.infolist()}
-    members[part] = edit(members[part].decode("utf-8")).encode("utf-8")
+    members[part] = edit(members.get(part, b"").decode("utf-8")).encode("utf-8")
     with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as out:
         for name, data in members.items():
             out.writestr(name, data)

@@ -145,3 +145,12 @@ def test_missing_file_and_output_onto_an_input(tmp_path: Path, diff: Diff) -> No
     assert diff(tmp_path / "nope.xlsx", good)[1]["error_code"] == "INVALID_WORKBOOK"
     code, env = diff(good, good, "-o", str(good))
     assert (code, env["error_code"], good.read_bytes() == content) == (2, "USAGE", True)
+
+
+def test_workbook_over_max_cells_is_refused_not_cut(diff: Diff) -> None:
+    code, env = diff({"S": api_rows(5)}, {"S": api_rows(5)}, "--max-cells", "10")
+    assert (code, env["error_code"], env["suggestion"]) == (
+        2,
+        "INVALID_WORKBOOK",
+        "raise --max-cells or pass --sheet",
+    )

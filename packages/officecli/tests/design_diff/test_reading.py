@@ -7,6 +7,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+import pytest
 from design_diff_helpers import api_rows, patch_part, rules, write_book
 
 Diff = Callable[..., tuple[int, dict[str, Any]]]
@@ -96,12 +97,32 @@ def _with_furigana(path: Path, reading: str) -> Path:
     return patch_part(path, "xl/worksheets/sheet1.xml", edit)
 
 
-def test_furigana_is_never_part_of_the_text(tmp_path: Path, diff: Diff) -> None:
-    grid = [["K", "Name"], ["a", "山田"]]
-    old = _with_furigana(write_book(tmp_path / "o.xlsx", {"S": grid}), "ヤマダ")
-    new = _with_furigana(write_book(tmp_path / "n.xlsx", {"S": grid}), "ヤマタ")
-    code, report = diff(old, new)
-    assert (code, report["findings"]) == (0, [])
+def _shared_with_furigana(path: Path, reading: str) -> Path:
+    """The name as Excel stores it: a shared string (index 0) with its phonetic guide."""
+    inline = '<c r="B2" t="inlineStr"><is><t>&#23665;&#30000;</t></is></c>'
+    patch_part(
+        path,
+        "xl/worksheets/sheet1.xml",
+        lambda xml: xml.replace(inline, '<c r="B2" t="s"><v>0</v></c>'),
+    )
+    sst = f'<sst xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main"><si><t>山田</t><rPh sb="0" eb="2"><t>{reading}</t></rPh></si></sst>'
+    return patch_part(path, "xl/sharedStrings.xml", lambda _xml: sst)
+
+
+@pytest.mark.parametrize(
+    "stored", [_with_furigana, _shared_with_furigana], ids=["inline", "shared"]
+)
+def test_furigana_is_never_part_of_the_text(
+    tmp_path: Path, diff: Diff, stored: Callable[[Path, str], Path]
+) -> None:
+    grid = [["K", "Name"], ["a", "山田"], ["b", "x"]]
+    old = stored(write_book(tmp_path / "o.xlsx", {"S": grid}), "ヤマダ")
+    new = [["K", "Name"], ["a", "山田"], ["b", "y"]]
+    new_book = stored(write_book(tmp_path / "n.xlsx", {"S": new}), "ヤマタ")
+    _, report = diff(old, new_book)
+    assert [(f["location"], f["expected"], f["actual"]) for f in report["findings"]] == [
+        ("S!B3 (K=b)", "x", "y")
+    ]  # the name compares equal: only its reading differs
 
 
 def _cached(path: Path, value: str) -> Path:
