@@ -25,7 +25,7 @@ class Normaliser:
     tolerance: float = 0.0
 
     def __call__(self, text: str) -> str:
-        if self.nfkc:
+        if self.nfkc and not text.isascii():  # ASCII is already NFKC: skip the call
             text = unicodedata.normalize("NFKC", text)
         if self.whitespace:
             text = _SPACES.sub(" ", text).strip()

@@ -51,7 +51,7 @@ class _Side:
             if role in preset.ignore or label_key(h) in ignored
         }
         norm = opts.normaliser
-        self.norm = [[norm(v) for v in row.values] for row in table.rows]
+        self.norm = [list(map(norm, row.values)) for row in table.rows]
         self.scope = self.roles.index(preset.scope) if preset.scope in self.roles else -1
         self.key_cols: list[int] = []
         self.by_role = False
@@ -180,61 +180,53 @@ class TableDiff:
         severity = severity or self.preset.severity(rule, role)
         self.out.append(((position, order), Finding(rule_id=rule, severity=severity, **parts)))
 
+    def _column(
+        self, rule: str, table: Table, i: int, order: int, message: str, **parts: str
+    ) -> None:
+        """A column finding, located at the column's header cell."""
+        ref = f"{table.sheet}!{column_letter(table.columns[i])}{table.header_row + 1}"
+        self._put(
+            -1, order, rule, "", message=message, location=ref, field=table.headers[i], **parts
+        )
+
     def _columns(self, cols: ColumnMatch) -> None:
         old, new = self.old.table, self.new.table
-
-        def at(table: Table, i: int) -> str:
-            return f"{table.sheet}!{column_letter(table.columns[i])}{table.header_row + 1}"
-
         for o, n in cols.pairs:
-            if (o, n) in cols.renamed and n not in self.new.ignored:
-                self._put(
-                    -1,
-                    n,
+            if n in self.new.ignored:
+                continue
+            if (o, n) in cols.renamed:
+                message = f"column {old.headers[o]!r} renamed to {new.headers[n]!r}"
+                self._column(
                     "column.renamed",
-                    "",
-                    message=f"column {old.headers[o]!r} renamed to {new.headers[n]!r}",
-                    location=at(new, n),
-                    field=new.headers[n],
+                    new,
+                    n,
+                    n,
+                    message,
                     expected=old.headers[o],
                     actual=new.headers[n],
                 )
-            if (o, n) in cols.moved and n not in self.new.ignored:
-                self._put(
-                    -1,
-                    n,
-                    "column.moved",
-                    "",
-                    message=f"column {new.headers[n]!r} moved",
-                    location=at(new, n),
-                    field=new.headers[n],
-                    expected=column_letter(old.columns[o]),
-                    actual=column_letter(new.columns[n]),
+            if (o, n) in cols.moved:
+                letters = {
+                    "expected": column_letter(old.columns[o]),
+                    "actual": column_letter(new.columns[n]),
+                }
+                self._column(
+                    "column.moved", new, n, n, f"column {new.headers[n]!r} moved", **letters
                 )
         for n in cols.added:
             if n not in self.new.ignored:
-                self._put(
-                    -1,
-                    n,
+                self._column(
                     "column.added",
-                    "",
-                    message=f"column {new.headers[n]!r} added",
-                    location=at(new, n),
-                    field=new.headers[n],
+                    new,
+                    n,
+                    n,
+                    f"column {new.headers[n]!r} added",
                     actual=new.headers[n],
                 )
         for o in cols.removed:
             if o not in self.old.ignored:
-                self._put(
-                    -1,
-                    1000 + o,
-                    "column.removed",
-                    "",
-                    message=f"column {old.headers[o]!r} removed",
-                    location=at(old, o),
-                    field=old.headers[o],
-                    expected=old.headers[o],
-                )
+                message = f"column {old.headers[o]!r} removed"
+                self._column("column.removed", old, o, 1000 + o, message, expected=old.headers[o])
 
     def _keys(
         self, old_dups: list[tuple[int, int]], new_dups: list[tuple[int, int]], blank: list[int]
