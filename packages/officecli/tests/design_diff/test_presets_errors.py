@@ -107,6 +107,15 @@ def test_unknown_key_names_the_closest_column(diff: Diff) -> None:
     assert env["suggestion"].startswith("the closest existing column is '物理名'")
 
 
+def test_unknown_ignored_column_names_the_closest(diff: Diff) -> None:
+    code, env = diff({"S": api_rows()}, {"S": api_rows()}, "--ignore", "論理")
+    assert (code, env["error_code"], env["suggestion"]) == (
+        2,
+        "UNKNOWN_COLUMN",
+        "the closest existing column is '論理名'",
+    )
+
+
 def test_key_column_missing_in_one_file(diff: Diff) -> None:
     new = api_rows()
     new[0][1] = "名前"

@@ -8,10 +8,10 @@ from dataclasses import dataclass, field
 from agentcli.errors import UsageError
 from agentcli.report import Finding
 from officecli.design_diff.align import SIMILARITY_THRESHOLD, assign_similar
-from officecli.design_diff.errors import NoHeaderError
+from officecli.design_diff.errors import KeyColumnError, NoHeaderError
 from officecli.design_diff.normalize import label_key
 from officecli.design_diff.presets import Preset
-from officecli.design_diff.table_diff import TableDiff, TableOptions
+from officecli.design_diff.table_diff import TableDiff, TableOptions, find_column
 from officecli.design_diff.workbook import Sheet, Table, read_workbook
 from officecli.fieldcheck.errors import closest
 
@@ -93,6 +93,7 @@ class WorkbookDiff:
         new = select_sheets(new_all, opts.sheets, old_all)
         for path, sheets in ((before, old), (after, new)):
             self._require_tables(path, sheets)
+        _check_ignored(opts.table.ignore, [t.headers for s in old + new for t in s.tables])
         by_name = {s.name: s for s in old}
         pairs = {j: by_name[s.name] for j, s in enumerate(new) if s.name in by_name}
         rest_old = [i for i, s in enumerate(old) if s.name not in {t.name for t in new}]
@@ -146,6 +147,19 @@ class WorkbookDiff:
         placed = sorted(diff.run(), key=lambda item: item[0])
         self.counts.update(diff.counts)
         return [finding for _pos, finding in placed]
+
+
+def _check_ignored(labels: tuple[str, ...], headers: list[list[str]]) -> None:
+    """An --ignore naming no column of any table is a typo: say which column is closest."""
+    every = [h for hs in headers for h in hs]
+    for label in labels:
+        if not any(find_column(hs, label) >= 0 for hs in headers):
+            near = closest(label, every)
+            raise KeyColumnError(
+                f"--ignore {label!r}: no table has such a column",
+                suggestion=f"the closest existing column is {near!r}",
+                data={"column": label, "closest": near},
+            )
 
 
 def _like(shape: Table, sheet: str) -> Table:
