@@ -181,12 +181,28 @@ class TableDiff:
         self.out.append(((position, order), Finding(rule_id=rule, severity=severity, **parts)))
 
     def _column(
-        self, rule: str, table: Table, i: int, order: int, message: str, **parts: str
+        self,
+        rule: str,
+        table: Table,
+        i: int,
+        order: int,
+        message: str,
+        old: str = "",
+        new: str = "",
     ) -> None:
         """A column finding, located at the column's header cell."""
         ref = f"{table.sheet}!{column_letter(table.columns[i])}{table.header_row + 1}"
+        header = table.headers[i]
         self._put(
-            -1, order, rule, "", message=message, location=ref, field=table.headers[i], **parts
+            -1,
+            order,
+            rule,
+            "",
+            message=message,
+            location=ref,
+            field=header,
+            expected=old,
+            actual=new,
         )
 
     def _columns(self, cols: ColumnMatch) -> None:
@@ -202,16 +218,13 @@ class TableDiff:
                     n,
                     n,
                     message,
-                    expected=old.headers[o],
-                    actual=new.headers[n],
+                    old.headers[o],
+                    new.headers[n],
                 )
             if (o, n) in cols.moved:
-                letters = {
-                    "expected": column_letter(old.columns[o]),
-                    "actual": column_letter(new.columns[n]),
-                }
+                letters = (column_letter(old.columns[o]), column_letter(new.columns[n]))
                 self._column(
-                    "column.moved", new, n, n, f"column {new.headers[n]!r} moved", **letters
+                    "column.moved", new, n, n, f"column {new.headers[n]!r} moved", *letters
                 )
         for n in cols.added:
             if n not in self.new.ignored:
@@ -221,12 +234,12 @@ class TableDiff:
                     n,
                     n,
                     f"column {new.headers[n]!r} added",
-                    actual=new.headers[n],
+                    new=new.headers[n],
                 )
         for o in cols.removed:
             if o not in self.old.ignored:
                 message = f"column {old.headers[o]!r} removed"
-                self._column("column.removed", old, o, 1000 + o, message, expected=old.headers[o])
+                self._column("column.removed", old, o, 1000 + o, message, old=old.headers[o])
 
     def _keys(
         self, old_dups: list[tuple[int, int]], new_dups: list[tuple[int, int]], blank: list[int]

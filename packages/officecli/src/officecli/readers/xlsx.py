@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from officecli.readers.grid import SheetGrid, sheet_blocks
+from officecli.readers.grid import SheetGrid, cell_ref, sheet_blocks
 from officecli.readers.model import Block, Document, ReadOptions, count_chars
 from officecli.readers.numfmt import BUILTIN_FORMATS, format_value
 from officecli.readers.ooxml import R_EMBED, R_ID, chart_raw_chars, chart_rows, picture_ext, q
@@ -18,6 +18,7 @@ if TYPE_CHECKING:
 
 WORKBOOK = "xl/workbook.xml"
 X = "{http://schemas.openxmlformats.org/spreadsheetml/2006/main}"
+MAX_CELLS_NAMED = 20  # cells listed in one loss.formula_no_value finding; the count has them all
 
 
 def _rich_text(si: Element) -> str:
@@ -41,11 +42,24 @@ class XlsxReader:
         self.strings: list[str] = []
         self.formats: list[str] = []
         self.date1904 = False
+        self.uncalculated: dict[str, list[str]] = {}  # sheet -> cells with a formula, no value
 
     def read(self) -> Document:
         for part, grid in self.grids():
             sheet_blocks(grid, self.doc, self.options)
             self._drawings(part)
+        for name, cells in self.uncalculated.items():
+            shown = ", ".join(cells[:MAX_CELLS_NAMED]) + (
+                " ..." if len(cells) > MAX_CELLS_NAMED else ""
+            )
+            self.doc.warnings.append(
+                (
+                    "loss.formula_no_value",
+                    f"sheet {name!r}: {len(cells)} formula cell(s) have no calculated value "
+                    f"(shown as their formula): {shown}",
+                    "rerun with --recalc (needs LibreOffice), or open and save the file in Excel",
+                )
+            )
         return self.doc
 
     def grids(self) -> Iterator[tuple[str, SheetGrid]]:
@@ -115,6 +129,17 @@ class XlsxReader:
         # a number may legitimately display shorter than its stored digits; count it as 1
         return format_value(number, code, self.date1904), 1
 
+    def _formula_without_value(
+        self, kind: str, formula: str, raw: str, ref: str, sheet: str
+    ) -> str:
+        """A formula with no cached value (the file was written by a library, never opened in
+        Excel) shows as its formula, and is recorded for loss.formula_no_value. An empty
+        value of a text formula (t="str") is a real result: the formula returned ""."""
+        if not formula or raw or kind == "str":
+            return ""
+        self.uncalculated.setdefault(sheet, []).append(ref)
+        return "=" + formula
+
     def _sheet(self, part: str, grid: SheetGrid) -> None:
         skip = self.options.skip_hidden
         cut = False
@@ -125,6 +150,8 @@ class XlsxReader:
                 cut = True
                 return False
             text, raw_chars = self._display(kind, style, raw, inline, f)
+            if not text and f:
+                text = self._formula_without_value(kind, f, raw, cell_ref(row, col), grid.name)
             if text:
                 self.cells_left -= 1
                 grid.cells[(row, col)] = text
