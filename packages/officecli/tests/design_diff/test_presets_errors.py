@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from design_diff_helpers import api_rows, write_book
+from design_diff_helpers import api_rows, patch_part, write_book
 
 from agentcli.main import run
 from officecli.design_diff.commands import APP
@@ -163,3 +163,21 @@ def test_workbook_over_max_cells_is_refused_not_cut(diff: Diff) -> None:
         "INVALID_WORKBOOK",
         "raise --max-cells or pass --sheet",
     )
+
+
+@pytest.mark.parametrize(
+    ("edit", "words"),
+    [
+        (lambda xml: xml.replace("<worksheet", '<!DOCTYPE w [<!ENTITY a "aaaa">]><worksheet', 1), "DTD"),
+        (lambda xml: xml[:-40], "not well formed"),
+    ],
+    ids=["entities", "truncated"],
+)  # fmt: skip
+def test_unsafe_or_broken_sheet_xml_is_exit_2(
+    tmp_path: Path, diff: Diff, edit: Callable[[str], str], words: str
+) -> None:
+    bad = patch_part(
+        write_book(tmp_path / "bad.xlsx", {"S": api_rows()}), "xl/worksheets/sheet1.xml", edit
+    )
+    code, env = diff(bad, write_book(tmp_path / "good.xlsx", {"S": api_rows()}))
+    assert (code, env["error_code"], words in env["error"]) == (2, "INVALID_WORKBOOK", True)
