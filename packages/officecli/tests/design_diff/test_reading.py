@@ -41,6 +41,19 @@ def test_header_below_a_title_and_labelled_cells(diff: Diff) -> None:
     assert rules(report) == [("cell.changed", "S!F6 (物理名=f2)")]
 
 
+def test_cells_outside_tables_are_compared_by_their_label(diff: Diff) -> None:
+    def sheet(title: str, method: str) -> list[list[Any]]:
+        return [[title], ["メソッド", method], *api_rows(2)]
+
+    _, report = diff(
+        {"S": sheet("API定義書", "GET")}, {"S": sheet("API定義書", "POST")}, "--type", "api"
+    )
+    assert [
+        (f["rule_id"], f["location"], f["expected"], f["actual"]) for f in report["findings"]
+    ] == [("cell.changed", "S!B2 (メソッド)", "GET", "POST")]
+    assert report["meta"]["tables"] == 1
+
+
 def test_header_row_option(diff: Diff) -> None:
     def sheet(v: int) -> list[list[Any]]:
         return [["改訂", "2026"], ["キー", "値"], ["a", v]]

@@ -140,9 +140,13 @@ class WorkbookDiff:
         for i, table in enumerate(old.tables):
             if i not in paired.values():
                 self.findings += self._table(table, _like(table, new.name))
+        if old.loose or new.loose:
+            before = old.loose or _like(new.loose, old.name)  # type: ignore[arg-type]
+            after = new.loose or _like(old.loose, new.name)  # type: ignore[arg-type]
+            self.findings += self._table(before, after)
 
     def _table(self, old: Table, new: Table) -> list[Finding]:
-        self.tables += 1
+        self.tables += not new.loose
         diff = TableDiff(old, new, self.preset, self.options.table)
         placed = sorted(diff.run(), key=lambda item: item[0])
         self.counts.update(diff.counts)
@@ -164,7 +168,7 @@ def _check_ignored(labels: tuple[str, ...], headers: list[list[str]]) -> None:
 
 def _like(shape: Table, sheet: str) -> Table:
     """An empty table with the same header, standing for a table one version lacks."""
-    return Table(sheet, list(shape.headers), list(shape.columns), shape.header_row, [])
+    return Table(sheet, list(shape.headers), list(shape.columns), shape.header_row, [], shape.loose)
 
 
 def diff_workbooks(before: str, after: str, preset: Preset, options: DiffOptions) -> DiffResult:

@@ -69,6 +69,8 @@ class _Side:
 
     def key(self, i: int) -> Hashable | None:
         row = self.norm[i]
+        if self.table.loose:  # a label row: its first cell names it
+            return next(v for v in row if v.strip())
         values = tuple(row[c] for c in self.key_cols)
         if not any(v.strip() for v in values):
             return None
@@ -79,6 +81,8 @@ class _Side:
         return ", ".join(self.table.headers[c] for c in self.key_cols)
 
     def describe(self, row: Row) -> str:
+        if self.table.loose:
+            return next(v for v in row.values if v.strip())
         parts = [f"{self.table.headers[c]}={row.values[c]}" for c in self.key_cols]
         return ", ".join(parts)
 
@@ -153,8 +157,9 @@ class TableDiff:
             return same / len(sample)
 
         cols = match_columns(old.table.headers, new.table.headers, known, column_score)
-        self._columns(cols)
-        self._keys(rows.old_keys.duplicates, rows.new_keys.duplicates, rows.new_keys.blank)
+        if not new.table.loose:  # loose cells have no header nor key to report on
+            self._columns(cols)
+            self._keys(rows.old_keys.duplicates, rows.new_keys.duplicates, rows.new_keys.blank)
         by_old = sorted(rows.pairs)
         olds = [o for o, _n in by_old]
         for o, n in rows.pairs:

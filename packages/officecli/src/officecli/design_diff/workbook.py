@@ -35,6 +35,8 @@ class Table:
     columns: list[int]  # 0-based sheet column of each header
     header_row: int  # 0-based sheet row of the (last) header row
     rows: list[Row]
+    loose: bool = False  # the sheet's cells outside any table, keyed by each row's first cell
+    span: tuple[int, int] = (0, -1)  # first and last sheet row of the table, header included
 
 
 @dataclass
@@ -42,6 +44,7 @@ class Sheet:
     name: str
     tables: list[Table]
     cells: Cells = field(default_factory=dict)  # every displayed value (labelled cells)
+    loose: Table | None = None  # titles, labelled cells: whatever no table holds
 
 
 def _filled(cells: Cells, row: int, cols: list[int]) -> int:
@@ -89,7 +92,9 @@ def _table(
             section = filled[0].strip()
             continue
         rows.append(Row(r, values, section))
-    return Table(grid.name, _unique(headers, cols), cols, band[start + used - 1], rows)
+    last = band[start + used - 1]
+    span = (band[start], band[-1])
+    return Table(grid.name, _unique(headers, cols), cols, last, rows, span=span)
 
 
 def sheet_tables(grid: SheetGrid, preset: Preset, header_row: int = 0) -> Sheet:
@@ -106,7 +111,22 @@ def sheet_tables(grid: SheetGrid, preset: Preset, header_row: int = 0) -> Sheet:
             start = _header_index(cells, band, cols, preset)
         if start >= 0:
             tables.append(_table(grid, cells, band, cols, start, preset))
-    return Sheet(grid.name, tables, cells)
+    return Sheet(grid.name, tables, cells, _loose(grid.name, cells, tables))
+
+
+def _loose(sheet: str, cells: Cells, tables: list[Table]) -> Table | None:
+    """The cells no table holds (titles, `メソッド | GET` above a table) as one table whose
+    columns are the sheet's letters, so that a change there is reported too."""
+    from officecli.readers.grid import column_letter
+
+    held = {(r, c) for t in tables for c in t.columns for r in range(t.span[0], t.span[1] + 1)}
+    free = {k: v for k, v in cells.items() if v.strip() and k not in held}
+    if not free:
+        return None
+    cols = sorted({c for _r, c in free})
+    rows = [Row(r, [free.get((r, c), "") for c in cols]) for r in sorted({r for r, _c in free})]
+    headers = [f"({column_letter(c)})" for c in cols]
+    return Table(sheet, headers, cols, rows[0].number, rows, loose=True)
 
 
 def read_workbook(
