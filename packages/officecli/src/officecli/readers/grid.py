@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field
 
 from officecli.readers.model import Block, Document, ReadOptions
@@ -24,20 +23,19 @@ def cell_ref(row: int, col: int) -> str:
     return f"{column_letter(col)}{row + 1}"
 
 
-_REF = re.compile(r"([A-Z]{1,3})([0-9]{1,7})")
-_COLUMN_OF: dict[str, int] = {}  # at most 18,278 entries (A..ZZZ)
+_COLUMN_OF: dict[str, int] = {}  # letters -> column; at most 18,278 entries (A..XFD)
 
 
 def parse_ref(ref: str) -> tuple[int, int]:
     """'B3' -> (2, 1). Called for every cell of a sheet, hence the fast path."""
-    found = _REF.fullmatch(ref)
-    if found:
-        letters, digits = found.groups()
-        col = _COLUMN_OF.get(letters)
-        if col is None:
-            col = _COLUMN_OF[letters] = _slow_ref(letters)[1]
-        return int(digits) - 1, col
-    return _slow_ref(ref)
+    letters = ref.rstrip("0123456789")
+    digits = ref[len(letters) :]
+    col = _COLUMN_OF.get(letters) if digits else None
+    if col is None:
+        if not (digits and letters.isalpha() and letters.isupper() and len(letters) <= 3):
+            return _slow_ref(ref)
+        col = _COLUMN_OF[letters] = _slow_ref(letters)[1]
+    return int(digits) - 1, col
 
 
 def _slow_ref(ref: str) -> tuple[int, int]:
