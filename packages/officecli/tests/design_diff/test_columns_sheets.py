@@ -85,3 +85,10 @@ def test_several_tables_per_sheet_are_compared_separately(diff: Diff) -> None:
     _, report = diff({"S": sheet("2026-02-01")}, {"S": sheet("2026-02-02")}, "--type", "api")
     assert rules(report) == [("cell.changed", "S!J3 (版=1.1)")]
     assert report["meta"]["tables"] == 2
+
+
+def test_empty_columns_are_not_taken_for_a_rename(diff: Diff) -> None:
+    old = [["Code", "Format", "V"], ["a", None, 1], ["b", None, 2]]
+    new = [["Code", "Default", "V"], ["a", None, 1], ["b", None, 2]]
+    _, report = diff({"S": old}, {"S": new})
+    assert rules(report) == [("column.added", "S!B1"), ("column.removed", "S!B1")]

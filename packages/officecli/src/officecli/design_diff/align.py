@@ -39,14 +39,15 @@ def moved_pairs(pairs: Sequence[tuple[int, int]]) -> set[tuple[int, int]]:
     return {p for i, p in enumerate(ordered) if i not in keep}
 
 
-def similarity(a: Sequence[str], b: Sequence[str]) -> float:
-    """Share of equal values among the positions where either side has one."""
+def similarity(a: Sequence[str], b: Sequence[str], empty: float = 1.0) -> float:
+    """Share of equal values among the positions where either side has one (`empty` when
+    neither has any)."""
     used = equal = 0
     for x, y in zip(a, b, strict=False):
         if x or y:
             used += 1
             equal += x == y
-    return equal / used if used else 1.0
+    return equal / used if used else empty
 
 
 def assign_similar(

@@ -8,7 +8,7 @@ from collections.abc import Hashable
 from dataclasses import dataclass, field
 
 from agentcli.report import Finding, Severity
-from officecli.design_diff.align import align
+from officecli.design_diff.align import align, similarity
 from officecli.design_diff.columns import ColumnMatch, header_pairs, match_columns
 from officecli.design_diff.errors import KeyColumnError
 from officecli.design_diff.normalize import Normaliser, label_key
@@ -139,22 +139,26 @@ class TableDiff:
         known = header_pairs(old.table.headers, new.table.headers, old.roles, new.roles)
         known = {n: o for n, o in known.items() if n not in new.ignored and o not in old.ignored}
         shared = sorted(known.items())
-        proj_old = [[r[o] for _n, o in shared] for r in old.norm]
-        proj_new = [[r[n] for n, _o in shared] for r in new.norm]
-        from officecli.design_diff.align import similarity
+
+        def row_score(o: int, n: int) -> float:  # over the columns both versions have
+            a, b = old.norm[o], new.norm[n]
+            return similarity([a[oc] for _n, oc in shared], [b[nc] for nc, _o in shared])
 
         rows = align(
             [old.key(i) for i in range(len(old.norm))],
             [new.key(i) for i in range(len(new.norm))],
-            lambda o, n: similarity(proj_old[o], proj_new[n]),
+            row_score,
         )
         sample = rows.pairs[:CONTENT_SAMPLE]
 
-        def column_score(o: int, n: int) -> float:
-            if o in old.ignored or n in new.ignored or not sample:
+        def column_score(o: int, n: int) -> float:  # over the first matched rows
+            if o in old.ignored or n in new.ignored:
                 return 0.0
-            same = sum(1 for a, b in sample if old.norm[a][o] == new.norm[b][n])
-            return same / len(sample)
+            return similarity(
+                [old.norm[a][o] for a, _b in sample],
+                [new.norm[b][n] for _a, b in sample],
+                empty=0.0,
+            )
 
         cols = match_columns(old.table.headers, new.table.headers, known, column_score)
         if not new.table.loose:  # loose cells have no header nor key to report on
