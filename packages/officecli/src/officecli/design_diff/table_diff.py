@@ -182,6 +182,7 @@ class TableDiff:
         rule: str,
         role: str,
         severity: Severity | None = None,
+        /,
         **parts: str,
     ) -> None:
         """Add a finding at a place in the new file's order; severity from the preset."""
@@ -250,6 +251,22 @@ class TableDiff:
                 message = f"column {old.headers[o]!r} removed"
                 self._column("column.removed", old, o, 1000 + o, message, old=old.headers[o])
 
+    def _row(
+        self,
+        side: _Side,
+        row: Row,
+        place: tuple[float, int],
+        rule: str,
+        message: str,
+        severity: Severity | None = None,
+        **parts: str,
+    ) -> None:
+        """A finding about a whole row, located at its key cell."""
+        location = side.where(row, side.key_cols[0])
+        parts.setdefault("field", side.key_field())
+        parts |= {"message": message, "location": location}
+        self._put(place[0], place[1], rule, "", severity, **parts)
+
     def _keys(
         self, old_dups: list[tuple[int, int]], new_dups: list[tuple[int, int]], blank: list[int]
     ) -> None:
@@ -257,30 +274,28 @@ class TableDiff:
             which = "before" if side is self.old else "after"
             for first, repeat in dups:
                 a, b = side.table.rows[first], side.table.rows[repeat]
-                key = side.describe(b)
-                self._put(
-                    repeat if side is self.new else -1,
-                    0,
+                rows = f"rows {a.number + 1} and {b.number + 1}"
+                message = f"key {side.describe(b)} appears twice in the {which} file: {rows}; compared by occurrence"
+                place = (repeat if side is self.new else -1, 0)
+                self._row(
+                    side,
+                    b,
+                    place,
                     "key.duplicate",
-                    "",
-                    message=f"key {key} appears twice in the {which} file: rows {a.number + 1} and {b.number + 1}; compared by occurrence",
-                    location=side.where(b, side.key_cols[0]),
-                    field=side.key_field(),
+                    message,
                     expected=f"row {a.number + 1}",
                     actual=f"row {b.number + 1}",
                     suggestion="give each row its own key",
                 )
         for n in blank:
             row = self.new.table.rows[n]
-            col = self.new.key_cols[0]
-            self._put(
-                n,
-                0,
+            message = f"row {row.number + 1} has a blank key; matched by content"
+            self._row(
+                self.new,
+                row,
+                (n, 0),
                 "key.blank",
-                "",
-                message=f"row {row.number + 1} has a blank key; matched by content",
-                location=self.new.where(row, col),
-                field=self.new.table.headers[col],
+                message,
                 actual=self.new.summary(row),
                 suggestion="fill in the key column",
             )
@@ -289,14 +304,13 @@ class TableDiff:
         old, new = self.old, self.new
         a, b = old.table.rows[o], new.table.rows[n]
         if moved:
-            self._put(
-                n,
-                1,
+            message = f"row {new.describe(b)} moved from row {a.number + 1} to row {b.number + 1}"
+            self._row(
+                new,
+                b,
+                (n, 1),
                 "row.moved",
-                "",
-                message=f"row {new.describe(b)} moved from row {a.number + 1} to row {b.number + 1}",
-                location=new.where(b, new.key_cols[0]),
-                field=new.key_field(),
+                message,
                 expected=f"row {a.number + 1}",
                 actual=f"row {b.number + 1}",
             )
@@ -328,27 +342,14 @@ class TableDiff:
         if rule is not None and rule.column in self.new.roles:
             value = row.values[self.new.roles.index(rule.column)]
             severity = rule.severity if label_key(value) in rule.optional else severity
-        self._put(
-            n,
-            0,
-            "row.added",
-            "",
-            severity,
-            message=f"row {self.new.describe(row)} added",
-            location=self.new.where(row, self.new.key_cols[0]),
-            field=self.new.key_field(),
-            actual=self.new.summary(row),
+        message = f"row {self.new.describe(row)} added"
+        self._row(
+            self.new, row, (n, 0), "row.added", message, severity, actual=self.new.summary(row)
         )
 
     def _removed(self, o: int, position: float) -> None:
         row = self.old.table.rows[o]
-        self._put(
-            position,
-            0,
-            "row.removed",
-            "",
-            message=f"row {self.old.describe(row)} removed",
-            location=self.old.where(row, self.old.key_cols[0]),
-            field=self.old.key_field(),
-            expected=self.old.summary(row),
+        message = f"row {self.old.describe(row)} removed"
+        self._row(
+            self.old, row, (position, 0), "row.removed", message, expected=self.old.summary(row)
         )
