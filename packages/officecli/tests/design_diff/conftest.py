@@ -32,6 +32,7 @@ def diff(
         old = before if isinstance(before, Path) else write_book(tmp_path / "before.xlsx", before)
         new = after if isinstance(after, Path) else write_book(tmp_path / "after.xlsx", after)
         code = run(APP, ["excel", "--before", str(old), "--after", str(new), *args])
-        return code, json.loads(capsys.readouterr().out)
+        out = capsys.readouterr().out
+        return code, json.loads(out) if out else {}  # -o FILE: nothing on stdout
 
     return go

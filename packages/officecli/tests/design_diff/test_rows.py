@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 from design_diff_helpers import api_rows, rules
@@ -108,3 +109,19 @@ def test_generic_preset_keys_on_first_column_and_fail_on(diff: Diff) -> None:
     assert code == 0
     assert rules(report) == [("row.moved", "S!A2 (Code=B)"), ("cell.changed", "S!B2 (Code=B)")]
     assert [f["severity"] for f in report["findings"]] == ["warning", "warning"]
+
+
+def test_markdown_report_written_to_a_file(tmp_path: Path, diff: Diff) -> None:
+    new = api_rows()
+    new[2][3] = "integer"
+    out = tmp_path / "diff.md"
+    code, stdout = diff(
+        {"API": api_rows()}, {"API": new}, "--type", "api", "-f", "markdown", "-o", str(out)
+    )
+    lines = out.read_text("utf-8").splitlines()
+    assert (code, stdout) == (1, {})
+    assert (
+        "| error | cell.changed | API!D3 (物理名=f2) | 型 | 型 changed | string | integer |  |"
+        in lines
+    )
+    assert "- **cells_changed**: 1" in lines
