@@ -75,17 +75,28 @@ def test_moved_row_is_only_a_move(diff: Diff) -> None:
 def test_duplicate_key_names_both_rows_then_compares_by_occurrence(diff: Diff) -> None:
     old = [*api_rows(3), [4, "f1", "重複", "string", "", 5]]
     new = [*api_rows(3), [4, "f1", "重複", "integer", "", 5]]
-    _code, report = diff({"API": old}, {"API": new}, "--type", "api")
+    _, report = diff({"API": old}, {"API": new}, "--type", "api")
     assert rules(report) == [
-        ("key.duplicate", "API!B5 (物理名=f1)"),
-        ("key.duplicate", "API!B5 (物理名=f1)"),
+        ("key.duplicate", "API!B5 (物理名=f1)"),  # once: the key repeats in both versions
         ("cell.changed", "API!D5 (物理名=f1)"),
     ]
     assert report["findings"][0]["message"] == (
-        "key 物理名=f1 appears twice in the before file: rows 2 and 5; compared by occurrence"
+        "key 物理名=f1 appears twice in the after file: rows 2 and 5; compared by occurrence"
     )
     assert report["findings"][0]["severity"] == "error"
-    assert report["findings"][2]["expected"] == "string"
+    assert report["findings"][1]["expected"] == "string"
+
+
+def test_duplicate_only_in_the_before_file_is_reported_for_it(diff: Diff) -> None:
+    old = [*api_rows(3), [4, "f1", "重複", "string", "", 5]]
+    _, report = diff({"API": old}, {"API": api_rows(3)}, "--type", "api")
+    assert [(f["rule_id"], f["message"]) for f in report["findings"]] == [
+        (
+            "key.duplicate",
+            "key 物理名=f1 appears twice in the before file: rows 2 and 5; compared by occurrence",
+        ),
+        ("row.removed", "row 物理名=f1 removed"),
+    ]
 
 
 def test_blank_key_rows_are_matched_by_content(diff: Diff) -> None:

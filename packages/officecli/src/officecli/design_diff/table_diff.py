@@ -270,7 +270,10 @@ class TableDiff:
     def _keys(
         self, old_dups: list[tuple[int, int]], new_dups: list[tuple[int, int]], blank: list[int]
     ) -> None:
-        for side, dups in ((self.old, old_dups), (self.new, new_dups)):
+        # a key repeated in both versions is reported once, for the after file
+        again = {self.new.key(repeat) for _first, repeat in new_dups}
+        old_only = [(f, r) for f, r in old_dups if self.old.key(r) not in again]
+        for side, dups in ((self.old, old_only), (self.new, new_dups)):
             which = "before" if side is self.old else "after"
             for first, repeat in dups:
                 a, b = side.table.rows[first], side.table.rows[repeat]
