@@ -92,3 +92,18 @@ def test_empty_columns_are_not_taken_for_a_rename(diff: Diff) -> None:
     new = [["Code", "Default", "V"], ["a", None, 1], ["b", None, 2]]
     _, report = diff({"S": old}, {"S": new})
     assert rules(report) == [("column.added", "S!B1"), ("column.removed", "S!B1")]
+
+
+def test_a_table_inserted_above_one_with_the_same_header(diff: Diff) -> None:
+    header = ["物理名", "型"]
+    request = [header, ["id", "string"], ["name", "string"]]
+    response = [header, ["status", "string"], ["total", "integer"]]
+    old = [*response]
+    new = [*request, [None], *response]
+    new[6] = ["total", "number"]  # a new list: `old` shares the others
+    _, report = diff({"S": old}, {"S": new}, "--type", "api")
+    assert rules(report) == [
+        ("row.added", "S!A2 (物理名=id)"),
+        ("row.added", "S!A3 (物理名=name)"),
+        ("cell.changed", "S!B7 (物理名=total)"),
+    ]

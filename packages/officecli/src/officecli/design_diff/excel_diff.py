@@ -46,9 +46,16 @@ def sheet_similarity(a: Sheet, b: Sheet) -> float:
     return sum((va & vb).values()) / union if union else 0.0
 
 
-def _header_score(a: Table, b: Table) -> float:
-    ha, hb = {label_key(h) for h in a.headers}, {label_key(h) for h in b.headers}
-    return len(ha & hb) / len(ha | hb) if ha | hb else 0.0
+def _jaccard(a: set[str], b: set[str]) -> float:
+    return len(a & b) / len(a | b) if a | b else 0.0
+
+
+def table_similarity(a: Table, b: Table) -> float:
+    """Half the likeness of the headers, half that of the first column's values: tables
+    with the same header (request and response items) pair by what they hold."""
+    headers = _jaccard({label_key(h) for h in a.headers}, {label_key(h) for h in b.headers})
+    firsts = _jaccard({r.values[0] for r in a.rows}, {r.values[0] for r in b.rows})
+    return (headers + firsts) / 2 if a.rows and b.rows else headers
 
 
 def select_sheets(sheets: list[Sheet], names: tuple[str, ...], other: list[Sheet]) -> list[Sheet]:
@@ -126,11 +133,11 @@ class WorkbookDiff:
                 )
 
     def _tables(self, old: Sheet, new: Sheet) -> None:
-        """Tables paired by header likeness in order; an unpaired table is all added/removed."""
+        """Tables paired by likeness (best first); an unpaired table is all added/removed."""
         pairs = assign_similar(
             list(range(len(old.tables))),
             list(range(len(new.tables))),
-            lambda i, j: _header_score(old.tables[i], new.tables[j]),
+            lambda i, j: table_similarity(old.tables[i], new.tables[j]),
             SIMILARITY_THRESHOLD,
         )
         paired = dict((j, i) for i, j in pairs)
