@@ -77,6 +77,14 @@ def test_section_rows_scope_the_key(diff: Diff) -> None:
     assert rules(report) == [("cell.changed", "S!D5 (物理名=id)")]
 
 
+def test_a_row_with_only_its_key_is_not_a_section(diff: Diff) -> None:
+    head, first, *_ = api_rows(1)
+    old = [head, ["レスポンス"], first]
+    new = [head, ["レスポンス"], first, [None, "memo"]]
+    _, report = diff({"S": old}, {"S": new}, "--type", "api")
+    assert rules(report) == [("row.added", "S!B4 (物理名=memo)")]
+
+
 def test_full_width_digits_and_whitespace_and_case(diff: Diff) -> None:
     old = [["K", "V", "W"], ["a", "１０", "Foo  bar"]]
     new = [["K", "V", "W"], ["a", "10", "foo bar "]]

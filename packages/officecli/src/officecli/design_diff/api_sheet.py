@@ -45,18 +45,6 @@ def _labelled(sheet: Sheet, labels: tuple[str, ...], body: set[int]) -> tuple[st
     return "", ""
 
 
-def section_place(text: str, hints: SpecHints) -> str:
-    """path/query/header/request/response for a section label ('' when unknown)."""
-    key = label_key(text)
-    best, size = "", 0
-    for place, labels in hints.sections.items():
-        for label in labels:
-            lk = label_key(label)
-            if key.startswith(lk) and len(lk) > size:
-                best, size = place, len(lk)
-    return best
-
-
 def json_type(text: str, hints: SpecHints) -> str:
     """The JSON Schema type a workbook's type label stands for (lower-cased text if none)."""
     key = label_key(text.split("(")[0])
@@ -79,7 +67,7 @@ class _ItemReader:
     def read(self, row: Row) -> ExcelField | None:
         name = self.value(row, "name")
         section = self.value(row, "section") or row.section
-        place = section_place(section, self.hints) if section else "response"
+        place = self.hints.section_place(section) if section else "response"
         if not name or not place:
             return None
         length = as_number(self.value(row, "length").split(",")[0] or "x")

@@ -49,6 +49,18 @@ class SpecHints:
     required_values: frozenset[str] = frozenset()
     types: dict[str, tuple[str, ...]] = field(default_factory=dict)
 
+    def section_place(self, text: str) -> str:
+        """path/query/header/request/response for a section label ('' when unknown); the
+        longest label the text starts with wins (`レスポンス（正常時）` is a response)."""
+        key = label_key(text)
+        best, size = "", 0
+        for place, labels in self.sections.items():
+            for label in labels:
+                lk = label_key(label)
+                if key.startswith(lk) and len(lk) > size:
+                    best, size = place, len(lk)
+        return best
+
 
 @dataclass(frozen=True)
 class Preset:

@@ -78,6 +78,12 @@ def _unique(headers: list[str], cols: list[int]) -> list[str]:
     return out
 
 
+def _is_section(text: str, preset: Preset) -> bool:
+    """A one-cell row is a section header when it reads like one of the preset's sections
+    (any one-cell row when the preset names none)."""
+    return not preset.spec.sections or bool(preset.spec.section_place(text))
+
+
 def _table(
     grid: SheetGrid, cells: Cells, band: list[int], cols: list[int], start: int, preset: Preset
 ) -> Table:
@@ -88,7 +94,7 @@ def _table(
     for r in body:
         values = [cells.get((r, c), "") for c in cols]
         filled = [v for v in values if v.strip()]
-        if preset.section_rows and len(filled) == 1 and len(cols) >= 3 and not values[-1]:
+        if preset.section_rows and len(filled) == 1 and _is_section(filled[0], preset):
             section = filled[0].strip()
             continue
         rows.append(Row(r, values, section))
