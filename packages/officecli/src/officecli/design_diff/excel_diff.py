@@ -88,14 +88,17 @@ class WorkbookDiff:
 
     def run(self, before: str, after: str) -> DiffResult:
         opts = self.options
-        read = {
-            "preset": self.preset,
-            "header_row": opts.header_row,
-            "formulas": opts.formulas,
-            "max_cells": opts.max_cells,
-        }
-        old_all = read_workbook(before, **read)  # type: ignore[arg-type]
-        new_all = read_workbook(after, **read)  # type: ignore[arg-type]
+
+        def read(path: str) -> list[Sheet]:
+            return read_workbook(
+                path,
+                self.preset,
+                header_row=opts.header_row,
+                formulas=opts.formulas,
+                max_cells=opts.max_cells,
+            )
+
+        old_all, new_all = read(before), read(after)
         old = select_sheets(old_all, opts.sheets, new_all)
         new = select_sheets(new_all, opts.sheets, old_all)
         for path, sheets in ((before, old), (after, new)):
@@ -147,10 +150,12 @@ class WorkbookDiff:
         for i, table in enumerate(old.tables):
             if i not in paired.values():
                 self.findings += self._table(table, _like(table, new.name))
-        if old.loose or new.loose:
-            before = old.loose or _like(new.loose, old.name)  # type: ignore[arg-type]
-            after = new.loose or _like(old.loose, new.name)  # type: ignore[arg-type]
-            self.findings += self._table(before, after)
+        if old.loose and new.loose:
+            self.findings += self._table(old.loose, new.loose)
+        elif new.loose:
+            self.findings += self._table(_like(new.loose, old.name), new.loose)
+        elif old.loose:
+            self.findings += self._table(old.loose, _like(old.loose, new.name))
 
     def _table(self, old: Table, new: Table) -> list[Finding]:
         self.tables += not new.loose

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from agentcli.report import Severity
+
 EXCEL_RULES = {
     "sheet.added": "a sheet only in the after workbook",
     "sheet.removed": "a sheet only in the before workbook",
@@ -28,7 +30,7 @@ SPEC_RULES = {
     "spec.property.enum-mismatch": "the allowed values differ from the schema's enum",
     "spec.property.format-mismatch": "the item's format differs from the schema's format",
 }
-SPEC_SEVERITY = {
+SPEC_SEVERITY: dict[str, Severity] = {
     "spec.endpoint.missing-in-oas": "error",
     "spec.endpoint.missing-in-excel": "warning",
     "spec.property.missing-in-oas": "error",

@@ -26,7 +26,7 @@ def path_shape(path: str) -> str:
 
 def load_severities(path: str | None) -> dict[str, Severity]:
     """The default severities, overridden by a YAML mapping rule id -> severity."""
-    out: dict[str, Severity] = dict(SPEC_SEVERITY)  # type: ignore[arg-type]
+    out = dict(SPEC_SEVERITY)
     if path is None:
         return out
     problem = not_a_file(path)
