@@ -8,6 +8,7 @@ header `金額/税抜`). Only the header detection and the section rows are desi
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from itertools import product
 from pathlib import Path
 
 from officecli.design_diff.errors import NoHeaderError, WorkbookError
@@ -125,8 +126,10 @@ def _loose(sheet: str, cells: Cells, tables: list[Table]) -> Table | None:
     columns are the sheet's letters, so that a change there is reported too."""
     from officecli.readers.grid import column_letter
 
-    held = {(r, c) for t in tables for c in t.columns for r in range(t.span[0], t.span[1] + 1)}
-    free = {k: v for k, v in cells.items() if v.strip() and k not in held}
+    held: set[tuple[int, int]] = set()
+    for t in tables:  # product and set difference run in C: this is per cell
+        held.update(product(range(t.span[0], t.span[1] + 1), t.columns))
+    free = {k: cells[k] for k in cells.keys() - held if cells[k].strip()}
     if not free:
         return None
     cols = sorted({c for _r, c in free})
