@@ -54,6 +54,15 @@ def test_cells_outside_tables_are_compared_by_their_label(diff: Diff) -> None:
     assert report["meta"]["tables"] == 1
 
 
+def test_a_sheet_without_tables_is_compared_by_its_cells(diff: Diff) -> None:
+    old = {"API": api_rows(2), "表紙": [["版数", "1.0"], ["作成日"]]}
+    new = {"API": api_rows(2), "表紙": [["版数", "1.1"], ["作成日"]]}
+    _, report = diff(old, new, "--type", "api")
+    assert [(f["location"], f["expected"], f["actual"]) for f in report["findings"]] == [
+        ("表紙!B1 (版数)", "1.0", "1.1")
+    ]
+
+
 def test_header_row_option(diff: Diff) -> None:
     def sheet(v: int) -> list[list[Any]]:
         return [["改訂", "2026"], ["キー", "値"], ["a", v]]

@@ -12,6 +12,7 @@ from itertools import product
 from pathlib import Path
 
 from officecli.design_diff.errors import NoHeaderError, WorkbookError
+from officecli.design_diff.normalize import as_number
 from officecli.design_diff.presets import Preset
 from officecli.readers.grid import SheetGrid, merged_cells, table_blocks, table_header
 from officecli.readers.model import ReadOptions
@@ -54,14 +55,17 @@ def _filled(cells: Cells, row: int, cols: list[int]) -> int:
 
 def _header_index(cells: Cells, band: list[int], cols: list[int], preset: Preset) -> int:
     """Index in `band` of the header: the first row naming two preset roles, else the
-    first row filled at least half as wide as the table."""
+    first row of labels (no number among them: `版数 | 1.0` is a value, not a header)
+    filled at least half as wide as the table."""
     scan = band[:HEADER_SCAN_ROWS]
     for i, r in enumerate(scan):
         roles = {preset.role_of(cells.get((r, c), "")) for c in cols} - {""}
         if len(roles) >= 2:
             return i
     for i, r in enumerate(scan):
-        if _filled(cells, r, cols) >= max(2, (len(cols) + 1) // 2):
+        texts = [cells.get((r, c), "") for c in cols]
+        numbers = any(as_number(t) is not None for t in texts if t.strip())
+        if not numbers and _filled(cells, r, cols) >= max(2, (len(cols) + 1) // 2):
             return i
     return -1
 
