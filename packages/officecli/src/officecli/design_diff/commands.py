@@ -15,6 +15,7 @@ from officecli.design_diff.errors import (
 from officecli.design_diff.rules import EXCEL_RULES, SPEC_RULES, rules_schema
 
 _H = "officecli.design_diff.handlers"
+DEFAULT_MAX_CELLS = 1_000_000  # per workbook; about 300 bytes of memory each
 _FAIL_ON = Arg(
     "--fail-on",
     "lowest severity that makes the exit code 1 (default info: any difference)",
@@ -28,7 +29,7 @@ _PRESET = (
 _SHEETS = (
     Arg("--sheet", "compare only this sheet (repeatable)", multiple=True),
     Arg("--header-row", "sheet row of the table headers (default: found)", type="integer", default=0),
-    Arg("--max-cells", "refuse workbooks with more cells than this", type="integer", default=1_000_000),
+    Arg("--max-cells", "refuse workbooks with more cells than this", type="integer", default=DEFAULT_MAX_CELLS),
 )  # fmt: skip
 
 EXCEL = Command(

@@ -8,14 +8,13 @@ from dataclasses import dataclass, field
 from agentcli.errors import UsageError
 from agentcli.report import Finding
 from officecli.design_diff.align import SIMILARITY_THRESHOLD, assign_similar
+from officecli.design_diff.commands import DEFAULT_MAX_CELLS
 from officecli.design_diff.errors import KeyColumnError, NoHeaderError
 from officecli.design_diff.normalize import label_key
 from officecli.design_diff.presets import Preset
 from officecli.design_diff.table_diff import TableDiff, TableOptions, find_column
 from officecli.design_diff.workbook import Sheet, Table, read_workbook
 from officecli.fieldcheck.errors import closest
-
-DEFAULT_MAX_CELLS = 1_000_000  # per workbook; about 200 bytes of memory each
 
 
 @dataclass(frozen=True)

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from agentcli.report import Severity
+TYPE_CHECKING = False  # imported by the declarations: `typing` stays off the start-up path
+if TYPE_CHECKING:
+    from agentcli.report import Severity
 
 EXCEL_RULES = {
     "sheet.added": "a sheet only in the after workbook",
