@@ -193,3 +193,45 @@ def test_bad_oas_is_exit_2(spec: Any, oas: str, message: str) -> None:
 def test_workbook_without_endpoint_is_exit_2(spec: Any) -> None:
     code, env = spec({"S": [HEADER, *GOOD]})
     assert (code, env["error_code"]) == (2, "NO_ENDPOINT")
+
+
+NESTED = """openapi: 3.0.3
+info: {title: orders, version: "1"}
+paths:
+  /orders:
+    get:
+      responses:
+        "200":
+          content:
+            application/json:
+              schema:
+                type: object
+                properties:
+                  customer:
+                    type: object
+                    properties:
+                      name: {type: string}
+                  items:
+                    type: array
+                    items:
+                      type: object
+                      properties:
+                        sku: {type: string}
+"""
+
+
+def test_levels_make_dotted_names_for_nested_properties(spec: Any) -> None:
+    rows = [
+        ["Method", "GET"],
+        ["Path", "/orders"],
+        [None],
+        ["階層", "物理名", "型"],
+        [1, "customer", "object"],
+        [2, "name", "string"],
+        [1, "items", "array"],
+        [2, "sku", "integer"],
+    ]
+    _, report = spec({"S": rows}, oas=NESTED)
+    assert _found(report) == [
+        ("spec.property.type-mismatch", "S!B8", "items.sku", "integer", "string")
+    ]

@@ -60,6 +60,18 @@ class _ItemReader:
         self.hints = preset.spec
         roles = [preset.role_of(h) for h in table.headers]
         self.col = {role: i for i, role in reversed(list(enumerate(roles))) if role}
+        self.parents: list[str] = []  # names of the enclosing items, by level (1 = top)
+        self.place = ""  # the section the parents belong to
+
+    def full_name(self, name: str, row: Row) -> str:
+        """`user.name` for an item of level 2 under `user` (a `階層`/`Level` column), or the
+        name as written (already dotted, or without levels)."""
+        level = as_number(self.value(row, "level") or "x")
+        if level is None or level < 1:
+            return name
+        depth = int(level)
+        self.parents = [*self.parents[: depth - 1], name]
+        return ".".join(self.parents[-depth:]) if len(self.parents) >= depth else name
 
     def value(self, row: Row, role: str) -> str:
         return row.values[self.col[role]].strip() if role in self.col else ""
@@ -70,6 +82,9 @@ class _ItemReader:
         place = self.hints.section_place(section) if section else "response"
         if not name or not place:
             return None
+        if place != self.place:
+            self.parents, self.place = [], place
+        name = self.full_name(name, row)
         length = as_number(self.value(row, "length").split(",")[0] or "x")
         enum_text = self.value(row, "enum")
         item = Field(
