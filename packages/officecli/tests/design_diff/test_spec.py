@@ -235,3 +235,33 @@ def test_levels_make_dotted_names_for_nested_properties(spec: Any) -> None:
     assert _found(report) == [
         ("spec.property.type-mismatch", "S!B8", "items.sku", "integer", "string")
     ]
+
+
+def test_ref_to_a_file_beside_and_a_json_oas(tmp_path: Path, spec: Any) -> None:
+    (tmp_path / "schemas.json").write_text(
+        json.dumps({"Order": {"type": "object", "properties": {"id": {"type": "integer"}}}}),
+        encoding="utf-8",
+    )
+    oas = {
+        "openapi": "3.1.0",
+        "info": {"title": "o", "version": "1"},
+        "paths": {
+            "/orders/{orderId}": {
+                "get": {
+                    "responses": {
+                        "200": {
+                            "content": {
+                                "application/json": {"schema": {"$ref": "schemas.json#/Order"}}
+                            }
+                        }
+                    }
+                }
+            }
+        },
+    }
+    rows = [["Method", "GET"], ["Path", "/orders/{id}"], [None], ["物理名", "型"], ["id", "string"]]
+    _, report = spec({"S": rows}, oas=json.dumps(oas, indent=2))
+    assert _found(report) == [("spec.property.type-mismatch", "S!A5", "id", "string", "integer")]
+    assert report["findings"][0]["suggestion"] == (
+        "align the sheet with schemas.json:1:45 (or the other way round)"
+    )
