@@ -183,6 +183,7 @@ def test_endpoint_missing_in_oas(spec: Any) -> None:
         (OAS.replace("'#/components/schemas/User'\n        \"404\"", "'#/components/schemas/Nobody'\n        \"404\""), "openapi.yaml:19:17: $ref '#/components/schemas/Nobody' does not resolve (no 'Nobody')"),
         ("openapi: [3\n", "openapi.yaml:2:1: expected ',' or ']', but got '<stream end>'"),
         ("title: x\n", "openapi.yaml: not an OpenAPI 3 document (needs `openapi` and `paths`)"),
+        (OAS.replace("'#/components/schemas/User'\n        \"404\"", "'../x.yaml#/User'\n        \"404\""), "openapi.yaml:19:17: $ref '../x.yaml#/User' points outside the OpenAPI file's folder"),
     ],
 )  # fmt: skip
 def test_bad_oas_is_exit_2(spec: Any, oas: str, message: str) -> None:

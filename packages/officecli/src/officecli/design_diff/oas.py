@@ -1,7 +1,7 @@
 """OpenAPI 3.0/3.1 (YAML or JSON) as operations with flat fields, positions kept.
 
-`$ref` is resolved within the file and in files beside it (`other.yaml#/x`); a ref that
-does not resolve, a cycle deeper than MAX_DEPTH or more than MAX_NODES visited nodes is
+`$ref` is resolved within the file and in files beside or below it (`other.yaml#/x`;
+never outside its folder, nor over the network); a ref that does not resolve, a cycle deeper than MAX_DEPTH or more than MAX_NODES visited nodes is
 an INVALID_OAS error. Every field remembers `file:line:column` of its definition.
 """
 
@@ -79,6 +79,11 @@ class _Loader:
             target, _, pointer = ref.partition("#")
             here = self.where(path, node, "$ref")
             file = (path.parent / target).resolve() if target else path
+            if not file.is_relative_to(self.root.parent):
+                raise SpecError(
+                    f"{here}: $ref {ref!r} points outside the OpenAPI file's folder",
+                    suggestion="keep referenced files beside the OpenAPI file or below it",
+                )
             current = self.doc(file)
             for part in [p for p in pointer.split("/") if p]:
                 part = part.replace("~1", "/").replace("~0", "~")
