@@ -132,9 +132,10 @@ def test_sheet_without_header_is_exit_2(diff: Diff) -> None:
 @pytest.mark.parametrize(
     ("content", "name", "code"),
     [
-        (b"not a zip", "a.xlsx", "INVALID_WORKBOOK"),
-        (b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1" + b"\0" * 100, "locked.xlsx", "INVALID_WORKBOOK"),
-        (b"a,b\n", "a.csv", "INVALID_WORKBOOK"),
+        (b"not a zip", "a.xlsx", "BROKEN_FILE"),
+        (b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1" + b"\0" * 100, "locked.xlsx", "ENCRYPTED_FILE"),
+        (b"a,b\n", "a.csv", "UNSUPPORTED_FORMAT"),
+        (b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1" + b"\0" * 100, "old.xls", "INVALID_WORKBOOK"),
     ],
 )
 def test_unreadable_workbooks_are_exit_2(
@@ -153,7 +154,7 @@ def test_missing_file_and_output_onto_an_input(tmp_path: Path, diff: Diff) -> No
     content = good.read_bytes()
     assert diff(tmp_path / "nope.xlsx", good)[1]["error_code"] == "INVALID_WORKBOOK"
     code, env = diff(good, good, "-o", str(good))
-    assert (code, env["error_code"], good.read_bytes() == content) == (2, "USAGE", True)
+    assert (code, env["error_code"], good.read_bytes() == content) == (2, "OUTPUT_IS_INPUT", True)
 
 
 def test_workbook_over_max_cells_is_refused_not_cut(diff: Diff) -> None:
@@ -166,18 +167,18 @@ def test_workbook_over_max_cells_is_refused_not_cut(diff: Diff) -> None:
 
 
 @pytest.mark.parametrize(
-    ("edit", "words"),
+    ("edit", "words", "error"),
     [
-        (lambda xml: xml.replace("<worksheet", '<!DOCTYPE w [<!ENTITY a "aaaa">]><worksheet', 1), "DTD"),
-        (lambda xml: xml[:-40], "not well formed"),
+        (lambda xml: xml.replace("<worksheet", '<!DOCTYPE w [<!ENTITY a "aaaa">]><worksheet', 1), "DTD", "UNSAFE_FILE"),
+        (lambda xml: xml[:-40], "not well formed", "BROKEN_FILE"),
     ],
     ids=["entities", "truncated"],
 )  # fmt: skip
 def test_unsafe_or_broken_sheet_xml_is_exit_2(
-    tmp_path: Path, diff: Diff, edit: Callable[[str], str], words: str
+    tmp_path: Path, diff: Diff, edit: Callable[[str], str], words: str, error: str
 ) -> None:
     bad = patch_part(
         write_book(tmp_path / "bad.xlsx", {"S": api_rows()}), "xl/worksheets/sheet1.xml", edit
     )
     code, env = diff(bad, write_book(tmp_path / "good.xlsx", {"S": api_rows()}))
-    assert (code, env["error_code"], words in env["error"]) == (2, "INVALID_WORKBOOK", True)
+    assert (code, env["error_code"], words in env["error"]) == (2, error, True)

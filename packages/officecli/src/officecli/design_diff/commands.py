@@ -13,8 +13,15 @@ from officecli.design_diff.errors import (
     WorkbookError,
 )
 from officecli.design_diff.rules import EXCEL_RULES, SPEC_RULES, rules_schema
+from officecli.readers.errors import (
+    BrokenFileError,
+    EncryptedFileError,
+    UnsafeFileError,
+    UnsupportedFormatError,
+)
 
 _H = "officecli.design_diff.handlers"
+_UNREADABLE = (BrokenFileError, EncryptedFileError, UnsafeFileError, UnsupportedFormatError)
 DEFAULT_MAX_CELLS = 1_000_000  # per workbook; about 300 bytes of memory each
 _FAIL_ON = Arg(
     "--fail-on",
@@ -56,7 +63,7 @@ EXCEL = Command(
         "design-diff excel --before old.xlsx --after new.xlsx --key 物理名 -w -f markdown",
         "design-diff excel --before a.xlsx --after b.xlsx --preset-file team.yaml --fail-on error",
     ),
-    errors=(WorkbookError, NoHeaderError, KeyColumnError, PresetError),
+    errors=(WorkbookError, *_UNREADABLE, NoHeaderError, KeyColumnError, PresetError),
     output=rules_schema(EXCEL_RULES),
 )  # fmt: skip
 
@@ -78,7 +85,7 @@ SPEC = Command(
         "design-diff spec --excel api.xlsx --oas openapi.yaml",
         "design-diff spec --excel api.xlsx --oas openapi.json --severity-file sev.yaml -f markdown",
     ),
-    errors=(WorkbookError, NoHeaderError, PresetError, SpecError, ApiSheetError),
+    errors=(WorkbookError, *_UNREADABLE, NoHeaderError, PresetError, SpecError, ApiSheetError),
     output=rules_schema(SPEC_RULES),
 )  # fmt: skip
 

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any
 
 from agentcli.commands import Command, Outcome
@@ -31,20 +30,6 @@ META_COUNTS = {
 }
 
 
-def check_output(values: dict[str, Any], inputs: list[str]) -> None:
-    """-o must be in an existing folder and must not be one of the inputs."""
-    output = values.get("output")
-    if not output:
-        return
-    if not Path(output).parent.is_dir():
-        raise UsageError(
-            f"-o {output}: the folder does not exist", suggestion="create it or choose another path"
-        )
-    target = Path(output).resolve()
-    if any(Path(p).resolve() == target for p in inputs):
-        raise UsageError(f"-o {output} is an input file", suggestion="write the report elsewhere")
-
-
 def exit_code(report: Report, fail_on: str) -> int:
     failing = SEVERITIES[: SEVERITIES.index(fail_on) + 1]  # type: ignore[arg-type]
     return 1 if any(report.summary[s] for s in failing) else 0
@@ -58,7 +43,6 @@ def _positive(values: dict[str, Any], name: str) -> None:
 
 def excel_handler(values: dict[str, Any], command: Command) -> Outcome:
     before, after = values["before"], values["after"]
-    check_output(values, [before, after])
     for name in ("header_row", "max_cells", "numeric_tolerance"):
         _positive(values, name)
     preset = load_preset(values["type"], values.get("preset_file"))
@@ -99,7 +83,6 @@ def spec_handler(values: dict[str, Any], command: Command) -> Outcome:
     from officecli.design_diff.workbook import read_workbook
 
     excel, oas = values["excel"], values["oas"]
-    check_output(values, [excel, oas])
     for name in ("header_row", "max_cells"):
         _positive(values, name)
     preset = load_preset(values["type"], values.get("preset_file"))

@@ -13,7 +13,7 @@ from typing import Any
 
 from officecli.design_diff.errors import SpecError
 from officecli.fieldcheck.errors import RulesFileError
-from officecli.fieldcheck.loader import _position, _read_yaml
+from officecli.fieldcheck.rules_yaml import position, read_yaml
 from officecli.readers.paths import not_a_file
 
 METHODS = ("get", "put", "post", "delete", "options", "head", "patch", "trace")
@@ -56,13 +56,13 @@ class _Loader:
             if problem:
                 raise SpecError(f"{path}: {problem}", suggestion="check the --oas path and $ref")
             try:
-                self.docs[path] = _read_yaml(path)
+                self.docs[path] = read_yaml(path)
             except RulesFileError as exc:
                 raise SpecError(exc.message, data=exc.data) from None
         return self.docs[path]
 
     def where(self, path: Path, node: Any, key: Any = None) -> str:
-        line, col = _position(node, key, False)
+        line, col = position(node, key, False)
         return f"{path.name}:{line}:{col}" if line else path.name
 
     def resolve(self, path: Path, node: Any, depth: int = 0) -> tuple[Path, Any]:

@@ -19,7 +19,7 @@ from officecli.design_diff.errors import PresetError
 from officecli.design_diff.normalize import label_key
 from officecli.design_diff.rules import EXCEL_RULES
 from officecli.fieldcheck.errors import RulesFileError, closest
-from officecli.fieldcheck.loader import _position, _read_yaml, plain
+from officecli.fieldcheck.rules_yaml import plain, position, read_yaml
 from officecli.readers.paths import not_a_file
 
 PRESET_NAMES = ("api", "table", "screen", "generic")
@@ -99,7 +99,7 @@ class _Check:
     def fail(
         self, message: str, node: Any = None, key: Any = None, value: bool = True
     ) -> PresetError:
-        line, col = _position(node, key, value)
+        line, col = position(node, key, value)
         where = f"{self.label}:{line}:{col}" if line else self.label
         return PresetError(
             f"{where}: {message}", data={"file": self.label, "line": line, "column": col}
@@ -226,7 +226,7 @@ def parse_preset(doc: Any, label: str) -> Preset:
 
 def _read(path: Path, label: str) -> Any:
     try:
-        return _read_yaml(path)
+        return read_yaml(path)
     except RulesFileError as exc:
         raise PresetError(exc.message.replace(path.name, label, 1), data=exc.data) from None
 

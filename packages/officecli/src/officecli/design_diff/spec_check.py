@@ -13,7 +13,7 @@ from officecli.design_diff.presets import Preset
 from officecli.design_diff.rules import SPEC_RULES, SPEC_SEVERITY
 from officecli.design_diff.workbook import Sheet
 from officecli.fieldcheck.errors import RulesFileError, closest
-from officecli.fieldcheck.loader import _position, _read_yaml
+from officecli.fieldcheck.rules_yaml import position, read_yaml
 from officecli.readers.paths import not_a_file
 
 _PARAM = re.compile(r"\{[^}]*\}")
@@ -33,13 +33,13 @@ def load_severities(path: str | None) -> dict[str, Severity]:
     if problem:
         raise PresetError(f"--severity-file {path!r}: {problem}")
     try:
-        doc = _read_yaml(Path(path))
+        doc = read_yaml(Path(path))
     except RulesFileError as exc:
         raise PresetError(exc.message, data=exc.data) from None
     if not isinstance(doc, dict):
         raise PresetError(f"{path}: must be a mapping of rule id to severity")
     for rule, severity in doc.items():
-        line, col = _position(doc, rule, rule in SPEC_RULES)
+        line, col = position(doc, rule, rule in SPEC_RULES)
         if rule not in SPEC_RULES:
             raise PresetError(
                 f"{path}:{line}:{col}: unknown rule id {rule!r} "

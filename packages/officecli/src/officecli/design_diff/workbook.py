@@ -14,10 +14,10 @@ from pathlib import Path
 from officecli.design_diff.errors import NoHeaderError, WorkbookError
 from officecli.design_diff.normalize import as_number
 from officecli.design_diff.presets import Preset
+from officecli.readers import registry
 from officecli.readers.grid import SheetGrid, merged_cells, table_blocks, table_header
 from officecli.readers.model import ReadOptions
 from officecli.readers.paths import not_a_file
-from officecli.readers.safety import ReaderError
 
 Cells = dict[tuple[int, int], str]
 HEADER_SCAN_ROWS = 10  # the header is among a table's first rows (titles may come first)
@@ -151,15 +151,13 @@ def read_workbook(
     problem = not_a_file(path)
     if problem:
         raise WorkbookError(f"{path!r}: {problem}", suggestion="check the --before/--after path")
-    if Path(path).suffix.lower() not in (".xlsx", ".xlsm"):
+    if registry.reader_for(path).name != "xlsx":  # unknown types: UNSUPPORTED_FORMAT
         raise WorkbookError(
             f"{path}: not an .xlsx/.xlsm workbook",
             suggestion="save the workbook as .xlsx (an .xls can be converted in Excel)",
         )
-    try:
-        grids, cuts = read_grids(Path(path), ReadOptions(max_cells=max_cells, formulas=formulas))
-    except ReaderError as exc:
-        raise WorkbookError(exc.message, suggestion=exc.suggestion) from None
+    # damaged, password-protected or unsafe files raise the readers' own errors (exit 2)
+    grids, cuts = read_grids(Path(path), ReadOptions(max_cells=max_cells, formulas=formulas))
     if cuts:
         raise WorkbookError(
             f"{path}: more than {max_cells} cells", suggestion="raise --max-cells or pass --sheet"
