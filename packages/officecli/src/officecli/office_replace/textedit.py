@@ -47,8 +47,9 @@ class Hit:
     skipped: str  # why the match was not made ('' when it was)
 
 
-def barrier(reason: str) -> Segment:
-    return Segment(None, " ", barrier=reason)
+def barrier(reason: str, shown: str = " ") -> Segment:
+    """A barrier shows as a space (tab, break), or as nothing (deleted text)."""
+    return Segment(None, shown, barrier=reason)
 
 
 def _window(text: str, start: int, end: int) -> str:
@@ -62,7 +63,11 @@ def _overlapped(
     return [
         (seg, off)
         for seg, off in zip(segments, offsets, strict=True)
-        if seg.text and off < m.end and off + len(seg.text) > m.start
+        if (
+            (off < m.end and off + len(seg.text) > m.start)
+            if seg.text
+            else (seg.barrier and m.start < off < m.end)
+        )
     ]
 
 

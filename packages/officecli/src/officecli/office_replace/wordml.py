@@ -62,7 +62,7 @@ class _Collector:
             elif tag in INSERTED:
                 self.walk(child, protected or TRACKED)
             elif tag in DELETED:
-                self.segments.append(barrier(TRACKED))
+                self.segments.append(barrier(TRACKED, ""))
             elif tag == w("fldSimple"):
                 self.walk(child, protected or FIELD)
             elif tag == SDT:
