@@ -122,7 +122,7 @@ def plan_renames(names: Sequence[str], rules: Sequence[Rule], found: Found) -> d
     for old, new in zip(names, final, strict=True):
         if new.lower() in seen:
             raise NewNameError(
-                f"{found.label}: sheets {seen[new.lower()]!r} and {old!r} would both be named {new!r}"
+                f"{found.label}: sheets {seen[new.lower()]!r} and {old!r} would both be named {new!r} (Excel ignores case)"
             )
         seen[new.lower()] = old
     return renames
