@@ -28,7 +28,7 @@ SCOPES = ("text", "sheetname", "filename", "all")
 RULE_FORMATS = (".csv", ".tsv", ".txt", ".xlsx", ".xlsm")
 MAX_RULES = 10_000
 MAX_PATTERN_MEMORY = 64 << 20  # RE2's budget for one compiled pattern
-_GROUP_REF = re.compile(r"\\(\d+)|\\g<([^>]*)>")  # our fixed pattern, on the template only
+_TEMPLATE_TOKEN = re.compile(r"\\(\d+)|\\g<([^>]*)>|\\\\")  # fixed pattern, on templates only
 
 
 @dataclass(frozen=True)
@@ -48,6 +48,7 @@ class Rule:
     ignore_case: bool
     scope: Scope
     pattern: re2._Regexp | None  # None: a case-sensitive literal, found with str.find
+    template: list[tuple[str, str]]  # a regex rule's replacement, parsed ([] otherwise)
 
     def applies_to(self, scope: str) -> bool:
         return self.scope in (scope, "all")
@@ -62,8 +63,14 @@ class Rule:
             return
         for m in self.pattern.finditer(text):
             if m.end() > m.start():
-                replacement = m.expand(self.replace) if self.mode == "regex" else self.replace
+                replacement = self.expand(m) if self.template else self.replace
                 yield Match(m.start(), m.end(), replacement)
+
+    def expand(self, m: re2._Match) -> str:
+        return "".join(
+            (m.group(int(v) if v.isdigit() else v) or "") if kind == "group" else v
+            for kind, v in self.template
+        )
 
     def sub(self, text: str) -> str:
         """The text with every match replaced (names of sheets and files)."""
@@ -105,7 +112,7 @@ def compile_rule(row: int, cells: dict[str, str], where: str) -> Rule:
     ignore_case = choice("case", CASES) == "ignore"
     scope: Scope = choice("scope", SCOPES)  # type: ignore[assignment]
     replace = cells.get("replace", "")
-    pattern = None
+    pattern, template = None, []
     if mode != "literal" or ignore_case:
         source = {"literal": re2.escape(find), "wildcard": wildcard_regex(find)}.get(mode, find)
         options = re2.Options()
@@ -122,22 +129,36 @@ def compile_rule(row: int, cells: dict[str, str], where: str) -> Rule:
             ) from None
         if pattern.search("") is not None:
             raise bad(f"the {mode} pattern {find!r} matches the empty string")
-        missing = _check_template(pattern, replace) if mode == "regex" else ""
+        template = parse_template(replace) if mode == "regex" else []
+        missing = _missing_group(pattern, template)
         if missing:
             raise bad(f"the replacement refers to group {missing!r}, which the pattern lacks")
     rule_id = cells.get("id", "").strip() or f"R{row}"
-    return Rule(rule_id, row, find, replace, mode, ignore_case, scope, pattern)
+    return Rule(rule_id, row, find, replace, mode, ignore_case, scope, pattern, template)
 
 
-def _template_refs(replace: str) -> Iterator[str]:
-    """Group references (`\\1`, `\\g<name>`) in a regex replacement."""
-    for number, name in _GROUP_REF.findall(replace):
-        yield number or name
+def parse_template(replace: str) -> list[tuple[str, str]]:
+    """A regex replacement as pieces: ("text", literal) or ("group", number or name).
+
+    `\\1` and `\\g<name>` refer to groups, `\\\\` is a backslash; anything else is literal.
+    (RE2's own expand mangles non-ASCII replacement text, so we expand ourselves.)
+    """
+    pieces: list[tuple[str, str]] = []
+    last = 0
+    for m in _TEMPLATE_TOKEN.finditer(replace):
+        pieces.append(("text", replace[last : m.start()]))
+        number, name = m[1], m[2]
+        pieces.append(("group", number or name) if (number or name) else ("text", "\\"))
+        last = m.end()
+    pieces.append(("text", replace[last:]))
+    return [p for p in pieces if p != ("text", "")]
 
 
-def _check_template(pattern: re2._Regexp, replace: str) -> str:
+def _missing_group(pattern: re2._Regexp, pieces: list[tuple[str, str]]) -> str:
     """The first group reference the pattern does not have ('' when all exist)."""
-    for ref in _template_refs(replace):
+    for kind, ref in pieces:
+        if kind != "group":
+            continue
         known = int(ref) <= pattern.groups if ref.isdigit() else ref in pattern.groupindex
         if not known:
             return ref
