@@ -57,7 +57,9 @@ def test_every_kind_of_slide_text_is_replaced(replace: Replace, tmp_path: Path) 
     assert first.shapes.title.text == "Globex Inc plan"
     table, group, chart = (s for s in third.shapes)
     assert table.table.cell(1, 0).text == "Globex Inc"
-    assert list(list(group.shapes)[0].shapes)[0].text_frame.text == "deep Globex Inc"
+    (inner,) = group.shapes
+    (box,) = inner.shapes
+    assert box.text_frame.text == "deep Globex Inc"
     assert chart.chart.chart_title.text_frame.text == "Globex Inc revenue"
     assert third.notes_slide.notes_text_frame.text == "say Globex Inc"
     before, after = members(source), members(tmp_path / "out" / "提案.pptx")
