@@ -53,6 +53,10 @@ class Rule:
     def applies_to(self, scope: str) -> bool:
         return self.scope in (scope, "all")
 
+    def may_match(self, text: str) -> bool:
+        """A cheap first test: False only when the rule cannot match."""
+        return self.find in text if self.pattern is None else True
+
     def finditer(self, text: str) -> Iterator[Match]:
         """Non-overlapping, non-empty matches, left to right."""
         if self.pattern is None:

@@ -88,9 +88,9 @@ def _edit(touched: list[tuple[Segment, int]], m: Match) -> None:
 def apply_rules(segments: Sequence[Segment], rules: Sequence[Rule]) -> list[Hit]:
     """Apply every text rule in order; each rule sees the text the previous ones left."""
     hits: list[Hit] = []
+    text = "".join(s.text for s in segments)
     for rule in rules:
-        text = "".join(s.text for s in segments)
-        matches = list(rule.finditer(text))
+        matches = list(rule.finditer(text)) if rule.may_match(text) else []
         if not matches:
             continue
         offsets, at = [], 0
@@ -118,4 +118,6 @@ def apply_rules(segments: Sequence[Segment], rules: Sequence[Rule]) -> list[Hit]
                 edits.append((touched, m))
         for touched, m in reversed(edits):
             _edit(touched, m)
+        if edits:
+            text = "".join(s.text for s in segments)
     return hits
