@@ -147,10 +147,13 @@ def test_unreadable_files_fail_alone_and_nothing_is_half_written(
             )
         },
     )
+    docx_body(source / "bomb.docx", para(run("x")))
+    patch_zip(source / "bomb.docx", {"word/media/zeros.bin": "0" * (4 << 20)})  # ~1000:1
     rules = write_rules(tmp_path / "r.csv", RULES)
     code, report = replace("-r", source, "--rules", rules, "-d", tmp_path / "out")
     assert code == 3
     assert [(f["location"], f["field"]) for f in findings(report, "replace.failed")] == [
+        ("bomb.docx", "UNSAFE_FILE"),
         ("broken.docx", "BROKEN_FILE"),
         ("entity.docx", "UNSAFE_FILE"),
         ("locked.xlsx", "ENCRYPTED_FILE"),
@@ -160,7 +163,7 @@ def test_unreadable_files_fail_alone_and_nothing_is_half_written(
         "-r", source, "--rules", rules, "-d", tmp_path / "out", "--continue-on-error"
     )
     assert code == 0
-    assert report["meta"]["files_failed"] == 3
+    assert report["meta"]["files_failed"] == 4
     assert sorted(snapshot(tmp_path / "out")) == [
         "notes.txt",
         "sub/plain.docx",
