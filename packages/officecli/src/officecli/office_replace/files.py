@@ -79,7 +79,10 @@ def collect(
             items.append(Item(path, rel, _selected(path.name, include, exclude)))
         else:
             raise InputError(f"{raw}: no such file or folder", suggestion="check the path")
-    return items
+    unique: dict[Path, Item] = {}
+    for item in items:
+        unique.setdefault(item.source.resolve(), item)  # a file named twice is read once
+    return list(unique.values())
 
 
 def check_out_dir(out_dir: Path, inputs: Sequence[str]) -> None:
