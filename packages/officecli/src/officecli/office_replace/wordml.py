@@ -121,7 +121,7 @@ def paragraphs(root: etree._Element) -> Iterator[tuple[str, list[Segment], bool]
                 silent = True
             elif anc.tag == SDT and _bound(anc):
                 protected = BOUND
-            elif anc.tag in (TC, TXBX):
+            elif anc.tag in (TC, TXBX) and _container(anc, tables):
                 where.append(_container(anc, tables))
         collector = _Collector()
         collector.walk(p, protected)
