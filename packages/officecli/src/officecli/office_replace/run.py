@@ -107,7 +107,7 @@ def _report(
         counts["files_scanned"] += bool(e.item.kind)
         counts["files_failed"] += bool(e.failed)
         counts["files_changed"] += bool(e.changed) or renamed
-        counts["files_copied"] += not e.failed and not e.changed
+        counts["files_copied"] += not e.failed and not e.changed and not renamed
         if f.replaced:
             per_file[e.item.label] = f.replaced
         if not e.item.kind:
