@@ -197,7 +197,7 @@ def test_the_console_script_takes_inputs_without_a_command_word(tmp_path: Path) 
     rules = write_rules(tmp_path / "r.csv", RULES)
     entry = "from officecli.office_replace.cli import main; main()"
     proc = subprocess.run(
-        [sys.executable, "-c", entry, "-r", str(source), "--rules", str(rules), "--dry-run", "-f", "csv"],
+        [sys.executable, "-c", entry, "-v", "-r", str(source), "--rules", str(rules), "--dry-run", "-f", "csv"],
         capture_output=True, text=True, check=False, timeout=120,
     )  # fmt: skip
     assert proc.returncode == 0
@@ -206,6 +206,7 @@ def test_the_console_script_takes_inputs_without_a_command_word(tmp_path: Path) 
         == "severity,rule_id,location,field,message,expected,actual,suggestion"
     )
     assert len(proc.stdout.splitlines()) == 4
+    assert "3 file(s) scanned, 2 changed, 0 failed" in proc.stderr
     assert "Acme" not in proc.stderr
     caps = subprocess.run(
         [sys.executable, "-c", entry, "capabilities"],
@@ -215,3 +216,13 @@ def test_the_console_script_takes_inputs_without_a_command_word(tmp_path: Path) 
         timeout=120,
     )
     assert json.loads(caps.stdout)["data"]["commands"][0]["name"] == "replace"
+
+
+def test_an_unknown_story_is_a_usage_error(replace: Replace, tmp_path: Path) -> None:
+    source = tree(tmp_path / "in")
+    rules = write_rules(tmp_path / "r.csv", RULES)
+    code, envelope = replace(
+        "-r", source, "--rules", rules, "--dry-run", "--stories", "body,slides"
+    )
+    assert (code, envelope["error_code"]) == (2, "USAGE")
+    assert envelope["error"] == "--stories: unknown slides"
