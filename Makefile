@@ -43,6 +43,7 @@ bench: sync
 	$(BENCH) bench/doc2md_bench.py
 	$(BENCH) bench/fieldcheck_bench.py
 	$(BENCH) bench/office_replace_bench.py
+	$(BENCH) bench/ocr_bench.py
 
 clean:
 	rm -rf .venv .mypy_cache .ruff_cache .pytest_cache
