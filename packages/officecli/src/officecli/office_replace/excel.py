@@ -104,11 +104,11 @@ def replace_excel(
                 pkg.mark(shared[0])
         for name, part in book:
             inline = (
-                (f"{name}!{c.get('r')}", c.find(X_IS))
-                for c in pkg.xml(part).iter(X_C)
-                if c.get("t") == "inlineStr" and c.find(X_IS) is not None
+                (f"{name}!{item.getparent().get('r')}", item)
+                for item in pkg.xml(part).iter(X_IS)
+                if item.getparent() is not None and item.getparent().get("t") == "inlineStr"
             )
-            if _edit_strings(inline, rules, found):  # type: ignore[arg-type]
+            if _edit_strings(inline, rules, found):
                 pkg.mark(part)
     for name, part in book:
         for drawing in pkg.targets(part, "drawing"):
