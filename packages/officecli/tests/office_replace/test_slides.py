@@ -81,3 +81,37 @@ def test_masters_and_layouts_only_with_the_masters_story(replace: Replace, tmp_p
         == "d.pptx :: slideMaster1 :: shape 'Title Placeholder 1' / paragraph 1"
     )
     assert len(places(report, "m")) == 11  # the master and the ten layouts with a title
+
+
+def test_a_line_break_or_a_field_in_a_text_frame_is_skipped(
+    replace: Replace, tmp_path: Path
+) -> None:
+    (tmp_path / "in").mkdir()
+    prs = pptx.Presentation()
+    slide = prs.slides.add_slide(prs.slide_layouts[6])
+    box = slide.shapes.add_textbox(Inches(1), Inches(1), Inches(4), Inches(1))
+    box.text_frame.text = "Acme\vCorp"
+    field = box.text_frame.add_paragraph()._p
+    field.append(
+        field.makeelement(
+            "{http://schemas.openxmlformats.org/drawingml/2006/main}fld",
+            {"id": "{B6F15528-21DE-4FAA-801E-634DDDAF4B2B}", "type": "slidenum"},
+        )
+    )
+    t = field[-1].makeelement("{http://schemas.openxmlformats.org/drawingml/2006/main}t", {})
+    t.text = "Acme Corp"
+    field[-1].append(t)
+    prs.save(str(tmp_path / "in" / "s.pptx"))
+    rules = write_rules(
+        tmp_path / "r.csv", [["id", "find", "replace"], ["co", "Acme Corp", "Globex Inc"]]
+    )
+    code, report = replace(tmp_path / "in" / "s.pptx", "--rules", rules, "-d", tmp_path / "out")
+    assert code == 0
+    assert [
+        (f["rule_id"], f["location"], f["message"].rpartition("spans ")[2])
+        for f in report["findings"]
+    ] == [
+        ("replace.skipped", "s.pptx :: slide 1 :: shape 'TextBox 1' / paragraph 1", "a line break"),
+        ("replace.skipped", "s.pptx :: slide 1 :: shape 'TextBox 1' / paragraph 2", "a field"),
+    ]
+    assert members(tmp_path / "out" / "s.pptx") == members(tmp_path / "in" / "s.pptx")
