@@ -10,7 +10,17 @@ from pathlib import Path
 import docx
 import openpyxl
 import pytest
-from replace_helpers import Replace, docx_body, findings, members, para, patch_zip, run, write_rules
+from replace_helpers import (
+    W_NS,
+    Replace,
+    docx_body,
+    findings,
+    members,
+    para,
+    patch_zip,
+    run,
+    write_rules,
+)
 
 RULES = [
     ["id", "find", "replace", "scope"],
@@ -147,6 +157,15 @@ def test_unreadable_files_fail_alone_and_nothing_is_half_written(
             )
         },
     )
+    docx_body(source / "strict.docx", para(run("Acme Corp")))
+    patch_zip(
+        source / "strict.docx",
+        {
+            "word/document.xml": lambda xml: xml.replace(
+                W_NS, "http://purl.oclc.org/ooxml/wordprocessingml/main"
+            )
+        },
+    )
     docx_body(source / "bomb.docx", para(run("x")))
     patch_zip(source / "bomb.docx", {"word/media/zeros.bin": "0" * (4 << 20)})  # ~1000:1
     rules = write_rules(tmp_path / "r.csv", RULES)
@@ -157,13 +176,14 @@ def test_unreadable_files_fail_alone_and_nothing_is_half_written(
         ("broken.docx", "BROKEN_FILE"),
         ("entity.docx", "UNSAFE_FILE"),
         ("locked.xlsx", "ENCRYPTED_FILE"),
+        ("strict.docx", "UNSUPPORTED_FORMAT"),
     ]
     assert not (tmp_path / "out").exists()
     code, report = replace(
         "-r", source, "--rules", rules, "-d", tmp_path / "out", "--continue-on-error"
     )
     assert code == 0
-    assert report["meta"]["files_failed"] == 4
+    assert report["meta"]["files_failed"] == 5
     assert sorted(snapshot(tmp_path / "out")) == [
         "notes.txt",
         "sub/plain.docx",

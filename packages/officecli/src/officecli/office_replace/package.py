@@ -13,7 +13,13 @@ from pathlib import Path
 
 from lxml import etree
 
-from officecli.readers.safety import BrokenFileError, Package, UnsafeFileError, resolve_part
+from officecli.readers.safety import (
+    BrokenFileError,
+    Package,
+    UnsafeFileError,
+    UnsupportedFormatError,
+    resolve_part,
+)
 
 MAX_FILE_BYTES = 512 * 1024 * 1024
 _PARSER = etree.XMLParser(
@@ -24,6 +30,7 @@ _PARSER = etree.XMLParser(
     remove_blank_text=False,
 )
 _ENCODING = re.compile(rb"encoding=[\"']([A-Za-z0-9._-]+)")
+STRICT = "{http://purl.oclc.org/ooxml/"
 REL_NS = "http://schemas.openxmlformats.org/package/2006/relationships"
 
 
@@ -90,9 +97,15 @@ class EditablePackage:
         return [t for t, k in self.rels(part).values() if k == kind and self.has(t)]
 
     def main_part(self) -> str:
+        """The main document part; Strict Open XML is refused (its names would match nothing)."""
         found = self.targets("", "officeDocument")
         if not found:
             raise BrokenFileError(f"{self.label}: no main document part in the package")
+        if self.xml(found[0]).tag.startswith(STRICT):
+            raise UnsupportedFormatError(
+                f"{self.label}: Strict Open XML is not supported",
+                suggestion="save the file again as a regular (Transitional) Office document",
+            )
         return found[0]
 
     def part_bytes(self, name: str) -> bytes:
