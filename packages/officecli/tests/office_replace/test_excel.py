@@ -167,6 +167,10 @@ def renamable_book(path: Path) -> Path:
     chart.add_data(Reference(data, min_col=1, min_row=1, max_row=3))
     summary.add_chart(chart, "E1")
     wb.save(path)
+    linked = SHAPE.replace("<sp ", "<sp textlink=\"'売上2024'!A1\" ")
+    patch_zip(
+        path, {"xl/drawings/drawing1.xml": lambda xml: xml.replace("</wsDr>", linked + "</wsDr>")}
+    )
     return path
 
 
@@ -197,6 +201,7 @@ def test_a_sheet_rename_rewrites_every_reference(replace: Replace, tmp_path: Pat
     parts = members(tmp_path / "out" / "book.xlsx")
     assert "'売上2025'!$A$1:$A$3" in parts["xl/charts/chart1.xml"].decode()
     assert "売上2024" not in parts["docProps/app.xml"].decode()
+    assert "textlink=\"'売上2025'!A1\"" in parts["xl/drawings/drawing1.xml"].decode()
 
 
 @pytest.mark.parametrize(

@@ -19,8 +19,14 @@ from officecli.office_replace.rules import Rule
 from officecli.office_replace.textedit import Hit
 
 X = "http://schemas.openxmlformats.org/spreadsheetml/2006/main"
-FORMULA_TAGS = {"f", "formula", "formula1", "formula2", "definedName"}
-FORMULA_PARTS = re.compile(r"xl/(workbook|worksheets/[^/]+|charts/[^/]+|pivotCache/[^/]+)\.xml")
+FORMULA_TAGS = {
+    "f", "formula", "formula1", "formula2", "definedName", "calculatedColumnFormula",
+    "totalsRowFormula",
+}  # fmt: skip
+FORMULA_ATTRS = ("textlink", "fmlaLink", "fmlaRange", "fmlaTxbx", "fmlaGroup")  # shapes, controls
+FORMULA_PARTS = re.compile(
+    r"xl/(workbook|(worksheets|charts|pivotCache|tables|drawings|ctrlProps)/[^/]+)\.xml"
+)
 BAD_CHARS = set("[]:*?/\\")
 MAX_NAME = 31
 _PLAIN = re.compile(r"[^\W\d][\w.]*")
@@ -159,12 +165,12 @@ def _rewrite_part(pkg: EditablePackage, part: str, renames: dict[str, str]) -> b
             new = rewrite_formula(el.text, renames)
             if new != el.text:
                 el.text, changed = new, True
-        elif local == "hyperlink" and el.get("location"):
-            new = rewrite_formula(el.get("location") or "", renames)
-            if new != el.get("location"):
-                el.set("location", new)
+        for attr in ("location",) if local == "hyperlink" else FORMULA_ATTRS:
+            value = el.get(attr)
+            if value and (new := rewrite_formula(value, renames)) != value:
+                el.set(attr, new)
                 changed = True
-        elif local == "worksheetSource" and (el.get("sheet") or "").lower() in renames:
+        if local == "worksheetSource" and (el.get("sheet") or "").lower() in renames:
             el.set("sheet", renames[(el.get("sheet") or "").lower()])
             changed = True
     return changed
