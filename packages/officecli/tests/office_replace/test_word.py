@@ -82,11 +82,17 @@ def test_a_match_across_runs_takes_the_first_runs_formatting(
 
 def test_every_story_is_edited_and_text_boxes_count_once(replace: Replace, tmp_path: Path) -> None:
     (tmp_path / "in").mkdir()
-    body = para(TEXTBOX) + para(
-        '<w:hyperlink r:id="rIdX" xmlns:r="http://schemas.openxmlformats.org/officeDocument/2006/relationships">'
-        + run("link Acme ")
-        + run("Corp")
-        + "</w:hyperlink>"
+    body = (
+        para(TEXTBOX)
+        + para(
+            '<w:hyperlink r:id="rIdX" xmlns:r="http://schemas.openxmlformats.org/officeDocument/2006/relationships">'
+            + run("link Acme ")
+            + run("Corp")
+            + "</w:hyperlink>"
+        )
+        + para(
+            "<w:sdt><w:sdtPr/><w:sdtContent>" + run("control Acme Corp") + "</w:sdtContent></w:sdt>"
+        )
     )
     source = docx_body(
         tmp_path / "in" / "a.docx",
@@ -112,7 +118,8 @@ def test_every_story_is_edited_and_text_boxes_count_once(replace: Replace, tmp_p
         [
             "a.docx :: body :: text box / paragraph 2",
             "a.docx :: body :: paragraph 3",
-            "a.docx :: body :: table 1 r1c1 / table 2 r1c2 / paragraph 6",
+            "a.docx :: body :: paragraph 4",
+            "a.docx :: body :: table 1 r1c1 / table 2 r1c2 / paragraph 7",
             "a.docx :: footer1 :: paragraph 1",
             "a.docx :: footnotes :: paragraph 1",
             "a.docx :: header1 :: paragraph 1",
