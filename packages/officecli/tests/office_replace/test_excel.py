@@ -224,3 +224,24 @@ def test_an_invalid_or_colliding_sheet_name_is_exit_2(
     assert (code, envelope["error_code"]) == (2, "BAD_NEW_NAME")
     assert message in envelope["error"]
     assert not (tmp_path / "out").exists()
+
+
+def test_cell_comments_only_with_the_comments_story(replace: Replace, tmp_path: Path) -> None:
+    from openpyxl.comments import Comment
+
+    (tmp_path / "in").mkdir()
+    wb = openpyxl.Workbook()
+    wb.active["B2"] = 1
+    wb.active["B2"].comment = Comment("ask Acme Corp", "me")
+    wb.save(tmp_path / "in" / "c.xlsx")
+    code, report = replace(tmp_path / "in" / "c.xlsx", "--rules", text_rules(tmp_path), "--dry-run")
+    assert (code, report["findings"]) == (0, [])
+    code, report = replace(
+        tmp_path / "in" / "c.xlsx", "--rules", text_rules(tmp_path), "-d", tmp_path / "out",
+        "--stories", "body,comments",
+    )  # fmt: skip
+    assert places(report, "co") == ["c.xlsx :: Sheet!B2 comment"]
+    assert (
+        openpyxl.load_workbook(tmp_path / "out" / "c.xlsx").active["B2"].comment.text
+        == "ask Globex Inc"
+    )

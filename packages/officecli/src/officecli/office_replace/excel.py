@@ -1,7 +1,8 @@
 """Replace in an Excel package, editing the XML parts directly (no openpyxl round trip, so
 shapes, images, charts, comments and validation survive): shared strings, inline strings,
-rich-text runs, drawings and chart titles. Phonetic runs (furigana, x:rPh) are never edited
-or matched; a changed string that has them gets a warning.
+rich-text runs, drawings, chart titles, and cell comments with the `comments` story.
+Phonetic runs (furigana, x:rPh) are never edited or matched; a changed string that has them
+gets a warning.
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ R_ID = "{http://schemas.openxmlformats.org/officeDocument/2006/relationships}id"
 X_SI, X_T, X_R, X_RPH, X_C, X_V, X_IS = (
     f"{{{X}}}{n}" for n in ("si", "t", "r", "rPh", "c", "v", "is")
 )
+X_COMMENT, X_TEXT = f"{{{X}}}comment", f"{{{X}}}text"
 MAX_LISTED_CELLS = 3
 
 
@@ -111,6 +113,15 @@ def replace_excel(
             if _edit_strings(inline, rules, found):
                 pkg.mark(part)
     for name, part in book:
+        if "comments" in stories:
+            for comments in pkg.targets(part, "comments"):
+                notes = (
+                    (f"{name}!{c.get('ref')} comment", c.find(X_TEXT))
+                    for c in pkg.xml(comments).iter(X_COMMENT)
+                    if c.find(X_TEXT) is not None
+                )
+                if _edit_strings(notes, rules, found):
+                    pkg.mark(comments)
         for drawing in pkg.targets(part, "drawing"):
             if "body" in stories:
                 edit_part(pkg, drawing, rules, found, name, story="body")
