@@ -159,6 +159,10 @@ FIELD = (
     + run("Acme Corp")
     + '<w:r><w:fldChar w:fldCharType="end"/></w:r>'
 )
+RUBY = (
+    "<w:r><w:ruby><w:rubyPr/><w:rt><w:r><w:t>こーぷ</w:t></w:r></w:rt>"
+    "<w:rubyBase><w:r><w:t>Corp</w:t></w:r></w:rubyBase></w:ruby></w:r>"
+)
 BOUND = (
     '<w:sdt><w:sdtPr><w:dataBinding w:xpath="/root/company" w:storeItemID="{1}"/></w:sdtPr>'
     "<w:sdtContent>" + run("Acme Corp") + "</w:sdtContent></w:sdt>"
@@ -181,6 +185,8 @@ def test_each_reason_to_skip_is_reported_and_nothing_is_edited(
             run("Corp"),
         )
         + para(BOUND)
+        + para(run("Acme "), RUBY)
+        + para(run("Acme"), "<w:r><w:drawing/></w:r>", run(" Corp"))
     )
     source = docx_body(tmp_path / "in" / "s.docx", body)
     code, report = replace(
@@ -196,6 +202,8 @@ def test_each_reason_to_skip_is_reported_and_nothing_is_edited(
         "a tracked change",
         "a tracked change",
         "a data-bound content control",
+        "text with ruby (furigana)",
+        "a drawing",
     ]
     assert {f["field"] for f in skipped} == {"co"}
     assert findings(report, "co") == []

@@ -37,6 +37,17 @@ RUN_BARRIERS = {
     w("softHyphen"): "a soft hyphen",
     w("sym"): "a symbol",
 }
+RUBY, RUBY_TEXT = w("ruby"), "text with ruby (furigana)"
+OBJECTS = {
+    w("drawing"): "a drawing",
+    w("pict"): "a drawing",
+    w("object"): "an embedded object",
+    "{http://schemas.openxmlformats.org/markup-compatibility/2006}AlternateContent": "a drawing",
+}
+MATH = {
+    f"{{http://schemas.openxmlformats.org/officeDocument/2006/math}}{n}"
+    for n in ("oMath", "oMathPara")
+}
 FIELD = "a field"
 TRACKED = "a tracked change"
 BOUND = "a data-bound content control"
@@ -71,7 +82,9 @@ class _Collector:
                     self.walk(content, protected or (BOUND if _bound(child) else ""))
             elif tag in TRANSPARENT:
                 self.walk(child, protected)
-            # anything else (properties, bookmarks, math, drawings) holds no paragraph text
+            elif tag in MATH:
+                self.segments.append(barrier("an equation", ""))
+            # anything else (properties, bookmarks) holds no paragraph text
 
     def run(self, r: etree._Element, protected: str) -> None:
         for child in r:
@@ -83,6 +96,12 @@ class _Collector:
                 self.segments.append(Segment(child, child.text or "", reason, preserve_space=True))
             elif tag in RUN_BARRIERS:
                 self.segments.append(barrier(RUN_BARRIERS[tag]))
+            elif tag == RUBY:
+                base = child.find(w("rubyBase"))
+                for t in base.iter(T) if base is not None else ():
+                    self.segments.append(Segment(t, t.text or "", RUBY_TEXT, preserve_space=True))
+            elif tag in OBJECTS:
+                self.segments.append(barrier(OBJECTS[tag], ""))
             elif tag == w("fldChar"):
                 kind = child.get(w("fldCharType"))
                 if kind == "begin":
