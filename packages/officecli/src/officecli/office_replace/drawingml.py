@@ -17,7 +17,8 @@ A = "http://schemas.openxmlformats.org/drawingml/2006/main"
 P_NS = "http://schemas.openxmlformats.org/presentationml/2006/main"
 XDR = "http://schemas.openxmlformats.org/drawingml/2006/spreadsheetDrawing"
 C = "http://schemas.openxmlformats.org/drawingml/2006/chart"
-MC_FALLBACK = "{http://schemas.openxmlformats.org/markup-compatibility/2006}Fallback"
+MC = "http://schemas.openxmlformats.org/markup-compatibility/2006"
+MC_FALLBACK, MC_ALTERNATE = f"{{{MC}}}Fallback", f"{{{MC}}}AlternateContent"
 A_P, A_R, A_T, A_BR, A_FLD = (f"{{{A}}}{n}" for n in ("p", "r", "t", "br", "fld"))
 A_TBL, A_TR, A_TC = (f"{{{A}}}{n}" for n in ("tbl", "tr", "tc"))
 SHAPES = {f"{{{ns}}}{n}" for ns in (P_NS, XDR) for n in ("sp", "cxnSp", "graphicFrame")}
@@ -34,6 +35,8 @@ def segments(p: etree._Element) -> list[Segment]:
                 out.append(Segment(t, t.text or ""))
         elif child.tag == A_BR:
             out.append(barrier("a line break"))
+        elif child.tag == MC_ALTERNATE:  # an equation (a14:m) and its picture fallback
+            out.append(barrier("an equation", ""))
         elif child.tag == A_FLD:
             t = child.find(A_T)
             if t is not None:
