@@ -170,7 +170,7 @@ def test_unreadable_files_fail_alone_and_nothing_is_half_written(
     patch_zip(source / "bomb.docx", {"word/media/zeros.bin": "0" * (4 << 20)})  # ~1000:1
     rules = write_rules(tmp_path / "r.csv", RULES)
     code, report = replace("-r", source, "--rules", rules, "-d", tmp_path / "out")
-    assert code == 3
+    assert code == 2
     assert [(f["location"], f["field"]) for f in findings(report, "replace.failed")] == [
         ("bomb.docx", "UNSAFE_FILE"),
         ("broken.docx", "BROKEN_FILE"),

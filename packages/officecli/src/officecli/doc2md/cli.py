@@ -13,5 +13,6 @@ from officecli.doc2md.commands import APP
 
 
 def main() -> None:
+    agent_main.interrupt_on_sigterm()
     sys.argv[1:] = with_command(sys.argv[1:], "convert", ("convert", "capabilities"))
     agent_main.main(APP)

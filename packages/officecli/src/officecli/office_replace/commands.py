@@ -3,8 +3,15 @@
 from __future__ import annotations
 
 from agentcli.commands import App, Arg, Command
+from agentcli.outputs import OutputIsInputError
 from officecli import __version__
 from officecli.office_replace.errors import NewNameError, OutDirError, RulesError
+from officecli.readers.errors import (
+    BrokenFileError,
+    EncryptedFileError,
+    UnsafeFileError,
+    UnsupportedFormatError,
+)
 
 STORIES = ("body", "headers", "footnotes", "comments", "notes", "charts", "masters")
 DEFAULT_STORIES = "body,headers,footnotes,notes,charts"
@@ -35,7 +42,10 @@ REPLACE = Command(
         "office-replace book.xlsx --rules sheets.csv -d out/ --stories body,charts",
         "office-replace -r docs/ --rules rules.csv --dry-run --fail-on info",
     ),
-    errors=(RulesError, OutDirError, NewNameError),
+    errors=(
+        RulesError, OutDirError, NewNameError, OutputIsInputError,
+        BrokenFileError, EncryptedFileError, UnsafeFileError, UnsupportedFormatError,
+    ),
     output={"$ref": "agentcli report schema (schema_version, tool, meta, summary, findings)"},
 )  # fmt: skip
 

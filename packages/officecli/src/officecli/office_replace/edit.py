@@ -14,9 +14,9 @@ from officecli.office_replace.rules import Rule
 from officecli.office_replace.sheetnames import rename_sheets
 from officecli.office_replace.slides import replace_slides
 from officecli.office_replace.word import replace_word
-from officecli.readers.safety import ReaderError
+from officecli.readers.errors import ReaderError
 
-EDITORS = {"word": replace_word, "excel": replace_excel, "slides": replace_slides}
+EDITORS = {"docx": replace_word, "xlsx": replace_excel, "pptx": replace_slides}
 
 
 @dataclass
@@ -47,7 +47,7 @@ def edit_file(item: Item, rules: RuleSet, stories: set[str], found: Found) -> Ed
         with EditablePackage(item.source) as pkg:
             if rules.text:
                 EDITORS[item.kind](pkg, rules.text, stories, found)
-            if item.kind == "excel" and rules.sheetname:
+            if item.kind == "xlsx" and rules.sheetname:
                 rename_sheets(pkg, pkg.main_part(), rules.sheetname, found)
             return Edited(item, pkg.changed_parts())
     except ReaderError as exc:

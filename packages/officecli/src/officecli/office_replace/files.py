@@ -12,15 +12,14 @@ from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
 from agentcli.errors import InputError, UsageError
+from agentcli.outputs import refuse_inputs
 from officecli.office_replace.errors import NewNameError, OutDirError
 from officecli.office_replace.found import Found
 from officecli.office_replace.rules import Rule
 from officecli.office_replace.textedit import Hit
+from officecli.readers.registry import BY_EXTENSION
 
-KINDS = {
-    ".docx": "word", ".docm": "word", ".xlsx": "excel", ".xlsm": "excel",
-    ".pptx": "slides", ".pptm": "slides",
-}  # fmt: skip
+EDITABLE = ("docx", "xlsx", "pptx")  # registry formats office-replace edits
 WINDOWS_BAD = re.compile(r'[<>:"/\\|?*\x00-\x1f]')
 WINDOWS_RESERVED = re.compile(r"(CON|PRN|AUX|NUL|COM[1-9]|LPT[1-9])(\..*)?", re.IGNORECASE)
 MAX_LISTED = 10
@@ -41,7 +40,8 @@ class Item:
 
     @property
     def kind(self) -> str:
-        return KINDS.get(self.source.suffix.lower(), "") if self.selected else ""
+        fmt = BY_EXTENSION.get(self.source.suffix.lower())
+        return fmt.name if self.selected and fmt and fmt.name in EDITABLE else ""
 
 
 def _selected(rel: str, include: Sequence[str], exclude: Sequence[str]) -> bool:
@@ -145,16 +145,11 @@ def rename_files(items: Sequence[Item], rules: Sequence[Rule], found: dict[str, 
 
 
 def check_outputs(items: Sequence[Item], out_dir: Path, force: bool) -> None:
-    """No output may land on an input; none may overwrite a file unless --force."""
-    sources = {item.source.resolve() for item in items}
-    existing = []
-    for item in items:
-        assert item.output is not None
-        target = out_dir / item.output
-        if target.resolve() in sources:
-            raise OutDirError(f"{item.label} would be written over an input file ({target})")
-        if target.exists() and not force:
-            existing.append(str(target))
+    """No output may be an input (by path, or device and inode); none may overwrite a file
+    unless --force."""
+    targets = [out_dir / item.output for item in items if item.output is not None]
+    refuse_inputs(targets, [item.source for item in items])
+    existing = [str(target) for target in targets if target.exists() and not force]
     if existing:
         raise OutDirError(
             f"{len(existing)} output file(s) already exist: " + ", ".join(existing[:MAX_LISTED]),

@@ -1,7 +1,7 @@
 """An OOXML package being edited: parts parsed on demand, changed parts re-serialised with
 their own XML declaration, every other member copied byte for byte.
 
-Opening goes through readers.safety.Package (zip-bomb limits, encrypted-file sniffing).
+Opening goes through the registry's safety.Package (zip-bomb limits, encrypted files).
 Parts are parsed with lxml (it keeps every namespace declaration and prefix as written),
 with entities and network access off; a part with a DTD is refused as unsafe.
 """
@@ -13,13 +13,9 @@ from pathlib import Path
 
 from lxml import etree
 
-from officecli.readers.safety import (
-    BrokenFileError,
-    Package,
-    UnsafeFileError,
-    UnsupportedFormatError,
-    resolve_part,
-)
+from officecli.readers import registry
+from officecli.readers.errors import BrokenFileError, UnsafeFileError, UnsupportedFormatError
+from officecli.readers.safety import resolve_part
 
 MAX_FILE_BYTES = 512 * 1024 * 1024
 _PARSER = etree.XMLParser(
@@ -41,7 +37,7 @@ class EditablePackage:
         if path.stat().st_size > MAX_FILE_BYTES:
             raise UnsafeFileError(f"{path.name}: larger than {MAX_FILE_BYTES} bytes")
         self.path = path
-        self.pkg = Package(path)
+        self.pkg = registry.open_package(path)
         self.label = path.name
         self.trees: dict[str, etree._Element] = {}
         self.declarations: dict[str, bytes] = {}

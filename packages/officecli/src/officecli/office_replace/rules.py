@@ -17,7 +17,7 @@ import re2
 from agentcli.errors import InputError
 from officecli.office_replace.errors import RulesError
 from officecli.readers.paths import not_a_file
-from officecli.readers.tabular import open_table
+from officecli.readers.registry import open_table
 
 Mode = Literal["literal", "wildcard", "regex"]
 Scope = Literal["text", "sheetname", "filename", "all"]

@@ -9,8 +9,9 @@ from pathlib import Path
 from typing import Any
 
 from agentcli.commands import Command, Outcome
-from agentcli.errors import UsageError
+from agentcli.errors import ExitCode, UsageError
 from agentcli.logs import progress
+from agentcli.outputs import check_output_dir
 from agentcli.report import Report
 from officecli import __version__
 from officecli.office_replace.commands import STORIES
@@ -38,7 +39,7 @@ def parse_stories(raw: str) -> set[str]:
 
 def handle(values: dict[str, Any], command: Command) -> Outcome:
     dry_run = bool(values["dry_run"])
-    out_dir = Path(values["out_dir"]) if values["out_dir"] else None
+    out_dir = check_output_dir(values["out_dir"]) if values["out_dir"] else None
     if out_dir is None and not dry_run:
         raise OutDirError("-d OUTDIR is required unless --dry-run")
     stories = parse_stories(values["stories"])
@@ -58,7 +59,7 @@ def handle(values: dict[str, Any], command: Command) -> Outcome:
     failed = sum(1 for e in edited if e.failed)
     if failed and not values["continue_on_error"]:
         log.warning("%d file(s) could not be read; nothing written", failed)
-        return Outcome(report, 3)
+        return Outcome(report, ExitCode.USAGE)
     if out_dir is not None and not dry_run:
         _write(edited, out_dir)
     failing = FAIL_ON[values["fail_on"]]
