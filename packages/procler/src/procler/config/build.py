@@ -11,7 +11,7 @@ from procler.config.build_process import ProcessBuilder, given
 from procler.config.findings import Findings, child, item
 from procler.config.graph import DependencyGraph
 from procler.config.model import Group, LogSettings, ProcessSpec, ProjectConfig
-from procler.config.schema import INVALID
+from procler.config.specs import INVALID
 from procler.config.substitute import SubstitutionError, chain_lookup, substitute
 
 

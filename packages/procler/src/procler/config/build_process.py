@@ -19,7 +19,7 @@ from procler.config.model import (
     RestartPolicy,
     TcpProbe,
 )
-from procler.config.schema import INVALID
+from procler.config.specs import INVALID
 from procler.config.substitute import SubstitutionError, substitute
 
 _STATUS = re.compile(r"([1-5][0-9][0-9])(?:\s*-\s*([1-5][0-9][0-9]))?")

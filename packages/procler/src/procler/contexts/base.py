@@ -14,6 +14,13 @@ from procler.config.model import ProcessSpec
 KILL_WAIT = 5.0  # bound on waiting for a SIGKILLed run to be reported ended
 
 
+def signal_number(name: str) -> int:
+    """'TERM', 'SIGTERM' or '15' -> 15."""
+    if name.isdigit():
+        return int(name)
+    return int(getattr(signal, name if name.startswith("SIG") else f"SIG{name}"))
+
+
 @dataclass(frozen=True)
 class ExitInfo:
     """How a run ended: an exit code, or the signal that killed it."""

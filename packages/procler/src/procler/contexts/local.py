@@ -98,13 +98,6 @@ class LocalProcess(RunningProcess):
         return {"linux_state": procfs.linux_state(stat or procfs.read_stat(self.popen.pid))}
 
 
-def signal_number(name: str) -> int:
-    """'TERM', 'SIGTERM' or '15' -> 15."""
-    if name.isdigit():
-        return int(name)
-    return int(getattr(signal, name if name.startswith("SIG") else f"SIG{name}"))
-
-
 class LocalContext(ExecutionContext):
     name = "local"
 

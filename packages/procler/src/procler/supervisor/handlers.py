@@ -13,22 +13,21 @@ from typing import Any
 from agentcli.errors import UsageError
 from procler import states
 from procler.config.graph import DependencyGraph
-from procler.errors import GroupNotFound, PortInUse, StartFailed, SupervisorUnavailable, Timeout
+from procler.errors import (
+    ConditionImpossible,
+    GroupNotFound,
+    PortInUse,
+    StartFailed,
+    SupervisorUnavailable,
+    Timeout,
+)
 from procler.supervisor.core import Supervisor
 from procler.supervisor.orchestrate import start_plan, stop_plan
 from procler.supervisor.ports import holder
 from procler.supervisor.runtime import ProcessRuntime
-from procler.supervisor.status import CpuMeter, process_status
+from procler.supervisor.status import CpuMeter, process_status, supervisor_status
 
 Handler = Callable[[dict[str, Any]], Awaitable[Any]]
-WAIT_CONDITIONS: dict[str, Callable[[ProcessRuntime], bool]] = {
-    "running": lambda rt: rt.status in states.UP,
-    "stopped": lambda rt: rt.status in states.AT_REST,
-    "exited": lambda rt: rt.status == states.EXITED,
-    "failed": lambda rt: rt.status == states.FAILED,
-    "healthy": lambda rt: rt.status == states.HEALTHY,
-    "unhealthy": lambda rt: rt.status == states.UNHEALTHY,
-}
 
 
 class Handlers:
@@ -57,7 +56,7 @@ class Handlers:
 
     # -- helpers --------------------------------------------------------------------------
 
-    def _one(self, rt: ProcessRuntime) -> dict[str, Any]:
+    def _describe(self, rt: ProcessRuntime) -> dict[str, Any]:
         return process_status(rt, self.meter, self.sup.clock.time())
 
     def _graph(self) -> DependencyGraph:
@@ -75,21 +74,21 @@ class Handlers:
 
     async def _start_one(self, rt: ProcessRuntime, restart: bool = False) -> dict[str, Any]:
         if not restart and rt.status in states.ALIVE:
-            return {**self._one(rt), "already_running": True}
+            return {**self._describe(rt), "already_running": True}
         if not (restart and rt.status in states.ALIVE):
             self._check_ports(rt)
         result = await (rt.restart() if restart else rt.start())
         if rt.status == states.FAILED:
             raise StartFailed(
                 f"{rt.name} failed during start: {(rt.last_exit or {}).get('reason', '')}",
-                data={**self._one(rt), "stderr": list(rt.recent_stderr)},
+                data={**self._describe(rt), "stderr": list(rt.recent_stderr)},
             )
-        return {**self._one(rt), **result}
+        return {**self._describe(rt), **result}
 
     async def _stop_one(self, rt: ProcessRuntime) -> dict[str, Any]:
         result = await rt.stop()
         self.sup.reap_orphans()
-        return {**self._one(rt), **result}
+        return {**self._describe(rt), **result}
 
     def _names(self, values: dict[str, Any]) -> list[str]:
         if values.get("all"):
@@ -101,13 +100,7 @@ class Handlers:
     def _group_members(self, name: str) -> list[str]:
         groups = self.sup.config().groups
         if name not in groups:
-            from agentcli.parser import did_you_mean
-
-            hint = did_you_mean(name, sorted(groups))
-            raise GroupNotFound(
-                f"no group named {name!r}",
-                suggestion=(hint + " " if hint else "") + "run `procler group list`",
-            )
+            raise GroupNotFound.among(name, groups)
         return list(groups[name].processes)
 
     async def _start_names(self, names: list[str], values: dict[str, Any]) -> list[dict[str, Any]]:
@@ -120,7 +113,7 @@ class Handlers:
             self._start_one,
             float(values.get("timeout") or 60.0),
             with_deps=not values.get("no_deps"),
-            describe=self._one,
+            describe=self._describe,
         )
 
     async def _stop_names(
@@ -170,55 +163,74 @@ class Handlers:
 
     async def status(self, values: dict[str, Any]) -> Any:
         if values.get("name"):
-            return self._one(self.sup.runtime(values["name"]))
+            return self._describe(self.sup.runtime(values["name"]))
         cfg = self.sup.config()
-        return {"processes": [self._one(self.sup.runtimes[n]) for n in cfg.processes]}
+        return {"processes": [self._describe(self.sup.runtimes[n]) for n in cfg.processes]}
 
     async def wait(self, values: dict[str, Any]) -> Any:
         condition = values["for"]
         timeout = float(values["timeout"])
         if values.get("group"):
             names = self._group_members(values["group"])
+        elif values.get("all"):
+            names = list(self.sup.config().processes)
         elif values.get("name"):
             names = [self.sup.runtime(values["name"]).name]
         else:
-            raise UsageError("name a process or pass --group", suggestion="e.g. `procler wait api`")
+            raise UsageError(
+                "name a process, or pass --group or --all", suggestion="e.g. `procler wait api`"
+            )
+        together = bool(values.get("group") or values.get("all"))
         rts = [self.sup.runtimes[n] for n in names]
-        pred = WAIT_CONDITIONS[condition]
-        met = await self._unless_stopping(
-            asyncio.gather(*(rt.wait_until(pred, timeout) for rt in rts)),
-            f"while waiting for {condition}",
+
+        def met(rt: ProcessRuntime) -> bool:
+            return states.wait_met(condition, rt.status, together)
+
+        def why_not(rt: ProcessRuntime) -> str | None:
+            has_check = rt.spec.healthcheck is not None
+            return states.wait_impossible(condition, rt.status, rt.desired, has_check, together)
+
+        await self._unless_stopping(
+            wait_members(rts, met, why_not, timeout), f"while waiting for {condition}"
         )
-        members = [{**self._one(rt), "condition_met": ok} for rt, ok in zip(rts, met, strict=True)]
-        data: dict[str, Any] = (
-            {"group": values["group"], "condition": condition, "processes": members}
-            if values.get("group")
-            else {**members[0], "condition": condition}
-        )
-        if all(met):
+        members = [{**self._describe(rt), "condition_met": met(rt)} for rt in rts]
+        data: dict[str, Any] = {"condition": condition, "processes": members}
+        if values.get("group"):
+            data = {"group": values["group"], **data}
+        elif not together:
+            data = {**members[0], "condition": condition}
+        missing = [rt.name for rt in rts if not met(rt)]
+        if not missing:
             return data
-        missing = [rt.name for rt, ok in zip(rts, met, strict=True) if not ok]
+        impossible = {rt.name: why for rt in rts if (why := why_not(rt)) is not None}
+        if impossible:
+            raise ConditionImpossible(
+                f"cannot be {condition}: "
+                + "; ".join(f"{name}: {why}" for name, why in impossible.items()),
+                data={**data, "not_met": missing, "impossible": impossible},
+            )
         raise Timeout(
             f"not {condition} after {timeout:g}s: "
             + ", ".join(f"{rt.name} is {rt.status}" for rt in rts if rt.name in missing),
             data={**data, "not_met": missing},
         )
 
-    async def _unless_stopping(self, work: asyncio.Future[list[bool]], doing: str) -> list[bool]:
-        """work's result, unless the supervisor is told to stop first: then the caller gets
+    async def _unless_stopping(self, work: Awaitable[None], doing: str) -> None:
+        """Await work, unless the supervisor is told to stop first: then the caller gets
         an answer at once instead of holding the supervisor (and its lock) until it ends."""
+        task = asyncio.ensure_future(work)
         stopping: asyncio.Future[Any] = asyncio.ensure_future(self.sup.stop_requested.wait())
         try:
-            await asyncio.wait([work, stopping], return_when=asyncio.FIRST_COMPLETED)
+            await asyncio.wait([task, stopping], return_when=asyncio.FIRST_COMPLETED)
         finally:
             stopping.cancel()
-        if not work.done():
-            work.cancel()
+        if not task.done():
+            task.cancel()
             raise SupervisorUnavailable(
                 f"the supervisor stopped (daemon stop or restart) {doing}",
                 suggestion="run the command again: the next command starts a supervisor",
             )
-        return work.result()
+        task.result()
 
     # -- groups ---------------------------------------------------------------------------
 
@@ -236,7 +248,7 @@ class Handlers:
         members = self._group_members(values["name"])
         return {
             "group": values["name"],
-            "processes": [self._one(self.sup.runtimes[n]) for n in members],
+            "processes": [self._describe(self.sup.runtimes[n]) for n in members],
         }
 
     async def group_list(self, values: dict[str, Any]) -> Any:
@@ -256,14 +268,47 @@ class Handlers:
         return {"processes": list(cfg.processes), "groups": list(cfg.groups)}
 
     async def daemon_status(self, values: dict[str, Any]) -> Any:
-        return self.sup.about()
+        return supervisor_status(self.sup)
 
     async def daemon_stop(self, values: dict[str, Any]) -> Any:
         stopped = await self.sup.stop_processes(keep_desired=False)
         self.sup.stop_requested.set()
-        return {**self.sup.about(), "running": False, "stopped_processes": stopped}
+        return {**supervisor_status(self.sup), "running": False, "stopped_processes": stopped}
 
     async def daemon_restart(self, values: dict[str, Any]) -> Any:
         stopped = await self.sup.stop_processes(keep_desired=True)
         self.sup.stop_requested.set()
-        return {**self.sup.about(), "running": False, "stopped_processes": stopped}
+        return {**supervisor_status(self.sup), "running": False, "stopped_processes": stopped}
+
+
+async def wait_members(
+    runtimes: list[ProcessRuntime],
+    met: Callable[[ProcessRuntime], bool],
+    why_not: Callable[[ProcessRuntime], str | None],
+    timeout: float,
+) -> None:
+    """Wait (bounded by timeout) until every process meets the condition, or until one
+    of them cannot any more: that ends the wait at once."""
+    if not runtimes:
+        return
+    clock = runtimes[0].clock
+    deadline = clock.monotonic() + timeout
+    while not all(met(runtime) for runtime in runtimes) and not any(
+        why_not(runtime) is not None for runtime in runtimes
+    ):
+        left = deadline - clock.monotonic()
+        if left <= 0:
+            return
+        # Wake on the next change of any member (a done one may still fail).
+        changes = [asyncio.ensure_future(_changed(runtime, left)) for runtime in runtimes]
+        try:
+            await asyncio.wait(changes, return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            for change in changes:
+                change.cancel()
+
+
+async def _changed(runtime: ProcessRuntime, timeout: float) -> bool:
+    """Wait (bounded) until runtime's status differs from what it is now."""
+    now = runtime.status
+    return await runtime.wait_until(lambda r: r.status != now, timeout)

@@ -16,8 +16,13 @@ from typing import Any, Protocol
 from agentcli.errors import AgentError
 from procler import states
 from procler.config.model import ProcessSpec
-from procler.contexts.base import ExecutionContext, ExitInfo, OutputBatch, RunningProcess
-from procler.contexts.local import signal_number
+from procler.contexts.base import (
+    ExecutionContext,
+    ExitInfo,
+    OutputBatch,
+    RunningProcess,
+    signal_number,
+)
 from procler.supervisor.clock import Clock, iso
 from procler.supervisor.health import HealthProber
 
@@ -29,10 +34,10 @@ class Host(Protocol):
     """What a runtime needs from its supervisor."""
 
     def environment(self, spec: ProcessSpec) -> dict[str, str]: ...
-    def record(self, rt: ProcessRuntime, src: str, dst: str, reason: str) -> None: ...
-    def spawned(self, rt: ProcessRuntime, proc: RunningProcess) -> None: ...
-    def reaped(self, rt: ProcessRuntime, proc: RunningProcess) -> None: ...
-    def output(self, rt: ProcessRuntime, run: int, batch: OutputBatch) -> None: ...
+    def record(self, runtime: ProcessRuntime, src: str, dst: str, reason: str) -> None: ...
+    def spawned(self, runtime: ProcessRuntime, proc: RunningProcess) -> None: ...
+    def reaped(self, runtime: ProcessRuntime, proc: RunningProcess) -> None: ...
+    def output(self, runtime: ProcessRuntime, run: int, batch: OutputBatch) -> None: ...
 
 
 class ProcessRuntime:
@@ -44,7 +49,7 @@ class ProcessRuntime:
         self.host = host
         self.clock = clock
         self.status = states.STOPPED
-        self.desired = "stopped"
+        self.desired = states.DESIRED_STOPPED
         self.run = 0
         self.restarts = 0
         self.proc: RunningProcess | None = None
@@ -86,7 +91,7 @@ class ProcessRuntime:
         async with self.lock:
             if self.status in states.ALIVE:
                 return {"already_running": True}
-            self.desired = "running"
+            self.desired = states.DESIRED_RUNNING
             self.restarts = 0
             self._cancel_timer()
             await self._spawn(reason, user=True)
@@ -94,7 +99,7 @@ class ProcessRuntime:
 
     async def stop(self, reason: str = "stop requested") -> dict[str, Any]:
         async with self.lock:
-            self.desired = "stopped"
+            self.desired = states.DESIRED_STOPPED
             if self.status == states.BACKOFF:
                 self._cancel_timer()
                 self._set(states.STOPPED, reason)
@@ -112,7 +117,7 @@ class ProcessRuntime:
                 await self._stop_locked(reason)
             elif self.status == states.BACKOFF:
                 self._set(states.STOPPED, reason)
-            self.desired = "running"
+            self.desired = states.DESIRED_RUNNING
             self.restarts = 0
             await self._spawn(reason, user=True)
         return {}
@@ -138,7 +143,7 @@ class ProcessRuntime:
             if lost:
                 self.last_exit = self._exit_record(ExitInfo(None), "supervisor_lost")
                 self.host.record(self, self.status, self.status, "run lost: the supervisor died")
-            if self.desired == "running":
+            if self.desired == states.DESIRED_RUNNING:
                 self.restarts += 1
                 await self._spawn(reason, user=False)
 
@@ -154,7 +159,7 @@ class ProcessRuntime:
         try:
             proc = adopted or await self.context.start(self.spec, env, self.run + 1)
         except Exception as exc:
-            self.desired = "stopped"
+            self.desired = states.DESIRED_STOPPED
             self.last_exit = self._exit_record(ExitInfo(None), f"could not start: {exc}")
             self._set(states.FAILED, f"could not start: {exc}")
             raise
@@ -165,17 +170,24 @@ class ProcessRuntime:
         self._monitor = asyncio.create_task(self._watch(proc, self.run))
         if self.spec.healthcheck is not None:
             if self.health is None or self.health.check != self.spec.healthcheck:
-                self.health = HealthProber(self, self.spec.healthcheck)
+                self.health = HealthProber(
+                    self.spec.healthcheck, self.clock, self._exec_probe, self.health_changed
+                )
             self.health.begin()
         else:
             self.health = None
         if await self.wait_until(lambda rt: rt.status != states.STARTING, START_GRACE):
             return  # ended during the grace period; _watch has recorded how
         self._set(states.RUNNING, "started")
-        if self.health is not None and self.health.status != "starting":
+        if self.health is not None and self.health.status in states.HEALTH_TO_STATUS:
             # The prober may have decided during the start grace period.
-            target = states.HEALTHY if self.health.status == "healthy" else states.UNHEALTHY
+            target = states.HEALTH_TO_STATUS[self.health.status]
             self._set(target, f"health check {self.health.status} during start")
+
+    async def _exec_probe(self, command: str, timeout: float) -> tuple[bool, str]:
+        """An exec health check, run in this process's context, cwd and environment."""
+        env = self.host.environment(self.spec)
+        return await self.context.exec_probe(self.spec, command, env, timeout)
 
     def health_changed(self, target: str, reason: str, restart: bool) -> None:
         """Called by the prober: move between running/healthy/unhealthy; maybe restart."""
@@ -252,36 +264,32 @@ class ProcessRuntime:
         self._ended(info, leftovers)
 
     def _ended(self, info: ExitInfo, leftovers: int = 0) -> None:
-        spec = self.spec
-        policy = spec.restart
+        policy = self.spec.restart
         uptime = self.clock.time() - (self.started_at or self.clock.time())
-        if uptime >= policy.backoff.reset_after:
-            self.restarts = 0
         how = (
             f"exit code {info.code}" if info.code is not None else f"killed by signal {info.signal}"
         )
         if leftovers:
             how += f"; killed {leftovers} process(es) it left running (daemonized? run it in the foreground)"
-        failed_fast = self.status == states.STARTING and self._user_start
-        wants = states.should_restart(policy.policy, info.code, spec.success_exit_codes)
-        if failed_fast and info.code not in spec.success_exit_codes:
-            reason = f"{how} during start"
-        elif wants and self.desired == "running" and self.restarts < policy.max_restarts:
-            self.restarts += 1
-            delay = states.backoff_delay(self.restarts, policy.backoff.initial, policy.backoff.max)
-            reason = f"{how}; restart {self.restarts}/{policy.max_restarts} in {delay:g}s"
-            self.last_exit = self._exit_record(info, reason)
-            self._set(states.BACKOFF, reason)
-            self._timer = asyncio.create_task(self._restart_after(delay))
-            return
-        elif wants and self.desired == "running":
-            reason = f"{how}; restart limit reached ({policy.max_restarts})"
-        else:
-            reason = how
-        self.desired = "stopped"
-        self.last_exit = self._exit_record(info, reason)
-        final = states.exit_status(info.code, spec.success_exit_codes, will_restart=False)
-        self._set(final, reason)
+        decision = states.after_exit(
+            how,
+            info.code,
+            during_user_start=self.status == states.STARTING and self._user_start,
+            stable=uptime >= policy.backoff.reset_after,
+            restarts=self.restarts,
+            desired=self.desired,
+            policy=policy.policy,
+            max_restarts=policy.max_restarts,
+            success_codes=self.spec.success_exit_codes,
+            backoff=(policy.backoff.initial, policy.backoff.max),
+        )
+        self.restarts = decision.restarts
+        if decision.delay is None:
+            self.desired = states.DESIRED_STOPPED
+        self.last_exit = self._exit_record(info, decision.reason)
+        self._set(decision.status, decision.reason)
+        if decision.delay is not None:
+            self._timer = asyncio.create_task(self._restart_after(decision.delay))
 
     async def _restart_after(self, delay: float) -> None:
         await self.clock.sleep(delay)

@@ -13,7 +13,7 @@ from typing import Any
 from agentcli.parser import did_you_mean
 from agentcli.values import parse_duration
 from procler.config.findings import Findings, child, item
-from procler.config.loader import YNode
+from procler.config.yaml_nodes import YNode
 
 INVALID: Any = object()  # a value that failed its check (a finding was recorded)
 

@@ -1,14 +1,16 @@
-"""Procler's command declarations: the single source for the CLI, capabilities and the API.
+"""The process commands: start, stop, restart, run, status, wait, up, down and group ...
 
-Commands whose handler is FORWARD (or RESTART_DAEMON, which also waits for the next
-supervisor) run in the supervisor; `Handlers.table()` covers exactly them (tested). A
-running supervisor answers FORWARD commands straight from argv (see procler.entry).
+Every one but `run` is answered by the supervisor: their handler is FORWARD (the client
+sends them over the socket; a running supervisor also answers them straight from argv,
+see procler.entry), and the supervisor's `Handlers.table()` covers exactly the forwarded
+commands (tested). `run` defines a runtime process and starts it, from the CLI process.
 """
 
-from agentcli.commands import App, Arg, Command
-from procler import __version__
-from procler.config_commands import CONFIG_COMMANDS, DOCKER_ARGS
+from agentcli.commands import Arg, Command
+from agentcli.errors import UsageError
+from procler.cli.config import DOCKER_ARGS, define
 from procler.errors import (
+    ConditionImpossible,
     ConfigInvalid,
     ConfigNotFound,
     Conflict,
@@ -24,17 +26,10 @@ from procler.errors import (
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from typing import NoReturn
+    from typing import Any
 
-FORWARD = "procler.client:forward"
-RESTART_DAEMON = "procler.client:restart_daemon"
-GLOBAL_ARGS = (
-    Arg(
-        "--config",
-        "config file (default: .procler/config.yaml found walking up; or $PROCLER_CONFIG)",
-        type="path",
-    ),
-)
+FORWARD = "procler.cli.client:forward"
+HANDLERS = "procler.cli.processes:"
 NAME = Arg("name", "process name (see `procler list`)")
 ALL = Arg("--all", "every process of the project", type="boolean")
 TIMEOUT = Arg(
@@ -99,7 +94,7 @@ PROCESS_COMMANDS: "tuple[Command, ...]" = (
     Command(
         "run",
         "define a runtime process and start it in one call (same NAME and CMD: no-op)",
-        "procler.run_command:run",
+        HANDLERS + "run",
         args=(
             Arg("name", "process name", required=True),
             Arg("--cwd", "working directory (default: the project root)", type="path"),
@@ -126,19 +121,26 @@ PROCESS_COMMANDS: "tuple[Command, ...]" = (
     ),
     Command(
         "wait",
-        "block until a process (or every member of a group) reaches a status; exit 1 on TIMEOUT",
+        "block until a process (or every member of a group, or every process) reaches a "
+        "status; exit 1 on TIMEOUT, or at once with CONDITION_IMPOSSIBLE when one cannot",
         FORWARD,
         args=(
-            Arg("name", "process name (or use --group)"),
+            Arg("name", "process name (or use --group / --all)"),
             Arg("--group", "wait for every member of this group"),
+            Arg(
+                "--all",
+                "wait for every process (a finished one-shot counts as healthy)",
+                type="boolean",
+            ),
             Arg("--for", "the status to wait for", choices=tuple(WAIT_FOR), default="running"),
             TIMEOUT,
         ),
         examples=(
             "procler wait api --for healthy --timeout 10s",
             "procler wait --group backend --for healthy --timeout 60s",
+            "procler wait --all --for healthy",
         ),
-        errors=(*GROUP_ERRORS, ProcessNotFound, Timeout),
+        errors=(*GROUP_ERRORS, ProcessNotFound, Timeout, ConditionImpossible),
         output={"oneOf": [PROCESS, PROCESSES], "description": "adds condition, not_met"},
     ),
     Command(
@@ -193,102 +195,24 @@ PROCESS_COMMANDS: "tuple[Command, ...]" = (
         errors=SUPERVISED,
         output={"type": "object", "properties": {"groups": {"type": "array"}}},
     ),
-    Command(
-        "logs",
-        "a process's output lines (stdout and stderr, every run) with filters; --follow streams NDJSON",
-        "procler.logs_command:show",
-        args=(
-            Arg("name", "process name (or use --all / --group)"),
-            Arg("--all", "every process, interleaved by time", type="boolean"),
-            Arg("--group", "every member of this group, interleaved by time"),
-            Arg("--tail", "at most this many lines (the newest)", type="integer", default=100),
-            Arg("--since", "only lines at or after this time (5m, 1h30m, or ISO-8601)"),
-            Arg("--until", "only lines at or before this time (5m, 1h30m, or ISO-8601)"),
-            Arg("--stream", "only this stream", choices=("stdout", "stderr")),
-            Arg("--grep", "only lines matching this regular expression"),
-            Arg("--run", "which runs: current, previous, N or all", default="current"),
-            Arg(
-                "--follow",
-                "keep printing new lines as NDJSON until --timeout or Ctrl-C",
-                type="boolean",
-            ),
-            Arg("--timeout", "with --follow: stop after this long", type="duration", default="30s"),
-        ),
-        examples=(
-            "procler logs api --tail 50",
-            "procler logs api --stream stderr --since 5m --grep ERROR",
-            "procler logs api --run previous",
-            "procler logs --all --follow --timeout 10s",
-        ),
-        errors=(ConfigNotFound, ConfigInvalid, ProcessNotFound, GroupNotFound),
-        output={
-            "type": "object",
-            "properties": {
-                "lines": {"type": "array", "items": {"type": "object"}},
-                "truncated": {"type": "boolean"},
-            },
-            "description": "each line: ts, stream, run, text (+ process with --all/--group); "
-            "--follow prints one line object per output line instead",
-        },
-    ),
-    Command(
-        "reload",
-        "make a running supervisor re-read the config and runtime definitions now",
-        FORWARD,
-        examples=("procler reload",),
-        errors=SUPERVISED,
-        output={"type": "object", "properties": {"processes": {"type": "array"}}},
-    ),
-    Command(
-        "daemon status",
-        "whether the project's supervisor runs, its pid, uptime and socket (never starts one)",
-        FORWARD,
-        examples=("procler daemon status",),
-        errors=(ConfigNotFound,),
-        output={"type": "object", "properties": {"running": {"type": "boolean"}}},
-    ),
-    Command(
-        "daemon stop",
-        "stop every process cleanly, then the supervisor",
-        FORWARD,
-        destructive=True,
-        examples=("procler daemon stop",),
-        errors=(ConfigNotFound,),
-        output={"type": "object", "properties": {"stopped_processes": {"type": "array"}}},
-    ),
-    Command(
-        "daemon restart",
-        "restart the supervisor; processes that should run are brought back",
-        RESTART_DAEMON,
-        idempotent=False,
-        examples=("procler daemon restart",),
-        errors=(*SUPERVISED,),
-        output={"type": "object"},
-    ),
-    Command(
-        "daemon logs",
-        "the supervisor's own log (not the processes' output)",
-        "procler.daemon_log:show",
-        args=(Arg("--tail", "number of lines", type="integer", default=100),),
-        examples=("procler daemon logs --tail 20",),
-        errors=(ConfigNotFound,),
-        output={"type": "object", "properties": {"lines": {"type": "array"}}},
-    ),
-)
-
-COMMANDS = CONFIG_COMMANDS + PROCESS_COMMANDS
-
-APP = App(
-    name="procler",
-    version=__version__,
-    description="Supervise a project's development processes; every command answers JSON.",
-    commands=COMMANDS,
-    global_args=GLOBAL_ARGS,
 )
 
 
-def main() -> "NoReturn":
-    """The full CLI: parse and render only (see agentcli.main.run); procler.entry comes first."""
-    from agentcli.main import main as run_main
+def run(values: "dict[str, Any]", command: "Command") -> "Any":
+    """`procler run NAME -- CMD...`: define a runtime process and start it, like `pm2 start`."""
+    import shlex
 
-    run_main(APP)
+    from procler.cli import client
+
+    argv = values.pop("cmd") or []
+    if not (argv or values.get("image") or values.get("container")):
+        raise UsageError(
+            "run needs the command after --",
+            suggestion="e.g. `procler run web -- python -m http.server`",
+        )
+    defined = define({**values, "command": shlex.join(argv) if argv else None}, command)
+    then = "restart" if defined["changed"] and values["force"] else "start"
+    start = next(c for c in PROCESS_COMMANDS if c.name == then)
+    return client.forward(
+        {"name": values["name"], "config": values.get("config"), "timeout": 60.0}, start
+    )

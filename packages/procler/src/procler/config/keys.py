@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from procler.config.schema import (
+from procler.config.specs import (
     Bool,
     Duration,
     Either,
