@@ -3,21 +3,31 @@ in what status, against which condition, with its last stderr lines."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from collections.abc import Awaitable
+from typing import Any, Protocol
 
 from agentcli.errors import AgentError
 from procler import states
 from procler.errors import ConditionImpossible, Timeout
+from procler.supervisor.core import Supervisor
 from procler.supervisor.runtime import ProcessRuntime
 from procler.supervisor.waiting import wait_members
-
-if TYPE_CHECKING:
-    from procler.supervisor.handlers import Handlers
 
 LOG_LINES = 10  # stderr lines shown for a process that is not ready
 # A process without a health check counts as ready once it has stayed up this long, so one
 # that dies a moment after its start is caught rather than reported ready.
 SETTLE = 1.0
+
+
+class Handlers(Protocol):
+    """What up --wait and ci use of the supervisor's command handlers."""
+
+    sup: Supervisor
+
+    async def start(self, values: dict[str, Any]) -> Any: ...
+    async def stop(self, values: dict[str, Any]) -> Any: ...
+    def describe(self, rt: ProcessRuntime) -> dict[str, Any]: ...
+    async def unless_stopping(self, work: Awaitable[None], doing: str) -> None: ...
 
 
 def _condition(rt: ProcessRuntime) -> str:
