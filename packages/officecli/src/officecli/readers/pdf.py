@@ -8,15 +8,19 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from officecli.readers import ocr
 from officecli.readers.model import Block, Document, ReadOptions, count_chars
 from officecli.readers.ooxml import escape_inline
+from officecli.readers.pdf_budget import MAX_EXPANDED_BYTES, page_expansion, stream_size
 from officecli.readers.pdf_layout import Line, order_lines, text_lines
+from officecli.readers.pdf_ocr import needs_ocr, ocr_pages
 from officecli.readers.pdf_tables import borderless_tables
 from officecli.readers.safety import BrokenFileError, EncryptedFileError
 
 PIXEL_FILTERS = {"FlateDecode", "ASCII85Decode", "ASCIIHexDecode", "LZWDecode", "RunLengthDecode"}
 FRAME_LINES = 4  # lines in one ruled cell that make the ruling a frame, not a table
 MARGIN = 0.1  # top and bottom share of the page where running headers live
+MAX_PICTURE_BYTES = 64 * 1024 * 1024  # decoded pixels of one picture
 
 
 @dataclass
@@ -28,6 +32,7 @@ class PageContent:
     height: float
     width: float
     body: float  # the page's commonest font size, table text included
+    ocr_text: ocr.OcrText | None = None  # set when the page's text came from OCR
 
 
 def _running_key(text: str) -> str:
@@ -46,10 +51,22 @@ def _image_asset(doc: Document, image: dict[str, Any]) -> str:
         if filters and filters[-1] == "JPXDecode":
             return doc.add_asset("image", ".jp2", stream.get_rawdata())
         if set(filters) <= PIXEL_FILTERS and image.get("bits") == 8:
+            # plain pixels, plus one byte a row for a PNG predictor; anything larger is refused
+            bound = _pixel_bytes(image) + int(image["srcsize"][1])
+            if bound > MAX_PICTURE_BYTES or stream_size(stream, bound) > bound:
+                return ""
             return _png_asset(doc, image, stream.get_data())
     except Exception:  # noqa: BLE001 - a damaged picture stream must not lose the page's text
         return ""
     return ""
+
+
+def _pixel_bytes(image: dict[str, Any]) -> int:
+    """Bytes of plain 8-bit pixels of the picture's declared size and colour space."""
+    space = str(image.get("colorspace", [""])[0]).strip("/'")
+    channels = {"DeviceRGB": 3, "DeviceGray": 1, "DeviceCMYK": 4}.get(space, 0)
+    width, height = (int(n) for n in image["srcsize"])
+    return width * height * channels
 
 
 def _png_asset(doc: Document, image: dict[str, Any], data: bytes) -> str:
@@ -148,7 +165,8 @@ def _page_blocks(
     doc: Document, page: PageContent, running: set[str], levels: dict[tuple[int, float], int]
 ) -> None:
     """Page marker, then lines (joined into paragraphs when close), tables and pictures."""
-    doc.add(Block("marker", f"page {page.number}"))
+    read = f" (ocr, confidence {page.ocr_text.confidence:.2f})" if page.ocr_text else ""
+    doc.add(Block("marker", f"page {page.number}{read}"))
     items: list[tuple[float, Block]] = []
     previous: Line | None = None
     for line in order_lines(page.lines, page):
@@ -180,6 +198,13 @@ def _page_blocks(
         doc.add(block)
 
 
+def _over_budget(number: int) -> str:
+    return (
+        f"page {number} not read: its content streams expand past what is left of the "
+        f"file's budget of {MAX_EXPANDED_BYTES} bytes (a decompression bomb, or a huge page)"
+    )
+
+
 def read_pdf(path: Path, options: ReadOptions) -> Document:
     import pdfplumber
     from pdfminer.pdfdocument import PDFPasswordIncorrect
@@ -191,9 +216,19 @@ def read_pdf(path: Path, options: ReadOptions) -> Document:
         with pdfplumber.open(path) as pdf:
             doc.counts["pages"] = len(pdf.pages)
             pages: list[PageContent] = []
+            budget = MAX_EXPANDED_BYTES
+            scanned: list[int] = []
             for number, pdf_page in enumerate(pdf.pages, 1):
+                expanded = page_expansion(pdf_page.page_obj, budget)
+                if expanded > budget:
+                    doc.cuts.append(_over_budget(number))
+                    pdf_page.close()
+                    continue
+                budget -= expanded
                 doc.raw_chars += sum(count_chars(ch["text"]) for ch in pdf_page.chars)
                 pages.append(_read_page(pdf_page, number, doc))
+                if needs_ocr(pdf_page, options.ocr):
+                    scanned.append(number)
                 pdf_page.close()
     except PdfminerException as exc:
         inner = exc.args[0] if exc.args else exc
@@ -202,6 +237,8 @@ def read_pdf(path: Path, options: ReadOptions) -> Document:
         raise BrokenFileError(f"{path.name}: not a readable PDF ({type(inner).__name__})") from None
     except (PDFSyntaxError, PDFPasswordIncorrect) as exc:
         raise BrokenFileError(f"{path.name}: not a readable PDF ({type(exc).__name__})") from None
+    if scanned:
+        _apply_ocr(path, pages, scanned, options, doc)
     running = set() if options.keep_running_headers else _running_headers(pages)
     levels = _heading_levels(pages)
     for page in pages:
@@ -209,3 +246,29 @@ def read_pdf(path: Path, options: ReadOptions) -> Document:
     if running:
         doc.notes.append(f"{len(running)} running header/footer line(s) removed")
     return doc
+
+
+def _apply_ocr(
+    path: Path, pages: list[PageContent], scanned: list[int], options: ReadOptions, doc: Document
+) -> None:
+    """Replace the text of scanned pages with what OCR reads on them (same layout code after)."""
+    if not ocr.available():
+        doc.notes.append(ocr.OCR_UNAVAILABLE)
+        return
+    text = "".join(line.text for page in pages for line in page.lines)
+    read = ocr_pages(path, scanned, options.ocr_lang, text, options.ocr_jobs)
+    for number, result in read.items():
+        page = pages[number - 1]
+        tables, lines = borderless_tables(result.lines)
+        page.lines, page.tables = lines, sorted(page.tables + tables, key=lambda t: t[0])
+        page.body, page.ocr_text = _body_size(result.lines), result
+        doc.ocr_pages.append(number)
+        if result.low_confidence:
+            doc.warnings.append(
+                (
+                    "loss.ocr_low_confidence",
+                    f"page {number}: {result.low_confidence} of {result.words} OCR'd words "
+                    f"read with confidence under {ocr.LOW_CONFIDENCE}%",
+                    "check those words against the page; a cleaner scan (300 dpi) reads better",
+                )
+            )
