@@ -69,6 +69,12 @@ class StartFailed(AgentError):
     default_suggestion = "read the last stderr lines in data, fix the command, then start again"
 
 
+class CommandFailed(AgentError):
+    code = "COMMAND_FAILED"
+    exit_code = ExitCode.FINDINGS
+    default_suggestion = "read stderr and the exit code in data, fix the command, then run it again"
+
+
 class Timeout(ConditionNotMet):
     code = "TIMEOUT"
     default_suggestion = "wait longer with --timeout, or check `procler status` and `procler logs`"

@@ -119,12 +119,36 @@ def wait_impossible(
     return None
 
 
+def stack_ready(status: str, has_healthcheck: bool) -> bool:
+    """`up --wait` and `ci`: a process counts once healthy (when it has a check), up (when
+    it has none), or finished with a success code (a one-shot)."""
+    if status == EXITED:
+        return True
+    return status == HEALTHY if has_healthcheck else status in UP
+
+
+def stack_impossible(status: str, desired: str) -> str | None:
+    """Why a process of the stack will not get ready without a new start, if it will not."""
+    if status == FAILED:
+        return "it failed"
+    if status == STOPPED and desired == DESIRED_STOPPED:
+        return "it is stopped"
+    return None
+
+
 # `depends_on: {condition}`: the statuses of the dependency that meet it.
 DEPENDENCY_MET: dict[str, frozenset[str]] = {
     "started": UP | {EXITED},
     "healthy": frozenset({HEALTHY}),
+    "log_ready": UP,  # and its run's output matched ready_log_line
     "completed_successfully": frozenset({EXITED}),
 }
+
+
+def dependency_met(condition: str, status: str, log_ready: bool) -> bool:
+    """Whether a dependency in `status` (whose run has or has not logged its ready line)
+    meets `condition`."""
+    return status in DEPENDENCY_MET[condition] and (condition != "log_ready" or log_ready)
 
 
 def dependency_impossible(condition: str, status: str) -> bool:

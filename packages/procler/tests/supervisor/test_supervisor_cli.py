@@ -53,6 +53,7 @@ STATUS_KEYS = [
     "last_exit",
     "desired",
     "source",
+    "tags",
     "memory_rss_bytes",
     "cpu_percent",
     "linux_state",

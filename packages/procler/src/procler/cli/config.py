@@ -25,6 +25,7 @@ if TYPE_CHECKING:
     from procler.config.model import ProjectConfig
 
 HANDLERS = "procler.cli.config:"
+GUIDE = "procler.cli.guide:"
 FINDING = {
     "type": "object",
     "description": "one finding: where it is and how to fix it",
@@ -74,6 +75,11 @@ CONFIG_COMMANDS: "tuple[Command, ...]" = (
                 "config": {"type": "string"},
                 "summary": {"type": "string"},
                 "errors": {"type": "array", "items": FINDING},
+                "warnings": {
+                    "type": "array",
+                    "items": FINDING,
+                    "description": "accepted, but read differently or not acted on yet",
+                },
             },
         },
     ),
@@ -153,13 +159,52 @@ CONFIG_COMMANDS: "tuple[Command, ...]" = (
         "list",
         "list every process definition with its source (config or runtime)",
         HANDLERS + "list_processes",
-        examples=("procler list",),
+        args=(
+            Arg(
+                "--tag", "only processes carrying this tag (repeatable: any of them)", multiple=True
+            ),
+            Arg(
+                "--resolve",
+                "each process's whole resolved definition (vars substituted, defaults filled)",
+                type="boolean",
+            ),
+        ),
+        examples=("procler list", "procler list --tag backend", "procler list --resolve"),
         errors=(ConfigNotFound, ConfigInvalid),
         output={
             "type": "object",
             "properties": {
                 "processes": {"type": "array", "items": {"type": "object"}},
                 "count": {"type": "integer"},
+            },
+        },
+    ),
+    Command(
+        "help-llm",
+        "a compact guide for an agent: every command, common workflows, error codes, exit codes",
+        GUIDE + "help_llm",
+        examples=("procler help-llm",),
+        output={
+            "type": "object",
+            "properties": {
+                "commands": {"type": "array", "items": {"type": "object"}},
+                "workflows": {"type": "array", "items": {"type": "object"}},
+                "errors": {"type": "array", "items": {"type": "object"}},
+                "exit_codes": {"type": "object"},
+            },
+        },
+    ),
+    Command(
+        "config path",
+        "where the config is (found walking up, or --config), or where `config init` would put it",
+        GUIDE + "config_path",
+        examples=("procler config path",),
+        output={
+            "type": "object",
+            "properties": {
+                "config": {"type": "string"},
+                "exists": {"type": "boolean"},
+                "root": {"type": "string"},
             },
         },
     ),
@@ -218,19 +263,26 @@ def validate(values: "dict[str, Any]", command: "Command") -> "dict[str, Any]":
         raise ConditionNotMet(
             f"the config has {count} error{'s' if count != 1 else ''}",
             suggestion="fix each error at the file:line in data.errors, then validate again",
-            data={"valid": False, "config": path, "errors": findings.as_dicts()},
+            data={
+                "valid": False,
+                "config": path,
+                "errors": findings.as_dicts(),
+                "warnings": findings.warning_dicts(),
+            },
         )
     from procler.config.explain import plural
 
     groups = len(config.groups)
+    warnings = findings.warning_dicts()
     return {
         "valid": True,
         "config": path,
         "root": str(config.root),
         "summary": f"{plural(len(config.processes), 'process')}, {plural(groups, 'group')}, "
-        "no errors",
+        "no errors" + (f", {plural(len(warnings), 'warning')}" if warnings else ""),
         "processes": len(config.processes),
         "groups": groups,
+        "warnings": warnings,
     }
 
 
@@ -248,10 +300,13 @@ def show(values: "dict[str, Any]", command: "Command") -> "dict[str, Any]":
 
 
 def list_processes(values: "dict[str, Any]", command: "Command") -> "dict[str, Any]":
-    from procler.config.serialize import process_summary
+    from procler.config.serialize import process_json, process_summary
 
     config = project(values)
-    rows = [process_summary(spec) for spec in config.processes.values()]
+    tags = set(values.get("tag") or ())
+    shown = [s for s in config.processes.values() if not tags or tags & set(s.tags)]
+    row = process_json if values.get("resolve") else process_summary
+    rows = [row(spec) for spec in shown]
     return {"processes": rows, "count": len(rows)}
 
 

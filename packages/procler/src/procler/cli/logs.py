@@ -36,6 +36,7 @@ LOGS_COMMANDS: "tuple[Command, ...]" = (
                 "--follow",
                 "keep printing new lines as NDJSON until --timeout or Ctrl-C",
                 type="boolean",
+                short="-f",
             ),
             Arg("--timeout", "with --follow: stop after this long", type="duration", default="30s"),
         ),

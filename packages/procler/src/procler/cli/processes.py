@@ -10,11 +10,14 @@ from agentcli.commands import Arg, Command
 from agentcli.errors import UsageError
 from procler.cli.config import DOCKER_ARGS, define
 from procler.errors import (
+    CommandFailed,
     ConditionImpossible,
     ConfigInvalid,
     ConfigNotFound,
     Conflict,
+    ContainerNotFound,
     DependencyFailed,
+    DockerUnavailable,
     GroupNotFound,
     PortInUse,
     ProcessNotFound,
@@ -41,8 +44,9 @@ SUPERVISED = (ConfigNotFound, ConfigInvalid, StateDirUnwritable, SupervisorUnava
 PROCESS = {
     "type": "object",
     "description": "one process: name, status, context, pid, started_at, uptime_seconds, run, "
-    "restarts, exit_code, last_exit, desired, source, memory_rss_bytes, cpu_percent, "
-    "linux_state (local) or docker (docker), health (with a healthcheck)",
+    "restarts, exit_code, last_exit, desired, source, tags, memory_rss_bytes, cpu_percent, "
+    "linux_state (local) or docker (docker), health (with a healthcheck), log_ready (with a "
+    "ready_log_line)",
 }
 PROCESSES = {"type": "object", "properties": {"processes": {"type": "array", "items": PROCESS}}}
 
@@ -85,9 +89,17 @@ PROCESS_COMMANDS: "tuple[Command, ...]" = (
         "restart",
         "stop (if running) and start a process (or --all): always a new run",
         FORWARD,
-        args=(NAME, ALL),
+        args=(
+            NAME,
+            ALL,
+            Arg(
+                "--clear-logs",
+                "remove the process's stored output before the new run",
+                type="boolean",
+            ),
+        ),
         idempotent=False,
-        examples=("procler restart api",),
+        examples=("procler restart api", "procler restart api --clear-logs"),
         errors=(*SUPERVISED, ProcessNotFound, PortInUse, StartFailed),
         output={"oneOf": [PROCESS, PROCESSES]},
     ),
@@ -114,8 +126,13 @@ PROCESS_COMMANDS: "tuple[Command, ...]" = (
         "status",
         "status of one process, or of every process",
         FORWARD,
-        args=(Arg("name", "process name; omit for all"),),
-        examples=("procler status", "procler status api"),
+        args=(
+            Arg("name", "process name; omit for all"),
+            Arg(
+                "--tag", "only processes carrying this tag (repeatable: any of them)", multiple=True
+            ),
+        ),
+        examples=("procler status", "procler status api", "procler status --tag backend"),
         errors=(*SUPERVISED, ProcessNotFound),
         output={"oneOf": [PROCESS, PROCESSES]},
     ),
@@ -145,12 +162,77 @@ PROCESS_COMMANDS: "tuple[Command, ...]" = (
     ),
     Command(
         "up",
-        "start every process in dependency order (parallel where independent)",
+        "start every process in dependency order (parallel where independent); --wait: answer "
+        "once every process is healthy (or running, without a check) or completed, exit 1 "
+        "naming the one that is not",
         FORWARD,
-        args=START_ARGS[1:],
-        examples=("procler up",),
-        errors=(*SUPERVISED, PortInUse, StartFailed, DependencyFailed),
+        args=(
+            *START_ARGS[1:],
+            Arg(
+                "--wait",
+                "wait until the whole stack is ready (bounded by --timeout)",
+                type="boolean",
+            ),
+        ),
+        examples=("procler up", "procler up --wait --timeout 60s"),
+        errors=(
+            *SUPERVISED,
+            PortInUse,
+            StartFailed,
+            DependencyFailed,
+            Timeout,
+            ConditionImpossible,
+        ),
         output=PROCESSES,
+    ),
+    Command(
+        "ci",
+        "up --wait, then stop everything: exit 0 when the whole stack got ready, 1 naming the "
+        "process that did not (its status, the condition, its last stderr lines)",
+        FORWARD,
+        args=(START_ARGS[1],),
+        idempotent=False,
+        examples=("procler ci --timeout 120s",),
+        errors=(
+            *SUPERVISED,
+            PortInUse,
+            StartFailed,
+            DependencyFailed,
+            Timeout,
+            ConditionImpossible,
+        ),
+        output={
+            "type": "object",
+            "properties": {
+                "ready": {"type": "boolean"},
+                "stopped": {"type": "boolean"},
+                "processes": {"type": "array"},
+                "not_ready": {
+                    "type": "array",
+                    "description": "name, status, condition, why, last_exit, stderr",
+                },
+            },
+        },
+    ),
+    Command(
+        "why",
+        "why a process is or is not running: desired state, each dependency and whether it "
+        "holds, last exit and stderr, restart budget, what it waits for",
+        FORWARD,
+        args=(Arg("name", "process name", required=True),),
+        examples=("procler why worker",),
+        errors=(*SUPERVISED, ProcessNotFound),
+        output={
+            "type": "object",
+            "properties": {
+                "why": {"type": "string"},
+                "dependencies": {"type": "array"},
+                "waiting_for": {"type": "array"},
+                "last_exit": {"type": ["object", "null"]},
+                "stderr": {"type": "array"},
+                "restart_budget": {"type": "object"},
+            },
+        },
     ),
     Command(
         "down",
@@ -186,6 +268,52 @@ PROCESS_COMMANDS: "tuple[Command, ...]" = (
         examples=("procler group status backend",),
         errors=GROUP_ERRORS,
         output=PROCESSES,
+    ),
+    Command(
+        "exec",
+        "run a one-off command in the project's environment (captured at first start, plus the "
+        "config's vars), locally or in a running container; answers exit code and output",
+        FORWARD,
+        args=(
+            Arg("cmd", "the command line (run by /bin/sh -c)", required=True, metavar="CMD"),
+            Arg("--context", "where it runs", choices=("local", "docker"), default="local"),
+            Arg("--container", "the running container to run it in (implies --context docker)"),
+            Arg("--cwd", "working directory, relative to the project root (default: the root)"),
+            Arg(
+                "--timeout",
+                "stop it (TERM, then KILL) after this long",
+                type="duration",
+                default="60s",
+            ),
+        ),
+        idempotent=False,
+        destructive=True,
+        examples=(
+            "procler exec 'alembic upgrade head'",
+            "procler exec 'psql -c \\dt' --container my-postgres --timeout 10s",
+        ),
+        errors=(
+            *SUPERVISED,
+            CommandFailed,
+            Timeout,
+            StartFailed,
+            DockerUnavailable,
+            ContainerNotFound,
+        ),
+        output={
+            "type": "object",
+            "properties": {
+                "command": {"type": "string"},
+                "context": {"type": "string"},
+                "exit_code": {"type": ["integer", "null"]},
+                "signal": {"type": ["integer", "null"]},
+                "stdout": {"type": "string"},
+                "stderr": {"type": "string"},
+                "truncated": {"type": "boolean", "description": "output past 64 KiB a stream cut"},
+                "duration_seconds": {"type": "number"},
+                "timed_out": {"type": "boolean"},
+            },
+        },
     ),
     Command(
         "group list",

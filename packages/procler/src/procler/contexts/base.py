@@ -115,6 +115,12 @@ class ExecutionContext(abc.ABC):
         """After the main process ended by itself: kill what it left running; return how many."""
         return 0
 
+    async def follow_daemon(
+        self, spec: ProcessSpec, launcher: RunningProcess
+    ) -> RunningProcess | None:
+        """daemon_mode: the daemon a launcher left behind, when this context can follow one."""
+        return None
+
     async def adopt(self, spec: ProcessSpec) -> RunningProcess | None:
         """Find a run that outlived a previous supervisor (e.g. a labelled container)."""
         return None

@@ -20,6 +20,7 @@ from procler.contexts.local import LocalContext
 from procler.errors import ProcessNotFound
 from procler.supervisor.clock import Clock
 from procler.supervisor.host import RuntimeHost
+from procler.supervisor.memory_guard import MemoryGuard
 from procler.supervisor.output_log import OutputLog
 from procler.supervisor.reaper import reap_orphans
 from procler.supervisor.runtime import ProcessRuntime
@@ -58,6 +59,7 @@ class Supervisor:
         self.output = OutputLog()
         self.sentinel = sentinel or SentinelLink(root)
         self.host = RuntimeHost(root, self.store, self.clock, self.sentinel, self.output)
+        self.memory = MemoryGuard(lambda: self.runtimes.values(), self.clock)
         self._retired: set[asyncio.Future[Any]] = set()
 
     # -- configuration --------------------------------------------------------------------
@@ -81,7 +83,7 @@ class Supervisor:
                 self.runtimes[name] = self._new_runtime(spec)
             elif rt.status not in states.ALIVE:
                 rt.spec = spec  # a running process keeps its spec until it restarts
-                rt.context = self._context(spec)
+                rt.context = self.context_for(spec)
         for name in [n for n in self.runtimes if n not in cfg.processes]:
             # The definition is gone (e.g. `procler remove`): nobody could address the
             # process any more, so it is stopped and forgotten.
@@ -105,13 +107,14 @@ class Supervisor:
             await asyncio.gather(*list(self._retired), return_exceptions=True)
 
     def _new_runtime(self, spec: ProcessSpec) -> ProcessRuntime:
-        rt = ProcessRuntime(spec, self._context(spec), self.host, self.clock)
+        rt = ProcessRuntime(spec, self.context_for(spec), self.host, self.clock)
         saved = self.store.process(spec.name)
         rt.desired, rt.run, rt.restarts = saved["desired"], saved["runs"], saved["restarts"]
         rt.last_exit = saved["last_exit"]
         return rt
 
-    def _context(self, spec: ProcessSpec) -> ExecutionContext:
+    def context_for(self, spec: ProcessSpec) -> ExecutionContext:
+        """The execution context a spec runs in (docker's is made on first use)."""
         if spec.context not in self.contexts:
             from procler.contexts.docker import DockerContext
 
@@ -129,6 +132,7 @@ class Supervisor:
     async def boot(self) -> None:
         """Record what a dead predecessor lost and bring back what should be running."""
         self.output.start()
+        self.memory.start()
         lost = self.store.open_runs()
         try:
             cfg = self.config()
@@ -169,6 +173,7 @@ class Supervisor:
 
     async def close(self) -> None:
         """Stop what still runs, flush logs, release the sentinel (EOF) and the database."""
+        await self.memory.close()
         await self.stop_processes(keep_desired=True)
         self.output.close()
         await self.sentinel.close()

@@ -26,6 +26,7 @@ from procler.supervisor.orchestrate import start_plan, stop_plan
 from procler.supervisor.ports import holder
 from procler.supervisor.runtime import ProcessRuntime
 from procler.supervisor.status import CpuMeter, process_status, supervisor_status
+from procler.supervisor.waiting import wait_members
 
 Handler = Callable[[dict[str, Any]], Awaitable[Any]]
 
@@ -52,11 +53,19 @@ class Handlers:
             "daemon status": self.daemon_status,
             "daemon stop": self.daemon_stop,
             "daemon restart": self.daemon_restart,
+            "exec": self.exec,
+            "why": self.why,
+            "ci": self.ci,
         }
+
+    async def exec(self, values: dict[str, Any]) -> dict[str, Any]:
+        from procler.supervisor.exec_command import exec_command
+
+        return await exec_command(self.sup, values)
 
     # -- helpers --------------------------------------------------------------------------
 
-    def _describe(self, rt: ProcessRuntime) -> dict[str, Any]:
+    def describe(self, rt: ProcessRuntime) -> dict[str, Any]:
         return process_status(rt, self.meter, self.sup.clock.time())
 
     def _graph(self) -> DependencyGraph:
@@ -74,21 +83,27 @@ class Handlers:
 
     async def _start_one(self, rt: ProcessRuntime, restart: bool = False) -> dict[str, Any]:
         if not restart and rt.status in states.ALIVE:
-            return {**self._describe(rt), "already_running": True}
+            return {**self.describe(rt), "already_running": True}
         if not (restart and rt.status in states.ALIVE):
             self._check_ports(rt)
         result = await (rt.restart() if restart else rt.start())
         if rt.status == states.FAILED:
             raise StartFailed(
                 f"{rt.name} failed during start: {(rt.last_exit or {}).get('reason', '')}",
-                data={**self._describe(rt), "stderr": list(rt.recent_stderr)},
+                data={**self.describe(rt), "stderr": list(rt.recent_stderr)},
             )
-        return {**self._describe(rt), **result}
+        return {**self.describe(rt), **result}
+
+    async def _restart_clean(self, rt: ProcessRuntime, restart: bool) -> dict[str, Any]:
+        """restart --clear-logs: the old run stopped, its logs removed, a new run started."""
+        await rt.stop("restart requested (clearing logs)")
+        self.sup.output.clear(rt.name)
+        return await self._start_one(rt)
 
     async def _stop_one(self, rt: ProcessRuntime) -> dict[str, Any]:
         result = await rt.stop()
         self.sup.reap_orphans()
-        return {**self._describe(rt), **result}
+        return {**self.describe(rt), **result}
 
     def _names(self, values: dict[str, Any]) -> list[str]:
         if values.get("all"):
@@ -113,7 +128,7 @@ class Handlers:
             self._start_one,
             float(values.get("timeout") or 60.0),
             with_deps=not values.get("no_deps"),
-            describe=self._describe,
+            describe=self.describe,
         )
 
     async def _stop_names(
@@ -139,9 +154,8 @@ class Handlers:
 
     async def restart(self, values: dict[str, Any]) -> Any:
         names = self._names(values)
-        results = await asyncio.gather(
-            *(self._start_one(self.sup.runtimes[n], True) for n in names)
-        )
+        one = self._restart_clean if values.get("clear_logs") else self._start_one
+        results = await asyncio.gather(*(one(self.sup.runtimes[n], True) for n in names))
         return {"processes": list(results)} if values.get("all") else results[0]
 
     async def stop(self, values: dict[str, Any]) -> Any:
@@ -156,16 +170,32 @@ class Handlers:
         return await self._stop_one(self.sup.runtimes[names[0]])
 
     async def up(self, values: dict[str, Any]) -> Any:
+        if values.get("wait"):
+            from procler.supervisor.stack import up_and_wait
+
+            return await up_and_wait(self, values)
         return await self.start({**values, "all": True})
+
+    async def ci(self, values: dict[str, Any]) -> Any:
+        from procler.supervisor.stack import ci
+
+        return await ci(self, values)
+
+    async def why(self, values: dict[str, Any]) -> Any:
+        from procler.supervisor.why import why
+
+        return why(self.sup, values["name"])
 
     async def down(self, values: dict[str, Any]) -> Any:
         return await self.stop({**values, "all": True})
 
     async def status(self, values: dict[str, Any]) -> Any:
         if values.get("name"):
-            return self._describe(self.sup.runtime(values["name"]))
+            return self.describe(self.sup.runtime(values["name"]))
         cfg = self.sup.config()
-        return {"processes": [self._describe(self.sup.runtimes[n]) for n in cfg.processes]}
+        tags = set(values.get("tag") or ())
+        names = [n for n, spec in cfg.processes.items() if not tags or tags & set(spec.tags)]
+        return {"processes": [self.describe(self.sup.runtimes[n]) for n in names]}
 
     async def wait(self, values: dict[str, Any]) -> Any:
         condition = values["for"]
@@ -190,10 +220,10 @@ class Handlers:
             has_check = rt.spec.healthcheck is not None
             return states.wait_impossible(condition, rt.status, rt.desired, has_check, together)
 
-        await self._unless_stopping(
+        await self.unless_stopping(
             wait_members(rts, met, why_not, timeout), f"while waiting for {condition}"
         )
-        members = [{**self._describe(rt), "condition_met": met(rt)} for rt in rts]
+        members = [{**self.describe(rt), "condition_met": met(rt)} for rt in rts]
         data: dict[str, Any] = {"condition": condition, "processes": members}
         if values.get("group"):
             data = {"group": values["group"], **data}
@@ -215,7 +245,7 @@ class Handlers:
             data={**data, "not_met": missing},
         )
 
-    async def _unless_stopping(self, work: Awaitable[None], doing: str) -> None:
+    async def unless_stopping(self, work: Awaitable[None], doing: str) -> None:
         """Await work, unless the supervisor is told to stop first: then the caller gets
         an answer at once instead of holding the supervisor (and its lock) until it ends."""
         task = asyncio.ensure_future(work)
@@ -241,14 +271,18 @@ class Handlers:
 
     async def group_stop(self, values: dict[str, Any]) -> Any:
         members = self._group_members(values["name"])
-        outcomes = await self._stop_names(members, with_dependents=False)
+        # stop_order (Procler 0.3): those named stop one by one in that order, then the rest
+        ordered = list(self.sup.config().groups[values["name"]].stop_order)
+        outcomes = [await self._stop_one(self.sup.runtimes[n]) for n in ordered]
+        rest = [m for m in members if m not in ordered]
+        outcomes += await self._stop_names(rest, with_dependents=False) if rest else []
         return {"group": values["name"], "processes": outcomes}
 
     async def group_status(self, values: dict[str, Any]) -> Any:
         members = self._group_members(values["name"])
         return {
             "group": values["name"],
-            "processes": [self._describe(self.sup.runtimes[n]) for n in members],
+            "processes": [self.describe(self.sup.runtimes[n]) for n in members],
         }
 
     async def group_list(self, values: dict[str, Any]) -> Any:
@@ -279,36 +313,3 @@ class Handlers:
         stopped = await self.sup.stop_processes(keep_desired=True)
         self.sup.stop_requested.set()
         return {**supervisor_status(self.sup), "running": False, "stopped_processes": stopped}
-
-
-async def wait_members(
-    runtimes: list[ProcessRuntime],
-    met: Callable[[ProcessRuntime], bool],
-    why_not: Callable[[ProcessRuntime], str | None],
-    timeout: float,
-) -> None:
-    """Wait (bounded by timeout) until every process meets the condition, or until one
-    of them cannot any more: that ends the wait at once."""
-    if not runtimes:
-        return
-    clock = runtimes[0].clock
-    deadline = clock.monotonic() + timeout
-    while not all(met(runtime) for runtime in runtimes) and not any(
-        why_not(runtime) is not None for runtime in runtimes
-    ):
-        left = deadline - clock.monotonic()
-        if left <= 0:
-            return
-        # Wake on the next change of any member (a done one may still fail).
-        changes = [asyncio.ensure_future(_changed(runtime, left)) for runtime in runtimes]
-        try:
-            await asyncio.wait(changes, return_when=asyncio.FIRST_COMPLETED)
-        finally:
-            for change in changes:
-                change.cancel()
-
-
-async def _changed(runtime: ProcessRuntime, timeout: float) -> bool:
-    """Wait (bounded) until runtime's status differs from what it is now."""
-    now = runtime.status
-    return await runtime.wait_until(lambda r: r.status != now, timeout)

@@ -30,10 +30,9 @@ async def wait_condition(
     runtime: ProcessRuntime, dep: Dependency, waiting: str, deadline: float
 ) -> None:
     """Wait until dep's condition holds on runtime; raise Blocked when it cannot or time is up."""
-    statuses = states.DEPENDENCY_MET[dep.condition]
 
     def met(r: ProcessRuntime) -> bool:
-        return r.status in statuses
+        return states.dependency_met(dep.condition, r.status, r.log_ready)
 
     def settled(r: ProcessRuntime) -> bool:
         return met(r) or states.dependency_impossible(dep.condition, r.status)

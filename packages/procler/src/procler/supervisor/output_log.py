@@ -31,6 +31,11 @@ class OutputLog:
         self.store.append_many(name, batch.ts, batch.stream, run, batch.texts, batch.partial)
         self._pending.set()
 
+    def clear(self, name: str) -> None:
+        """Remove every stored line of one process (restart --clear-logs)."""
+        if self.store is not None:
+            self.store.clear(name)
+
     def start(self) -> None:
         self._flusher = asyncio.create_task(self._flush_soon())
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import re
 from collections import deque
 from collections.abc import Callable
 from typing import Any, Protocol
@@ -62,6 +63,9 @@ class ProcessRuntime:
         self._timer: asyncio.Task[None] | None = None
         self._user_start = False
         self.health: HealthProber | None = None
+        # ready_log_line: this run's stdout matched it (the log_ready condition)
+        self.log_ready = False
+        self._ready_line = re.compile(spec.ready_log_line) if spec.ready_log_line else None
 
     @property
     def name(self) -> str:
@@ -71,6 +75,10 @@ class ProcessRuntime:
         states.check(self.status, new)
         old, self.status = self.status, new
         self.host.record(self, old, new, reason)
+        self._notify()
+
+    def _notify(self) -> None:
+        """Wake whoever waits on this process (a status, or the ready line, changed)."""
         self._changed.set()
         self._changed = asyncio.Event()
 
@@ -94,6 +102,13 @@ class ProcessRuntime:
             self.desired = states.DESIRED_RUNNING
             self.restarts = 0
             self._cancel_timer()
+            # adopt_existing (daemon_mode): a daemon already running is followed, not started
+            adopted = await self.context.adopt(self.spec) if self.spec.daemon else None
+            if adopted is not None:
+                await self._spawn(
+                    f"adopted the running daemon (pid {adopted.pid})", user=True, adopted=adopted
+                )
+                return {"already_running": True, "adopted": True}
             await self._spawn(reason, user=True)
         return {"already_running": False}
 
@@ -154,6 +169,7 @@ class ProcessRuntime:
     ) -> None:
         self._set(states.STARTING, reason)
         self.recent_stderr.clear()
+        self.log_ready = False
         self._user_start = user
         env = self.host.environment(self.spec)
         try:
@@ -199,13 +215,20 @@ class ProcessRuntime:
             self._timer = asyncio.create_task(self._restart_unhealthy())
 
     async def _restart_unhealthy(self) -> None:
+        await self.recycle(
+            "unhealthy: restart_on_unhealthy", "turning unhealthy", only=states.UNHEALTHY
+        )
+
+    async def recycle(self, reason: str, why: str, only: str | None = None) -> None:
+        """Stop this run and start the next, counted as a restart (restart_on_unhealthy,
+        max_memory); nothing happens unless the process is up (and, with `only`, in it)."""
         async with self.lock:
-            if self.status != states.UNHEALTHY:
+            if self.status not in states.UP or (only is not None and self.status != only):
                 return
-            await self._stop_locked("unhealthy: restart_on_unhealthy")
+            await self._stop_locked(reason)
             self.restarts += 1
             with contextlib.suppress(AgentError):
-                await self._spawn(f"restart {self.restarts} after turning unhealthy", user=False)
+                await self._spawn(f"restart {self.restarts} after {why}", user=False)
 
     async def _stop_locked(self, reason: str) -> None:
         proc = self.proc
@@ -239,15 +262,31 @@ class ProcessRuntime:
             )
             if batch.stream == "stderr":
                 self.recent_stderr.extend(batch.texts)
+            # both streams, as Procler 0.3 reads it: servers such as uvicorn log to stderr
+            if self._ready_line is not None and not self.log_ready:
+                self._ready(batch.texts)
             if self.health is not None:
                 for text in batch.texts:
                     self.health.on_line(text)
             self.host.output(self, run, batch)
 
-    async def _watch(self, proc: RunningProcess, run: int) -> None:
-        """Read the run's output until it ends, then apply the restart policy."""
+    def _ready(self, texts: list[str]) -> None:
+        assert self._ready_line is not None
+        if any(self._ready_line.search(text) for text in texts):
+            self.log_ready = True
+            self.host.record(self, self.status, self.status, "ready line logged")
+            self._notify()
+
+    async def _watch(self, proc: RunningProcess, run: int, launcher: bool = True) -> None:
+        """Read the run's output until it ends, then apply the restart policy. With
+        daemon_mode, a launcher that exits 0 hands the run over to the daemon it left."""
         pump = asyncio.create_task(self._pump(proc, run))
         info = await proc.wait()
+        note = ""
+        if launcher and self.spec.daemon is not None and self.status != states.STOPPING:
+            if info.code == 0 and await self._follow_daemon(proc, run, pump):
+                return
+            note = "; daemon_mode: no daemon found by its pidfile or pattern"
         leftovers = 0
         if self.status != states.STOPPING:
             # The run is over when its main process ends: what it left behind (children,
@@ -261,14 +300,37 @@ class ProcessRuntime:
             self.health.end()
         if self.status == states.STOPPING:
             return  # stop() records the end
-        self._ended(info, leftovers)
+        self._ended(info, leftovers, note)
 
-    def _ended(self, info: ExitInfo, leftovers: int = 0) -> None:
+    async def _follow_daemon(
+        self, launcher: RunningProcess, run: int, pump: asyncio.Task[None]
+    ) -> bool:
+        """Follow the daemon the launcher left as this run; False when none was found."""
+        daemon = await self.context.follow_daemon(self.spec, launcher)
+        if daemon is None or self.status == states.STOPPING:
+            return False
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(asyncio.shield(pump), DRAIN_WAIT)
+        pump.cancel()
+        self.host.reaped(self, launcher)
+        self.proc = daemon
+        self.host.spawned(self, daemon)
+        self.host.record(self, self.status, self.status, f"following daemon pid {daemon.pid}")
+        self._monitor = asyncio.create_task(self._watch(daemon, run, launcher=False))
+        return True
+
+    def _ended(self, info: ExitInfo, leftovers: int = 0, note: str = "") -> None:
         policy = self.spec.restart
         uptime = self.clock.time() - (self.started_at or self.clock.time())
-        how = (
-            f"exit code {info.code}" if info.code is not None else f"killed by signal {info.signal}"
-        )
+        if info.code is None and info.signal is None:
+            how = "ended (a followed daemon: its exit code is not known)"
+        else:
+            how = (
+                f"exit code {info.code}"
+                if info.code is not None
+                else f"killed by signal {info.signal}"
+            )
+        how += note
         if leftovers:
             how += f"; killed {leftovers} process(es) it left running (daemonized? run it in the foreground)"
         decision = states.after_exit(
@@ -280,7 +342,8 @@ class ProcessRuntime:
             desired=self.desired,
             policy=policy.policy,
             max_restarts=policy.max_restarts,
-            success_codes=self.spec.success_exit_codes,
+            # a launcher that left no daemon failed, whatever its exit code
+            success_codes=() if note else self.spec.success_exit_codes,
             backoff=(policy.backoff.initial, policy.backoff.max),
         )
         self.restarts = decision.restarts

@@ -52,6 +52,7 @@ def process_status(runtime: ProcessRuntime, meter: CpuMeter, now: float) -> dict
         "last_exit": runtime.last_exit,
         "desired": runtime.desired,
         "source": runtime.spec.source,
+        "tags": list(runtime.spec.tags),
         "memory_rss_bytes": None,
         "cpu_percent": None,
         "linux_state": None,
@@ -59,6 +60,8 @@ def process_status(runtime: ProcessRuntime, meter: CpuMeter, now: float) -> dict
     }
     if runtime.health is not None:
         out["health"] = runtime.health.summary()
+    if runtime.spec.ready_log_line is not None:
+        out["log_ready"] = runtime.log_ready
     if alive and runtime.proc is not None:
         tree = procfs.tree(pid) if pid is not None else []
         out.update(runtime.proc.details(tree[0] if tree else None))
