@@ -140,7 +140,9 @@ def test_unknown_recipe_and_run_are_usage_errors(project: Project) -> None:
         "RECIPE_NOT_FOUND",
         "no recipe named 'deplyo'",
     )
-    assert answer["suggestion"] == "did you mean deploy? run `procler recipe list`"
+    assert answer["suggestion"] == (
+        "did you mean deploy? run `procler recipe list` to see the defined recipes"
+    )
     code, answer = project.run("recipe", "status", "nope")
     assert (code, answer["error_code"]) == (2, "RUN_NOT_FOUND")
 

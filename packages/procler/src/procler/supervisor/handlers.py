@@ -22,7 +22,6 @@ from procler.errors import (
     Timeout,
 )
 from procler.supervisor.core import Supervisor
-from procler.supervisor.naming import find_named
 from procler.supervisor.orchestrate import start_plan, stop_plan
 from procler.supervisor.ports import holder
 from procler.supervisor.runtime import ProcessRuntime
@@ -120,9 +119,9 @@ class Handlers:
 
     def _group_members(self, name: str) -> list[str]:
         groups = self.sup.config().groups
-        return list(
-            find_named(groups, name, "group", GroupNotFound, "procler group list").processes
-        )
+        if name not in groups:
+            raise GroupNotFound.among(name, groups)
+        return list(groups[name].processes)
 
     async def _start_names(self, names: list[str], values: dict[str, Any]) -> list[dict[str, Any]]:
         cfg = self.sup.config()

@@ -12,7 +12,6 @@ from procler.errors import ConfirmationRequired, InvalidArgument, SnippetNotFoun
 from procler.snippet_fill import ArgumentInvalid, arguments, fill
 from procler.supervisor.core import Supervisor
 from procler.supervisor.exec_command import run_command
-from procler.supervisor.naming import find_named
 
 if TYPE_CHECKING:
     from procler.supervisor.commands_api import CommandHandlers
@@ -57,7 +56,9 @@ async def run_snippet(
 def snippet_table(handlers: CommandHandlers) -> dict[str, Handler]:
     def find(name: str) -> Snippet:
         snippets = handlers.sup.config().snippets
-        return find_named(snippets, name, "snippet", SnippetNotFound, "procler snippet list")
+        if name not in snippets:
+            raise SnippetNotFound.among(name, snippets)
+        return snippets[name]
 
     async def listing(values: dict[str, Any]) -> Any:
         tags = set(values.get("tag") or ())

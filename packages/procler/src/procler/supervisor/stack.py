@@ -3,16 +3,14 @@ in what status, against which condition, with its last stderr lines."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from agentcli.errors import AgentError
 from procler import states
 from procler.errors import ConditionImpossible, Timeout
+from procler.supervisor.commands_api import CommandHandlers
 from procler.supervisor.runtime import ProcessRuntime
 from procler.supervisor.waiting import wait_members
-
-if TYPE_CHECKING:
-    from procler.supervisor.commands_api import CommandHandlers
 
 LOG_LINES = 10  # stderr lines shown for a process that is not ready
 # A process without a health check counts as ready once it has stayed up this long, so one

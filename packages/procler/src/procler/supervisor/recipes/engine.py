@@ -20,7 +20,6 @@ from procler.errors import (
     RunNotRunning,
     StepNotIdempotent,
 )
-from procler.supervisor.naming import find_named
 from procler.supervisor.recipes.model import RunRecord, definition_hash, new_run
 from procler.supervisor.recipes.records import RunRecords
 from procler.supervisor.recipes.runner import RunControl, execute
@@ -53,7 +52,9 @@ class RecipeEngine:
 
     def recipe(self, name: str) -> Recipe:
         recipes = self.handlers.sup.config().recipes
-        return find_named(recipes, name, "recipe", RecipeNotFound, "procler recipe list")
+        if name not in recipes:
+            raise RecipeNotFound.among(name, recipes)
+        return recipes[name]
 
     def run_record(self, run_id: str) -> RunRecord:
         run = self.records.load(run_id)
