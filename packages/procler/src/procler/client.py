@@ -8,7 +8,7 @@ from agentcli.commands import Raw
 from agentcli.envelope import dumps
 from procler import project
 from procler.errors import StateDirUnwritable, SupervisorUnavailable
-from procler.wire import NotRunning, request
+from procler.wire import HEADER_WAIT, NotRunning, Unanswered, deadline, request
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -18,8 +18,7 @@ if TYPE_CHECKING:
 
 CONNECT_WAIT = 10.0  # bound on waiting for a freshly started supervisor
 REPLY_MARGIN = 30.0  # added to a command's own --timeout for the read timeout
-RELOAD_WAIT = 60.0  # a reload waits for removed processes to stop (their stop_timeout)
-NO_AUTOSTART = frozenset({"daemon status", "daemon stop", "daemon restart", "reload"})
+PEEK_WAIT = 1.0  # `daemon status` asks this long, then answers from what it sees
 
 
 def spawn_supervisor(root: "str", config_path: "str") -> "None":
@@ -61,13 +60,10 @@ def wait_gone(sock_path: "str") -> "None":
 
 
 def call(
-    config_path: "str",
-    name: "str",
-    values: "dict[str, Any]",
-    timeout: "float",
-    autostart: "bool | None" = None,
+    config_path: "str", name: "str", values: "dict[str, Any]", *, autostart: "bool"
 ) -> "tuple[int, bytes]":
-    """Send a command to the project's supervisor (starting it unless told not to)."""
+    """Send a command to the project's supervisor (with autostart, starting one if none
+    runs); NotRunning when none runs and autostart is off."""
     root = project.project_root(config_path)
     sock_path = project.socket_path(root)
     body = dumps({"values": values, "config": config_path}).encode()
@@ -75,19 +71,25 @@ def call(
 
     def attempt() -> "tuple[int, bytes]":
         try:
-            _status, headers, payload = request(sock_path, "POST", path, body, timeout)
-        except TimeoutError:
-            raise SupervisorUnavailable.hung(
-                root, f"the supervisor did not answer within {timeout:g}s"
-            ) from None
-        return int(headers.get("x-exit-code", "3")), payload
+            _status, headers, payload = request(
+                sock_path, "POST", path, body, HEADER_WAIT, deadline()
+            )
+        except Unanswered as exc:
+            raise SupervisorUnavailable.hung(root, HEADER_WAIT, exc.taken) from None
+        if "x-exit-code" in headers:
+            return int(headers["x-exit-code"]), payload
+        code, _, text = payload.partition(b"\n")  # an answer whose headers came first
+        return int(code), text
 
     try:
         return attempt()
     except NotRunning:
-        if not (autostart if autostart is not None else name not in NO_AUTOSTART):
+        if not autostart:
             raise
-    deadline = time.monotonic() + CONNECT_WAIT
+    from procler.config.last_valid import require_valid
+
+    require_valid(config_path)  # a supervisor cannot start on a broken config
+    deadline_at = time.monotonic() + CONNECT_WAIT
     next_spawn = 0.0
     while True:
         if time.monotonic() >= next_spawn:
@@ -99,7 +101,7 @@ def call(
         try:
             return attempt()
         except NotRunning:
-            if time.monotonic() > deadline:
+            if time.monotonic() > deadline_at:
                 raise SupervisorUnavailable(
                     f"the supervisor did not answer on {sock_path} within {CONNECT_WAIT:g}s"
                 ) from None
@@ -108,7 +110,7 @@ def call(
 def notify_reload(config_path: "str") -> "bool":
     """Tell a running supervisor that definitions changed; False when none runs."""
     try:
-        call(config_path, "reload", {}, RELOAD_WAIT)
+        call(config_path, "reload", {}, autostart=False)
     except NotRunning:
         return False
     return True
@@ -120,29 +122,82 @@ def reply_bound(values: "dict[str, Any]") -> "float":
     return (wait if isinstance(wait, float) else 30.0) + REPLY_MARGIN
 
 
+def _config_path(values: "dict[str, Any]") -> "str":
+    return project.find_config(os.getcwd(), values.pop("config", None))
+
+
 def forward(values: "dict[str, Any]", command: "Command") -> "Any":
-    """Handler of every supervisor command: forward it and pass the envelope through."""
-    config_path = project.find_config(os.getcwd(), values.pop("config", None))
-    timeout = reply_bound(values)
-    try:
-        code, payload = call(config_path, command.name, values, timeout)
-    except NotRunning:
-        if command.name == "daemon stop":
-            return {"running": False, "stopped_processes": []}
-        return {"running": False}  # daemon status and reload never start a supervisor
+    """Handler of the commands that need a supervisor: forward, starting one if none runs."""
+    code, payload = call(_config_path(values), command.name, values, autostart=True)
     return Raw(payload.decode("utf-8"), code)
+
+
+def forward_if_running(values: "dict[str, Any]", command: "Command") -> "Any":
+    """Handler of the commands a supervisor answers when one runs; without one, they are
+    answered from the state on disk (procler.offline) and none is started, unless the
+    disk cannot answer (a supervisor died with runs open: a new one sorts them out)."""
+    from procler import offline
+
+    config_path = _config_path(values)
+    root = project.project_root(config_path)
+    give_up = time.monotonic() + CONNECT_WAIT
+    while True:
+        try:
+            code, payload = call(config_path, command.name, values, autostart=False)
+            return Raw(payload.decode("utf-8"), code)
+        except NotRunning:
+            pass
+        with offline.holding_lock(root) as free:  # no supervisor can start meanwhile
+            result = offline.answer(command.name, config_path, values) if free else None
+        if free:
+            if result is not None:
+                return result
+            code, payload = call(config_path, command.name, values, autostart=True)
+            return Raw(payload.decode("utf-8"), code)
+        if time.monotonic() > give_up:  # the lock's holder never started answering
+            raise SupervisorUnavailable(
+                f"the supervisor lock {project.lock_path(root)} is held, but no supervisor "
+                f"answered within {CONNECT_WAIT:g}s"
+            )
+        time.sleep(0.02)  # a supervisor is starting (it holds the lock): ask it again
+
+
+def daemon_status(values: "dict[str, Any]", command: "Command") -> "Any":
+    """`daemon status`, never starting a supervisor nor waiting on a hung one: it asks
+    for PEEK_WAIT, then says what it sees (pid, Linux process state)."""
+    root = project.project_root(_config_path(values))
+    sock_path = project.socket_path(root)
+    try:
+        _status, headers, payload = request(
+            sock_path, "POST", "/v1/commands/daemon/status", b"{}", PEEK_WAIT
+        )
+    except Unanswered:
+        from procler.contexts.procfs import linux_state, read_stat
+
+        text = project.supervisor_pid(root)
+        pid = int(text) if text and text.isdigit() else None
+        return {
+            "running": True,
+            "responding": False,
+            "pid": pid,
+            "linux_state": linux_state(read_stat(pid) if pid else None),
+            "project_root": root,
+            "socket": sock_path,
+        }
+    except (NotRunning, OSError):
+        return {"running": False}
+    return Raw(payload.decode("utf-8"), int(headers.get("x-exit-code", "3")))
 
 
 def restart_daemon(values: "dict[str, Any]", command: "Command") -> "Any":
     """`daemon restart`: the old supervisor stops; answer with the new one's status."""
-    config_path = project.find_config(os.getcwd(), values.pop("config", None))
-    timeout = reply_bound(values)
+    config_path = _config_path(values)
     try:
-        code, payload = call(config_path, command.name, values, timeout)
+        code, payload = call(config_path, command.name, values, autostart=False)
         if code != 0:
             return Raw(payload.decode("utf-8"), code)
         wait_gone(project.socket_path(project.project_root(config_path)))
     except NotRunning:
         pass  # no supervisor: just start one
-    code, payload = call(config_path, "daemon status", {}, timeout, autostart=True)
+    code, payload = call(config_path, "daemon status", {}, autostart=True)
     return Raw(payload.decode("utf-8"), code)

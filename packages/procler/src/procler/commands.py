@@ -1,8 +1,11 @@
 """Procler's command declarations: the single source for the CLI, capabilities and the API.
 
-Commands whose handler is FORWARD (or RESTART_DAEMON, which also waits for the next
-supervisor) run in the supervisor; `Handlers.table()` covers exactly them (tested). A
-running supervisor answers FORWARD commands straight from argv (see procler.entry).
+How a command runs is its handler: FORWARD runs it in the supervisor, starting one if
+none runs; IF_RUNNING runs it in a running supervisor, or answers it from the state on
+disk without starting one (procler.offline); RESTART_DAEMON also waits for the next
+supervisor; DAEMON_STATUS asks briefly and never starts one. `Handlers.table()` covers
+exactly the commands sent to the supervisor (tested). A running supervisor answers
+FORWARD and IF_RUNNING commands straight from argv (see procler.entry).
 """
 
 from agentcli.commands import App, Arg, Command
@@ -27,7 +30,10 @@ if TYPE_CHECKING:
     from typing import NoReturn
 
 FORWARD = "procler.client:forward"
+IF_RUNNING = "procler.client:forward_if_running"
 RESTART_DAEMON = "procler.client:restart_daemon"
+DAEMON_STATUS = "procler.client:daemon_status"
+ANSWERED_FROM_ARGV = frozenset({FORWARD, IF_RUNNING})
 GLOBAL_ARGS = (
     Arg(
         "--config",
@@ -76,7 +82,7 @@ PROCESS_COMMANDS: "tuple[Command, ...]" = (
     Command(
         "stop",
         "stop a process (or --all): stop_signal to its group, SIGKILL after stop_timeout",
-        FORWARD,
+        IF_RUNNING,
         args=(
             NAME,
             ALL,
@@ -118,7 +124,7 @@ PROCESS_COMMANDS: "tuple[Command, ...]" = (
     Command(
         "status",
         "status of one process, or of every process",
-        FORWARD,
+        IF_RUNNING,
         args=(Arg("name", "process name; omit for all"),),
         examples=("procler status", "procler status api"),
         errors=(*SUPERVISED, ProcessNotFound),
@@ -153,7 +159,7 @@ PROCESS_COMMANDS: "tuple[Command, ...]" = (
     Command(
         "down",
         "stop every process, dependents first",
-        FORWARD,
+        IF_RUNNING,
         examples=("procler down",),
         errors=SUPERVISED,
         output=PROCESSES,
@@ -170,7 +176,7 @@ PROCESS_COMMANDS: "tuple[Command, ...]" = (
     Command(
         "group stop",
         "stop a group's members in reverse dependency order",
-        FORWARD,
+        IF_RUNNING,
         args=(GROUP,),
         examples=("procler group stop backend",),
         errors=GROUP_ERRORS,
@@ -179,7 +185,7 @@ PROCESS_COMMANDS: "tuple[Command, ...]" = (
     Command(
         "group status",
         "status of every member of a group",
-        FORWARD,
+        IF_RUNNING,
         args=(GROUP,),
         examples=("procler group status backend",),
         errors=GROUP_ERRORS,
@@ -188,7 +194,7 @@ PROCESS_COMMANDS: "tuple[Command, ...]" = (
     Command(
         "group list",
         "the groups defined in the config, with their members",
-        FORWARD,
+        IF_RUNNING,
         examples=("procler group list",),
         errors=SUPERVISED,
         output={"type": "object", "properties": {"groups": {"type": "array"}}},
@@ -234,7 +240,7 @@ PROCESS_COMMANDS: "tuple[Command, ...]" = (
     Command(
         "reload",
         "make a running supervisor re-read the config and runtime definitions now",
-        FORWARD,
+        IF_RUNNING,
         examples=("procler reload",),
         errors=SUPERVISED,
         output={"type": "object", "properties": {"processes": {"type": "array"}}},
@@ -242,7 +248,7 @@ PROCESS_COMMANDS: "tuple[Command, ...]" = (
     Command(
         "daemon status",
         "whether the project's supervisor runs, its pid, uptime and socket (never starts one)",
-        FORWARD,
+        DAEMON_STATUS,
         examples=("procler daemon status",),
         errors=(ConfigNotFound,),
         output={"type": "object", "properties": {"running": {"type": "boolean"}}},
@@ -250,7 +256,7 @@ PROCESS_COMMANDS: "tuple[Command, ...]" = (
     Command(
         "daemon stop",
         "stop every process cleanly, then the supervisor",
-        FORWARD,
+        IF_RUNNING,
         destructive=True,
         examples=("procler daemon stop",),
         errors=(ConfigNotFound,),

@@ -69,15 +69,29 @@ class SupervisorUnavailable(AgentError):
     )
 
     @classmethod
-    def hung(cls, root: str, message: str) -> "SupervisorUnavailable":
-        """A supervisor that took the request and never answered: say how to replace it."""
-        from procler.project import lock_path, supervisor_pid
+    def hung(cls, root: str, waited: float, taken: bool) -> "SupervisorUnavailable":
+        """A supervisor that did not answer in time: say whether the command was carried
+        out (only if it was taken: it drops a request whose deadline passed) and how to
+        replace the supervisor."""
+        from procler.project import lock_path, socket_path, supervisor_pid
 
-        return cls(
-            message,
-            suggestion=f"it may be hung: `kill -9 {supervisor_pid(root) or 'PID'}` (the pid in "
+        where = socket_path(root)
+        replace = (
+            f"it may be hung: `kill -9 {supervisor_pid(root) or 'PID'}` (the pid in "
             f"{lock_path(root)}); the next command starts a new supervisor, which brings the "
-            "processes back",
+            "processes back"
+        )
+        if taken:
+            return cls(
+                f"the supervisor on {where} took the request, then stopped answering: "
+                "the command may have been carried out",
+                suggestion=f"check `procler status` before running it again; {replace}",
+            )
+        return cls(
+            f"the supervisor on {where} did not answer within {waited:g}s: the command was "
+            "not carried out (a supervisor drops a request it could not take before its "
+            "deadline)",
+            suggestion=f"{replace}; then run the command again",
         )
 
 

@@ -15,7 +15,8 @@ from typing import Any
 from agentcli.commands import Command, Stream
 from agentcli.errors import UsageError
 from procler import project
-from procler.errors import GroupNotFound, ProcessNotFound
+from procler.errors import ConfigInvalid, GroupNotFound
+from procler.selection import unknown_process
 
 
 def _known_runs(state: str) -> dict[str, int]:
@@ -32,32 +33,39 @@ def _known_runs(state: str) -> dict[str, int]:
         db.close()
 
 
-def _names(values: dict[str, Any], config_path: str, logs: Path) -> list[str]:
-    from agentcli.parser import did_you_mean
-    from procler.config.load import load_project
+def _names(values: dict[str, Any], config_path: str, logs: Path) -> tuple[list[str], Any]:
+    """The processes to read, and the config's warning when its file is invalid.
 
-    cfg = load_project(config_path)
+    Logs never need a valid config: without even a last valid one, the names are those
+    with stored output (a group cannot be resolved then)."""
+    from agentcli.parser import did_you_mean
+    from procler.config.last_valid import load
+
+    try:
+        cfg, warning = load(config_path)
+        known, groups = list(cfg.processes), cfg.groups
+    except ConfigInvalid as exc:
+        if values.get("group"):
+            raise
+        warning = {"message": exc.message, "errors": exc.data["errors"]}
+        known = sorted(p.name for p in logs.iterdir() if p.is_dir()) if logs.is_dir() else []
+        groups = {}
     if values.get("group"):
-        group = cfg.groups.get(values["group"])
+        group = groups.get(values["group"])
         if group is None:
-            hint = did_you_mean(values["group"], sorted(cfg.groups))
+            hint = did_you_mean(values["group"], sorted(groups))
             raise GroupNotFound(f"no group named {values['group']!r}", suggestion=hint or None)
-        return list(group.processes)
+        return list(group.processes), warning
     if values.get("all"):
-        return list(cfg.processes)
+        return known, warning
     name = values.get("name")
     if not name:
         raise UsageError(
             "name a process, or pass --all or --group", suggestion="e.g. `procler logs api`"
         )
-    if name not in cfg.processes and not (logs / name).is_dir():
-        hint = did_you_mean(name, sorted(cfg.processes))
-        raise ProcessNotFound(
-            f"no process named {name!r}",
-            suggestion=(hint + " " if hint else "")
-            + "run `procler list` to see the defined processes",
-        )
-    return [name]
+    if name not in known and not (logs / name).is_dir():
+        raise unknown_process(name, known)
+    return [name], warning
 
 
 def show(values: dict[str, Any], command: Command) -> Any:
@@ -68,7 +76,7 @@ def show(values: dict[str, Any], command: Command) -> Any:
     state = project.state_dir(project.project_root(config_path))
     logs = Path(state) / "logs"
     runs = _known_runs(state)
-    names = _names(values, config_path, logs)
+    names, warning = _names(values, config_path, logs)
     now = time.time()
     check_stream(values.get("stream"))
     options: dict[str, Any] = {
@@ -88,4 +96,5 @@ def show(values: dict[str, Any], command: Command) -> Any:
         # stdout stays valid NDJSON either way.
         return Stream(follow(logs, target, timeout=values["timeout"], **options))
     result = query(logs, target, **options)
-    return {"processes": names, "lines": result.lines, "truncated": result.truncated}
+    found = {"processes": names, "lines": result.lines, "truncated": result.truncated}
+    return {**found, "config_warning": warning} if warning else found

@@ -91,11 +91,13 @@ def show(values: dict[str, Any], command: Command) -> dict[str, Any]:
 
 
 def list_processes(values: dict[str, Any], command: Command) -> dict[str, Any]:
+    from procler.config.last_valid import load
     from procler.config.serialize import process_summary
 
-    config = project(values)
+    config, warning = load(_config_path(values))  # a broken file: the last valid config
     rows = [process_summary(spec) for spec in config.processes.values()]
-    return {"processes": rows, "count": len(rows)}
+    listed = {"processes": rows, "count": len(rows)}
+    return {**listed, "config_warning": warning} if warning else listed
 
 
 def _config_names(path: str) -> set[str]:
@@ -146,10 +148,10 @@ def remove(values: dict[str, Any], command: Command) -> dict[str, Any]:
     root = project_root(path)
     existing = runtime.read_definitions(root).get(name)
     if existing is not None and existing.image:
-        from procler.client import RELOAD_WAIT, call
+        from procler.client import call
 
         # Its container outlives supervisors: one must know it before the definition goes.
-        call(path, "reload", {}, RELOAD_WAIT, autostart=True)
+        call(path, "reload", {}, autostart=True)
     changed = runtime.remove(root, name, names)
     if changed:
         from procler.client import notify_reload

@@ -66,13 +66,13 @@ def bind_socket(path: str) -> socket.socket:
 async def serve(root: str, config_path: str, sock: socket.socket) -> None:
     import uvicorn
 
-    from procler.commands import APP, FORWARD
+    from procler.commands import ANSWERED_FROM_ARGV, APP
     from procler.supervisor.core import Supervisor
     from procler.supervisor.handlers import Handlers
     from procler.supervisor.http import Api
 
     sup = Supervisor(root, config_path)
-    api = Api(APP, Handlers(sup).table(), forward=FORWARD, config_path=config_path)
+    api = Api(APP, Handlers(sup).table(), answered=ANSWERED_FROM_ARGV, config_path=config_path)
     config = uvicorn.Config(
         api,
         log_config=None,

@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
 
+from procler.config.model import ProcessSpec
 from procler.contexts import procfs
 from procler.supervisor.clock import iso
-from procler.supervisor.runtime import ProcessRuntime
+
+if TYPE_CHECKING:
+    from procler.supervisor.runtime import ProcessRuntime
 
 
 class CpuMeter:
@@ -26,6 +30,34 @@ class CpuMeter:
         return round(100.0 * max(0.0, cpu_seconds - prev_cpu) / elapsed, 1) if elapsed > 0 else 0.0
 
 
+def resting_status(
+    spec: ProcessSpec,
+    status: str,
+    saved: Mapping[str, Any],
+) -> dict[str, Any]:
+    """The status of a process with no live run, from what is saved about it (desired,
+    runs, restarts, last_exit): also the answer from disk when no supervisor runs."""
+    last_exit = saved["last_exit"]
+    return {
+        "name": spec.name,
+        "status": status,
+        "context": spec.context,
+        "pid": None,
+        "started_at": None,
+        "uptime_seconds": None,
+        "run": saved["runs"],
+        "restarts": saved["restarts"],
+        "exit_code": (last_exit or {}).get("code"),
+        "last_exit": last_exit,
+        "desired": saved["desired"],
+        "source": spec.source,
+        "memory_rss_bytes": None,
+        "cpu_percent": None,
+        "linux_state": None,
+        "docker": None,
+    }
+
+
 def process_status(rt: ProcessRuntime, meter: CpuMeter, now: float) -> dict[str, Any]:
     """Everything an agent needs about one process, from the runtime and /proc."""
     alive = rt.proc is not None and rt.status in (
@@ -35,28 +67,20 @@ def process_status(rt: ProcessRuntime, meter: CpuMeter, now: float) -> dict[str,
         "unhealthy",
         "stopping",
     )
-    pid = rt.proc.pid if alive and rt.proc is not None else None
-    out: dict[str, Any] = {
-        "name": rt.name,
-        "status": rt.status,
-        "context": rt.spec.context,
-        "pid": pid,
-        "started_at": iso(rt.started_at) if alive else None,
-        "uptime_seconds": round(now - rt.started_at, 3) if alive and rt.started_at else None,
-        "run": rt.run,
-        "restarts": rt.restarts,
-        "exit_code": (rt.last_exit or {}).get("code"),
-        "last_exit": rt.last_exit,
+    saved = {
         "desired": rt.desired,
-        "source": rt.spec.source,
-        "memory_rss_bytes": None,
-        "cpu_percent": None,
-        "linux_state": None,
-        "docker": None,
+        "runs": rt.run,
+        "restarts": rt.restarts,
+        "last_exit": rt.last_exit,
     }
+    out = resting_status(rt.spec, rt.status, saved)
     if rt.health is not None:
         out["health"] = rt.health.summary()
     if alive and rt.proc is not None:
+        pid = rt.proc.pid
+        out["pid"] = pid
+        out["started_at"] = iso(rt.started_at)
+        out["uptime_seconds"] = round(now - rt.started_at, 3) if rt.started_at else None
         tree = procfs.tree(pid) if pid is not None else []
         out.update(rt.proc.details(tree[0] if tree else None))
         if tree:
