@@ -139,7 +139,6 @@ def forward_if_running(values: "dict[str, Any]", command: "Command") -> "Any":
     from procler import offline
 
     config_path = _config_path(values)
-    root = project.project_root(config_path)
     give_up = time.monotonic() + CONNECT_WAIT
     while True:
         try:
@@ -147,19 +146,20 @@ def forward_if_running(values: "dict[str, Any]", command: "Command") -> "Any":
             return Raw(payload.decode("utf-8"), code)
         except NotRunning:
             pass
-        with offline.holding_lock(root) as free:  # no supervisor can start meanwhile
-            result = offline.answer(command.name, config_path, values) if free else None
-        if free:
-            if result is not None:
-                return result
-            code, payload = call(config_path, command.name, values, autostart=True)
-            return Raw(payload.decode("utf-8"), code)
-        if time.monotonic() > give_up:  # the lock's holder never started answering
-            raise SupervisorUnavailable(
-                f"the supervisor lock {project.lock_path(root)} is held, but no supervisor "
-                f"answered within {CONNECT_WAIT:g}s"
-            )
-        time.sleep(0.02)  # a supervisor is starting (it holds the lock): ask it again
+        try:
+            result = offline.answer(command.name, config_path, values)
+        except offline.LockBusy as busy:
+            if time.monotonic() > give_up:  # its holder never started answering
+                raise SupervisorUnavailable(
+                    f"the supervisor lock {busy} is held, but no supervisor answered "
+                    f"within {CONNECT_WAIT:g}s: the command was not carried out"
+                ) from None
+            time.sleep(0.02)  # a supervisor is starting: ask it again
+            continue
+        if result is not None:
+            return result
+        code, payload = call(config_path, command.name, values, autostart=True)
+        return Raw(payload.decode("utf-8"), code)
 
 
 def daemon_status(values: "dict[str, Any]", command: "Command") -> "Any":

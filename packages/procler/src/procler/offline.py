@@ -32,10 +32,14 @@ from procler.selection import (
 Answer = Callable[[dict[str, Any]], Any]
 
 
+class LockBusy(Exception):
+    """A supervisor holds the lock: it is running or starting, so ask it instead."""
+
+
 @contextlib.contextmanager
-def holding_lock(root: str) -> Iterator[bool]:
-    """Hold the supervisor lock while answering from disk, so that none starts meanwhile
-    (True); False when a supervisor, running or starting, holds it."""
+def holding_lock(root: str) -> Iterator[None]:
+    """Hold the supervisor lock while the state on disk is read and written, so that no
+    supervisor starts meanwhile; LockBusy when one (running or starting) holds it."""
     state = project.state_dir(root)
     try:
         os.makedirs(state, mode=0o700, exist_ok=True)
@@ -48,15 +52,15 @@ def holding_lock(root: str) -> Iterator[bool]:
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:
-            yield False
-            return
-        yield True
+            raise LockBusy(project.lock_path(root)) from None
+        yield
     finally:
         os.close(fd)  # releases the lock
 
 
 def answer(command: str, config_path: str, values: dict[str, Any]) -> Any:
-    """The command's answer from disk, or None when the disk cannot answer it."""
+    """The command's answer from disk, or None when the disk cannot answer it (LockBusy
+    when a supervisor holds the lock)."""
     return DiskAnswers(config_path).table()[command](values)
 
 
@@ -110,27 +114,26 @@ class DiskAnswers:
 
         specs = self.config().processes
         path = Path(project.state_dir(self.root)) / "state.db"
-        if not path.exists():  # nothing ever ran: nothing to record either
-            rows = [resting_status(specs[n], "stopped", NEVER_RAN) for n in names]
-            return [{**row, "already_stopped": True} for row in rows] if stopping else rows
-        store = StateStore(path)
-        try:
-            if store.open_runs():
-                return None
-            out = []
-            for name in names:
-                saved = store.process(name)
-                if stopping:
-                    saved["desired"] = "stopped"
-                    store.save_process(
-                        name, "stopped", saved["runs"], saved["restarts"], saved["last_exit"]
-                    )
-                    store.event(name, "stopped", "stopped", "desired stopped (no supervisor)")
-                row = resting_status(specs[name], "stopped", saved)
-                out.append({**row, "already_stopped": True} if stopping else row)
-            return out
-        finally:
-            store.close()
+        out = []
+        with holding_lock(self.root):
+            store = StateStore(path) if path.exists() else None  # None: nothing ever ran
+            try:
+                if store is not None and store.open_runs():
+                    return None
+                for name in names:
+                    saved = dict(NEVER_RAN) if store is None else store.process(name)
+                    if stopping and store is not None:
+                        saved["desired"] = "stopped"
+                        store.save_process(
+                            name, "stopped", saved["runs"], saved["restarts"], saved["last_exit"]
+                        )
+                        store.event(name, "stopped", "stopped", "desired stopped (no supervisor)")
+                    row = resting_status(specs[name], "stopped", saved)
+                    out.append({**row, "already_stopped": True} if stopping else row)
+            finally:
+                if store is not None:
+                    store.close()
+        return out
 
     # -- the commands ---------------------------------------------------------------------
 

@@ -80,8 +80,8 @@ def test_a_running_stack_stays_manageable_while_the_config_is_broken(
     assert p.ok("start", "api")["status"] == "running"  # unchanged: it may start
     down = p.ok("down")
     assert [(row["name"], row["status"]) for row in down["processes"]] == [
-        ("worker", "stopped"),
         ("api", "stopped"),
+        ("worker", "stopped"),
     ]
     assert p.ok("status", "worker")["status"] == "stopped"
 
