@@ -17,39 +17,20 @@ from pathlib import Path
 from typing import Any
 
 from procler import __version__, project, states
-from procler.config.findings import Findings
 from procler.config.model import ProcessSpec, ProjectConfig
 from procler.contexts import procfs
 from procler.contexts.base import ExecutionContext, OutputBatch, RunningProcess
 from procler.contexts.local import LocalContext
-from procler.errors import ConfigInvalid
 from procler.logs.store import LogStore
 from procler.selection import unknown_process
 from procler.supervisor.clock import Clock, iso
+from procler.supervisor.config_keeper import ConfigKeeper
 from procler.supervisor.runtime import ProcessRuntime
 from procler.supervisor.store import StateStore
 
 log = logging.getLogger("procler.supervisor")
 
 FLUSH_EVERY = 0.05  # seconds between log flushes: what a kill -9 can lose at most
-
-
-def _read_text(path: Path) -> str | None:
-    try:
-        return path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError):
-        return None  # check_config reports why
-
-
-def _under(path: str, prefix: str) -> bool:
-    return path == prefix or path.startswith((prefix + ".", prefix + "["))
-
-
-def _stamp(path: Path) -> float | None:
-    try:
-        return path.stat().st_mtime_ns
-    except OSError:
-        return None
 
 
 class Supervisor:
@@ -63,9 +44,9 @@ class Supervisor:
         self.runtimes: dict[str, ProcessRuntime] = {}
         self.started_at = self.clock.time()
         self.stop_requested = asyncio.Event()
-        self._config: ProjectConfig | None = None
-        self.broken: tuple[ProjectConfig | None, Findings] | None = None
-        self._stamps: tuple[float | None, ...] = ()
+        self.keeper = ConfigKeeper(
+            root, self.config_path, self.state_dir / "definitions.json", self._sync
+        )
         self.logs: LogStore | None = None
         self.base_env = self._base_environment()
         self._sentinel = subprocess.Popen(
@@ -89,69 +70,8 @@ class Supervisor:
         return dict(saved)
 
     def config(self) -> ProjectConfig:
-        """The project's config, reloaded when the YAML or the runtime definitions changed.
-
-        While the file is invalid, the last valid config goes on running (see
-        procler.config.last_valid); `broken` then holds what the file gave.
-        """
-        from procler.config.last_valid import remember, still_invalid
-        from procler.config.load import check_config
-
-        stamps = (_stamp(self.config_path), _stamp(self.state_dir / "definitions.json"))
-        if self._config is None or stamps != self._stamps:
-            text = _read_text(self.config_path)
-            cfg, findings = check_config(str(self.config_path), text=text)
-            self._stamps = stamps
-            if findings or cfg is None or text is None:
-                self.broken = (cfg, findings)
-                if self._config is None:
-                    raise still_invalid(findings)
-                log.warning("config invalid, keeping the last valid one: %s", findings.items[0])
-            else:
-                self.broken = None
-                self._config = cfg
-                remember(self.root, text)
-                self._sync(cfg)
-        return self._config
-
-    def config_warning(self) -> dict[str, Any] | None:
-        """The file's errors while the last valid config runs in its place, else None."""
-        from procler.config.last_valid import warning
-
-        with contextlib.suppress(ConfigInvalid):
-            self.config()
-        return None if self.broken is None else warning(self.broken[1])
-
-    def refuse_changed(self, names: list[str]) -> None:
-        """While the file is invalid, a process whose definition changed there (or cannot
-        be read) would start from a stale one: CONFIG_INVALID instead."""
-        if self.broken is None or self._config is None:
-            return
-        from procler.config.last_valid import still_invalid
-
-        partial, findings = self.broken
-        running = self._config.processes
-        changed = [
-            n
-            for n in names
-            if partial is None
-            or partial.processes.get(n) != running.get(n)
-            or any(_under(f.path, f"processes.{n}") for f in findings.items)
-        ]
-        if changed:
-            raise still_invalid(
-                findings,
-                f"not started: the invalid config changed the definition of "
-                f"{', '.join(changed)} (the supervisor runs the last valid config)",
-            )
-
-    def refuse_reload(self) -> None:
-        """A reload (or restart) would drop the last valid config for the broken file."""
-        from procler.config.last_valid import still_invalid
-
-        self.config_warning()  # reads the file again if it changed
-        if self.broken is not None:
-            raise still_invalid(self.broken[1])
+        """The running config (the last valid one while the file is broken)."""
+        return self.keeper.current()
 
     def _sync(self, cfg: ProjectConfig) -> None:
         if self.logs is None:

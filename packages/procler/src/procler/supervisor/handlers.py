@@ -64,13 +64,13 @@ class Handlers:
             try:
                 result = await handler(values)
             except AgentError as exc:
-                warning = self.sup.config_warning()
+                warning = self.sup.keeper.warning()
                 # CONFIG_INVALID carries the errors already, in data.errors
                 carries = exc.data is None or isinstance(exc.data, dict)
                 if warning and carries and not isinstance(exc, ConfigInvalid):
                     exc.data = {**(exc.data or {}), "config_warning": warning}
                 raise
-            warning = self.sup.config_warning()
+            warning = self.sup.keeper.warning()
             if warning and isinstance(result, dict):
                 return {**result, "config_warning": warning}
             return result
@@ -124,7 +124,9 @@ class Handlers:
     async def _start_names(self, names: list[str], values: dict[str, Any]) -> list[dict[str, Any]]:
         cfg = self.sup.config()
         graph = self._graph()
-        self.sup.refuse_changed(graph.start_order(names) if not values.get("no_deps") else names)
+        self.sup.keeper.refuse_changed(
+            graph.start_order(names) if not values.get("no_deps") else names
+        )
         return await start_plan(
             self.sup.runtimes,
             graph,
@@ -155,7 +157,7 @@ class Handlers:
 
     async def restart(self, values: dict[str, Any]) -> Any:
         names = self._names(values, "procler restart api")
-        self.sup.refuse_changed(names)
+        self.sup.keeper.refuse_changed(names)
         results = await asyncio.gather(
             *(self._start_one(self.sup.runtimes[n], True) for n in names)
         )
@@ -252,7 +254,7 @@ class Handlers:
     # -- the supervisor itself ------------------------------------------------------------
 
     async def reload(self, values: dict[str, Any]) -> Any:
-        self.sup.refuse_reload()
+        self.sup.keeper.refuse_reload()
         cfg = self.sup.config()
         await self.sup.settle()  # `remove` answers once the removed process is gone
         return {"processes": list(cfg.processes), "groups": list(cfg.groups)}
@@ -266,7 +268,7 @@ class Handlers:
         return {**self.sup.about(), "running": False, "stopped_processes": stopped}
 
     async def daemon_restart(self, values: dict[str, Any]) -> Any:
-        self.sup.refuse_reload()  # the next supervisor could not start on the broken file
+        self.sup.keeper.refuse_reload()  # the next supervisor could not start on the broken file
         stopped = await self.sup.stop_processes(keep_desired=True)
         self.sup.stop_requested.set()
         return {**self.sup.about(), "running": False, "stopped_processes": stopped}

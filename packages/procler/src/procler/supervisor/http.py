@@ -85,7 +85,9 @@ class Api:
                 "the command was not carried out",
                 suggestion="run the command again",
             )
-            await self.reply(send, _ready(failure(dropped)), 0.0, scope["path"] != ARGV_ROUTE)
+            await self.reply(
+                send, _ready(failure(dropped)), HEADERS_WITHIN, scope["path"] != ARGV_ROUTE
+            )
         elif scope["method"] == "POST" and scope["path"] == ARGV_ROUTE:
             await self.serve_argv(body, send)
         else:
@@ -93,12 +95,12 @@ class Api:
 
     async def serve_command(self, method: str, path: str, body: bytes, send: Send) -> None:
         if method == "GET" and path == "/v1/capabilities":
-            await self.reply(send, _ready(answer(capabilities(self.app))), 0.0, True)
+            await self.reply(send, _ready(answer(capabilities(self.app))), HEADERS_WITHIN, True)
             return
         try:
             name, values = self.route(method, path, body)
         except UsageError as exc:
-            await self.reply(send, _ready(failure(exc)), 0.0, True)
+            await self.reply(send, _ready(failure(exc)), HEADERS_WITHIN, True)
             return
         await self.reply(send, self.run(name, values), reply_bound(values), True)
 
