@@ -103,7 +103,8 @@ def call(
         except NotRunning:
             if time.monotonic() > deadline_at:
                 raise SupervisorUnavailable(
-                    f"the supervisor did not answer on {sock_path} within {CONNECT_WAIT:g}s"
+                    f"the supervisor did not answer on {sock_path} within {CONNECT_WAIT:g}s: "
+                    "the command was not carried out"
                 ) from None
 
 

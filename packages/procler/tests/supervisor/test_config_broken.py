@@ -85,6 +85,16 @@ def test_a_running_stack_stays_manageable_while_the_config_is_broken(
     ]
     assert p.ok("status", "worker")["status"] == "stopped"
 
+    config.write_text("version: 1\nprocesses: [\n")  # does not parse: no start is safe
+    code, refused = p.run("start", "api")
+    assert (code, refused["error_code"], refused["error"]) == (
+        2,
+        "CONFIG_INVALID",
+        "not started: the invalid config changed the definition of api (the supervisor "
+        "runs the last valid config)",
+    )
+    assert p.ok("status", "api")["config_warning"]["errors"][0]["line"] == 3
+
     config.write_text(BROKEN.replace("grups: {}\n", ""))  # fixed
     fixed = p.ok("start", "worker")
     assert (fixed["status"], "config_warning" in fixed) == ("running", False)
