@@ -40,9 +40,8 @@ class LockBusy(Exception):
 def holding_lock(root: str) -> Iterator[None]:
     """Hold the supervisor lock while the state on disk is read and written, so that no
     supervisor starts meanwhile; LockBusy when one (running or starting) holds it."""
-    state = project.state_dir(root)
+    state = usable_state_dir(root)
     try:
-        os.makedirs(state, mode=0o700, exist_ok=True)
         fd = os.open(project.lock_path(root), os.O_RDWR | os.O_CREAT, 0o600)
     except OSError as exc:
         raise StateDirUnwritable(
@@ -56,6 +55,18 @@ def holding_lock(root: str) -> Iterator[None]:
         yield
     finally:
         os.close(fd)  # releases the lock
+
+
+def usable_state_dir(root: str) -> str:
+    """The project's state directory, created if needed (StateDirUnwritable if it cannot be)."""
+    state = project.state_dir(root)
+    try:
+        os.makedirs(state, mode=0o700, exist_ok=True)
+    except OSError as exc:
+        raise StateDirUnwritable(
+            f"cannot use the state directory {state}: {exc.strerror}"
+        ) from None
+    return state
 
 
 def answer(command: str, config_path: str, values: dict[str, Any]) -> Any:
@@ -90,6 +101,7 @@ class DiskAnswers:
         if self._config is None:
             from procler.config.last_valid import load
 
+            usable_state_dir(self.root)  # runtime definitions and the copy live there
             self._config, self.warning = load(self.config_path)
         return self._config
 
@@ -176,6 +188,7 @@ class DiskAnswers:
     def reload(self, values: dict[str, Any]) -> Any:
         from procler.config.last_valid import require_valid
 
+        usable_state_dir(self.root)
         require_valid(self.config_path)  # nothing to reload, but a broken file is said
         return {"running": False}
 
