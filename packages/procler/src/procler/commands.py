@@ -259,7 +259,7 @@ PROCESS_COMMANDS: "tuple[Command, ...]" = (
         IF_RUNNING,
         destructive=True,
         examples=("procler daemon stop",),
-        errors=(ConfigNotFound,),
+        errors=(ConfigNotFound, SupervisorUnavailable),
         output={"type": "object", "properties": {"stopped_processes": {"type": "array"}}},
     ),
     Command(
