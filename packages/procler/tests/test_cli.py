@@ -4,7 +4,7 @@ import json
 import subprocess
 import sys
 
-PROCLER = [sys.executable, "-c", "from procler.commands import main; main()"]
+PROCLER = [sys.executable, "-c", "from procler.cli import main; main()"]
 
 
 def procler(*args: str) -> subprocess.CompletedProcess[str]:
@@ -34,22 +34,26 @@ def new_modules(imports: str) -> str:
 
 def test_full_cli_path_stays_light() -> None:
     """The full CLI (parser, declarations, client): no supervisor, pydantic or yaml."""
-    assert new_modules("procler.commands, procler.client, agentcli.main, agentcli.parser") == (
+    assert new_modules("procler.cli, procler.cli.client, agentcli.main, agentcli.parser") == (
         "['_socket', 'agentcli', 'agentcli.commands', 'agentcli.envelope', 'agentcli.errors', "
-        "'agentcli.main', 'agentcli.parser', 'procler', 'procler.client', 'procler.commands', "
-        "'procler.config_commands', 'procler.errors', 'procler.project', 'procler.wire']\n"
+        "'agentcli.main', 'agentcli.parser', 'procler', 'procler.cli', 'procler.cli.client', "
+        "'procler.cli.config', 'procler.cli.daemon', 'procler.cli.logs', 'procler.cli.processes', "
+        "'procler.errors', 'procler.project', 'procler.wire']\n"
     )
 
 
 def test_capabilities_describe_exactly_the_parser() -> None:
     from agentcli.testing import assert_capabilities_match_parser
-    from procler.commands import APP
+    from procler.cli import APP
 
     assert_capabilities_match_parser(APP)
 
 
 def test_supervisor_handles_exactly_the_commands_sent_to_it() -> None:
-    from procler.commands import APP, DAEMON_STATUS, FORWARD, IF_RUNNING, RESTART_DAEMON
+    from procler.cli import APP
+    from procler.cli.daemon import RESTART as RESTART_DAEMON
+    from procler.cli.daemon import STATUS as DAEMON_STATUS
+    from procler.cli.processes import FORWARD, IF_RUNNING
     from procler.supervisor.handlers import Handlers
 
     handlers = (FORWARD, IF_RUNNING, RESTART_DAEMON, DAEMON_STATUS)
@@ -59,7 +63,8 @@ def test_supervisor_handles_exactly_the_commands_sent_to_it() -> None:
 
 
 def test_the_entry_offers_exactly_the_commands_answered_from_argv() -> None:
-    from procler.commands import ANSWERED_FROM_ARGV, APP
+    from procler.cli import APP
+    from procler.cli.processes import ANSWERED_FROM_ARGV
     from procler.entry import ANSWERED, names_answered
 
     assert {c.name for c in APP.commands if c.handler in ANSWERED_FROM_ARGV} == ANSWERED
@@ -70,8 +75,9 @@ def test_the_entry_offers_exactly_the_commands_answered_from_argv() -> None:
 
 def test_every_command_kept_from_a_supervisor_is_answered_from_disk() -> None:
     """IF_RUNNING commands never start a supervisor: the disk answers them without one."""
-    from procler.commands import APP, IF_RUNNING
-    from procler.offline import DiskAnswers
+    from procler.cli import APP
+    from procler.cli.offline import DiskAnswers
+    from procler.cli.processes import IF_RUNNING
 
     table = DiskAnswers.__new__(DiskAnswers).table()
     assert sorted(table) == sorted(c.name for c in APP.commands if c.handler == IF_RUNNING)

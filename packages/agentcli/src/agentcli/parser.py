@@ -28,7 +28,23 @@ def converter(arg_type: "str") -> "Callable[[str], Any] | None":
         from agentcli import values  # imported only when such an argument is given
 
         return values.parse_duration if arg_type == "duration" else values.parse_key_value
-    return {"integer": int, "number": float}.get(arg_type)
+    conversions: dict[str, Callable[[str], Any]] = {
+        "integer": int,
+        "number": float,
+        "path": checked_path,
+    }
+    return conversions.get(arg_type)
+
+
+NAME_MAX = 255  # bytes in one path component (Linux, macOS); the OS refuses longer ones
+
+
+def checked_path(raw: "str") -> "str":
+    """The path as given, refused when a component is longer than the OS allows."""
+    for part in raw.split("/"):
+        if len(part.encode("utf-8", "surrogateescape")) > NAME_MAX:
+            raise ValueError(f"a name in the path is longer than {NAME_MAX} bytes")
+    return raw
 
 
 def did_you_mean(word: "str", choices: "Sequence[str]") -> "str":
@@ -225,6 +241,22 @@ def _take_positional(
         positionals.pop(0)
 
 
+def usage_line(app: "App", cmd: "Command") -> "str":
+    """`tool command ARG [--option VALUE] ...`: the command's arguments in one line."""
+    usage = [f"{app.name} {cmd.name}"]
+    for a in command_args(cmd):
+        shown = (
+            a.name.upper()
+            if a.positional
+            else f"{a.flags[-1]}"
+            + ("" if a.type == "boolean" else f" {a.metavar or a.type.upper()}")
+        )
+        if a.type == "remainder":
+            shown = "[-- CMD ARGS...]"
+        usage.append(shown if a.required else f"[{shown}]")
+    return " ".join(usage)
+
+
 def help_text(app: "App", cmd: "Command | None") -> "str":
     """Human help: the tool's commands, or one command's usage and arguments."""
     if cmd is None:
@@ -240,18 +272,7 @@ def help_text(app: "App", cmd: "Command | None") -> "str":
         lines += ["", f"Run `{app.name} COMMAND --help` for a command's arguments."]
         return "\n".join(lines) + "\n"
     args = command_args(cmd)
-    usage = [f"usage: {app.name} {cmd.name}"]
-    for a in args:
-        shown = (
-            a.name.upper()
-            if a.positional
-            else f"{a.flags[-1]}"
-            + ("" if a.type == "boolean" else f" {a.metavar or a.type.upper()}")
-        )
-        if a.type == "remainder":
-            shown = "[-- CMD ARGS...]"
-        usage.append(shown if a.required else f"[{shown}]")
-    lines = [" ".join(usage), "", cmd.summary, ""]
+    lines = ["usage: " + usage_line(app, cmd), "", cmd.summary, ""]
     for a in args:
         label = ", ".join(a.flags)
         extra = f" (choices: {', '.join(a.choices)})" if a.choices else ""

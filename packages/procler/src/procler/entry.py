@@ -5,7 +5,7 @@ supervisor, and loading the declarations and the parser would cost more than the
 trip. So this entry first offers the raw argv to a running supervisor, which parses it
 with the same declarations and answers when the command is one of its own. Anything
 else (no supervisor yet, a command that runs here, --help, a usage error) runs the full
-CLI, `procler.commands.main`, which would have given the same answer the slower way.
+CLI, `procler.cli.main`, which would have given the same answer the slower way.
 Only the commands a supervisor answers are offered: a command that runs in the CLI
 (logs, list, config ...) never waits on a supervisor, so a hung one cannot hold it up.
 
@@ -13,7 +13,7 @@ The private route: POST /v1/argv, body = cwd, config path and argv joined by NUL
 (none can contain one). An answer comes as 200 with its headers at once, including
 `X-Reply-Within`, then a body of the exit code, a newline and the envelope. Any other
 reply declines (204 from a supervisor that leaves the command to the CLI, 400 from an
-older one without this route).
+older one without this route). The framing is in procler.wire.
 """
 
 import os
@@ -21,7 +21,6 @@ import sys
 
 from procler import project
 
-ARGV_ROUTE = "/v1/argv"
 # The commands a running supervisor answers from argv: those declared with the FORWARD
 # or IF_RUNNING handler (tests/test_cli.py checks this set against the declarations).
 ANSWERED = frozenset(
@@ -39,6 +38,9 @@ ANSWERED = frozenset(
         "group list",
         "reload",
         "daemon stop",
+        "exec",
+        "why",
+        "ci",
     }
 )
 
@@ -76,28 +78,36 @@ def offer(argv: "list[str]") -> "int | None":
         return None
     if not os.path.exists(sock_path):
         return None  # no supervisor: the full CLI starts one if the command needs it
-    from procler.wire import HEADER_WAIT, REPLY_WITHIN, NotRunning, Unanswered, deadline, request
+    from procler.wire import (
+        ARGV_ROUTE,
+        HEADER_WAIT,
+        REPLY_WITHIN,
+        NotRunning,
+        Unanswered,
+        argv_body,
+        deadline,
+        request,
+        split_argv_reply,
+    )
 
-    body = b"\0".join(os.fsencode(part) for part in (cwd, config, *argv))
+    body = argv_body(cwd, config, argv)
     try:
         status, headers, payload = request(
             sock_path, "POST", ARGV_ROUTE, body, HEADER_WAIT, deadline()
         )
     except Unanswered as exc:
-        from procler.errors import SupervisorUnavailable
-
-        raise SupervisorUnavailable.hung(
+        raise project.hung_supervisor(
             project.project_root(config), HEADER_WAIT, exc.taken
         ) from None
     except (NotRunning, OSError):
         return None  # gone, stale or not ours to reach: the full CLI sorts it out
     if status != 200 or REPLY_WITHIN not in headers:
         return None
-    code, _, text = payload.partition(b"\n")
+    code, text = split_argv_reply(payload)
     from agentcli.envelope import emit_text  # imported only now: a declined offer needs none
 
-    emit_text(text.decode("utf-8"))
-    return int(code)
+    emit_text(text)
+    return code
 
 
 def main() -> "None":
@@ -110,7 +120,7 @@ def main() -> "None":
 
         code = conclude("procler", exc, "--debug" in argv)
     if code is None:
-        from procler.commands import main as full_cli
+        from procler.cli import main as full_cli
 
         full_cli()  # runs the command and leaves
     from agentcli.envelope import leave

@@ -6,23 +6,18 @@ Shared by the supervisor's handlers and the answers given from disk without one
 
 from __future__ import annotations
 
-from collections.abc import Iterable
 from typing import Any
 
 from agentcli.errors import UsageError
 from procler.config.graph import DependencyGraph
 from procler.config.model import ProjectConfig
-from procler.errors import GroupNotFound, ProcessNotFound
+from procler.errors import GroupNotFound
 
 
-def unknown_process(name: str, known: Iterable[str]) -> ProcessNotFound:
-    from agentcli.parser import did_you_mean
-
-    hint = did_you_mean(name, sorted(known))
-    return ProcessNotFound(
-        f"no process named {name!r}",
-        suggestion=(hint + " " if hint else "") + "run `procler list` to see the defined processes",
-    )
+def tagged(config: ProjectConfig, values: dict[str, Any]) -> list[str]:
+    """The processes carrying one of the --tag values (every process without --tag)."""
+    tags = set(values.get("tag") or ())
+    return [n for n, spec in config.processes.items() if not tags or tags & set(spec.tags)]
 
 
 def named(values: dict[str, Any], example: str) -> str:
@@ -34,13 +29,7 @@ def named(values: dict[str, Any], example: str) -> str:
 
 def group_members(config: ProjectConfig, name: str) -> list[str]:
     if name not in config.groups:
-        from agentcli.parser import did_you_mean
-
-        hint = did_you_mean(name, sorted(config.groups))
-        raise GroupNotFound(
-            f"no group named {name!r}",
-            suggestion=(hint + " " if hint else "") + "run `procler group list`",
-        )
+        raise GroupNotFound.among(name, config.groups)
     return list(config.groups[name].processes)
 
 

@@ -36,6 +36,7 @@ def resting(name: str, **saved: Any) -> dict[str, Any]:
         "last_exit": None,
         "desired": "stopped",
         "source": "config",
+        "tags": [],
         "memory_rss_bytes": None,
         "cpu_percent": None,
         "linux_state": None,

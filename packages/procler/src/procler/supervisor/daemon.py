@@ -1,6 +1,7 @@
-"""Supervisor process entry: single-instance lock, socket, HTTP server, signals.
+"""The supervisor process: single-instance lock, socket, HTTP server, signals.
 
-Run as: python -m procler.supervisor.daemon PROJECT_ROOT CONFIG_PATH (the client does it).
+Started as `python -m procler.supervisor_entry PROJECT_ROOT CONFIG_PATH` (the client does
+it), which hands `main` the command declarations: the supervisor never imports the CLI.
 """
 
 from __future__ import annotations
@@ -15,6 +16,10 @@ import socket
 import sys
 
 from procler import project
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from agentcli.commands import App
 
 log = logging.getLogger("procler.daemon")
 SHUTDOWN_GRACE = 5  # seconds; bound on answering requests still in flight when the supervisor stops
@@ -63,16 +68,19 @@ def bind_socket(path: str) -> socket.socket:
     return sock
 
 
-async def serve(root: str, config_path: str, sock: socket.socket) -> None:
+async def serve(
+    app: App, answered: frozenset[str], root: str, config_path: str, sock: socket.socket
+) -> None:
+    """Serve `app`'s commands until told to stop; those whose declared handler is one of
+    `answered` also from argv."""
     import uvicorn
 
-    from procler.commands import ANSWERED_FROM_ARGV, APP
     from procler.supervisor.core import Supervisor
     from procler.supervisor.handlers import Handlers
     from procler.supervisor.http import Api
 
     sup = Supervisor(root, config_path)
-    api = Api(APP, Handlers(sup).table(), answered=ANSWERED_FROM_ARGV, config_path=config_path)
+    api = Api(app, Handlers(sup).table(), answered=answered, config_path=config_path)
     config = uvicorn.Config(
         api,
         log_config=None,
@@ -97,7 +105,8 @@ async def serve(root: str, config_path: str, sock: socket.socket) -> None:
     await server.shutdown(sockets=[sock])
 
 
-def main() -> None:
+def main(app: App, answered: frozenset[str]) -> None:
+    """The supervisor process's life: argv is PROJECT_ROOT CONFIG_PATH."""
     root, config_path = sys.argv[1], sys.argv[2]
     logging.basicConfig(
         level=logging.INFO,
@@ -114,12 +123,8 @@ def main() -> None:
     path = project.socket_path(root)
     sock = bind_socket(path)
     try:
-        asyncio.run(serve(root, config_path, sock))
+        asyncio.run(serve(app, answered, root, config_path, sock))
     finally:
         with contextlib.suppress(FileNotFoundError):
             os.unlink(path)
         os.close(lock)
-
-
-if __name__ == "__main__":
-    main()

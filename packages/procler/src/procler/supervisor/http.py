@@ -26,11 +26,19 @@ from agentcli.envelope import dumps
 from agentcli.errors import AgentError, UsageError
 from agentcli.main import answer, failure, with_builtins
 from agentcli.parser import GLOBAL_ARGS, parse
-from procler.client import reply_bound
-from procler.entry import ARGV_ROUTE
 from procler.errors import ConfigNotFound, SupervisorUnavailable
 from procler.project import find_config
-from procler.wire import DEADLINE, HEADERS_WITHIN, REPLY_WITHIN
+from procler.wire import (
+    ARGV_ROUTE,
+    COMMANDS_PREFIX,
+    DEADLINE,
+    EXIT_CODE,
+    HEADERS_WITHIN,
+    REPLY_WITHIN,
+    argv_parts,
+    argv_reply,
+    reply_bound,
+)
 
 log = logging.getLogger("procler.http")
 
@@ -40,7 +48,6 @@ Receive = Callable[[], Awaitable[dict[str, Any]]]
 Send = Callable[[dict[str, Any]], Awaitable[None]]
 
 HTTP_STATUS = {0: 200, 1: 409, 2: 400, 3: 500, 130: 503}
-PREFIX = "/v1/commands/"
 Outcome = tuple[dict[str, Any], int]
 
 
@@ -106,7 +113,11 @@ class Api:
 
     def route(self, method: str, path: str, body: bytes) -> tuple[str, dict[str, Any]]:
         """(command, values) of a command request; UsageError for anything else."""
-        name = path[len(PREFIX) :].replace("/", " ") if path.startswith(PREFIX) else ""
+        name = (
+            path[len(COMMANDS_PREFIX) :].replace("/", " ")
+            if path.startswith(COMMANDS_PREFIX)
+            else ""
+        )
         if method != "POST" or name not in self.handlers:
             raise UsageError(
                 f"no such route: {method} {path}",
@@ -145,17 +156,17 @@ class Api:
             await send({"type": "http.response.start", "status": 200, "headers": headers})
         env, code = await task
         text = dumps(env).encode()
-        status, payload = 200, b"%d\n" % code + text
+        status, payload = 200, argv_reply(code, text)
         if done and as_json:
             status, payload = HTTP_STATUS.get(code, 500), text
-            headers = [(b"content-type", b"application/json"), (b"x-exit-code", b"%d" % code)]
+            headers = [(b"content-type", b"application/json"), (EXIT_CODE.encode(), b"%d" % code)]
         if done:
             headers.append((b"content-length", b"%d" % len(payload)))
             await send({"type": "http.response.start", "status": status, "headers": headers})
         await send({"type": "http.response.body", "body": payload})
 
     async def serve_argv(self, body: bytes, send: Send) -> None:
-        parts = [os.fsdecode(part) for part in body.split(b"\0")]  # cwd, config, argv...
+        parts = argv_parts(body)  # cwd, config, argv...
         taken = self.take_argv(parts[0], parts[1], parts[2:]) if len(parts) > 1 else None
         if taken is None:
             await send(

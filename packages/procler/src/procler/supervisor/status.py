@@ -1,15 +1,20 @@
-"""The `status` answer of one process: the same keys whatever context runs it."""
+"""The `status` answers: one process's (the same keys whatever context runs it), and the
+supervisor's own (`daemon status`)."""
 
 from __future__ import annotations
 
+import os
+import time
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
+from procler import __version__, project, states
 from procler.config.model import ProcessSpec
 from procler.contexts import procfs
 from procler.supervisor.clock import iso
 
 if TYPE_CHECKING:
+    from procler.supervisor.core import Supervisor
     from procler.supervisor.runtime import ProcessRuntime
 
 
@@ -31,14 +36,12 @@ class CpuMeter:
 
 
 def resting_status(
-    spec: ProcessSpec,
-    status: str,
-    saved: Mapping[str, Any],
+    spec: ProcessSpec, status: str, saved: Mapping[str, Any], log_ready: bool = False
 ) -> dict[str, Any]:
     """The status of a process with no live run, from what is saved about it (desired,
     runs, restarts, last_exit): also the answer from disk when no supervisor runs."""
     last_exit = saved["last_exit"]
-    return {
+    out: dict[str, Any] = {
         "name": spec.name,
         "status": status,
         "context": spec.context,
@@ -51,40 +54,55 @@ def resting_status(
         "last_exit": last_exit,
         "desired": saved["desired"],
         "source": spec.source,
+        "tags": list(spec.tags),
         "memory_rss_bytes": None,
         "cpu_percent": None,
         "linux_state": None,
         "docker": None,
     }
+    if spec.ready_log_line is not None:
+        out["log_ready"] = log_ready
+    return out
 
 
-def process_status(rt: ProcessRuntime, meter: CpuMeter, now: float) -> dict[str, Any]:
+def process_status(runtime: ProcessRuntime, meter: CpuMeter, now: float) -> dict[str, Any]:
     """Everything an agent needs about one process, from the runtime and /proc."""
-    alive = rt.proc is not None and rt.status in (
-        "starting",
-        "running",
-        "healthy",
-        "unhealthy",
-        "stopping",
-    )
     saved = {
-        "desired": rt.desired,
-        "runs": rt.run,
-        "restarts": rt.restarts,
-        "last_exit": rt.last_exit,
+        "desired": runtime.desired,
+        "runs": runtime.run,
+        "restarts": runtime.restarts,
+        "last_exit": runtime.last_exit,
     }
-    out = resting_status(rt.spec, rt.status, saved)
-    if rt.health is not None:
-        out["health"] = rt.health.summary()
-    if alive and rt.proc is not None:
-        pid = rt.proc.pid
+    out = resting_status(runtime.spec, runtime.status, saved, runtime.log_ready)
+    if runtime.health is not None:
+        out["health"] = runtime.health.summary()
+    if runtime.proc is not None and runtime.status in states.ALIVE:
+        pid = runtime.proc.pid
         out["pid"] = pid
-        out["started_at"] = iso(rt.started_at)
-        out["uptime_seconds"] = round(now - rt.started_at, 3) if rt.started_at else None
+        out["started_at"] = iso(runtime.started_at)
+        out["uptime_seconds"] = round(now - runtime.started_at, 3) if runtime.started_at else None
         tree = procfs.tree(pid) if pid is not None else []
-        out.update(rt.proc.details(tree[0] if tree else None))
+        out.update(runtime.proc.details(tree[0] if tree else None))
         if tree:
             out["memory_rss_bytes"] = sum(p.rss_bytes for p in tree)
             cpu = sum(p.cpu_seconds for p in tree)
-            out["cpu_percent"] = meter.percent(rt.name, pid, cpu, now, rt.started_at or now)
+            out["cpu_percent"] = meter.percent(
+                runtime.name, pid, cpu, now, runtime.started_at or now
+            )
     return out
+
+
+def supervisor_status(sup: Supervisor) -> dict[str, Any]:
+    """The supervisor itself: pid, version, uptime, project, config, socket."""
+    return {
+        "running": True,
+        "responding": True,
+        "pid": os.getpid(),
+        "version": __version__,
+        "started_at": iso(sup.started_at),
+        "uptime_seconds": round(time.time() - sup.started_at, 3),
+        "project_root": sup.root,
+        "config": str(sup.config_path),
+        "socket": project.socket_path(sup.root),
+        "processes": len(sup.runtimes),
+    }

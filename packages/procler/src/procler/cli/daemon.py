@@ -1,0 +1,124 @@
+"""The supervisor's own commands: reload, daemon status/stop/restart, and daemon logs
+(the tail of the supervisor's log file, read without a supervisor)."""
+
+import os
+
+from agentcli.commands import Arg, Command, Raw
+from procler import project
+from procler.cli.processes import IF_RUNNING, SUPERVISED
+from procler.errors import ConfigNotFound, SupervisorUnavailable
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
+
+HANDLERS = "procler.cli.daemon:"
+RESTART = HANDLERS + "restart"  # also waits for the next supervisor
+STATUS = HANDLERS + "status"  # asks a supervisor briefly, never starts one
+PEEK_WAIT = 1.0  # `daemon status` asks this long, then answers from what it sees
+
+DAEMON_COMMANDS: "tuple[Command, ...]" = (
+    Command(
+        "reload",
+        "make a running supervisor re-read the config and runtime definitions now",
+        IF_RUNNING,
+        examples=("procler reload",),
+        errors=SUPERVISED,
+        output={"type": "object", "properties": {"processes": {"type": "array"}}},
+    ),
+    Command(
+        "daemon status",
+        "whether the project's supervisor runs, its pid, uptime and socket (never starts one)",
+        STATUS,
+        examples=("procler daemon status",),
+        errors=(ConfigNotFound,),
+        output={"type": "object", "properties": {"running": {"type": "boolean"}}},
+    ),
+    Command(
+        "daemon stop",
+        "stop every process cleanly, then the supervisor",
+        IF_RUNNING,
+        destructive=True,
+        examples=("procler daemon stop",),
+        errors=(ConfigNotFound, SupervisorUnavailable),
+        output={"type": "object", "properties": {"stopped_processes": {"type": "array"}}},
+    ),
+    Command(
+        "daemon restart",
+        "restart the supervisor; processes that should run are brought back",
+        RESTART,
+        idempotent=False,
+        examples=("procler daemon restart",),
+        errors=(*SUPERVISED,),
+        output={"type": "object"},
+    ),
+    Command(
+        "daemon logs",
+        "the supervisor's own log (not the processes' output)",
+        HANDLERS + "show",
+        args=(Arg("--tail", "number of lines", type="integer", default=100),),
+        examples=("procler daemon logs --tail 20",),
+        errors=(ConfigNotFound,),
+        output={"type": "object", "properties": {"lines": {"type": "array"}}},
+    ),
+)
+
+
+def show(values: "dict[str, Any]", command: "Command") -> "Any":
+    from collections import deque
+
+    config_path = project.find_config(os.getcwd(), values.get("config"))
+    path = os.path.join(project.state_dir(project.project_root(config_path)), "supervisor.log")
+    try:
+        with open(path, encoding="utf-8", errors="replace") as fh:
+            lines = list(deque((line.rstrip("\n") for line in fh), maxlen=max(0, values["tail"])))
+    except FileNotFoundError:
+        lines = []
+    return {"path": path, "lines": lines}
+
+
+def restart(values: "dict[str, Any]", command: "Command") -> "Any":
+    """`daemon restart`: the old supervisor stops; answer with the new one's status."""
+    from procler.cli.client import call, config_path_of, wait_gone
+    from procler.wire import NotRunning
+
+    config_path = config_path_of(values)
+    try:
+        code, payload = call(config_path, command.name, values, autostart=False)
+        if code != 0:
+            return Raw(payload.decode("utf-8"), code)
+        wait_gone(project.socket_path(project.project_root(config_path)))
+    except NotRunning:
+        pass  # no supervisor: just start one
+    code, payload = call(config_path, "daemon status", {}, autostart=True)
+    return Raw(payload.decode("utf-8"), code)
+
+
+def status(values: "dict[str, Any]", command: "Command") -> "Any":
+    """`daemon status`, never starting a supervisor nor waiting on a hung one: it asks
+    for PEEK_WAIT, then says what it sees (pid, Linux process state)."""
+    from procler.cli.client import config_path_of
+    from procler.wire import EXIT_CODE, NotRunning, Unanswered, command_path, request
+
+    root = project.project_root(config_path_of(values))
+    sock_path = project.socket_path(root)
+    try:
+        _status, headers, payload = request(
+            sock_path, "POST", command_path("daemon status"), b"{}", PEEK_WAIT
+        )
+    except Unanswered:
+        from procler.contexts.procfs import linux_state, read_stat
+
+        text = project.supervisor_pid(root)
+        pid = int(text) if text and text.isdigit() else None
+        return {
+            "running": True,
+            "responding": False,
+            "pid": pid,
+            "linux_state": linux_state(read_stat(pid) if pid else None),
+            "project_root": root,
+            "socket": sock_path,
+        }
+    except (NotRunning, OSError):
+        return {"running": False}
+    return Raw(payload.decode("utf-8"), int(headers.get(EXIT_CODE, "3")))

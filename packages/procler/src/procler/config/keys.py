@@ -1,0 +1,176 @@
+"""The config file's schema as one table: every key Procler reads, and what its value must be."""
+
+from __future__ import annotations
+
+from procler.config.specs import (
+    Bool,
+    Duration,
+    Either,
+    Enum,
+    Int,
+    ListOf,
+    MapOf,
+    Regex,
+    Signal,
+    Size,
+    Str,
+    Struct,
+)
+
+NAME_PATTERN = r"[A-Za-z0-9][A-Za-z0-9_-]*"
+NAME_HINT = "use letters, digits, '-' and '_' (starting with a letter or digit)"
+ENV_NAME_PATTERN = r"[A-Za-z_][A-Za-z0-9_]*"
+ENV_NAME_HINT = "use letters, digits and '_' (not starting with a digit)"
+SIGNALS = ("TERM", "INT", "QUIT", "HUP", "KILL", "USR1", "USR2", "WINCH")
+CONDITIONS = ("started", "healthy", "log_ready", "completed_successfully")
+POLICIES = ("no", "on-failure", "always")
+
+PORT = Int(1, 65535)
+DURATION = Duration()
+
+HTTP_PROBE = Struct(
+    {
+        "url": Str(),
+        "port": PORT,
+        "path": Str(),
+        "method": Enum("GET", "HEAD", "POST", "PUT", "OPTIONS"),
+        "expect_status": Str(),  # "200-399" or "200"; parsed by the builder
+        "headers": MapOf(Str()),
+    },
+    exclusive=("url", "port"),
+)
+
+TCP_PROBE = Struct({"host": Str(), "port": PORT})
+
+# Procler 0.3's probe spellings: `test` (a shell command), `http_get` (a URL), `tcp_socket`
+# (host:port); each is the same probe as ours (exec, http.url, tcp).
+SEED_PROBES = ("test", "http_get", "tcp_socket")
+PROBES = ("exec", "http", "tcp", "log", *SEED_PROBES)
+
+HEALTHCHECK = Struct(
+    {
+        "exec": Str(),
+        "http": HTTP_PROBE,
+        "tcp": TCP_PROBE,
+        "log": Regex(),
+        "test": Str(),
+        "http_get": Str(),
+        "tcp_socket": Str(),
+        "interval": DURATION,
+        "timeout": DURATION,
+        "retries": Int(1),
+        "start_period": DURATION,
+        "restart_on_unhealthy": Bool(),
+    },
+    exclusive=PROBES,
+    need_one=True,
+)
+
+DEPENDENCY = Either(
+    Str(), Struct({"name": Str(), "condition": Enum(*CONDITIONS)}, required=("name",))
+)
+
+RESTART = Either(
+    Enum(*POLICIES),
+    Struct(
+        {
+            "policy": Enum(*POLICIES),
+            "max_restarts": Int(0),
+            "backoff": Struct({"initial": DURATION, "max": DURATION, "reset_after": DURATION}),
+        }
+    ),
+)
+
+DOCKER = Struct(
+    {"image": Str(), "container": Str(), "volumes": ListOf(Str()), "network_mode": Str()},
+    exclusive=("image", "container"),
+    need_one=True,
+)
+
+PROCESS = Struct(
+    {
+        "command": Str(),
+        "args": ListOf(Str()),
+        "cwd": Str(),
+        "env": MapOf(Str(), ENV_NAME_PATTERN, ENV_NAME_HINT),
+        "env_file": ListOf(Str(), scalar_ok=True),
+        "description": Str(),
+        "tags": ListOf(Str()),
+        "ports": ListOf(PORT),
+        "stop_signal": Signal(*SIGNALS),
+        "stop_timeout": DURATION,
+        "restart": RESTART,
+        "success_exit_codes": ListOf(Int(0, 255)),
+        "context": Enum("local", "docker"),
+        "docker": DOCKER,
+        "container": Str(),  # Procler 0.3's spelling of docker: {container: NAME}
+        "healthcheck": HEALTHCHECK,
+        "depends_on": ListOf(DEPENDENCY),
+        "ready_log_line": Regex(),
+        "max_memory": Size(),
+        "schedule": Str(),
+        "replicas": Int(1, 1000),
+        "namespace": Str(),
+        "daemon_mode": Bool(),
+        "daemon_match_pattern": Regex(),
+        "daemon_pidfile": Str(),
+        "daemon_container": Str(),
+        "adopt_existing": Bool(),
+    },
+    exclusive=("command", "args"),
+)
+
+GROUP = Struct(
+    {"processes": ListOf(Str()), "description": Str(), "stop_order": ListOf(Str())},
+    required=("processes",),
+)
+
+STEP_KINDS = ("start", "stop", "restart", "group_start", "group_stop", "wait", "exec")
+STEP = Struct(
+    {
+        "start": Str(),
+        "stop": Str(),
+        "restart": Str(),
+        "group_start": Str(),
+        "group_stop": Str(),
+        "wait": DURATION,
+        "exec": Str(),
+        "context": Enum("local", "docker"),
+        "container": Str(),
+        "cwd": Str(),
+        "timeout": DURATION,
+        "ignore_error": Bool(),
+    },
+    exclusive=STEP_KINDS,
+    need_one=True,
+)
+
+RECIPE = Struct(
+    {"description": Str(), "on_error": Enum("stop", "continue"), "steps": ListOf(STEP)},
+    required=("steps",),
+)
+
+SNIPPET = Struct(
+    {
+        "command": Str(),
+        "description": Str(),
+        "context": Enum("local", "docker"),
+        "container": Str(),
+        "tags": ListOf(Str()),
+    },
+    required=("command",),
+)
+
+LOGS = Struct({"max_size": Size(), "max_files": Int(1)})
+
+CONFIG = Struct(
+    {
+        "version": Int(1, 1),
+        "vars": MapOf(Str(), ENV_NAME_PATTERN, ENV_NAME_HINT),
+        "processes": MapOf(PROCESS, NAME_PATTERN, NAME_HINT),
+        "groups": MapOf(GROUP, NAME_PATTERN, NAME_HINT),
+        "recipes": MapOf(RECIPE, NAME_PATTERN, NAME_HINT),
+        "snippets": MapOf(SNIPPET, NAME_PATTERN, NAME_HINT),
+        "logs": LOGS,
+    },
+)

@@ -1,0 +1,310 @@
+"""Value specs for the config table: each checks one YAML node and returns a plain value.
+
+Checks never stop at the first problem: a spec records a finding (with the node's line and
+column and its YAML path) and returns INVALID, and the walk carries on with the siblings.
+Defaults are not repeated here: absent keys stay absent and the model's defaults apply.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from agentcli.parser import did_you_mean
+from agentcli.values import parse_duration
+from procler.config.findings import Findings, child, item
+from procler.config.yaml_nodes import YNode
+
+INVALID: Any = object()  # a value that failed its check (a finding was recorded)
+
+INT_TAG = "tag:yaml.org,2002:int"
+_DECIMAL = re.compile(r"[-+]?(0|[1-9][0-9]*)")
+_LEADING_ZERO = re.compile(r"[-+]?0[0-9]+")
+_SEXAGESIMAL = re.compile(r"[-+]?[0-9]+(:[0-5]?[0-9])+(\.[0-9]*)?")
+_YAML11_BOOLS = {"yes", "no", "on", "off", "y", "n"}
+_SIZE = re.compile(r"(\d+(?:\.\d+)?)\s*(b|k|kb|kib|m|mb|mib|g|gb|gib)?", re.IGNORECASE)
+_SIZE_UNITS = {"b": 1, "k": 1024, "m": 1024**2, "g": 1024**3}
+
+
+class Invalid(Exception):
+    """A node's value is wrong: the message and how to fix it."""
+
+    def __init__(self, message: str, suggestion: str = "") -> None:
+        super().__init__(message)
+        self.message = message
+        self.suggestion = suggestion
+
+
+def pitfall_note(node: YNode) -> str:
+    """Why an unquoted value may not mean what it looks like (YAML 1.1 vs 1.2)."""
+    text = node.text
+    if not node.plain:
+        return ""
+    if _SEXAGESIMAL.fullmatch(text):
+        return f" (YAML 1.1 reads unquoted {text} as a base-60 number; Procler reads it as text)"
+    if text.lower() in _YAML11_BOOLS:
+        return f" ({text} is a boolean only in YAML 1.1; Procler reads YAML 1.2, where it is text)"
+    return ""
+
+
+class Spec:
+    """Checks a node at a path; records findings; returns the value or INVALID."""
+
+    what = "a value"
+
+    def check(self, node: YNode, path: str, findings: Findings) -> Any:
+        findings.mark(path, node.line, node.column)
+        try:
+            return self.convert(node, path, findings)
+        except Invalid as bad:
+            findings.at(node.line, node.column, path, bad.message, bad.suggestion)
+            return INVALID
+
+    def convert(self, node: YNode, path: str, findings: Findings) -> Any:
+        raise NotImplementedError
+
+    def expected(self, node: YNode) -> Invalid:
+        return Invalid(f"expected {self.what}, got {node.describe()}{pitfall_note(node)}")
+
+
+class Scalar(Spec):
+    """A scalar read from its source text, so `on`, `010` and `12:30` stay what was written."""
+
+    def convert(self, node: YNode, path: str, findings: Findings) -> Any:
+        if node.kind != "scalar" or node.is_null:
+            raise self.expected(node)
+        return self.parse(node)
+
+    def parse(self, node: YNode) -> Any:
+        return node.text
+
+
+class Str(Scalar):
+    what = "a string"
+
+
+class Regex(Scalar):
+    what = "a regular expression"
+
+    def parse(self, node: YNode) -> Any:
+        try:
+            re.compile(node.text)
+        except re.error as exc:
+            raise Invalid(
+                f"invalid regular expression {node.text!r}: {exc}",
+                "fix the pattern (Python `re` syntax); quote it in single quotes in YAML",
+            ) from None
+        return node.text
+
+
+class Int(Scalar):
+    what = "an integer"
+
+    def __init__(self, low: int | None = None, high: int | None = None) -> None:
+        self.low, self.high = low, high
+
+    def parse(self, node: YNode) -> Any:
+        text = node.text.replace("_", "")
+        if node.plain and node.tag == INT_TAG and _LEADING_ZERO.fullmatch(text):
+            raise Invalid(
+                f"ambiguous integer {node.text}: YAML 1.1 reads a leading 0 as octal, YAML 1.2 "
+                "does not",
+                f"write the number without the leading zero (e.g. {text.lstrip('0') or '0'})",
+            )
+        if not _DECIMAL.fullmatch(text):
+            raise self.expected(node)
+        value = int(text)
+        if (self.low is not None and value < self.low) or (
+            self.high is not None and value > self.high
+        ):
+            raise Invalid(
+                f"{value} is out of range", f"use a value from {self.low} to {self.high or 'up'}"
+            )
+        return value
+
+
+class Bool(Scalar):
+    what = "true or false"
+
+    def parse(self, node: YNode) -> Any:
+        lowered = node.text.lower()
+        if node.plain and lowered in ("true", "false"):
+            return lowered == "true"
+        raise Invalid(f"expected true or false, got {node.text!r}{pitfall_note(node)}")
+
+
+class Duration(Scalar):
+    what = "a duration"
+
+    def parse(self, node: YNode) -> Any:
+        try:
+            return parse_duration(node.text)
+        except ValueError as exc:
+            raise Invalid(
+                f"{exc}{pitfall_note(node)}", "write e.g. 500ms, 10s, 5m, 1h30m"
+            ) from None
+
+
+class Size(Scalar):
+    what = "a size"
+
+    def parse(self, node: YNode) -> Any:
+        match = _SIZE.fullmatch(node.text.strip())
+        if not match:
+            raise Invalid(f"invalid size {node.text!r}", "write bytes, or e.g. 512KB, 10MB, 1GB")
+        unit = (match.group(2) or "b")[0].lower()
+        return int(float(match.group(1)) * _SIZE_UNITS[unit])  # 1.5G as Procler 0.3 reads it
+
+
+class Enum(Scalar):
+    def __init__(self, *choices: str) -> None:
+        self.choices = choices
+        self.what = "one of " + ", ".join(choices)
+
+    def parse(self, node: YNode) -> Any:
+        if node.text in self.choices:
+            return node.text
+        hint = did_you_mean(node.text, self.choices)
+        raise Invalid(
+            f"{node.text!r} is not one of {', '.join(self.choices)}{pitfall_note(node)}",
+            hint or f"write one of {', '.join(self.choices)}",
+        )
+
+
+class Signal(Enum):
+    """A signal name, with or without its SIG prefix; answered without it (TERM)."""
+
+    def parse(self, node: YNode) -> Any:
+        return super().parse(
+            YNode("scalar", node.line, node.column, text=node.text.removeprefix("SIG"))
+        )
+
+
+class ListOf(Spec):
+    def __init__(self, each: Spec, *, scalar_ok: bool = False) -> None:
+        self.each = each
+        self.scalar_ok = scalar_ok  # a single scalar stands for a one-item list
+        self.what = f"a list of {each.what.removeprefix('a ').removeprefix('an ')}s"
+
+    def convert(self, node: YNode, path: str, findings: Findings) -> Any:
+        if self.scalar_ok and node.kind == "scalar" and not node.is_null:
+            return [self.each.check(node, path, findings)]
+        if node.kind != "seq":
+            raise self.expected(node)
+        return [self.each.check(n, item(path, i), findings) for i, n in enumerate(node.items)]
+
+
+def _unique_pairs(node: YNode, path: str, findings: Findings) -> list[tuple[str, YNode, YNode]]:
+    """A mapping's (key, key node, value node), reporting non-text and duplicate keys."""
+    out: list[tuple[str, YNode, YNode]] = []
+    first: dict[str, YNode] = {}
+    for key, value in node.pairs:
+        if key.kind != "scalar":
+            findings.at(key.line, key.column, path, "a key must be plain text", "")
+            continue
+        if key.text in first:
+            was = first[key.text]
+            findings.at(
+                key.line,
+                key.column,
+                child(path, key.text),
+                f"duplicate key {key.text!r} (first defined at line {was.line})",
+                "keep one definition under each name; rename or merge the other",
+            )
+            continue
+        first[key.text] = key
+        out.append((key.text, key, value))
+    return out
+
+
+class MapOf(Spec):
+    """A mapping from names (checked against `key_pattern`) to values of one spec."""
+
+    def __init__(self, each: Spec, key_pattern: str = "", key_hint: str = "") -> None:
+        self.each = each
+        self.key_pattern = re.compile(key_pattern) if key_pattern else None
+        self.key_hint = key_hint
+        self.what = "a mapping"
+
+    def convert(self, node: YNode, path: str, findings: Findings) -> Any:
+        if node.is_null:
+            return {}
+        if node.kind != "map":
+            raise self.expected(node)
+        out: dict[str, Any] = {}
+        for key, key_node, value in _unique_pairs(node, path, findings):
+            sub = child(path, key)
+            if self.key_pattern and not self.key_pattern.fullmatch(key):
+                findings.at(
+                    key_node.line, key_node.column, sub, f"invalid name {key!r}", self.key_hint
+                )
+                continue
+            out[key] = self.each.check(value, sub, findings)
+        return out
+
+
+class Struct(Spec):
+    """A mapping with known keys: unknown ones get a did-you-mean, missing required ones a finding."""
+
+    what = "a mapping"
+
+    def __init__(
+        self,
+        fields: dict[str, Spec],
+        *,
+        required: tuple[str, ...] = (),
+        exclusive: tuple[str, ...] = (),
+        need_one: bool = False,
+    ) -> None:
+        self.fields = fields
+        self.required = required
+        self.exclusive = exclusive  # at most one of these keys (exactly one with need_one)
+        self.need_one = need_one
+
+    def convert(self, node: YNode, path: str, findings: Findings) -> Any:
+        if node.kind != "map":
+            raise self.expected(node)
+        out: dict[str, Any] = {}
+        for key, key_node, value in _unique_pairs(node, path, findings):
+            sub = child(path, key)
+            spec = self.fields.get(key)
+            if spec is None:
+                findings.at(key_node.line, key_node.column, sub, *self._unknown(key))
+                continue
+            out[key] = spec.check(value, sub, findings)
+        for key in self.required:
+            if key not in out:
+                findings.at(node.line, node.column, path, f"missing required key {key!r}", "")
+        chosen = [k for k in self.exclusive if k in out]
+        if len(chosen) > 1:
+            findings.at(
+                node.line,
+                node.column,
+                path,
+                f"{' and '.join(chosen)} exclude each other",
+                f"keep only one of {', '.join(self.exclusive)}",
+            )
+        elif self.need_one and not chosen:
+            findings.at(
+                node.line, node.column, path, f"needs one of {', '.join(self.exclusive)}", ""
+            )
+        return out
+
+    def _unknown(self, key: str) -> tuple[str, str]:
+        hint = did_you_mean(key, list(self.fields))
+        return f"unknown key {key!r}", hint or f"valid keys: {', '.join(self.fields)}"
+
+
+class Either(Spec):
+    """A scalar shorthand or a full mapping (e.g. `- db` or `- {name: db, condition: healthy}`)."""
+
+    def __init__(self, scalar: Spec, mapping: Struct) -> None:
+        self.scalar, self.mapping = scalar, mapping
+        self.what = f"{scalar.what} or a mapping"
+
+    def convert(self, node: YNode, path: str, findings: Findings) -> Any:
+        if node.kind == "map":
+            return self.mapping.convert(node, path, findings)
+        if node.kind == "seq":
+            raise self.expected(node)
+        return self.scalar.convert(node, path, findings)
