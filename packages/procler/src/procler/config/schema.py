@@ -14,6 +14,7 @@ from agentcli.parser import did_you_mean
 from agentcli.values import parse_duration
 from procler.config.findings import Findings, child, item
 from procler.config.loader import YNode
+from procler.patterns import SYNTAX_HINT, PatternError, compile_pattern
 
 INVALID: Any = object()  # a value that failed its check (a finding was recorded)
 
@@ -88,11 +89,11 @@ class Regex(Scalar):
 
     def parse(self, node: YNode) -> Any:
         try:
-            re.compile(node.text)
-        except re.error as exc:
+            compile_pattern(node.text)
+        except PatternError as exc:
             raise Invalid(
                 f"invalid regular expression {node.text!r}: {exc}",
-                "fix the pattern (Python `re` syntax); quote it in single quotes in YAML",
+                f"fix the pattern ({SYNTAX_HINT}); quote it in single quotes in YAML",
             ) from None
         return node.text
 
