@@ -28,15 +28,17 @@ def spawn_supervisor(root: "str", config_path: "str") -> "None":
 
     state = project.state_dir(root)
     try:
-        os.makedirs(state, exist_ok=True)
-        log = open(os.path.join(state, "supervisor.log"), "ab")  # noqa: SIM115 - handed to the child
+        project.make_state_dir(root)
+        log_fd = project.open_private(
+            os.path.join(state, "supervisor.log"), os.O_WRONLY | os.O_APPEND
+        )
     except OSError as exc:
         raise StateDirUnwritable(
             f"cannot write the state directory {state}: {exc.strerror}"
         ) from None
     # Our own PROCLER_* variables would mark the supervisor as one of a project's processes.
     env = {k: v for k, v in os.environ.items() if not k.startswith("PROCLER_")}
-    with log:
+    with open(log_fd, "ab") as log:
         subprocess.Popen(
             [sys.executable, "-m", "procler.supervisor.daemon", root, config_path],
             stdin=subprocess.DEVNULL,

@@ -49,6 +49,21 @@ def state_dir(root: "str") -> "str":
     return os.path.join(root, CONFIG_DIR, "state")
 
 
+def make_state_dir(root: "str") -> "str":
+    """Create the state directory with mode 0700 (it holds the captured environment and
+    every process's output); one an older version made readable by others is tightened."""
+    path = state_dir(root)
+    os.makedirs(path, mode=0o700, exist_ok=True)
+    if os.stat(path).st_mode & 0o077:
+        os.chmod(path, 0o700)
+    return path
+
+
+def open_private(path: "str", flags: "int") -> "int":
+    """Open a state file, creating it with mode 0600 (never readable by other users)."""
+    return os.open(path, flags | os.O_CREAT | os.O_CLOEXEC, 0o600)
+
+
 def lock_path(root: "str") -> "str":
     """The supervisor's single-instance lock; it holds the supervisor's pid."""
     return os.path.join(state_dir(root), LOCK_NAME)

@@ -6,6 +6,7 @@ from pathlib import Path
 from typing import Any
 
 from config_helpers import errors_of, write_config
+
 from procler.patterns import SYNTAX_HINT
 
 

@@ -136,9 +136,7 @@ def test_parse_since_refuses_other_text_with_a_usage_error() -> None:
 def test_an_invalid_grep_regex_is_a_usage_error_with_the_regex_message() -> None:
     with pytest.raises(UsageError) as caught:
         compile_grep("(unclosed")
-    assert caught.value.message == (
-        "invalid --grep regex '(unclosed': missing ): (unclosed"
-    )
+    assert caught.value.message == ("invalid --grep regex '(unclosed': missing ): (unclosed")
     assert caught.value.code == "USAGE"
 
 

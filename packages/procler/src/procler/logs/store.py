@@ -184,7 +184,8 @@ class LogStore:
     def _open(self, process: str) -> _Writer:
         """Continue the newest segment of a process, first cutting a record torn by a crash."""
         folder = process_folder(self.directory, process)
-        folder.mkdir(parents=True, exist_ok=True)
+        self.directory.mkdir(mode=0o700, exist_ok=True)
+        folder.mkdir(mode=0o700, exist_ok=True)
         writer = _Writer(folder, list_segments(folder))
         if not writer.segments:
             self._start_segment(writer, 1)
@@ -209,8 +210,9 @@ class LogStore:
 
     def _start_segment(self, writer: _Writer, number: int) -> None:
         writer.number = number
-        writer.data_fd = os.open(segment_path(writer.folder, number), _OPEN_FLAGS, 0o644)
-        writer.index_fd = os.open(index_path(writer.folder, number), _OPEN_FLAGS, 0o644)
+        # 0600: a process's output may carry secrets.
+        writer.data_fd = os.open(segment_path(writer.folder, number), _OPEN_FLAGS, 0o600)
+        writer.index_fd = os.open(index_path(writer.folder, number), _OPEN_FLAGS, 0o600)
         writer.size = 0
         writer.since_index = INDEX_INTERVAL
         if number not in writer.segments:
