@@ -23,12 +23,19 @@ GLOBAL_ARGS: "tuple[Arg, ...]" = (
 
 
 def converter(arg_type: "str") -> "Callable[[str], Any] | None":
-    """The function turning a raw string into a value of this type (None: keep the string)."""
-    if arg_type in ("duration", "key_value"):
+    """The function turning a raw string into a value of this type (None: keep the string).
+
+    An integer argument is a count (0 or more, bounded): no option takes a negative one.
+    """
+    if arg_type in ("duration", "key_value", "integer"):
         from agentcli import values  # imported only when such an argument is given
 
-        return values.parse_duration if arg_type == "duration" else values.parse_key_value
-    return {"integer": int, "number": float}.get(arg_type)
+        return {
+            "duration": values.parse_duration,
+            "key_value": values.parse_key_value,
+            "integer": values.parse_count,
+        }[arg_type]
+    return {"number": float}.get(arg_type)
 
 
 def did_you_mean(word: "str", choices: "Sequence[str]") -> "str":

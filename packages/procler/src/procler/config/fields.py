@@ -103,7 +103,7 @@ PROCESS = Struct(
 
 GROUP = Struct({"processes": ListOf(Str()), "description": Str()}, required=("processes",))
 
-LOGS = Struct({"max_size": Size(), "max_files": Int(1)})
+LOGS = Struct({"max_size": Size(1024, "1KB"), "max_files": Int(1)})
 
 CONFIG = Struct(
     {

@@ -25,6 +25,7 @@ _SEXAGESIMAL = re.compile(r"[-+]?[0-9]+(:[0-5]?[0-9])+(\.[0-9]*)?")
 _YAML11_BOOLS = {"yes", "no", "on", "off", "y", "n"}
 _SIZE = re.compile(r"(\d+)\s*(b|k|kb|kib|m|mb|mib|g|gb|gib)?", re.IGNORECASE)
 _SIZE_UNITS = {"b": 1, "k": 1024, "m": 1024**2, "g": 1024**3}
+MAX_DIGITS = 18  # every count, port and size fits; a 5,000-digit number is not a config value
 
 
 class Invalid(Exception):
@@ -114,7 +115,7 @@ class Int(Scalar):
             )
         if not _DECIMAL.fullmatch(text):
             raise self.expected(node)
-        value = int(text)
+        value = int(_bounded_digits(text))
         if (self.low is not None and value < self.low) or (
             self.high is not None and value > self.high
         ):
@@ -122,6 +123,15 @@ class Int(Scalar):
                 f"{value} is out of range", f"use a value from {self.low} to {self.high or 'up'}"
             )
         return value
+
+
+def _bounded_digits(digits: str) -> str:
+    if len(digits.lstrip("+-")) > MAX_DIGITS:
+        raise Invalid(
+            f"the number {digits[:MAX_DIGITS]}... has more than {MAX_DIGITS} digits",
+            "write a smaller number",
+        )
+    return digits
 
 
 class Bool(Scalar):
@@ -149,12 +159,18 @@ class Duration(Scalar):
 class Size(Scalar):
     what = "a size"
 
+    def __init__(self, low: int = 0, low_text: str = "0") -> None:
+        self.low, self.low_text = low, low_text
+
     def parse(self, node: YNode) -> Any:
         match = _SIZE.fullmatch(node.text.strip())
         if not match:
             raise Invalid(f"invalid size {node.text!r}", "write bytes, or e.g. 512KB, 10MB, 1GB")
         unit = (match.group(2) or "b")[0].lower()
-        return int(match.group(1)) * _SIZE_UNITS[unit]
+        value = int(_bounded_digits(match.group(1))) * _SIZE_UNITS[unit]
+        if value < self.low:
+            raise Invalid(f"{node.text} is too small", f"use at least {self.low_text}")
+        return value
 
 
 class Enum(Scalar):
