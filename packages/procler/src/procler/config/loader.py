@@ -115,7 +115,7 @@ class _TooLarge(Exception):
         self.message, self.suggestion = message, suggestion
 
 
-def _budgeted_composer() -> type:
+def _budgeted_composer() -> Any:
     """ruamel's composer, counting the expanded size of the tree and bounding its depth."""
     from ruamel.yaml.composer import Composer
     from ruamel.yaml.events import AliasEvent
