@@ -52,6 +52,19 @@ def _usage(message: "str", word: "str", choices: "Sequence[str]", what: "str") -
     return UsageError(message, suggestion=" ".join(p for p in (hint, listed) if p))
 
 
+def _check_utf8(tool: "str", position: "int", token: "str") -> "None":
+    """Refuse an argument that is not UTF-8 (Python hands its bytes over as surrogates):
+    no JSON answer, definition or environment could carry it."""
+    try:
+        token.encode("utf-8")
+    except UnicodeEncodeError:
+        shown = token.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
+        raise UsageError(
+            f"{tool}: argument {position} is not valid UTF-8: '{shown}'",
+            suggestion="pass every argument as UTF-8 text (rename a file whose name is not)",
+        ) from None
+
+
 def find_command(app: "App", words: "list[str]") -> "tuple[Command | None, int, list[str]]":
     """Longest declared command matching the leading words; also the choices at the miss."""
     best: Command | None = None
@@ -103,6 +116,9 @@ def _store(values: "dict[str, Any]", arg: "Arg", value: "Any") -> "None":
 def parse(app: "App", argv: "Sequence[str]") -> "tuple[Command | None, dict[str, Any]]":
     """Parse argv into (command, values). command is None only for --help/--version alone."""
     tokens = list(argv)
+    for position, token in enumerate(tokens, start=1):
+        if not token.isascii():
+            _check_utf8(app.name, position, token)
     flags_global = {f: a for a in GLOBAL_ARGS + app.global_args for f in a.flags}
     values: dict[str, Any] = {
         a.dest: False if a.type == "boolean" else a.default for a in GLOBAL_ARGS + app.global_args

@@ -110,17 +110,20 @@ def define(values: dict[str, Any], command: Command) -> dict[str, Any]:
     import re
 
     from procler.config import runtime
-    from procler.config.fields import NAME_HINT, NAME_PATTERN
+    from procler.config.fields import IMAGE_HINT, IMAGE_PATTERN, MAX_IMAGE, NAME_HINT, NAME_PATTERN
     from procler.config.serialize import process_json
 
     name = values["name"]
     if not re.fullmatch(NAME_PATTERN, name):
-        raise UsageError(f"invalid process name {name!r}", suggestion=NAME_HINT)
+        raise UsageError(f"invalid process name {name[:80]!r}", suggestion=NAME_HINT)
+    image = values.get("image")
+    if image is not None and (len(image) > MAX_IMAGE or not re.fullmatch(IMAGE_PATTERN, image)):
+        raise UsageError(f"--image {image[:80]!r} is not an image reference", suggestion=IMAGE_HINT)
     path = _config_path(values)
     root = project_root(path)
     cwd = os.path.normpath(os.path.join(os.getcwd(), values.get("cwd") or root))
     env = tuple(dict(values.get("env") or ()).items())  # a repeated --env KEY: the last wins
-    image, container = values.get("image"), values.get("container")
+    container = values.get("container")
     if image and container:
         raise UsageError(
             "--image and --container exclude each other",

@@ -85,6 +85,18 @@ class Str(Scalar):
     what = "a string"
 
 
+class Matching(Scalar):
+    """Text of a fixed form (our own pattern, bounded in length first)."""
+
+    def __init__(self, pattern: str, longest: int, what: str, hint: str) -> None:
+        self.pattern, self.longest, self.what, self.hint = re.compile(pattern), longest, what, hint
+
+    def parse(self, node: YNode) -> Any:
+        if len(node.text) > self.longest or not self.pattern.fullmatch(node.text):
+            raise Invalid(f"{node.text[:80]!r} is not {self.what}", self.hint)
+        return node.text
+
+
 class Regex(Scalar):
     what = "a regular expression"
 
