@@ -72,14 +72,21 @@ def test_wrong_type(project: Path) -> None:
         """,
     )
     assert errors_of(path) == [
-        finding(path, 3, 14, "processes.web.command", "expected a string, got a list", ""),
+        finding(
+            path,
+            3,
+            14,
+            "processes.web.command",
+            "expected a string, got a list",
+            "write a string here",
+        ),
         finding(
             path,
             4,
             12,
             "processes.web.ports",
             "expected a list of integers, got the value '8000'",
-            "",
+            "write a list of integers here",
         ),
     ]
 

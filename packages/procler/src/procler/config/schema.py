@@ -31,7 +31,7 @@ MAX_DIGITS = 18  # every count, port and size fits; a 5,000-digit number is not 
 class Invalid(Exception):
     """A node's value is wrong: the message and how to fix it."""
 
-    def __init__(self, message: str, suggestion: str = "") -> None:
+    def __init__(self, message: str, suggestion: str) -> None:
         super().__init__(message)
         self.message = message
         self.suggestion = suggestion
@@ -66,7 +66,10 @@ class Spec:
         raise NotImplementedError
 
     def expected(self, node: YNode) -> Invalid:
-        return Invalid(f"expected {self.what}, got {node.describe()}{pitfall_note(node)}")
+        return Invalid(
+            f"expected {self.what}, got {node.describe()}{pitfall_note(node)}",
+            f"write {self.what} here",
+        )
 
 
 class Scalar(Spec):
@@ -153,7 +156,9 @@ class Bool(Scalar):
         lowered = node.text.lower()
         if node.plain and lowered in ("true", "false"):
             return lowered == "true"
-        raise Invalid(f"expected true or false, got {node.text!r}{pitfall_note(node)}")
+        raise Invalid(
+            f"expected true or false, got {node.text!r}{pitfall_note(node)}", "write true or false"
+        )
 
 
 class Duration(Scalar):
@@ -229,7 +234,13 @@ def _unique_pairs(node: YNode, path: str, findings: Findings) -> list[tuple[str,
     first: dict[str, YNode] = {}
     for key, value in node.pairs:
         if key.kind != "scalar":
-            findings.at(key.line, key.column, path, "a key must be plain text", "")
+            findings.at(
+                key.line,
+                key.column,
+                path,
+                "a key must be plain text",
+                "write the key as a name, not a list or a mapping",
+            )
             continue
         if key.text in first:
             was = first[key.text]
@@ -305,7 +316,9 @@ class Struct(Spec):
             out[key] = spec.check(value, sub, findings)
         for key in self.required:
             if key not in out:
-                findings.at(node.line, node.column, path, f"missing required key {key!r}", "")
+                findings.at(
+                    node.line, node.column, path, f"missing required key {key!r}", f"add {key}: ..."
+                )
         chosen = [k for k in self.exclusive if k in out]
         if len(chosen) > 1:
             findings.at(
@@ -317,7 +330,11 @@ class Struct(Spec):
             )
         elif self.need_one and not chosen:
             findings.at(
-                node.line, node.column, path, f"needs one of {', '.join(self.exclusive)}", ""
+                node.line,
+                node.column,
+                path,
+                f"needs one of {', '.join(self.exclusive)}",
+                f"add one of {', '.join(self.exclusive)}",
             )
         return out
 
