@@ -4,12 +4,15 @@ JSON document (valid UTF-8, exit 0 or 1, never 3), and every finding has a sugge
 from __future__ import annotations
 
 import json
-import subprocess
 from pathlib import Path
 
-from config_helpers import PROCLER, errors_of
+import pytest
+from config_helpers import errors_of
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+
+from agentcli.main import run
+from procler.commands import APP
 
 BASE = """\
 version: 1
@@ -108,14 +111,16 @@ def mutated(draw: st.DrawFn) -> str:
 
 
 @settings(
-    max_examples=30,
+    max_examples=40,
     deadline=None,
     derandomize=True,
     database=None,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture],
 )
 @given(text=mutated())
-def test_a_mutated_config_is_reported_not_a_crash(tmp_path: Path, text: str) -> None:
+def test_a_mutated_config_is_reported_not_a_crash(
+    tmp_path: Path, capsysbinary: pytest.CaptureFixture[bytes], text: str
+) -> None:
     folder = tmp_path / ".procler"
     folder.mkdir(exist_ok=True)
     (tmp_path / ".env").write_text(ENV_FILE)
@@ -124,10 +129,8 @@ def test_a_mutated_config_is_reported_not_a_crash(tmp_path: Path, text: str) -> 
     for finding in errors_of(path):
         assert finding["suggestion"] != "", finding
         assert "not a pair" not in finding["message"]  # an env_file line is never quoted
-    proc = subprocess.run(
-        [*PROCLER, "config", "validate"], cwd=tmp_path, capture_output=True, timeout=60
-    )
-    out = proc.stdout.decode("utf-8")  # strict: stdout is always valid UTF-8
-    assert out.count("\n") == 1, (text, out, proc.stderr)
+    code = run(APP, ["--config", str(path), "config", "validate"])  # the CLI, in this process
+    out = capsysbinary.readouterr().out.decode("utf-8")  # strict: stdout is valid UTF-8
+    assert out.count("\n") == 1, (text, out)
     envelope = json.loads(out)
-    assert proc.returncode in (0, 1), (text, envelope)
+    assert code in (0, 1), (text, envelope)
