@@ -5,7 +5,7 @@ UV := $(shell command -v uv 2>/dev/null || echo "$(PYTHON) -m uv")
 RUN := $(UV) run --frozen
 PACKAGES := packages/agentcli packages/procler packages/officecli
 
-.PHONY: bootstrap sync lint types pytest test demo bench clean
+.PHONY: bootstrap sync lint types pytest test demo bench docs clean
 
 bootstrap:
 	@command -v uv >/dev/null 2>&1 || $(PYTHON) -m uv --version >/dev/null 2>&1 || $(PYTHON) -m pip install --quiet uv
@@ -42,6 +42,10 @@ bench: sync
 	$(BENCH) bench/logs_tail.py
 	$(BENCH) bench/doc2md_bench.py
 	$(BENCH) bench/fieldcheck_bench.py
+
+# Generated pages (a test fails when one is stale).
+docs: sync
+	$(RUN) python -m procler.config.reference > docs/config.md
 
 clean:
 	rm -rf .venv .mypy_cache .ruff_cache .pytest_cache

@@ -26,7 +26,7 @@ FINDING = {
         "suggestion": {"type": "string"},
     },
 }
-NAME = Arg("name", "process name (letters, digits, '-' and '_')", required=True)
+NAME = Arg("name", "process name (at most 128 letters, digits, '-' and '_')", required=True)
 DOCKER_ARGS = (
     Arg("--image", "run in a container Procler creates from this image (never pulled)"),
     Arg("--container", "run the command in this existing container (alone: start/stop it)"),
@@ -95,6 +95,13 @@ CONFIG_COMMANDS: "tuple[Command, ...]" = (
             "type": "object",
             "description": "root, config_path, vars, processes, groups, logs",
         },
+    ),
+    Command(
+        "config schema",
+        "the JSON Schema of the config file, every key with its type and rules",
+        "procler.config.reference:schema_command",
+        examples=("procler config schema",),
+        output={"type": "object", "description": "a JSON Schema (draft 2020-12)"},
     ),
     Command(
         "define",
