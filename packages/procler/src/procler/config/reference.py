@@ -195,11 +195,13 @@ def _rules(schema: dict[str, Any]) -> str:
     if schema.get("required"):
         notes.append("requires " + ", ".join(f"`{k}`" for k in schema["required"]))
     if "oneOf" in schema:
-        keys = (f"`{o['required'][0]}`" for o in schema["oneOf"])
-        notes.append("exactly one of " + ", ".join(keys))
+        notes.append(
+            "exactly one of " + ", ".join(f"`{o['required'][0]}`" for o in schema["oneOf"])
+        )
     if "not" in schema:
-        keys = dict.fromkeys(k for pair in schema["not"]["anyOf"] for k in pair["required"])
-        notes.append("at most one of " + ", ".join(f"`{k}`" for k in keys))
+        pairs = schema["not"]["anyOf"]
+        named = dict.fromkeys(k for pair in pairs for k in pair["required"])
+        notes.append("at most one of " + ", ".join(f"`{k}`" for k in named))
     return "; ".join(notes).replace("|", "\\|")
 
 
