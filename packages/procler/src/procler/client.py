@@ -12,6 +12,7 @@ from procler.wire import NotRunning, request
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    import subprocess
     from typing import Any
 
     from agentcli.commands import Command
@@ -22,13 +23,13 @@ RELOAD_WAIT = 60.0  # a reload waits for removed processes to stop (their stop_t
 NO_AUTOSTART = frozenset({"daemon status", "daemon stop", "daemon restart", "reload"})
 
 
-def spawn_supervisor(root: "str", config_path: "str") -> "None":
+def spawn_supervisor(root: "str", config_path: "str") -> "subprocess.Popen[bytes]":
     """Start a detached supervisor for this project (its own session, no terminal)."""
     import subprocess
 
     state = project.state_dir(root)
+    project.check_state_writable(root)
     try:
-        project.make_state_dir(root)
         log_fd = project.open_private(
             os.path.join(state, "supervisor.log"), os.O_WRONLY | os.O_APPEND
         )
@@ -39,7 +40,7 @@ def spawn_supervisor(root: "str", config_path: "str") -> "None":
     # Our own PROCLER_* variables would mark the supervisor as one of a project's processes.
     env = {k: v for k, v in os.environ.items() if not k.startswith("PROCLER_")}
     with open(log_fd, "ab") as log:
-        subprocess.Popen(
+        return subprocess.Popen(
             [sys.executable, "-m", "procler.supervisor.daemon", root, config_path],
             stdin=subprocess.DEVNULL,
             stdout=subprocess.DEVNULL,
@@ -49,6 +50,18 @@ def spawn_supervisor(root: "str", config_path: "str") -> "None":
             env=env,
             cwd=root,
         )
+
+
+def last_log_line(root: "str") -> "str":
+    """The supervisor log's last line (a crash's exception), or a pointer to the log."""
+    path = os.path.join(project.state_dir(root), "supervisor.log")
+    try:
+        with open(path, "rb") as handle:
+            handle.seek(max(0, os.fstat(handle.fileno()).st_size - 4096))
+            lines = handle.read().decode("utf-8", "replace").strip().splitlines()
+    except OSError:
+        lines = []
+    return lines[-1] if lines else f"see {path}"
 
 
 def wait_gone(sock_path: "str") -> "None":
@@ -91,13 +104,22 @@ def call(
             raise
     deadline = time.monotonic() + CONNECT_WAIT
     next_spawn = 0.0
+    spawned: list[subprocess.Popen[bytes]] = []
     while True:
         if time.monotonic() >= next_spawn:
             # Spawning again is harmless (the lock admits one) and covers a supervisor
             # that was still exiting and holding the lock when we first tried.
-            spawn_supervisor(root, config_path)
+            spawned.append(spawn_supervisor(root, config_path))
             next_spawn = time.monotonic() + 1.0
         time.sleep(0.02)
+        crashed = [p.returncode for p in spawned if p.poll()]  # losing the lock race exits 0
+        if crashed:  # spawning again would crash again
+            raise SupervisorUnavailable(
+                f"the supervisor exited with code {crashed[0]} as it started: "
+                f"{last_log_line(root)}",
+                suggestion="read `procler daemon logs` for the whole traceback, fix the cause, "
+                "then retry",
+            )
         try:
             return attempt()
         except NotRunning:
@@ -139,6 +161,9 @@ def restart_daemon(values: "dict[str, Any]", command: "Command") -> "Any":
     """`daemon restart`: the old supervisor stops; answer with the new one's status."""
     config_path = project.find_config(os.getcwd(), values.pop("config", None))
     timeout = reply_bound(values)
+    # Checked before the old supervisor stops: a new one could not start, and nothing would
+    # bring the processes back.
+    project.check_state_writable(project.project_root(config_path))
     try:
         code, payload = call(config_path, command.name, values, timeout)
         if code != 0:

@@ -58,7 +58,11 @@ class Handlers:
     # -- helpers --------------------------------------------------------------------------
 
     def _one(self, rt: ProcessRuntime) -> dict[str, Any]:
-        return process_status(rt, self.meter, self.sup.clock.time())
+        status = process_status(rt, self.meter, self.sup.clock.time())
+        lost = self.sup.logs.unwritable.get(rt.name) if self.sup.logs is not None else None
+        if lost is not None:
+            status["output_warning"] = lost  # running, but what it prints is being lost
+        return status
 
     def _graph(self) -> DependencyGraph:
         return DependencyGraph.from_config(self.sup.config())
