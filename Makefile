@@ -42,6 +42,7 @@ bench: sync
 	$(BENCH) bench/logs_tail.py
 	$(BENCH) bench/doc2md_bench.py
 	$(BENCH) bench/fieldcheck_bench.py
+	$(BENCH) bench/ocr_bench.py
 
 # Generated pages (a test fails when one is stale).
 docs: sync
