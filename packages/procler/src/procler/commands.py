@@ -12,8 +12,11 @@ from procler.errors import (
     ConfigInvalid,
     ConfigNotFound,
     Conflict,
+    ContainerNotFound,
     DependencyFailed,
+    DockerUnavailable,
     GroupNotFound,
+    ImageNotFound,
     PortInUse,
     ProcessNotFound,
     StartFailed,
@@ -42,6 +45,7 @@ TIMEOUT = Arg(
 )
 WAIT_FOR = ("running", "stopped", "exited", "failed", "healthy", "unhealthy")
 SUPERVISED = (ConfigNotFound, ConfigInvalid, StateDirUnwritable, SupervisorUnavailable)
+STARTING = (PortInUse, StartFailed, ImageNotFound, ContainerNotFound, DockerUnavailable)
 
 PROCESS = {
     "type": "object",
@@ -70,7 +74,7 @@ PROCESS_COMMANDS: "tuple[Command, ...]" = (
         FORWARD,
         args=(NAME, ALL, *START_ARGS),
         examples=("procler start api", "procler start worker --no-deps", "procler start --all"),
-        errors=(*SUPERVISED, ProcessNotFound, PortInUse, StartFailed, DependencyFailed),
+        errors=(*SUPERVISED, ProcessNotFound, *STARTING, DependencyFailed),
         output={"oneOf": [PROCESS, PROCESSES], "description": "adds already_running, dependencies"},
     ),
     Command(
@@ -83,7 +87,7 @@ PROCESS_COMMANDS: "tuple[Command, ...]" = (
             Arg("--with-dependents", "stop what depends on it first", type="boolean"),
         ),
         examples=("procler stop api", "procler stop db --with-dependents", "procler stop --all"),
-        errors=(*SUPERVISED, ProcessNotFound),
+        errors=(*SUPERVISED, ProcessNotFound, DockerUnavailable),
         output={"oneOf": [PROCESS, PROCESSES], "description": "adds already_stopped"},
     ),
     Command(
@@ -93,7 +97,7 @@ PROCESS_COMMANDS: "tuple[Command, ...]" = (
         args=(NAME, ALL),
         idempotent=False,
         examples=("procler restart api",),
-        errors=(*SUPERVISED, ProcessNotFound, PortInUse, StartFailed),
+        errors=(*SUPERVISED, ProcessNotFound, *STARTING),
         output={"oneOf": [PROCESS, PROCESSES]},
     ),
     Command(
@@ -112,7 +116,7 @@ PROCESS_COMMANDS: "tuple[Command, ...]" = (
             "procler run web -- python -m http.server 8000 --bind 127.0.0.1",
             "procler run cache --image redis:7 -- redis-server --port 6390",
         ),
-        errors=(*SUPERVISED, Conflict, PortInUse, StartFailed),
+        errors=(*SUPERVISED, Conflict, ProcessNotFound, *STARTING, DependencyFailed),
         output=PROCESS,
     ),
     Command(
@@ -147,7 +151,7 @@ PROCESS_COMMANDS: "tuple[Command, ...]" = (
         FORWARD,
         args=START_ARGS[1:],
         examples=("procler up",),
-        errors=(*SUPERVISED, PortInUse, StartFailed, DependencyFailed),
+        errors=(*SUPERVISED, ProcessNotFound, *STARTING, DependencyFailed),
         output=PROCESSES,
     ),
     Command(
@@ -155,7 +159,7 @@ PROCESS_COMMANDS: "tuple[Command, ...]" = (
         "stop every process, dependents first",
         FORWARD,
         examples=("procler down",),
-        errors=SUPERVISED,
+        errors=(*SUPERVISED, ProcessNotFound, DockerUnavailable),
         output=PROCESSES,
     ),
     Command(
@@ -164,7 +168,7 @@ PROCESS_COMMANDS: "tuple[Command, ...]" = (
         FORWARD,
         args=(GROUP, START_ARGS[1]),
         examples=("procler group start backend",),
-        errors=(*GROUP_ERRORS, PortInUse, StartFailed, DependencyFailed),
+        errors=(*GROUP_ERRORS, *STARTING, DependencyFailed),
         output=PROCESSES,
     ),
     Command(
@@ -173,7 +177,7 @@ PROCESS_COMMANDS: "tuple[Command, ...]" = (
         FORWARD,
         args=(GROUP,),
         examples=("procler group stop backend",),
-        errors=GROUP_ERRORS,
+        errors=(*GROUP_ERRORS, DockerUnavailable),
         output=PROCESSES,
     ),
     Command(
@@ -244,7 +248,7 @@ PROCESS_COMMANDS: "tuple[Command, ...]" = (
         "whether the project's supervisor runs, its pid, uptime and socket (never starts one)",
         FORWARD,
         examples=("procler daemon status",),
-        errors=(ConfigNotFound,),
+        errors=(ConfigNotFound, StateDirUnwritable, SupervisorUnavailable),
         output={"type": "object", "properties": {"running": {"type": "boolean"}}},
     ),
     Command(
@@ -253,7 +257,7 @@ PROCESS_COMMANDS: "tuple[Command, ...]" = (
         FORWARD,
         destructive=True,
         examples=("procler daemon stop",),
-        errors=(ConfigNotFound,),
+        errors=(ConfigNotFound, StateDirUnwritable, SupervisorUnavailable),
         output={"type": "object", "properties": {"stopped_processes": {"type": "array"}}},
     ),
     Command(

@@ -11,6 +11,7 @@ from procler.errors import (
     ConfigNotFound,
     Conflict,
     StateDirUnwritable,
+    SupervisorUnavailable,
 )
 
 H = "procler.config.handlers:"
@@ -139,7 +140,7 @@ CONFIG_COMMANDS: "tuple[Command, ...]" = (
         args=(NAME,),
         destructive=True,
         examples=("procler remove tail",),
-        errors=(ConfigNotFound, ConfigInvalid, Conflict, StateDirUnwritable),
+        errors=(ConfigNotFound, ConfigInvalid, Conflict, StateDirUnwritable, SupervisorUnavailable),
         output={
             "type": "object",
             "properties": {"name": {"type": "string"}, "changed": {"type": "boolean"}},
