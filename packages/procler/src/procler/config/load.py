@@ -13,6 +13,7 @@ from procler.config.loader import parse_yaml
 from procler.config.model import ProjectConfig
 from procler.config.runtime import DefinitionsCorrupt, definitions_path, read_definitions
 from procler.config.schema import INVALID
+from procler.config.typed_vars import substitute_typed, variables
 from procler.errors import ConfigInvalid
 from procler.project import project_root
 
@@ -32,11 +33,13 @@ def check_config(
     root_node = parse_yaml(text, findings)
     if root_node is None:
         return None, findings
+    environ = os.environ if environ is None else environ
+    substitute_typed(CONFIG, root_node, "", variables(root_node, environ), findings)
     tree = CONFIG.check(root_node, "", findings)
     if tree is INVALID:
         return None, findings
     root = project_root(path)
-    config = build_project(tree, root, path, findings, os.environ if environ is None else environ)
+    config = build_project(tree, root, path, findings, environ)
     return (_with_runtime(config, findings) if with_runtime else config), findings
 
 

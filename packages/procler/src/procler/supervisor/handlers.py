@@ -16,7 +16,7 @@ from procler.config.graph import DependencyGraph
 from procler.errors import GroupNotFound, PortInUse, StartFailed, SupervisorUnavailable, Timeout
 from procler.supervisor.core import Supervisor
 from procler.supervisor.orchestrate import start_plan, stop_plan
-from procler.supervisor.ports import holder
+from procler.supervisor.ports import holder, project_process
 from procler.supervisor.runtime import ProcessRuntime
 from procler.supervisor.status import CpuMeter, process_status
 
@@ -70,12 +70,22 @@ class Handlers:
     def _check_ports(self, rt: ProcessRuntime) -> None:
         for port in rt.spec.ports:
             held = holder(port)
-            if held is not None:
+            if held is None:
+                continue
+            ours = project_process(held.pid, self.sup.root)
+            data = {"name": rt.name, "port": port, "pid": held.pid, "command": held.command}
+            if ours is not None:
                 raise PortInUse(
-                    f"{rt.name}: port {port} is already in use by pid {held.pid} ({held.command})",
-                    suggestion=f"stop pid {held.pid} or change {rt.name}'s ports",
-                    data={"name": rt.name, "port": port, "pid": held.pid, "command": held.command},
+                    f"{rt.name}: port {port} is already in use by Procler process {ours!r} "
+                    f"(pid {held.pid})",
+                    suggestion=f"`procler stop {ours}` first, or change {rt.name}'s ports",
+                    data={**data, "process": ours},
                 )
+            raise PortInUse(
+                f"{rt.name}: port {port} is already in use by pid {held.pid} ({held.command})",
+                suggestion=f"stop pid {held.pid} or change {rt.name}'s ports",
+                data=data,
+            )
 
     async def _start_one(self, rt: ProcessRuntime, restart: bool = False) -> dict[str, Any]:
         if not restart and rt.status in states.ALIVE:
@@ -95,11 +105,15 @@ class Handlers:
         self.sup.reap_orphans()
         return {**self._one(rt), **result}
 
-    def _names(self, values: dict[str, Any]) -> list[str]:
+    def _names(self, values: dict[str, Any], verb: str) -> list[str]:
         if values.get("all"):
             return list(self.sup.config().processes)
         if not values.get("name"):
-            raise UsageError("name a process or pass --all", suggestion="e.g. `procler start api`")
+            example = next(iter(self.sup.config().processes), "NAME")
+            raise UsageError(
+                "name a process or pass --all",
+                suggestion=f"e.g. `procler {verb} {example}`, or `procler {verb} --all`",
+            )
         return [self.sup.runtime(values["name"]).name]
 
     def _group_members(self, name: str) -> list[str]:
@@ -140,7 +154,7 @@ class Handlers:
     # -- process commands -----------------------------------------------------------------
 
     async def start(self, values: dict[str, Any]) -> Any:
-        names = self._names(values)
+        names = self._names(values, "start")
         outcomes = await self._start_names(names, values)
         if values.get("all"):
             return {"processes": outcomes}
@@ -149,14 +163,14 @@ class Handlers:
         return {**target, "dependencies": deps} if deps else target
 
     async def restart(self, values: dict[str, Any]) -> Any:
-        names = self._names(values)
+        names = self._names(values, "restart")
         results = await asyncio.gather(
             *(self._start_one(self.sup.runtimes[n], True) for n in names)
         )
         return {"processes": list(results)} if values.get("all") else results[0]
 
     async def stop(self, values: dict[str, Any]) -> Any:
-        names = self._names(values)
+        names = self._names(values, "stop")
         if values.get("all") or values.get("with_dependents"):
             outcomes = await self._stop_names(names)
             if values.get("all"):
