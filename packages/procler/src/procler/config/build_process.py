@@ -195,7 +195,9 @@ class ProcessBuilder:
         if "headers" in given(raw, "headers"):
             at = child(path, "headers")
             fields["headers"] = tuple(
-                (k, self.sub(child(at, k), v)) for k, v in raw["headers"].items() if v is not INVALID
+                (k, self.sub(child(at, k), v))
+                for k, v in raw["headers"].items()
+                if v is not INVALID
             )
         return HttpProbe(url=url, **fields)
 

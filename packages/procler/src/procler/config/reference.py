@@ -85,20 +85,10 @@ def _scalar(spec: Spec) -> dict[str, Any]:
         return {"type": "boolean"}
     if isinstance(spec, Duration):
         text = "500ms, 10s, 5m, 1h30m, or seconds; at most a year"
-        return {
-            "title": "duration",
-            "type": ["string", "number"],
-            "pattern": DURATION_PATTERN,
-            "description": text,
-        }
+        return _written("duration", "number", DURATION_PATTERN, text)
     if isinstance(spec, Size):
         text = f"bytes, or e.g. 512KB, 10MB, 1GB; at least {spec.low_text}"
-        return {
-            "title": "size",
-            "type": ["string", "integer"],
-            "pattern": SIZE_PATTERN,
-            "description": text,
-        }
+        return _written("size", "integer", SIZE_PATTERN, text)
     if isinstance(spec, Regex):
         return {"title": "regular expression", "type": "string", "description": SYNTAX_HINT}
     if isinstance(spec, Matching):
@@ -111,6 +101,11 @@ def _scalar(spec: Spec) -> dict[str, Any]:
         }
     assert isinstance(spec, Str), f"no JSON Schema for {type(spec).__name__}"
     return {"type": "string"}
+
+
+def _written(title: str, number: str, pattern: str, text: str) -> dict[str, Any]:
+    """A value written as text with a unit, or as a bare number."""
+    return {"title": title, "type": ["string", number], "pattern": pattern, "description": text}
 
 
 def markdown(schema: dict[str, Any]) -> str:
