@@ -40,6 +40,7 @@ bench: sync
 	$(BENCH) bench/logs_supervisor.py
 	$(BENCH) bench/logs_capture.py
 	$(BENCH) bench/logs_tail.py
+	$(BENCH) bench/user_regex.py
 	$(BENCH) bench/doc2md_bench.py
 	$(BENCH) bench/fieldcheck_bench.py
 	$(BENCH) bench/ocr_bench.py
