@@ -35,7 +35,19 @@ def converter(arg_type: "str") -> "Callable[[str], Any] | None":
             "key_value": values.parse_key_value,
             "integer": values.parse_count,
         }[arg_type]
-    return {"number": float}.get(arg_type)
+    conversions: dict[str, Callable[[str], Any]] = {"number": float, "path": checked_path}
+    return conversions.get(arg_type)
+
+
+NAME_MAX = 255  # bytes in one path component (Linux, macOS); the OS refuses longer ones
+
+
+def checked_path(raw: "str") -> "str":
+    """The path as given, refused when a component is longer than the OS allows."""
+    for part in raw.split("/"):
+        if len(part.encode("utf-8", "surrogateescape")) > NAME_MAX:
+            raise ValueError(f"a name in the path is longer than {NAME_MAX} bytes")
+    return raw
 
 
 def did_you_mean(word: "str", choices: "Sequence[str]") -> "str":
@@ -52,17 +64,21 @@ def _usage(message: "str", word: "str", choices: "Sequence[str]", what: "str") -
     return UsageError(message, suggestion=" ".join(p for p in (hint, listed) if p))
 
 
-def _check_utf8(tool: "str", position: "int", token: "str") -> "None":
-    """Refuse an argument that is not UTF-8 (Python hands its bytes over as surrogates):
-    no JSON answer, definition or environment could carry it."""
+def _check_text(cmd_name: "str", label: "str", raw: "str") -> "str":
+    """Refuse a text value that is not UTF-8 (Python hands its bytes over as surrogates):
+    no JSON answer, stored definition or environment could carry it. Paths are exempt: a
+    file's name may be any bytes, and the envelope escapes them."""
+    if raw.isascii():
+        return raw
     try:
-        token.encode("utf-8")
+        raw.encode("utf-8")
     except UnicodeEncodeError:
-        shown = token.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
+        shown = raw.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
         raise UsageError(
-            f"{tool}: argument {position} is not valid UTF-8: '{shown}'",
-            suggestion="pass every argument as UTF-8 text (rename a file whose name is not)",
+            f"{cmd_name}: {label} is not valid UTF-8: '{shown}'",
+            suggestion=f"pass {label} as UTF-8 text",
         ) from None
+    return raw
 
 
 def find_command(app: "App", words: "list[str]") -> "tuple[Command | None, int, list[str]]":
@@ -92,6 +108,8 @@ def find_command(app: "App", words: "list[str]") -> "tuple[Command | None, int, 
 
 def convert(cmd_name: "str", arg: "Arg", raw: "str") -> "Any":
     label = arg.flags[-1] if not arg.positional else arg.name.upper()
+    if arg.type != "path":
+        _check_text(cmd_name, label, raw)
     if arg.choices and raw not in arg.choices:
         raise _usage(f"{cmd_name}: invalid value {raw!r} for {label}", raw, arg.choices, "choices")
     conv = converter(arg.type)
@@ -106,6 +124,10 @@ def convert(cmd_name: "str", arg: "Arg", raw: "str") -> "Any":
         ) from None
 
 
+def _remainder(prog: "str", arg: "Arg", tokens: "list[str]") -> "list[str]":
+    return [_check_text(prog, arg.name.upper(), tok) for tok in tokens]
+
+
 def _store(values: "dict[str, Any]", arg: "Arg", value: "Any") -> "None":
     if arg.multiple:
         values.setdefault(arg.dest, []).append(value)
@@ -116,9 +138,6 @@ def _store(values: "dict[str, Any]", arg: "Arg", value: "Any") -> "None":
 def parse(app: "App", argv: "Sequence[str]") -> "tuple[Command | None, dict[str, Any]]":
     """Parse argv into (command, values). command is None only for --help/--version alone."""
     tokens = list(argv)
-    for position, token in enumerate(tokens, start=1):
-        if not token.isascii():
-            _check_utf8(app.name, position, token)
     flags_global = {f: a for a in GLOBAL_ARGS + app.global_args for f in a.flags}
     values: dict[str, Any] = {
         a.dest: False if a.type == "boolean" else a.default for a in GLOBAL_ARGS + app.global_args
@@ -177,11 +196,13 @@ def parse(app: "App", argv: "Sequence[str]") -> "tuple[Command | None, dict[str,
             and positionals[0].type == "remainder"
             and (tok == "--" or not tok.startswith("-"))
         ):
-            values[positionals.pop(0).dest] = ([] if tok == "--" else [tok]) + tokens
+            arg = positionals.pop(0)
+            values[arg.dest] = _remainder(prog, arg, ([] if tok == "--" else [tok]) + tokens)
             tokens = []
         elif tok == "--":
             if positionals and positionals[-1].type == "remainder":
-                values[positionals.pop().dest] = tokens
+                arg = positionals.pop()
+                values[arg.dest] = _remainder(prog, arg, tokens)
                 tokens = []
             else:
                 for rest in tokens:
@@ -239,7 +260,7 @@ def _take_positional(
         raise UsageError(f"{prog}: unexpected argument {tok!r}", suggestion=f"see `{prog} --help`")
     arg = positionals[0]
     if arg.type == "remainder":
-        values[arg.dest] = [tok]
+        values[arg.dest] = _remainder(prog, arg, [tok])
         positionals.pop(0)
         return
     _store(values, arg, convert(prog, arg, tok))

@@ -122,6 +122,13 @@ def define(values: dict[str, Any], command: Command) -> dict[str, Any]:
     path = _config_path(values)
     root = project_root(path)
     cwd = os.path.normpath(os.path.join(os.getcwd(), values.get("cwd") or root))
+    try:
+        cwd.encode("utf-8")
+    except UnicodeEncodeError:
+        raise UsageError(
+            f"--cwd {cwd!r} is not valid UTF-8",
+            suggestion="use a directory whose path is UTF-8 (definitions are stored as JSON)",
+        ) from None
     env = tuple(dict(values.get("env") or ()).items())  # a repeated --env KEY: the last wins
     container = values.get("container")
     if image and container:
