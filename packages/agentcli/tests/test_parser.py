@@ -104,3 +104,16 @@ def test_a_word_for_a_count_gets_a_message_not_the_int_parser_s() -> None:
     assert caught.value.message == (
         "sample greet: invalid integer value 'abc' for --times: expected a whole number such as 100"
     )
+
+
+def test_a_text_value_that_is_not_utf8_is_refused_with_its_bytes_escaped() -> None:
+    not_utf8 = b"A=\xfe".decode("utf-8", "surrogateescape")
+    with pytest.raises(UsageError) as caught:
+        parse(APP, ["greet", "bob", "--env", not_utf8])
+    assert caught.value.message == "sample greet: --env is not valid UTF-8: 'A=\\xfe'"
+
+
+def test_a_path_may_be_any_bytes() -> None:
+    name = b"bad-\xff.csv".decode("utf-8", "surrogateescape")
+    _, values = parse(APP, ["check", name])
+    assert values["data"] == name
