@@ -52,6 +52,7 @@ bench: sync
 	$(BENCH) bench/doc2md_bench.py
 	$(BENCH) bench/fieldcheck_bench.py
 	$(BENCH) bench/xlsx_rows_bench.py
+	$(BENCH) bench/office_replace_bench.py
 	$(BENCH) bench/ocr_bench.py
 
 # Generated pages (a test fails when one is stale).

@@ -8,7 +8,15 @@ from typing import TYPE_CHECKING
 from officecli.readers.grid import SheetGrid, parse_ref, sheet_blocks
 from officecli.readers.model import Block, Document, ReadOptions, count_chars
 from officecli.readers.numfmt import format_value
-from officecli.readers.ooxml import R_EMBED, R_ID, chart_raw_chars, chart_rows, picture_ext, q
+from officecli.readers.ooxml import (
+    R_EMBED,
+    R_ID,
+    chart_raw_chars,
+    chart_rows,
+    chart_title,
+    picture_ext,
+    q,
+)
 from officecli.readers.safety import Package
 from officecli.readers.xlsx_book import (
     X,
@@ -90,7 +98,7 @@ class XlsxReader:
         style = int(c.get("s", "0"))
         code = self.formats[style] if style < len(self.formats) else "General"
         # a number may legitimately display shorter than its stored digits; count it as 1
-        return format_value(number, code, self.date1904), 1
+        return format_value(number, code, self.date1904, self.options.iso_dates), 1
 
     def _formula_without_value(self, c: Element, sheet: str) -> str:
         """A formula with no cached value (the file was written by a library, never opened in
@@ -173,11 +181,17 @@ class XlsxReader:
                 chart_part = rels.get(chart.get(R_ID, ""), ("", ""))[0]
                 self.doc.raw_chars += chart_raw_chars(self.pkg, chart_part)
                 rows = chart_rows(self.pkg, chart_part)
+                title = chart_title(self.pkg, chart_part)
                 if rows:
-                    self.doc.add(Block("heading", "Chart", level=3))
+                    self.doc.add(Block("heading", f"Chart: {title}" if title else "Chart", level=3))
                     self.doc.add(Block("table", rows=rows))
                 else:
-                    self.doc.add(Block("image", "chart without cached data"))
+                    alt = (
+                        f"chart {title} without cached data"
+                        if title
+                        else "chart without cached data"
+                    )
+                    self.doc.add(Block("image", alt))
                     self.doc.notes.append("chart without cached data not converted")
 
 
