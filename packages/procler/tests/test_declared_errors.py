@@ -18,7 +18,7 @@ from pathlib import Path
 import agentcli
 import procler
 from agentcli.errors import AgentError
-from procler.commands import APP, FORWARD, RESTART_DAEMON
+from procler.cli import APP
 
 PACKAGES = (agentcli, procler)
 Key = tuple[str, str, str]  # module, class ("" at module level), function
@@ -225,14 +225,15 @@ def walk_escaping(node: ast.AST) -> list[ast.AST]:
 
 
 def entry_points(program: Program, handler: str, command: str) -> list[Key]:
-    """The handler, and the supervisor methods answering what it forwards: its own command,
-    or those it names with APP.command(...) (`run` forwards start or restart)."""
+    """The handler, and the supervisor methods answering what it forwards: its own command
+    (when the supervisor's table has it), or those it names with APP.command(...) (`run`
+    forwards start or restart)."""
     module, _, name = handler.partition(":")
     entries = [(module, "", name)]
     table = program.modules["procler.supervisor.handlers"].classes["Handlers"][1]["table"]
     mapping = next(n for n in ast.walk(table) if isinstance(n, ast.Dict))
     methods = {k.value: v.attr for k, v in zip(mapping.keys, mapping.values, strict=True)}  # type: ignore[union-attr]
-    forwarded = {command} if handler in (FORWARD, RESTART_DAEMON) else set()
+    forwarded = {command} & set(methods)  # the supervisor answers exactly its table's commands
     for call in ast.walk(program.body(entries[0]) or ast.Module([], [])):
         if isinstance(call, ast.Call) and ast.unparse(call.func) == "APP.command":
             named = {c.value for c in ast.walk(call) if isinstance(c, ast.Constant)}

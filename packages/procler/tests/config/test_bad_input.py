@@ -6,7 +6,7 @@ from pathlib import Path
 
 from config_helpers import errors_of, run_procler, write_config
 
-from procler.config.fields import IMAGE_HINT, NAME_HINT
+from procler.config.keys import IMAGE_HINT, NAME_HINT
 
 VALID = "version: 1\nprocesses:\n  db: {command: sleep 60}\n"
 

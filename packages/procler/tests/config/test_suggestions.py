@@ -63,7 +63,7 @@ def test_every_finding_site_gives_a_non_empty_suggestion() -> None:
 
 def specs_of(spec: object) -> list[object]:
     """spec and every spec inside it (struct fields, list and map items, either branches)."""
-    from procler.config.schema import Spec
+    from procler.config.specs import Spec
 
     found, todo = [], [spec]
     while todo:
@@ -77,9 +77,9 @@ def specs_of(spec: object) -> list[object]:
 
 def test_values_handed_to_finding_sites_are_never_empty() -> None:
     """The suggestions that come from elsewhere: hints of the schema table and helpers."""
-    from procler.config import fields
-    from procler.config.loader import _syntax_hint
-    from procler.config.schema import MapOf, Struct
+    from procler.config import keys as fields
+    from procler.config.specs import MapOf, Struct
+    from procler.config.yaml_nodes import _syntax_hint
 
     hints = [getattr(fields, n) for n in dir(fields) if n.endswith("_HINT")]
     assert all(hints) and len(hints) >= 2
@@ -87,5 +87,5 @@ def test_values_handed_to_finding_sites_are_never_empty() -> None:
     assert len(maps) >= 4
     assert [m.key_hint for m in maps if m.key_pattern is not None and not m.key_hint] == []
     assert all(_syntax_hint(what) for what in ("found a tab", "another document", "other"))
-    unknown = Struct({"a": fields.PORT}, reserved=("b",))
-    assert all(unknown._unknown(key)[1] for key in ("a", "b", "zzz"))
+    unknown = Struct({"a": fields.PORT})
+    assert all(unknown._unknown(key)[1] for key in ("a", "zzz"))

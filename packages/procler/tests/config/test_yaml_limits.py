@@ -6,7 +6,7 @@ from pathlib import Path
 
 from config_helpers import errors_of, run_procler, write_config
 
-from procler.config.loader import MAX_DEPTH, MAX_NODES
+from procler.config.yaml_nodes import MAX_DEPTH, MAX_NODES
 
 
 def alias_bomb(levels: int, fan: int = 9) -> str:

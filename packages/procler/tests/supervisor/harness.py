@@ -83,11 +83,7 @@ def supervisors_of(root: Path) -> list[int]:
             argv = Path(f"/proc/{entry}/cmdline").read_bytes().split(b"\0")
         except OSError:
             continue
-        if (
-            b"procler.supervisor.daemon" in argv
-            and str(root).encode() in argv
-            and alive(int(entry))
-        ):
+        if b"procler.supervisor_entry" in argv and str(root).encode() in argv and alive(int(entry)):
             found.append(int(entry))
     return found
 

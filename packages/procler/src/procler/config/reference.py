@@ -1,5 +1,5 @@
 """The config reference: the JSON Schema of `.procler/config.yaml`, derived from the schema
-table (procler.config.fields), and docs/config.md, rendered from that JSON Schema.
+table (procler.config.keys), and docs/config.md, rendered from that JSON Schema.
 
 Nothing here is written by hand per key, so neither can drift from what the loader checks.
 Regenerate the page with `make docs` (python -m procler.config.reference > docs/config.md).
@@ -10,8 +10,8 @@ from __future__ import annotations
 from typing import Any
 
 from agentcli.commands import Command
-from procler.config.fields import CONFIG
-from procler.config.schema import (
+from procler.config.keys import CONFIG
+from procler.config.specs import (
     Bool,
     Duration,
     Either,
@@ -31,7 +31,7 @@ from procler.patterns import SYNTAX_HINT
 
 DRAFT = "https://json-schema.org/draft/2020-12/schema"
 DURATION_PATTERN = r"^(\d+(\.\d+)?|(\d+(\.\d+)?(ms|h|m|s))+)$"
-SIZE_PATTERN = r"^\d+ *([bB]|[kKmMgG]([iI]?[bB])?)?$"
+SIZE_PATTERN = r"^\d+(\.\d+)? *([bB]|[kKmMgG]([iI]?[bB])?)?$"
 
 
 def json_schema() -> dict[str, Any]:

@@ -10,9 +10,9 @@ from collections.abc import Callable, Mapping
 
 from procler.config.build import resolve_vars
 from procler.config.findings import Findings, child, item
-from procler.config.loader import YNode
-from procler.config.schema import Either, ListOf, MapOf, Regex, Spec, Str, Struct
+from procler.config.specs import Either, ListOf, MapOf, Regex, Spec, Str, Struct
 from procler.config.substitute import SubstitutionError, chain_lookup, substitute
+from procler.config.yaml_nodes import YNode
 
 Lookup = Callable[[str], str | None]
 

@@ -1,35 +1,33 @@
-"""The supervisor: loads the project, owns one runtime per process and answers commands.
+"""The supervisor: loads the project and owns one runtime per process.
 
-It is the runtimes' Host: it gives them their environment, persists their transitions,
-tells the sentinel which process groups exist, and stores their output.
+It reloads the config when the file or the runtime definitions change, keeps the
+runtimes in step with it, restores what a dead predecessor left running, and stops
+everything when told to. Around it: the runtimes' host (host.py), the output log
+(output_log.py), the sentinel link (sentinel_link.py, injected) and the reaper.
 """
 
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
-import os
-import subprocess
-import sys
-import time
 from pathlib import Path
 from typing import Any
 
-from procler import __version__, project, states
+from procler import project, states
 from procler.config.model import ProcessSpec, ProjectConfig
-from procler.contexts import procfs
-from procler.contexts.base import ExecutionContext, OutputBatch, RunningProcess
+from procler.contexts.base import ExecutionContext
 from procler.contexts.local import LocalContext
 from procler.errors import ProcessNotFound
-from procler.logs.store import LogStore
-from procler.supervisor.clock import Clock, iso
+from procler.supervisor.clock import Clock
+from procler.supervisor.host import RuntimeHost
+from procler.supervisor.memory_guard import MemoryGuard
+from procler.supervisor.output_log import OutputLog
+from procler.supervisor.reaper import reap_orphans
 from procler.supervisor.runtime import ProcessRuntime
+from procler.supervisor.sentinel_link import Sentinel, SentinelLink
 from procler.supervisor.store import StateStore
 
 log = logging.getLogger("procler.supervisor")
-
-FLUSH_EVERY = 0.05  # seconds between log flushes: what a kill -9 can lose at most
 
 
 def _stamp(path: Path) -> float | None:
@@ -40,7 +38,13 @@ def _stamp(path: Path) -> float | None:
 
 
 class Supervisor:
-    def __init__(self, root: str, config_path: str, clock: Clock | None = None) -> None:
+    def __init__(
+        self,
+        root: str,
+        config_path: str,
+        clock: Clock | None = None,
+        sentinel: Sentinel | None = None,
+    ) -> None:
         self.root = root
         self.config_path = Path(config_path)
         self.state_dir = Path(project.state_dir(root))
@@ -52,27 +56,13 @@ class Supervisor:
         self.stop_requested = asyncio.Event()
         self._config: ProjectConfig | None = None
         self._stamps: tuple[float | None, ...] = ()
-        self.logs: LogStore | None = None
-        self.base_env = self._base_environment()
-        self._sentinel = subprocess.Popen(
-            [sys.executable, "-m", "procler.supervisor.sentinel", root],
-            stdin=subprocess.PIPE,
-            stdout=subprocess.DEVNULL,
-            start_new_session=True,
-        )
-        self._flusher: asyncio.Task[None] | None = None
+        self.output = OutputLog()
+        self.sentinel = sentinel or SentinelLink(root)
+        self.host = RuntimeHost(root, self.store, self.clock, self.sentinel, self.output)
+        self.memory = MemoryGuard(lambda: self.runtimes.values(), self.clock)
         self._retired: set[asyncio.Future[Any]] = set()
-        self._output_pending = asyncio.Event()
 
     # -- configuration --------------------------------------------------------------------
-
-    def _base_environment(self) -> dict[str, str]:
-        """The environment captured when the project's first supervisor started."""
-        saved = self.store.get_meta("base_env")
-        if saved is None:
-            saved = {k: v for k, v in os.environ.items() if not k.startswith("PROCLER_")}
-            self.store.set_meta("base_env", saved)
-        return dict(saved)
 
     def config(self) -> ProjectConfig:
         """The project's config, reloaded when the YAML or the runtime definitions changed."""
@@ -86,15 +76,14 @@ class Supervisor:
         return self._config
 
     def _sync(self, cfg: ProjectConfig) -> None:
-        if self.logs is None:
-            self.logs = LogStore(self.state_dir / "logs", cfg.logs.max_size, cfg.logs.max_files)
+        self.output.open(self.state_dir / "logs", cfg.logs.max_size, cfg.logs.max_files)
         for name, spec in cfg.processes.items():
             rt = self.runtimes.get(name)
             if rt is None:
                 self.runtimes[name] = self._new_runtime(spec)
             elif rt.status not in states.ALIVE:
                 rt.spec = spec  # a running process keeps its spec until it restarts
-                rt.context = self._context(spec)
+                rt.context = self.context_for(spec)
         for name in [n for n in self.runtimes if n not in cfg.processes]:
             # The definition is gone (e.g. `procler remove`): nobody could address the
             # process any more, so it is stopped and forgotten.
@@ -118,13 +107,14 @@ class Supervisor:
             await asyncio.gather(*list(self._retired), return_exceptions=True)
 
     def _new_runtime(self, spec: ProcessSpec) -> ProcessRuntime:
-        rt = ProcessRuntime(spec, self._context(spec), self, self.clock)
+        rt = ProcessRuntime(spec, self.context_for(spec), self.host, self.clock)
         saved = self.store.process(spec.name)
         rt.desired, rt.run, rt.restarts = saved["desired"], saved["runs"], saved["restarts"]
         rt.last_exit = saved["last_exit"]
         return rt
 
-    def _context(self, spec: ProcessSpec) -> ExecutionContext:
+    def context_for(self, spec: ProcessSpec) -> ExecutionContext:
+        """The execution context a spec runs in (docker's is made on first use)."""
         if spec.context not in self.contexts:
             from procler.contexts.docker import DockerContext
 
@@ -134,55 +124,15 @@ class Supervisor:
     def runtime(self, name: str) -> ProcessRuntime:
         cfg = self.config()
         if name not in self.runtimes or name not in cfg.processes:
-            from agentcli.parser import did_you_mean
-
-            hint = did_you_mean(name, sorted(cfg.processes))
-            raise ProcessNotFound(
-                f"no process named {name!r}",
-                suggestion=(hint + " " if hint else "")
-                + "run `procler list` to see the defined processes",
-            )
+            raise ProcessNotFound.among(name, cfg.processes)
         return self.runtimes[name]
-
-    # -- Host protocol --------------------------------------------------------------------
-
-    def environment(self, spec: ProcessSpec) -> dict[str, str]:
-        env = dict(self.base_env)
-        env.update(spec.env)
-        env["PROCLER_PROCESS_NAME"] = spec.name
-        env["PROCLER_PROJECT_ROOT"] = self.root
-        return env
-
-    def record(self, rt: ProcessRuntime, src: str, dst: str, reason: str) -> None:
-        log.info("%s: %s -> %s (%s)", rt.name, src, dst, reason)
-        self.store.event(rt.name, src, dst, reason)
-        self.store.save_process(rt.name, rt.desired, rt.run, rt.restarts, rt.last_exit)
-
-    def _tell_sentinel(self, line: str) -> None:
-        assert self._sentinel.stdin is not None
-        self._sentinel.stdin.write(line.encode() + b"\n")
-        self._sentinel.stdin.flush()
-
-    def spawned(self, rt: ProcessRuntime, proc: RunningProcess) -> None:
-        self.store.run_started(rt.name, rt.run, proc.pid, self.clock.time())
-        if rt.spec.context == "local" and proc.pid is not None:
-            self._tell_sentinel(f"+{proc.pid}")
-
-    def reaped(self, rt: ProcessRuntime, proc: RunningProcess) -> None:
-        self.store.run_ended(rt.name, rt.run, self.clock.time())
-        if rt.spec.context == "local" and proc.pid is not None:
-            self._tell_sentinel(f"-{proc.pid}")
-
-    def output(self, rt: ProcessRuntime, run: int, batch: OutputBatch) -> None:
-        assert self.logs is not None
-        self.logs.append_many(rt.name, batch.ts, batch.stream, run, batch.texts, batch.partial)
-        self._output_pending.set()
 
     # -- life cycle -----------------------------------------------------------------------
 
     async def boot(self) -> None:
         """Record what a dead predecessor lost and bring back what should be running."""
-        self._flusher = asyncio.create_task(self._flush_logs())
+        self.output.start()
+        self.memory.start()
         lost = self.store.open_runs()
         try:
             cfg = self.config()
@@ -197,40 +147,20 @@ class Supervisor:
             *(
                 self.runtimes[n].restore("restored after supervisor restart", n in lost_names)
                 for n in cfg.processes
-                if self.runtimes[n].desired == "running" or n in lost_names
+                if self.runtimes[n].desired == states.DESIRED_RUNNING or n in lost_names
             ),
             return_exceptions=True,
         )
-
-    async def _flush_logs(self) -> None:
-        """Flush the log store FLUSH_EVERY after output arrives; sleep while all is quiet."""
-        while True:
-            await self._output_pending.wait()
-            await asyncio.sleep(FLUSH_EVERY)
-            self._output_pending.clear()
-            if self.logs is not None:
-                self.logs.flush()
 
     def child_exited(self) -> None:
         """SIGCHLD: only note it; the reaping runs on the loop."""
         asyncio.get_running_loop().call_soon(self.reap_orphans)
 
     def reap_orphans(self) -> int:
-        """Reap zombies reparented to us (we are a child subreaper); return how many.
-
-        Our own children (runs, probes, the sentinel) are left to their owners.
-        """
+        """Reap zombies reparented to us, leaving our own children to their owners."""
         local = self.contexts["local"]
-        own = {self._sentinel.pid} | (local.children if isinstance(local, LocalContext) else set())
-        reaped = 0
-        for pid in procfs.children(os.getpid()):
-            stat = procfs.read_stat(pid)
-            if pid in own or stat is None or stat.state != "Z":
-                continue
-            with contextlib.suppress(ChildProcessError):
-                os.waitpid(pid, os.WNOHANG)
-                reaped += 1
-        return reaped
+        own = local.children if isinstance(local, LocalContext) else set()
+        return reap_orphans(own | {pid for pid in (self.sentinel.pid,) if pid is not None})
 
     async def stop_processes(self, keep_desired: bool) -> list[str]:
         """Stop every running process; keep the desired state for the next supervisor or clear it."""
@@ -243,28 +173,8 @@ class Supervisor:
 
     async def close(self) -> None:
         """Stop what still runs, flush logs, release the sentinel (EOF) and the database."""
+        await self.memory.close()
         await self.stop_processes(keep_desired=True)
-        if self._flusher is not None:
-            self._flusher.cancel()
-        if self.logs is not None:
-            self.logs.close()
-        assert self._sentinel.stdin is not None
-        self._sentinel.stdin.close()  # EOF: the sentinel sweeps (nothing is left) and exits
-        await asyncio.to_thread(self._sentinel.wait, 10)
+        self.output.close()
+        await self.sentinel.close()
         self.store.close()
-
-    def uptime(self) -> float:
-        return round(time.time() - self.started_at, 3)
-
-    def about(self) -> dict[str, Any]:
-        return {
-            "running": True,
-            "pid": os.getpid(),
-            "version": __version__,
-            "started_at": iso(self.started_at),
-            "uptime_seconds": self.uptime(),
-            "project_root": self.root,
-            "config": str(self.config_path),
-            "socket": project.socket_path(self.root),
-            "processes": len(self.runtimes),
-        }

@@ -1,0 +1,132 @@
+"""`procler logs`: its declaration, and its handler, which queries the log store directly
+from the CLI process (no supervisor round trip).
+
+The store's files are the source of truth, so logs stay readable when the supervisor is
+down, after it crashed, and for a process that died.
+"""
+
+import os
+
+from agentcli.commands import Arg, Command
+from agentcli.errors import UsageError
+from procler import project
+from procler.errors import ConfigInvalid, ConfigNotFound, GroupNotFound, ProcessNotFound
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from pathlib import Path
+    from typing import Any
+
+LOGS_COMMANDS: "tuple[Command, ...]" = (
+    Command(
+        "logs",
+        "a process's output lines (stdout and stderr, every run) with filters; --follow streams NDJSON",
+        "procler.cli.logs:show",
+        args=(
+            Arg("name", "process name (or use --all / --group)"),
+            Arg("--all", "every process, interleaved by time", type="boolean"),
+            Arg("--group", "every member of this group, interleaved by time"),
+            Arg("--tail", "at most this many lines (the newest)", type="integer", default=100),
+            Arg("--since", "only lines at or after this time (5m, 1h30m, or ISO-8601)"),
+            Arg("--until", "only lines at or before this time (5m, 1h30m, or ISO-8601)"),
+            Arg("--stream", "only this stream", choices=("stdout", "stderr")),
+            Arg("--grep", "only lines matching this regular expression"),
+            Arg("--run", "which runs: current, previous, N or all", default="current"),
+            Arg(
+                "--follow",
+                "keep printing new lines as NDJSON until --timeout or Ctrl-C",
+                type="boolean",
+                short="-f",
+            ),
+            Arg("--timeout", "with --follow: stop after this long", type="duration", default="30s"),
+        ),
+        examples=(
+            "procler logs api --tail 50",
+            "procler logs api --stream stderr --since 5m --grep ERROR",
+            "procler logs api --run previous",
+            "procler logs --all --follow --timeout 10s",
+        ),
+        errors=(ConfigNotFound, ConfigInvalid, ProcessNotFound, GroupNotFound),
+        output={
+            "type": "object",
+            "properties": {
+                "lines": {"type": "array", "items": {"type": "object"}},
+                "truncated": {"type": "boolean"},
+            },
+            "description": "each line: ts, stream, run, text (+ process with --all/--group); "
+            "--follow prints one line object per output line instead",
+        },
+    ),
+)
+
+
+def _known_runs(state: "str") -> "dict[str, int]":
+    """Each process's latest run number as the supervisor recorded it."""
+    import sqlite3
+
+    path = os.path.join(state, "state.db")
+    if not os.path.exists(path):
+        return {}
+    db = sqlite3.connect(f"file:{path}?mode=ro", uri=True, timeout=5)
+    try:
+        return {name: runs for name, runs in db.execute("SELECT name, runs FROM process")}
+    except sqlite3.OperationalError:
+        return {}
+    finally:
+        db.close()
+
+
+def _names(values: "dict[str, Any]", config_path: "str", logs: "Path") -> "list[str]":
+    from procler.config.load import load_project
+
+    cfg = load_project(config_path)
+    if values.get("group"):
+        group = cfg.groups.get(values["group"])
+        if group is None:
+            raise GroupNotFound.among(values["group"], cfg.groups)
+        return list(group.processes)
+    if values.get("all"):
+        return list(cfg.processes)
+    name = values.get("name")
+    if not name:
+        raise UsageError(
+            "name a process, or pass --all or --group", suggestion="e.g. `procler logs api`"
+        )
+    if name not in cfg.processes and not (logs / name).is_dir():
+        raise ProcessNotFound.among(name, cfg.processes)
+    return [name]
+
+
+def show(values: "dict[str, Any]", command: "Command") -> "Any":
+    import time
+    from pathlib import Path
+
+    from agentcli.commands import Stream
+    from procler.logs.options import check_stream, compile_grep, parse_run, parse_since
+    from procler.logs.query import follow, query
+
+    config_path = project.find_config(os.getcwd(), values.get("config"))
+    state = project.state_dir(project.project_root(config_path))
+    logs = Path(state) / "logs"
+    runs = _known_runs(state)
+    names = _names(values, config_path, logs)
+    now = time.time()
+    check_stream(values.get("stream"))
+    options: dict[str, Any] = {
+        "tail": values["tail"],
+        "since": parse_since(values["since"], now) if values.get("since") else None,
+        "until": parse_since(values["until"], now) if values.get("until") else None,
+        "stream": values.get("stream"),
+        "grep": compile_grep(values["grep"]) if values.get("grep") else None,
+        "run": parse_run(values["run"]),
+        "current_run": {n: runs[n] for n in names if n in runs} or None,
+    }
+    target: str | list[str] = (
+        names if len(names) > 1 or values.get("all") or values.get("group") else names[0]
+    )
+    if values.get("follow"):
+        # Ctrl-C ends the stream with exit 130 and a closed pipe with 0 (agentcli.main);
+        # stdout stays valid NDJSON either way.
+        return Stream(follow(logs, target, timeout=values["timeout"], **options))
+    result = query(logs, target, **options)
+    return {"processes": names, "lines": result.lines, "truncated": result.truncated}
