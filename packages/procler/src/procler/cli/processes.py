@@ -41,6 +41,8 @@ TIMEOUT = Arg(
 )
 WAIT_FOR = ("running", "stopped", "exited", "failed", "healthy", "unhealthy")
 SUPERVISED = (ConfigNotFound, ConfigInvalid, StateDirUnwritable, SupervisorUnavailable)
+# What starting a process can answer, local or in Docker.
+STARTING = (PortInUse, StartFailed, ImageNotFound, ContainerNotFound, DockerUnavailable)
 
 PROCESS = {
     "type": "object",
@@ -70,16 +72,7 @@ PROCESS_COMMANDS: "tuple[Command, ...]" = (
         FORWARD,
         args=(NAME, ALL, *START_ARGS),
         examples=("procler start api", "procler start worker --no-deps", "procler start --all"),
-        errors=(
-            ImageNotFound,
-            ContainerNotFound,
-            DockerUnavailable,
-            *SUPERVISED,
-            ProcessNotFound,
-            PortInUse,
-            StartFailed,
-            DependencyFailed,
-        ),
+        errors=(*SUPERVISED, *STARTING, ProcessNotFound, DependencyFailed),
         output={"oneOf": [PROCESS, PROCESSES], "description": "adds already_running, dependencies"},
     ),
     Command(
@@ -92,7 +85,7 @@ PROCESS_COMMANDS: "tuple[Command, ...]" = (
             Arg("--with-dependents", "stop what depends on it first", type="boolean"),
         ),
         examples=("procler stop api", "procler stop db --with-dependents", "procler stop --all"),
-        errors=(DockerUnavailable, *SUPERVISED, ProcessNotFound),
+        errors=(*SUPERVISED, ProcessNotFound, DockerUnavailable),
         output={"oneOf": [PROCESS, PROCESSES], "description": "adds already_stopped"},
     ),
     Command(
@@ -110,15 +103,7 @@ PROCESS_COMMANDS: "tuple[Command, ...]" = (
         ),
         idempotent=False,
         examples=("procler restart api", "procler restart api --clear-logs"),
-        errors=(
-            ImageNotFound,
-            ContainerNotFound,
-            DockerUnavailable,
-            *SUPERVISED,
-            ProcessNotFound,
-            PortInUse,
-            StartFailed,
-        ),
+        errors=(*SUPERVISED, *STARTING, ProcessNotFound),
         output={"oneOf": [PROCESS, PROCESSES]},
     ),
     Command(
@@ -137,17 +122,7 @@ PROCESS_COMMANDS: "tuple[Command, ...]" = (
             "procler run web -- python -m http.server 8000 --bind 127.0.0.1",
             "procler run cache --image redis:7 -- redis-server --port 6390",
         ),
-        errors=(
-            ImageNotFound,
-            ContainerNotFound,
-            DockerUnavailable,
-            ProcessNotFound,
-            DependencyFailed,
-            *SUPERVISED,
-            Conflict,
-            PortInUse,
-            StartFailed,
-        ),
+        errors=(*SUPERVISED, *STARTING, ProcessNotFound, DependencyFailed, Conflict),
         output=PROCESS,
     ),
     Command(
@@ -204,13 +179,9 @@ PROCESS_COMMANDS: "tuple[Command, ...]" = (
         ),
         examples=("procler up", "procler up --wait --timeout 60s"),
         errors=(
-            ImageNotFound,
-            ContainerNotFound,
-            DockerUnavailable,
-            ProcessNotFound,
             *SUPERVISED,
-            PortInUse,
-            StartFailed,
+            *STARTING,
+            ProcessNotFound,
             DependencyFailed,
             Timeout,
             ConditionImpossible,
@@ -225,17 +196,7 @@ PROCESS_COMMANDS: "tuple[Command, ...]" = (
         args=(START_ARGS[1],),
         idempotent=False,
         examples=("procler ci --timeout 120s",),
-        errors=(
-            ImageNotFound,
-            ContainerNotFound,
-            DockerUnavailable,
-            *SUPERVISED,
-            PortInUse,
-            StartFailed,
-            DependencyFailed,
-            Timeout,
-            ConditionImpossible,
-        ),
+        errors=(*SUPERVISED, *STARTING, DependencyFailed, Timeout, ConditionImpossible),
         output={
             "type": "object",
             "properties": {
@@ -283,15 +244,7 @@ PROCESS_COMMANDS: "tuple[Command, ...]" = (
         FORWARD,
         args=(GROUP, START_ARGS[1]),
         examples=("procler group start backend",),
-        errors=(
-            ImageNotFound,
-            ContainerNotFound,
-            DockerUnavailable,
-            *GROUP_ERRORS,
-            PortInUse,
-            StartFailed,
-            DependencyFailed,
-        ),
+        errors=(*GROUP_ERRORS, *STARTING, DependencyFailed),
         output=PROCESSES,
     ),
     Command(
