@@ -1,0 +1,130 @@
+"""`procler export compose|systemd`: the stack handed to another engine. Declarations, then
+the handlers, which run in the CLI process (no supervisor) and import the export core only
+when they run: select the processes, convert, then write (or show) the files."""
+
+from agentcli.commands import Arg, Command
+from agentcli.errors import ConditionNotMet
+from procler.errors import ConfigInvalid, ConfigNotFound, GroupNotFound, ProcessNotFound
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
+
+    from procler.export.fidelity import Conversion
+
+HANDLERS = "procler.cli.stack_files:"
+WARNING = {
+    "type": "object",
+    "description": "a field the target could not carry, or carries differently",
+    "properties": {
+        "process": {"type": "string"},
+        "field": {"type": "string"},
+        "message": {"type": "string"},
+    },
+}
+OUTPUT = {
+    "type": "object",
+    "properties": {
+        "target": {"type": "string"},
+        "processes": {"type": "array", "items": {"type": "string"}},
+        "written": {"type": "array", "items": {"type": "string"}},
+        "files": {
+            "type": "object",
+            "description": "with --dry-run: file name -> content (nothing written)",
+        },
+        "warnings": {"type": "array", "items": WARNING},
+    },
+}
+SELECTION = (
+    Arg("names", "processes to export (default: all of them)", multiple=True),
+    Arg("--group", "export this group's processes"),
+    Arg("--all", "export every process (the default when no name is given)", type="boolean"),
+    Arg("--output", "where to write: a folder (or, for compose, a file name)", short="-o"),
+    Arg("--strict", "any fidelity warning exits 1 and writes nothing", type="boolean"),
+    Arg("--dry-run", "answer the files' content instead of writing them", type="boolean"),
+)
+ERRORS = (ConfigNotFound, ConfigInvalid, ProcessNotFound, GroupNotFound, ConditionNotMet)
+
+STACK_FILE_COMMANDS: "tuple[Command, ...]" = (
+    Command(
+        "export compose",
+        "write a compose file for the stack, with a warning for every field compose cannot carry",
+        HANDLERS + "export_compose",
+        args=SELECTION,
+        idempotent=True,
+        examples=(
+            "procler export compose --dry-run",
+            "procler export compose api db -o deploy/compose.yaml",
+            "procler export compose --group backend --strict -o deploy",
+        ),
+        errors=ERRORS,
+        output=OUTPUT,
+    ),
+    Command(
+        "export systemd",
+        "write systemd units (user units; a .target per group, .timer per schedule)",
+        HANDLERS + "export_systemd",
+        args=(
+            *SELECTION,
+            Arg("--system", "system units (WantedBy=multi-user.target)", type="boolean"),
+        ),
+        examples=(
+            "procler export systemd -o ~/.config/systemd/user",
+            "procler export systemd --group backend --dry-run",
+        ),
+        errors=ERRORS,
+        output=OUTPUT,
+    ),
+)
+
+
+def _convert(values: "dict[str, Any]", target: "str") -> "tuple[Conversion, list[str], str]":
+    from procler.cli.config import project
+    from procler.export.fidelity import select
+
+    config = project(values)
+    names = tuple(values.get("names") or ())
+    if values.get("all") and (names or values.get("group")):
+        from agentcli.errors import UsageError
+
+        raise UsageError(
+            "--all excludes names and --group", suggestion="give names, --group or --all"
+        )
+    chosen = select(config, names, values.get("group"))
+    if target == "compose":
+        from procler.export.compose import export_compose
+
+        result = export_compose(config, chosen)
+    else:
+        from procler.export.systemd import export_systemd
+
+        result = export_systemd(config, chosen, user=not values.get("system"))
+    return result, [s.name for s in chosen], str(config.config_path)
+
+
+def _answer(values: "dict[str, Any]", target: "str") -> "dict[str, Any]":
+    from procler.export.write import plan_outputs, write_outputs
+
+    result, names, config_path = _convert(values, target)
+    warnings = [w.as_dict() for w in result.warnings]
+    answer: dict[str, Any] = {"target": target, "processes": names, "warnings": warnings}
+    paths = plan_outputs(result, values.get("output") or ".", config_path)
+    if values.get("strict") and warnings:
+        raise ConditionNotMet(
+            f"{len(warnings)} field(s) cannot be carried to {target}; nothing written",
+            suggestion="change or drop each field in data.warnings, or export without --strict",
+            data=answer,
+        )
+    if values.get("dry_run"):
+        answer["files"] = {str(path): result.files[name] for name, path in paths.items()}
+        return answer
+    answer["written"] = write_outputs(result, paths)
+    return answer
+
+
+def export_compose(values: "dict[str, Any]", command: "Command") -> "dict[str, Any]":
+    return _answer(values, "compose")
+
+
+def export_systemd(values: "dict[str, Any]", command: "Command") -> "dict[str, Any]":
+    return _answer(values, "systemd")

@@ -1,0 +1,74 @@
+"""What every export answers: the files it would write and the fidelity warnings."""
+
+from __future__ import annotations
+
+import io
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+from procler.config.model import ProcessSpec, ProjectConfig
+from procler.errors import GroupNotFound, ProcessNotFound
+
+
+@dataclass(frozen=True)
+class FidelityWarning:
+    """One field the target could not carry as Procler runs it."""
+
+    process: str  # the process (or group) the field belongs to
+    field: str  # its key in the config, e.g. healthcheck.log
+    message: str
+
+    def as_dict(self) -> dict[str, str]:
+        return {"process": self.process, "field": self.field, "message": self.message}
+
+
+@dataclass
+class Conversion:
+    """The files an export produces (name -> content) and its warnings, in order."""
+
+    files: dict[str, str] = field(default_factory=dict)
+    warnings: list[FidelityWarning] = field(default_factory=list)
+
+    def warn(self, process: str, key: str, message: str) -> None:
+        self.warnings.append(FidelityWarning(process, key, message))
+
+
+def select(config: ProjectConfig, names: tuple[str, ...], group: str | None) -> list[ProcessSpec]:
+    """The processes to export: the named ones, a group's, or (neither given) all of them."""
+    if group is not None:
+        found = config.groups.get(group)
+        if found is None:
+            raise GroupNotFound(f"no group named {group!r}", data={"groups": sorted(config.groups)})
+        names = found.processes
+    if not names:
+        return list(config.processes.values())
+    missing = [n for n in names if n not in config.processes]
+    if missing:
+        raise ProcessNotFound(
+            f"no process named {missing[0]!r}", data={"processes": sorted(config.processes)}
+        )
+    return [config.processes[n] for n in dict.fromkeys(names)]
+
+
+def project_name(config: ProjectConfig) -> str:
+    """The project's folder name, as the lowercase name compose and unit files accept."""
+    name = re.sub(r"[^a-z0-9_-]+", "-", config.root.name.lower()).strip("-_")
+    return name or "procler"
+
+
+def seconds(value: float) -> str:
+    """A duration as compose and systemd read it: 10s, 1.5s, 0s."""
+    return f"{value:g}s"
+
+
+def dump_yaml(data: Any) -> str:
+    """YAML from plain data through the library (never string building): block style."""
+    from ruamel.yaml import YAML
+
+    yaml = YAML(typ="safe", pure=True)
+    yaml.default_flow_style = False
+    yaml.sort_base_mapping_type_on_output = False  # type: ignore[attr-defined]
+    out = io.StringIO()
+    yaml.dump(data, out)
+    return out.getvalue()
