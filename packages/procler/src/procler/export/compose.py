@@ -99,7 +99,19 @@ def _service(spec: ProcessSpec, result: Conversion) -> dict[str, Any] | None:
         labels["procler.description"] = spec.description
     service["labels"] = labels
     _uncarried(spec, service, result)
-    return service
+    return _literal(service)
+
+
+def _literal(data: Any) -> Any:
+    """Compose interpolates `$VAR` in every string: Procler has substituted already, so `$`
+    is written as `$$` (a literal dollar)."""
+    if isinstance(data, dict):
+        return {k: _literal(v) for k, v in data.items()}
+    if isinstance(data, list):
+        return [_literal(v) for v in data]
+    if isinstance(data, str):
+        return data.replace("$", "$$")
+    return data
 
 
 def _healthcheck(name: str, check: HealthCheck, result: Conversion) -> dict[str, Any] | None:

@@ -62,13 +62,30 @@ def seconds(value: float) -> str:
     return f"{value:g}s"
 
 
+# Plain scalars a YAML 1.1 reader (many engines) takes for a boolean or null: kept strings.
+_AMBIGUOUS = re.compile(r"(?i)y|n|yes|no|on|off|true|false|null|~|")
+
+
+def _quote_ambiguous(data: Any) -> Any:
+    from ruamel.yaml.scalarstring import DoubleQuotedScalarString
+
+    if isinstance(data, dict):
+        return {k: _quote_ambiguous(v) for k, v in data.items()}
+    if isinstance(data, list):
+        return [_quote_ambiguous(v) for v in data]
+    if isinstance(data, str) and _AMBIGUOUS.fullmatch(data):
+        return DoubleQuotedScalarString(data)
+    return data
+
+
 def dump_yaml(data: Any) -> str:
-    """YAML from plain data through the library (never string building): block style."""
+    """YAML from plain data through the library (never string building): block style, keys
+    in insertion order, strings like `no` quoted so no reader takes them for booleans."""
     from ruamel.yaml import YAML
 
-    yaml = YAML(typ="safe", pure=True)
+    yaml = YAML(typ="rt", pure=True)
     yaml.default_flow_style = False
-    yaml.sort_base_mapping_type_on_output = False  # type: ignore[attr-defined]
+    yaml.width = 4096  # long paths and commands stay on one line
     out = io.StringIO()
-    yaml.dump(data, out)
+    yaml.dump(_quote_ambiguous(data), out)
     return out.getvalue()
