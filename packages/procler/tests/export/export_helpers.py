@@ -12,7 +12,7 @@ from procler.config.model import ProjectConfig
 EVERY_FEATURE = """
 processes:
   migrate:
-    args: [python, manage.py, migrate]
+    args: [python3, manage.py, migrate]
     restart: {policy: "no"}
     export: {image: "python:3.12"}
   db:
@@ -37,7 +37,7 @@ processes:
     namespace: web
     ready_log_line: "Application startup complete"
   worker:
-    args: [python, worker.py, "--queue", "a b"]
+    args: [python3, worker.py, "--queue", "a b"]
     depends_on: [{name: api, condition: log_ready}]
     ready_log_line: "worker ready"
     max_memory: 256MB

@@ -52,7 +52,7 @@ def export_systemd(
     one_shots = units.one_shots()
     for spec in chosen:
         timer = _timer(spec, units, result)
-        oneshot = spec.name in one_shots or timer is not None
+        oneshot = spec.name in one_shots or spec.schedule is not None
         result.files[units.file_of(spec)] = render(
             [
                 ("Unit", _unit_section(spec, units, result)),
@@ -148,7 +148,9 @@ def _service_section(spec: ProcessSpec, units: Units, oneshot: bool, result: Con
         if spec.daemon.adopt_existing:
             result.warn(spec.name, "daemon.adopt_existing", "systemd starts its own daemon")
     elif oneshot:
-        lines += [("Type", "oneshot"), ("RemainAfterExit", "yes")]
+        lines.append(("Type", "oneshot"))
+        if spec.schedule is None:  # a timer's service must go inactive to run again
+            lines.append(("RemainAfterExit", "yes"))
     else:
         lines.append(("Type", "exec"))
     lines += _exec_start(spec, units)
