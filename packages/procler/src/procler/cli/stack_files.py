@@ -1,13 +1,24 @@
-"""`procler export compose|systemd`: the stack handed to another engine. Declarations, then
-the handlers, which run in the CLI process (no supervisor) and import the export core only
-when they run: select the processes, convert, then write (or show) the files."""
+"""`procler export compose|systemd` and `procler import procfile|compose`: the stack handed
+to another engine, or brought in from one. Declarations, then the handlers, which run in the
+CLI process (no supervisor) and import the export core only when they run."""
+
+import os
 
 from agentcli.commands import Arg, Command
-from agentcli.errors import ConditionNotMet
-from procler.errors import ConfigInvalid, ConfigNotFound, GroupNotFound, ProcessNotFound
+from agentcli.errors import ConditionNotMet, InputError
+from procler.errors import (
+    ConfigExists,
+    ConfigInvalid,
+    ConfigNotFound,
+    Conflict,
+    GroupNotFound,
+    ProcessNotFound,
+)
+from procler.project import CONFIG_DIR, CONFIG_FILE, project_root
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from pathlib import Path
     from typing import Any
 
     from procler.export.fidelity import Conversion
@@ -20,6 +31,7 @@ WARNING = {
         "process": {"type": "string"},
         "field": {"type": "string"},
         "message": {"type": "string"},
+        "at": {"type": "string", "description": "imports: FILE:LINE:COLUMN in the source"},
     },
 }
 OUTPUT = {
@@ -43,6 +55,28 @@ SELECTION = (
     Arg("--strict", "any fidelity warning exits 1 and writes nothing", type="boolean"),
     Arg("--dry-run", "answer the files' content instead of writing them", type="boolean"),
 )
+IMPORT_OUTPUT = {
+    "type": "object",
+    "properties": {
+        "source": {"type": "string"},
+        "config": {"type": "string"},
+        "processes": {"type": "array", "items": {"type": "string"}},
+        "written": {"type": "boolean"},
+        "content": {"type": "string", "description": "with --dry-run: the config's YAML"},
+        "warnings": {"type": "array", "items": WARNING},
+    },
+}
+IMPORT_ARGS = (
+    Arg("path", "the file to import", required=True, type="path"),
+    Arg("--output", "the config to write (default: .procler/config.yaml here)", short="-o"),
+    Arg(
+        "--merge",
+        "add to the existing config; CONFLICT if a name is defined differently",
+        type="boolean",
+    ),
+    Arg("--dry-run", "answer the resulting YAML instead of writing it", type="boolean"),
+)
+IMPORT_ERRORS = (InputError, ConfigExists, Conflict)
 ERRORS = (ConfigNotFound, ConfigInvalid, ProcessNotFound, GroupNotFound, ConditionNotMet)
 
 STACK_FILE_COMMANDS: "tuple[Command, ...]" = (
@@ -74,6 +108,32 @@ STACK_FILE_COMMANDS: "tuple[Command, ...]" = (
         ),
         errors=ERRORS,
         output=OUTPUT,
+    ),
+    Command(
+        "import procfile",
+        "a Procfile's processes as a config (.env beside it, PORT from a base in steps of 100)",
+        HANDLERS + "import_procfile",
+        args=(
+            *IMPORT_ARGS,
+            Arg("--base-port", "PORT of the first process", type="integer", default=5000),
+        ),
+        idempotent=False,
+        examples=("procler import procfile Procfile --dry-run", "procler import procfile Procfile"),
+        errors=IMPORT_ERRORS,
+        output=IMPORT_OUTPUT,
+    ),
+    Command(
+        "import compose",
+        "a compose file's services as docker processes; unsupported keys warned at line:column",
+        HANDLERS + "import_compose",
+        args=IMPORT_ARGS,
+        idempotent=False,
+        examples=(
+            "procler import compose compose.yaml --dry-run",
+            "procler import compose compose.yaml --merge",
+        ),
+        errors=IMPORT_ERRORS,
+        output=IMPORT_OUTPUT,
     ),
 )
 
@@ -128,3 +188,52 @@ def export_compose(values: "dict[str, Any]", command: "Command") -> "dict[str, A
 
 def export_systemd(values: "dict[str, Any]", command: "Command") -> "dict[str, Any]":
     return _answer(values, "systemd")
+
+
+def _read_input(values: "dict[str, Any]") -> "tuple[Path, str]":
+    from pathlib import Path
+
+    path = Path(values["path"])
+    try:
+        return path, path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise InputError(
+            f"cannot read {path}: {exc}", suggestion="give an existing text file"
+        ) from None
+
+
+def _import(values: "dict[str, Any]", kind: "str") -> "dict[str, Any]":
+    from pathlib import Path
+
+    from procler.export.write import check_config_output, write_config
+
+    output = Path(values.get("output") or os.path.join(CONFIG_DIR, CONFIG_FILE))
+    check_config_output(output, Path(values["path"]), merge=values["merge"])
+    source, text = _read_input(values)
+    if kind == "procfile":
+        from procler.export.from_procfile import import_procfile
+
+        result = import_procfile(text, source, Path(project_root(str(output))), values["base_port"])
+    else:
+        from procler.export.from_compose import import_compose
+
+        result = import_compose(text, source)
+    content, written = write_config(result, output, dry_run=values["dry_run"])
+    answer: dict[str, Any] = {
+        "source": str(source),
+        "config": str(output),
+        "processes": list(result.processes),
+        "written": written,
+        "warnings": [w.as_dict() for w in result.warnings],
+    }
+    if values["dry_run"]:
+        answer["content"] = content
+    return answer
+
+
+def import_procfile(values: "dict[str, Any]", command: "Command") -> "dict[str, Any]":
+    return _import(values, "procfile")
+
+
+def import_compose(values: "dict[str, Any]", command: "Command") -> "dict[str, Any]":
+    return _import(values, "compose")

@@ -99,7 +99,7 @@ def _service(spec: ProcessSpec, result: Conversion) -> dict[str, Any] | None:
         labels["procler.description"] = spec.description
     service["labels"] = labels
     _uncarried(spec, service, result)
-    return _literal(service)
+    return {key: _literal(value) for key, value in service.items()}
 
 
 def _literal(data: Any) -> Any:

@@ -18,9 +18,13 @@ class FidelityWarning:
     process: str  # the process (or group) the field belongs to
     field: str  # its key in the config, e.g. healthcheck.log
     message: str
+    at: str = ""  # imports: FILE:LINE:COLUMN of the key in the source
 
     def as_dict(self) -> dict[str, str]:
-        return {"process": self.process, "field": self.field, "message": self.message}
+        out = {"process": self.process, "field": self.field, "message": self.message}
+        if self.at:
+            out["at"] = self.at
+        return out
 
 
 @dataclass
@@ -30,8 +34,8 @@ class Conversion:
     files: dict[str, str] = field(default_factory=dict)
     warnings: list[FidelityWarning] = field(default_factory=list)
 
-    def warn(self, process: str, key: str, message: str) -> None:
-        self.warnings.append(FidelityWarning(process, key, message))
+    def warn(self, process: str, key: str, message: str, at: str = "") -> None:
+        self.warnings.append(FidelityWarning(process, key, message, at))
 
 
 def select(config: ProjectConfig, names: tuple[str, ...], group: str | None) -> list[ProcessSpec]:

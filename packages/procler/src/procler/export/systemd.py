@@ -162,7 +162,11 @@ def _service_section(spec: ProcessSpec, units: Units, oneshot: bool, result: Con
     if not oneshot:
         lines.append(("Restart", spec.restart.policy))
         lines.append(("RestartSec", f"{spec.restart.backoff.initial:g}"))
-    if not oneshot and spec.restart.policy != "no" and spec.restart.backoff.max != spec.restart.backoff.initial:
+    if (
+        not oneshot
+        and spec.restart.policy != "no"
+        and spec.restart.backoff.max != spec.restart.backoff.initial
+    ):
         result.warn(
             spec.name,
             "restart.backoff",
