@@ -49,7 +49,8 @@ def test_files_are_written_to_the_output_folder_with_the_warnings(project: Path)
     code, env = run_procler(project, "export", "systemd", "-o", "units")
     assert code == 0
     assert env["data"]["written"] == [
-        str(Path("units") / n) for n in ("shop-db.service", "shop-web.service", "shop-helper.service")
+        str(Path("units") / n)
+        for n in ("shop-db.service", "shop-web.service", "shop-helper.service")
     ]
     assert (project / "units" / "shop-web.service").read_text().count("After=shop-db.service") == 1
     assert [(w["process"], w["field"]) for w in env["data"]["warnings"]] == [

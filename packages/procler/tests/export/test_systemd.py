@@ -46,9 +46,7 @@ def systemd_words(line: str) -> list[str]:
 
 
 def rendered(files: dict[str, str], root: Path) -> str:
-    return "".join(f"== {name}\n{text}" for name, text in files.items()).replace(
-        str(root), "$ROOT"
-    )
+    return "".join(f"== {name}\n{text}" for name, text in files.items()).replace(str(root), "$ROOT")
 
 
 def test_every_feature_matches_the_golden_units(project: Path) -> None:
