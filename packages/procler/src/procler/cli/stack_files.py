@@ -1,4 +1,4 @@
-"""`procler export compose|systemd` and `procler import procfile|compose`: the stack handed
+"""`procler export compose|systemd|kubernetes` and `procler import procfile|compose`: the stack handed
 to another engine, or brought in from one. Declarations, then the handlers, which run in the
 CLI process (no supervisor) and import the export core only when they run."""
 
@@ -110,6 +110,18 @@ STACK_FILE_COMMANDS: "tuple[Command, ...]" = (
         output=OUTPUT,
     ),
     Command(
+        "export kubernetes",
+        "write Kubernetes manifests: Deployment/Job/CronJob per process, Services, probes",
+        HANDLERS + "export_kubernetes",
+        args=SELECTION,
+        examples=(
+            "procler export kubernetes --dry-run",
+            "procler export kubernetes --group backend -o deploy/k8s.yaml",
+        ),
+        errors=ERRORS,
+        output=OUTPUT,
+    ),
+    Command(
         "import procfile",
         "a Procfile's processes as a config (.env beside it, PORT from a base in steps of 100)",
         HANDLERS + "import_procfile",
@@ -155,6 +167,10 @@ def _convert(values: "dict[str, Any]", target: "str") -> "tuple[Conversion, list
         from procler.export.compose import export_compose
 
         result = export_compose(config, chosen)
+    elif target == "kubernetes":
+        from procler.export.kubernetes import export_kubernetes
+
+        result = export_kubernetes(config, chosen)
     else:
         from procler.export.systemd import export_systemd
 
@@ -184,6 +200,10 @@ def _answer(values: "dict[str, Any]", target: "str") -> "dict[str, Any]":
 
 def export_compose(values: "dict[str, Any]", command: "Command") -> "dict[str, Any]":
     return _answer(values, "compose")
+
+
+def export_kubernetes(values: "dict[str, Any]", command: "Command") -> "dict[str, Any]":
+    return _answer(values, "kubernetes")
 
 
 def export_systemd(values: "dict[str, Any]", command: "Command") -> "dict[str, Any]":

@@ -82,14 +82,19 @@ def _quote_ambiguous(data: Any) -> Any:
     return data
 
 
-def dump_yaml(data: Any) -> str:
+def dump_yaml(data: Any, *more: Any) -> str:
     """YAML from plain data through the library (never string building): block style, keys
-    in insertion order, strings like `no` quoted so no reader takes them for booleans."""
+    in insertion order, strings like `no` quoted so no reader takes them for booleans. More
+    than one document: a multi-document stream (`---` between them)."""
     from ruamel.yaml import YAML
 
     yaml = YAML(typ="rt", pure=True)
     yaml.default_flow_style = False
     yaml.width = 4096  # long paths and commands stay on one line
     out = io.StringIO()
-    yaml.dump(_quote_ambiguous(data), out)
+    if more:
+        yaml.explicit_start = True
+        yaml.dump_all([_quote_ambiguous(d) for d in (data, *more)], out)
+    else:
+        yaml.dump(_quote_ambiguous(data), out)
     return out.getvalue()
