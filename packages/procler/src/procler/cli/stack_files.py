@@ -1,5 +1,5 @@
-"""`procler export compose|systemd|kubernetes` and `procler import procfile|compose`: the stack handed
-to another engine, or brought in from one. Declarations, then the handlers, which run in the
+"""`procler export compose|systemd|kubernetes` and `procler import procfile|compose|procler03`:
+the stack handed to another engine, or brought in from one. Declarations, then the handlers, which run in the
 CLI process (no supervisor) and import the export core only when they run."""
 
 import os
@@ -147,6 +147,16 @@ STACK_FILE_COMMANDS: "tuple[Command, ...]" = (
         errors=IMPORT_ERRORS,
         output=IMPORT_OUTPUT,
     ),
+    Command(
+        "import procler03",
+        "a Procler 0.3 config rewritten in the canonical spelling (comments kept)",
+        HANDLERS + "import_procler03",
+        args=IMPORT_ARGS,
+        idempotent=False,
+        examples=("procler import procler03 old/.procler/config.yaml -o .procler/config.yaml",),
+        errors=IMPORT_ERRORS,
+        output=IMPORT_OUTPUT,
+    ),
 )
 
 
@@ -234,10 +244,14 @@ def _import(values: "dict[str, Any]", kind: "str") -> "dict[str, Any]":
         from procler.export.from_procfile import import_procfile
 
         result = import_procfile(text, source, Path(project_root(str(output))), values["base_port"])
-    else:
+    elif kind == "compose":
         from procler.export.from_compose import import_compose
 
         result = import_compose(text, source)
+    else:
+        from procler.export.from_procler03 import import_procler03
+
+        result = import_procler03(source)
     content, written = write_config(result, output, dry_run=values["dry_run"])
     answer: dict[str, Any] = {
         "source": str(source),
@@ -253,6 +267,10 @@ def _import(values: "dict[str, Any]", kind: "str") -> "dict[str, Any]":
 
 def import_procfile(values: "dict[str, Any]", command: "Command") -> "dict[str, Any]":
     return _import(values, "procfile")
+
+
+def import_procler03(values: "dict[str, Any]", command: "Command") -> "dict[str, Any]":
+    return _import(values, "procler03")
 
 
 def import_compose(values: "dict[str, Any]", command: "Command") -> "dict[str, Any]":

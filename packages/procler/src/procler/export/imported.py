@@ -17,6 +17,7 @@ class Imported:
     processes: dict[str, dict[str, Any]] = field(default_factory=dict)
     groups: dict[str, dict[str, Any]] = field(default_factory=dict)
     warnings: list[FidelityWarning] = field(default_factory=list)
+    document: str | None = None  # a whole config already rendered (comments kept)
 
     def warn(self, process: str, key: str, message: str, at: str = "") -> None:
         self.warnings.append(FidelityWarning(process, key, message, at))
@@ -28,6 +29,8 @@ def literal(text: str) -> str:
 
 
 def new_config(result: Imported) -> str:
+    if result.document is not None:
+        return result.document
     data: dict[str, Any] = {"version": 1, "processes": result.processes}
     if result.groups:
         data["groups"] = result.groups
