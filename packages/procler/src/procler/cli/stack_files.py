@@ -83,7 +83,7 @@ STACK_FILE_COMMANDS: "tuple[Command, ...]" = (
     Command(
         "export compose",
         "write a compose file for the stack, with a warning for every field compose cannot carry",
-        HANDLERS + "export_compose",
+        HANDLERS + "export",
         args=SELECTION,
         idempotent=True,
         examples=(
@@ -97,7 +97,7 @@ STACK_FILE_COMMANDS: "tuple[Command, ...]" = (
     Command(
         "export systemd",
         "write systemd units (user units; a .target per group, .timer per schedule)",
-        HANDLERS + "export_systemd",
+        HANDLERS + "export",
         args=(
             *SELECTION,
             Arg("--system", "system units (WantedBy=multi-user.target)", type="boolean"),
@@ -112,7 +112,7 @@ STACK_FILE_COMMANDS: "tuple[Command, ...]" = (
     Command(
         "export kubernetes",
         "write Kubernetes manifests: Deployment/Job/CronJob per process, Services, probes",
-        HANDLERS + "export_kubernetes",
+        HANDLERS + "export",
         args=SELECTION,
         examples=(
             "procler export kubernetes --dry-run",
@@ -124,7 +124,7 @@ STACK_FILE_COMMANDS: "tuple[Command, ...]" = (
     Command(
         "import procfile",
         "a Procfile's processes as a config (.env beside it, PORT from a base in steps of 100)",
-        HANDLERS + "import_procfile",
+        HANDLERS + "import_file",
         args=(
             *IMPORT_ARGS,
             Arg("--base-port", "PORT of the first process", type="integer", default=5000),
@@ -137,7 +137,7 @@ STACK_FILE_COMMANDS: "tuple[Command, ...]" = (
     Command(
         "import compose",
         "a compose file's services as docker processes; unsupported keys warned at line:column",
-        HANDLERS + "import_compose",
+        HANDLERS + "import_file",
         args=IMPORT_ARGS,
         idempotent=False,
         examples=(
@@ -150,7 +150,7 @@ STACK_FILE_COMMANDS: "tuple[Command, ...]" = (
     Command(
         "import procler03",
         "a Procler 0.3 config rewritten in the canonical spelling (comments kept)",
-        HANDLERS + "import_procler03",
+        HANDLERS + "import_file",
         args=IMPORT_ARGS,
         idempotent=False,
         examples=("procler import procler03 old/.procler/config.yaml -o .procler/config.yaml",),
@@ -208,16 +208,9 @@ def _answer(values: "dict[str, Any]", target: "str") -> "dict[str, Any]":
     return answer
 
 
-def export_compose(values: "dict[str, Any]", command: "Command") -> "dict[str, Any]":
-    return _answer(values, "compose")
-
-
-def export_kubernetes(values: "dict[str, Any]", command: "Command") -> "dict[str, Any]":
-    return _answer(values, "kubernetes")
-
-
-def export_systemd(values: "dict[str, Any]", command: "Command") -> "dict[str, Any]":
-    return _answer(values, "systemd")
+def export(values: "dict[str, Any]", command: "Command") -> "dict[str, Any]":
+    """Every `export TARGET`: the target is the command's second word."""
+    return _answer(values, command.words[1])
 
 
 def _read_input(values: "dict[str, Any]") -> "tuple[Path, str]":
@@ -232,7 +225,8 @@ def _read_input(values: "dict[str, Any]") -> "tuple[Path, str]":
         ) from None
 
 
-def _import(values: "dict[str, Any]", kind: "str") -> "dict[str, Any]":
+def import_file(values: "dict[str, Any]", command: "Command") -> "dict[str, Any]":
+    """Every `import SOURCE`: the source kind is the command's second word."""
     from pathlib import Path
 
     from procler.export.write import check_config_output, write_config
@@ -240,6 +234,7 @@ def _import(values: "dict[str, Any]", kind: "str") -> "dict[str, Any]":
     output = Path(values.get("output") or os.path.join(CONFIG_DIR, CONFIG_FILE))
     check_config_output(output, Path(values["path"]), merge=values["merge"])
     source, text = _read_input(values)
+    kind = command.words[1]
     if kind == "procfile":
         from procler.export.from_procfile import import_procfile
 
@@ -263,15 +258,3 @@ def _import(values: "dict[str, Any]", kind: "str") -> "dict[str, Any]":
     if values["dry_run"]:
         answer["content"] = content
     return answer
-
-
-def import_procfile(values: "dict[str, Any]", command: "Command") -> "dict[str, Any]":
-    return _import(values, "procfile")
-
-
-def import_procler03(values: "dict[str, Any]", command: "Command") -> "dict[str, Any]":
-    return _import(values, "procler03")
-
-
-def import_compose(values: "dict[str, Any]", command: "Command") -> "dict[str, Any]":
-    return _import(values, "compose")
