@@ -166,3 +166,14 @@ def test_compose_import_then_export_gives_the_same_services(project: Path) -> No
         if isinstance(original["command"], str):
             original["command"] = shlex.split(original["command"])
         assert {k: exported[name][k] for k in original} == original
+
+
+def test_a_compose_file_that_expands_without_bound_is_refused(project: Path) -> None:
+    lines = ['a0: &a0 ["x", "x", "x", "x", "x", "x", "x", "x", "x", "x"]']
+    lines += [f"a{i}: &a{i} [{', '.join([f'*a{i - 1}'] * 10)}]" for i in range(1, 8)]
+    (project / "laughs.yaml").write_text("\n".join(lines) + "\nservices: {}\n")
+    code, env = run_procler(project, "import", "compose", "laughs.yaml")
+    assert (code, env["error_code"]) == (2, "INVALID_INPUT")
+    assert env["data"]["errors"][0]["message"] == (
+        "the YAML expands to more than 100000 nodes once its aliases are followed"
+    )

@@ -131,3 +131,27 @@ def test_cron_lines_systemd_cannot_say_are_refused(cron: str, why: str) -> None:
     with pytest.raises(CronUnsupported) as caught:
         on_calendar(cron)
     assert str(caught.value) == why
+
+
+def test_a_docker_process_with_replicas_names_one_container_per_instance(project: Path) -> None:
+    config = load(
+        project,
+        'processes:\n  cache:\n    context: docker\n    docker: {image: "redis:7"}\n'
+        "    command: \"redis-server --save '' # 100%\"\n    replicas: 2\n",
+    )
+    unit = export_systemd(config, select(config, (), None)).files["shop-cache@.service"]
+    lines = dict(line.split("=", 1) for line in unit.splitlines() if "=" in line)
+    assert systemd_words(lines["ExecStart"]) == [
+        "docker",
+        "run",
+        "--rm",
+        "--name",
+        "shop-cache-%i",
+        "--network",
+        "host",
+        "redis:7",
+        "/bin/sh",
+        "-c",
+        "redis-server --save '' # 100%",
+    ]
+    assert lines["ExecStop"] == "docker stop shop-cache-%i"

@@ -15,6 +15,9 @@ from procler.config.findings import Findings
 STR_TAG = "tag:yaml.org,2002:str"
 NULL_TAG = "tag:yaml.org,2002:null"
 MERGE_TAG = "tag:yaml.org,2002:merge"
+# Nodes a document may expand to once aliases are followed: a real config or compose file
+# has a few thousand; a "billion laughs" file would otherwise take all memory.
+MAX_NODES = 100_000
 
 
 @dataclass
@@ -63,9 +66,18 @@ def parse_yaml(text: str, findings: Findings) -> YNode | None:
         )
         return None
     try:
-        return _convert(root, set())
+        return _convert(root, set(), [MAX_NODES])
     except _RecursiveAlias as exc:
         findings.at(exc.line, exc.column, "", "an alias refers to its own anchor", "")
+        return None
+    except _TooLarge:
+        findings.at(
+            1,
+            1,
+            "",
+            f"the YAML expands to more than {MAX_NODES} nodes once its aliases are followed",
+            "use fewer aliases of large anchors",
+        )
         return None
 
 
@@ -84,7 +96,14 @@ class _RecursiveAlias(Exception):
         self.column = column
 
 
-def _convert(node: Any, active: set[int]) -> YNode:
+class _TooLarge(Exception):
+    pass
+
+
+def _convert(node: Any, active: set[int], budget: list[int]) -> YNode:
+    budget[0] -= 1
+    if budget[0] < 0:
+        raise _TooLarge
     line, column = node.start_mark.line + 1, node.start_mark.column + 1
     if id(node) in active:
         raise _RecursiveAlias(line, column)
@@ -94,8 +113,10 @@ def _convert(node: Any, active: set[int]) -> YNode:
     active.add(id(node))
     try:
         if kind == "SequenceNode":
-            return YNode("seq", line, column, items=[_convert(n, active) for n in node.value])
-        pairs = [(_convert(k, active), _convert(v, active)) for k, v in node.value]
+            return YNode(
+                "seq", line, column, items=[_convert(n, active, budget) for n in node.value]
+            )
+        pairs = [(_convert(k, active, budget), _convert(v, active, budget)) for k, v in node.value]
     finally:
         active.discard(id(node))
     return YNode("map", line, column, pairs=_merge(pairs))

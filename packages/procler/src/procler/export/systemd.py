@@ -6,7 +6,7 @@ from __future__ import annotations
 from procler.config.model import ProcessSpec, ProjectConfig
 from procler.export.fidelity import Conversion, project_name
 from procler.export.oncalendar import CronUnsupported, on_calendar
-from procler.export.units import assignment, exec_line, render, specifier_safe
+from procler.export.units import Specified, assignment, exec_line, render, specifier_safe
 
 Lines = list[tuple[str, str]]
 
@@ -117,7 +117,9 @@ def _exec_start(spec: ProcessSpec, units: Units) -> Lines:
             ("ExecStart", exec_line(["docker", "start", "--attach", docker.container])),
             ("ExecStop", exec_line(["docker", "stop", docker.container])),
         ]
-    name = f"{units.project}-{spec.name}" + ("-%i" if spec.replicas > 1 else "")
+    name = f"{units.project}-{spec.name}"  # project and process names are safe words
+    if spec.replicas > 1:
+        name = Specified(f"{name}-%i")  # one container per instance
     argv = ["docker", "run", "--rm", "--name", name, "--network", docker.network_mode]
     for volume in docker.volumes:
         argv += ["--volume", volume]
@@ -126,10 +128,7 @@ def _exec_start(spec: ProcessSpec, units: Units) -> Lines:
     argv.append(docker.image or "")
     if spec.args is not None or spec.command is not None:
         argv += spec.argv()
-    line = exec_line(argv)
-    if spec.replicas > 1:  # the instance specifier must stay a specifier in the name
-        line = line.replace("-%%i", "-%i", 1)
-    return [("ExecStart", line), ("ExecStop", exec_line(["docker", "stop", name]))]
+    return [("ExecStart", exec_line(argv)), ("ExecStop", exec_line(["docker", "stop", name]))]
 
 
 def _service_section(spec: ProcessSpec, units: Units, oneshot: bool, result: Conversion) -> Lines:

@@ -17,9 +17,14 @@ def _escape(text: str) -> str:
     return "".join(_ESCAPES.get(ch, ch) for ch in text).replace("%", "%%")
 
 
+class Specified(str):
+    """A word already in unit-file syntax, written as is: e.g. a name holding `%i`, the
+    instance of a template (the caller builds it from safe characters)."""
+
+
 def exec_word(word: str) -> str:
     """One argv word of an Exec*= line: `%` and `$` kept literal, quoted when needed."""
-    if _SAFE_WORD.fullmatch(word):
+    if isinstance(word, Specified) or _SAFE_WORD.fullmatch(word):
         return word
     return '"' + _escape(word).replace("$", "$$") + '"'
 
