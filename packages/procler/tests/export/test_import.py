@@ -177,3 +177,24 @@ def test_a_compose_file_that_expands_without_bound_is_refused(project: Path) -> 
     assert env["data"]["errors"][0]["message"] == (
         "the YAML expands to more than 100000 nodes once its aliases are followed"
     )
+
+
+def test_a_dependency_on_a_service_left_out_is_dropped_with_a_warning(project: Path) -> None:
+    text = (
+        "services:\n  app:\n    image: app:1\n    depends_on: [assets]\n  assets:\n    build: .\n"
+    )
+    result = import_compose(text, project / "compose.yaml")
+    assert result.processes["app"]["depends_on"] == []
+    assert [(w.process, w.field, w.at, w.message) for w in result.warnings] == [
+        ("assets", "build", "compose.yaml:6:5", "`build` is not imported"),
+        (
+            "assets",
+            "image",
+            "compose.yaml:6:5",
+            "a service without an image (build only) is not imported",
+        ),
+        ("app", "depends_on", "", "assets is not imported: the dependency is dropped"),
+    ]
+    imported = project / "imported.yaml"
+    imported.write_text(new_config(result))
+    assert check_config(str(imported), {})[1].as_dicts() == []

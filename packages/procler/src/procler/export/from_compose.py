@@ -98,7 +98,22 @@ def import_compose(text: str, source: Path) -> Imported:
         process = _service(name_node.text, service, where)
         if process is not None:
             result.processes[name_node.text] = process
+    for name, process in result.processes.items():
+        _drop_missing_dependencies(name, process, result)
     return result
+
+
+def _drop_missing_dependencies(name: str, process: dict[str, Any], result: Imported) -> None:
+    """A dependency on a service left out would make the config invalid: it goes, warned."""
+    kept = []
+    for dep in process.get("depends_on", []):
+        target = dep if isinstance(dep, str) else dep["name"]
+        if target in result.processes:
+            kept.append(dep)
+        else:
+            result.warn(name, "depends_on", f"{target} is not imported: the dependency is dropped")
+    if "depends_on" in process:
+        process["depends_on"] = kept
 
 
 def _service(name: str, node: YNode, where: Source) -> dict[str, Any] | None:
