@@ -102,6 +102,9 @@ class ProcessBuilder:
         if daemon is not None:
             fields["daemon"] = daemon
         self._not_acted_on(base, raw)
+        export_image = given(given(raw, "export").get("export"), "image").get("image")
+        if export_image is not None:
+            fields["export_image"] = self.sub(child(child(base, "export"), "image"), export_image)
         if "max_memory" in fields:
             self.findings.warn(
                 child(base, "max_memory"),

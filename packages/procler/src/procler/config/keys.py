@@ -138,6 +138,7 @@ PROCESS = Struct(
         "daemon_pidfile": Str(),
         "daemon_container": Str(),
         "adopt_existing": Bool(),
+        "export": Struct({"image": Str()}),  # hints read by `procler export` only
     },
     exclusive=("command", "args"),
 )
