@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from harness import PY, Project, alive, wait_for
+from harness import PY, Project, alive, sentinel_running, wait_for
 
 # Each exec step writes a marker file when it begins, then waits for a release file (bounded).
 HOLD = (
@@ -49,6 +49,8 @@ def _interrupt_during_migrate(project: Project) -> str:
     pid = project.supervisor_pid()
     os.kill(pid, signal.SIGKILL)
     assert wait_for(lambda: not alive(pid), 10)
+    # the dead supervisor's sentinel sweeps the project's processes: let it finish first
+    assert wait_for(lambda: not sentinel_running(str(project.root)), 30)
     return run_id
 
 

@@ -1,5 +1,6 @@
 """Everything that runs in the CLI process, one module per command family (config,
-processes, recipes, snippets, logs, daemon: each holds its declarations and the handlers that run here),
+processes, recipes, snippets, logs, daemon, stack_files: each holds its declarations and the handlers
+that run here),
 and `client`, which sends supervisor commands over the socket (starting a supervisor).
 
 APP assembles the declarations: the single source for the parser, capabilities and the
@@ -14,6 +15,7 @@ from procler.cli.logs import LOGS_COMMANDS
 from procler.cli.processes import PROCESS_COMMANDS
 from procler.cli.recipes import RECIPE_COMMANDS
 from procler.cli.snippets import SNIPPET_COMMANDS
+from procler.cli.stack_files import STACK_FILE_COMMANDS
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -33,6 +35,7 @@ COMMANDS = (
     + SNIPPET_COMMANDS
     + LOGS_COMMANDS
     + DAEMON_COMMANDS
+    + STACK_FILE_COMMANDS
 )
 
 APP = App(

@@ -27,7 +27,7 @@ SHUTDOWN_GRACE = 5  # seconds; bound on answering requests still in flight when 
 
 def take_lock(root: str) -> int | None:
     """Hold the project's supervisor lock for our lifetime; None if another supervisor has it."""
-    fd = os.open(project.lock_path(root), os.O_RDWR | os.O_CREAT, 0o600)
+    fd = project.open_private(project.lock_path(root), os.O_RDWR)
     try:
         fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
     except BlockingIOError:
@@ -58,18 +58,20 @@ def bind_socket(path: str) -> socket.socket:
     with contextlib.suppress(FileNotFoundError):
         os.unlink(path)
     sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-    old = os.umask(0o177)
+    old = os.umask(0o177)  # the socket is created 0600: no moment where others could connect
     try:
         sock.bind(path)
     finally:
         os.umask(old)
-    os.chmod(path, 0o600)
     sock.listen(256)
     return sock
 
 
-async def serve(app: App, forward: str, root: str, config_path: str, sock: socket.socket) -> None:
-    """Serve `app`'s commands whose declared handler is `forward` until told to stop."""
+async def serve(
+    app: App, answered: frozenset[str], root: str, config_path: str, sock: socket.socket
+) -> None:
+    """Serve `app`'s commands until told to stop; those whose declared handler is one of
+    `answered` also from argv."""
     import uvicorn
 
     from procler.supervisor.core import Supervisor
@@ -77,7 +79,7 @@ async def serve(app: App, forward: str, root: str, config_path: str, sock: socke
     from procler.supervisor.http import Api
 
     sup = Supervisor(root, config_path)
-    api = Api(app, Handlers(sup).table(), forward=forward, config_path=config_path)
+    api = Api(app, Handlers(sup).table(), answered=answered, config_path=config_path)
     config = uvicorn.Config(
         api,
         log_config=None,
@@ -102,7 +104,7 @@ async def serve(app: App, forward: str, root: str, config_path: str, sock: socke
     await server.shutdown(sockets=[sock])
 
 
-def main(app: App, forward: str) -> None:
+def main(app: App, answered: frozenset[str]) -> None:
     """The supervisor process's life: argv is PROJECT_ROOT CONFIG_PATH."""
     root, config_path = sys.argv[1], sys.argv[2]
     logging.basicConfig(
@@ -110,8 +112,7 @@ def main(app: App, forward: str) -> None:
         stream=sys.stderr,
         format="%(asctime)s %(levelname)s %(name)s: %(message)s",
     )
-    state = project.state_dir(root)
-    os.makedirs(state, exist_ok=True)
+    project.make_state_dir(root)
     lock = take_lock(root)
     if lock is None:
         log.info("another supervisor holds the lock for %s; exiting", root)
@@ -120,7 +121,7 @@ def main(app: App, forward: str) -> None:
     path = project.socket_path(root)
     sock = bind_socket(path)
     try:
-        asyncio.run(serve(app, forward, root, config_path, sock))
+        asyncio.run(serve(app, answered, root, config_path, sock))
     finally:
         with contextlib.suppress(FileNotFoundError):
             os.unlink(path)
