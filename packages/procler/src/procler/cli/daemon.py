@@ -5,7 +5,7 @@ import os
 
 from agentcli.commands import Arg, Command, Raw
 from procler import project
-from procler.cli.processes import IF_RUNNING, SUPERVISED
+from procler.cli.processes import FROM_DISK, IF_RUNNING, SUPERVISED
 from procler.errors import ConfigNotFound, StateDirUnwritable, SupervisorUnavailable
 
 TYPE_CHECKING = False
@@ -23,7 +23,7 @@ DAEMON_COMMANDS: "tuple[Command, ...]" = (
         "make a running supervisor re-read the config and runtime definitions now",
         IF_RUNNING,
         examples=("procler reload",),
-        errors=SUPERVISED,
+        errors=(*SUPERVISED, *FROM_DISK),
         output={"type": "object", "properties": {"processes": {"type": "array"}}},
     ),
     Command(
@@ -40,7 +40,7 @@ DAEMON_COMMANDS: "tuple[Command, ...]" = (
         IF_RUNNING,
         destructive=True,
         examples=("procler daemon stop",),
-        errors=(ConfigNotFound, StateDirUnwritable, SupervisorUnavailable),
+        errors=(*SUPERVISED, *FROM_DISK),
         output={"type": "object", "properties": {"stopped_processes": {"type": "array"}}},
     ),
     Command(

@@ -45,6 +45,8 @@ TIMEOUT = Arg(
 )
 WAIT_FOR = ("running", "stopped", "exited", "failed", "healthy", "unhealthy")
 SUPERVISED = (ConfigNotFound, ConfigInvalid, StateDirUnwritable, SupervisorUnavailable)
+# What the answers from disk (IF_RUNNING commands without a supervisor) may raise besides.
+FROM_DISK = (ProcessNotFound, GroupNotFound)
 # What starting a process can answer, local or in Docker.
 STARTING = (PortInUse, StartFailed, ImageNotFound, ContainerNotFound, DockerUnavailable)
 
@@ -89,7 +91,7 @@ PROCESS_COMMANDS: "tuple[Command, ...]" = (
             Arg("--with-dependents", "stop what depends on it first", type="boolean"),
         ),
         examples=("procler stop api", "procler stop db --with-dependents", "procler stop --all"),
-        errors=(*SUPERVISED, ProcessNotFound, DockerUnavailable),
+        errors=(*SUPERVISED, *FROM_DISK, DockerUnavailable),
         output={"oneOf": [PROCESS, PROCESSES], "description": "adds already_stopped"},
     ),
     Command(
@@ -140,7 +142,7 @@ PROCESS_COMMANDS: "tuple[Command, ...]" = (
             ),
         ),
         examples=("procler status", "procler status api", "procler status --tag backend"),
-        errors=(*SUPERVISED, ProcessNotFound),
+        errors=(*SUPERVISED, *FROM_DISK),
         output={"oneOf": [PROCESS, PROCESSES]},
     ),
     Command(
@@ -239,7 +241,7 @@ PROCESS_COMMANDS: "tuple[Command, ...]" = (
         "stop every process, dependents first",
         IF_RUNNING,
         examples=("procler down",),
-        errors=(*SUPERVISED, DockerUnavailable, ProcessNotFound),
+        errors=(*SUPERVISED, DockerUnavailable, *FROM_DISK),
         output=PROCESSES,
     ),
     Command(
@@ -257,7 +259,7 @@ PROCESS_COMMANDS: "tuple[Command, ...]" = (
         IF_RUNNING,
         args=(GROUP,),
         examples=("procler group stop backend",),
-        errors=(*GROUP_ERRORS, DockerUnavailable),
+        errors=(*SUPERVISED, *FROM_DISK, DockerUnavailable),
         output=PROCESSES,
     ),
     Command(
@@ -266,7 +268,7 @@ PROCESS_COMMANDS: "tuple[Command, ...]" = (
         IF_RUNNING,
         args=(GROUP,),
         examples=("procler group status backend",),
-        errors=GROUP_ERRORS,
+        errors=(*SUPERVISED, *FROM_DISK),
         output=PROCESSES,
     ),
     Command(
@@ -320,7 +322,7 @@ PROCESS_COMMANDS: "tuple[Command, ...]" = (
         "the groups defined in the config, with their members",
         IF_RUNNING,
         examples=("procler group list",),
-        errors=SUPERVISED,
+        errors=(*SUPERVISED, *FROM_DISK),
         output={"type": "object", "properties": {"groups": {"type": "array"}}},
     ),
 )
