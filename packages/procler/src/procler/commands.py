@@ -55,7 +55,7 @@ START_ARGS = (
     Arg("--no-deps", "start only this process, not what it depends on", type="boolean"),
     Arg(
         "--timeout",
-        "give up waiting for dependencies after this long",
+        "give up waiting for dependencies and the health check after this long",
         type="duration",
         default="60s",
     ),
@@ -88,9 +88,18 @@ PROCESS_COMMANDS: "tuple[Command, ...]" = (
     ),
     Command(
         "restart",
-        "stop (if running) and start a process (or --all): always a new run",
+        "stop (if running) and start a process (or --all): always a new run; answers like start",
         FORWARD,
-        args=(NAME, ALL),
+        args=(
+            NAME,
+            ALL,
+            Arg(
+                "--timeout",
+                "give up waiting for the health check after this long",
+                type="duration",
+                default="60s",
+            ),
+        ),
         idempotent=False,
         examples=("procler restart api",),
         errors=(*SUPERVISED, ProcessNotFound, PortInUse, StartFailed),

@@ -48,6 +48,18 @@ def check(current: str, new: str) -> None:
         raise InvalidTransition(f"{current} -> {new}")
 
 
+def failed_start(user_start: bool, status: str, has_check: bool, ever_healthy: bool) -> bool:
+    """A run the user started that ends before it was known good (during the start grace
+    period, or with a health check before it ever passed) is failed, not restarted."""
+    return user_start and (status == STARTING or (has_check and not ever_healthy))
+
+
+def start_settled(status: str, has_check: bool) -> bool:
+    """A start (or restart) can answer: known good (healthy; up, without a health check)
+    or known bad (ended, unhealthy)."""
+    return status != STARTING and not (has_check and status == RUNNING)
+
+
 def exit_status(code: int | None, success_codes: tuple[int, ...], will_restart: bool) -> str:
     """Where a process goes when it ends by itself: backoff, exited or failed."""
     if will_restart:

@@ -31,7 +31,9 @@ processes:
     args: [{PY}, -c, "import time,sys; time.sleep(0.3); sys.exit(3)"]
     restart: {{policy: on-failure, max_restarts: 2, backoff: {{initial: 50ms, max: 100ms}}}}
   missing:
-    command: no-such-program-xyz
+    command: "no-such-program-xyz $HOME"
+  missing_direct:
+    command: no-such-program-xyz --flag
   daemonizer:
     args: [{PY}, -c, "import os,time,sys; pid=os.fork(); (os.setsid(), time.sleep(600)) if pid==0 else (time.sleep(0.5), sys.exit(0))"]
   envdump:
@@ -46,6 +48,7 @@ STATUS_KEYS = [
     "status",
     "context",
     "pid",
+    "shell",
     "started_at",
     "uptime_seconds",
     "run",
@@ -106,7 +109,19 @@ def test_instant_failure_is_reported_failed_with_stderr(
     assert env["error_code"] == "START_FAILED"
     assert env["data"]["status"] == "failed"
     assert env["data"]["exit_code"] == 127
-    assert env["data"]["stderr"] == ["/bin/sh: 1: no-such-program-xyz: not found"]
+    assert env["data"]["stderr"] == ["/bin/sh: 1: exec: no-such-program-xyz: not found"]
+
+
+def test_a_command_without_shell_syntax_is_run_without_a_shell(
+    make_project: Callable[[str], Project],
+) -> None:
+    p = make_project(SLEEPER)
+    code, env = p.run("start", "missing_direct")
+    assert code == 1
+    assert env["error_code"] == "START_FAILED"
+    assert env["error"] == (
+        "missing_direct: cannot start: No such file or directory: no-such-program-xyz"
+    )
 
 
 def test_stop_kills_the_whole_tree(make_project: Callable[[str], Project]) -> None:

@@ -40,7 +40,9 @@ def _stamp(path: Path) -> float | None:
 
 
 class Supervisor:
-    def __init__(self, root: str, config_path: str, clock: Clock | None = None) -> None:
+    def __init__(
+        self, root: str, config_path: str, lock_fd: int | None = None, clock: Clock | None = None
+    ) -> None:
         self.root = root
         self.config_path = Path(config_path)
         self.state_dir = Path(project.state_dir(root))
@@ -52,13 +54,16 @@ class Supervisor:
         self.stop_requested = asyncio.Event()
         self._config: ProjectConfig | None = None
         self._stamps: tuple[float | None, ...] = ()
+        self._definitions: bytes | None = None  # definitions.json as last loaded
         self.logs: LogStore | None = None
         self.base_env = self._base_environment()
+        # The sentinel shares our lock (pass_fds): the lock is free only once it has swept.
         self._sentinel = subprocess.Popen(
             [sys.executable, "-m", "procler.supervisor.sentinel", root],
             stdin=subprocess.PIPE,
             stdout=subprocess.DEVNULL,
             start_new_session=True,
+            pass_fds=() if lock_fd is None else (lock_fd,),
         )
         self._flusher: asyncio.Task[None] | None = None
         self._retired: set[asyncio.Future[Any]] = set()
@@ -78,12 +83,33 @@ class Supervisor:
         """The project's config, reloaded when the YAML or the runtime definitions changed."""
         from procler.config.load import load_project
 
-        stamps = (_stamp(self.config_path), _stamp(self.state_dir / "definitions.json"))
+        definitions = self.state_dir / "definitions.json"
+        stamps = (_stamp(self.config_path), _stamp(definitions))
         if self._config is None or stamps != self._stamps:
             cfg = load_project(str(self.config_path))
             self._config, self._stamps = cfg, stamps
+            with contextlib.suppress(OSError):
+                self._definitions = definitions.read_bytes() if stamps[1] else None
             self._sync(cfg)
         return self._config
+
+    def reopen_state(self) -> None:
+        """The state directory was removed under us (`git clean`): write it again from what
+        we hold (desired state, open runs, runtime definitions) and start new log files."""
+        old, self.store = self.store, StateStore(self.state_dir / "state.db")
+        old.close()
+        self.store.set_meta("base_env", self.base_env)
+        for rt in self.runtimes.values():
+            self.store.save_process(rt.name, rt.desired, rt.run, rt.restarts, rt.last_exit)
+            if rt.proc is not None and rt.status in states.ALIVE:
+                self.store.run_started(rt.name, rt.run, rt.proc.pid, rt.started_at or 0.0)
+        if self._definitions is not None:
+            fd = os.open(self.state_dir / "definitions.json", os.O_WRONLY | os.O_CREAT, 0o600)
+            with open(fd, "wb") as handle:
+                handle.write(self._definitions)
+        if self.logs is not None:
+            self.logs.close()
+            self.logs = LogStore(self.state_dir / "logs", self.logs.max_size, self.logs.max_files)
 
     def _sync(self, cfg: ProjectConfig) -> None:
         if self.logs is None:
@@ -165,13 +191,14 @@ class Supervisor:
 
     def spawned(self, rt: ProcessRuntime, proc: RunningProcess) -> None:
         self.store.run_started(rt.name, rt.run, proc.pid, self.clock.time())
-        if rt.spec.context == "local" and proc.pid is not None:
-            self._tell_sentinel(f"+{proc.pid}")
+        if proc.run_id is not None:  # a local run, or a command exec'd in a container
+            group = f" {proc.pid}" if rt.spec.context == "local" and proc.pid is not None else ""
+            self._tell_sentinel(f"+{proc.run_id}{group}")
 
     def reaped(self, rt: ProcessRuntime, proc: RunningProcess) -> None:
         self.store.run_ended(rt.name, rt.run, self.clock.time())
-        if rt.spec.context == "local" and proc.pid is not None:
-            self._tell_sentinel(f"-{proc.pid}")
+        if proc.run_id is not None:
+            self._tell_sentinel(f"-{proc.run_id}")
 
     def output(self, rt: ProcessRuntime, run: int, batch: OutputBatch) -> None:
         assert self.logs is not None

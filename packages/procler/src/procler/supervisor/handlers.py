@@ -21,6 +21,7 @@ from procler.supervisor.runtime import ProcessRuntime
 from procler.supervisor.status import CpuMeter, process_status
 
 Handler = Callable[[dict[str, Any]], Awaitable[Any]]
+START_WAIT = 60.0  # default bound on a start waiting for its health check (--timeout)
 WAIT_CONDITIONS: dict[str, Callable[[ProcessRuntime], bool]] = {
     "running": lambda rt: rt.status in states.UP,
     "stopped": lambda rt: rt.status in states.AT_REST,
@@ -79,12 +80,33 @@ class Handlers:
         if not (restart and rt.status in states.ALIVE):
             self._check_ports(rt)
         result = await (rt.restart() if restart else rt.start())
+        self._refuse_failed(rt)
+        return {**self._one(rt), **result}
+
+    def _refuse_failed(self, rt: ProcessRuntime) -> None:
         if rt.status == states.FAILED:
             raise StartFailed(
                 f"{rt.name} failed during start: {(rt.last_exit or {}).get('reason', '')}",
                 data={**self._one(rt), "stderr": list(rt.recent_stderr)},
             )
-        return {**self._one(rt), **result}
+
+    async def _settle(self, outcomes: list[dict[str, Any]], timeout: float) -> list[dict[str, Any]]:
+        """Wait (bounded) until each process just started is known good (its health check
+        passed) or known bad; a failed one raises START_FAILED. Dependents with condition
+        `started` did not wait for this."""
+        fresh = [self.sup.runtimes[o["name"]] for o in outcomes if not o.get("already_running")]
+        await asyncio.gather(
+            *(
+                rt.wait_until(
+                    lambda r: states.start_settled(r.status, r.spec.healthcheck is not None),
+                    timeout,
+                )
+                for rt in fresh
+            )
+        )
+        for rt in fresh:
+            self._refuse_failed(rt)
+        return [{**o, **self._one(self.sup.runtimes[o["name"]])} for o in outcomes]
 
     async def _stop_one(self, rt: ProcessRuntime) -> dict[str, Any]:
         result = await rt.stop()
@@ -112,16 +134,18 @@ class Handlers:
 
     async def _start_names(self, names: list[str], values: dict[str, Any]) -> list[dict[str, Any]]:
         cfg = self.sup.config()
-        return await start_plan(
+        timeout = float(values.get("timeout") or START_WAIT)
+        outcomes = await start_plan(
             self.sup.runtimes,
             self._graph(),
             names,
             lambda n: cfg.processes[n].depends_on,
             self._start_one,
-            float(values.get("timeout") or 60.0),
+            timeout,
             with_deps=not values.get("no_deps"),
             describe=self._one,
         )
+        return await self._settle(outcomes, timeout)
 
     async def _stop_names(
         self, names: list[str], with_dependents: bool = True
@@ -146,9 +170,10 @@ class Handlers:
 
     async def restart(self, values: dict[str, Any]) -> Any:
         names = self._names(values)
-        results = await asyncio.gather(
+        started = await asyncio.gather(
             *(self._start_one(self.sup.runtimes[n], True) for n in names)
         )
+        results = await self._settle(list(started), float(values.get("timeout") or START_WAIT))
         return {"processes": list(results)} if values.get("all") else results[0]
 
     async def stop(self, values: dict[str, Any]) -> Any:

@@ -66,6 +66,10 @@ class ProcessRuntime:
         states.check(self.status, new)
         old, self.status = self.status, new
         self.host.record(self, old, new, reason)
+        self._wake()
+
+    def _wake(self) -> None:
+        """Let every wait_until look at the runtime again."""
         self._changed.set()
         self._changed = asyncio.Event()
 
@@ -169,7 +173,15 @@ class ProcessRuntime:
             self.health.begin()
         else:
             self.health = None
-        if await self.wait_until(lambda rt: rt.status != states.STARTING, START_GRACE):
+        # Known good as soon as the health check passes, else when the grace period ends.
+        await self.wait_until(
+            lambda rt: (
+                rt.status != states.STARTING
+                or (rt.health is not None and rt.health.status == "healthy")
+            ),
+            START_GRACE,
+        )
+        if self.status != states.STARTING:
             return  # ended during the grace period; _watch has recorded how
         self._set(states.RUNNING, "started")
         if self.health is not None and self.health.status != "starting":
@@ -179,6 +191,9 @@ class ProcessRuntime:
 
     def health_changed(self, target: str, reason: str, restart: bool) -> None:
         """Called by the prober: move between running/healthy/unhealthy; maybe restart."""
+        if self.status == states.STARTING:
+            self._wake()  # _spawn is waiting: a passed check ends the grace period early
+            return
         if self.status not in states.UP or self.status == target:
             return
         self._set(target, reason)
@@ -260,12 +275,23 @@ class ProcessRuntime:
         how = (
             f"exit code {info.code}" if info.code is not None else f"killed by signal {info.signal}"
         )
-        if leftovers:
+        if leftovers and spec.keeps_shell:
+            how += f"; killed {leftovers} process(es) still running when its shell ended"
+        elif leftovers:
             how += f"; killed {leftovers} process(es) it left running (daemonized? run it in the foreground)"
-        failed_fast = self.status == states.STARTING and self._user_start
+        failed_fast = states.failed_start(
+            self._user_start,
+            self.status,
+            has_check=self.health is not None,
+            ever_healthy=self.health is not None and self.health.was_healthy,
+        )
         wants = states.should_restart(policy.policy, info.code, spec.success_exit_codes)
         if failed_fast and info.code not in spec.success_exit_codes:
-            reason = f"{how} during start"
+            reason = (
+                f"{how} during start"
+                if self.status == states.STARTING
+                else f"{how} before it was healthy"
+            )
         elif wants and self.desired == "running" and self.restarts < policy.max_restarts:
             self.restarts += 1
             delay = states.backoff_delay(self.restarts, policy.backoff.initial, policy.backoff.max)

@@ -36,11 +36,16 @@ def process_status(rt: ProcessRuntime, meter: CpuMeter, now: float) -> dict[str,
         "stopping",
     )
     pid = rt.proc.pid if alive and rt.proc is not None else None
+    shell = rt.spec.keeps_shell and rt.spec.context == "local"
+    if shell and pid is not None:
+        # The shell leads the group; what the user thinks of as the process is its child.
+        pid = next(iter(procfs.children(pid)), pid)
     out: dict[str, Any] = {
         "name": rt.name,
         "status": rt.status,
         "context": rt.spec.context,
         "pid": pid,
+        "shell": shell,
         "started_at": iso(rt.started_at) if alive else None,
         "uptime_seconds": round(now - rt.started_at, 3) if alive and rt.started_at else None,
         "run": rt.run,
@@ -57,10 +62,12 @@ def process_status(rt: ProcessRuntime, meter: CpuMeter, now: float) -> dict[str,
     if rt.health is not None:
         out["health"] = rt.health.summary()
     if alive and rt.proc is not None:
-        tree = procfs.tree(pid) if pid is not None else []
-        out.update(rt.proc.details(tree[0] if tree else None))
+        leader = rt.proc.pid
+        tree = procfs.tree(leader) if leader is not None else []
+        main = next((p for p in tree if p.pid == pid), None)
+        out.update(rt.proc.details(main))
         if tree:
             out["memory_rss_bytes"] = sum(p.rss_bytes for p in tree)
             cpu = sum(p.cpu_seconds for p in tree)
-            out["cpu_percent"] = meter.percent(rt.name, pid, cpu, now, rt.started_at or now)
+            out["cpu_percent"] = meter.percent(rt.name, leader, cpu, now, rt.started_at or now)
     return out
