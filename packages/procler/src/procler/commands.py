@@ -152,12 +152,19 @@ PROCESS_COMMANDS: "tuple[Command, ...]" = (
     ),
     Command(
         "up",
-        "start every process in dependency order (parallel where independent)",
+        "start every process in dependency order (parallel where independent); a one-shot "
+        "that completed in this supervisor's life with the same definition is not run again",
         FORWARD,
-        args=START_ARGS[1:],
-        examples=("procler up",),
+        args=(
+            *START_ARGS[1:],
+            Arg("--rerun", "run completed one-shots again", type="boolean"),
+        ),
+        examples=("procler up", "procler up --rerun"),
         errors=(*SUPERVISED, PortInUse, StartFailed, DependencyFailed),
-        output=PROCESSES,
+        output={
+            **PROCESSES,
+            "description": "each process adds already_running or already_completed",
+        },
     ),
     Command(
         "down",
@@ -215,7 +222,11 @@ PROCESS_COMMANDS: "tuple[Command, ...]" = (
             Arg("--until", "only lines at or before this time (5m, 1h30m, or ISO-8601)"),
             Arg("--stream", "only this stream", choices=("stdout", "stderr")),
             Arg("--grep", "only lines matching this regular expression"),
-            Arg("--run", "which runs: current, previous, N or all", default="current"),
+            Arg(
+                "--run",
+                "which runs: current, previous, last-failed (the newest crashed run), N or all",
+                default="current",
+            ),
             Arg(
                 "--follow",
                 "keep printing new lines as NDJSON until --timeout or Ctrl-C",
@@ -226,7 +237,7 @@ PROCESS_COMMANDS: "tuple[Command, ...]" = (
         examples=(
             "procler logs api --tail 50",
             "procler logs api --stream stderr --since 5m --grep ERROR",
-            "procler logs api --run previous",
+            "procler logs api --run last-failed",
             "procler logs --all --follow --timeout 10s",
         ),
         errors=(ConfigNotFound, ConfigInvalid, ProcessNotFound, GroupNotFound),

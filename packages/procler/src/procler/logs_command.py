@@ -18,18 +18,30 @@ from procler import project
 from procler.errors import GroupNotFound, ProcessNotFound
 
 
-def _known_runs(state: str) -> dict[str, int]:
-    """Each process's latest run number as the supervisor recorded it."""
+def _known_runs(state: str) -> tuple[dict[str, int], dict[str, int]]:
+    """Each process's latest run number as the supervisor recorded it, and its newest run
+    that ended badly (from its status: the last recorded transition)."""
+    from procler import states
+
     path = os.path.join(state, "state.db")
     if not os.path.exists(path):
-        return {}
+        return {}, {}
     db = sqlite3.connect(f"file:{path}?mode=ro", uri=True, timeout=5)
     try:
-        return {name: runs for name, runs in db.execute("SELECT name, runs FROM process")}
+        rows = db.execute(
+            "SELECT p.name, p.runs, p.restarts, (SELECT dst FROM event e WHERE e.name = p.name"
+            " ORDER BY e.rowid DESC LIMIT 1) FROM process p"
+        ).fetchall()
     except sqlite3.OperationalError:
-        return {}
+        return {}, {}
     finally:
         db.close()
+    crashed = {
+        n: c
+        for n, runs, restarts, status in rows
+        if (c := states.crashed_run(status, runs, restarts))
+    }
+    return {name: runs for name, runs, _, _ in rows}, crashed
 
 
 def _names(values: dict[str, Any], config_path: str, logs: Path) -> list[str]:
@@ -67,7 +79,7 @@ def show(values: dict[str, Any], command: Command) -> Any:
     config_path = project.find_config(os.getcwd(), values.get("config"))
     state = project.state_dir(project.project_root(config_path))
     logs = Path(state) / "logs"
-    runs = _known_runs(state)
+    runs, crashed = _known_runs(state)
     names = _names(values, config_path, logs)
     now = time.time()
     check_stream(values.get("stream"))
@@ -79,6 +91,7 @@ def show(values: dict[str, Any], command: Command) -> Any:
         "grep": compile_grep(values["grep"]) if values.get("grep") else None,
         "run": parse_run(values["run"]),
         "current_run": {n: runs[n] for n in names if n in runs} or None,
+        "crashed": crashed,
     }
     target: str | list[str] = (
         names if len(names) > 1 or values.get("all") or values.get("group") else names[0]

@@ -60,6 +60,22 @@ def start_settled(status: str, has_check: bool) -> bool:
     return status != STARTING and not (has_check and status == RUNNING)
 
 
+def done_for_up(status: str, same_definition: bool) -> bool:
+    """`up` leaves alone a one-shot that completed successfully in this supervisor's life
+    and whose definition did not change since."""
+    return status == EXITED and same_definition
+
+
+def crashed_run(status: str | None, runs: int, restarts: int) -> int | None:
+    """The newest run that ended badly: the last one while in backoff or failed; the one
+    before the current run when that run is a restart."""
+    if status in (BACKOFF, FAILED) and runs >= 1:
+        return runs
+    if status in ALIVE and restarts > 0 and runs > 1:
+        return runs - 1
+    return None
+
+
 def exit_status(code: int | None, success_codes: tuple[int, ...], will_restart: bool) -> str:
     """Where a process goes when it ends by itself: backoff, exited or failed."""
     if will_restart:

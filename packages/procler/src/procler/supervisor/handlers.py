@@ -74,9 +74,13 @@ class Handlers:
                     data={"name": rt.name, "port": port, "pid": held.pid, "command": held.command},
                 )
 
-    async def _start_one(self, rt: ProcessRuntime, restart: bool = False) -> dict[str, Any]:
+    async def _start_one(
+        self, rt: ProcessRuntime, restart: bool = False, keep_completed: bool = False
+    ) -> dict[str, Any]:
         if not restart and rt.status in states.ALIVE:
             return {**self._one(rt), "already_running": True}
+        if keep_completed and states.done_for_up(rt.status, rt.completed_spec == rt.spec):
+            return {**self._one(rt), "already_completed": True}
         if not (restart and rt.status in states.ALIVE):
             self._check_ports(rt)
         result = await (rt.restart() if restart else rt.start())
@@ -94,7 +98,11 @@ class Handlers:
         """Wait (bounded) until each process just started is known good (its health check
         passed) or known bad; a failed one raises START_FAILED. Dependents with condition
         `started` did not wait for this."""
-        fresh = [self.sup.runtimes[o["name"]] for o in outcomes if not o.get("already_running")]
+        fresh = [
+            self.sup.runtimes[o["name"]]
+            for o in outcomes
+            if not (o.get("already_running") or o.get("already_completed"))
+        ]
         await asyncio.gather(
             *(
                 rt.wait_until(
@@ -132,7 +140,9 @@ class Handlers:
             )
         return list(groups[name].processes)
 
-    async def _start_names(self, names: list[str], values: dict[str, Any]) -> list[dict[str, Any]]:
+    async def _start_names(
+        self, names: list[str], values: dict[str, Any], keep_completed: bool = False
+    ) -> list[dict[str, Any]]:
         cfg = self.sup.config()
         timeout = float(values.get("timeout") or START_WAIT)
         outcomes = await start_plan(
@@ -140,7 +150,7 @@ class Handlers:
             self._graph(),
             names,
             lambda n: cfg.processes[n].depends_on,
-            self._start_one,
+            lambda rt: self._start_one(rt, keep_completed=keep_completed),
             timeout,
             with_deps=not values.get("no_deps"),
             describe=self._one,
@@ -159,9 +169,9 @@ class Handlers:
 
     # -- process commands -----------------------------------------------------------------
 
-    async def start(self, values: dict[str, Any]) -> Any:
+    async def start(self, values: dict[str, Any], keep_completed: bool = False) -> Any:
         names = self._names(values)
-        outcomes = await self._start_names(names, values)
+        outcomes = await self._start_names(names, values, keep_completed)
         if values.get("all"):
             return {"processes": outcomes}
         target = next(o for o in outcomes if o["name"] == names[0])
@@ -188,7 +198,7 @@ class Handlers:
         return await self._stop_one(self.sup.runtimes[names[0]])
 
     async def up(self, values: dict[str, Any]) -> Any:
-        return await self.start({**values, "all": True})
+        return await self.start({**values, "all": True}, keep_completed=not values.get("rerun"))
 
     async def down(self, values: dict[str, Any]) -> Any:
         return await self.stop({**values, "all": True})

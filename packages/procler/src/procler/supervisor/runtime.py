@@ -57,6 +57,8 @@ class ProcessRuntime:
         self._timer: asyncio.Task[None] | None = None
         self._user_start = False
         self.health: HealthProber | None = None
+        # The definition of the last run that completed successfully under this supervisor.
+        self.completed_spec: ProcessSpec | None = None
 
     @property
     def name(self) -> str:
@@ -307,6 +309,7 @@ class ProcessRuntime:
         self.desired = "stopped"
         self.last_exit = self._exit_record(info, reason)
         final = states.exit_status(info.code, spec.success_exit_codes, will_restart=False)
+        self.completed_spec = spec if final == states.EXITED else None
         self._set(final, reason)
 
     async def _restart_after(self, delay: float) -> None:
