@@ -45,9 +45,10 @@ SUPERVISED = (ConfigNotFound, ConfigInvalid, StateDirUnwritable, SupervisorUnava
 
 PROCESS = {
     "type": "object",
-    "description": "one process: name, status, context, pid, started_at, uptime_seconds, run, "
-    "restarts, exit_code, last_exit, desired, source, memory_rss_bytes, cpu_percent, "
-    "linux_state (local) or docker (docker), health (with a healthcheck)",
+    "description": "one process: name, status, context, pid (the program's; shell: true when "
+    "a shell runs it), started_at, uptime_seconds, run, restarts, exit_code, last_exit, desired, "
+    "dependency_down and why (a dependency died or was stopped), source, memory_rss_bytes, "
+    "cpu_percent, linux_state (local) or docker (docker), health (with a healthcheck)",
 }
 PROCESSES = {"type": "object", "properties": {"processes": {"type": "array", "items": PROCESS}}}
 

@@ -48,6 +48,25 @@ def check(current: str, new: str) -> None:
         raise InvalidTransition(f"{current} -> {new}")
 
 
+# Statuses in which a dependency's condition holds (a finished one-shot has started).
+CONDITION_MET: dict[str, frozenset[str]] = {
+    "started": frozenset({RUNNING, HEALTHY, UNHEALTHY, EXITED}),
+    "healthy": frozenset({HEALTHY}),
+    "completed_successfully": frozenset({EXITED}),
+}
+# Statuses of a dependency that died or was stopped: its dependents are told.
+DOWN = frozenset({STOPPING, STOPPED, FAILED, BACKOFF})
+
+
+def condition_met(condition: str, status: str) -> bool:
+    return status in CONDITION_MET[condition]
+
+
+def dependency_down(condition: str, status: str) -> bool:
+    """The dependency died or was stopped (a service waited on as healthy that exited, too)."""
+    return status in DOWN or (status == EXITED and condition == "healthy")
+
+
 def failed_start(user_start: bool, status: str, has_check: bool, ever_healthy: bool) -> bool:
     """A run the user started that ends before it was known good (during the start grace
     period, or with a health check before it ever passed) is failed, not restarted."""

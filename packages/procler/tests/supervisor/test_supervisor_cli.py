@@ -56,6 +56,8 @@ STATUS_KEYS = [
     "exit_code",
     "last_exit",
     "desired",
+    "dependency_down",
+    "why",
     "source",
     "memory_rss_bytes",
     "cpu_percent",

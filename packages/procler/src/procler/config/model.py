@@ -61,6 +61,7 @@ class HealthCheck:
 class Dependency:
     name: str
     condition: Condition = "started"
+    restart: bool = False  # restart the dependent when this dependency comes back
 
 
 @dataclass(frozen=True)

@@ -13,9 +13,11 @@ import os
 import subprocess
 import sys
 import time
+from collections.abc import Coroutine
 from pathlib import Path
 from typing import Any
 
+from agentcli.errors import AgentError
 from procler import __version__, project, states
 from procler.config.model import ProcessSpec, ProjectConfig
 from procler.contexts import procfs
@@ -67,6 +69,7 @@ class Supervisor:
         )
         self._flusher: asyncio.Task[None] | None = None
         self._retired: set[asyncio.Future[Any]] = set()
+        self._restarting: set[asyncio.Future[Any]] = set()  # dependents, after a dependency
         self._output_pending = asyncio.Event()
 
     # -- configuration --------------------------------------------------------------------
@@ -124,9 +127,7 @@ class Supervisor:
         for name in [n for n in self.runtimes if n not in cfg.processes]:
             # The definition is gone (e.g. `procler remove`): nobody could address the
             # process any more, so it is stopped and forgotten.
-            retiring = asyncio.ensure_future(self._retire(self.runtimes.pop(name)))
-            self._retired.add(retiring)
-            retiring.add_done_callback(self._retired.discard)
+            self._background(self._retire(self.runtimes.pop(name)), self._retired)
 
     async def _retire(self, rt: ProcessRuntime) -> None:
         try:
@@ -183,6 +184,52 @@ class Supervisor:
         log.info("%s: %s -> %s (%s)", rt.name, src, dst, reason)
         self.store.event(rt.name, src, dst, reason)
         self.store.save_process(rt.name, rt.desired, rt.run, rt.restarts, rt.last_exit)
+        if src != dst:
+            self._tell_dependents(rt, dst)
+
+    # -- dependencies ---------------------------------------------------------------------
+
+    def dependency_down(self, rt: ProcessRuntime) -> tuple[str, str] | None:
+        """(name, why) of the first dependency that died or was stopped, while rt runs or
+        should run; None otherwise."""
+        if rt.status in states.AT_REST and rt.desired != "running":
+            return None
+        for dep in rt.spec.depends_on:
+            other = self.runtimes.get(dep.name)
+            if other is not None and states.dependency_down(dep.condition, other.status):
+                reason = (
+                    (other.last_exit or {}).get("reason") if other.status != "stopping" else None
+                )
+                why = f"{dep.name} is {other.status}" + (f" ({reason})" if reason else "")
+                return dep.name, f"{why}; {rt.name} needs it {dep.condition}"
+        return None
+
+    def _tell_dependents(self, dep: ProcessRuntime, status: str) -> None:
+        """`depends_on: {restart: true}`: a dependent that should run is restarted when the
+        dependency comes back (meets its condition again after it died or was stopped)."""
+        for rt in self.runtimes.values():
+            for wanted in rt.spec.depends_on:
+                if wanted.name != dep.name or not wanted.restart:
+                    continue
+                if states.dependency_down(wanted.condition, status) and rt.desired == "running":
+                    rt.waiting_for.add(dep.name)
+                elif states.condition_met(wanted.condition, status) and dep.name in rt.waiting_for:
+                    rt.waiting_for.discard(dep.name)
+                    if rt.desired == "running" or rt.status == states.FAILED:
+                        self._background(self._restart_dependent(rt, dep.name), self._restarting)
+
+    async def _restart_dependent(self, rt: ProcessRuntime, dep: str) -> None:
+        try:
+            await rt.restart(f"restarted: its dependency {dep} came back")
+        except AgentError as err:  # the runtime recorded the failed start
+            log.info("%s: restart after %s came back failed: %s", rt.name, dep, err.message)
+
+    @staticmethod
+    def _background(work: Coroutine[Any, Any, None], tasks: set[asyncio.Future[Any]]) -> None:
+        """Run work on the loop, holding a reference in tasks until it is done."""
+        task = asyncio.ensure_future(work)
+        tasks.add(task)
+        task.add_done_callback(tasks.discard)
 
     def _tell_sentinel(self, line: str) -> None:
         assert self._sentinel.stdin is not None

@@ -59,7 +59,7 @@ class Handlers:
     # -- helpers --------------------------------------------------------------------------
 
     def _one(self, rt: ProcessRuntime) -> dict[str, Any]:
-        return process_status(rt, self.meter, self.sup.clock.time())
+        return process_status(rt, self.meter, self.sup.clock.time(), self.sup.dependency_down(rt))
 
     def _graph(self) -> DependencyGraph:
         return DependencyGraph.from_config(self.sup.config())

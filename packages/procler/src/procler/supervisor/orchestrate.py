@@ -19,11 +19,12 @@ from procler.config.model import Dependency
 from procler.errors import DependencyFailed
 from procler.supervisor.runtime import ProcessRuntime
 
-CONDITION_MET: dict[str, Callable[[ProcessRuntime], bool]] = {
-    "started": lambda rt: rt.status in states.UP or rt.status == states.EXITED,
-    "healthy": lambda rt: rt.status == states.HEALTHY,
-    "completed_successfully": lambda rt: rt.status == states.EXITED,
-}
+
+def _holds(met: frozenset[str]) -> Callable[[ProcessRuntime], bool]:
+    return lambda rt: rt.status in met
+
+
+CONDITION_MET = {condition: _holds(met) for condition, met in states.CONDITION_MET.items()}
 
 
 def condition_failed(rt: ProcessRuntime, condition: str) -> bool:

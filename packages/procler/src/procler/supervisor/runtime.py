@@ -59,6 +59,8 @@ class ProcessRuntime:
         self.health: HealthProber | None = None
         # The definition of the last run that completed successfully under this supervisor.
         self.completed_spec: ProcessSpec | None = None
+        # Dependencies with `restart: true` that went down while we should run.
+        self.waiting_for: set[str] = set()
 
     @property
     def name(self) -> str:

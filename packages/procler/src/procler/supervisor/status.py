@@ -26,8 +26,13 @@ class CpuMeter:
         return round(100.0 * max(0.0, cpu_seconds - prev_cpu) / elapsed, 1) if elapsed > 0 else 0.0
 
 
-def process_status(rt: ProcessRuntime, meter: CpuMeter, now: float) -> dict[str, Any]:
-    """Everything an agent needs about one process, from the runtime and /proc."""
+def process_status(
+    rt: ProcessRuntime, meter: CpuMeter, now: float, down: tuple[str, str] | None = None
+) -> dict[str, Any]:
+    """Everything an agent needs about one process, from the runtime and /proc.
+
+    `down` is (dependency, why) when a dependency of a process that runs (or should)
+    died or was stopped."""
     alive = rt.proc is not None and rt.status in (
         "starting",
         "running",
@@ -53,6 +58,8 @@ def process_status(rt: ProcessRuntime, meter: CpuMeter, now: float) -> dict[str,
         "exit_code": (rt.last_exit or {}).get("code"),
         "last_exit": rt.last_exit,
         "desired": rt.desired,
+        "dependency_down": down[0] if down else None,
+        "why": down[1] if down else None,
         "source": rt.spec.source,
         "memory_rss_bytes": None,
         "cpu_percent": None,
