@@ -108,13 +108,15 @@ PROCESS_COMMANDS: "tuple[Command, ...]" = (
     ),
     Command(
         "run",
-        "define a runtime process and start it in one call (same NAME and CMD: no-op)",
+        "define a runtime process and start it in one call (same NAME and CMD: no-op); "
+        "a failed start keeps no definition unless --keep",
         "procler.run_command:run",
         args=(
             Arg("name", "process name", required=True),
             Arg("--cwd", "working directory (default: the project root)", type="path"),
             Arg("--env", "environment variable (repeatable)", type="key_value", multiple=True),
             Arg("--force", "replace a different runtime definition of NAME", type="boolean"),
+            Arg("--keep", "keep the definition even if the start fails", type="boolean"),
             *DOCKER_ARGS,
             Arg("cmd", "the command and its arguments, after --", type="remainder"),
         ),

@@ -7,7 +7,7 @@ from collections.abc import Callable
 from datetime import datetime
 from pathlib import Path
 
-from harness import PY, Project
+from harness import PY, Project, wait_for
 
 SERVER = Path(__file__).parent / "scripts" / "server.py"
 FAST = "interval: 100ms, timeout: 1s, retries: 2"
@@ -54,7 +54,12 @@ processes:
     code, env = wait(p, "bad", "unhealthy")
     assert code == 0, env
     assert env["data"]["health"]["failures"] >= 2
-    assert env["data"]["health"]["last_output"] == f"GET http://127.0.0.1:{bad}/: 500"
+    # Failures may have started before the server listened; it then answers 500.
+    assert wait_for(
+        lambda: (
+            p.ok("status", "bad")["health"]["last_output"] == f"GET http://127.0.0.1:{bad}/: 500"
+        )
+    )
 
 
 def test_tcp_probe_healthy_and_unhealthy(make_project: Callable[[str], Project]) -> None:
@@ -126,10 +131,11 @@ def test_start_period_failures_do_not_count(make_project: Callable[[str], Projec
 processes:
   slow:
     args: [{PY}, -c, "import time; time.sleep(600)"]
-    healthcheck: {{exec: "exit 1", interval: 100ms, retries: 1, start_period: 1500ms}}
+    healthcheck: {{exec: "exit 1", interval: 100ms, retries: 1, start_period: 3s}}
 """
     )
-    p.ok("start", "slow")
+    starting = p.ok("start", "slow", "--timeout", "300ms")  # not known good or bad yet
+    assert (starting["status"], starting["health"]["status"]) == ("running", "starting")
     code, env = wait(p, "slow", "unhealthy", "700ms")
     assert code == 1
     assert env["data"]["status"] == "running"

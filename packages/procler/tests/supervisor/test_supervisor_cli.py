@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import shlex
 import signal
 import socket
 import stat
@@ -316,3 +317,23 @@ def test_run_defines_and_starts_idempotently(make_project: Callable[[str], Proje
     assert env["error_code"] == "CONFLICT"
     p.ok("remove", "adhoc")
     assert wait_for(lambda: not alive(first["pid"]))
+
+
+def test_a_failed_run_keeps_no_definition_unless_kept(
+    make_project: Callable[[str], Project],
+) -> None:
+    p = make_project(SLEEPER)
+    runtime = lambda: [r["name"] for r in p.ok("list")["processes"] if r["source"] == "runtime"]  # noqa: E731
+    code, env = p.run("run", "adhoc", "--", "no-such-program-xyz")
+    assert (code, env["error_code"]) == (1, "START_FAILED")
+    assert runtime() == []
+    fixed = p.ok("run", "adhoc", "--", PY, "-c", "import time; time.sleep(600)")
+    assert (fixed["status"], fixed["run"]) == ("running", 1)
+    code, env = p.run("run", "adhoc", "--force", "--", "no-such-program-xyz")
+    assert (code, env["error_code"]) == (1, "START_FAILED")
+    assert p.ok("list")["processes"][-1]["command"] == shlex.join(
+        [PY, "-c", "import time; time.sleep(600)"]
+    )  # the definition it replaced is back
+    code, env = p.run("run", "kept", "--keep", "--", "no-such-program-xyz")
+    assert (code, env["error_code"]) == (1, "START_FAILED")
+    assert runtime() == ["adhoc", "kept"]

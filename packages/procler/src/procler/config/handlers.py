@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import os
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from agentcli.commands import Command
 from agentcli.errors import ConditionNotMet, UsageError
@@ -11,6 +11,9 @@ from procler.config.load import check_config, invalid, load_project
 from procler.config.model import ProjectConfig
 from procler.errors import ConfigExists
 from procler.project import CONFIG_DIR, CONFIG_FILE, find_config, project_root
+
+if TYPE_CHECKING:
+    from procler.config.runtime import RuntimeDefinition
 
 
 def _config_path(values: dict[str, Any]) -> str:
@@ -135,6 +138,26 @@ def define(values: dict[str, Any], command: Command) -> dict[str, Any]:
     definition = runtime.RuntimeDefinition(values.get("command"), cwd, env, image, container)
     changed = runtime.define(root, name, definition, _config_names(path), values["force"])
     return {"name": name, "changed": changed, "process": process_json(definition.to_spec(name))}
+
+
+def definition_of(values: dict[str, Any]) -> RuntimeDefinition | None:
+    """The runtime definition of values["name"] as it is now."""
+    from procler.config import runtime
+
+    return runtime.read_definitions(project_root(_config_path(values))).get(values["name"])
+
+
+def put_back(values: dict[str, Any], before: RuntimeDefinition | None, command: Command) -> None:
+    """Undo a definition `run` made: remove it, or restore the one it replaced."""
+    if before is None:
+        remove({"name": values["name"], "config": values.get("config")}, command)
+        return
+    from procler.client import notify_reload
+    from procler.config import runtime
+
+    path = _config_path(values)
+    runtime.define(project_root(path), values["name"], before, _config_names(path), force=True)
+    notify_reload(path)
 
 
 def remove(values: dict[str, Any], command: Command) -> dict[str, Any]:

@@ -121,9 +121,8 @@ class Supervisor:
             rt = self.runtimes.get(name)
             if rt is None:
                 self.runtimes[name] = self._new_runtime(spec)
-            elif rt.status not in states.ALIVE:
-                rt.spec = spec  # a running process keeps its spec until it restarts
-                rt.context = self._context(spec)
+            else:
+                rt.redefine(spec, self._context(spec))
         for name in [n for n in self.runtimes if n not in cfg.processes]:
             # The definition is gone (e.g. `procler remove`): nobody could address the
             # process any more, so it is stopped and forgotten.

@@ -57,6 +57,7 @@ class ProcessRuntime:
         self._timer: asyncio.Task[None] | None = None
         self._user_start = False
         self.health: HealthProber | None = None
+        self._next: tuple[ProcessSpec, ExecutionContext] | None = None  # see redefine
         # The definition of the last run that completed successfully under this supervisor.
         self.completed_spec: ProcessSpec | None = None
         # Dependencies with `restart: true` that went down while we should run.
@@ -65,6 +66,13 @@ class ProcessRuntime:
     @property
     def name(self) -> str:
         return self.spec.name
+
+    def redefine(self, spec: ProcessSpec, context: ExecutionContext) -> None:
+        """A new definition: a running process keeps its own until its next run."""
+        if self.status in states.ALIVE:
+            self._next = (spec, context)
+        else:
+            self.spec, self.context, self._next = spec, context, None
 
     def _set(self, new: str, reason: str) -> None:
         states.check(self.status, new)
@@ -155,6 +163,8 @@ class ProcessRuntime:
     async def _spawn(
         self, reason: str, *, user: bool, adopted: RunningProcess | None = None
     ) -> None:
+        if self._next is not None and adopted is None:
+            (self.spec, self.context), self._next = self._next, None
         self._set(states.STARTING, reason)
         self.recent_stderr.clear()
         self._user_start = user
