@@ -42,6 +42,7 @@ bench: sync
 	$(BENCH) bench/logs_tail.py
 	$(BENCH) bench/doc2md_bench.py
 	$(BENCH) bench/fieldcheck_bench.py
+	$(BENCH) bench/ocr_bench.py
 
 clean:
 	rm -rf .venv .mypy_cache .ruff_cache .pytest_cache

@@ -116,6 +116,6 @@ def test_many_files_use_the_pool_and_keep_order(
     run_doc2md: Any, corpus: Path, tmp_path: Path
 ) -> None:
     files = sorted((corpus / "drawio").glob("*.drawio"))
-    code, report = run_doc2md(*files, "-d", tmp_path, "-j", "2")
+    code, report = run_doc2md(*files, "-d", tmp_path, "-j", "2", "--no-llms-txt")
     assert code == 0
     assert [f["location"] for f in report["findings"]] == [str(f) for f in files]

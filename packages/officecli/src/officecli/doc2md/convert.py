@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import hashlib
 import logging
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -39,35 +40,52 @@ class Result:
     markdown: str = ""
     assets: list[Asset] = field(default_factory=list)
     findings: list[Finding] = field(default_factory=list)
+    title: str = ""  # for llms.txt: the first heading, else the file name
+    summary: str = ""  # for llms.txt: the first paragraph, shortened
 
 
 def read_document(path: Path, options: ReadOptions) -> Document:
-    """Dispatch on the extension; each reader module (and its libraries) loads only when used."""
+    """The file's reader, with the routes around it: --via-pdf, --recalc, --ocr-images."""
+    from officecli.doc2md import routes
+
+    kind = FORMATS.get(path.suffix.lower())
+    if options.via_pdf and kind in ("docx", "xlsx", "pptx"):
+        return routes.via_pdf(path, options)
+    doc = _reader(path)(path, options)
+    if kind == "xlsx" and options.recalc:
+        doc = routes.recalculated(path, options, doc, _reader(path))
+    if options.ocr_images and options.ocr != "never" and kind in ("docx", "xlsx", "pptx"):
+        routes.ocr_pictures(doc, options)
+    return doc
+
+
+def _reader(path: Path) -> Callable[[Path, ReadOptions], Document]:
+    """The reader for the extension; each reader module (and its libraries) loads only when used."""
     kind = FORMATS.get(path.suffix.lower())
     if kind == "docx":
         from officecli.readers.docx import read_docx
 
-        return read_docx(path, options)
+        return read_docx
     if kind == "xlsx":
         from officecli.readers.xlsx import read_xlsx
 
-        return read_xlsx(path, options)
+        return read_xlsx
     if kind == "xls":
         from officecli.readers.xls import read_xls
 
-        return read_xls(path, options)
+        return read_xls
     if kind == "pptx":
         from officecli.readers.pptx import read_pptx
 
-        return read_pptx(path, options)
+        return read_pptx
     if kind == "pdf":
         from officecli.readers.pdf import read_pdf
 
-        return read_pdf(path, options)
+        return read_pdf
     if kind == "drawio":
         from officecli.readers.drawio import read_drawio
 
-        return read_drawio(path, options)
+        return read_drawio
     raise UnsupportedFormatError(f"{path.name}: unsupported file type {path.suffix or '(none)'!r}")
 
 
@@ -77,7 +95,23 @@ def front_matter(path: Path, doc: Document) -> str:
     digest = hashlib.sha256(path.read_bytes()).hexdigest()
     lines = ["---", f"source: {dumps(path.name)}", f"source_sha256: {dumps(digest)}"]
     lines += [f"{key}: {value}" for key, value in doc.counts.items()]
+    lines.append(f"ocr: {'true' if doc.ocr_pages or doc.counts.get('ocr_pictures') else 'false'}")
+    if doc.ocr_pages:
+        lines.append(f"ocr_pages: {dumps(doc.ocr_pages)}")
     return "\n".join([*lines, "---"])
+
+
+SUMMARY_CHARS = 160
+
+
+def title_and_summary(doc: Document) -> tuple[str, str]:
+    """The first heading and the first paragraph of the document, each on one line."""
+    heading = next((b.text for b in doc.blocks if b.kind == "heading" and b.text.strip()), "")
+    para = next((b.text for b in doc.blocks if b.kind == "paragraph" and b.text.strip()), "")
+    summary = " ".join((para or heading).split())
+    if len(summary) > SUMMARY_CHARS:
+        summary = summary[: SUMMARY_CHARS - 1].rstrip() + "…"
+    return " ".join(heading.split()), summary
 
 
 def failed(plan: Plan, err: ReaderError | Exception) -> Result:
@@ -128,5 +162,9 @@ def convert(plan: Plan, options: ReadOptions, with_front_matter: bool) -> Result
         )
         for cut in dict.fromkeys(doc.cuts)
     ]  # fmt: skip
+    findings += [
+        Finding(rule, "warning", message, location=location, suggestion=suggestion)
+        for rule, message, suggestion in doc.warnings
+    ]
     findings += audit(location, want, got, doc.raw_chars)
-    return Result(plan, True, markdown, doc.assets, findings)
+    return Result(plan, True, markdown, doc.assets, findings, *title_and_summary(doc))

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import logging
 import os
+import re
 import shutil
 from collections.abc import Iterator
 from pathlib import Path
@@ -16,11 +17,14 @@ from agentcli.report import Finding, Report
 from agentcli.tempdir import secure_tempdir
 from officecli.doc2md import __version__
 from officecli.doc2md.convert import Plan, Result, convert
+from officecli.doc2md.llms_txt import write_llms_txt
 from officecli.doc2md.plan import collect, plan_outputs
 from officecli.readers.model import ReadOptions
+from officecli.readers.ocr import OCR_UNAVAILABLE
 
 log = logging.getLogger("doc2md")
 POOL_THRESHOLD = 4  # below this many files, starting workers costs more than it saves
+RUN_WIDE_NOTES = frozenset({OCR_UNAVAILABLE})
 
 
 def parse_header_rows(values: list[str]) -> dict[str, int]:
@@ -37,9 +41,37 @@ def parse_header_rows(values: list[str]) -> dict[str, int]:
     return out
 
 
-def read_options(values: dict[str, Any]) -> ReadOptions:
+def _check_routes(values: dict[str, Any]) -> None:
+    """OCR and LibreOffice options that cannot work here are usage errors, before any work."""
+    from officecli.readers import libreoffice, ocr
+
+    lang = values["ocr_lang"] or ""
+    if lang and not re.fullmatch(r"[a-z][a-z_]*(\+[a-z][a-z_]*)*", lang):
+        raise UsageError(
+            f"--ocr-lang {lang!r}: expected Tesseract language codes joined by +",
+            suggestion="e.g. --ocr-lang jpn+eng",
+        )
+    if (values["ocr"] == "always" or lang) and not ocr.available():
+        raise UsageError(
+            "OCR was asked for but no OCR engine is installed", suggestion=ocr.INSTALL_HINT
+        )
+    missing = ocr.check_language(lang) if lang else None
+    if missing:
+        raise UsageError(
+            f"--ocr-lang {lang}: Tesseract has no {missing!r} language data",
+            suggestion="installed: "
+            + ", ".join(sorted(ocr.languages()))
+            + f"; apt-get install tesseract-ocr-{missing.replace('_', '-')}",
+        )
+    if values["via_pdf"] and libreoffice.soffice() is None:
+        raise UsageError("--via-pdf needs LibreOffice", suggestion=libreoffice.INSTALL_HINT)
+
+
+def read_options(values: dict[str, Any], files: int) -> ReadOptions:
     if values["max_cells"] < 1:
         raise UsageError("--max-cells must be at least 1", suggestion="e.g. --max-cells 200000")
+    _check_routes(values)
+    jobs = values["jobs"] or os.cpu_count() or 1
     return ReadOptions(
         track_changes=values["track_changes"],
         comments=not values["no_comments"],
@@ -48,6 +80,13 @@ def read_options(values: dict[str, Any]) -> ReadOptions:
         skip_hidden=values["skip_hidden"],
         max_cells=values["max_cells"],
         keep_running_headers=values["keep_running_headers"],
+        ocr=values["ocr"],
+        ocr_lang=values["ocr_lang"] or "",
+        ocr_images=values["ocr_images"],
+        # pages of one file are OCR'd in parallel only when files are not converted in parallel
+        ocr_jobs=jobs if files < POOL_THRESHOLD else 1,
+        recalc=values["recalc"],
+        via_pdf=values["via_pdf"],
     )
 
 
@@ -89,9 +128,9 @@ def write_result(result: Result, staging: Path) -> None:
 
 
 def handle(values: dict[str, Any], command: Command) -> Outcome:
-    options = read_options(values)
     out_dir = Path(values["out_dir"] or "out")
     plans = plan_outputs(collect(values["inputs"], values["recursive"]), out_dir)
+    options = read_options(values, len(plans))
     dry_run = bool(values["dry_run"])
     report = Report(
         tool="doc2md",
@@ -100,10 +139,13 @@ def handle(values: dict[str, Any], command: Command) -> Outcome:
         meta={"inputs": len(plans), "out_dir": str(out_dir), "dry_run": dry_run},
     )
     failed = converted = 0
+    index: list[Result] = []
+    said: set[str] = set()  # run-wide notes (OCR not available) are said once, not per file
     with secure_tempdir("doc2md-") as staging:
         for result in convert_all(plans, options, values["front_matter"], values["jobs"]):
             if result.ok:
                 converted += 1
+                index.append(result)
                 if dry_run:
                     result.findings.append(_planned(result))
                 else:
@@ -112,7 +154,13 @@ def handle(values: dict[str, Any], command: Command) -> Outcome:
                 failed += 1
                 log.warning("could not convert %s", result.plan.source.name)
             for finding in result.findings:
+                if finding.message in RUN_WIDE_NOTES:
+                    if finding.message in said:
+                        continue
+                    said.add(finding.message)
                 report.add(finding)
+        if index and (len(plans) > 1 or values["recursive"]) and not values["no_llms_txt"]:
+            report.add(write_llms_txt(out_dir, index, staging, dry_run))
     report.meta.update({"converted": converted, "failed": failed})
     if failed and not values["continue_on_error"]:
         return Outcome(report, 3)

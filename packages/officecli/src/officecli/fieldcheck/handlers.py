@@ -39,7 +39,7 @@ def build_report(ruleset: RuleSet, data: str, result: Result) -> Report:
         "format": table.format,
         "encoding": table.encoding,
         "rows": result.rows,
-        "rules": len(ruleset.rules),
+        "rules": len(_rule_entries(ruleset)),
         "rules_file": ruleset.path.name,
         "ruleset": ruleset.name,
     }
@@ -80,8 +80,20 @@ def check_rules_handler(values: dict[str, Any], command: Command) -> dict[str, A
         "fields": dict(ruleset.fields),
         "datasets": sorted(ruleset.datasets),
         "masters": sorted(ruleset.masters),
-        "rules": [{"id": r.id, "type": r.type, "severity": r.severity} for r in ruleset.rules],
+        "rules": list(_rule_entries(ruleset).values()),
     }
+
+
+def _rule_entries(ruleset: RuleSet) -> dict[str, dict[str, Any]]:
+    """One entry per rule of the file; a `fields:` rule lists the columns it checks."""
+    entries: dict[str, dict[str, Any]] = {}
+    for rule in ruleset.rules:
+        entry = entries.setdefault(
+            rule.id, {"id": rule.id, "type": rule.type, "severity": rule.severity}
+        )
+        if rule.each_field:
+            entry.setdefault("fields", []).append(rule.params["field"])
+    return entries
 
 
 def list_rules_handler(values: dict[str, Any], command: Command) -> dict[str, Any]:

@@ -15,6 +15,7 @@ from officecli.fieldcheck.ruletypes import (
     COMMON_KEYS,
     COMPARE_OPS,
     CONDITION_OPS,
+    EACH_FIELD,
     FIELD_TYPES,
     RULE_TYPES,
     SEVERITY_LEVELS,
@@ -147,11 +148,11 @@ def load_rules(path: str | Path) -> RuleSet:
         raise ck.fail("rules must be a list", top, "rules")
     seen: set[str] = set()
     for index, node in enumerate(rules):
-        rule = _rule(ck, rules, index, ruleset)
-        if rule.id in seen:
-            raise ck.fail(f"duplicate rule id {rule.id!r}", node, "id")
-        seen.add(rule.id)
-        ruleset.rules.append(rule)
+        checks = _rule(ck, rules, index, ruleset)
+        if checks[0].id in seen:
+            raise ck.fail(f"duplicate rule id {checks[0].id!r}", node, "id")
+        seen.add(checks[0].id)
+        ruleset.rules.extend(checks)
     return ruleset
 
 
@@ -215,7 +216,21 @@ def _masters(
     return out
 
 
-def _rule(ck: _Checker, rules: list[Any], index: int, ruleset: RuleSet) -> RuleSpec:
+def _spelling(ck: _Checker, node: dict[Any, Any], param: Param) -> str | None:
+    """The key a rule uses for `param`: its name, or the seed's alias; both at once is an error."""
+    used = [key for key in (param.name, param.alias) if key and key in node]
+    if len(used) == 2:
+        raise ck.fail(
+            f"`{param.name}` and `{param.alias}` are two spellings of one key; keep one",
+            node,
+            param.alias,
+            value=False,
+        )
+    return used[0] if used else None
+
+
+def _rule(ck: _Checker, rules: list[Any], index: int, ruleset: RuleSet) -> list[RuleSpec]:
+    """One rule of the file; a single-column rule written with `fields:` is one check a column."""
     node = ck.mapping(rules[index], "a rule", rules, index)
     rule_type = node.get("type")
     if not isinstance(rule_type, str) or rule_type not in RULE_TYPES:
@@ -227,9 +242,13 @@ def _rule(ck: _Checker, rules: list[Any], index: int, ruleset: RuleSet) -> RuleS
             "type" if "type" in node else None,
         )
     params = RULE_TYPES[rule_type].params
-    ck.known_keys(node, tuple(p.name for p in (*COMMON_KEYS, *params)), f"a {rule_type} rule")
-    for param in (*COMMON_KEYS, *params):
-        if param.required and param.name not in node:
+    allowed = (*COMMON_KEYS, *params)
+    ck.known_keys(
+        node, tuple(key for p in allowed for key in (p.name, p.alias) if key), f"a {rule_type} rule"
+    )
+    spelled = {p.name: _spelling(ck, node, p) for p in allowed}
+    for param in allowed:
+        if param.required and spelled[param.name] is None:
             raise ck.fail(f"a {rule_type} rule needs `{param.name}` ({param.help})", node)
     rule_id = node["id"]
     if not isinstance(rule_id, str | int) or not str(rule_id).strip():
@@ -237,28 +256,37 @@ def _rule(ck: _Checker, rules: list[Any], index: int, ruleset: RuleSet) -> RuleS
     severity = node.get("severity", "error")
     if severity not in SEVERITY_LEVELS:
         raise ck.fail(f"severity must be one of {', '.join(SEVERITY_LEVELS)}", node, "severity")
-    values = {p.name: _param(ck, node, p, ruleset) for p in params if p.name in node}
+    values = {
+        p.name: _param(ck, node, p, ruleset, key)
+        for p in params
+        if (key := spelled[p.name]) is not None
+    }
     _check_combination(ck, node, rule_type, values)
     when = node.get("when")
     if when is not None:
         _condition(ck, node, "when")
-    return RuleSpec(
-        id=str(rule_id),
-        type=rule_type,
-        severity=str(severity),
-        message=str(plain(node.get("message", "")) or ""),
-        suggestion=str(plain(node.get("suggestion", "")) or ""),
-        description=str(plain(node.get("description", "")) or ""),
-        when=plain(when),
-        params=values,
-        line=_position(node, None, True)[0],
-    )
+    columns = values["field"] if spelled.get("field") == EACH_FIELD else [None]
+    return [
+        RuleSpec(
+            id=str(rule_id),
+            type=rule_type,
+            severity=str(severity),
+            message=str(plain(node.get("message", "")) or ""),
+            suggestion=str(plain(node.get("suggestion", "")) or ""),
+            description=str(plain(node.get("description", "")) or ""),
+            when=plain(when),
+            params=values if column is None else {**values, "field": column},
+            line=_position(node, None, True)[0],
+            each_field=column is not None,
+        )
+        for column in columns
+    ]
 
 
-def _param(ck: _Checker, node: dict[Any, Any], param: Param, ruleset: RuleSet) -> Any:
-    raw = node[param.name]
-    value = plain(raw)
-    kind = param.kind
+def _param(ck: _Checker, node: dict[Any, Any], param: Param, ruleset: RuleSet, key: str) -> Any:
+    """The checked, converted value of `param`, written under `key` (its name or alias)."""
+    value = plain(node[key])
+    kind = "fields" if key == EACH_FIELD else param.kind
     ok = {
         "field": isinstance(value, str) and value != "",
         "fields": isinstance(value, str)
@@ -277,21 +305,19 @@ def _param(ck: _Checker, node: dict[Any, Any], param: Param, ruleset: RuleSet) -
         "dataset": isinstance(value, str) and value in ruleset.datasets,
     }[kind]
     if not ok:
-        raise ck.fail(f"`{param.name}`: {param.help}; got {value!r}", node, param.name)
+        raise ck.fail(f"`{key}`: {param.help}; got {value!r}", node, key)
     if kind == "fields" and isinstance(value, str):
         return [value]
     if kind == "regex":
         try:
             return re.compile(value)
         except re.error as exc:
-            raise ck.fail(
-                f"`{param.name}`: bad regular expression: {exc}", node, param.name
-            ) from None
+            raise ck.fail(f"`{key}`: bad regular expression: {exc}", node, key) from None
     if kind == "expression":
         try:
             return (value, parse_expression(value))
         except ExpressionError as exc:
-            line, col = _position(node, param.name, True)
+            line, col = _position(node, key, True)
             raise RulesFileError(
                 f"{ck.path.name}:{line}:{col}: expression error at character {exc.position + 1}: "
                 f"{exc.message}",

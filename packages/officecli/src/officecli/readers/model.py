@@ -44,6 +44,10 @@ class Document:
     cuts: list[str] = field(default_factory=list)
     # characters of text counted straight from the source, independently of `blocks`
     raw_chars: int = 0
+    # pages (1-based) whose text came from OCR
+    ocr_pages: list[int] = field(default_factory=list)
+    # (rule id, message, suggestion): reported as warnings
+    warnings: list[tuple[str, str, str]] = field(default_factory=list)
 
     def add(self, block: Block) -> None:
         self.blocks.append(block)
@@ -66,6 +70,12 @@ class ReadOptions:
     skip_hidden: bool = False
     max_cells: int = 200_000
     keep_running_headers: bool = False
+    ocr: str = "auto"  # auto | always | never
+    ocr_lang: str = ""  # Tesseract languages (jpn+eng); empty: guessed from the document
+    ocr_images: bool = False  # OCR pictures embedded in docx/pptx/xlsx too
+    ocr_jobs: int = 1  # pages OCR'd at once
+    recalc: bool = False  # recalculate formulas that have no cached value (LibreOffice)
+    via_pdf: bool = False  # read docx/xlsx/pptx through a PDF printed by LibreOffice
 
 
 def count_chars(text: str) -> int:

@@ -8,9 +8,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from officecli.readers import ocr
 from officecli.readers.model import Block, Document, ReadOptions, count_chars
 from officecli.readers.ooxml import escape_inline
 from officecli.readers.pdf_layout import Line, order_lines, text_lines
+from officecli.readers.pdf_ocr import needs_ocr, ocr_pages
 from officecli.readers.pdf_tables import borderless_tables
 from officecli.readers.safety import BrokenFileError, EncryptedFileError
 
@@ -28,6 +30,7 @@ class PageContent:
     height: float
     width: float
     body: float  # the page's commonest font size, table text included
+    ocr_text: ocr.OcrText | None = None  # set when the page's text came from OCR
 
 
 def _running_key(text: str) -> str:
@@ -148,7 +151,8 @@ def _page_blocks(
     doc: Document, page: PageContent, running: set[str], levels: dict[tuple[int, float], int]
 ) -> None:
     """Page marker, then lines (joined into paragraphs when close), tables and pictures."""
-    doc.add(Block("marker", f"page {page.number}"))
+    read = f" (ocr, confidence {page.ocr_text.confidence:.2f})" if page.ocr_text else ""
+    doc.add(Block("marker", f"page {page.number}{read}"))
     items: list[tuple[float, Block]] = []
     previous: Line | None = None
     for line in order_lines(page.lines, page):
@@ -191,9 +195,12 @@ def read_pdf(path: Path, options: ReadOptions) -> Document:
         with pdfplumber.open(path) as pdf:
             doc.counts["pages"] = len(pdf.pages)
             pages: list[PageContent] = []
+            scanned: list[int] = []
             for number, pdf_page in enumerate(pdf.pages, 1):
                 doc.raw_chars += sum(count_chars(ch["text"]) for ch in pdf_page.chars)
                 pages.append(_read_page(pdf_page, number, doc))
+                if needs_ocr(pdf_page, options.ocr):
+                    scanned.append(number)
                 pdf_page.close()
     except PdfminerException as exc:
         inner = exc.args[0] if exc.args else exc
@@ -202,6 +209,8 @@ def read_pdf(path: Path, options: ReadOptions) -> Document:
         raise BrokenFileError(f"{path.name}: not a readable PDF ({type(inner).__name__})") from None
     except (PDFSyntaxError, PDFPasswordIncorrect) as exc:
         raise BrokenFileError(f"{path.name}: not a readable PDF ({type(exc).__name__})") from None
+    if scanned:
+        _apply_ocr(path, pages, scanned, options, doc)
     running = set() if options.keep_running_headers else _running_headers(pages)
     levels = _heading_levels(pages)
     for page in pages:
@@ -209,3 +218,29 @@ def read_pdf(path: Path, options: ReadOptions) -> Document:
     if running:
         doc.notes.append(f"{len(running)} running header/footer line(s) removed")
     return doc
+
+
+def _apply_ocr(
+    path: Path, pages: list[PageContent], scanned: list[int], options: ReadOptions, doc: Document
+) -> None:
+    """Replace the text of scanned pages with what OCR reads on them (same layout code after)."""
+    if not ocr.available():
+        doc.notes.append(ocr.OCR_UNAVAILABLE)
+        return
+    text = "".join(line.text for page in pages for line in page.lines)
+    read = ocr_pages(path, scanned, options.ocr_lang, text, options.ocr_jobs)
+    for number, result in read.items():
+        page = pages[number - 1]
+        tables, lines = borderless_tables(result.lines)
+        page.lines, page.tables = lines, sorted(page.tables + tables, key=lambda t: t[0])
+        page.body, page.ocr_text = _body_size(result.lines), result
+        doc.ocr_pages.append(number)
+        if result.low_confidence:
+            doc.warnings.append(
+                (
+                    "loss.ocr_low_confidence",
+                    f"page {number}: {result.low_confidence} of {result.words} OCR'd words "
+                    f"read with confidence under {ocr.LOW_CONFIDENCE}%",
+                    "check those words against the page; a cleaner scan (300 dpi) reads better",
+                )
+            )

@@ -16,6 +16,7 @@ if TYPE_CHECKING:
 
 WORKBOOK = "xl/workbook.xml"
 X = "{http://schemas.openxmlformats.org/spreadsheetml/2006/main}"
+MAX_CELLS_NAMED = 20  # cells listed in one loss.formula_no_value finding; the count has them all
 
 
 def _rich_text(si: Element) -> str:
@@ -39,6 +40,7 @@ class XlsxReader:
         self.strings: list[str] = []
         self.formats: list[str] = []
         self.date1904 = False
+        self.uncalculated: dict[str, list[str]] = {}  # sheet -> cells with a formula, no value
 
     def read(self) -> Document:
         if not self.pkg.has(WORKBOOK):
@@ -62,6 +64,18 @@ class XlsxReader:
             self._sheet(part, grid)
             sheet_blocks(grid, self.doc, self.options)
             self._drawings(part)
+        for name, cells in self.uncalculated.items():
+            shown = ", ".join(cells[:MAX_CELLS_NAMED]) + (
+                " ..." if len(cells) > MAX_CELLS_NAMED else ""
+            )
+            self.doc.warnings.append(
+                (
+                    "loss.formula_no_value",
+                    f"sheet {name!r}: {len(cells)} formula cell(s) have no calculated value "
+                    f"(shown as their formula): {shown}",
+                    "rerun with --recalc (needs LibreOffice), or open and save the file in Excel",
+                )
+            )
         return self.doc
 
     def _load_strings(self) -> None:
@@ -108,6 +122,17 @@ class XlsxReader:
         # a number may legitimately display shorter than its stored digits; count it as 1
         return format_value(number, code, self.date1904), 1
 
+    def _formula_without_value(self, c: Element, sheet: str) -> str:
+        """A formula with no cached value (the file was written by a library, never opened in
+        Excel) shows as its formula, and is recorded for loss.formula_no_value. An empty
+        value of a text formula (t="str") is a real result: the formula returned ""."""
+        formula = c.find(X + "f")
+        v = c.find(X + "v")
+        if formula is None or (v is not None and v.text) or c.get("t") == "str":
+            return ""
+        self.uncalculated.setdefault(sheet, []).append(c.get("r", ""))
+        return "=" + formula.text if formula.text else ""
+
     def _sheet(self, part: str, grid: SheetGrid) -> None:
         cut = False
         row_raw = 0
@@ -120,6 +145,8 @@ class XlsxReader:
                     cut = True
                     break
                 text, raw_chars = self._display(el)
+                if not text:
+                    text = self._formula_without_value(el, grid.name)
                 row, col = parse_ref(el.get("r", "A1"))
                 if text:
                     self.cells_left -= 1
