@@ -156,8 +156,8 @@ async def keep_state(root: str, sup: Supervisor, server: uvicorn.Server, path: s
     marks = (identity(state), identity(path))
     while True:
         await asyncio.sleep(STATE_CHECK)
-        if (identity(state), identity(path)) == marks:
-            continue
+        if (identity(state), identity(path)) == marks or not os.path.exists(sup.config_path):
+            continue  # unchanged, or the whole project is gone: nothing to put back
         log.warning("state directory or socket removed; recreating them")
         try:
             os.makedirs(state, mode=0o700, exist_ok=True)
