@@ -6,7 +6,8 @@ soon `start` answers for a process with a health check.
    group was SIGKILLed in ~20 ms, cutting the handler short).
 2. `kill -9` of the supervisor, then a `status` at once, ROUNDS times: how long that first
    answer took and how many processes were in `backoff` once the old sentinel was done
-   (before: the sentinel's sweep killed what the new supervisor restored).
+   (before: when the new supervisor restored before the old sentinel's sweep, the sweep
+   killed what it restored; `tests/supervisor/test_recovery.py` makes that race certain).
 3. `start` of a process whose tcp check passes ~50 ms after start: time to the answer and
    its status (before: a fixed 150 ms window, then `running`).
 """
