@@ -26,12 +26,10 @@ from procler.contexts import procfs
 GRACE = 1.0  # seconds between TERM and KILL
 
 
-def _alive(pgid: int) -> bool:
-    try:
-        os.killpg(pgid, 0)
-        return True
-    except (ProcessLookupError, PermissionError):
-        return False
+def _any_alive(pgids: set[int]) -> bool:
+    """A group still has a live member (zombies do not count: with the supervisor gone,
+    nobody may reap them soon, and they hold nothing)."""
+    return any(st.pgrp in pgids and st.state != "Z" for st in procfs.all_stats().values())
 
 
 def _signal_groups(pgids: set[int], signum: int) -> None:
@@ -45,7 +43,7 @@ def cleanup(runs: dict[str, int | None]) -> None:
     pgids = {pgid for pgid in runs.values() if pgid is not None}
     _signal_groups(pgids, signal.SIGTERM)
     deadline = time.monotonic() + GRACE
-    while time.monotonic() < deadline and any(_alive(p) for p in pgids):
+    while time.monotonic() < deadline and _any_alive(pgids):
         time.sleep(0.05)
     _signal_groups(pgids, signal.SIGKILL)
     markers = {f"PROCLER_RUN_ID={run_id}".encode() for run_id in runs}
