@@ -27,5 +27,6 @@ def with_command(argv: list[str]) -> list[str]:
 
 
 def main() -> None:
+    agent_main.interrupt_on_sigterm()
     sys.argv[1:] = with_command(sys.argv[1:])
     agent_main.main(APP)

@@ -6,7 +6,15 @@ Imports nothing heavy; the handler module loads only when the command runs.
 from __future__ import annotations
 
 from agentcli.commands import App, Arg, Command
+from agentcli.outputs import OutputIsInputError
 from officecli.doc2md import __version__
+from officecli.doc2md.errors import OutputConflictError
+from officecli.readers.errors import (
+    BrokenFileError,
+    EncryptedFileError,
+    UnsafeFileError,
+    UnsupportedFormatError,
+)
 
 CONVERT = Command(
     "convert",
@@ -21,6 +29,7 @@ CONVERT = Command(
         Arg("--strict", "exit 1 when the report has any warning", type="boolean"),
         Arg("--continue-on-error", "exit 0 even when some files could not be converted", type="boolean"),
         Arg("--dry-run", "list what would be written; write nothing", type="boolean"),
+        Arg("--force", "replace outputs a previous run wrote from another source", type="boolean"),
         Arg("--front-matter", "start each Markdown file with YAML front matter (source, sha256, counts)", type="boolean"),
         Arg("--jobs", "worker processes for many files (0: one per CPU)", short="-j", type="integer", default=0),
         Arg("--track-changes", "Word tracked changes", choices=("accept", "reject", "show"), default="accept"),
@@ -44,7 +53,7 @@ CONVERT = Command(
         "doc2md slides.pptx scan.pdf --strict --dry-run",
         "doc2md scan.pdf --ocr always --ocr-lang jpn+eng -j 2",
     ),
-    errors=(),
+    errors=(OutputIsInputError, OutputConflictError, BrokenFileError, EncryptedFileError, UnsafeFileError, UnsupportedFormatError),
 )  # fmt: skip
 
 APP = App(

@@ -1,4 +1,5 @@
-"""Convert one file: pick the reader, write Markdown in memory, audit what was lost.
+"""Convert one file: read it (the registry picks the reader), write Markdown in memory,
+audit what was lost.
 
 Runs in worker processes, so it takes and returns plain picklable values.
 """
@@ -7,7 +8,6 @@ from __future__ import annotations
 
 import hashlib
 import logging
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -16,14 +16,10 @@ from agentcli.report import Finding
 from officecli.doc2md.audit import audit
 from officecli.doc2md.markdown import measured, recognised, render
 from officecli.readers.model import Asset, Document, ReadOptions
-from officecli.readers.safety import ReaderError, UnsupportedFormatError
+from officecli.readers.registry import reader_for
+from officecli.readers.safety import ReaderError
 
 log = logging.getLogger("doc2md")
-
-FORMATS = {
-    ".docx": "docx", ".docm": "docx", ".xlsx": "xlsx", ".xlsm": "xlsx", ".xls": "xls",
-    ".pptx": "pptx", ".pptm": "pptx", ".pdf": "pdf", ".drawio": "drawio", ".dio": "drawio",
-}  # fmt: skip
 
 
 @dataclass
@@ -42,51 +38,23 @@ class Result:
     findings: list[Finding] = field(default_factory=list)
     title: str = ""  # for llms.txt: the first heading, else the file name
     summary: str = ""  # for llms.txt: the first paragraph, shortened
+    crashed: bool = False  # the reader raised something other than a ReaderError: a bug
 
 
 def read_document(path: Path, options: ReadOptions) -> Document:
-    """The file's reader, with the routes around it: --via-pdf, --recalc, --ocr-images."""
+    """The file's reader (from the registry), with the routes around it: --via-pdf,
+    --recalc, --ocr-images."""
     from officecli.doc2md import routes
 
-    kind = FORMATS.get(path.suffix.lower())
-    if options.via_pdf and kind in ("docx", "xlsx", "pptx"):
+    fmt = reader_for(path)
+    if options.via_pdf and fmt.name in ("docx", "xlsx", "pptx"):
         return routes.via_pdf(path, options)
-    doc = _reader(path)(path, options)
-    if kind == "xlsx" and options.recalc:
-        doc = routes.recalculated(path, options, doc, _reader(path))
-    if options.ocr_images and options.ocr != "never" and kind in ("docx", "xlsx", "pptx"):
+    doc = fmt.read(path, options)
+    if fmt.name == "xlsx" and options.recalc:
+        doc = routes.recalculated(path, options, doc, fmt.read)
+    if options.ocr_images and options.ocr != "never" and fmt.name in ("docx", "xlsx", "pptx"):
         routes.ocr_pictures(doc, options)
     return doc
-
-
-def _reader(path: Path) -> Callable[[Path, ReadOptions], Document]:
-    """The reader for the extension; each reader module (and its libraries) loads only when used."""
-    kind = FORMATS.get(path.suffix.lower())
-    if kind == "docx":
-        from officecli.readers.docx import read_docx
-
-        return read_docx
-    if kind == "xlsx":
-        from officecli.readers.xlsx import read_xlsx
-
-        return read_xlsx
-    if kind == "xls":
-        from officecli.readers.xls import read_xls
-
-        return read_xls
-    if kind == "pptx":
-        from officecli.readers.pptx import read_pptx
-
-        return read_pptx
-    if kind == "pdf":
-        from officecli.readers.pdf import read_pdf
-
-        return read_pdf
-    if kind == "drawio":
-        from officecli.readers.drawio import read_drawio
-
-        return read_drawio
-    raise UnsupportedFormatError(f"{path.name}: unsupported file type {path.suffix or '(none)'!r}")
 
 
 def front_matter(path: Path, doc: Document) -> str:
@@ -124,7 +92,7 @@ def failed(plan: Plan, err: ReaderError | Exception) -> Result:
         "convert.failed", "error", message, location=str(plan.source), field=code,
         suggestion=suggestion,
     )  # fmt: skip
-    return Result(plan, False, findings=[finding])
+    return Result(plan, False, findings=[finding], crashed=not isinstance(err, ReaderError))
 
 
 def convert(plan: Plan, options: ReadOptions, with_front_matter: bool) -> Result:

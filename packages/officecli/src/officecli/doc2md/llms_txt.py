@@ -4,9 +4,9 @@
 from __future__ import annotations
 
 import os
-import shutil
 from pathlib import Path
 
+from agentcli.outputs import write_text_atomic
 from agentcli.report import Finding
 from officecli.doc2md import __version__
 from officecli.doc2md.convert import Result
@@ -35,16 +35,14 @@ def llms_txt(out_dir: Path, results: list[Result]) -> str:
     return "\n".join(lines) + "\n"
 
 
-def write_llms_txt(out_dir: Path, results: list[Result], staging: Path, dry_run: bool) -> Finding:
-    """Write the index (staged, then moved in), or with --dry-run say that it would be."""
+def write_llms_txt(out_dir: Path, results: list[Result], dry_run: bool) -> Finding:
+    """Write the index atomically beside its target, or with --dry-run say that it would be."""
     target = out_dir / NAME
     if dry_run:
         message = f"would write {target} indexing {len(results)} file(s); nothing written"
     else:
-        staged = staging / NAME
-        staged.write_text(llms_txt(out_dir, results), encoding="utf-8", newline="\n")
         out_dir.mkdir(parents=True, exist_ok=True)
-        shutil.move(staged, target)
+        write_text_atomic(target, llms_txt(out_dir, results))
         message = f"{target} indexes {len(results)} converted file(s)"
     return Finding(
         "convert.index",

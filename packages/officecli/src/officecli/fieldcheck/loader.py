@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
-import re
-from datetime import date
 from pathlib import Path
 from typing import Any
 
 from officecli.fieldcheck.errors import RulesFileError, closest
 from officecli.fieldcheck.expr_parse import ExpressionError, parse_expression
 from officecli.fieldcheck.model import DatasetSpec, MasterSpec, RuleSet, RuleSpec
+from officecli.fieldcheck.patterns import PatternError, compile_pattern
+from officecli.fieldcheck.rules_yaml import plain, position, read_yaml
 from officecli.fieldcheck.ruletypes import (
     AGGREGATE_FUNCTIONS,
     COMMON_KEYS,
@@ -23,7 +23,6 @@ from officecli.fieldcheck.ruletypes import (
 )
 from officecli.readers.paths import not_a_file
 
-MAX_RULES_BYTES = 5 << 20
 _TOP_KEYS = ("version", "name", "fields", "datasets", "masters", "rules")
 
 
@@ -36,7 +35,7 @@ class _Checker:
     def fail(
         self, message: str, node: Any = None, key: Any = None, *, value: bool = True
     ) -> RulesFileError:
-        line, col = _position(node, key, value)
+        line, col = position(node, key, value)
         where = f"{self.path.name}:{line}:{col}" if line else self.path.name
         return RulesFileError(
             f"{where}: {message}",
@@ -61,77 +60,13 @@ class _Checker:
                 )
 
 
-def _position(node: Any, key: Any, value: bool) -> tuple[int, int]:
-    """1-based (line, column) of node[key] (its value or its key), else of node itself."""
-    lc = getattr(node, "lc", None)
-    if lc is None:
-        return 0, 0
-    try:
-        if key is not None and isinstance(node, list):
-            line, col = lc.item(key)
-        elif key is not None:
-            line, col = lc.value(key) if value else lc.key(key)
-        else:
-            line, col = lc.line, lc.col
-    except (KeyError, IndexError, TypeError):
-        line, col = lc.line, lc.col
-    return int(line) + 1, int(col) + 1
-
-
-MAX_NODES = 100_000  # YAML aliases can make a tiny file expand without bound ("billion laughs")
-
-
-def plain(value: Any, budget: list[int] | None = None) -> Any:
-    """ruamel's commented types as plain Python; YAML dates become ISO text."""
-    budget = [MAX_NODES] if budget is None else budget
-    budget[0] -= 1
-    if budget[0] < 0:
-        raise RulesFileError(f"rules file expands to more than {MAX_NODES} values (YAML aliases?)")
-    if isinstance(value, bool) or value is None:
-        return value
-    if isinstance(value, int):
-        return int(value)
-    if isinstance(value, float):
-        return float(value)
-    if isinstance(value, date):
-        return value.isoformat()
-    if isinstance(value, dict):
-        return {str(k): plain(v, budget) for k, v in value.items()}
-    if isinstance(value, list):
-        return [plain(v, budget) for v in value]
-    return str(value)
-
-
-def _read_yaml(path: Path) -> Any:
-    from ruamel.yaml import YAML
-    from ruamel.yaml.error import MarkedYAMLError, YAMLError
-
-    if path.stat().st_size > MAX_RULES_BYTES:
-        raise RulesFileError(f"{path.name}: larger than {MAX_RULES_BYTES} bytes")
-    try:
-        text = path.read_text("utf-8-sig")
-        return YAML(typ="rt").load(text)
-    except UnicodeDecodeError as exc:
-        raise RulesFileError(f"{path.name}: not UTF-8 text: {exc}") from None
-    except MarkedYAMLError as exc:
-        mark = exc.problem_mark or exc.context_mark
-        line, col = (mark.line + 1, mark.column + 1) if mark is not None else (0, 0)
-        problem = exc.problem or exc.context or "invalid YAML"
-        raise RulesFileError(
-            f"{path.name}:{line}:{col}: {problem}",
-            data={"file": str(path), "line": line, "column": col},
-        ) from None
-    except YAMLError as exc:
-        raise RulesFileError(f"{path.name}: {exc}") from None
-
-
 def load_rules(path: str | Path) -> RuleSet:
     """Read and check a rules file; raise RulesFileError at the first problem."""
     problem = not_a_file(path)
     if problem:
         raise RulesFileError(f"{str(path)!r}: {problem}", suggestion="check the -r path")
     path = Path(path)
-    doc = _read_yaml(path)
+    doc = read_yaml(path)
     ck = _Checker(path)
     top = ck.mapping(doc, "the rules file")
     ck.known_keys(top, _TOP_KEYS, "the rules file")
@@ -169,14 +104,23 @@ def _fields(ck: _Checker, top: dict[Any, Any]) -> dict[str, str]:
     return out
 
 
+def _entry(
+    ck: _Checker, node: Any, name: Any, spec: Any, keys: tuple[str, ...], what: str
+) -> dict[Any, Any]:
+    """One named entry as a mapping with only `keys`; the short form (a dataset's path as
+    text, a master's values as a list) stands for {keys[0]: value}."""
+    if isinstance(spec, str if keys[0] == "path" else list):
+        spec = {keys[0]: spec}
+    entry = ck.mapping(spec, f"{what} {name!r}", node, name)
+    ck.known_keys(entry, keys, f"{what} {name!r}")
+    return entry
+
+
 def _datasets(ck: _Checker, top: dict[Any, Any], base: Path) -> dict[str, DatasetSpec]:
     node = ck.mapping(top.get("datasets") or {}, "datasets", top, "datasets")
     out: dict[str, DatasetSpec] = {}
-    for name, spec in node.items():
-        if isinstance(spec, str):
-            spec = {"path": spec}
-        spec = ck.mapping(spec, f"dataset {name!r}", node, name)
-        ck.known_keys(spec, ("path", "sheet", "encoding"), f"dataset {name!r}")
+    for name, short in node.items():
+        spec = _entry(ck, node, name, short, ("path", "sheet", "encoding"), "dataset")
         if not isinstance(spec.get("path"), str):
             raise ck.fail(f"dataset {name!r} needs a path", node, name)
         sheet, encoding = spec.get("sheet"), spec.get("encoding")
@@ -194,11 +138,8 @@ def _masters(
 ) -> dict[str, MasterSpec]:
     node = ck.mapping(top.get("masters") or {}, "masters", top, "masters")
     out: dict[str, MasterSpec] = {}
-    for name, spec in node.items():
-        if isinstance(spec, list):
-            spec = {"values": spec}
-        spec = ck.mapping(spec, f"master {name!r}", node, name)
-        ck.known_keys(spec, ("values", "dataset", "column"), f"master {name!r}")
+    for name, short in node.items():
+        spec = _entry(ck, node, name, short, ("values", "dataset", "column"), "master")
         if "values" in spec:
             values = plain(spec["values"])
             if not isinstance(values, list):
@@ -276,7 +217,7 @@ def _rule(ck: _Checker, rules: list[Any], index: int, ruleset: RuleSet) -> list[
             description=str(plain(node.get("description", "")) or ""),
             when=plain(when),
             params=values if column is None else {**values, "field": column},
-            line=_position(node, None, True)[0],
+            line=position(node, None, True)[0],
             each_field=column is not None,
         )
         for column in columns
@@ -310,14 +251,20 @@ def _param(ck: _Checker, node: dict[Any, Any], param: Param, ruleset: RuleSet, k
         return [value]
     if kind == "regex":
         try:
-            return re.compile(value)
-        except re.error as exc:
+            return compile_pattern(value)
+        except PatternError as exc:
             raise ck.fail(f"`{key}`: bad regular expression: {exc}", node, key) from None
     if kind == "expression":
         try:
-            return (value, parse_expression(value))
+            tree = parse_expression(value)
+            literal_patterns(tree)
+            return (value, tree)
+        except PatternError as exc:
+            raise ck.fail(
+                f"`{key}`: bad regular expression in matches(): {exc}", node, key
+            ) from None
         except ExpressionError as exc:
-            line, col = _position(node, key, True)
+            line, col = position(node, key, True)
             raise RulesFileError(
                 f"{ck.path.name}:{line}:{col}: expression error at character {exc.position + 1}: "
                 f"{exc.message}",
@@ -329,6 +276,21 @@ def _param(ck: _Checker, node: dict[Any, Any], param: Param, ruleset: RuleSet, k
                 },
             ) from None
     return value
+
+
+def literal_patterns(tree: Any) -> None:
+    """Compile every text literal given to matches() now, so a bad one is a rules error."""
+    if not isinstance(tree, tuple):
+        return
+    if tree[:2] == ("call", "matches") and len(tree[2]) == 2 and tree[2][1][0] == "str":
+        compile_pattern(tree[2][1][1])
+    for child in tree[1:]:
+        if isinstance(child, tuple):
+            if child and isinstance(child[0], tuple):
+                for item in child:
+                    literal_patterns(item)
+            else:
+                literal_patterns(child)
 
 
 def _check_combination(

@@ -71,7 +71,15 @@ RULE_TYPES: dict[str, RuleType] = {
     ),
     "pattern": RuleType(
         "the whole cell matches a regular expression",
-        (_each_field(), Param("regex", "regex", True, "Python regular expression (full match)")),
+        (
+            _each_field(),
+            Param(
+                "regex",
+                "regex",
+                True,
+                "regular expression, RE2 syntax (full match; no backreferences or lookaround)",
+            ),
+        ),
     ),
     "enum": RuleType(
         "the cell is one of a list of values",
@@ -133,7 +141,7 @@ COMMON_KEYS: tuple[Param, ...] = (
         "message",
         "string",
         False,
-        "finding message; {column}, {field}, {expected}, {actual}, {row} are filled in",
+        "finding message; {column}, {field}, {expected}, {actual}, {row} (the number), {location} are filled in",
     ),
     Param("suggestion", "string", False, "what to do about a finding"),
     Param("description", "string", False, "what the rule is for"),

@@ -11,6 +11,7 @@ from typing import Any
 from officecli.readers import ocr
 from officecli.readers.model import Block, Document, ReadOptions, count_chars
 from officecli.readers.ooxml import escape_inline
+from officecli.readers.pdf_budget import MAX_EXPANDED_BYTES, page_expansion, stream_size
 from officecli.readers.pdf_layout import Line, order_lines, text_lines
 from officecli.readers.pdf_ocr import needs_ocr, ocr_pages
 from officecli.readers.pdf_tables import borderless_tables
@@ -19,6 +20,7 @@ from officecli.readers.safety import BrokenFileError, EncryptedFileError
 PIXEL_FILTERS = {"FlateDecode", "ASCII85Decode", "ASCIIHexDecode", "LZWDecode", "RunLengthDecode"}
 FRAME_LINES = 4  # lines in one ruled cell that make the ruling a frame, not a table
 MARGIN = 0.1  # top and bottom share of the page where running headers live
+MAX_PICTURE_BYTES = 64 * 1024 * 1024  # decoded pixels of one picture
 
 
 @dataclass
@@ -49,10 +51,22 @@ def _image_asset(doc: Document, image: dict[str, Any]) -> str:
         if filters and filters[-1] == "JPXDecode":
             return doc.add_asset("image", ".jp2", stream.get_rawdata())
         if set(filters) <= PIXEL_FILTERS and image.get("bits") == 8:
+            # plain pixels, plus one byte a row for a PNG predictor; anything larger is refused
+            bound = _pixel_bytes(image) + int(image["srcsize"][1])
+            if bound > MAX_PICTURE_BYTES or stream_size(stream, bound) > bound:
+                return ""
             return _png_asset(doc, image, stream.get_data())
     except Exception:  # noqa: BLE001 - a damaged picture stream must not lose the page's text
         return ""
     return ""
+
+
+def _pixel_bytes(image: dict[str, Any]) -> int:
+    """Bytes of plain 8-bit pixels of the picture's declared size and colour space."""
+    space = str(image.get("colorspace", [""])[0]).strip("/'")
+    channels = {"DeviceRGB": 3, "DeviceGray": 1, "DeviceCMYK": 4}.get(space, 0)
+    width, height = (int(n) for n in image["srcsize"])
+    return width * height * channels
 
 
 def _png_asset(doc: Document, image: dict[str, Any], data: bytes) -> str:
@@ -184,6 +198,13 @@ def _page_blocks(
         doc.add(block)
 
 
+def _over_budget(number: int) -> str:
+    return (
+        f"page {number} not read: its content streams expand past what is left of the "
+        f"file's budget of {MAX_EXPANDED_BYTES} bytes (a decompression bomb, or a huge page)"
+    )
+
+
 def read_pdf(path: Path, options: ReadOptions) -> Document:
     import pdfplumber
     from pdfminer.pdfdocument import PDFPasswordIncorrect
@@ -195,8 +216,15 @@ def read_pdf(path: Path, options: ReadOptions) -> Document:
         with pdfplumber.open(path) as pdf:
             doc.counts["pages"] = len(pdf.pages)
             pages: list[PageContent] = []
+            budget = MAX_EXPANDED_BYTES
             scanned: list[int] = []
             for number, pdf_page in enumerate(pdf.pages, 1):
+                expanded = page_expansion(pdf_page.page_obj, budget)
+                if expanded > budget:
+                    doc.cuts.append(_over_budget(number))
+                    pdf_page.close()
+                    continue
+                budget -= expanded
                 doc.raw_chars += sum(count_chars(ch["text"]) for ch in pdf_page.chars)
                 pages.append(_read_page(pdf_page, number, doc))
                 if needs_ocr(pdf_page, options.ocr):

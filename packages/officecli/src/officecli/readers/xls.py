@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import zipfile
 from pathlib import Path
 from typing import Any
 
@@ -45,6 +46,8 @@ def read_xls(path: Path, options: ReadOptions) -> Document:
     except xlrd.biffh.XLRDError as exc:
         if "encrypt" in str(exc).lower():
             raise EncryptedFileError(f"{path.name}: the workbook is password-protected") from None
+        raise BrokenFileError(f"{path.name}: not a readable .xls workbook ({exc})") from None
+    except zipfile.BadZipFile as exc:  # xlrd takes a file starting with PK for a zip
         raise BrokenFileError(f"{path.name}: not a readable .xls workbook ({exc})") from None
     doc = Document()
     doc.counts["sheets"] = book.nsheets

@@ -7,28 +7,23 @@ from typing import TYPE_CHECKING
 
 from officecli.readers.grid import SheetGrid, parse_ref, sheet_blocks
 from officecli.readers.model import Block, Document, ReadOptions, count_chars
-from officecli.readers.numfmt import BUILTIN_FORMATS, format_value
+from officecli.readers.numfmt import format_value
 from officecli.readers.ooxml import R_EMBED, R_ID, chart_raw_chars, chart_rows, picture_ext, q
-from officecli.readers.safety import BrokenFileError, Package
+from officecli.readers.safety import Package
+from officecli.readers.xlsx_book import (
+    X,
+    cell_formats,
+    shared_strings,
+    sheet_refs,
+    uses_1904_dates,
+    workbook,
+)
+from officecli.readers.xlsx_book import rich_text as _rich_text
 
 if TYPE_CHECKING:
     from xml.etree.ElementTree import Element
 
-WORKBOOK = "xl/workbook.xml"
-X = "{http://schemas.openxmlformats.org/spreadsheetml/2006/main}"
 MAX_CELLS_NAMED = 20  # cells listed in one loss.formula_no_value finding; the count has them all
-
-
-def _rich_text(si: Element) -> str:
-    """Text of a shared or inline string; phonetic guides (rPh, furigana) are not text."""
-    out: list[str] = []
-    for child in si:
-        if child.tag == X + "t":
-            out.append(child.text or "")
-        elif child.tag == X + "r":
-            t = child.find(X + "t")
-            out.append(t.text or "" if t is not None else "")
-    return "".join(out)
 
 
 class XlsxReader:
@@ -43,27 +38,19 @@ class XlsxReader:
         self.uncalculated: dict[str, list[str]] = {}  # sheet -> cells with a formula, no value
 
     def read(self) -> Document:
-        if not self.pkg.has(WORKBOOK):
-            raise BrokenFileError(f"{self.pkg.label}: no xl/workbook.xml; not an Excel workbook")
-        book = self.pkg.xml(WORKBOOK)
-        pr = book.find(X + "workbookPr")
-        self.date1904 = pr is not None and pr.get("date1904") in ("1", "true")
-        self._load_strings()
-        self._load_styles()
-        rels = self.pkg.rels(WORKBOOK)
-        sheets = list(book.iter(X + "sheet"))
+        book = workbook(self.pkg)
+        self.date1904 = uses_1904_dates(book)
+        self.strings = shared_strings(self.pkg)
+        self.formats = cell_formats(self.pkg)
+        sheets = sheet_refs(self.pkg, book)
         self.doc.counts["sheets"] = len(sheets)
         for sheet in sheets:
-            hidden = sheet.get("state", "visible") != "visible"
-            if hidden and self.options.skip_hidden:
+            if (sheet.hidden and self.options.skip_hidden) or not sheet.part:
                 continue
-            part = rels.get(sheet.get(R_ID, ""), ("", ""))[0]
-            if not part or not self.pkg.has(part):
-                continue
-            grid = SheetGrid(sheet.get("name", ""), hidden=hidden)
-            self._sheet(part, grid)
+            grid = SheetGrid(sheet.name, hidden=sheet.hidden)
+            self._sheet(sheet.part, grid)
             sheet_blocks(grid, self.doc, self.options)
-            self._drawings(part)
+            self._drawings(sheet.part)
         for name, cells in self.uncalculated.items():
             shown = ", ".join(cells[:MAX_CELLS_NAMED]) + (
                 " ..." if len(cells) > MAX_CELLS_NAMED else ""
@@ -77,23 +64,6 @@ class XlsxReader:
                 )
             )
         return self.doc
-
-    def _load_strings(self) -> None:
-        part = "xl/sharedStrings.xml"
-        if self.pkg.has(part):
-            self.strings = [_rich_text(si) for si in self.pkg.xml(part).iter(X + "si")]
-
-    def _load_styles(self) -> None:
-        if not self.pkg.has("xl/styles.xml"):
-            return
-        root = self.pkg.xml("xl/styles.xml")
-        custom = {
-            int(f.get("numFmtId", "0")): f.get("formatCode", "") for f in root.iter(X + "numFmt")
-        }
-        xfs = root.find(X + "cellXfs")
-        for xf in xfs if xfs is not None else []:
-            fmt_id = int(xf.get("numFmtId", "0"))
-            self.formats.append(custom.get(fmt_id, BUILTIN_FORMATS.get(fmt_id, "General")))
 
     def _display(self, c: Element) -> tuple[str, int]:
         """(displayed text, characters of the raw value for the independent count)."""
