@@ -130,9 +130,20 @@ def convert(plan: Plan, options: ReadOptions, with_front_matter: bool) -> Result
         )
         for cut in dict.fromkeys(doc.cuts)
     ]  # fmt: skip
+    if doc.hidden:
+        kinds = ("sheets", "rows", "columns")
+        counts = ", ".join(f"{doc.hidden[k]} {k}" for k in kinds if doc.hidden.get(k))
+        findings.append(
+            Finding(
+                "content.hidden", "warning",
+                f"hidden content kept and marked (hidden) in the Markdown: {counts}",
+                location=location, field="hidden", actual=counts,
+                suggestion="pass --skip-hidden to leave hidden sheets, rows and columns out",
+            )
+        )  # fmt: skip
     findings += [
         Finding(rule, "warning", message, location=location, suggestion=suggestion)
         for rule, message, suggestion in doc.warnings
     ]
-    findings += audit(location, want, got, doc.raw_chars)
+    findings += audit(location, want, got, doc.raw_chars, doc.dropped_glyphs)
     return Result(plan, True, markdown, doc.assets, findings, *title_and_summary(doc))

@@ -12,9 +12,10 @@ from officecli.readers import ocr
 from officecli.readers.model import Block, Document, ReadOptions, count_chars
 from officecli.readers.ooxml import escape_inline
 from officecli.readers.pdf_budget import MAX_EXPANDED_BYTES, page_expansion, stream_size
-from officecli.readers.pdf_layout import Line, order_lines, text_lines
+from officecli.readers.pdf_layout import Line, join_lines, order_lines, text_lines
 from officecli.readers.pdf_ocr import needs_ocr, ocr_pages
 from officecli.readers.pdf_tables import borderless_tables
+from officecli.readers.pdf_text import Glyphs, clean_cell, group_blocks, group_lines
 from officecli.readers.safety import BrokenFileError, EncryptedFileError
 
 PIXEL_FILTERS = {"FlateDecode", "ASCII85Decode", "ASCIIHexDecode", "LZWDecode", "RunLengthDecode"}
@@ -32,6 +33,7 @@ class PageContent:
     height: float
     width: float
     body: float  # the page's commonest font size, table text included
+    bold_body: bool  # most of the page's text is bold: weight tells no headings apart
     ocr_text: ocr.OcrText | None = None  # set when the page's text came from OCR
 
 
@@ -95,6 +97,14 @@ def _is_frame(cells: list[list[str | None]]) -> bool:
     return any((cell or "").count("\n") >= FRAME_LINES - 1 for row in cells for cell in row)
 
 
+def _cell_text(cell: str) -> str:
+    """A ruled cell's wrapped lines joined like a paragraph's (no space inside CJK words)."""
+    text = ""
+    for line in cell.split("\n"):
+        text = join_lines(text, line.strip())
+    return escape_inline(text)
+
+
 def _read_page(page: Any, number: int, doc: Document) -> PageContent:
     tables: list[tuple[float, list[list[str]]]] = []
     boxes: list[tuple[float, float, float, float]] = []
@@ -103,7 +113,7 @@ def _read_page(page: Any, number: int, doc: Document) -> PageContent:
             cells = table.extract()
             if _is_frame(cells):
                 continue
-            rows = [[escape_inline(c or "").replace("\n", " ") for c in row] for row in cells]
+            rows = [[_cell_text(c or "") for c in row] for row in cells]
             rows = [r for r in rows if any(c.strip() for c in r)]
             if rows:
                 tables.append((table.bbox[1], rows))
@@ -120,7 +130,9 @@ def _read_page(page: Any, number: int, doc: Document) -> PageContent:
     borderless, lines = borderless_tables(all_lines)
     tables = sorted(tables + borderless, key=lambda table: table[0])
     size = (float(page.height), float(page.width), _body_size(all_lines))
-    return PageContent(number, lines, tables, images, *size)
+    bold = sum(len(line.text) for line in all_lines if line.bold)
+    bold_body = bold * 2 > sum(len(line.text) for line in all_lines)
+    return PageContent(number, lines, tables, images, *size, bold_body)
 
 
 def _running_headers(pages: list[PageContent]) -> set[str]:
@@ -144,8 +156,9 @@ def _body_size(lines: list[Line]) -> float:
     return sizes.most_common(1)[0][0] if sizes else 0.0
 
 
-def _heading_levels(pages: list[PageContent]) -> dict[tuple[int, float], int]:
-    """(page, font size) -> heading level 1..3: sizes clearly above that page's body size."""
+def _heading_levels(pages: list[PageContent]) -> tuple[dict[tuple[int, float], int], int]:
+    """(page, font size) -> heading level 1..3 for sizes clearly above that page's body
+    size; and the level of bold headings in body type, one below the smallest size."""
     bigger: dict[tuple[int, float], float] = {}
     for page in pages:
         body = page.body
@@ -153,7 +166,8 @@ def _heading_levels(pages: list[PageContent]) -> dict[tuple[int, float], int]:
             if line.size >= body * 1.15:
                 bigger[(page.number, line.size)] = line.size
     ranks = sorted(set(bigger.values()), reverse=True)
-    return {key: min(ranks.index(size) + 1, 3) for key, size in bigger.items()}
+    levels = {key: min(ranks.index(size) + 1, 3) for key, size in bigger.items()}
+    return levels, min(max(len(ranks) + 1, 2), 3)
 
 
 def _is_running(line: Line, page: PageContent, running: set[str]) -> bool:
@@ -162,32 +176,29 @@ def _is_running(line: Line, page: PageContent, running: set[str]) -> bool:
 
 
 def _page_blocks(
-    doc: Document, page: PageContent, running: set[str], levels: dict[tuple[int, float], int]
+    doc: Document,
+    page: PageContent,
+    running: set[str],
+    levels: tuple[dict[tuple[int, float], int], int],
 ) -> None:
-    """Page marker, then lines (joined into paragraphs when close), tables and pictures."""
+    """Page marker, then paragraphs, headings and list items, tables and pictures."""
     read = f" (ocr, confidence {page.ocr_text.confidence:.2f})" if page.ocr_text else ""
     doc.add(Block("marker", f"page {page.number}{read}"))
-    items: list[tuple[float, Block]] = []
-    previous: Line | None = None
-    for line in order_lines(page.lines, page):
+    lines: list[Line] = []
+    for line in order_lines(page.lines, page.width):
         if _is_running(line, page, running):
             doc.raw_chars -= count_chars(line.text)
-            continue
-        text = escape_inline(line.text)
-        level = levels.get((page.number, line.size), 0) if len(line.text) < 120 else 0
-        close = (
-            previous is not None
-            and previous.size == line.size
-            and 0 <= line.top - previous.bottom < 0.6 * line.size
-        )
-        if level:
-            items.append((line.top, Block("heading", text, level=level)))
-        elif close and items and items[-1][1].kind == "paragraph":
-            items[-1][1].text += "\n" + text
         else:
-            items.append((line.top, Block("paragraph", text)))
-        previous = line
-    extra = [(t, Block("table", rows=r)) for t, r in page.tables]
+            lines.append(line)
+    by_size, bold_level = levels
+    sizes = {size: level for (number, size), level in by_size.items() if number == page.number}
+    glyphs = Glyphs()
+    groups = group_lines(lines, sizes, 0 if page.bold_body else bold_level)
+    items = group_blocks(groups, glyphs)
+    extra = [
+        (t, Block("table", rows=[[clean_cell(c, glyphs) for c in row] for row in r]))
+        for t, r in page.tables
+    ]
     extra += [
         (t, Block("image", f"picture on page {page.number}", asset=a)) for t, a in page.images
     ]
@@ -196,6 +207,9 @@ def _page_blocks(
         items.insert(at, (top, block))
     for _top, block in items:
         doc.add(block)
+    # bullets became list markers and meaningless glyphs were dropped (and are reported)
+    doc.raw_chars -= glyphs.markers + glyphs.dropped
+    doc.dropped_glyphs += glyphs.dropped
 
 
 def _over_budget(number: int) -> str:
