@@ -4,7 +4,7 @@ import json
 import subprocess
 import sys
 
-PROCLER = [sys.executable, "-c", "from procler.commands import main; main()"]
+PROCLER = [sys.executable, "-c", "from procler.cli import main; main()"]
 
 
 def procler(*args: str) -> subprocess.CompletedProcess[str]:
@@ -34,22 +34,25 @@ def new_modules(imports: str) -> str:
 
 def test_full_cli_path_stays_light() -> None:
     """The full CLI (parser, declarations, client): no supervisor, pydantic or yaml."""
-    assert new_modules("procler.commands, procler.client, agentcli.main, agentcli.parser") == (
+    assert new_modules("procler.cli, procler.cli.client, agentcli.main, agentcli.parser") == (
         "['_socket', 'agentcli', 'agentcli.commands', 'agentcli.envelope', 'agentcli.errors', "
-        "'agentcli.main', 'agentcli.parser', 'procler', 'procler.client', 'procler.commands', "
-        "'procler.config_commands', 'procler.errors', 'procler.project', 'procler.wire']\n"
+        "'agentcli.main', 'agentcli.parser', 'procler', 'procler.cli', 'procler.cli.client', "
+        "'procler.cli.config', 'procler.cli.daemon', 'procler.cli.logs', 'procler.cli.processes', "
+        "'procler.errors', 'procler.project', 'procler.wire']\n"
     )
 
 
 def test_capabilities_describe_exactly_the_parser() -> None:
     from agentcli.testing import assert_capabilities_match_parser
-    from procler.commands import APP
+    from procler.cli import APP
 
     assert_capabilities_match_parser(APP)
 
 
 def test_supervisor_handles_exactly_the_commands_sent_to_it() -> None:
-    from procler.commands import APP, FORWARD, RESTART_DAEMON
+    from procler.cli import APP
+    from procler.cli.daemon import RESTART as RESTART_DAEMON
+    from procler.cli.processes import FORWARD
     from procler.supervisor.handlers import Handlers
 
     sent = {c.name for c in APP.commands if c.handler in (FORWARD, RESTART_DAEMON)}

@@ -1,8 +1,57 @@
-"""The pure status rules of procler.states that the supervisor and `logs` share."""
+"""The status knowledge in procler.states: it agrees with the declarations and the config
+schema, and the pure status rules the supervisor and `logs` share."""
 
 from __future__ import annotations
 
+import pytest
+
 from procler import states
+from procler.cli.processes import WAIT_FOR
+from procler.config.keys import CONDITIONS
+
+
+def test_wait_choices_are_the_conditions_states_knows() -> None:
+    assert sorted(WAIT_FOR) == sorted(states.WAIT_MET)
+
+
+def test_dependency_conditions_are_the_ones_the_config_accepts() -> None:
+    assert sorted(CONDITIONS) == sorted(states.DEPENDENCY_MET)
+
+
+def test_every_state_machine_target_is_a_known_status() -> None:
+    for table, known in (
+        (states.TRANSITIONS, set(states.ALL)),
+        (states.HEALTH_TRANSITIONS, set(states.HEALTH_TRANSITIONS)),
+    ):
+        assert set(table) == known
+        assert set().union(*table.values()) <= known
+
+
+def test_health_moves_only_along_its_table() -> None:
+    states.check_health(states.HEALTH_STOPPED, states.HEALTH_STARTING)
+    with pytest.raises(states.InvalidTransition, match="health stopped -> healthy"):
+        states.check_health(states.HEALTH_STOPPED, states.HEALTH_HEALTHY)
+
+
+def test_a_crash_during_a_user_start_fails_without_restart() -> None:
+    decision = states.after_exit(
+        "exit code 1",
+        1,
+        failed_start="during start",
+        stable=False,
+        restarts=0,
+        desired=states.DESIRED_RUNNING,
+        policy="always",
+        max_restarts=5,
+        success_codes=(0,),
+        backoff=(1.0, 8.0),
+    )
+    assert (decision.status, decision.reason, decision.restarts, decision.delay) == (
+        states.FAILED,
+        "exit code 1 during start",
+        0,
+        None,
+    )
 
 
 def test_a_user_start_fails_until_known_good() -> None:
@@ -39,8 +88,8 @@ def test_dependencies_down_and_met() -> None:
     ]
     assert states.dependency_down("healthy", states.EXITED)
     assert not states.dependency_down("completed_successfully", states.EXITED)
-    assert states.condition_met("started", states.EXITED)
-    assert not states.condition_met("healthy", states.RUNNING)
+    assert states.dependency_met("started", states.EXITED, log_ready=False)
+    assert not states.dependency_met("healthy", states.RUNNING, log_ready=False)
 
 
 def test_up_leaves_a_completed_one_shot_alone_only_when_unchanged() -> None:

@@ -5,13 +5,13 @@ supervisor, and loading the declarations and the parser would cost more than the
 trip. So this entry first offers the raw argv to a running supervisor, which parses it
 with the same declarations and answers when the command is one of its own. Anything
 else (no supervisor yet, a command that runs here, --help, a usage error) runs the full
-CLI, `procler.commands.main`, which would have given the same answer the slower way.
+CLI, `procler.cli.main`, which would have given the same answer the slower way.
 
 The private route: POST /v1/argv, body = cwd, config path and argv joined by NUL bytes
 (none can contain one). An answer comes as 200 with its headers at once, including
 `X-Reply-Within`, then a body of the exit code, a newline and the envelope. Any other
 reply declines (204 from a supervisor that leaves the command to the CLI, 400 from an
-older one without this route).
+older one without this route). The framing is in procler.wire.
 """
 
 import os
@@ -19,7 +19,6 @@ import sys
 
 from procler import project
 
-ARGV_ROUTE = "/v1/argv"
 HEADER_WAIT = 10.0  # a supervisor that took the connection answers its headers at once
 
 
@@ -45,26 +44,31 @@ def offer(argv: "list[str]") -> "int | None":
         return None
     if not os.path.exists(sock_path):
         return None  # no supervisor: the full CLI starts one if the command needs it
-    from procler.wire import REPLY_WITHIN, NotRunning, request
+    from procler.wire import (
+        ARGV_ROUTE,
+        REPLY_WITHIN,
+        NotRunning,
+        argv_body,
+        request,
+        split_argv_reply,
+    )
 
-    body = b"\0".join(os.fsencode(part) for part in (cwd, config, *argv))
+    body = argv_body(cwd, config, argv)
     try:
         status, headers, payload = request(sock_path, "POST", ARGV_ROUTE, body, HEADER_WAIT)
     except TimeoutError:
-        from procler.errors import SupervisorUnavailable
-
-        raise SupervisorUnavailable.hung(
+        raise project.hung_supervisor(
             project.project_root(config), f"the supervisor on {sock_path} stopped answering"
         ) from None
     except (NotRunning, OSError):
         return None  # gone, stale or not ours to reach: the full CLI sorts it out
     if status != 200 or REPLY_WITHIN not in headers:
         return None
-    code, _, text = payload.partition(b"\n")
+    code, text = split_argv_reply(payload)
     from agentcli.envelope import emit_text  # imported only now: a declined offer needs none
 
-    emit_text(text.decode("utf-8"))
-    return int(code)
+    emit_text(text)
+    return code
 
 
 def main() -> "None":
@@ -77,7 +81,7 @@ def main() -> "None":
 
         code = conclude("procler", exc, "--debug" in argv)
     if code is None:
-        from procler.commands import main as full_cli
+        from procler.cli import main as full_cli
 
         full_cli()  # runs the command and leaves
     from agentcli.envelope import leave

@@ -2,6 +2,18 @@
 
 from agentcli.errors import AgentError, ConditionNotMet, ExitCode, UsageError
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Iterable
+
+
+def _closest_then(name: str, known: "Iterable[str]", then: str) -> str:
+    """`did you mean ...?` for the closest known name (when one is close), then `then`."""
+    from agentcli.parser import did_you_mean
+
+    hint = did_you_mean(name, sorted(known))
+    return (hint + " " if hint else "") + then
+
 
 class ConfigNotFound(UsageError):
     code = "CONFIG_NOT_FOUND"
@@ -22,10 +34,22 @@ class ProcessNotFound(UsageError):
     code = "PROCESS_NOT_FOUND"
     default_suggestion = "run `procler list` to see the defined processes"
 
+    @classmethod
+    def among(cls, name: str, known: "Iterable[str]") -> "ProcessNotFound":
+        """No process `name` among `known`: suggest the closest one."""
+        suggestion = _closest_then(name, known, cls.default_suggestion)
+        return cls(f"no process named {name!r}", suggestion=suggestion)
+
 
 class GroupNotFound(UsageError):
     code = "GROUP_NOT_FOUND"
     default_suggestion = "run `procler group list` to see the defined groups"
+
+    @classmethod
+    def among(cls, name: str, known: "Iterable[str]") -> "GroupNotFound":
+        """No group `name` among `known`: suggest the closest one."""
+        suggestion = _closest_then(name, known, cls.default_suggestion)
+        return cls(f"no group named {name!r}", suggestion=suggestion)
 
 
 class Conflict(UsageError):
@@ -45,9 +69,23 @@ class StartFailed(AgentError):
     default_suggestion = "read the last stderr lines in data, fix the command, then start again"
 
 
+class CommandFailed(AgentError):
+    code = "COMMAND_FAILED"
+    exit_code = ExitCode.FINDINGS
+    default_suggestion = "read stderr and the exit code in data, fix the command, then run it again"
+
+
 class Timeout(ConditionNotMet):
     code = "TIMEOUT"
     default_suggestion = "wait longer with --timeout, or check `procler status` and `procler logs`"
+
+
+class ConditionImpossible(ConditionNotMet):
+    code = "CONDITION_IMPOSSIBLE"
+    default_suggestion = (
+        "start it (read why it stopped: `procler logs NAME --run previous`), or wait for a "
+        "status it can reach"
+    )
 
 
 class DependencyFailed(AgentError):
@@ -69,14 +107,13 @@ class SupervisorUnavailable(AgentError):
     )
 
     @classmethod
-    def hung(cls, root: str, message: str) -> "SupervisorUnavailable":
-        """A supervisor that took the request and never answered: say how to replace it."""
-        from procler.project import lock_path, supervisor_pid
-
+    def hung(cls, message: str, pid: str | None, lock_path: str) -> "SupervisorUnavailable":
+        """A supervisor that took the request and never answered: say how to replace it
+        (procler.project.hung_supervisor finds its pid)."""
         return cls(
             message,
-            suggestion=f"it may be hung: `kill -9 {supervisor_pid(root) or 'PID'}` (the pid in "
-            f"{lock_path(root)}); the next command starts a new supervisor, which brings the "
+            suggestion=f"it may be hung: `kill -9 {pid or 'PID'}` (the pid in "
+            f"{lock_path}); the next command starts a new supervisor, which brings the "
             "processes back",
         )
 
@@ -109,6 +146,7 @@ ALL_ERRORS: "tuple[type[AgentError], ...]" = (
     PortInUse,
     StartFailed,
     Timeout,
+    ConditionImpossible,
     DependencyFailed,
     StateDirUnwritable,
     SupervisorUnavailable,

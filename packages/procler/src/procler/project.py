@@ -5,6 +5,10 @@ Light on purpose (os only; errors are imported when raised): every command impor
 
 import os
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from procler.errors import SupervisorUnavailable
+
 CONFIG_DIR = ".procler"
 CONFIG_FILE = "config.yaml"
 SOCKET_NAME = "supervisor.sock"
@@ -61,6 +65,13 @@ def supervisor_pid(root: "str") -> "str | None":
             return handle.read().strip() or None
     except OSError:
         return None
+
+
+def hung_supervisor(root: "str", message: "str") -> "SupervisorUnavailable":
+    """The error for a supervisor that took a request and never answered, naming its pid."""
+    from procler.errors import SupervisorUnavailable
+
+    return SupervisorUnavailable.hung(message, supervisor_pid(root), lock_path(root))
 
 
 def socket_path(root: "str") -> "str":

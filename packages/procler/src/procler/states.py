@@ -1,9 +1,15 @@
-"""The one state machine for a process's status. No dependencies; every status shown comes from here.
+"""Everything Procler knows about statuses. No dependencies; every status shown comes from here.
+
+A process's status is one state machine:
 
 stopped --start--> starting --spawned--> running --ready--> healthy <--> unhealthy
 running/healthy/unhealthy --stop--> stopping --ended--> stopped
-running/healthy/unhealthy --exit--> exited (success code) | backoff (will restart) | failed
+starting/running/healthy/unhealthy --exit--> exited (success code) | backoff (will restart) | failed
 backoff --retry--> starting ; backoff --stop--> stopped
+
+The health of one run is a second, smaller one (HEALTH_TRANSITIONS). The predicates
+`wait` and dependency conditions ask of a status, and the decision taken when a run
+ends by itself, live here too; the runtime applies them.
 """
 
 from __future__ import annotations
@@ -27,7 +33,7 @@ UP = frozenset({RUNNING, HEALTHY, UNHEALTHY})
 
 TRANSITIONS: dict[str, frozenset[str]] = {
     STOPPED: frozenset({STARTING}),
-    STARTING: frozenset({RUNNING, STOPPING, EXITED, FAILED, BACKOFF, STOPPED}),
+    STARTING: frozenset({RUNNING, EXITED, FAILED, BACKOFF}),
     RUNNING: frozenset({HEALTHY, UNHEALTHY, STOPPING, EXITED, FAILED, BACKOFF}),
     HEALTHY: frozenset({UNHEALTHY, STOPPING, EXITED, FAILED, BACKOFF}),
     UNHEALTHY: frozenset({HEALTHY, STOPPING, EXITED, FAILED, BACKOFF}),
@@ -37,9 +43,13 @@ TRANSITIONS: dict[str, frozenset[str]] = {
     BACKOFF: frozenset({STARTING, STOPPED}),
 }
 
+# What the user last asked of a process (kept across supervisors).
+DESIRED_RUNNING = "running"
+DESIRED_STOPPED = "stopped"
+
 
 class InvalidTransition(Exception):
-    """A transition the state machine does not allow (a bug in the caller)."""
+    """A transition a state machine does not allow (a bug in the caller)."""
 
 
 def check(current: str, new: str) -> None:
@@ -48,18 +58,110 @@ def check(current: str, new: str) -> None:
         raise InvalidTransition(f"{current} -> {new}")
 
 
-# Statuses in which a dependency's condition holds (a finished one-shot has started).
-CONDITION_MET: dict[str, frozenset[str]] = {
-    "started": frozenset({RUNNING, HEALTHY, UNHEALTHY, EXITED}),
+# -- health of one run ----------------------------------------------------------------------
+
+HEALTH_STARTING = "starting"  # probing, no verdict yet
+HEALTH_HEALTHY = "healthy"
+HEALTH_UNHEALTHY = "unhealthy"
+HEALTH_STOPPED = "stopped"  # no run: unknown until the next one
+HEALTH_TRANSITIONS: dict[str, frozenset[str]] = {
+    HEALTH_STOPPED: frozenset({HEALTH_STARTING}),
+    HEALTH_STARTING: frozenset({HEALTH_HEALTHY, HEALTH_UNHEALTHY, HEALTH_STOPPED}),
+    HEALTH_HEALTHY: frozenset({HEALTH_UNHEALTHY, HEALTH_STOPPED}),
+    HEALTH_UNHEALTHY: frozenset({HEALTH_HEALTHY, HEALTH_STOPPED}),
+}
+# The process status a health verdict moves an up process to.
+HEALTH_TO_STATUS = {HEALTH_HEALTHY: HEALTHY, HEALTH_UNHEALTHY: UNHEALTHY}
+
+
+def check_health(current: str, new: str) -> None:
+    """Raise InvalidTransition unless the health verdict may go current -> new."""
+    if new not in HEALTH_TRANSITIONS[current]:
+        raise InvalidTransition(f"health {current} -> {new}")
+
+
+# -- what `wait` and dependency conditions ask of a status ----------------------------------
+
+# `wait --for CONDITION`: the statuses that meet it.
+WAIT_MET: dict[str, frozenset[str]] = {
+    RUNNING: UP,
+    STOPPED: AT_REST,
+    EXITED: frozenset({EXITED}),
+    FAILED: frozenset({FAILED}),
+    HEALTHY: frozenset({HEALTHY}),
+    UNHEALTHY: frozenset({UNHEALTHY}),
+}
+
+
+def wait_met(condition: str, status: str, together: bool = False) -> bool:
+    """Whether a process in `status` meets `wait --for condition`. Waiting for several
+    (`--group`, `--all`), a finished one-shot counts as done for healthy."""
+    if together and condition == HEALTHY and status == EXITED:
+        return True
+    return status in WAIT_MET[condition]
+
+
+def wait_impossible(
+    condition: str, status: str, desired: str, has_healthcheck: bool, together: bool = False
+) -> str | None:
+    """Why a process can no longer meet `wait --for condition` without a new start, or
+    None while it still may (only `healthy` can be known to be out of reach)."""
+    if condition != HEALTHY or wait_met(condition, status, together):
+        return None
+    if status == FAILED:
+        return "it failed"
+    if status == EXITED:
+        return "it exited"
+    if status == STOPPED and desired == DESIRED_STOPPED:
+        return "it is stopped and nothing will start it"
+    if not has_healthcheck:
+        return "it has no health check"
+    return None
+
+
+def stack_ready(status: str, has_healthcheck: bool) -> bool:
+    """`up --wait` and `ci`: a process counts once healthy (when it has a check), up (when
+    it has none), or finished with a success code (a one-shot)."""
+    if status == EXITED:
+        return True
+    return status == HEALTHY if has_healthcheck else status in UP
+
+
+def stack_impossible(status: str, desired: str) -> str | None:
+    """Why a process of the stack will not get ready without a new start, if it will not."""
+    if status == FAILED:
+        return "it failed"
+    if status == STOPPED and desired == DESIRED_STOPPED:
+        return "it is stopped"
+    return None
+
+
+# `depends_on: {condition}`: the statuses of the dependency that meet it.
+DEPENDENCY_MET: dict[str, frozenset[str]] = {
+    "started": UP | {EXITED},
     "healthy": frozenset({HEALTHY}),
+    "log_ready": UP,  # and its run's output matched ready_log_line
     "completed_successfully": frozenset({EXITED}),
 }
+
+
+def dependency_met(condition: str, status: str, log_ready: bool) -> bool:
+    """Whether a dependency in `status` (whose run has or has not logged its ready line)
+    meets `condition`."""
+    return status in DEPENDENCY_MET[condition] and (condition != "log_ready" or log_ready)
+
+
+def dependency_impossible(condition: str, status: str) -> bool:
+    """The dependency can no longer reach its condition without a new start."""
+    if status in (FAILED, STOPPED):
+        return True
+    if condition == "healthy" and status == UNHEALTHY:
+        return True  # unhealthy is only reported once start_period is over
+    return condition != "completed_successfully" and status == EXITED
+
+
 # Statuses of a dependency that died or was stopped: its dependents are told.
 DOWN = frozenset({STOPPING, STOPPED, FAILED, BACKOFF})
-
-
-def condition_met(condition: str, status: str) -> bool:
-    return status in CONDITION_MET[condition]
 
 
 def dependency_down(condition: str, status: str) -> bool:
@@ -95,6 +197,9 @@ def crashed_run(status: str | None, runs: int, restarts: int) -> int | None:
     return None
 
 
+# -- when a run ends by itself --------------------------------------------------------------
+
+
 def exit_status(code: int | None, success_codes: tuple[int, ...], will_restart: bool) -> str:
     """Where a process goes when it ends by itself: backoff, exited or failed."""
     if will_restart:
@@ -114,3 +219,50 @@ def should_restart(policy: str, code: int | None, success_codes: tuple[int, ...]
 def backoff_delay(restarts: int, initial: float, maximum: float) -> float:
     """Delay before restart number `restarts` (1-based): initial, doubling, capped at maximum."""
     return float(min(maximum, initial * (2 ** max(0, restarts - 1))))
+
+
+class AfterExit:
+    """What happens to a process whose run ended by itself."""
+
+    __slots__ = ("delay", "reason", "restarts", "status")
+
+    def __init__(self, status: str, reason: str, restarts: int, delay: float | None) -> None:
+        self.status = status  # backoff, exited or failed
+        self.reason = reason
+        self.restarts = restarts  # the restart count from now on
+        self.delay = delay  # seconds before the next run (backoff only)
+
+
+def after_exit(
+    how: str,
+    code: int | None,
+    *,
+    failed_start: str | None,
+    stable: bool,
+    restarts: int,
+    desired: str,
+    policy: str,
+    max_restarts: int,
+    success_codes: tuple[int, ...],
+    backoff: tuple[float, float],
+) -> AfterExit:
+    """Decide a run's aftermath. `how` says how it ended; `failed_start`: how a user's
+    start ended before it was known good ("during start", "before it was healthy"), if it
+    did; `stable`: it ran long enough to reset the restart budget; `backoff`: (initial,
+    max) delay."""
+    if stable:
+        restarts = 0
+    wants = should_restart(policy, code, success_codes)
+    if failed_start and code not in success_codes:
+        reason = f"{how} {failed_start}"
+    elif wants and desired == DESIRED_RUNNING and restarts < max_restarts:
+        restarts += 1
+        delay = backoff_delay(restarts, *backoff)
+        return AfterExit(
+            BACKOFF, f"{how}; restart {restarts}/{max_restarts} in {delay:g}s", restarts, delay
+        )
+    elif wants and desired == DESIRED_RUNNING:
+        reason = f"{how}; restart limit reached ({max_restarts})"
+    else:
+        reason = how
+    return AfterExit(exit_status(code, success_codes, will_restart=False), reason, restarts, None)

@@ -1,6 +1,7 @@
-"""HTTP/1.1 over the project's unix socket, as little of it as the CLI needs.
+"""The protocol between the CLI and the supervisor: its routes, headers and framing.
 
-This runs on every command, so it uses the C-level `_socket` module (the `socket`
+Both ends import it; HTTP/1.1 over the project's unix socket, as little of it as the CLI
+needs. This runs on every command, so it uses the C-level `_socket` module (the `socket`
 module imports `enum`, `selectors` and more) and hand-writes the tiny HTTP it needs.
 A reply may announce, in its early headers, how long its body may take
 (`X-Reply-Within`, seconds): the wait for the headers and the wait for the body are
@@ -8,8 +9,50 @@ then bounded separately.
 """
 
 import _socket
+import os
 
+ARGV_ROUTE = "/v1/argv"  # the console entry offers its raw argv (see procler.entry)
+COMMANDS_PREFIX = "/v1/commands/"  # + the command's words joined by '/'
 REPLY_WITHIN = "x-reply-within"
+EXIT_CODE = "x-exit-code"
+REPLY_MARGIN = 30.0  # added to a command's own --timeout for the read timeout
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
+
+
+def command_path(name: "str") -> "str":
+    """The route of a declared command: `group start` -> /v1/commands/group/start."""
+    return COMMANDS_PREFIX + name.replace(" ", "/")
+
+
+def reply_bound(values: "dict[str, Any]") -> "float":
+    """How long a command's answer may take: its own --timeout (or 30 s) plus a margin."""
+    wait = values.get("timeout")
+    return (wait if isinstance(wait, float) else 30.0) + REPLY_MARGIN
+
+
+def argv_body(cwd: "str", config: "str", argv: "list[str]") -> "bytes":
+    """The argv route's request body: cwd, config path and argv joined by NUL bytes
+    (none can contain one)."""
+    return b"\0".join(os.fsencode(part) for part in (cwd, config, *argv))
+
+
+def argv_parts(body: "bytes") -> "list[str]":
+    """The argv route's request body split back: [cwd, config, *argv]."""
+    return [os.fsdecode(part) for part in body.split(b"\0")]
+
+
+def argv_reply(code: "int", envelope: "bytes") -> "bytes":
+    """The argv route's answer body: the exit code, a newline and the envelope."""
+    return b"%d\n" % code + envelope
+
+
+def split_argv_reply(payload: "bytes") -> "tuple[int, str]":
+    """(exit code, envelope text) of an argv route's answer body."""
+    code, _, text = payload.partition(b"\n")
+    return int(code), text.decode("utf-8")
 
 
 class NotRunning(Exception):

@@ -12,7 +12,7 @@ from typing import Any
 
 from procler.config.load import check_config
 
-PROCLER = [sys.executable, "-c", "from procler.commands import main; main()"]
+PROCLER = [sys.executable, "-c", "from procler.cli import main; main()"]
 
 
 def write_config(root: Path, text: str) -> Path:

@@ -54,7 +54,7 @@ def test_unknown_top_level_key_without_close_match_lists_valid_keys(project: Pat
             1,
             "services",
             "unknown key 'services'",
-            "valid keys: version, vars, processes, groups, logs",
+            "valid keys: version, vars, processes, groups, recipes, snippets, logs",
         )
     ]
 
@@ -278,7 +278,7 @@ def test_healthcheck_needs_exactly_one_probe(project: Path) -> None:
             18,
             "processes.web.healthcheck",
             "exec and tcp exclude each other",
-            "keep only one of exec, http, tcp, log",
+            "keep only one of exec, http, tcp, log, test, http_get, tcp_socket",
         )
     ]
 

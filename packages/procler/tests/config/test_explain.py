@@ -55,6 +55,8 @@ def test_paragraph_for_a_three_process_chain(project: Path) -> None:
         "config_processes": 3,
         "runtime_processes": 0,
         "groups": 1,
+        "recipes": 0,
+        "snippets": 0,
         "health_checks": 2,
         "dependencies": 2,
     }

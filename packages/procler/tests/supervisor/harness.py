@@ -75,7 +75,7 @@ def alive(pid: int) -> bool:
     return state != "Z"
 
 
-def supervisors_of(root: Path, module: str = "procler.supervisor.daemon") -> list[int]:
+def supervisors_of(root: Path, module: str = "procler.supervisor_entry") -> list[int]:
     """Pids of supervisor processes (or of `module`, e.g. the sentinel) serving this root."""
     found = []
     for entry in os.listdir("/proc"):

@@ -14,10 +14,9 @@ from pathlib import Path
 import pytest
 from harness import PROCLER, PY, Project, sockets_of, wait_for
 
-from procler.entry import ARGV_ROUTE
 from procler.errors import StateDirUnwritable
 from procler.project import private_dir, runtime_dir, socket_path
-from procler.wire import request
+from procler.wire import ARGV_ROUTE, request
 
 CONFIG = f"""
 version: 1
@@ -25,7 +24,7 @@ processes:
   api:
     args: [{PY}, -c, "import time; time.sleep(600)"]
 """
-FULL_CLI = [sys.executable, "-c", "from procler.commands import main; main()"]
+FULL_CLI = [sys.executable, "-c", "from procler.cli import main; main()"]
 
 
 def offer(project: Project, *argv: str, cwd: Path | None = None, config: str = "") -> tuple:

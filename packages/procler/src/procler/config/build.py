@@ -8,10 +8,11 @@ from typing import Any
 
 from agentcli.parser import did_you_mean
 from procler.config.build_process import ProcessBuilder, given
+from procler.config.build_recipes import build_recipes, build_snippets
 from procler.config.findings import Findings, child, item
 from procler.config.graph import DependencyGraph
 from procler.config.model import Group, LogSettings, ProcessSpec, ProjectConfig
-from procler.config.schema import INVALID
+from procler.config.specs import INVALID
 from procler.config.substitute import SubstitutionError, chain_lookup, substitute
 
 
@@ -38,6 +39,8 @@ def build_project(
         vars=tuple(variables.items()),
         processes=processes,
         groups=groups,
+        recipes=build_recipes(tree.get("recipes"), processes, groups, builder),
+        snippets=build_snippets(tree.get("snippets"), builder),
         logs=logs,
     )
 
@@ -86,6 +89,12 @@ def check_dependencies(
                     f"{dep.name} has no healthcheck, so it can never become healthy",
                     f"add a healthcheck to {dep.name}, or use condition: started",
                 )
+            elif dep.condition == "log_ready" and processes[dep.name].ready_log_line is None:
+                findings.add(
+                    child(path.removesuffix(".name"), "condition"),
+                    f"{dep.name} has no ready_log_line, so it can never be log_ready",
+                    f"add ready_log_line: REGEX to {dep.name}, or use condition: started",
+                )
             seen.add(dep.name)
     known = {n: [d.name for d in p.depends_on if d.name in processes] for n, p in processes.items()}
     for cycle in DependencyGraph(known).cycles():
@@ -122,5 +131,34 @@ def _groups(raw: Any, processes: dict[str, ProcessSpec], findings: Findings) -> 
                 findings.add(path, f"{member!r} is listed twice in group {gname}", "keep one")
             else:
                 members.append(member)
-        groups[gname] = Group(gname, tuple(members), **given(graw, "description"))
+        stop_order = _stop_order(gname, graw, members, processes, findings)
+        groups[gname] = Group(
+            gname, tuple(members), stop_order=stop_order, **given(graw, "description")
+        )
     return groups
+
+
+def _stop_order(
+    gname: str, graw: Any, members: list[str], processes: dict[str, ProcessSpec], findings: Findings
+) -> tuple[str, ...]:
+    """groups.NAME.stop_order (Procler 0.3): known processes; members missing from it stop
+    after the listed ones, a non-member listed in it is left alone (said as a warning)."""
+    listed = graw.get("stop_order")
+    order: list[str] = []
+    for index, name in enumerate(listed if isinstance(listed, list) else []):
+        path = item(child(child("groups", gname), "stop_order"), index)
+        if name is INVALID:
+            continue
+        if name not in processes:
+            findings.add(
+                path,
+                f"group {gname} stop_order names unknown process {name!r}",
+                did_you_mean(name, list(processes)) or f"group members: {', '.join(members)}",
+            )
+        elif name not in members:
+            findings.warn(
+                path, f"{name} is not a member of group {gname}", "it is not stopped by the group"
+            )
+        elif name not in order:
+            order.append(name)
+    return tuple(order)

@@ -11,6 +11,7 @@ from procler.config.dotenv import DotenvError, parse_dotenv
 from procler.config.findings import Findings, child, item
 from procler.config.model import (
     Backoff,
+    DaemonSpec,
     Dependency,
     DockerSpec,
     HealthCheck,
@@ -19,10 +20,15 @@ from procler.config.model import (
     RestartPolicy,
     TcpProbe,
 )
-from procler.config.schema import INVALID
+from procler.config.specs import INVALID
 from procler.config.substitute import SubstitutionError, substitute
 
 _STATUS = re.compile(r"([1-5][0-9][0-9])(?:\s*-\s*([1-5][0-9][0-9]))?")
+NOT_ACTED_ON = {
+    "schedule": "run it with cron, or with a recipe, until schedules arrive",
+    "replicas": "define one process per instance until replicas arrive",
+    "namespace": "namespaces are labels only for now; use groups to start parts of a stack",
+}
 
 
 def given(raw: Any, *keys: str) -> dict[str, Any]:
@@ -58,7 +64,18 @@ class ProcessBuilder:
         def at(key: str) -> str:
             return child(base, key)
 
-        fields: dict[str, Any] = given(raw, "description", "stop_timeout", "context", "stop_signal")
+        fields: dict[str, Any] = given(
+            raw,
+            "description",
+            "stop_timeout",
+            "context",
+            "stop_signal",
+            "ready_log_line",
+            "max_memory",
+            "schedule",
+            "replicas",
+            "namespace",
+        )
         if "command" in given(raw, "command"):
             fields["command"] = self.sub(at("command"), raw["command"])
         if isinstance(raw.get("args"), list):
@@ -80,6 +97,17 @@ class ProcessBuilder:
         if "healthcheck" in given(raw, "healthcheck"):
             ports = fields.get("ports", ())
             fields["healthcheck"] = self._healthcheck(at("healthcheck"), raw["healthcheck"], ports)
+        daemon = self._daemon(base, raw, fields["cwd"])
+        if daemon is not None:
+            fields["daemon"] = daemon
+        self._not_acted_on(base, raw)
+        if "max_memory" in fields:
+            self.findings.warn(
+                child(base, "max_memory"),
+                "max_memory: the whole process tree's resident memory is sampled every 2 s; "
+                "two samples in a row above the limit restart it (a single spike is forgiven)",
+                "nothing to change; last_exit.reason says max_memory after such a restart",
+            )
         if isinstance(raw.get("depends_on"), list):
             fields["depends_on"] = tuple(
                 Dependency(**given(d, "name", "condition", "restart"))
@@ -127,6 +155,8 @@ class ProcessBuilder:
         return RestartPolicy(**fields)
 
     def _docker(self, base: str, raw: dict[str, Any], context: str) -> DockerSpec | None:
+        if "container" in raw:  # Procler 0.3: `container:` beside `context: docker`
+            return self._seed_container(base, raw, context)
         has_docker = "docker" in given(raw, "docker")
         if context == "docker" and not has_docker:
             if "docker" not in raw:
@@ -151,7 +181,79 @@ class ProcessBuilder:
             fields["volumes"] = tuple(v for v in raw["docker"]["volumes"] if v is not INVALID)
         return DockerSpec(**fields)
 
+    def _seed_container(self, base: str, raw: dict[str, Any], context: str) -> DockerSpec | None:
+        if "docker" in raw:
+            self.findings.add(
+                child(base, "container"),
+                "`container` and `docker:` both say where the process runs",
+                "keep one: container: NAME (Procler 0.3) or docker: {container: NAME}",
+            )
+        elif context != "docker":
+            self.findings.add(
+                child(base, "container"),
+                "`container` needs `context: docker`",
+                "add `context: docker` to this process, or remove `container`",
+            )
+        container = given(raw, "container").get("container")
+        if container is None:
+            return None
+        return DockerSpec(container=self.sub(child(base, "container"), container))
+
+    def _daemon(self, base: str, raw: dict[str, Any], cwd: str) -> DaemonSpec | None:
+        """Procler 0.3's daemon keys, with its rules: daemon_mode needs a way to find the
+        daemon, adopt_existing needs daemon_mode."""
+        fields = given(raw, "daemon_match_pattern", "daemon_pidfile", "daemon_container")
+        mode = given(raw, "daemon_mode").get("daemon_mode", False)
+        adopt = given(raw, "adopt_existing").get("adopt_existing", False)
+        if adopt and not mode:
+            self.findings.add(
+                child(base, "adopt_existing"),
+                "adopt_existing needs daemon_mode: true",
+                "add daemon_mode: true (with daemon_pidfile or daemon_match_pattern)",
+            )
+        if not mode:
+            for key in fields:
+                self.findings.warn(
+                    child(base, key),
+                    f"{key} is read only with daemon_mode: true",
+                    "add daemon_mode: true, or remove the key",
+                )
+            return None
+        if "daemon_match_pattern" not in fields and "daemon_pidfile" not in fields:
+            self.findings.add(
+                child(base, "daemon_mode"),
+                "daemon_mode needs daemon_pidfile or daemon_match_pattern to find the daemon",
+                "add daemon_pidfile: PATH (or daemon_match_pattern: REGEX)",
+            )
+        self.findings.warn(
+            child(base, "daemon_mode"),
+            "daemon_mode: Procler waits up to 5 s after the command exits 0 for the daemon "
+            "to appear, then follows it (status shows its pid); a command that exits non-zero, "
+            "or leaves no daemon, fails",
+            "nothing to change if that is what the command does",
+        )
+        if "daemon_pidfile" in fields:
+            pidfile = self.sub(child(base, "daemon_pidfile"), fields["daemon_pidfile"])
+            fields["daemon_pidfile"] = os.path.normpath(os.path.join(cwd, pidfile))
+        return DaemonSpec(
+            match_pattern=fields.get("daemon_match_pattern"),
+            pidfile=fields.get("daemon_pidfile"),
+            container=fields.get("daemon_container"),
+            adopt_existing=adopt,
+        )
+
+    def _not_acted_on(self, base: str, raw: dict[str, Any]) -> None:
+        """Procler 0.3 keys this version accepts but does not act on yet: said, never silent."""
+        for key in NOT_ACTED_ON:
+            if key in raw and raw[key] is not INVALID:
+                self.findings.warn(
+                    child(base, key),
+                    f"{key} is accepted but not acted on by this version of Procler",
+                    NOT_ACTED_ON[key],
+                )
+
     def _healthcheck(self, path: str, raw: dict[str, Any], ports: tuple[int, ...]) -> HealthCheck:
+        raw = self._seed_probe(path, raw)
         fields = given(
             raw, "log", "interval", "timeout", "retries", "start_period", "restart_on_unhealthy"
         )
@@ -167,6 +269,30 @@ class ProcessBuilder:
                 tcp["port"] = self._default_port(child(path, "tcp"), ports)
             fields["tcp"] = TcpProbe(**tcp)
         return HealthCheck(kind=kind, **fields)  # type: ignore[arg-type]  # kind checked above
+
+    def _seed_probe(self, path: str, raw: dict[str, Any]) -> dict[str, Any]:
+        """Procler 0.3's probes as ours: test -> exec, http_get -> http.url, tcp_socket -> tcp."""
+        out = dict(raw)
+        if "test" in out:
+            out["exec"] = out.pop("test")
+        if "http_get" in out:
+            url = out.pop("http_get")
+            out["http"] = INVALID if url is INVALID else {"url": url}
+        if "tcp_socket" in out:
+            address = out.pop("tcp_socket")
+            out["tcp"] = INVALID if address is INVALID else self._address(path, address)
+        return out
+
+    def _address(self, path: str, text: str) -> Any:
+        host, _, port = self.sub(child(path, "tcp_socket"), text).rpartition(":")
+        if not host or not port.isdigit() or not 0 < int(port) < 65536:
+            self.findings.add(
+                child(path, "tcp_socket"),
+                f"tcp_socket {text!r} is not HOST:PORT",
+                "write e.g. tcp_socket: localhost:5432",
+            )
+            return INVALID
+        return {"host": host.strip("[]"), "port": int(port)}
 
     def _http(self, path: str, raw: dict[str, Any], ports: tuple[int, ...]) -> HttpProbe:
         fields = given(raw, "method")

@@ -17,6 +17,7 @@ from procler.config.model import HealthCheck, ProcessSpec, ProjectConfig
 _CONDITIONS = {
     "started": "has started",
     "healthy": "is healthy",
+    "log_ready": "has logged its ready line",
     "completed_successfully": "has completed successfully",
 }
 
@@ -101,6 +102,25 @@ def _restart(spec: ProcessSpec, root: str) -> str:
     return f"it is {how} (at most {policy.max_restarts} times)"
 
 
+def _ready(spec: ProcessSpec, root: str) -> str:
+    return f"it is ready once stdout matches /{spec.ready_log_line}/" if spec.ready_log_line else ""
+
+
+def _memory(spec: ProcessSpec, root: str) -> str:
+    if spec.max_memory is None:
+        return ""
+    return f"it is restarted when its memory stays above {spec.max_memory // (1024 * 1024)} MiB"
+
+
+def _daemon(spec: ProcessSpec, root: str) -> str:
+    daemon = spec.daemon
+    if daemon is None:
+        return ""
+    found = f"pidfile {daemon.pidfile}" if daemon.pidfile else f"/{daemon.match_pattern}/"
+    adopt = " (one already running is adopted)" if daemon.adopt_existing else ""
+    return f"it daemonizes, and the daemon found by {found} is followed{adopt}"
+
+
 def _ports(spec: ProcessSpec, root: str) -> str:
     ports = [str(p) for p in spec.ports]
     return f"it uses port{'s' if len(ports) > 1 else ''} {join_words(ports)}" if ports else ""
@@ -112,7 +132,10 @@ CLAUSES: tuple[tuple[Callable[[ProcessSpec, str], str], str], ...] = (
     (_where, " "),
     (_waits, " "),
     (_health, "; "),
+    (_ready, "; "),
+    (_daemon, "; "),
     (_restart, "; "),
+    (_memory, "; "),
     (_ports, "; "),
 )
 
@@ -147,18 +170,35 @@ def explain(config: ProjectConfig) -> dict[str, Any]:
     sentences.append(start_order_sentence(levels))
     sentences += [
         f"Group {g.name} holds {join_words(list(g.processes))}"
-        + (f" ({g.description})." if g.description else ".")
+        + (f" ({g.description})" if g.description else "")
+        + (f" and stops {join_words(list(g.stop_order))} first." if g.stop_order else ".")
         for g in groups
     ]
+    sentences += [
+        f"Recipe {r.name} runs {plural(len(r.steps), 'step')}"
+        + (f" ({r.description})" if r.description else "")
+        + (", going on after a failed step." if r.on_error == "continue" else ".")
+        for r in config.recipes.values()
+    ]
+    if config.snippets:
+        sentences.append(f"Snippets: {join_words(list(config.snippets))}.")
     processes = config.processes.values()
+    paragraph = " ".join(s for s in sentences if s)
     return {
-        "paragraph": " ".join(s for s in sentences if s),
+        "paragraph": paragraph,
+        # Procler 0.3's keys, for agents written against it
+        "explanation": paragraph,
+        "process_count": len(config.processes),
+        "group_count": len(config.groups),
+        "recipe_count": len(config.recipes),
         "start_order": levels,
         "counts": {
             "processes": len(config.processes),
             "config_processes": len(config.processes) - len(runtime),
             "runtime_processes": len(runtime),
             "groups": len(config.groups),
+            "recipes": len(config.recipes),
+            "snippets": len(config.snippets),
             "health_checks": sum(p.healthcheck is not None for p in processes),
             "dependencies": sum(len(p.depends_on) for p in processes),
         },

@@ -50,6 +50,8 @@ class Findings:
     def __init__(self, file: str) -> None:
         self.file = file
         self.items: list[Finding] = []
+        # accepted, but worth knowing (e.g. a Procler 0.3 key read differently): never invalid
+        self.warnings: list[Finding] = []
         self.positions: dict[str, tuple[int, int]] = {}
 
     def mark(self, path: str, line: int, column: int) -> None:
@@ -60,11 +62,17 @@ class Findings:
 
     def add(self, path: str, message: str, suggestion: str = "") -> None:
         """A finding at the value of `path` (or of its nearest marked ancestor)."""
+        self.at(*self._position(path), path, message, suggestion)
+
+    def warn(self, path: str, message: str, suggestion: str = "") -> None:
+        """A warning at the value of `path`: reported, but the config stays valid."""
+        self.warnings.append(Finding(self.file, *self._position(path), path, message, suggestion))
+
+    def _position(self, path: str) -> tuple[int, int]:
         probe = path
         while probe and probe not in self.positions:
             probe = parent(probe)
-        line, column = self.positions.get(probe, (0, 0))
-        self.at(line, column, path, message, suggestion)
+        return self.positions.get(probe, (0, 0))
 
     def __bool__(self) -> bool:
         return bool(self.items)
@@ -75,3 +83,6 @@ class Findings:
 
     def as_dicts(self) -> list[dict[str, Any]]:
         return [f.as_dict() for f in self.ordered()]
+
+    def warning_dicts(self) -> list[dict[str, Any]]:
+        return [f.as_dict() for f in sorted(self.warnings, key=lambda f: (f.line, f.column))]

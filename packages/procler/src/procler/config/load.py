@@ -7,12 +7,12 @@ from collections.abc import Mapping
 from dataclasses import replace
 
 from procler.config.build import build_project
-from procler.config.fields import CONFIG
+from procler.config.definitions import DefinitionsCorrupt, definitions_path, read_definitions
 from procler.config.findings import Finding, Findings, child
-from procler.config.loader import parse_yaml
+from procler.config.keys import CONFIG
 from procler.config.model import ProjectConfig
-from procler.config.runtime import DefinitionsCorrupt, definitions_path, read_definitions
-from procler.config.schema import INVALID
+from procler.config.specs import INVALID
+from procler.config.yaml_nodes import parse_yaml
 from procler.errors import ConfigInvalid
 from procler.project import project_root
 

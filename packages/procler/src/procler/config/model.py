@@ -9,7 +9,7 @@ from typing import Literal
 from procler.config.launch import plan
 
 RestartPolicyName = Literal["no", "on-failure", "always"]
-Condition = Literal["started", "healthy", "completed_successfully"]
+Condition = Literal["started", "healthy", "log_ready", "completed_successfully"]
 Source = Literal["config", "runtime"]
 
 
@@ -75,6 +75,17 @@ class DockerSpec:
 
 
 @dataclass(frozen=True)
+class DaemonSpec:
+    """Procler 0.3's daemon_mode: the command forks a daemon and exits; the daemon, found by
+    its pidfile or a command-line pattern, is the process Procler follows."""
+
+    match_pattern: str | None = None  # a regex on the command line (/proc/PID/cmdline)
+    pidfile: str | None = None  # absolute once resolved
+    container: str | None = None  # where to look for it, for a command run by docker exec
+    adopt_existing: bool = False  # a daemon already running is adopted, not started again
+
+
+@dataclass(frozen=True)
 class ProcessSpec:
     name: str
     command: str | None = None  # launched as config.launch.plan decides
@@ -92,6 +103,12 @@ class ProcessSpec:
     docker: DockerSpec | None = None
     healthcheck: HealthCheck | None = None
     depends_on: tuple[Dependency, ...] = ()
+    ready_log_line: str | None = None  # a regex on the output: log_ready once a line matches
+    max_memory: int | None = None  # bytes of the process tree's RSS; above it: restart
+    daemon: DaemonSpec | None = None
+    schedule: str | None = None  # a cron line (accepted; not acted on yet)
+    replicas: int = 1  # (accepted; not acted on yet)
+    namespace: str = "default"  # (accepted; not acted on yet)
     source: Source = "config"
 
     def argv(self) -> list[str]:
@@ -111,6 +128,39 @@ class Group:
     name: str
     processes: tuple[str, ...]
     description: str = ""
+    stop_order: tuple[str, ...] = ()  # empty: the reverse of the start order
+
+
+@dataclass(frozen=True)
+class RecipeStep:
+    """One step: `kind` is start, stop, restart, group_start, group_stop, wait or exec."""
+
+    kind: str
+    target: str = ""  # the process, group or command; empty for wait
+    seconds: float = 0.0  # for wait
+    context: Literal["local", "docker"] = "local"
+    container: str | None = None
+    cwd: str | None = None
+    timeout: float = 60.0
+    ignore_error: bool = False
+
+
+@dataclass(frozen=True)
+class Recipe:
+    name: str
+    steps: tuple[RecipeStep, ...]
+    description: str = ""
+    on_error: Literal["stop", "continue"] = "stop"
+
+
+@dataclass(frozen=True)
+class Snippet:
+    name: str
+    command: str
+    description: str = ""
+    context: Literal["local", "docker"] = "local"
+    container: str | None = None
+    tags: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -126,4 +176,6 @@ class ProjectConfig:
     vars: tuple[tuple[str, str], ...] = ()
     processes: dict[str, ProcessSpec] = field(default_factory=dict)
     groups: dict[str, Group] = field(default_factory=dict)
+    recipes: dict[str, Recipe] = field(default_factory=dict)
+    snippets: dict[str, Snippet] = field(default_factory=dict)
     logs: LogSettings = field(default_factory=LogSettings)

@@ -46,5 +46,6 @@ def process_summary(spec: ProcessSpec) -> dict[str, Any]:
         "args": None if spec.args is None else list(spec.args),
         "cwd": spec.cwd,
         "description": spec.description,
+        "tags": list(spec.tags),
         "depends_on": [d.name for d in spec.depends_on],
     }

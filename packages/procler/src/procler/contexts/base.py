@@ -14,6 +14,13 @@ from procler.config.model import ProcessSpec
 KILL_WAIT = 5.0  # bound on waiting for a SIGKILLed run to be reported ended
 
 
+def signal_number(name: str) -> int:
+    """'TERM', 'SIGTERM' or '15' -> 15."""
+    if name.isdigit():
+        return int(name)
+    return int(getattr(signal, name if name.startswith("SIG") else f"SIG{name}"))
+
+
 @dataclass(frozen=True)
 class ExitInfo:
     """How a run ended: an exit code, or the signal that killed it."""
@@ -110,6 +117,12 @@ class ExecutionContext(abc.ABC):
     async def reap_leftovers(self, proc: RunningProcess) -> int:
         """After the main process ended by itself: kill what it left running; return how many."""
         return 0
+
+    async def follow_daemon(
+        self, spec: ProcessSpec, launcher: RunningProcess
+    ) -> RunningProcess | None:
+        """daemon_mode: the daemon a launcher left behind, when this context can follow one."""
+        return None
 
     async def adopt(self, spec: ProcessSpec) -> RunningProcess | None:
         """Find a run that outlived a previous supervisor (e.g. a labelled container)."""

@@ -18,7 +18,7 @@ from typing import Any
 
 from procler import states
 from procler.config.model import ProcessSpec
-from procler.contexts.base import ExecutionContext, ExitInfo, RunningProcess
+from procler.contexts.base import ExecutionContext, ExitInfo, RunningProcess, signal_number
 from procler.contexts.docker_engine import DockerEngine
 from procler.contexts.docker_run import (
     LABEL_PROCESS,
@@ -36,7 +36,6 @@ from procler.contexts.docker_run import (
     owns_host_pid,
 )
 from procler.contexts.docker_stream import StdoutFrames, engine_time, merged_logs
-from procler.contexts.local import signal_number
 from procler.errors import ImageNotFound, StartFailed
 
 PID_WAIT = 2.0  # bound on waiting for an exec's host pid to be known

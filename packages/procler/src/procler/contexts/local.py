@@ -20,6 +20,7 @@ from procler.contexts.base import (
     OutputLine,
     RunningProcess,
 )
+from procler.contexts.daemon import FollowedDaemon, await_daemon, find_daemon
 from procler.errors import StartFailed
 from procler.logs.capture import read_batches
 
@@ -101,13 +102,6 @@ class LocalProcess(RunningProcess):
         return {"linux_state": procfs.linux_state(stat or procfs.read_stat(self.popen.pid))}
 
 
-def signal_number(name: str) -> int:
-    """'TERM', 'SIGTERM' or '15' -> 15."""
-    if name.isdigit():
-        return int(name)
-    return int(getattr(signal, name if name.startswith("SIG") else f"SIG{name}"))
-
-
 class LocalContext(ExecutionContext):
     name = "local"
 
@@ -155,8 +149,12 @@ class LocalContext(ExecutionContext):
             ) from None
 
     async def signal(self, proc: RunningProcess, signum: int) -> None:
-        if proc.pid is not None:
-            with contextlib.suppress(ProcessLookupError, PermissionError):
+        if proc.pid is None:
+            return
+        with contextlib.suppress(ProcessLookupError, PermissionError):
+            if isinstance(proc, FollowedDaemon) and os.getpgid(proc.pid) != proc.pid:
+                os.kill(proc.pid, signum)  # a daemon that did not become a group leader
+            else:
                 os.killpg(proc.pid, signum)
 
     async def stop(self, proc: RunningProcess, signum: int, timeout: float) -> ExitInfo:
@@ -235,6 +233,22 @@ class LocalContext(ExecutionContext):
 
     def kill_escaped(self, proc: RunningProcess) -> int:
         """SIGKILL processes of this run that left the group (e.g. daemonized); return how many."""
-        if not isinstance(proc, LocalProcess):
+        if not isinstance(proc, LocalProcess | FollowedDaemon) or not proc.run_id:
             return 0
         return procfs.kill_with_env(f"{RUN_ID_KEY}={proc.run_id}".encode(), self.children)
+
+    async def follow_daemon(
+        self, spec: ProcessSpec, launcher: RunningProcess
+    ) -> RunningProcess | None:
+        """daemon_mode: the daemon the launcher left (waited for, bounded), to follow instead."""
+        assert spec.daemon is not None
+        pid = await await_daemon(spec.daemon)
+        run_id = (launcher.run_id or "") if isinstance(launcher, LocalProcess) else ""
+        return None if pid is None else FollowedDaemon(pid, run_id)
+
+    async def adopt(self, spec: ProcessSpec) -> RunningProcess | None:
+        """adopt_existing: a daemon already running is followed, not started again."""
+        if spec.daemon is None or not spec.daemon.adopt_existing:
+            return None
+        pid = find_daemon(spec.daemon)
+        return None if pid is None else FollowedDaemon(pid)

@@ -82,6 +82,14 @@ def linux_state(stat: ProcStat | None) -> dict[str, object] | None:
     }
 
 
+def command_line(pid: int) -> str:
+    """The process's argv joined by spaces ('' when it is gone or a kernel thread)."""
+    data = read_small(f"/proc/{pid}/cmdline")
+    return (
+        "" if data is None else data.rstrip(b"\0").replace(b"\0", b" ").decode("utf-8", "replace")
+    )
+
+
 def all_stats() -> dict[int, ProcStat]:
     """A snapshot of every process on the machine."""
     out: dict[int, ProcStat] = {}

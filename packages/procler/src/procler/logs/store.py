@@ -22,6 +22,7 @@ from __future__ import annotations
 import contextlib
 import os
 import re
+import shutil
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import TracebackType
@@ -161,6 +162,14 @@ class LogStore:
         writer.since_index += len(data)
         if writer.buffered >= self.flush_threshold:
             self._write(writer)
+
+    def clear(self, process: str) -> None:
+        """Remove every segment of a process; its next line starts a new first segment."""
+        writer = self._writers.pop(process, None)
+        if writer is not None:
+            os.close(writer.data_fd)
+            os.close(writer.index_fd)  # buffered lines go with the files they were for
+        shutil.rmtree(process_folder(self.directory, process), ignore_errors=True)
 
     def close(self) -> None:
         """Flush, then release the file descriptors; the store can be used again after."""

@@ -1,7 +1,9 @@
-"""The supervisor: loads the project, owns one runtime per process and answers commands.
+"""The supervisor: loads the project and owns one runtime per process.
 
-It is the runtimes' Host: it gives them their environment, persists their transitions,
-tells the sentinel which process groups exist, and stores their output.
+It reloads the config when the file or the runtime definitions change, keeps the
+runtimes in step with it, restores what a dead predecessor left running, and stops
+everything when told to. Around it: the runtimes' host (host.py), the output log
+(output_log.py), the sentinel link (sentinel_link.py, injected) and the reaper.
 """
 
 from __future__ import annotations
@@ -10,28 +12,24 @@ import asyncio
 import contextlib
 import logging
 import os
-import subprocess
-import sys
-import time
-from collections.abc import Coroutine
 from pathlib import Path
 from typing import Any
 
-from agentcli.errors import AgentError
-from procler import __version__, project, states
+from procler import project, states
 from procler.config.model import ProcessSpec, ProjectConfig
-from procler.contexts import procfs
-from procler.contexts.base import ExecutionContext, OutputBatch, RunningProcess
+from procler.contexts.base import ExecutionContext
 from procler.contexts.local import LocalContext
 from procler.errors import ProcessNotFound
-from procler.logs.store import LogStore
-from procler.supervisor.clock import Clock, iso
+from procler.supervisor.clock import Clock
+from procler.supervisor.host import RuntimeHost, background
+from procler.supervisor.memory_guard import MemoryGuard
+from procler.supervisor.output_log import OutputLog
+from procler.supervisor.reaper import reap_orphans
 from procler.supervisor.runtime import ProcessRuntime
+from procler.supervisor.sentinel_link import Sentinel, SentinelLink
 from procler.supervisor.store import StateStore
 
 log = logging.getLogger("procler.supervisor")
-
-FLUSH_EVERY = 0.05  # seconds between log flushes: what a kill -9 can lose at most
 
 
 def _stamp(path: Path) -> float | None:
@@ -43,7 +41,12 @@ def _stamp(path: Path) -> float | None:
 
 class Supervisor:
     def __init__(
-        self, root: str, config_path: str, lock_fd: int | None = None, clock: Clock | None = None
+        self,
+        root: str,
+        config_path: str,
+        lock_fd: int | None = None,
+        clock: Clock | None = None,
+        sentinel: Sentinel | None = None,
     ) -> None:
         self.root = root
         self.config_path = Path(config_path)
@@ -57,30 +60,15 @@ class Supervisor:
         self._config: ProjectConfig | None = None
         self._stamps: tuple[float | None, ...] = ()
         self._definitions: bytes | None = None  # definitions.json as last loaded
-        self.logs: LogStore | None = None
-        self.base_env = self._base_environment()
-        # The sentinel shares our lock (pass_fds): the lock is free only once it has swept.
-        self._sentinel = subprocess.Popen(
-            [sys.executable, "-m", "procler.supervisor.sentinel", root],
-            stdin=subprocess.PIPE,
-            stdout=subprocess.DEVNULL,
-            start_new_session=True,
-            pass_fds=() if lock_fd is None else (lock_fd,),
+        self.output = OutputLog()
+        self.sentinel = sentinel or SentinelLink(root, lock_fd)
+        self.host = RuntimeHost(
+            root, self.store, self.clock, self.sentinel, self.output, self.runtimes
         )
-        self._flusher: asyncio.Task[None] | None = None
+        self.memory = MemoryGuard(lambda: self.runtimes.values(), self.clock)
         self._retired: set[asyncio.Future[Any]] = set()
-        self._restarting: set[asyncio.Future[Any]] = set()  # dependents, after a dependency
-        self._output_pending = asyncio.Event()
 
     # -- configuration --------------------------------------------------------------------
-
-    def _base_environment(self) -> dict[str, str]:
-        """The environment captured when the project's first supervisor started."""
-        saved = self.store.get_meta("base_env")
-        if saved is None:
-            saved = {k: v for k, v in os.environ.items() if not k.startswith("PROCLER_")}
-            self.store.set_meta("base_env", saved)
-        return dict(saved)
 
     def config(self) -> ProjectConfig:
         """The project's config, reloaded when the YAML or the runtime definitions changed."""
@@ -101,7 +89,8 @@ class Supervisor:
         we hold (desired state, open runs, runtime definitions) and start new log files."""
         old, self.store = self.store, StateStore(self.state_dir / "state.db")
         old.close()
-        self.store.set_meta("base_env", self.base_env)
+        self.host.store = self.store
+        self.store.set_meta("base_env", self.host.base_env)
         for rt in self.runtimes.values():
             self.store.save_process(rt.name, rt.desired, rt.run, rt.restarts, rt.last_exit)
             if rt.proc is not None and rt.status in states.ALIVE:
@@ -110,23 +99,20 @@ class Supervisor:
             fd = os.open(self.state_dir / "definitions.json", os.O_WRONLY | os.O_CREAT, 0o600)
             with open(fd, "wb") as handle:
                 handle.write(self._definitions)
-        if self.logs is not None:
-            self.logs.close()
-            self.logs = LogStore(self.state_dir / "logs", self.logs.max_size, self.logs.max_files)
+        self.output.reopen(self.state_dir / "logs")
 
     def _sync(self, cfg: ProjectConfig) -> None:
-        if self.logs is None:
-            self.logs = LogStore(self.state_dir / "logs", cfg.logs.max_size, cfg.logs.max_files)
+        self.output.open(self.state_dir / "logs", cfg.logs.max_size, cfg.logs.max_files)
         for name, spec in cfg.processes.items():
             rt = self.runtimes.get(name)
             if rt is None:
                 self.runtimes[name] = self._new_runtime(spec)
             else:
-                rt.redefine(spec, self._context(spec))
+                rt.redefine(spec, self.context_for(spec))
         for name in [n for n in self.runtimes if n not in cfg.processes]:
             # The definition is gone (e.g. `procler remove`): nobody could address the
             # process any more, so it is stopped and forgotten.
-            self._background(self._retire(self.runtimes.pop(name)), self._retired)
+            background(self._retire(self.runtimes.pop(name)), self._retired)
 
     async def _retire(self, rt: ProcessRuntime) -> None:
         try:
@@ -144,13 +130,14 @@ class Supervisor:
             await asyncio.gather(*list(self._retired), return_exceptions=True)
 
     def _new_runtime(self, spec: ProcessSpec) -> ProcessRuntime:
-        rt = ProcessRuntime(spec, self._context(spec), self, self.clock)
+        rt = ProcessRuntime(spec, self.context_for(spec), self.host, self.clock)
         saved = self.store.process(spec.name)
         rt.desired, rt.run, rt.restarts = saved["desired"], saved["runs"], saved["restarts"]
         rt.last_exit = saved["last_exit"]
         return rt
 
-    def _context(self, spec: ProcessSpec) -> ExecutionContext:
+    def context_for(self, spec: ProcessSpec) -> ExecutionContext:
+        """The execution context a spec runs in (docker's is made on first use)."""
         if spec.context not in self.contexts:
             from procler.contexts.docker import DockerContext
 
@@ -160,102 +147,15 @@ class Supervisor:
     def runtime(self, name: str) -> ProcessRuntime:
         cfg = self.config()
         if name not in self.runtimes or name not in cfg.processes:
-            from agentcli.parser import did_you_mean
-
-            hint = did_you_mean(name, sorted(cfg.processes))
-            raise ProcessNotFound(
-                f"no process named {name!r}",
-                suggestion=(hint + " " if hint else "")
-                + "run `procler list` to see the defined processes",
-            )
+            raise ProcessNotFound.among(name, cfg.processes)
         return self.runtimes[name]
-
-    # -- Host protocol --------------------------------------------------------------------
-
-    def environment(self, spec: ProcessSpec) -> dict[str, str]:
-        env = dict(self.base_env)
-        env.update(spec.env)
-        env["PROCLER_PROCESS_NAME"] = spec.name
-        env["PROCLER_PROJECT_ROOT"] = self.root
-        return env
-
-    def record(self, rt: ProcessRuntime, src: str, dst: str, reason: str) -> None:
-        log.info("%s: %s -> %s (%s)", rt.name, src, dst, reason)
-        self.store.event(rt.name, src, dst, reason)
-        self.store.save_process(rt.name, rt.desired, rt.run, rt.restarts, rt.last_exit)
-        if src != dst:
-            self._tell_dependents(rt, dst)
-
-    # -- dependencies ---------------------------------------------------------------------
-
-    def dependency_down(self, rt: ProcessRuntime) -> tuple[str, str] | None:
-        """(name, why) of the first dependency that died or was stopped, while rt runs or
-        should run; None otherwise."""
-        if rt.status in states.AT_REST and rt.desired != "running":
-            return None
-        for dep in rt.spec.depends_on:
-            other = self.runtimes.get(dep.name)
-            if other is not None and states.dependency_down(dep.condition, other.status):
-                reason = (
-                    (other.last_exit or {}).get("reason") if other.status != "stopping" else None
-                )
-                why = f"{dep.name} is {other.status}" + (f" ({reason})" if reason else "")
-                return dep.name, f"{why}; {rt.name} needs it {dep.condition}"
-        return None
-
-    def _tell_dependents(self, dep: ProcessRuntime, status: str) -> None:
-        """`depends_on: {restart: true}`: a dependent that should run is restarted when the
-        dependency comes back (meets its condition again after it died or was stopped)."""
-        for rt in self.runtimes.values():
-            for wanted in rt.spec.depends_on:
-                if wanted.name != dep.name or not wanted.restart:
-                    continue
-                if states.dependency_down(wanted.condition, status) and rt.desired == "running":
-                    rt.waiting_for.add(dep.name)
-                elif states.condition_met(wanted.condition, status) and dep.name in rt.waiting_for:
-                    rt.waiting_for.discard(dep.name)
-                    if rt.desired == "running" or rt.status == states.FAILED:
-                        self._background(self._restart_dependent(rt, dep.name), self._restarting)
-
-    async def _restart_dependent(self, rt: ProcessRuntime, dep: str) -> None:
-        try:
-            await rt.restart(f"restarted: its dependency {dep} came back")
-        except AgentError as err:  # the runtime recorded the failed start
-            log.info("%s: restart after %s came back failed: %s", rt.name, dep, err.message)
-
-    @staticmethod
-    def _background(work: Coroutine[Any, Any, None], tasks: set[asyncio.Future[Any]]) -> None:
-        """Run work on the loop, holding a reference in tasks until it is done."""
-        task = asyncio.ensure_future(work)
-        tasks.add(task)
-        task.add_done_callback(tasks.discard)
-
-    def _tell_sentinel(self, line: str) -> None:
-        assert self._sentinel.stdin is not None
-        self._sentinel.stdin.write(line.encode() + b"\n")
-        self._sentinel.stdin.flush()
-
-    def spawned(self, rt: ProcessRuntime, proc: RunningProcess) -> None:
-        self.store.run_started(rt.name, rt.run, proc.pid, self.clock.time())
-        if proc.run_id is not None:  # a local run, or a command exec'd in a container
-            group = f" {proc.pid}" if rt.spec.context == "local" and proc.pid is not None else ""
-            self._tell_sentinel(f"+{proc.run_id}{group}")
-
-    def reaped(self, rt: ProcessRuntime, proc: RunningProcess) -> None:
-        self.store.run_ended(rt.name, rt.run, self.clock.time())
-        if proc.run_id is not None:
-            self._tell_sentinel(f"-{proc.run_id}")
-
-    def output(self, rt: ProcessRuntime, run: int, batch: OutputBatch) -> None:
-        assert self.logs is not None
-        self.logs.append_many(rt.name, batch.ts, batch.stream, run, batch.texts, batch.partial)
-        self._output_pending.set()
 
     # -- life cycle -----------------------------------------------------------------------
 
     async def boot(self) -> None:
         """Record what a dead predecessor lost and bring back what should be running."""
-        self._flusher = asyncio.create_task(self._flush_logs())
+        self.output.start()
+        self.memory.start()
         lost = self.store.open_runs()
         try:
             cfg = self.config()
@@ -270,40 +170,20 @@ class Supervisor:
             *(
                 self.runtimes[n].restore("restored after supervisor restart", n in lost_names)
                 for n in cfg.processes
-                if self.runtimes[n].desired == "running" or n in lost_names
+                if self.runtimes[n].desired == states.DESIRED_RUNNING or n in lost_names
             ),
             return_exceptions=True,
         )
-
-    async def _flush_logs(self) -> None:
-        """Flush the log store FLUSH_EVERY after output arrives; sleep while all is quiet."""
-        while True:
-            await self._output_pending.wait()
-            await asyncio.sleep(FLUSH_EVERY)
-            self._output_pending.clear()
-            if self.logs is not None:
-                self.logs.flush()
 
     def child_exited(self) -> None:
         """SIGCHLD: only note it; the reaping runs on the loop."""
         asyncio.get_running_loop().call_soon(self.reap_orphans)
 
     def reap_orphans(self) -> int:
-        """Reap zombies reparented to us (we are a child subreaper); return how many.
-
-        Our own children (runs, probes, the sentinel) are left to their owners.
-        """
+        """Reap zombies reparented to us, leaving our own children to their owners."""
         local = self.contexts["local"]
-        own = {self._sentinel.pid} | (local.children if isinstance(local, LocalContext) else set())
-        reaped = 0
-        for pid in procfs.children(os.getpid()):
-            stat = procfs.read_stat(pid)
-            if pid in own or stat is None or stat.state != "Z":
-                continue
-            with contextlib.suppress(ChildProcessError):
-                os.waitpid(pid, os.WNOHANG)
-                reaped += 1
-        return reaped
+        own = local.children if isinstance(local, LocalContext) else set()
+        return reap_orphans(own | {pid for pid in (self.sentinel.pid,) if pid is not None})
 
     async def stop_processes(self, keep_desired: bool) -> list[str]:
         """Stop every running process; keep the desired state for the next supervisor or clear it."""
@@ -316,28 +196,8 @@ class Supervisor:
 
     async def close(self) -> None:
         """Stop what still runs, flush logs, release the sentinel (EOF) and the database."""
+        await self.memory.close()
         await self.stop_processes(keep_desired=True)
-        if self._flusher is not None:
-            self._flusher.cancel()
-        if self.logs is not None:
-            self.logs.close()
-        assert self._sentinel.stdin is not None
-        self._sentinel.stdin.close()  # EOF: the sentinel sweeps (nothing is left) and exits
-        await asyncio.to_thread(self._sentinel.wait, 10)
+        self.output.close()
+        await self.sentinel.close()
         self.store.close()
-
-    def uptime(self) -> float:
-        return round(time.time() - self.started_at, 3)
-
-    def about(self) -> dict[str, Any]:
-        return {
-            "running": True,
-            "pid": os.getpid(),
-            "version": __version__,
-            "started_at": iso(self.started_at),
-            "uptime_seconds": self.uptime(),
-            "project_root": self.root,
-            "config": str(self.config_path),
-            "socket": project.socket_path(self.root),
-            "processes": len(self.runtimes),
-        }

@@ -1,6 +1,7 @@
-"""Supervisor process entry: single-instance lock, socket, HTTP server, signals.
+"""The supervisor process: single-instance lock, socket, HTTP server, signals.
 
-Run as: python -m procler.supervisor.daemon PROJECT_ROOT CONFIG_PATH (the client does it).
+Started as `python -m procler.supervisor_entry PROJECT_ROOT CONFIG_PATH` (the client does
+it), which hands `main` the command declarations: the supervisor never imports the CLI.
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     import uvicorn
 
+    from agentcli.commands import App
     from procler.supervisor.core import Supervisor
 
 log = logging.getLogger("procler.daemon")
@@ -104,16 +106,18 @@ def bind_socket(path: str) -> socket.socket:
     return sock
 
 
-async def serve(root: str, config_path: str, sock: socket.socket, lock_fd: int) -> None:
+async def serve(
+    app: App, forward: str, root: str, config_path: str, sock: socket.socket, lock_fd: int
+) -> None:
+    """Serve `app`'s commands whose declared handler is `forward` until told to stop."""
     import uvicorn
 
-    from procler.commands import APP, FORWARD
     from procler.supervisor.core import Supervisor
     from procler.supervisor.handlers import Handlers
     from procler.supervisor.http import Api
 
     sup = Supervisor(root, config_path, lock_fd)
-    api = Api(APP, Handlers(sup).table(), forward=FORWARD, config_path=config_path)
+    api = Api(app, Handlers(sup).table(), forward=forward, config_path=config_path)
     config = uvicorn.Config(
         api,
         log_config=None,
@@ -178,7 +182,8 @@ async def keep_state(root: str, sup: Supervisor, server: uvicorn.Server, path: s
         marks = (identity(state), identity(path))
 
 
-def main() -> None:
+def main(app: App, forward: str) -> None:
+    """The supervisor process's life: argv is PROJECT_ROOT CONFIG_PATH."""
     root, config_path = sys.argv[1], sys.argv[2]
     logging.basicConfig(
         level=logging.INFO,
@@ -195,12 +200,8 @@ def main() -> None:
     path = project.socket_path(root)
     sock = bind_socket(path)
     try:
-        asyncio.run(serve(root, config_path, sock, lock))
+        asyncio.run(serve(app, forward, root, config_path, sock, lock))
     finally:
         with contextlib.suppress(FileNotFoundError):
             os.unlink(path)
         os.close(lock)
-
-
-if __name__ == "__main__":
-    main()

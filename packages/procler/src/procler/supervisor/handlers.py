@@ -13,23 +13,23 @@ from typing import Any
 from agentcli.errors import UsageError
 from procler import states
 from procler.config.graph import DependencyGraph
-from procler.errors import GroupNotFound, PortInUse, StartFailed, SupervisorUnavailable, Timeout
+from procler.errors import (
+    ConditionImpossible,
+    GroupNotFound,
+    PortInUse,
+    StartFailed,
+    SupervisorUnavailable,
+    Timeout,
+)
 from procler.supervisor.core import Supervisor
 from procler.supervisor.orchestrate import start_plan, stop_plan
 from procler.supervisor.ports import holder
 from procler.supervisor.runtime import ProcessRuntime
-from procler.supervisor.status import CpuMeter, process_status
+from procler.supervisor.status import CpuMeter, process_status, supervisor_status
+from procler.supervisor.waiting import wait_members
 
 Handler = Callable[[dict[str, Any]], Awaitable[Any]]
 START_WAIT = 60.0  # default bound on a start waiting for its health check (--timeout)
-WAIT_CONDITIONS: dict[str, Callable[[ProcessRuntime], bool]] = {
-    "running": lambda rt: rt.status in states.UP,
-    "stopped": lambda rt: rt.status in states.AT_REST,
-    "exited": lambda rt: rt.status == states.EXITED,
-    "failed": lambda rt: rt.status == states.FAILED,
-    "healthy": lambda rt: rt.status == states.HEALTHY,
-    "unhealthy": lambda rt: rt.status == states.UNHEALTHY,
-}
 
 
 class Handlers:
@@ -54,12 +54,22 @@ class Handlers:
             "daemon status": self.daemon_status,
             "daemon stop": self.daemon_stop,
             "daemon restart": self.daemon_restart,
+            "exec": self.exec,
+            "why": self.why,
+            "ci": self.ci,
         }
+
+    async def exec(self, values: dict[str, Any]) -> dict[str, Any]:
+        from procler.supervisor.exec_command import exec_command
+
+        return await exec_command(self.sup, values)
 
     # -- helpers --------------------------------------------------------------------------
 
-    def _one(self, rt: ProcessRuntime) -> dict[str, Any]:
-        return process_status(rt, self.meter, self.sup.clock.time(), self.sup.dependency_down(rt))
+    def describe(self, rt: ProcessRuntime) -> dict[str, Any]:
+        return process_status(
+            rt, self.meter, self.sup.clock.time(), self.sup.host.dependency_down(rt)
+        )
 
     def _graph(self) -> DependencyGraph:
         return DependencyGraph.from_config(self.sup.config())
@@ -78,20 +88,20 @@ class Handlers:
         self, rt: ProcessRuntime, restart: bool = False, keep_completed: bool = False
     ) -> dict[str, Any]:
         if not restart and rt.status in states.ALIVE:
-            return {**self._one(rt), "already_running": True}
+            return {**self.describe(rt), "already_running": True}
         if keep_completed and states.done_for_up(rt.status, rt.completed_spec == rt.spec):
-            return {**self._one(rt), "already_completed": True}
+            return {**self.describe(rt), "already_completed": True}
         if not (restart and rt.status in states.ALIVE):
             self._check_ports(rt)
         result = await (rt.restart() if restart else rt.start())
         self._refuse_failed(rt)
-        return {**self._one(rt), **result}
+        return {**self.describe(rt), **result}
 
     def _refuse_failed(self, rt: ProcessRuntime) -> None:
         if rt.status == states.FAILED:
             raise StartFailed(
                 f"{rt.name} failed during start: {(rt.last_exit or {}).get('reason', '')}",
-                data={**self._one(rt), "stderr": list(rt.recent_stderr)},
+                data={**self.describe(rt), "stderr": list(rt.recent_stderr)},
             )
 
     async def _settle(self, outcomes: list[dict[str, Any]], timeout: float) -> list[dict[str, Any]]:
@@ -114,12 +124,18 @@ class Handlers:
         )
         for rt in fresh:
             self._refuse_failed(rt)
-        return [{**o, **self._one(self.sup.runtimes[o["name"]])} for o in outcomes]
+        return [{**o, **self.describe(self.sup.runtimes[o["name"]])} for o in outcomes]
+
+    async def _restart_clean(self, rt: ProcessRuntime, restart: bool) -> dict[str, Any]:
+        """restart --clear-logs: the old run stopped, its logs removed, a new run started."""
+        await rt.stop("restart requested (clearing logs)")
+        self.sup.output.clear(rt.name)
+        return await self._start_one(rt)
 
     async def _stop_one(self, rt: ProcessRuntime) -> dict[str, Any]:
         result = await rt.stop()
         self.sup.reap_orphans()
-        return {**self._one(rt), **result}
+        return {**self.describe(rt), **result}
 
     def _names(self, values: dict[str, Any]) -> list[str]:
         if values.get("all"):
@@ -131,13 +147,7 @@ class Handlers:
     def _group_members(self, name: str) -> list[str]:
         groups = self.sup.config().groups
         if name not in groups:
-            from agentcli.parser import did_you_mean
-
-            hint = did_you_mean(name, sorted(groups))
-            raise GroupNotFound(
-                f"no group named {name!r}",
-                suggestion=(hint + " " if hint else "") + "run `procler group list`",
-            )
+            raise GroupNotFound.among(name, groups)
         return list(groups[name].processes)
 
     async def _start_names(
@@ -153,7 +163,7 @@ class Handlers:
             lambda rt: self._start_one(rt, keep_completed=keep_completed),
             timeout,
             with_deps=not values.get("no_deps"),
-            describe=self._one,
+            describe=self.describe,
         )
         return await self._settle(outcomes, timeout)
 
@@ -180,9 +190,8 @@ class Handlers:
 
     async def restart(self, values: dict[str, Any]) -> Any:
         names = self._names(values)
-        started = await asyncio.gather(
-            *(self._start_one(self.sup.runtimes[n], True) for n in names)
-        )
+        one = self._restart_clean if values.get("clear_logs") else self._start_one
+        started = await asyncio.gather(*(one(self.sup.runtimes[n], True) for n in names))
         results = await self._settle(list(started), float(values.get("timeout") or START_WAIT))
         return {"processes": list(results)} if values.get("all") else results[0]
 
@@ -198,62 +207,98 @@ class Handlers:
         return await self._stop_one(self.sup.runtimes[names[0]])
 
     async def up(self, values: dict[str, Any]) -> Any:
-        return await self.start({**values, "all": True}, keep_completed=not values.get("rerun"))
+        keep_completed = not values.get("rerun")
+        if values.get("wait"):
+            from procler.supervisor.stack import up_and_wait
+
+            return await up_and_wait(self, values, keep_completed)
+        return await self.start({**values, "all": True}, keep_completed=keep_completed)
+
+    async def ci(self, values: dict[str, Any]) -> Any:
+        from procler.supervisor.stack import ci
+
+        return await ci(self, values)
+
+    async def why(self, values: dict[str, Any]) -> Any:
+        from procler.supervisor.why import why
+
+        return why(self.sup, values["name"])
 
     async def down(self, values: dict[str, Any]) -> Any:
         return await self.stop({**values, "all": True})
 
     async def status(self, values: dict[str, Any]) -> Any:
         if values.get("name"):
-            return self._one(self.sup.runtime(values["name"]))
+            return self.describe(self.sup.runtime(values["name"]))
         cfg = self.sup.config()
-        return {"processes": [self._one(self.sup.runtimes[n]) for n in cfg.processes]}
+        tags = set(values.get("tag") or ())
+        names = [n for n, spec in cfg.processes.items() if not tags or tags & set(spec.tags)]
+        return {"processes": [self.describe(self.sup.runtimes[n]) for n in names]}
 
     async def wait(self, values: dict[str, Any]) -> Any:
         condition = values["for"]
         timeout = float(values["timeout"])
         if values.get("group"):
             names = self._group_members(values["group"])
+        elif values.get("all"):
+            names = list(self.sup.config().processes)
         elif values.get("name"):
             names = [self.sup.runtime(values["name"]).name]
         else:
-            raise UsageError("name a process or pass --group", suggestion="e.g. `procler wait api`")
+            raise UsageError(
+                "name a process, or pass --group or --all", suggestion="e.g. `procler wait api`"
+            )
+        together = bool(values.get("group") or values.get("all"))
         rts = [self.sup.runtimes[n] for n in names]
-        pred = WAIT_CONDITIONS[condition]
-        met = await self._unless_stopping(
-            asyncio.gather(*(rt.wait_until(pred, timeout) for rt in rts)),
-            f"while waiting for {condition}",
+
+        def met(rt: ProcessRuntime) -> bool:
+            return states.wait_met(condition, rt.status, together)
+
+        def why_not(rt: ProcessRuntime) -> str | None:
+            has_check = rt.spec.healthcheck is not None
+            return states.wait_impossible(condition, rt.status, rt.desired, has_check, together)
+
+        await self.unless_stopping(
+            wait_members(rts, met, why_not, timeout), f"while waiting for {condition}"
         )
-        members = [{**self._one(rt), "condition_met": ok} for rt, ok in zip(rts, met, strict=True)]
-        data: dict[str, Any] = (
-            {"group": values["group"], "condition": condition, "processes": members}
-            if values.get("group")
-            else {**members[0], "condition": condition}
-        )
-        if all(met):
+        members = [{**self.describe(rt), "condition_met": met(rt)} for rt in rts]
+        data: dict[str, Any] = {"condition": condition, "processes": members}
+        if values.get("group"):
+            data = {"group": values["group"], **data}
+        elif not together:
+            data = {**members[0], "condition": condition}
+        missing = [rt.name for rt in rts if not met(rt)]
+        if not missing:
             return data
-        missing = [rt.name for rt, ok in zip(rts, met, strict=True) if not ok]
+        impossible = {rt.name: why for rt in rts if (why := why_not(rt)) is not None}
+        if impossible:
+            raise ConditionImpossible(
+                f"cannot be {condition}: "
+                + "; ".join(f"{name}: {why}" for name, why in impossible.items()),
+                data={**data, "not_met": missing, "impossible": impossible},
+            )
         raise Timeout(
             f"not {condition} after {timeout:g}s: "
             + ", ".join(f"{rt.name} is {rt.status}" for rt in rts if rt.name in missing),
             data={**data, "not_met": missing},
         )
 
-    async def _unless_stopping(self, work: asyncio.Future[list[bool]], doing: str) -> list[bool]:
-        """work's result, unless the supervisor is told to stop first: then the caller gets
+    async def unless_stopping(self, work: Awaitable[None], doing: str) -> None:
+        """Await work, unless the supervisor is told to stop first: then the caller gets
         an answer at once instead of holding the supervisor (and its lock) until it ends."""
+        task = asyncio.ensure_future(work)
         stopping: asyncio.Future[Any] = asyncio.ensure_future(self.sup.stop_requested.wait())
         try:
-            await asyncio.wait([work, stopping], return_when=asyncio.FIRST_COMPLETED)
+            await asyncio.wait([task, stopping], return_when=asyncio.FIRST_COMPLETED)
         finally:
             stopping.cancel()
-        if not work.done():
-            work.cancel()
+        if not task.done():
+            task.cancel()
             raise SupervisorUnavailable(
                 f"the supervisor stopped (daemon stop or restart) {doing}",
                 suggestion="run the command again: the next command starts a supervisor",
             )
-        return work.result()
+        task.result()
 
     # -- groups ---------------------------------------------------------------------------
 
@@ -264,14 +309,18 @@ class Handlers:
 
     async def group_stop(self, values: dict[str, Any]) -> Any:
         members = self._group_members(values["name"])
-        outcomes = await self._stop_names(members, with_dependents=False)
+        # stop_order (Procler 0.3): those named stop one by one in that order, then the rest
+        ordered = list(self.sup.config().groups[values["name"]].stop_order)
+        outcomes = [await self._stop_one(self.sup.runtimes[n]) for n in ordered]
+        rest = [m for m in members if m not in ordered]
+        outcomes += await self._stop_names(rest, with_dependents=False) if rest else []
         return {"group": values["name"], "processes": outcomes}
 
     async def group_status(self, values: dict[str, Any]) -> Any:
         members = self._group_members(values["name"])
         return {
             "group": values["name"],
-            "processes": [self._one(self.sup.runtimes[n]) for n in members],
+            "processes": [self.describe(self.sup.runtimes[n]) for n in members],
         }
 
     async def group_list(self, values: dict[str, Any]) -> Any:
@@ -291,14 +340,14 @@ class Handlers:
         return {"processes": list(cfg.processes), "groups": list(cfg.groups)}
 
     async def daemon_status(self, values: dict[str, Any]) -> Any:
-        return self.sup.about()
+        return supervisor_status(self.sup)
 
     async def daemon_stop(self, values: dict[str, Any]) -> Any:
         stopped = await self.sup.stop_processes(keep_desired=False)
         self.sup.stop_requested.set()
-        return {**self.sup.about(), "running": False, "stopped_processes": stopped}
+        return {**supervisor_status(self.sup), "running": False, "stopped_processes": stopped}
 
     async def daemon_restart(self, values: dict[str, Any]) -> Any:
         stopped = await self.sup.stop_processes(keep_desired=True)
         self.sup.stop_requested.set()
-        return {**self.sup.about(), "running": False, "stopped_processes": stopped}
+        return {**supervisor_status(self.sup), "running": False, "stopped_processes": stopped}

@@ -11,15 +11,18 @@ from __future__ import annotations
 
 import asyncio
 import re
-from typing import TYPE_CHECKING, Any
+from collections.abc import Awaitable, Callable
+from typing import Any
 
 from procler import states
 from procler.config.model import HealthCheck
-from procler.supervisor.clock import iso
+from procler.supervisor.clock import Clock, iso
 from procler.supervisor.probes import http_probe, tcp_probe
 
-if TYPE_CHECKING:
-    from procler.supervisor.runtime import ProcessRuntime
+# Runs an exec check in the process's context: (command, timeout) -> (ok, output).
+ExecProbe = Callable[[str, float], Awaitable[tuple[bool, str]]]
+# Told of each change: (status from procler.states, reason, whether to restart the run).
+OnChange = Callable[[str, str, bool], None]
 
 FIRST_DELAY = {"tcp": 0.02, "http": 0.02, "exec": 0.05, "log": 0.05}
 FAST_WINDOW = 2.0
@@ -27,10 +30,14 @@ BACKOFF = 1.5
 
 
 class HealthProber:
-    def __init__(self, rt: ProcessRuntime, check: HealthCheck) -> None:
-        self.rt = rt
+    def __init__(
+        self, check: HealthCheck, clock: Clock, exec_probe: ExecProbe, on_change: OnChange
+    ) -> None:
         self.check = check
-        self.status = "starting"  # starting | healthy | unhealthy | stopped (no run)
+        self.clock = clock
+        self.exec_probe = exec_probe
+        self.on_change = on_change
+        self.status = states.HEALTH_STOPPED  # a verdict of procler.states' health machine
         self.failures = 0
         self.checks = 0
         self.last_check_at: float | None = None
@@ -56,11 +63,12 @@ class HealthProber:
 
     def begin(self) -> None:
         """A new run started: reset and probe it."""
-        self.cancel()
-        self.status, self.failures, self.checks, self.was_healthy = "starting", 0, 0, False
+        self.end()
+        self._move(states.HEALTH_STARTING)
+        self.failures, self.checks, self.was_healthy = 0, 0, False
         self.last_output, self.since = "", None
         self._log_matched = asyncio.Event()
-        self._run_started = self.rt.clock.monotonic()
+        self._run_started = self.clock.monotonic()
         self._next_count_at = self._run_started + self.check.interval
         self._task = asyncio.create_task(self._loop())
 
@@ -72,8 +80,9 @@ class HealthProber:
     def end(self) -> None:
         """The run ended: stop probing; health is unknown until the next run."""
         self.cancel()
-        if self.status != "stopped":
-            self.status, self.since = "stopped", self.rt.clock.time()
+        if self.status != states.HEALTH_STOPPED:
+            self._move(states.HEALTH_STOPPED)
+            self.since = self.clock.time()
 
     def on_line(self, text: str) -> None:
         if (
@@ -93,54 +102,59 @@ class HealthProber:
         if check.kind == "http" and check.http is not None:
             return await http_probe(check.http, check.timeout)
         assert check.exec is not None
-        return await self.rt.context.exec_probe(
-            self.rt.spec, check.exec, self.rt.host.environment(self.rt.spec), check.timeout
-        )
+        return await self.exec_probe(check.exec, check.timeout)
 
     async def _loop(self) -> None:
         delay = FIRST_DELAY[self.check.kind]
         while True:
-            if self.check.kind == "log" and self.status != "healthy":
+            if self.check.kind == "log" and self.status != states.HEALTH_HEALTHY:
                 # No polling needed: wake as soon as the line arrives (or the period ends).
-                await self.rt.clock.wait(self._log_matched, delay)
+                await self.clock.wait(self._log_matched, delay)
             try:
                 ok, output = await self.probe()
             except Exception as exc:  # noqa: BLE001 - a broken probe is a failed check
                 ok, output = False, f"probe error: {type(exc).__name__}: {exc}"
             self._record(ok, output)
-            if self.status == "healthy":
+            if self.status == states.HEALTH_HEALTHY:
                 delay = self.check.interval
-            elif self.rt.clock.monotonic() - self._run_started > FAST_WINDOW:
+            elif self.clock.monotonic() - self._run_started > FAST_WINDOW:
                 delay = min(delay * BACKOFF, self.check.interval)
-            if self.check.kind != "log" or self.status == "healthy":
-                await self.rt.clock.sleep(delay)
+            if self.check.kind != "log" or self.status == states.HEALTH_HEALTHY:
+                await self.clock.sleep(delay)
 
     def _record(self, ok: bool, output: str) -> None:
-        now = self.rt.clock.time()
+        now = self.clock.time()
         self.checks += 1
         self.last_check_at = now
         self.last_output = output
-        in_grace = self.rt.clock.monotonic() - self._run_started < self.check.start_period
+        in_grace = self.clock.monotonic() - self._run_started < self.check.start_period
         if ok:
             self.failures = 0
-            self._become("healthy", f"health check passed: {output}")
+            self._become(states.HEALTH_HEALTHY, f"health check passed: {output}")
             return
         if in_grace and not self.was_healthy:
             return  # failures during start_period do not count
-        now_mono = self.rt.clock.monotonic()
+        now_mono = self.clock.monotonic()
         if now_mono < self._next_count_at:
             return  # an early readiness probe: failures count once per interval, as in docker
         self._next_count_at = now_mono + self.check.interval
         self.failures += 1
         if self.failures >= self.check.retries:
-            self._become("unhealthy", f"health check failed {self.failures} times: {output}")
+            self._become(
+                states.HEALTH_UNHEALTHY, f"health check failed {self.failures} times: {output}"
+            )
+
+    def _move(self, status: str) -> None:
+        states.check_health(self.status, status)
+        self.status = status
 
     def _become(self, status: str, reason: str) -> None:
+        """A verdict: tell the runtime (which restarts a run that turned unhealthy)."""
         if status == self.status:
             return
-        self.status = status
-        self.since = self.rt.clock.time()
+        self._move(status)
+        self.since = self.clock.time()
         was_healthy = self.was_healthy
-        self.was_healthy = self.was_healthy or status == "healthy"
-        target = states.HEALTHY if status == "healthy" else states.UNHEALTHY
-        self.rt.health_changed(target, reason, restart=status == "unhealthy" and was_healthy)
+        self.was_healthy = self.was_healthy or status == states.HEALTH_HEALTHY
+        restart = status == states.HEALTH_UNHEALTHY and was_healthy
+        self.on_change(states.HEALTH_TO_STATUS[status], reason, restart)

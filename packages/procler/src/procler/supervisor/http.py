@@ -23,11 +23,17 @@ from agentcli.envelope import dumps
 from agentcli.errors import AgentError, UsageError
 from agentcli.main import answer, failure, with_builtins
 from agentcli.parser import GLOBAL_ARGS, parse
-from procler.client import reply_bound
-from procler.entry import ARGV_ROUTE
 from procler.errors import ConfigNotFound
 from procler.project import find_config
-from procler.wire import REPLY_WITHIN
+from procler.wire import (
+    ARGV_ROUTE,
+    COMMANDS_PREFIX,
+    EXIT_CODE,
+    REPLY_WITHIN,
+    argv_parts,
+    argv_reply,
+    reply_bound,
+)
 
 log = logging.getLogger("procler.http")
 
@@ -37,7 +43,6 @@ Receive = Callable[[], Awaitable[dict[str, Any]]]
 Send = Callable[[dict[str, Any]], Awaitable[None]]
 
 HTTP_STATUS = {0: 200, 1: 409, 2: 400, 3: 500, 130: 503}
-PREFIX = "/v1/commands/"
 HEADERS_WITHIN = 1.0  # an argv answer slower than this sends its headers ahead
 
 
@@ -78,7 +83,7 @@ class Api:
                 "headers": [
                     (b"content-type", b"application/json"),
                     (b"content-length", str(len(payload)).encode()),
-                    (b"x-exit-code", str(code).encode()),
+                    (EXIT_CODE.encode(), str(code).encode()),
                 ],
             }
         )
@@ -87,7 +92,11 @@ class Api:
     async def answer(self, method: str, path: str, body: bytes) -> tuple[dict[str, Any], int]:
         if method == "GET" and path == "/v1/capabilities":
             return answer(capabilities(self.app))
-        name = path[len(PREFIX) :].replace("/", " ") if path.startswith(PREFIX) else ""
+        name = (
+            path[len(COMMANDS_PREFIX) :].replace("/", " ")
+            if path.startswith(COMMANDS_PREFIX)
+            else ""
+        )
         if method != "POST" or name not in self.handlers:
             return failure(
                 UsageError(
@@ -116,7 +125,7 @@ class Api:
             return failure(exc)
 
     async def serve_argv(self, body: bytes, send: Send) -> None:
-        parts = [os.fsdecode(part) for part in body.split(b"\0")]  # cwd, config, argv...
+        parts = argv_parts(body)  # cwd, config, argv...
         taken = self.take_argv(parts[0], parts[1], parts[2:]) if len(parts) > 1 else None
         if taken is None:
             await send(
@@ -140,7 +149,7 @@ class Api:
         if not done:
             await send({"type": "http.response.start", "status": 200, "headers": headers})
         env, code = await task
-        payload = b"%d\n" % code + dumps(env).encode()
+        payload = argv_reply(code, dumps(env).encode())
         if done:
             headers.append((b"content-length", b"%d" % len(payload)))
             await send({"type": "http.response.start", "status": 200, "headers": headers})

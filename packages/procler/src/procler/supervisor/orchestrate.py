@@ -20,22 +20,6 @@ from procler.errors import DependencyFailed
 from procler.supervisor.runtime import ProcessRuntime
 
 
-def _holds(met: frozenset[str]) -> Callable[[ProcessRuntime], bool]:
-    return lambda rt: rt.status in met
-
-
-CONDITION_MET = {condition: _holds(met) for condition, met in states.CONDITION_MET.items()}
-
-
-def condition_failed(rt: ProcessRuntime, condition: str) -> bool:
-    """The dependency can no longer reach its condition without a new start."""
-    if rt.status in (states.FAILED, states.STOPPED):
-        return True
-    if condition == "healthy" and rt.status == states.UNHEALTHY:
-        return True  # unhealthy is only reported once start_period is over
-    return condition != "completed_successfully" and rt.status == states.EXITED
-
-
 class Blocked(DependencyFailed):
     def __init__(self, dep: ProcessRuntime, condition: str, waiting: str, why: str) -> None:
         super().__init__(why)
@@ -43,25 +27,30 @@ class Blocked(DependencyFailed):
 
 
 async def wait_condition(
-    rt: ProcessRuntime, dep: Dependency, waiting: str, deadline: float
+    runtime: ProcessRuntime, dep: Dependency, waiting: str, deadline: float
 ) -> None:
-    """Wait until dep's condition holds on rt; raise Blocked when it cannot or time is up."""
-    met = CONDITION_MET[dep.condition]
+    """Wait until dep's condition holds on runtime; raise Blocked when it cannot or time is up."""
+
+    def met(r: ProcessRuntime) -> bool:
+        return states.dependency_met(dep.condition, r.status, r.log_ready)
 
     def settled(r: ProcessRuntime) -> bool:
-        return met(r) or condition_failed(r, dep.condition)
+        return met(r) or states.dependency_impossible(dep.condition, r.status)
 
-    left = deadline - rt.clock.monotonic()
-    if not await rt.wait_until(settled, max(0.0, left)):
+    left = deadline - runtime.clock.monotonic()
+    if not await runtime.wait_until(settled, max(0.0, left)):
         raise Blocked(
-            rt, dep.condition, waiting, f"timed out waiting for {dep.name} to be {dep.condition}"
-        )
-    if not met(rt):
-        raise Blocked(
-            rt,
+            runtime,
             dep.condition,
             waiting,
-            f"{dep.name} is {rt.status}, so it will not be {dep.condition}",
+            f"timed out waiting for {dep.name} to be {dep.condition}",
+        )
+    if not met(runtime):
+        raise Blocked(
+            runtime,
+            dep.condition,
+            waiting,
+            f"{dep.name} is {runtime.status}, so it will not be {dep.condition}",
         )
 
 

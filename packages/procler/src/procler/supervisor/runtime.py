@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import re
 from collections import deque
 from collections.abc import Callable
 from typing import Any, Protocol
@@ -16,8 +17,13 @@ from typing import Any, Protocol
 from agentcli.errors import AgentError
 from procler import states
 from procler.config.model import ProcessSpec
-from procler.contexts.base import ExecutionContext, ExitInfo, OutputBatch, RunningProcess
-from procler.contexts.local import signal_number
+from procler.contexts.base import (
+    ExecutionContext,
+    ExitInfo,
+    OutputBatch,
+    RunningProcess,
+    signal_number,
+)
 from procler.supervisor.clock import Clock, iso
 from procler.supervisor.health import HealthProber
 
@@ -29,10 +35,10 @@ class Host(Protocol):
     """What a runtime needs from its supervisor."""
 
     def environment(self, spec: ProcessSpec) -> dict[str, str]: ...
-    def record(self, rt: ProcessRuntime, src: str, dst: str, reason: str) -> None: ...
-    def spawned(self, rt: ProcessRuntime, proc: RunningProcess) -> None: ...
-    def reaped(self, rt: ProcessRuntime, proc: RunningProcess) -> None: ...
-    def output(self, rt: ProcessRuntime, run: int, batch: OutputBatch) -> None: ...
+    def record(self, runtime: ProcessRuntime, src: str, dst: str, reason: str) -> None: ...
+    def spawned(self, runtime: ProcessRuntime, proc: RunningProcess) -> None: ...
+    def reaped(self, runtime: ProcessRuntime, proc: RunningProcess) -> None: ...
+    def output(self, runtime: ProcessRuntime, run: int, batch: OutputBatch) -> None: ...
 
 
 class ProcessRuntime:
@@ -44,7 +50,7 @@ class ProcessRuntime:
         self.host = host
         self.clock = clock
         self.status = states.STOPPED
-        self.desired = "stopped"
+        self.desired = states.DESIRED_STOPPED
         self.run = 0
         self.restarts = 0
         self.proc: RunningProcess | None = None
@@ -62,10 +68,17 @@ class ProcessRuntime:
         self.completed_spec: ProcessSpec | None = None
         # Dependencies with `restart: true` that went down while we should run.
         self.waiting_for: set[str] = set()
+        # ready_log_line: this run's stdout matched it (the log_ready condition)
+        self.log_ready = False
 
     @property
     def name(self) -> str:
         return self.spec.name
+
+    @property
+    def _ready_line(self) -> re.Pattern[str] | None:
+        """The current spec's ready_log_line (re caches the compiled pattern)."""
+        return re.compile(self.spec.ready_log_line) if self.spec.ready_log_line else None
 
     def redefine(self, spec: ProcessSpec, context: ExecutionContext) -> None:
         """A new definition: a running process keeps its own until its next run."""
@@ -78,10 +91,10 @@ class ProcessRuntime:
         states.check(self.status, new)
         old, self.status = self.status, new
         self.host.record(self, old, new, reason)
-        self._wake()
+        self._notify()
 
-    def _wake(self) -> None:
-        """Let every wait_until look at the runtime again."""
+    def _notify(self) -> None:
+        """Wake whoever waits on this process (a status, or the ready line, changed)."""
         self._changed.set()
         self._changed = asyncio.Event()
 
@@ -102,15 +115,22 @@ class ProcessRuntime:
         async with self.lock:
             if self.status in states.ALIVE:
                 return {"already_running": True}
-            self.desired = "running"
+            self.desired = states.DESIRED_RUNNING
             self.restarts = 0
             self._cancel_timer()
+            # adopt_existing (daemon_mode): a daemon already running is followed, not started
+            adopted = await self.context.adopt(self.spec) if self.spec.daemon else None
+            if adopted is not None:
+                await self._spawn(
+                    f"adopted the running daemon (pid {adopted.pid})", user=True, adopted=adopted
+                )
+                return {"already_running": True, "adopted": True}
             await self._spawn(reason, user=True)
         return {"already_running": False}
 
     async def stop(self, reason: str = "stop requested") -> dict[str, Any]:
         async with self.lock:
-            self.desired = "stopped"
+            self.desired = states.DESIRED_STOPPED
             if self.status == states.BACKOFF:
                 self._cancel_timer()
                 self._set(states.STOPPED, reason)
@@ -128,7 +148,7 @@ class ProcessRuntime:
                 await self._stop_locked(reason)
             elif self.status == states.BACKOFF:
                 self._set(states.STOPPED, reason)
-            self.desired = "running"
+            self.desired = states.DESIRED_RUNNING
             self.restarts = 0
             await self._spawn(reason, user=True)
         return {}
@@ -154,7 +174,7 @@ class ProcessRuntime:
             if lost:
                 self.last_exit = self._exit_record(ExitInfo(None), "supervisor_lost")
                 self.host.record(self, self.status, self.status, "run lost: the supervisor died")
-            if self.desired == "running":
+            if self.desired == states.DESIRED_RUNNING:
                 self.restarts += 1
                 await self._spawn(reason, user=False)
 
@@ -167,12 +187,13 @@ class ProcessRuntime:
             (self.spec, self.context), self._next = self._next, None
         self._set(states.STARTING, reason)
         self.recent_stderr.clear()
+        self.log_ready = False
         self._user_start = user
         env = self.host.environment(self.spec)
         try:
             proc = adopted or await self.context.start(self.spec, env, self.run + 1)
         except Exception as exc:
-            self.desired = "stopped"
+            self.desired = states.DESIRED_STOPPED
             self.last_exit = self._exit_record(ExitInfo(None), f"could not start: {exc}")
             self._set(states.FAILED, f"could not start: {exc}")
             raise
@@ -183,7 +204,9 @@ class ProcessRuntime:
         self._monitor = asyncio.create_task(self._watch(proc, self.run))
         if self.spec.healthcheck is not None:
             if self.health is None or self.health.check != self.spec.healthcheck:
-                self.health = HealthProber(self, self.spec.healthcheck)
+                self.health = HealthProber(
+                    self.spec.healthcheck, self.clock, self._exec_probe, self.health_changed
+                )
             self.health.begin()
         else:
             self.health = None
@@ -198,15 +221,20 @@ class ProcessRuntime:
         if self.status != states.STARTING:
             return  # ended during the grace period; _watch has recorded how
         self._set(states.RUNNING, "started")
-        if self.health is not None and self.health.status != "starting":
+        if self.health is not None and self.health.status in states.HEALTH_TO_STATUS:
             # The prober may have decided during the start grace period.
-            target = states.HEALTHY if self.health.status == "healthy" else states.UNHEALTHY
+            target = states.HEALTH_TO_STATUS[self.health.status]
             self._set(target, f"health check {self.health.status} during start")
+
+    async def _exec_probe(self, command: str, timeout: float) -> tuple[bool, str]:
+        """An exec health check, run in this process's context, cwd and environment."""
+        env = self.host.environment(self.spec)
+        return await self.context.exec_probe(self.spec, command, env, timeout)
 
     def health_changed(self, target: str, reason: str, restart: bool) -> None:
         """Called by the prober: move between running/healthy/unhealthy; maybe restart."""
         if self.status == states.STARTING:
-            self._wake()  # _spawn is waiting: a passed check ends the grace period early
+            self._notify()  # _spawn is waiting: a passed check ends the grace period early
             return
         if self.status not in states.UP or self.status == target:
             return
@@ -216,13 +244,20 @@ class ProcessRuntime:
             self._timer = asyncio.create_task(self._restart_unhealthy())
 
     async def _restart_unhealthy(self) -> None:
+        await self.recycle(
+            "unhealthy: restart_on_unhealthy", "turning unhealthy", only=states.UNHEALTHY
+        )
+
+    async def recycle(self, reason: str, why: str, only: str | None = None) -> None:
+        """Stop this run and start the next, counted as a restart (restart_on_unhealthy,
+        max_memory); nothing happens unless the process is up (and, with `only`, in it)."""
         async with self.lock:
-            if self.status != states.UNHEALTHY:
+            if self.status not in states.UP or (only is not None and self.status != only):
                 return
-            await self._stop_locked("unhealthy: restart_on_unhealthy")
+            await self._stop_locked(reason)
             self.restarts += 1
             with contextlib.suppress(AgentError):
-                await self._spawn(f"restart {self.restarts} after turning unhealthy", user=False)
+                await self._spawn(f"restart {self.restarts} after {why}", user=False)
 
     async def _stop_locked(self, reason: str) -> None:
         proc = self.proc
@@ -256,15 +291,32 @@ class ProcessRuntime:
             )
             if batch.stream == "stderr":
                 self.recent_stderr.extend(batch.texts)
+            # both streams, as Procler 0.3 reads it: servers such as uvicorn log to stderr
+            if self._ready_line is not None and not self.log_ready:
+                self._ready(batch.texts)
             if self.health is not None:
                 for text in batch.texts:
                     self.health.on_line(text)
             self.host.output(self, run, batch)
 
-    async def _watch(self, proc: RunningProcess, run: int) -> None:
-        """Read the run's output until it ends, then apply the restart policy."""
+    def _ready(self, texts: list[str]) -> None:
+        ready_line = self._ready_line
+        assert ready_line is not None
+        if any(ready_line.search(text) for text in texts):
+            self.log_ready = True
+            self.host.record(self, self.status, self.status, "ready line logged")
+            self._notify()
+
+    async def _watch(self, proc: RunningProcess, run: int, launcher: bool = True) -> None:
+        """Read the run's output until it ends, then apply the restart policy. With
+        daemon_mode, a launcher that exits 0 hands the run over to the daemon it left."""
         pump = asyncio.create_task(self._pump(proc, run))
         info = await proc.wait()
+        note = ""
+        if launcher and self.spec.daemon is not None and self.status != states.STOPPING:
+            if info.code == 0 and await self._follow_daemon(proc, run, pump):
+                return
+            note = "; daemon_mode: no daemon found by its pidfile or pattern"
         leftovers = 0
         if self.status != states.STOPPING:
             # The run is over when its main process ends: what it left behind (children,
@@ -278,51 +330,72 @@ class ProcessRuntime:
             self.health.end()
         if self.status == states.STOPPING:
             return  # stop() records the end
-        self._ended(info, leftovers)
+        self._ended(info, leftovers, note)
 
-    def _ended(self, info: ExitInfo, leftovers: int = 0) -> None:
-        spec = self.spec
-        policy = spec.restart
+    async def _follow_daemon(
+        self, launcher: RunningProcess, run: int, pump: asyncio.Task[None]
+    ) -> bool:
+        """Follow the daemon the launcher left as this run; False when none was found."""
+        daemon = await self.context.follow_daemon(self.spec, launcher)
+        if daemon is None or self.status == states.STOPPING:
+            return False
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(asyncio.shield(pump), DRAIN_WAIT)
+        pump.cancel()
+        self.host.reaped(self, launcher)
+        self.proc = daemon
+        self.host.spawned(self, daemon)
+        self.host.record(self, self.status, self.status, f"following daemon pid {daemon.pid}")
+        self._monitor = asyncio.create_task(self._watch(daemon, run, launcher=False))
+        return True
+
+    def _ended(self, info: ExitInfo, leftovers: int = 0, note: str = "") -> None:
+        policy = self.spec.restart
         uptime = self.clock.time() - (self.started_at or self.clock.time())
-        if uptime >= policy.backoff.reset_after:
-            self.restarts = 0
-        how = (
-            f"exit code {info.code}" if info.code is not None else f"killed by signal {info.signal}"
-        )
-        if leftovers and spec.keeps_shell:
+        if info.code is None and info.signal is None:
+            how = "ended (a followed daemon: its exit code is not known)"
+        else:
+            how = (
+                f"exit code {info.code}"
+                if info.code is not None
+                else f"killed by signal {info.signal}"
+            )
+        how += note
+        if leftovers and self.spec.keeps_shell:
             how += f"; killed {leftovers} process(es) still running when its shell ended"
         elif leftovers:
             how += f"; killed {leftovers} process(es) it left running (daemonized? run it in the foreground)"
-        failed_fast = states.failed_start(
+        failed_start = None
+        if states.failed_start(
             self._user_start,
             self.status,
             has_check=self.health is not None,
             ever_healthy=self.health is not None and self.health.was_healthy,
-        )
-        wants = states.should_restart(policy.policy, info.code, spec.success_exit_codes)
-        if failed_fast and info.code not in spec.success_exit_codes:
-            reason = (
-                f"{how} during start"
-                if self.status == states.STARTING
-                else f"{how} before it was healthy"
+        ):
+            failed_start = (
+                "during start" if self.status == states.STARTING else "before it was healthy"
             )
-        elif wants and self.desired == "running" and self.restarts < policy.max_restarts:
-            self.restarts += 1
-            delay = states.backoff_delay(self.restarts, policy.backoff.initial, policy.backoff.max)
-            reason = f"{how}; restart {self.restarts}/{policy.max_restarts} in {delay:g}s"
-            self.last_exit = self._exit_record(info, reason)
-            self._set(states.BACKOFF, reason)
-            self._timer = asyncio.create_task(self._restart_after(delay))
-            return
-        elif wants and self.desired == "running":
-            reason = f"{how}; restart limit reached ({policy.max_restarts})"
-        else:
-            reason = how
-        self.desired = "stopped"
-        self.last_exit = self._exit_record(info, reason)
-        final = states.exit_status(info.code, spec.success_exit_codes, will_restart=False)
-        self.completed_spec = spec if final == states.EXITED else None
-        self._set(final, reason)
+        decision = states.after_exit(
+            how,
+            info.code,
+            failed_start=failed_start,
+            stable=uptime >= policy.backoff.reset_after,
+            restarts=self.restarts,
+            desired=self.desired,
+            policy=policy.policy,
+            max_restarts=policy.max_restarts,
+            # a launcher that left no daemon failed, whatever its exit code
+            success_codes=() if note else self.spec.success_exit_codes,
+            backoff=(policy.backoff.initial, policy.backoff.max),
+        )
+        self.restarts = decision.restarts
+        if decision.delay is None:
+            self.desired = states.DESIRED_STOPPED
+        self.last_exit = self._exit_record(info, decision.reason)
+        self.completed_spec = self.spec if decision.status == states.EXITED else None
+        self._set(decision.status, decision.reason)
+        if decision.delay is not None:
+            self._timer = asyncio.create_task(self._restart_after(decision.delay))
 
     async def _restart_after(self, delay: float) -> None:
         await self.clock.sleep(delay)

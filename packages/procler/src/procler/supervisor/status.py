@@ -1,12 +1,19 @@
-"""The `status` answer of one process: the same keys whatever context runs it."""
+"""The `status` answers: one process's (the same keys whatever context runs it), and the
+supervisor's own (`daemon status`)."""
 
 from __future__ import annotations
 
-from typing import Any
+import os
+import time
+from typing import TYPE_CHECKING, Any
 
+from procler import __version__, project, states
 from procler.contexts import procfs
 from procler.supervisor.clock import iso
 from procler.supervisor.runtime import ProcessRuntime
+
+if TYPE_CHECKING:
+    from procler.supervisor.core import Supervisor
 
 
 class CpuMeter:
@@ -27,54 +34,70 @@ class CpuMeter:
 
 
 def process_status(
-    rt: ProcessRuntime, meter: CpuMeter, now: float, down: tuple[str, str] | None = None
+    runtime: ProcessRuntime, meter: CpuMeter, now: float, down: tuple[str, str] | None = None
 ) -> dict[str, Any]:
     """Everything an agent needs about one process, from the runtime and /proc.
 
     `down` is (dependency, why) when a dependency of a process that runs (or should)
     died or was stopped."""
-    alive = rt.proc is not None and rt.status in (
-        "starting",
-        "running",
-        "healthy",
-        "unhealthy",
-        "stopping",
-    )
-    pid = rt.proc.pid if alive and rt.proc is not None else None
-    shell = rt.spec.keeps_shell and rt.spec.context == "local"
+    alive = runtime.proc is not None and runtime.status in states.ALIVE
+    pid = runtime.proc.pid if alive and runtime.proc is not None else None
+    shell = runtime.spec.keeps_shell and runtime.spec.context == "local"
     if shell and pid is not None:
         # The shell leads the group; what the user thinks of as the process is its child.
         pid = next(iter(procfs.children(pid)), pid)
     out: dict[str, Any] = {
-        "name": rt.name,
-        "status": rt.status,
-        "context": rt.spec.context,
+        "name": runtime.name,
+        "status": runtime.status,
+        "context": runtime.spec.context,
         "pid": pid,
         "shell": shell,
-        "started_at": iso(rt.started_at) if alive else None,
-        "uptime_seconds": round(now - rt.started_at, 3) if alive and rt.started_at else None,
-        "run": rt.run,
-        "restarts": rt.restarts,
-        "exit_code": (rt.last_exit or {}).get("code"),
-        "last_exit": rt.last_exit,
-        "desired": rt.desired,
+        "started_at": iso(runtime.started_at) if alive else None,
+        "uptime_seconds": round(now - runtime.started_at, 3)
+        if alive and runtime.started_at
+        else None,
+        "run": runtime.run,
+        "restarts": runtime.restarts,
+        "exit_code": (runtime.last_exit or {}).get("code"),
+        "last_exit": runtime.last_exit,
+        "desired": runtime.desired,
         "dependency_down": down[0] if down else None,
         "why": down[1] if down else None,
-        "source": rt.spec.source,
+        "source": runtime.spec.source,
+        "tags": list(runtime.spec.tags),
         "memory_rss_bytes": None,
         "cpu_percent": None,
         "linux_state": None,
         "docker": None,
     }
-    if rt.health is not None:
-        out["health"] = rt.health.summary()
-    if alive and rt.proc is not None:
-        leader = rt.proc.pid
+    if runtime.health is not None:
+        out["health"] = runtime.health.summary()
+    if runtime.spec.ready_log_line is not None:
+        out["log_ready"] = runtime.log_ready
+    if alive and runtime.proc is not None:
+        leader = runtime.proc.pid
         tree = procfs.tree(leader) if leader is not None else []
         main = next((p for p in tree if p.pid == pid), None)
-        out.update(rt.proc.details(main))
+        out.update(runtime.proc.details(main))
         if tree:
             out["memory_rss_bytes"] = sum(p.rss_bytes for p in tree)
             cpu = sum(p.cpu_seconds for p in tree)
-            out["cpu_percent"] = meter.percent(rt.name, leader, cpu, now, rt.started_at or now)
+            out["cpu_percent"] = meter.percent(
+                runtime.name, leader, cpu, now, runtime.started_at or now
+            )
     return out
+
+
+def supervisor_status(sup: Supervisor) -> dict[str, Any]:
+    """The supervisor itself: pid, version, uptime, project, config, socket."""
+    return {
+        "running": True,
+        "pid": os.getpid(),
+        "version": __version__,
+        "started_at": iso(sup.started_at),
+        "uptime_seconds": round(time.time() - sup.started_at, 3),
+        "project_root": sup.root,
+        "config": str(sup.config_path),
+        "socket": project.socket_path(sup.root),
+        "processes": len(sup.runtimes),
+    }

@@ -13,7 +13,7 @@ from typing import Any
 from agentcli.parser import did_you_mean
 from agentcli.values import parse_duration
 from procler.config.findings import Findings, child, item
-from procler.config.loader import YNode
+from procler.config.yaml_nodes import YNode
 
 INVALID: Any = object()  # a value that failed its check (a finding was recorded)
 
@@ -22,7 +22,7 @@ _DECIMAL = re.compile(r"[-+]?(0|[1-9][0-9]*)")
 _LEADING_ZERO = re.compile(r"[-+]?0[0-9]+")
 _SEXAGESIMAL = re.compile(r"[-+]?[0-9]+(:[0-5]?[0-9])+(\.[0-9]*)?")
 _YAML11_BOOLS = {"yes", "no", "on", "off", "y", "n"}
-_SIZE = re.compile(r"(\d+)\s*(b|k|kb|kib|m|mb|mib|g|gb|gib)?", re.IGNORECASE)
+_SIZE = re.compile(r"(\d+(?:\.\d+)?)\s*(b|k|kb|kib|m|mb|mib|g|gb|gib)?", re.IGNORECASE)
 _SIZE_UNITS = {"b": 1, "k": 1024, "m": 1024**2, "g": 1024**3}
 
 
@@ -153,7 +153,7 @@ class Size(Scalar):
         if not match:
             raise Invalid(f"invalid size {node.text!r}", "write bytes, or e.g. 512KB, 10MB, 1GB")
         unit = (match.group(2) or "b")[0].lower()
-        return int(match.group(1)) * _SIZE_UNITS[unit]
+        return int(float(match.group(1)) * _SIZE_UNITS[unit])  # 1.5G as Procler 0.3 reads it
 
 
 class Enum(Scalar):
@@ -255,13 +255,11 @@ class Struct(Spec):
         required: tuple[str, ...] = (),
         exclusive: tuple[str, ...] = (),
         need_one: bool = False,
-        reserved: tuple[str, ...] = (),
     ) -> None:
         self.fields = fields
         self.required = required
         self.exclusive = exclusive  # at most one of these keys (exactly one with need_one)
         self.need_one = need_one
-        self.reserved = reserved  # keys a later version will accept
 
     def convert(self, node: YNode, path: str, findings: Findings) -> Any:
         if node.kind != "map":
@@ -293,8 +291,6 @@ class Struct(Spec):
         return out
 
     def _unknown(self, key: str) -> tuple[str, str]:
-        if key in self.reserved:
-            return f"{key!r} is not supported by this version of Procler", "remove the key"
         hint = did_you_mean(key, list(self.fields))
         return f"unknown key {key!r}", hint or f"valid keys: {', '.join(self.fields)}"
 

@@ -8,7 +8,7 @@ from agentcli.commands import Raw
 from agentcli.envelope import dumps
 from procler import project
 from procler.errors import StateDirUnwritable, SupervisorUnavailable
-from procler.wire import NotRunning, request
+from procler.wire import EXIT_CODE, NotRunning, command_path, reply_bound, request
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -17,7 +17,6 @@ if TYPE_CHECKING:
     from agentcli.commands import Command
 
 CONNECT_WAIT = 10.0  # bound on waiting for a freshly started supervisor
-REPLY_MARGIN = 30.0  # added to a command's own --timeout for the read timeout
 RELOAD_WAIT = 60.0  # a reload waits for removed processes to stop (their stop_timeout)
 NO_AUTOSTART = frozenset({"daemon status", "daemon stop", "daemon restart", "reload"})
 
@@ -38,7 +37,7 @@ def spawn_supervisor(root: "str", config_path: "str") -> "None":
     env = {k: v for k, v in os.environ.items() if not k.startswith("PROCLER_")}
     with log:
         subprocess.Popen(
-            [sys.executable, "-m", "procler.supervisor.daemon", root, config_path],
+            [sys.executable, "-m", "procler.supervisor_entry", root, config_path],
             stdin=subprocess.DEVNULL,
             stdout=subprocess.DEVNULL,
             stderr=log,
@@ -54,7 +53,7 @@ def wait_gone(sock_path: "str") -> "None":
     deadline = time.monotonic() + CONNECT_WAIT
     while time.monotonic() < deadline:
         try:
-            request(sock_path, "POST", "/v1/commands/daemon/status", b"{}", 1.0)
+            request(sock_path, "POST", command_path("daemon status"), b"{}", 1.0)
         except (NotRunning, OSError):
             return
         time.sleep(0.05)
@@ -71,16 +70,16 @@ def call(
     root = project.project_root(config_path)
     sock_path = project.socket_path(root)
     body = dumps({"values": values, "config": config_path}).encode()
-    path = "/v1/commands/" + name.replace(" ", "/")
+    path = command_path(name)
 
     def attempt() -> "tuple[int, bytes]":
         try:
             _status, headers, payload = request(sock_path, "POST", path, body, timeout)
         except TimeoutError:
-            raise SupervisorUnavailable.hung(
+            raise project.hung_supervisor(
                 root, f"the supervisor did not answer within {timeout:g}s"
             ) from None
-        return int(headers.get("x-exit-code", "3")), payload
+        return int(headers.get(EXIT_CODE, "3")), payload
 
     try:
         return attempt()
@@ -114,12 +113,6 @@ def notify_reload(config_path: "str") -> "bool":
     return True
 
 
-def reply_bound(values: "dict[str, Any]") -> "float":
-    """How long a command's answer may take: its own --timeout (or 30 s) plus a margin."""
-    wait = values.get("timeout")
-    return (wait if isinstance(wait, float) else 30.0) + REPLY_MARGIN
-
-
 def forward(values: "dict[str, Any]", command: "Command") -> "Any":
     """Handler of every supervisor command: forward it and pass the envelope through."""
     config_path = project.find_config(os.getcwd(), values.pop("config", None))
@@ -130,19 +123,4 @@ def forward(values: "dict[str, Any]", command: "Command") -> "Any":
         if command.name == "daemon stop":
             return {"running": False, "stopped_processes": []}
         return {"running": False}  # daemon status and reload never start a supervisor
-    return Raw(payload.decode("utf-8"), code)
-
-
-def restart_daemon(values: "dict[str, Any]", command: "Command") -> "Any":
-    """`daemon restart`: the old supervisor stops; answer with the new one's status."""
-    config_path = project.find_config(os.getcwd(), values.pop("config", None))
-    timeout = reply_bound(values)
-    try:
-        code, payload = call(config_path, command.name, values, timeout)
-        if code != 0:
-            return Raw(payload.decode("utf-8"), code)
-        wait_gone(project.socket_path(project.project_root(config_path)))
-    except NotRunning:
-        pass  # no supervisor: just start one
-    code, payload = call(config_path, "daemon status", {}, timeout, autostart=True)
     return Raw(payload.decode("utf-8"), code)

@@ -8,17 +8,17 @@ from pathlib import Path
 import pytest
 from config_helpers import write_config
 
-from procler.config import runtime
+from procler.config import definitions
+from procler.config.definitions import RuntimeDefinition
 from procler.config.load import check_config, load_project
-from procler.config.runtime import RuntimeDefinition
 from procler.errors import Conflict
 
 
 def test_define_is_a_no_op_for_the_identical_definition(project: Path) -> None:
     tail = RuntimeDefinition("tail -f x.log", str(project), (("A", "1"),))
-    assert runtime.define(str(project), "tail", tail, set(), force=False) is True
+    assert definitions.define(str(project), "tail", tail, set(), force=False) is True
     stored = (project / ".procler" / "state" / "definitions.json").read_text(encoding="utf-8")
-    assert runtime.define(str(project), "tail", tail, set(), force=False) is False
+    assert definitions.define(str(project), "tail", tail, set(), force=False) is False
     after = (project / ".procler" / "state" / "definitions.json").read_text(encoding="utf-8")
     assert after == stored
     assert json.loads(stored) == {
@@ -29,36 +29,38 @@ def test_define_is_a_no_op_for_the_identical_definition(project: Path) -> None:
 
 def test_a_different_definition_conflicts_unless_forced(project: Path) -> None:
     root = str(project)
-    runtime.define(root, "tail", RuntimeDefinition("tail a", root), set(), force=False)
+    definitions.define(root, "tail", RuntimeDefinition("tail a", root), set(), force=False)
     with pytest.raises(Conflict) as caught:
-        runtime.define(root, "tail", RuntimeDefinition("tail b", root), set(), force=False)
+        definitions.define(root, "tail", RuntimeDefinition("tail b", root), set(), force=False)
     assert caught.value.message == "tail is already defined at runtime with a different definition"
-    assert runtime.define(root, "tail", RuntimeDefinition("tail b", root), set(), force=True)
-    assert runtime.read_definitions(root) == {"tail": RuntimeDefinition("tail b", root)}
+    assert definitions.define(root, "tail", RuntimeDefinition("tail b", root), set(), force=True)
+    assert definitions.read_definitions(root) == {"tail": RuntimeDefinition("tail b", root)}
 
 
 def test_a_config_name_cannot_be_defined_or_removed_at_runtime(project: Path) -> None:
     root = str(project)
     with pytest.raises(Conflict) as caught:
-        runtime.define(root, "web", RuntimeDefinition("x", root), {"web"}, force=True)
+        definitions.define(root, "web", RuntimeDefinition("x", root), {"web"}, force=True)
     assert caught.value.suggestion == "edit processes.web in the config file instead"
     with pytest.raises(Conflict):
-        runtime.remove(root, "web", {"web"})
+        definitions.remove(root, "web", {"web"})
     assert not (project / ".procler" / "state").exists()
 
 
 def test_remove_is_idempotent(project: Path) -> None:
     root = str(project)
-    assert runtime.remove(root, "tail", set()) is False
-    runtime.define(root, "tail", RuntimeDefinition("tail a", root), set(), force=False)
-    assert runtime.remove(root, "tail", set()) is True
-    assert runtime.remove(root, "tail", set()) is False
-    assert runtime.read_definitions(root) == {}
+    assert definitions.remove(root, "tail", set()) is False
+    definitions.define(root, "tail", RuntimeDefinition("tail a", root), set(), force=False)
+    assert definitions.remove(root, "tail", set()) is True
+    assert definitions.remove(root, "tail", set()) is False
+    assert definitions.read_definitions(root) == {}
 
 
 def test_load_project_merges_runtime_definitions_after_config(project: Path) -> None:
     path = write_config(project, "processes:\n  web: {command: serve}\n")
-    runtime.define(str(project), "tail", RuntimeDefinition("tail a", "/tmp"), set(), force=False)
+    definitions.define(
+        str(project), "tail", RuntimeDefinition("tail a", "/tmp"), set(), force=False
+    )
     config = load_project(str(path))
     assert [(p.name, p.source) for p in config.processes.values()] == [
         ("web", "config"),
@@ -68,7 +70,7 @@ def test_load_project_merges_runtime_definitions_after_config(project: Path) -> 
 
 
 def test_a_runtime_definition_shadowed_by_a_new_config_process_is_an_error(project: Path) -> None:
-    runtime.define(str(project), "web", RuntimeDefinition("old", "/tmp"), set(), force=False)
+    definitions.define(str(project), "web", RuntimeDefinition("old", "/tmp"), set(), force=False)
     path = write_config(project, "processes:\n  web: {command: serve}\n")
     _, findings = check_config(str(path), {})
     assert [(f["line"], f["path"], f["message"]) for f in findings.as_dicts()] == [
@@ -91,14 +93,14 @@ def test_docker_definitions_round_trip_and_become_docker_processes(project: Path
     root = str(project)
     owned = RuntimeDefinition(None, root, (), image="redis:7")
     inside = RuntimeDefinition("./migrate.sh", root, (), container="app")
-    runtime.define(root, "cache", owned, set(), force=False)
-    runtime.define(root, "migrate", inside, set(), force=False)
+    definitions.define(root, "cache", owned, set(), force=False)
+    definitions.define(root, "migrate", inside, set(), force=False)
     stored = json.loads((project / ".procler" / "state" / "definitions.json").read_text())
     assert stored["processes"] == {
         "cache": {"command": None, "cwd": root, "env": {}, "image": "redis:7"},
         "migrate": {"command": "./migrate.sh", "cwd": root, "env": {}, "container": "app"},
     }
-    assert runtime.read_definitions(root) == {"cache": owned, "migrate": inside}
+    assert definitions.read_definitions(root) == {"cache": owned, "migrate": inside}
     cache, migrate = owned.to_spec("cache"), inside.to_spec("migrate")
     assert (cache.context, cache.docker and cache.docker.image, cache.command) == (
         "docker",
@@ -109,5 +111,5 @@ def test_docker_definitions_round_trip_and_become_docker_processes(project: Path
 
 
 def test_a_stored_definition_without_command_or_docker_is_corrupt(project: Path) -> None:
-    with pytest.raises(runtime.DefinitionsCorrupt):
+    with pytest.raises(definitions.DefinitionsCorrupt):
         RuntimeDefinition.from_json({"command": None, "cwd": str(project), "env": {}})

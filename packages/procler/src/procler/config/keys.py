@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from procler.config.schema import (
+from procler.config.specs import (
     Bool,
     Duration,
     Either,
@@ -22,7 +22,7 @@ NAME_HINT = "use letters, digits, '-' and '_' (starting with a letter or digit)"
 ENV_NAME_PATTERN = r"[A-Za-z_][A-Za-z0-9_]*"
 ENV_NAME_HINT = "use letters, digits and '_' (not starting with a digit)"
 SIGNALS = ("TERM", "INT", "QUIT", "HUP", "KILL", "USR1", "USR2", "WINCH")
-CONDITIONS = ("started", "healthy", "completed_successfully")
+CONDITIONS = ("started", "healthy", "log_ready", "completed_successfully")
 POLICIES = ("no", "on-failure", "always")
 
 PORT = Int(1, 65535)
@@ -42,19 +42,27 @@ HTTP_PROBE = Struct(
 
 TCP_PROBE = Struct({"host": Str(), "port": PORT})
 
+# Procler 0.3's probe spellings: `test` (a shell command), `http_get` (a URL), `tcp_socket`
+# (host:port); each is the same probe as ours (exec, http.url, tcp).
+SEED_PROBES = ("test", "http_get", "tcp_socket")
+PROBES = ("exec", "http", "tcp", "log", *SEED_PROBES)
+
 HEALTHCHECK = Struct(
     {
         "exec": Str(),
         "http": HTTP_PROBE,
         "tcp": TCP_PROBE,
         "log": Regex(),
+        "test": Str(),
+        "http_get": Str(),
+        "tcp_socket": Str(),
         "interval": DURATION,
         "timeout": DURATION,
         "retries": Int(1),
         "start_period": DURATION,
         "restart_on_unhealthy": Bool(),
     },
-    exclusive=("exec", "http", "tcp", "log"),
+    exclusive=PROBES,
     need_one=True,
 )
 
@@ -96,13 +104,63 @@ PROCESS = Struct(
         "success_exit_codes": ListOf(Int(0, 255)),
         "context": Enum("local", "docker"),
         "docker": DOCKER,
+        "container": Str(),  # Procler 0.3's spelling of docker: {container: NAME}
         "healthcheck": HEALTHCHECK,
         "depends_on": ListOf(DEPENDENCY),
+        "ready_log_line": Regex(),
+        "max_memory": Size(),
+        "schedule": Str(),
+        "replicas": Int(1, 1000),
+        "namespace": Str(),
+        "daemon_mode": Bool(),
+        "daemon_match_pattern": Regex(),
+        "daemon_pidfile": Str(),
+        "daemon_container": Str(),
+        "adopt_existing": Bool(),
     },
     exclusive=("command", "args"),
 )
 
-GROUP = Struct({"processes": ListOf(Str()), "description": Str()}, required=("processes",))
+GROUP = Struct(
+    {"processes": ListOf(Str()), "description": Str(), "stop_order": ListOf(Str())},
+    required=("processes",),
+)
+
+STEP_KINDS = ("start", "stop", "restart", "group_start", "group_stop", "wait", "exec")
+STEP = Struct(
+    {
+        "start": Str(),
+        "stop": Str(),
+        "restart": Str(),
+        "group_start": Str(),
+        "group_stop": Str(),
+        "wait": DURATION,
+        "exec": Str(),
+        "context": Enum("local", "docker"),
+        "container": Str(),
+        "cwd": Str(),
+        "timeout": DURATION,
+        "ignore_error": Bool(),
+    },
+    exclusive=STEP_KINDS,
+    need_one=True,
+)
+
+RECIPE = Struct(
+    {"description": Str(), "on_error": Enum("stop", "continue"), "steps": ListOf(STEP)},
+    required=("steps",),
+)
+
+SNIPPET = Struct(
+    {
+        "command": Str(),
+        "description": Str(),
+        "context": Enum("local", "docker"),
+        "container": Str(),
+        "tags": ListOf(Str()),
+    },
+    required=("command",),
+)
 
 LOGS = Struct({"max_size": Size(), "max_files": Int(1)})
 
@@ -112,7 +170,8 @@ CONFIG = Struct(
         "vars": MapOf(Str(), ENV_NAME_PATTERN, ENV_NAME_HINT),
         "processes": MapOf(PROCESS, NAME_PATTERN, NAME_HINT),
         "groups": MapOf(GROUP, NAME_PATTERN, NAME_HINT),
+        "recipes": MapOf(RECIPE, NAME_PATTERN, NAME_HINT),
+        "snippets": MapOf(SNIPPET, NAME_PATTERN, NAME_HINT),
         "logs": LOGS,
     },
-    reserved=("recipes", "snippets"),
 )

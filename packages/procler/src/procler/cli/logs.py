@@ -1,26 +1,74 @@
-"""`procler logs`: query the log store directly from the CLI process (no supervisor round trip).
+"""`procler logs`: its declaration, and its handler, which queries the log store directly
+from the CLI process (no supervisor round trip).
 
 The store's files are the source of truth, so logs stay readable when the supervisor is
 down, after it crashed, and for a process that died.
 """
 
-from __future__ import annotations
-
 import os
-import sqlite3
-import time
-from pathlib import Path
-from typing import Any
 
-from agentcli.commands import Command, Stream
+from agentcli.commands import Arg, Command
 from agentcli.errors import UsageError
 from procler import project
-from procler.errors import GroupNotFound, ProcessNotFound
+from procler.errors import ConfigInvalid, ConfigNotFound, GroupNotFound, ProcessNotFound
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from pathlib import Path
+    from typing import Any
+
+LOGS_COMMANDS: "tuple[Command, ...]" = (
+    Command(
+        "logs",
+        "a process's output lines (stdout and stderr, every run) with filters; --follow streams NDJSON",
+        "procler.cli.logs:show",
+        args=(
+            Arg("name", "process name (or use --all / --group)"),
+            Arg("--all", "every process, interleaved by time", type="boolean"),
+            Arg("--group", "every member of this group, interleaved by time"),
+            Arg("--tail", "at most this many lines (the newest)", type="integer", default=100),
+            Arg("--since", "only lines at or after this time (5m, 1h30m, or ISO-8601)"),
+            Arg("--until", "only lines at or before this time (5m, 1h30m, or ISO-8601)"),
+            Arg("--stream", "only this stream", choices=("stdout", "stderr")),
+            Arg("--grep", "only lines matching this regular expression"),
+            Arg(
+                "--run",
+                "which runs: current, previous, last-failed (the newest crashed run), N or all",
+                default="current",
+            ),
+            Arg(
+                "--follow",
+                "keep printing new lines as NDJSON until --timeout or Ctrl-C",
+                type="boolean",
+                short="-f",
+            ),
+            Arg("--timeout", "with --follow: stop after this long", type="duration", default="30s"),
+        ),
+        examples=(
+            "procler logs api --tail 50",
+            "procler logs api --stream stderr --since 5m --grep ERROR",
+            "procler logs api --run last-failed",
+            "procler logs --all --follow --timeout 10s",
+        ),
+        errors=(ConfigNotFound, ConfigInvalid, ProcessNotFound, GroupNotFound),
+        output={
+            "type": "object",
+            "properties": {
+                "lines": {"type": "array", "items": {"type": "object"}},
+                "truncated": {"type": "boolean"},
+            },
+            "description": "each line: ts, stream, run, text (+ process with --all/--group); "
+            "--follow prints one line object per output line instead",
+        },
+    ),
+)
 
 
-def _known_runs(state: str) -> tuple[dict[str, int], dict[str, int]]:
+def _known_runs(state: "str") -> "tuple[dict[str, int], dict[str, int]]":
     """Each process's latest run number as the supervisor recorded it, and its newest run
     that ended badly (from its status: the last recorded transition)."""
+    import sqlite3
+
     from procler import states
 
     path = os.path.join(state, "state.db")
@@ -44,16 +92,14 @@ def _known_runs(state: str) -> tuple[dict[str, int], dict[str, int]]:
     return {name: runs for name, runs, _, _ in rows}, crashed
 
 
-def _names(values: dict[str, Any], config_path: str, logs: Path) -> list[str]:
-    from agentcli.parser import did_you_mean
+def _names(values: "dict[str, Any]", config_path: "str", logs: "Path") -> "list[str]":
     from procler.config.load import load_project
 
     cfg = load_project(config_path)
     if values.get("group"):
         group = cfg.groups.get(values["group"])
         if group is None:
-            hint = did_you_mean(values["group"], sorted(cfg.groups))
-            raise GroupNotFound(f"no group named {values['group']!r}", suggestion=hint or None)
+            raise GroupNotFound.among(values["group"], cfg.groups)
         return list(group.processes)
     if values.get("all"):
         return list(cfg.processes)
@@ -63,16 +109,15 @@ def _names(values: dict[str, Any], config_path: str, logs: Path) -> list[str]:
             "name a process, or pass --all or --group", suggestion="e.g. `procler logs api`"
         )
     if name not in cfg.processes and not (logs / name).is_dir():
-        hint = did_you_mean(name, sorted(cfg.processes))
-        raise ProcessNotFound(
-            f"no process named {name!r}",
-            suggestion=(hint + " " if hint else "")
-            + "run `procler list` to see the defined processes",
-        )
+        raise ProcessNotFound.among(name, cfg.processes)
     return [name]
 
 
-def show(values: dict[str, Any], command: Command) -> Any:
+def show(values: "dict[str, Any]", command: "Command") -> "Any":
+    import time
+    from pathlib import Path
+
+    from agentcli.commands import Stream
     from procler.logs.options import check_stream, compile_grep, parse_run, parse_since
     from procler.logs.query import follow, query
 

@@ -1,0 +1,42 @@
+"""Everything that runs in the CLI process, one module per command family (config,
+processes, logs, daemon: each holds its declarations and the handlers that run here),
+and `client`, which sends supervisor commands over the socket (starting a supervisor).
+
+APP assembles the declarations: the single source for the parser, capabilities and the
+supervisor's routes. procler.entry comes first and runs `main` when no supervisor answers.
+"""
+
+from agentcli.commands import App, Arg
+from procler import __version__
+from procler.cli.config import CONFIG_COMMANDS
+from procler.cli.daemon import DAEMON_COMMANDS
+from procler.cli.logs import LOGS_COMMANDS
+from procler.cli.processes import PROCESS_COMMANDS
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import NoReturn
+
+GLOBAL_ARGS = (
+    Arg(
+        "--config",
+        "config file (default: .procler/config.yaml found walking up; or $PROCLER_CONFIG)",
+        type="path",
+    ),
+)
+COMMANDS = CONFIG_COMMANDS + PROCESS_COMMANDS + LOGS_COMMANDS + DAEMON_COMMANDS
+
+APP = App(
+    name="procler",
+    version=__version__,
+    description="Supervise a project's development processes; every command answers JSON.",
+    commands=COMMANDS,
+    global_args=GLOBAL_ARGS,
+)
+
+
+def main() -> "NoReturn":
+    """The full CLI: parse and render only (see agentcli.main.run); procler.entry comes first."""
+    from agentcli.main import main as run_main
+
+    run_main(APP)

@@ -1,0 +1,395 @@
+"""The configuration commands (config init/validate/explain/show, define, remove, list):
+their declarations, then their handlers (find the project, call the core, shape the answer).
+
+Imported by every CLI run for the declarations, so the handlers import the config core
+only when they run.
+"""
+
+import os
+
+from agentcli.commands import Arg, Command
+from agentcli.errors import ConditionNotMet, UsageError
+from procler.errors import (
+    ConfigExists,
+    ConfigInvalid,
+    ConfigNotFound,
+    Conflict,
+    StateDirUnwritable,
+)
+from procler.project import CONFIG_DIR, CONFIG_FILE, find_config, project_root
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
+
+    from procler.config.definitions import RuntimeDefinition
+    from procler.config.model import ProjectConfig
+
+HANDLERS = "procler.cli.config:"
+GUIDE = "procler.cli.guide:"
+FINDING = {
+    "type": "object",
+    "description": "one finding: where it is and how to fix it",
+    "properties": {
+        "file": {"type": "string"},
+        "line": {"type": "integer"},
+        "column": {"type": "integer"},
+        "path": {"type": "string", "description": "YAML path, e.g. processes.web.depends_on[0]"},
+        "message": {"type": "string"},
+        "suggestion": {"type": "string"},
+    },
+}
+NAME = Arg("name", "process name (letters, digits, '-' and '_')", required=True)
+DOCKER_ARGS = (
+    Arg("--image", "run in a container Procler creates from this image (never pulled)"),
+    Arg("--container", "run the command in this existing container (alone: start/stop it)"),
+)
+
+CONFIG_COMMANDS: "tuple[Command, ...]" = (
+    Command(
+        "config init",
+        "create .procler/config.yaml (a commented template) and .procler/.gitignore here",
+        HANDLERS + "init",
+        args=(Arg("--force", "overwrite an existing config", type="boolean"),),
+        idempotent=False,
+        examples=("procler config init", "procler config init --force"),
+        errors=(ConfigExists,),
+        output={
+            "type": "object",
+            "properties": {
+                "config": {"type": "string"},
+                "root": {"type": "string"},
+                "written": {"type": "array", "items": {"type": "string"}},
+            },
+        },
+    ),
+    Command(
+        "config validate",
+        "check the config; exit 1 with every finding (file, line, column, path) when invalid",
+        HANDLERS + "validate",
+        examples=("procler config validate", "procler --config other.yaml config validate"),
+        errors=(ConfigNotFound, ConditionNotMet),
+        output={
+            "type": "object",
+            "properties": {
+                "valid": {"type": "boolean"},
+                "config": {"type": "string"},
+                "summary": {"type": "string"},
+                "errors": {"type": "array", "items": FINDING},
+                "warnings": {
+                    "type": "array",
+                    "items": FINDING,
+                    "description": "accepted, but read differently or not acted on yet",
+                },
+            },
+        },
+    ),
+    Command(
+        "config explain",
+        "say in plain language what the config runs, where, in which order, and how health is checked",
+        HANDLERS + "explain",
+        examples=("procler config explain",),
+        errors=(ConfigNotFound, ConfigInvalid),
+        output={
+            "type": "object",
+            "properties": {
+                "paragraph": {"type": "string"},
+                "start_order": {
+                    "type": "array",
+                    "description": "levels; processes in one level can start together",
+                    "items": {"type": "array", "items": {"type": "string"}},
+                },
+                "counts": {"type": "object"},
+            },
+        },
+    ),
+    Command(
+        "config show",
+        "the resolved config as JSON: variables substituted, defaults filled, paths absolute",
+        HANDLERS + "show",
+        examples=("procler config show",),
+        errors=(ConfigNotFound, ConfigInvalid),
+        output={
+            "type": "object",
+            "description": "root, config_path, vars, processes, groups, logs",
+        },
+    ),
+    Command(
+        "define",
+        "add a process to the project without editing the config (kept in .procler/state)",
+        HANDLERS + "define",
+        args=(
+            NAME,
+            Arg("--command", "shell command to run (optional with --image or --container)"),
+            Arg("--cwd", "working directory (default: the project root)", type="path"),
+            Arg("--env", "environment variable KEY=VALUE", type="key_value", multiple=True),
+            *DOCKER_ARGS,
+            Arg(
+                "--force", "replace a different runtime definition of the same name", type="boolean"
+            ),
+        ),
+        examples=(
+            "procler define tail --command 'tail -f app.log'",
+            "procler define api --command 'uvicorn app:app' --env PORT=8001 --force",
+            "procler define cache --image redis:7 --command 'redis-server --port 6390'",
+        ),
+        errors=(ConfigNotFound, ConfigInvalid, Conflict, StateDirUnwritable),
+        output={
+            "type": "object",
+            "properties": {
+                "name": {"type": "string"},
+                "changed": {"type": "boolean", "description": "false: the same definition existed"},
+                "process": {"type": "object"},
+            },
+        },
+    ),
+    Command(
+        "remove",
+        "remove a runtime definition (config processes are edited in the config instead)",
+        HANDLERS + "remove",
+        args=(NAME,),
+        destructive=True,
+        examples=("procler remove tail",),
+        errors=(ConfigNotFound, ConfigInvalid, Conflict, StateDirUnwritable),
+        output={
+            "type": "object",
+            "properties": {"name": {"type": "string"}, "changed": {"type": "boolean"}},
+        },
+    ),
+    Command(
+        "list",
+        "list every process definition with its source (config or runtime)",
+        HANDLERS + "list_processes",
+        args=(
+            Arg(
+                "--tag", "only processes carrying this tag (repeatable: any of them)", multiple=True
+            ),
+            Arg(
+                "--resolve",
+                "each process's whole resolved definition (vars substituted, defaults filled)",
+                type="boolean",
+            ),
+        ),
+        examples=("procler list", "procler list --tag backend", "procler list --resolve"),
+        errors=(ConfigNotFound, ConfigInvalid),
+        output={
+            "type": "object",
+            "properties": {
+                "processes": {"type": "array", "items": {"type": "object"}},
+                "count": {"type": "integer"},
+            },
+        },
+    ),
+    Command(
+        "help-llm",
+        "a compact guide for an agent: every command, common workflows, error codes, exit codes",
+        GUIDE + "help_llm",
+        examples=("procler help-llm",),
+        output={
+            "type": "object",
+            "properties": {
+                "commands": {"type": "array", "items": {"type": "object"}},
+                "workflows": {"type": "array", "items": {"type": "object"}},
+                "errors": {"type": "array", "items": {"type": "object"}},
+                "exit_codes": {"type": "object"},
+            },
+        },
+    ),
+    Command(
+        "config path",
+        "where the config is (found walking up, or --config), or where `config init` would put it",
+        GUIDE + "config_path",
+        examples=("procler config path",),
+        output={
+            "type": "object",
+            "properties": {
+                "config": {"type": "string"},
+                "exists": {"type": "boolean"},
+                "root": {"type": "string"},
+            },
+        },
+    ),
+)
+
+
+def _config_path(values: "dict[str, Any]") -> "str":
+    return find_config(os.getcwd(), values.get("config"))
+
+
+def project(values: "dict[str, Any]") -> "ProjectConfig":
+    """The current project, valid (ConfigInvalid / ConfigNotFound otherwise)."""
+    from procler.config.load import load_project
+
+    return load_project(_config_path(values))
+
+
+def _write_atomic(path: "str", text: "str") -> "None":
+    temp = f"{path}.tmp-{os.getpid()}"
+    with open(temp, "w", encoding="utf-8") as handle:
+        handle.write(text)
+    os.replace(temp, path)
+
+
+def init(values: "dict[str, Any]", command: "Command") -> "dict[str, Any]":
+    from procler.config.template import CONFIG_TEMPLATE, GITIGNORE
+
+    cwd = os.getcwd()
+    home = os.path.expanduser("~")
+    if os.path.realpath(cwd) == os.path.realpath(home):
+        raise UsageError(
+            f"refusing to create a project in your home directory ({home}): every directory "
+            "below it would belong to that project",
+            suggestion="cd into the project's directory and run `procler config init` there",
+        )
+    folder = os.path.join(cwd, CONFIG_DIR)
+    config = os.path.join(folder, CONFIG_FILE)
+    if os.path.exists(config) and not values["force"]:
+        raise ConfigExists(f"{config} already exists", data={"config": config})
+    os.makedirs(folder, exist_ok=True)
+    written = []
+    for path, text in ((config, CONFIG_TEMPLATE), (os.path.join(folder, ".gitignore"), GITIGNORE)):
+        if path == config or values["force"] or not os.path.exists(path):
+            _write_atomic(path, text)
+            written.append(path)
+    return {"config": config, "root": cwd, "written": written}
+
+
+def validate(values: "dict[str, Any]", command: "Command") -> "dict[str, Any]":
+    from procler.config.load import check_config
+
+    path = _config_path(values)
+    config, findings = check_config(path)
+    if findings or config is None:
+        count = len(findings.items)
+        raise ConditionNotMet(
+            f"the config has {count} error{'s' if count != 1 else ''}",
+            suggestion="fix each error at the file:line in data.errors, then validate again",
+            data={
+                "valid": False,
+                "config": path,
+                "errors": findings.as_dicts(),
+                "warnings": findings.warning_dicts(),
+            },
+        )
+    from procler.config.explain import plural
+
+    groups = len(config.groups)
+    warnings = findings.warning_dicts()
+    return {
+        "valid": True,
+        "config": path,
+        "root": str(config.root),
+        "summary": f"{plural(len(config.processes), 'process')}, {plural(groups, 'group')}, "
+        "no errors" + (f", {plural(len(warnings), 'warning')}" if warnings else ""),
+        "processes": len(config.processes),
+        "groups": groups,
+        "warnings": warnings,
+    }
+
+
+def explain(values: "dict[str, Any]", command: "Command") -> "dict[str, Any]":
+    from procler.config.explain import explain as explain_config
+
+    config = project(values)
+    return {"config": str(config.config_path), **explain_config(config)}
+
+
+def show(values: "dict[str, Any]", command: "Command") -> "dict[str, Any]":
+    from procler.config.serialize import config_json
+
+    return config_json(project(values))
+
+
+def list_processes(values: "dict[str, Any]", command: "Command") -> "dict[str, Any]":
+    from procler.config.serialize import process_json, process_summary
+
+    config = project(values)
+    tags = set(values.get("tag") or ())
+    shown = [s for s in config.processes.values() if not tags or tags & set(s.tags)]
+    row = process_json if values.get("resolve") else process_summary
+    rows = [row(spec) for spec in shown]
+    return {"processes": rows, "count": len(rows)}
+
+
+def _config_names(path: "str") -> "set[str]":
+    """Names of the YAML processes; the config must be valid to change definitions."""
+    from procler.config.load import check_config, invalid
+
+    config, findings = check_config(path, with_runtime=False)
+    if findings or config is None:
+        raise invalid(findings)
+    return set(config.processes)
+
+
+def define(values: "dict[str, Any]", command: "Command") -> "dict[str, Any]":
+    import re
+
+    from procler.config import definitions
+    from procler.config.keys import NAME_HINT, NAME_PATTERN
+    from procler.config.serialize import process_json
+
+    name = values["name"]
+    if not re.fullmatch(NAME_PATTERN, name):
+        raise UsageError(f"invalid process name {name!r}", suggestion=NAME_HINT)
+    path = _config_path(values)
+    root = project_root(path)
+    cwd = os.path.normpath(os.path.join(os.getcwd(), values.get("cwd") or root))
+    env = tuple(dict(values.get("env") or ()).items())  # a repeated --env KEY: the last wins
+    image, container = values.get("image"), values.get("container")
+    if image and container:
+        raise UsageError(
+            "--image and --container exclude each other",
+            suggestion="--image: Procler creates and owns a container; "
+            "--container: run in (or start) an existing one",
+        )
+    if not (values.get("command") or image or container):
+        raise UsageError(
+            f"{name} needs a command",
+            suggestion="give --command, or --image / --container for a docker process",
+        )
+    definition = definitions.RuntimeDefinition(values.get("command"), cwd, env, image, container)
+    changed = definitions.define(root, name, definition, _config_names(path), values["force"])
+    return {"name": name, "changed": changed, "process": process_json(definition.to_spec(name))}
+
+
+def definition_of(values: "dict[str, Any]") -> "RuntimeDefinition | None":
+    """The runtime definition of values["name"] as it is now."""
+    from procler.config import definitions
+
+    return definitions.read_definitions(project_root(_config_path(values))).get(values["name"])
+
+
+def put_back(
+    values: "dict[str, Any]", before: "RuntimeDefinition | None", command: "Command"
+) -> "None":
+    """Undo a definition `run` made: remove it, or restore the one it replaced."""
+    if before is None:
+        remove({"name": values["name"], "config": values.get("config")}, command)
+        return
+    from procler.cli.client import notify_reload
+    from procler.config import definitions
+
+    path = _config_path(values)
+    definitions.define(project_root(path), values["name"], before, _config_names(path), force=True)
+    notify_reload(path)
+
+
+def remove(values: "dict[str, Any]", command: "Command") -> "dict[str, Any]":
+    from procler.config import definitions
+
+    path = _config_path(values)
+    name = values["name"]
+    names = _config_names(path)
+    root = project_root(path)
+    existing = definitions.read_definitions(root).get(name)
+    if existing is not None and existing.image:
+        from procler.cli.client import RELOAD_WAIT, call
+
+        # Its container outlives supervisors: one must know it before the definition goes.
+        call(path, "reload", {}, RELOAD_WAIT, autostart=True)
+    changed = definitions.remove(root, name, names)
+    if changed:
+        from procler.cli.client import notify_reload
+
+        notify_reload(path)  # a running supervisor stops (and cleans up) what it cannot name
+    return {"name": name, "changed": changed}

@@ -1,0 +1,66 @@
+"""`procler exec`: a one-off command in the project's environment (the environment captured at
+the first start, plus the config's vars), locally or in a running container."""
+
+from __future__ import annotations
+
+import os
+from typing import Any, Literal
+
+from agentcli.errors import UsageError
+from procler.config.model import DockerSpec, ProcessSpec
+from procler.contexts.base import RunningProcess
+from procler.errors import CommandFailed, Timeout
+from procler.supervisor.core import Supervisor
+from procler.supervisor.oneshot import run_once
+from procler.supervisor.sentinel_link import register, unregister
+
+
+async def exec_command(sup: Supervisor, values: dict[str, Any]) -> dict[str, Any]:
+    """Run it to its end or its timeout; a non-zero exit is COMMAND_FAILED, with the output."""
+    config = sup.config()
+    command = values["cmd"]
+    container = values.get("container")
+    context: Literal["local", "docker"] = (
+        "docker" if container or values.get("context") == "docker" else "local"
+    )
+    if context == "docker" and not container:
+        raise UsageError(
+            "--context docker needs --container NAME", suggestion="name the running container"
+        )
+    spec = ProcessSpec(
+        name="exec",
+        command=command,
+        cwd=os.path.normpath(os.path.join(str(config.root), values.get("cwd") or ".")),
+        env=config.vars,
+        context=context,
+        docker=DockerSpec(container=container) if container else None,
+    )
+    spawned: list[RunningProcess] = []
+
+    def track(proc: RunningProcess) -> None:  # the sentinel kills it too if this supervisor dies
+        spawned.append(proc)
+        register(sup.sentinel, proc, context == "local")
+
+    timeout = float(values.get("timeout") or 60.0)
+    try:
+        result = await run_once(
+            sup.context_for(spec), spec, sup.host.environment(spec), timeout, track
+        )
+    finally:
+        for proc in spawned:
+            unregister(sup.sentinel, proc)
+    data = {"command": command, "context": context, **result.as_dict()}
+    if result.timed_out:
+        raise Timeout(
+            f"`{command}` did not finish within {timeout:g}s; it was stopped (TERM, then KILL)",
+            suggestion="give it more time with --timeout, or run it as a process",
+            data=data,
+        )
+    if result.exit_code != 0:
+        ended = (
+            f"exited with {result.exit_code}"
+            if result.signal is None
+            else f"was killed by signal {result.signal}"
+        )
+        raise CommandFailed(f"`{command}` {ended}", data=data)
+    return data

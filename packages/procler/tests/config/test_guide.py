@@ -1,0 +1,93 @@
+"""help-llm (generated, its workflows parse), config path, list --tag/--resolve, logs -f."""
+
+from __future__ import annotations
+
+import shlex
+from pathlib import Path
+
+from config_helpers import run_procler, write_config
+
+from agentcli.main import with_builtins
+from agentcli.parser import parse
+from procler.cli import APP
+from procler.cli.guide import WORKFLOWS
+
+
+def test_every_workflow_step_is_a_real_command_line() -> None:
+    app = with_builtins(APP)
+    for _goal, steps in WORKFLOWS:
+        for step in steps:
+            words = shlex.split(step)
+            assert words[0] == "procler"
+            command, _values = parse(app, words[1:])
+            assert command is not None, step
+
+
+def test_help_llm_lists_every_command_and_error(project: Path) -> None:
+    code, answer = run_procler(project, "help-llm")
+    data = answer["data"]
+    app = with_builtins(APP)
+    assert code == 0
+    assert [c["usage"].split(" [")[0].split(" NAME")[0] for c in data["commands"]][:2] == [
+        "procler config init",
+        "procler config validate",
+    ]
+    assert len(data["commands"]) == len(app.commands)
+    codes = {e.code for c in app.commands for e in c.all_errors()}
+    assert [e["code"] for e in data["errors"]] == sorted(codes)
+    assert data["exit_codes"]["2"].startswith("usage")
+    assert data["workflows"][0] == {
+        "goal": "start a project from nothing",
+        "steps": ["procler config init", "procler config validate", "procler up"],
+    }
+
+
+def test_config_path_found_and_not_found(project: Path) -> None:
+    code, answer = run_procler(project, "config", "path")
+    assert (code, answer["data"]) == (
+        0,
+        {
+            "config": str(project / ".procler" / "config.yaml"),
+            "exists": False,
+            "root": str(project),
+        },
+    )
+    path = write_config(project, "processes:\n  a: {command: 'true'}\n")
+    (project / "sub").mkdir()
+    code, answer = run_procler(project / "sub", "config", "path")
+    assert (code, answer["data"]) == (
+        0,
+        {"config": str(path), "exists": True, "root": str(project)},
+    )
+
+
+def test_list_filters_by_tag_and_resolves(project: Path) -> None:
+    write_config(
+        project,
+        """
+        vars: {PORT: "8001"}
+        processes:
+          api: {command: "serve --port ${PORT}", tags: [backend, http]}
+          web: {command: "vite", tags: [frontend]}
+          cron: {command: "true"}
+        """,
+    )
+    code, answer = run_procler(project, "list", "--tag", "backend", "--tag", "frontend")
+    assert (code, [(p["name"], p["tags"]) for p in answer["data"]["processes"]]) == (
+        0,
+        [("api", ["backend", "http"]), ("web", ["frontend"])],
+    )
+    code, answer = run_procler(project, "list", "--tag", "http", "--resolve")
+    [api] = answer["data"]["processes"]
+    assert (code, api["command"], api["stop_timeout"], api["healthcheck"]) == (
+        0,
+        "serve --port 8001",
+        10.0,
+        None,
+    )
+
+
+def test_logs_takes_f_for_follow() -> None:
+    command, values = parse(with_builtins(APP), ["logs", "api", "-f", "--timeout", "1s"])
+    assert command is not None
+    assert (command.name, values["follow"], values["timeout"]) == ("logs", True, 1.0)

@@ -1,0 +1,206 @@
+"""`wait` against real processes, in-process: the supervisor runs in the test's event loop
+with its sentinel link injected, so no supervisor or sentinel process is spawned."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+from harness import PY, Project
+
+from procler.errors import ConditionImpossible, StartFailed, Timeout
+from procler.supervisor.core import Supervisor
+from procler.supervisor.handlers import Handlers
+
+NEVER = 3600.0  # a wait that ran its timeout would fail the test's own bound first
+BOUND = 60.0
+SLEEP = f'[{PY}, -c, "import time; time.sleep(600)"]'
+HEALTHY = "healthcheck: {exec: 'true', interval: 100ms}"
+
+
+class NoSentinel:
+    """Stands in for the sentinel process; the supervisor's close() stops what runs."""
+
+    pid = None
+
+    def __init__(self) -> None:
+        self.lines: list[str] = []
+
+    def tell(self, line: str) -> None:
+        self.lines.append(line)
+
+    async def close(self) -> None:
+        pass
+
+
+def supervise(
+    tmp_path: Path, config: str, scenario: Callable[[Handlers], Awaitable[None]]
+) -> list[str]:
+    """Run scenario against a supervisor of a new project; what the sentinel was told."""
+    root = tmp_path / "proj"
+    Project(root, config)
+    (root / ".procler" / "state").mkdir()
+    sentinel = NoSentinel()
+
+    async def main() -> None:
+        sup = Supervisor(str(root), str(root / ".procler" / "config.yaml"), sentinel=sentinel)
+        try:
+            await asyncio.wait_for(scenario(Handlers(sup)), BOUND)
+        finally:
+            await sup.close()
+
+    asyncio.run(main())
+    return sentinel.lines
+
+
+async def impossible(handlers: Handlers, **values: Any) -> ConditionImpossible:
+    with pytest.raises(ConditionImpossible) as caught:
+        await handlers.wait({"for": "healthy", "timeout": NEVER, **values})
+    return caught.value
+
+
+def test_healthy_is_impossible_at_once_for_failed_exited_stopped_and_unchecked(
+    tmp_path: Path,
+) -> None:
+    config = f"""version: 1
+processes:
+  broken:
+    args: [{PY}, -c, "import sys; sys.exit(3)"]
+    {HEALTHY}
+  done:
+    args: [{PY}, -c, "pass"]
+    restart: no
+    {HEALTHY}
+  idle:
+    args: {SLEEP}
+    {HEALTHY}
+  plain:
+    args: {SLEEP}
+"""
+
+    async def scenario(handlers: Handlers) -> None:
+        with pytest.raises(StartFailed, match="broken failed during start"):
+            await handlers.start({"name": "broken"})
+        assert (await handlers.start({"name": "done"}))["status"] == "exited"
+        await handlers.start({"name": "plain"})
+        for name, why, status in (
+            ("broken", "it failed", "failed"),
+            ("done", "it exited", "exited"),
+            ("idle", "it is stopped and nothing will start it", "stopped"),
+            ("plain", "it has no health check", "running"),
+        ):
+            err = await impossible(handlers, name=name)
+            assert (err.code, err.exit_code, err.message) == (
+                "CONDITION_IMPOSSIBLE",
+                1,
+                f"cannot be healthy: {name}: {why}",
+            )
+            assert err.data is not None
+            assert (err.data["status"], err.data["impossible"], err.data["not_met"]) == (
+                status,
+                {name: why},
+                [name],
+            )
+
+    lines = supervise(tmp_path, config, scenario)
+    assert [line[0] for line in lines] == ["+", "-", "+", "-", "+", "-"]  # told, not spawned
+
+
+def test_a_wait_ends_when_its_process_fails_on_the_way(tmp_path: Path) -> None:
+    config = f"""version: 1
+processes:
+  flaky:
+    args: [{PY}, -c, "import sys, time; time.sleep(0.5); sys.exit(1)"]
+    restart: no
+    healthcheck: {{exec: 'false', interval: 100ms}}
+"""
+
+    async def scenario(handlers: Handlers) -> None:
+        await handlers.start({"name": "flaky"})
+        err = await impossible(handlers, name="flaky")
+        assert err.data is not None
+        assert (err.data["status"], err.data["impossible"]) == ("failed", {"flaky": "it failed"})
+
+    supervise(tmp_path, config, scenario)
+
+
+def test_a_group_or_all_counts_a_finished_one_shot_as_healthy(tmp_path: Path) -> None:
+    config = f"""version: 1
+processes:
+  migrate:
+    args: [{PY}, -c, "pass"]
+    restart: no
+  api:
+    args: {SLEEP}
+    {HEALTHY}
+    depends_on: [{{name: migrate, condition: completed_successfully}}]
+  worker:
+    args: {SLEEP}
+groups:
+  backend: {{processes: [migrate, api]}}
+  everything: {{processes: [migrate, api, worker]}}
+"""
+
+    async def scenario(handlers: Handlers) -> None:
+        await handlers.start({"name": "api"})
+        met = await handlers.wait({"group": "backend", "for": "healthy", "timeout": NEVER})
+        assert [(p["name"], p["status"], p["condition_met"]) for p in met["processes"]] == [
+            ("migrate", "exited", True),
+            ("api", "healthy", True),
+        ]
+        assert (met["group"], met["condition"]) == ("backend", "healthy")
+        err = await impossible(handlers, group="everything")
+        assert err.message == "cannot be healthy: worker: it is stopped and nothing will start it"
+        assert err.data is not None and err.data["not_met"] == ["worker"]
+        await handlers.start({"name": "worker"})
+        err = await impossible(handlers, all=True)
+        assert err.message == "cannot be healthy: worker: it has no health check"
+        assert err.data is not None
+        assert [p["name"] for p in err.data["processes"]] == ["migrate", "api", "worker"]
+        assert "group" not in err.data
+        await handlers.stop({"name": "worker"})
+        with pytest.raises(ConditionImpossible):
+            await handlers.wait({"name": "migrate", "for": "healthy", "timeout": NEVER})
+
+    supervise(tmp_path, config, scenario)
+
+
+def test_a_condition_that_may_still_come_times_out(tmp_path: Path) -> None:
+    config = f"""version: 1
+processes:
+  slow:
+    args: {SLEEP}
+    healthcheck: {{exec: 'false', interval: 100ms, start_period: 600s}}
+"""
+
+    async def scenario(handlers: Handlers) -> None:
+        await handlers.start({"name": "slow"})
+        with pytest.raises(Timeout) as caught:
+            await handlers.wait({"name": "slow", "for": "healthy", "timeout": 0.3})
+        assert caught.value.message == "not healthy after 0.3s: slow is running"
+
+    supervise(tmp_path, config, scenario)
+
+
+def test_wait_all_answers_every_process_when_met(tmp_path: Path) -> None:
+    config = f"""version: 1
+processes:
+  a:
+    args: {SLEEP}
+  b:
+    args: {SLEEP}
+"""
+
+    async def scenario(handlers: Handlers) -> None:
+        await handlers.up({})
+        met = await handlers.wait({"all": True, "for": "running", "timeout": NEVER})
+        assert [(p["name"], p["condition_met"]) for p in met["processes"]] == [
+            ("a", True),
+            ("b", True),
+        ]
+        assert met["condition"] == "running"
+
+    supervise(tmp_path, config, scenario)
