@@ -15,6 +15,7 @@ from procler.errors import (
     ConfigNotFound,
     Conflict,
     StateDirUnwritable,
+    SupervisorUnavailable,
 )
 from procler.project import CONFIG_DIR, CONFIG_FILE, find_config, project_root
 
@@ -39,7 +40,7 @@ FINDING = {
         "suggestion": {"type": "string"},
     },
 }
-NAME = Arg("name", "process name (letters, digits, '-' and '_')", required=True)
+NAME = Arg("name", "process name (at most 128 letters, digits, '-' and '_')", required=True)
 DOCKER_ARGS = (
     Arg("--image", "run in a container Procler creates from this image (never pulled)"),
     Arg("--container", "run the command in this existing container (alone: start/stop it)"),
@@ -115,6 +116,13 @@ CONFIG_COMMANDS: "tuple[Command, ...]" = (
         },
     ),
     Command(
+        "config schema",
+        "the JSON Schema of the config file, every key with its type and rules",
+        "procler.config.reference:schema_command",
+        examples=("procler config schema",),
+        output={"type": "object", "description": "a JSON Schema (draft 2020-12)"},
+    ),
+    Command(
         "define",
         "add a process to the project without editing the config (kept in .procler/state)",
         HANDLERS + "define",
@@ -150,7 +158,7 @@ CONFIG_COMMANDS: "tuple[Command, ...]" = (
         args=(NAME,),
         destructive=True,
         examples=("procler remove tail",),
-        errors=(ConfigNotFound, ConfigInvalid, Conflict, StateDirUnwritable),
+        errors=(ConfigNotFound, ConfigInvalid, Conflict, StateDirUnwritable, SupervisorUnavailable),
         output={
             "type": "object",
             "properties": {"name": {"type": "string"}, "changed": {"type": "boolean"}},
@@ -200,6 +208,7 @@ CONFIG_COMMANDS: "tuple[Command, ...]" = (
         "where the config is (found walking up, or --config), or where `config init` would put it",
         GUIDE + "config_path",
         examples=("procler config path",),
+        errors=(ConfigNotFound,),
         output={
             "type": "object",
             "properties": {
@@ -301,14 +310,15 @@ def show(values: "dict[str, Any]", command: "Command") -> "dict[str, Any]":
 
 
 def list_processes(values: "dict[str, Any]", command: "Command") -> "dict[str, Any]":
+    from procler.config.last_valid import load
     from procler.config.serialize import process_json, process_summary
+    from procler.selection import tagged
 
-    config = project(values)
-    tags = set(values.get("tag") or ())
-    shown = [s for s in config.processes.values() if not tags or tags & set(s.tags)]
+    config, warning = load(_config_path(values))  # a broken file: the last valid config
     row = process_json if values.get("resolve") else process_summary
-    rows = [row(spec) for spec in shown]
-    return {"processes": rows, "count": len(rows)}
+    rows = [row(config.processes[name]) for name in tagged(config, values)]
+    listed = {"processes": rows, "count": len(rows)}
+    return {**listed, "config_warning": warning} if warning else listed
 
 
 def _config_names(path: "str") -> "set[str]":
@@ -325,17 +335,27 @@ def define(values: "dict[str, Any]", command: "Command") -> "dict[str, Any]":
     import re
 
     from procler.config import definitions
-    from procler.config.keys import NAME_HINT, NAME_PATTERN
+    from procler.config.keys import IMAGE_HINT, IMAGE_PATTERN, MAX_IMAGE, NAME_HINT, NAME_PATTERN
     from procler.config.serialize import process_json
 
     name = values["name"]
     if not re.fullmatch(NAME_PATTERN, name):
-        raise UsageError(f"invalid process name {name!r}", suggestion=NAME_HINT)
+        raise UsageError(f"invalid process name {name[:80]!r}", suggestion=NAME_HINT)
+    image = values.get("image")
+    if image is not None and (len(image) > MAX_IMAGE or not re.fullmatch(IMAGE_PATTERN, image)):
+        raise UsageError(f"--image {image[:80]!r} is not an image reference", suggestion=IMAGE_HINT)
     path = _config_path(values)
     root = project_root(path)
     cwd = os.path.normpath(os.path.join(os.getcwd(), values.get("cwd") or root))
+    try:
+        cwd.encode("utf-8")
+    except UnicodeEncodeError:
+        raise UsageError(
+            f"--cwd {cwd!r} is not valid UTF-8",
+            suggestion="use a directory whose path is UTF-8 (definitions are stored as JSON)",
+        ) from None
     env = tuple(dict(values.get("env") or ()).items())  # a repeated --env KEY: the last wins
-    image, container = values.get("image"), values.get("container")
+    container = values.get("container")
     if image and container:
         raise UsageError(
             "--image and --container exclude each other",
@@ -383,10 +403,10 @@ def remove(values: "dict[str, Any]", command: "Command") -> "dict[str, Any]":
     root = project_root(path)
     existing = definitions.read_definitions(root).get(name)
     if existing is not None and existing.image:
-        from procler.cli.client import RELOAD_WAIT, call
+        from procler.cli.client import call
 
         # Its container outlives supervisors: one must know it before the definition goes.
-        call(path, "reload", {}, RELOAD_WAIT, autostart=True)
+        call(path, "reload", {}, autostart=True)
     changed = definitions.remove(root, name, names)
     if changed:
         from procler.cli.client import notify_reload

@@ -1,9 +1,11 @@
 """The process commands: start, stop, restart, run, status, wait, up, down and group ...
 
-Every one but `run` is answered by the supervisor: their handler is FORWARD (the client
-sends them over the socket; a running supervisor also answers them straight from argv,
-see procler.entry), and the supervisor's `Handlers.table()` covers exactly the forwarded
-commands (tested). `run` defines a runtime process and starts it, from the CLI process.
+How a command runs is its handler: FORWARD runs it in the supervisor, starting one if
+none runs; IF_RUNNING runs it in a running supervisor, or answers it from the state on
+disk without starting one (procler.cli.offline). A running supervisor answers both
+straight from argv (see procler.entry), and the supervisor's `Handlers.table()` covers
+exactly the commands sent to it (tested). `run` defines a runtime process and starts
+it, from the CLI process.
 """
 
 from agentcli.commands import Arg, Command
@@ -19,6 +21,7 @@ from procler.errors import (
     DependencyFailed,
     DockerUnavailable,
     GroupNotFound,
+    ImageNotFound,
     PortInUse,
     ProcessNotFound,
     StartFailed,
@@ -32,6 +35,8 @@ if TYPE_CHECKING:
     from typing import Any
 
 FORWARD = "procler.cli.client:forward"
+IF_RUNNING = "procler.cli.client:forward_if_running"
+ANSWERED_FROM_ARGV = frozenset({FORWARD, IF_RUNNING})
 HANDLERS = "procler.cli.processes:"
 NAME = Arg("name", "process name (see `procler list`)")
 ALL = Arg("--all", "every process of the project", type="boolean")
@@ -40,6 +45,8 @@ TIMEOUT = Arg(
 )
 WAIT_FOR = ("running", "stopped", "exited", "failed", "healthy", "unhealthy")
 SUPERVISED = (ConfigNotFound, ConfigInvalid, StateDirUnwritable, SupervisorUnavailable)
+# What starting a process can answer, local or in Docker.
+STARTING = (PortInUse, StartFailed, ImageNotFound, ContainerNotFound, DockerUnavailable)
 
 PROCESS = {
     "type": "object",
@@ -70,20 +77,20 @@ PROCESS_COMMANDS: "tuple[Command, ...]" = (
         FORWARD,
         args=(NAME, ALL, *START_ARGS),
         examples=("procler start api", "procler start worker --no-deps", "procler start --all"),
-        errors=(*SUPERVISED, ProcessNotFound, PortInUse, StartFailed, DependencyFailed),
+        errors=(*SUPERVISED, *STARTING, ProcessNotFound, DependencyFailed),
         output={"oneOf": [PROCESS, PROCESSES], "description": "adds already_running, dependencies"},
     ),
     Command(
         "stop",
         "stop a process (or --all): stop_signal to its group, SIGKILL after stop_timeout",
-        FORWARD,
+        IF_RUNNING,
         args=(
             NAME,
             ALL,
             Arg("--with-dependents", "stop what depends on it first", type="boolean"),
         ),
         examples=("procler stop api", "procler stop db --with-dependents", "procler stop --all"),
-        errors=(*SUPERVISED, ProcessNotFound),
+        errors=(*SUPERVISED, ProcessNotFound, DockerUnavailable),
         output={"oneOf": [PROCESS, PROCESSES], "description": "adds already_stopped"},
     ),
     Command(
@@ -107,7 +114,7 @@ PROCESS_COMMANDS: "tuple[Command, ...]" = (
         ),
         idempotent=False,
         examples=("procler restart api", "procler restart api --clear-logs"),
-        errors=(*SUPERVISED, ProcessNotFound, PortInUse, StartFailed),
+        errors=(*SUPERVISED, *STARTING, ProcessNotFound),
         output={"oneOf": [PROCESS, PROCESSES]},
     ),
     Command(
@@ -128,13 +135,13 @@ PROCESS_COMMANDS: "tuple[Command, ...]" = (
             "procler run web -- python -m http.server 8000 --bind 127.0.0.1",
             "procler run cache --image redis:7 -- redis-server --port 6390",
         ),
-        errors=(*SUPERVISED, Conflict, PortInUse, StartFailed),
+        errors=(*SUPERVISED, *STARTING, ProcessNotFound, DependencyFailed, Conflict),
         output=PROCESS,
     ),
     Command(
         "status",
         "status of one process, or of every process",
-        FORWARD,
+        IF_RUNNING,
         args=(
             Arg("name", "process name; omit for all"),
             Arg(
@@ -188,8 +195,8 @@ PROCESS_COMMANDS: "tuple[Command, ...]" = (
         examples=("procler up", "procler up --rerun", "procler up --wait --timeout 60s"),
         errors=(
             *SUPERVISED,
-            PortInUse,
-            StartFailed,
+            *STARTING,
+            ProcessNotFound,
             DependencyFailed,
             Timeout,
             ConditionImpossible,
@@ -207,14 +214,7 @@ PROCESS_COMMANDS: "tuple[Command, ...]" = (
         args=(START_ARGS[1],),
         idempotent=False,
         examples=("procler ci --timeout 120s",),
-        errors=(
-            *SUPERVISED,
-            PortInUse,
-            StartFailed,
-            DependencyFailed,
-            Timeout,
-            ConditionImpossible,
-        ),
+        errors=(*SUPERVISED, *STARTING, DependencyFailed, Timeout, ConditionImpossible),
         output={
             "type": "object",
             "properties": {
@@ -251,9 +251,9 @@ PROCESS_COMMANDS: "tuple[Command, ...]" = (
     Command(
         "down",
         "stop every process, dependents first",
-        FORWARD,
+        IF_RUNNING,
         examples=("procler down",),
-        errors=SUPERVISED,
+        errors=(*SUPERVISED, DockerUnavailable, ProcessNotFound),
         output=PROCESSES,
     ),
     Command(
@@ -262,22 +262,22 @@ PROCESS_COMMANDS: "tuple[Command, ...]" = (
         FORWARD,
         args=(GROUP, START_ARGS[1]),
         examples=("procler group start backend",),
-        errors=(*GROUP_ERRORS, PortInUse, StartFailed, DependencyFailed),
+        errors=(*GROUP_ERRORS, *STARTING, DependencyFailed),
         output=PROCESSES,
     ),
     Command(
         "group stop",
         "stop a group's members in reverse dependency order",
-        FORWARD,
+        IF_RUNNING,
         args=(GROUP,),
         examples=("procler group stop backend",),
-        errors=GROUP_ERRORS,
+        errors=(*GROUP_ERRORS, DockerUnavailable),
         output=PROCESSES,
     ),
     Command(
         "group status",
         "status of every member of a group",
-        FORWARD,
+        IF_RUNNING,
         args=(GROUP,),
         examples=("procler group status backend",),
         errors=GROUP_ERRORS,
@@ -332,7 +332,7 @@ PROCESS_COMMANDS: "tuple[Command, ...]" = (
     Command(
         "group list",
         "the groups defined in the config, with their members",
-        FORWARD,
+        IF_RUNNING,
         examples=("procler group list",),
         errors=SUPERVISED,
         output={"type": "object", "properties": {"groups": {"type": "array"}}},

@@ -9,7 +9,6 @@ everything when told to. Around it: the runtimes' host (host.py), the output log
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 import os
 from pathlib import Path
@@ -21,6 +20,7 @@ from procler.contexts.base import ExecutionContext
 from procler.contexts.local import LocalContext
 from procler.errors import ProcessNotFound
 from procler.supervisor.clock import Clock
+from procler.supervisor.config_keeper import ConfigKeeper
 from procler.supervisor.host import RuntimeHost, background
 from procler.supervisor.memory_guard import MemoryGuard
 from procler.supervisor.output_log import OutputLog
@@ -30,13 +30,6 @@ from procler.supervisor.sentinel_link import Sentinel, SentinelLink
 from procler.supervisor.store import StateStore
 
 log = logging.getLogger("procler.supervisor")
-
-
-def _stamp(path: Path) -> float | None:
-    try:
-        return path.stat().st_mtime_ns
-    except OSError:
-        return None
 
 
 class Supervisor:
@@ -57,9 +50,9 @@ class Supervisor:
         self.runtimes: dict[str, ProcessRuntime] = {}
         self.started_at = self.clock.time()
         self.stop_requested = asyncio.Event()
-        self._config: ProjectConfig | None = None
-        self._stamps: tuple[float | None, ...] = ()
-        self._definitions: bytes | None = None  # definitions.json as last loaded
+        self.keeper = ConfigKeeper(
+            root, self.config_path, self.state_dir / "definitions.json", self._sync
+        )
         self.output = OutputLog()
         self.sentinel = sentinel or SentinelLink(root, lock_fd)
         self.host = RuntimeHost(
@@ -71,18 +64,8 @@ class Supervisor:
     # -- configuration --------------------------------------------------------------------
 
     def config(self) -> ProjectConfig:
-        """The project's config, reloaded when the YAML or the runtime definitions changed."""
-        from procler.config.load import load_project
-
-        definitions = self.state_dir / "definitions.json"
-        stamps = (_stamp(self.config_path), _stamp(definitions))
-        if self._config is None or stamps != self._stamps:
-            cfg = load_project(str(self.config_path))
-            self._config, self._stamps = cfg, stamps
-            with contextlib.suppress(OSError):
-                self._definitions = definitions.read_bytes() if stamps[1] else None
-            self._sync(cfg)
-        return self._config
+        """The running config (the last valid one while the file is broken)."""
+        return self.keeper.current()
 
     def reopen_state(self) -> None:
         """The state directory was removed under us (`git clean`): write it again from what
@@ -95,10 +78,10 @@ class Supervisor:
             self.store.save_process(rt.name, rt.desired, rt.run, rt.restarts, rt.last_exit)
             if rt.proc is not None and rt.status in states.ALIVE:
                 self.store.run_started(rt.name, rt.run, rt.proc.pid, rt.started_at or 0.0)
-        if self._definitions is not None:
-            fd = os.open(self.state_dir / "definitions.json", os.O_WRONLY | os.O_CREAT, 0o600)
+        if self.keeper.loaded_definitions is not None:
+            fd = os.open(self.keeper.definitions, os.O_WRONLY | os.O_CREAT, 0o600)
             with open(fd, "wb") as handle:
-                handle.write(self._definitions)
+                handle.write(self.keeper.loaded_definitions)
         self.output.reopen(self.state_dir / "logs")
 
     def _sync(self, cfg: ProjectConfig) -> None:

@@ -42,7 +42,7 @@ def take_lock(root: str) -> int | None:
     while a killed supervisor's sentinel still sweeps we wait for it (bounded); a live
     supervisor holding it means we are not needed.
     """
-    fd = os.open(root, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
+    fd = project.open_lock(root)
     deadline = time.monotonic() + LOCK_WAIT
     while True:
         try:
@@ -96,20 +96,25 @@ def bind_socket(path: str) -> socket.socket:
     with contextlib.suppress(FileNotFoundError):
         os.unlink(path)
     sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-    old = os.umask(0o177)
+    old = os.umask(0o177)  # the socket is created 0600: no moment where others could connect
     try:
         sock.bind(path)
     finally:
         os.umask(old)
-    os.chmod(path, 0o600)
     sock.listen(256)
     return sock
 
 
 async def serve(
-    app: App, forward: str, root: str, config_path: str, sock: socket.socket, lock_fd: int
+    app: App,
+    answered: frozenset[str],
+    root: str,
+    config_path: str,
+    sock: socket.socket,
+    lock_fd: int,
 ) -> None:
-    """Serve `app`'s commands whose declared handler is `forward` until told to stop."""
+    """Serve `app`'s commands until told to stop; those whose declared handler is one of
+    `answered` also from argv."""
     import uvicorn
 
     from procler.supervisor.core import Supervisor
@@ -117,7 +122,7 @@ async def serve(
     from procler.supervisor.http import Api
 
     sup = Supervisor(root, config_path, lock_fd)
-    api = Api(app, Handlers(sup).table(), forward=forward, config_path=config_path)
+    api = Api(app, Handlers(sup).table(), answered=answered, config_path=config_path)
     config = uvicorn.Config(
         api,
         log_config=None,
@@ -182,7 +187,7 @@ async def keep_state(root: str, sup: Supervisor, server: uvicorn.Server, path: s
         marks = (identity(state), identity(path))
 
 
-def main(app: App, forward: str) -> None:
+def main(app: App, answered: frozenset[str]) -> None:
     """The supervisor process's life: argv is PROJECT_ROOT CONFIG_PATH."""
     root, config_path = sys.argv[1], sys.argv[2]
     logging.basicConfig(
@@ -190,8 +195,7 @@ def main(app: App, forward: str) -> None:
         stream=sys.stderr,
         format="%(asctime)s %(levelname)s %(name)s: %(message)s",
     )
-    state = project.state_dir(root)
-    os.makedirs(state, exist_ok=True)
+    project.make_state_dir(root)
     lock = take_lock(root)
     if lock is None:
         log.info("another supervisor holds the lock for %s; exiting", root)
@@ -200,7 +204,7 @@ def main(app: App, forward: str) -> None:
     path = project.socket_path(root)
     sock = bind_socket(path)
     try:
-        asyncio.run(serve(app, forward, root, config_path, sock, lock))
+        asyncio.run(serve(app, answered, root, config_path, sock, lock))
     finally:
         with contextlib.suppress(FileNotFoundError):
             os.unlink(path)

@@ -5,15 +5,17 @@ from __future__ import annotations
 
 import os
 import time
+from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from procler import __version__, project, states
+from procler.config.model import ProcessSpec
 from procler.contexts import procfs
 from procler.supervisor.clock import iso
-from procler.supervisor.runtime import ProcessRuntime
 
 if TYPE_CHECKING:
     from procler.supervisor.core import Supervisor
+    from procler.supervisor.runtime import ProcessRuntime
 
 
 class CpuMeter:
@@ -33,6 +35,40 @@ class CpuMeter:
         return round(100.0 * max(0.0, cpu_seconds - prev_cpu) / elapsed, 1) if elapsed > 0 else 0.0
 
 
+def resting_status(
+    spec: ProcessSpec, status: str, saved: Mapping[str, Any], log_ready: bool = False
+) -> dict[str, Any]:
+    """The status of a process with no live run, from what is saved about it (desired,
+    runs, restarts, last_exit): also the answer from disk when no supervisor runs."""
+    last_exit = saved["last_exit"]
+    out: dict[str, Any] = {
+        # shell: true when a shell runs the program (`pid` is then the program's)
+        "name": spec.name,
+        "status": status,
+        "context": spec.context,
+        "pid": None,
+        "shell": spec.keeps_shell and spec.context == "local",
+        "started_at": None,
+        "uptime_seconds": None,
+        "run": saved["runs"],
+        "restarts": saved["restarts"],
+        "exit_code": (last_exit or {}).get("code"),
+        "last_exit": last_exit,
+        "desired": saved["desired"],
+        "dependency_down": None,
+        "why": None,
+        "source": spec.source,
+        "tags": list(spec.tags),
+        "memory_rss_bytes": None,
+        "cpu_percent": None,
+        "linux_state": None,
+        "docker": None,
+    }
+    if spec.ready_log_line is not None:
+        out["log_ready"] = log_ready
+    return out
+
+
 def process_status(
     runtime: ProcessRuntime, meter: CpuMeter, now: float, down: tuple[str, str] | None = None
 ) -> dict[str, Any]:
@@ -40,45 +76,28 @@ def process_status(
 
     `down` is (dependency, why) when a dependency of a process that runs (or should)
     died or was stopped."""
-    alive = runtime.proc is not None and runtime.status in states.ALIVE
-    pid = runtime.proc.pid if alive and runtime.proc is not None else None
-    shell = runtime.spec.keeps_shell and runtime.spec.context == "local"
-    if shell and pid is not None:
-        # The shell leads the group; what the user thinks of as the process is its child.
-        pid = next(iter(procfs.children(pid)), pid)
-    out: dict[str, Any] = {
-        "name": runtime.name,
-        "status": runtime.status,
-        "context": runtime.spec.context,
-        "pid": pid,
-        "shell": shell,
-        "started_at": iso(runtime.started_at) if alive else None,
-        "uptime_seconds": round(now - runtime.started_at, 3)
-        if alive and runtime.started_at
-        else None,
-        "run": runtime.run,
-        "restarts": runtime.restarts,
-        "exit_code": (runtime.last_exit or {}).get("code"),
-        "last_exit": runtime.last_exit,
+    saved = {
         "desired": runtime.desired,
-        "dependency_down": down[0] if down else None,
-        "why": down[1] if down else None,
-        "source": runtime.spec.source,
-        "tags": list(runtime.spec.tags),
-        "memory_rss_bytes": None,
-        "cpu_percent": None,
-        "linux_state": None,
-        "docker": None,
+        "runs": runtime.run,
+        "restarts": runtime.restarts,
+        "last_exit": runtime.last_exit,
     }
+    out = resting_status(runtime.spec, runtime.status, saved, runtime.log_ready)
+    if down is not None:
+        out["dependency_down"], out["why"] = down
     if runtime.health is not None:
         out["health"] = runtime.health.summary()
-    if runtime.spec.ready_log_line is not None:
-        out["log_ready"] = runtime.log_ready
-    if alive and runtime.proc is not None:
+    if runtime.proc is not None and runtime.status in states.ALIVE:
         leader = runtime.proc.pid
+        pid = leader
+        if out["shell"] and pid is not None:
+            # The shell leads the group; what the user thinks of as the process is its child.
+            pid = next(iter(procfs.children(pid)), pid)
+        out["pid"] = pid
+        out["started_at"] = iso(runtime.started_at)
+        out["uptime_seconds"] = round(now - runtime.started_at, 3) if runtime.started_at else None
         tree = procfs.tree(leader) if leader is not None else []
-        main = next((p for p in tree if p.pid == pid), None)
-        out.update(runtime.proc.details(main))
+        out.update(runtime.proc.details(next((p for p in tree if p.pid == pid), None)))
         if tree:
             out["memory_rss_bytes"] = sum(p.rss_bytes for p in tree)
             cpu = sum(p.cpu_seconds for p in tree)
@@ -92,6 +111,7 @@ def supervisor_status(sup: Supervisor) -> dict[str, Any]:
     """The supervisor itself: pid, version, uptime, project, config, socket."""
     return {
         "running": True,
+        "responding": True,
         "pid": os.getpid(),
         "version": __version__,
         "started_at": iso(sup.started_at),
