@@ -23,6 +23,7 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
 
+    from procler.config.definitions import RuntimeDefinition
     from procler.config.model import ProjectConfig
 
 HANDLERS = "procler.cli.config:"
@@ -369,6 +370,28 @@ def define(values: "dict[str, Any]", command: "Command") -> "dict[str, Any]":
     definition = definitions.RuntimeDefinition(values.get("command"), cwd, env, image, container)
     changed = definitions.define(root, name, definition, _config_names(path), values["force"])
     return {"name": name, "changed": changed, "process": process_json(definition.to_spec(name))}
+
+
+def definition_of(values: "dict[str, Any]") -> "RuntimeDefinition | None":
+    """The runtime definition of values["name"] as it is now."""
+    from procler.config import definitions
+
+    return definitions.read_definitions(project_root(_config_path(values))).get(values["name"])
+
+
+def put_back(
+    values: "dict[str, Any]", before: "RuntimeDefinition | None", command: "Command"
+) -> "None":
+    """Undo a definition `run` made: remove it, or restore the one it replaced."""
+    if before is None:
+        remove({"name": values["name"], "config": values.get("config")}, command)
+        return
+    from procler.cli.client import notify_reload
+    from procler.config import definitions
+
+    path = _config_path(values)
+    definitions.define(project_root(path), values["name"], before, _config_names(path), force=True)
+    notify_reload(path)
 
 
 def remove(values: "dict[str, Any]", command: "Command") -> "dict[str, Any]":

@@ -43,7 +43,7 @@ def holding_lock(root: str) -> Iterator[None]:
     supervisor starts meanwhile; LockBusy when one (running or starting) holds it."""
     state = usable_state_dir(root)
     try:
-        fd = os.open(project.lock_path(root), os.O_RDWR | os.O_CREAT, 0o600)
+        fd = project.open_lock(root)
     except OSError as exc:
         raise StateDirUnwritable(
             f"cannot use the state directory {state}: {exc.strerror}"

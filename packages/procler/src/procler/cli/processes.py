@@ -10,7 +10,7 @@ it, from the CLI process.
 
 from agentcli.commands import Arg, Command
 from agentcli.errors import UsageError
-from procler.cli.config import DOCKER_ARGS, define
+from procler.cli.config import DOCKER_ARGS, define, definition_of, put_back
 from procler.errors import (
     CommandFailed,
     ConditionImpossible,
@@ -52,10 +52,11 @@ STARTING = (PortInUse, StartFailed, ImageNotFound, ContainerNotFound, DockerUnav
 
 PROCESS = {
     "type": "object",
-    "description": "one process: name, status, context, pid, started_at, uptime_seconds, run, "
-    "restarts, exit_code, last_exit, desired, source, tags, memory_rss_bytes, cpu_percent, "
-    "linux_state (local) or docker (docker), health (with a healthcheck), log_ready (with a "
-    "ready_log_line)",
+    "description": "one process: name, status, context, pid (the program's; shell: true when "
+    "a shell runs it), started_at, uptime_seconds, run, restarts, exit_code, last_exit, desired, "
+    "dependency_down and why (a dependency died or was stopped), source, tags, memory_rss_bytes, "
+    "cpu_percent, linux_state (local) or docker (docker), health (with a healthcheck), "
+    "log_ready (with a ready_log_line)",
 }
 PROCESSES = {"type": "object", "properties": {"processes": {"type": "array", "items": PROCESS}}}
 
@@ -63,7 +64,7 @@ START_ARGS = (
     Arg("--no-deps", "start only this process, not what it depends on", type="boolean"),
     Arg(
         "--timeout",
-        "give up waiting for dependencies after this long",
+        "give up waiting for dependencies and the health check after this long",
         type="duration",
         default="60s",
     ),
@@ -96,11 +97,17 @@ PROCESS_COMMANDS: "tuple[Command, ...]" = (
     ),
     Command(
         "restart",
-        "stop (if running) and start a process (or --all): always a new run",
+        "stop (if running) and start a process (or --all): always a new run; answers like start",
         FORWARD,
         args=(
             NAME,
             ALL,
+            Arg(
+                "--timeout",
+                "give up waiting for the health check after this long",
+                type="duration",
+                default="60s",
+            ),
             Arg(
                 "--clear-logs",
                 "remove the process's stored output before the new run",
@@ -114,13 +121,15 @@ PROCESS_COMMANDS: "tuple[Command, ...]" = (
     ),
     Command(
         "run",
-        "define a runtime process and start it in one call (same NAME and CMD: no-op)",
+        "define a runtime process and start it in one call (same NAME and CMD: no-op); "
+        "a failed start keeps no definition unless --keep",
         HANDLERS + "run",
         args=(
             Arg("name", "process name", required=True),
             Arg("--cwd", "working directory (default: the project root)", type="path"),
             Arg("--env", "environment variable (repeatable)", type="key_value", multiple=True),
             Arg("--force", "replace a different runtime definition of NAME", type="boolean"),
+            Arg("--keep", "keep the definition even if the start fails", type="boolean"),
             *DOCKER_ARGS,
             Arg("cmd", "the command and its arguments, after --", type="remainder"),
         ),
@@ -171,19 +180,21 @@ PROCESS_COMMANDS: "tuple[Command, ...]" = (
     ),
     Command(
         "up",
-        "start every process in dependency order (parallel where independent); --wait: answer "
-        "once every process is healthy (or running, without a check) or completed, exit 1 "
-        "naming the one that is not",
+        "start every process in dependency order (parallel where independent); a one-shot "
+        "that completed in this supervisor's life with the same definition is not run again; "
+        "--wait: answer once every process is healthy (or running, without a check) or "
+        "completed, exit 1 naming the one that is not",
         FORWARD,
         args=(
             *START_ARGS[1:],
+            Arg("--rerun", "run completed one-shots again", type="boolean"),
             Arg(
                 "--wait",
                 "wait until the whole stack is ready (bounded by --timeout)",
                 type="boolean",
             ),
         ),
-        examples=("procler up", "procler up --wait --timeout 60s"),
+        examples=("procler up", "procler up --rerun", "procler up --wait --timeout 60s"),
         errors=(
             *SUPERVISED,
             *STARTING,
@@ -192,7 +203,10 @@ PROCESS_COMMANDS: "tuple[Command, ...]" = (
             Timeout,
             ConditionImpossible,
         ),
-        output=PROCESSES,
+        output={
+            **PROCESSES,
+            "description": "each process adds already_running or already_completed",
+        },
     ),
     Command(
         "ci",
@@ -329,20 +343,36 @@ PROCESS_COMMANDS: "tuple[Command, ...]" = (
 
 
 def run(values: "dict[str, Any]", command: "Command") -> "Any":
-    """`procler run NAME -- CMD...`: define a runtime process and start it, like `pm2 start`."""
+    """`procler run NAME -- CMD...`: define a runtime process and start it, like `pm2 start`.
+
+    Define-and-start is atomic: when the start fails, the definition is put back as it was
+    (removed, or the one --force replaced), unless --keep asks to keep it.
+    """
     import shlex
 
+    from agentcli.commands import Raw
+    from agentcli.errors import AgentError
     from procler.cli import client
 
     argv = values.pop("cmd") or []
+    keep = values.pop("keep", False)
     if not (argv or values.get("image") or values.get("container")):
         raise UsageError(
             "run needs the command after --",
             suggestion="e.g. `procler run web -- python -m http.server`",
         )
+    before = definition_of(values)
     defined = define({**values, "command": shlex.join(argv) if argv else None}, command)
     then = "restart" if defined["changed"] and values["force"] else "start"
     start = next(c for c in PROCESS_COMMANDS if c.name == then)
-    return client.forward(
-        {"name": values["name"], "config": values.get("config"), "timeout": 60.0}, start
-    )
+    try:
+        answer = client.forward(
+            {"name": values["name"], "config": values.get("config"), "timeout": 60.0}, start
+        )
+    except AgentError:
+        if defined["changed"] and not keep:
+            put_back(values, before, command)
+        raise
+    if isinstance(answer, Raw) and answer.exit_code != 0 and defined["changed"] and not keep:
+        put_back(values, before, command)
+    return answer
