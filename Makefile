@@ -1,14 +1,16 @@
-# Two commands for a newcomer: `make demo` and `make test`. Both bootstrap uv with pip.
+# Two commands for a newcomer: `make demo` and `make test`. Both use the uv on PATH, or
+# bootstrap one into .tools/ (scripts/bootstrap-uv.sh: a venv, so PEP 668 systems work too).
 SHELL := /bin/bash
 PYTHON ?= python3
-UV := $(shell command -v uv 2>/dev/null || echo "$(PYTHON) -m uv")
+TOOLS ?= $(CURDIR)/.tools
+UV := $(shell command -v uv 2>/dev/null || echo "$(TOOLS)/bin/uv")
 RUN := $(UV) run --frozen
 PACKAGES := packages/agentcli packages/procler packages/officecli
 
-.PHONY: bootstrap sync lint types pytest test demo bench clean
+.PHONY: bootstrap sync lint types pytest test demo install bench clean
 
 bootstrap:
-	@command -v uv >/dev/null 2>&1 || $(PYTHON) -m uv --version >/dev/null 2>&1 || $(PYTHON) -m pip install --quiet uv
+	@command -v uv >/dev/null 2>&1 || bash scripts/bootstrap-uv.sh "$(PYTHON)" "$(TOOLS)" >/dev/null
 
 sync: bootstrap
 	@$(UV) sync --frozen --all-packages --quiet
@@ -29,6 +31,12 @@ test: lint types pytest
 demo: sync
 	@$(RUN) bash examples/demo.sh
 
+# procler, doc2md and fieldcheck as commands in ~/.local/bin (uv tool), usable from any project.
+install: bootstrap
+	$(UV) tool install --force --python "$(PYTHON)" ./packages/procler
+	$(UV) tool install --force --python "$(PYTHON)" ./packages/officecli
+	@echo "installed into $$($(UV) tool dir --bin); put it on PATH if it is not"
+
 # Each script prints its figures and ratios against peers measured in the same run.
 # PYTHONDONTWRITEBYTECODE is cleared so start-up is measured with bytecode caches, as users run.
 BENCH := PYTHONDONTWRITEBYTECODE= $(RUN) python
@@ -42,6 +50,9 @@ bench: sync
 	$(BENCH) bench/logs_tail.py
 	$(BENCH) bench/doc2md_bench.py
 	$(BENCH) bench/fieldcheck_bench.py
+	$(BENCH) bench/xlsx_rows_bench.py
+	$(BENCH) bench/office_replace_bench.py
+	$(BENCH) bench/ocr_bench.py
 
 clean:
-	rm -rf .venv .mypy_cache .ruff_cache .pytest_cache
+	rm -rf .venv .tools .mypy_cache .ruff_cache .pytest_cache .hypothesis

@@ -1,4 +1,5 @@
-"""doc2md against markitdown on ../shared/corpus/markitdown/: total wall time and fidelity.
+"""doc2md against markitdown on ../shared/corpus/markitdown/: total wall time, and per
+file the fidelity of each tool's Markdown as a renderer reads it (bench/_fidelity.py).
 
 markitdown is not a project dependency: it is installed into bench/.venv-markitdown
 (`uv venv` + `uv pip install 'markitdown[docx,pptx,xlsx,pdf]'`) on first use.
@@ -7,13 +8,14 @@ Each tool converts every file in one process; medians of RUNS interleaved runs.
 
 from __future__ import annotations
 
-import re
 import statistics
 import subprocess
 import sys
 import tempfile
 import time
 from pathlib import Path
+
+from _fidelity import Fidelity, fidelity, reference_text, tokens
 
 ROOT = Path(__file__).resolve().parent.parent
 CORPUS = ROOT / ".." / "shared" / "corpus" / "markitdown"
@@ -50,19 +52,37 @@ def timed(argv: list[str]) -> float:
     return time.perf_counter() - t0
 
 
-def fidelity(markdown: str) -> tuple[int, int, int, int]:
-    """tables, table rows, headings, content characters (whitespace and table rules left out)."""
-    lines = markdown.splitlines()
-    rows = [x for x in lines if x.startswith("|") and not re.match(r"^\|[\s:|-]+\|$", x)]
-    tables = sum(
-        1
-        for i, x in enumerate(lines)
-        if x.startswith("|") and (i == 0 or not lines[i - 1].startswith("|"))
-    )
-    heads = sum(1 for x in lines if re.match(r"^#{1,6} ", x))
-    text = re.sub(r"<!--.*?-->", "", markdown, flags=re.S)
-    chars = sum(1 for ch in text if not ch.isspace() and ch not in "|#*-")
-    return tables, len(rows), heads, chars
+def _read(path: Path) -> str:
+    return path.read_text("utf-8") if path.exists() else ""
+
+
+def _ours_markdown(out: Path, source: Path) -> Path:
+    """doc2md names <stem>.md, or <stem>.<ext>.md when two inputs share a stem."""
+    both = out / f"{source.stem}.{source.suffix[1:]}.md"
+    return both if both.exists() else out / f"{source.stem}.md"
+
+
+def _row(name: str, ours: Fidelity, peer: Fidelity) -> str:
+    cells = [f"{ours.recall:.0%} / {peer.recall:.0%}"]
+    for attr in ("headings", "list_items", "tables", "table_rows"):
+        cells.append(f"{getattr(ours, attr)} / {getattr(peer, attr)}")
+    return f"| {name} | " + " | ".join(cells) + " |"
+
+
+def fidelity_table(files: list[str], ours_dir: Path, peer_dir: Path) -> None:
+    print("| file | text recall (d2m / mid) | headings | list items | tables | table rows |")
+    print("|---|---|---|---|---|---|")
+    recalls: list[tuple[float, float]] = []
+    for name in files:
+        source = Path(name)
+        reference = tokens(reference_text(source))
+        ours = fidelity(_read(_ours_markdown(ours_dir, source)), reference)
+        peer = fidelity(_read(peer_dir / f"{source.name}.md"), reference)
+        recalls.append((ours.recall, peer.recall))
+        print(_row(source.name, ours, peer))
+    mean_ours = statistics.mean(r[0] for r in recalls)
+    mean_peer = statistics.mean(r[1] for r in recalls)
+    print(f"| mean | {mean_ours:.1%} / {mean_peer:.1%} | | | | |")
 
 
 def main() -> None:
@@ -85,20 +105,7 @@ def main() -> None:
         print(f"markitdown {m_peer:7.2f} s")
         print(f"ratio markitdown / doc2md = {m_peer / m_ours:.2f} (goal >= 3)")
         print()
-        print("| file | tables (d2m/mid) | table rows | headings | characters |")
-        print("|---|---|---|---|---|")
-        for name in files:
-            p = Path(name)
-            ours_md = ours_dir / f"{p.stem}.md"
-            candidates = sorted(ours_dir.glob(f"{p.stem}*.md"))
-            ours_md = next(
-                (c for c in candidates if c.name == f"{p.stem}.{p.suffix[1:]}.md"), ours_md
-            )
-            a = fidelity(ours_md.read_text("utf-8")) if ours_md.exists() else (0, 0, 0, 0)
-            peer_md = peer_dir / f"{p.name}.md"
-            b = fidelity(peer_md.read_text("utf-8")) if peer_md.exists() else (0, 0, 0, 0)
-            cells = " | ".join(f"{x}/{y}" for x, y in zip(a, b, strict=True))
-            print(f"| {p.name} | {cells} |")
+        fidelity_table(files, ours_dir, peer_dir)
 
 
 if __name__ == "__main__":

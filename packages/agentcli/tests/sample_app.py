@@ -67,7 +67,13 @@ APP = App(
             args=(Arg("path", "file", required=True),),
             errors=(InputError,),
         ),
-        Command("check", "check things", "sample_app:check", mode="report"),
+        Command(
+            "check",
+            "check things",
+            "sample_app:check",
+            mode="report",
+            args=(Arg("data", "a file to check", type="path"),),
+        ),
         Command("job wait", "wait for a condition", "sample_app:wait", errors=(ConditionNotMet,)),
         Command("job interrupt", "be interrupted", "sample_app:interrupt"),
         Command(

@@ -19,7 +19,7 @@ def test_capabilities_document() -> None:
     assert caps["exit_codes"] == {
         "0": "success",
         "1": "the tool worked and found problems, or a condition was not met",
-        "2": "usage: fix the arguments, the config file or the input schema, not the data",
+        "2": "usage or input: fix the arguments, the config file or the input file (its schema, or a damaged, unsupported or unsafe file); retrying as is will not help",
         "3": "unexpected runtime error",
         "130": "interrupted",
     }
@@ -38,7 +38,7 @@ def test_capabilities_document() -> None:
     }
     assert greet["errors"] == ["USAGE", "INTERNAL", "INTERRUPTED"]
     check = next(c for c in caps["commands"] if c["name"] == "check")
-    assert [a["name"] for a in check["arguments"]] == ["format", "output"]
+    assert [a["name"] for a in check["arguments"]] == ["data", "format", "output"]
     assert {e["code"] for e in caps["errors"]} == {
         "USAGE",
         "INTERNAL",

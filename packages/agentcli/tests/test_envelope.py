@@ -49,3 +49,12 @@ def test_dumps_refuses_nan_and_unknown_types() -> None:
         envelope.dumps({"x": float("nan")})
     with pytest.raises(TypeError, match="set is not JSON serialisable"):
         envelope.dumps({1, 2})
+
+
+def test_lone_surrogates_from_argv_go_out_escaped_as_valid_utf8(
+    capfdbinary: pytest.CaptureFixture[bytes],
+) -> None:
+    name = b"bad-\xff.csv".decode("utf-8", "surrogateescape")
+    envelope.emit(envelope.build(False, error=f"{name}: no such file"))
+    raw = capfdbinary.readouterr().out
+    assert json.loads(raw.decode("utf-8"))["error"] == "bad-\udcff.csv: no such file"

@@ -7,8 +7,11 @@ import pytest
 from agentcli.testing import assert_capabilities_match_parser
 from officecli.doc2md.commands import APP as DOC2MD
 from officecli.fieldcheck.commands import APP as FIELDCHECK
+from officecli.office_replace.commands import APP as OFFICE_REPLACE
 
 
-@pytest.mark.parametrize("app", [DOC2MD, FIELDCHECK], ids=["doc2md", "fieldcheck"])
+@pytest.mark.parametrize(
+    "app", [DOC2MD, FIELDCHECK, OFFICE_REPLACE], ids=["doc2md", "fieldcheck", "office-replace"]
+)
 def test_capabilities_match_parser(app: object) -> None:
     assert_capabilities_match_parser(app)  # type: ignore[arg-type]

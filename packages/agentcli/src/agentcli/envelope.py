@@ -82,8 +82,12 @@ def dumps(obj: "Any", *, pretty: "bool" = False) -> "str":
 
 
 def write_stdout(text: "str") -> "None":
-    """Write one document or line to stdout and flush; the only stdout writer."""
-    data = text.encode("utf-8", "surrogateescape")
+    """Write one document or line to stdout and flush; the only stdout writer.
+
+    Text from argv or file names may hold lone surrogates (bytes that were not UTF-8):
+    they go out as `\\udcXX` escapes, so stdout stays valid UTF-8 (and valid JSON).
+    """
+    data = text.encode("utf-8", "backslashreplace")
     if not data.endswith(b"\n"):
         data += b"\n"
     sys.stdout.flush()

@@ -22,7 +22,7 @@ class ExitCode:
 EXIT_CODE_MEANINGS: "dict[int, str]" = {
     ExitCode.OK: "success",
     ExitCode.FINDINGS: "the tool worked and found problems, or a condition was not met",
-    ExitCode.USAGE: "usage: fix the arguments, the config file or the input schema, not the data",
+    ExitCode.USAGE: "usage or input: fix the arguments, the config file or the input file (its schema, or a damaged, unsupported or unsafe file); retrying as is will not help",
     ExitCode.INTERNAL: "unexpected runtime error",
     ExitCode.INTERRUPTED: "interrupted",
 }

@@ -1,10 +1,10 @@
-"""`run(app, argv)` and `dispatch`: the one place where results and exceptions become
+"""`run(app, argv)` and `conclude`: the one place where results and exceptions become
 envelopes and exit codes, for the CLI and for any server that runs the same commands."""
 
 import sys
 
 from agentcli import envelope
-from agentcli.commands import App, Command, Outcome, Raw, Stream, capabilities
+from agentcli.commands import App, Command, Outcome, Raw, Stream, capabilities, command_args
 from agentcli.errors import AgentError, InternalError, Interrupted, UsageError
 
 TYPE_CHECKING = False
@@ -112,9 +112,26 @@ def run(app: "App", argv: "Sequence[str] | None" = None) -> "int":
         debug = bool(values.pop("debug"))
         if cmd.name == "capabilities":
             return _render(cmd, values, capabilities(app))
+        if cmd.mode == "report" and values.get("output"):
+            _check_report_output(cmd, values)
         return _render(cmd, values, cmd.resolve()(values, cmd))
     except (Exception, KeyboardInterrupt) as exc:  # noqa: BLE001 - see conclude
         return conclude(app.name, exc, debug)
+
+
+def _check_report_output(cmd: "Command", values: "dict[str, Any]") -> "None":
+    """Refuse `-o` before any work when it is a folder, has no folder, or is a path input."""
+    from pathlib import Path
+
+    from agentcli.outputs import check_output_file
+
+    inputs: list[Path] = []
+    for arg in command_args(cmd):
+        value = values.get(arg.dest)
+        if arg.type != "path" or arg.dest == "output" or not value:
+            continue
+        inputs += [Path(v) for v in value] if arg.multiple else [Path(value)]
+    check_output_file(values["output"], inputs)
 
 
 def conclude(tool: "str", exc: "BaseException", debug: "bool" = False) -> "int":
@@ -139,6 +156,14 @@ def _silence_stdout() -> "None":
 
     devnull = os.open(os.devnull, os.O_WRONLY)
     os.dup2(devnull, sys.stdout.fileno())
+
+
+def interrupt_on_sigterm() -> "None":
+    """Make SIGTERM interrupt like SIGINT (KeyboardInterrupt, exit 130), so `finally`
+    blocks remove temporary files on both; tools that write files call this first."""
+    import signal
+
+    signal.signal(signal.SIGTERM, signal.default_int_handler)
 
 
 def main(app: "App") -> "NoReturn":

@@ -28,7 +28,23 @@ def converter(arg_type: "str") -> "Callable[[str], Any] | None":
         from agentcli import values  # imported only when such an argument is given
 
         return values.parse_duration if arg_type == "duration" else values.parse_key_value
-    return {"integer": int, "number": float}.get(arg_type)
+    conversions: dict[str, Callable[[str], Any]] = {
+        "integer": int,
+        "number": float,
+        "path": checked_path,
+    }
+    return conversions.get(arg_type)
+
+
+NAME_MAX = 255  # bytes in one path component (Linux, macOS); the OS refuses longer ones
+
+
+def checked_path(raw: "str") -> "str":
+    """The path as given, refused when a component is longer than the OS allows."""
+    for part in raw.split("/"):
+        if len(part.encode("utf-8", "surrogateescape")) > NAME_MAX:
+            raise ValueError(f"a name in the path is longer than {NAME_MAX} bytes")
+    return raw
 
 
 def did_you_mean(word: "str", choices: "Sequence[str]") -> "str":

@@ -165,10 +165,8 @@ def write_report(report: Report, fmt: str, output: str | Path | None) -> None:
     """Render; write to `output` as UTF-8 without BOM with LF endings, or to stdout."""
     text = RENDERERS[fmt](report)
     if output:
-        path = Path(output)
-        tmp = path.with_name(f".{path.name}.tmp")
-        with open(tmp, "w", encoding="utf-8", newline="\n") as fh:
-            fh.write(text)
-        tmp.replace(path)
+        from agentcli.outputs import write_text_atomic
+
+        write_text_atomic(Path(output), text)
     else:
         write_stdout(text)

@@ -11,6 +11,8 @@ from typing import Any
 
 import pytest
 
+sys.path.insert(0, str(Path(__file__).parent))  # the helper modules beside the tests (scans)
+
 REPO = Path(__file__).resolve().parents[4]
 CORPUS = REPO / ".." / "shared" / "corpus"
 ENTRY = "from officecli.doc2md.cli import main; main()"

@@ -137,7 +137,7 @@ def test_drawio_pages_and_placeholders(run_doc2md: Run, corpus: Path, tmp_path: 
         "## C4 Class",
     ]
     assert text.startswith('---\nsource: "C4.drawio"\nsource_sha256: "')
-    assert "\npages: 4\n---\n" in text
+    assert "\npages: 4\nocr: false\n---\n" in text
     assert "%c4Name%" not in text
 
 

@@ -15,9 +15,26 @@ LOSS_RULES = (
 )
 
 
-def audit(location: str, recognised: Counts, written: Counts, raw_chars: int) -> list[Finding]:
+def audit(
+    location: str, recognised: Counts, written: Counts, raw_chars: int, dropped_glyphs: int = 0
+) -> list[Finding]:
     """Warnings for every count the Markdown falls short of."""
     findings = []
+    if dropped_glyphs:
+        findings.append(
+            Finding(
+                "loss.glyphs",
+                "warning",
+                f"{dropped_glyphs} character(s) of glyphs with no Unicode meaning (PDF "
+                "`(cid:N)` or private-use characters) were left out",
+                location=location,
+                field="characters",
+                expected=str(dropped_glyphs),
+                actual="0",
+                suggestion="the font has no text mapping for them: check the source where "
+                "symbols or icons matter",
+            )
+        )
     for attr, rule, label in LOSS_RULES:
         want, got = getattr(recognised, attr), getattr(written, attr)
         if got < want:

@@ -6,7 +6,15 @@ Imports nothing heavy; the handler module loads only when the command runs.
 from __future__ import annotations
 
 from agentcli.commands import App, Arg, Command
+from agentcli.outputs import OutputIsInputError
 from officecli.doc2md import __version__
+from officecli.doc2md.errors import OutputConflictError
+from officecli.readers.errors import (
+    BrokenFileError,
+    EncryptedFileError,
+    UnsafeFileError,
+    UnsupportedFormatError,
+)
 
 CONVERT = Command(
     "convert",
@@ -21,23 +29,34 @@ CONVERT = Command(
         Arg("--strict", "exit 1 when the report has any warning", type="boolean"),
         Arg("--continue-on-error", "exit 0 even when some files could not be converted", type="boolean"),
         Arg("--dry-run", "list what would be written; write nothing", type="boolean"),
+        Arg("--force", "replace outputs a previous run wrote from another source", type="boolean"),
         Arg("--front-matter", "start each Markdown file with YAML front matter (source, sha256, counts)", type="boolean"),
         Arg("--jobs", "worker processes for many files (0: one per CPU)", short="-j", type="integer", default=0),
         Arg("--track-changes", "Word tracked changes", choices=("accept", "reject", "show"), default="accept"),
         Arg("--no-comments", "Word: leave comments out", type="boolean"),
         Arg("--no-header-footer", "Word: leave headers and footers out", type="boolean"),
+        Arg("--ruby", "Word furigana: the base text only, or the reading in parentheses after it", choices=("base", "paren"), default="base"),
+        Arg("--no-toc", "Word: leave the table of contents out (default: a <!-- toc --> block of links)", type="boolean"),
         Arg("--header-row", "Excel: sheet row of the table header, [SHEET=]N (repeatable)", multiple=True, metavar="[SHEET=]N"),
-        Arg("--skip-hidden", "Excel: leave hidden sheets, rows and columns out", type="boolean"),
+        Arg("--skip-hidden", "Excel: leave hidden sheets, rows and columns out (default: kept, marked, and a content.hidden warning)", type="boolean"),
+        Arg("--iso-dates", "Excel: every date as YYYY-MM-DD (default: as its number format shows it)", type="boolean"),
         Arg("--max-cells", "Excel: cut (with a warning) beyond this many cells", type="integer", default=200000),
         Arg("--keep-running-headers", "PDF: keep lines repeated at the top/bottom of every page", type="boolean"),
+        Arg("--ocr", "OCR: auto (PDF pages without a real text layer), always (every page), never", choices=("auto", "always", "never"), default="auto"),
+        Arg("--ocr-lang", "Tesseract languages, e.g. jpn+eng (default: guessed from the document)", metavar="LANGS"),
+        Arg("--ocr-images", "also OCR pictures embedded in Word, Excel and PowerPoint files", type="boolean"),
+        Arg("--recalc", "Excel: recalculate formulas that have no cached value (needs LibreOffice)", type="boolean"),
+        Arg("--via-pdf", "Word/Excel/PowerPoint: read through a PDF printed by LibreOffice", type="boolean"),
+        Arg("--no-llms-txt", "with several inputs or -r, do not write <out-dir>/llms.txt", type="boolean"),
     ),
     examples=(
         "doc2md report.docx",
         "doc2md -r docs/ -d out/ --front-matter",
         "doc2md book.xlsx --header-row 'Sales=3' --skip-hidden -f markdown",
         "doc2md slides.pptx scan.pdf --strict --dry-run",
+        "doc2md scan.pdf --ocr always --ocr-lang jpn+eng -j 2",
     ),
-    errors=(),
+    errors=(OutputIsInputError, OutputConflictError, BrokenFileError, EncryptedFileError, UnsafeFileError, UnsupportedFormatError),
 )  # fmt: skip
 
 APP = App(

@@ -1,4 +1,5 @@
-"""Convert one file: pick the reader, write Markdown in memory, audit what was lost.
+"""Convert one file: read it (the registry picks the reader), write Markdown in memory,
+audit what was lost.
 
 Runs in worker processes, so it takes and returns plain picklable values.
 """
@@ -15,14 +16,10 @@ from agentcli.report import Finding
 from officecli.doc2md.audit import audit
 from officecli.doc2md.markdown import measured, recognised, render
 from officecli.readers.model import Asset, Document, ReadOptions
-from officecli.readers.safety import ReaderError, UnsupportedFormatError
+from officecli.readers.registry import reader_for
+from officecli.readers.safety import ReaderError
 
 log = logging.getLogger("doc2md")
-
-FORMATS = {
-    ".docx": "docx", ".docm": "docx", ".xlsx": "xlsx", ".xlsm": "xlsx", ".xls": "xls",
-    ".pptx": "pptx", ".pptm": "pptx", ".pdf": "pdf", ".drawio": "drawio", ".dio": "drawio",
-}  # fmt: skip
 
 
 @dataclass
@@ -39,36 +36,25 @@ class Result:
     markdown: str = ""
     assets: list[Asset] = field(default_factory=list)
     findings: list[Finding] = field(default_factory=list)
+    title: str = ""  # for llms.txt: the first heading, else the file name
+    summary: str = ""  # for llms.txt: the first paragraph, shortened
+    crashed: bool = False  # the reader raised something other than a ReaderError: a bug
 
 
 def read_document(path: Path, options: ReadOptions) -> Document:
-    """Dispatch on the extension; each reader module (and its libraries) loads only when used."""
-    kind = FORMATS.get(path.suffix.lower())
-    if kind == "docx":
-        from officecli.readers.docx import read_docx
+    """The file's reader (from the registry), with the routes around it: --via-pdf,
+    --recalc, --ocr-images."""
+    from officecli.doc2md import routes
 
-        return read_docx(path, options)
-    if kind == "xlsx":
-        from officecli.readers.xlsx import read_xlsx
-
-        return read_xlsx(path, options)
-    if kind == "xls":
-        from officecli.readers.xls import read_xls
-
-        return read_xls(path, options)
-    if kind == "pptx":
-        from officecli.readers.pptx import read_pptx
-
-        return read_pptx(path, options)
-    if kind == "pdf":
-        from officecli.readers.pdf import read_pdf
-
-        return read_pdf(path, options)
-    if kind == "drawio":
-        from officecli.readers.drawio import read_drawio
-
-        return read_drawio(path, options)
-    raise UnsupportedFormatError(f"{path.name}: unsupported file type {path.suffix or '(none)'!r}")
+    fmt = reader_for(path)
+    if options.via_pdf and fmt.name in ("docx", "xlsx", "pptx"):
+        return routes.via_pdf(path, options)
+    doc = fmt.read(path, options)
+    if fmt.name == "xlsx" and options.recalc:
+        doc = routes.recalculated(path, options, doc, fmt.read)
+    if options.ocr_images and options.ocr != "never" and fmt.name in ("docx", "xlsx", "pptx"):
+        routes.ocr_pictures(doc, options)
+    return doc
 
 
 def front_matter(path: Path, doc: Document) -> str:
@@ -77,7 +63,23 @@ def front_matter(path: Path, doc: Document) -> str:
     digest = hashlib.sha256(path.read_bytes()).hexdigest()
     lines = ["---", f"source: {dumps(path.name)}", f"source_sha256: {dumps(digest)}"]
     lines += [f"{key}: {value}" for key, value in doc.counts.items()]
+    lines.append(f"ocr: {'true' if doc.ocr_pages or doc.counts.get('ocr_pictures') else 'false'}")
+    if doc.ocr_pages:
+        lines.append(f"ocr_pages: {dumps(doc.ocr_pages)}")
     return "\n".join([*lines, "---"])
+
+
+SUMMARY_CHARS = 160
+
+
+def title_and_summary(doc: Document) -> tuple[str, str]:
+    """The first heading and the first paragraph of the document, each on one line."""
+    heading = next((b.text for b in doc.blocks if b.kind == "heading" and b.text.strip()), "")
+    para = next((b.text for b in doc.blocks if b.kind == "paragraph" and b.text.strip()), "")
+    summary = " ".join((para or heading).split())
+    if len(summary) > SUMMARY_CHARS:
+        summary = summary[: SUMMARY_CHARS - 1].rstrip() + "…"
+    return " ".join(heading.split()), summary
 
 
 def failed(plan: Plan, err: ReaderError | Exception) -> Result:
@@ -90,7 +92,7 @@ def failed(plan: Plan, err: ReaderError | Exception) -> Result:
         "convert.failed", "error", message, location=str(plan.source), field=code,
         suggestion=suggestion,
     )  # fmt: skip
-    return Result(plan, False, findings=[finding])
+    return Result(plan, False, findings=[finding], crashed=not isinstance(err, ReaderError))
 
 
 def convert(plan: Plan, options: ReadOptions, with_front_matter: bool) -> Result:
@@ -128,5 +130,20 @@ def convert(plan: Plan, options: ReadOptions, with_front_matter: bool) -> Result
         )
         for cut in dict.fromkeys(doc.cuts)
     ]  # fmt: skip
-    findings += audit(location, want, got, doc.raw_chars)
-    return Result(plan, True, markdown, doc.assets, findings)
+    if doc.hidden:
+        kinds = ("sheets", "rows", "columns")
+        counts = ", ".join(f"{doc.hidden[k]} {k}" for k in kinds if doc.hidden.get(k))
+        findings.append(
+            Finding(
+                "content.hidden", "warning",
+                f"hidden content kept and marked (hidden) in the Markdown: {counts}",
+                location=location, field="hidden", actual=counts,
+                suggestion="pass --skip-hidden to leave hidden sheets, rows and columns out",
+            )
+        )  # fmt: skip
+    findings += [
+        Finding(rule, "warning", message, location=location, suggestion=suggestion)
+        for rule, message, suggestion in doc.warnings
+    ]
+    findings += audit(location, want, got, doc.raw_chars, doc.dropped_glyphs)
+    return Result(plan, True, markdown, doc.assets, findings, *title_and_summary(doc))

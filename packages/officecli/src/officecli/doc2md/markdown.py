@@ -22,6 +22,37 @@ def _cell(text: str) -> str:
     )
 
 
+class ListLayout:
+    """Indentation of nested list items: a child starts where its parent's text starts
+    (the parent marker's width), which is what CommonMark needs to nest it; ordered items
+    carry the source's number, or are numbered per level."""
+
+    def __init__(self) -> None:
+        self.widths: list[int] = []  # marker width of the latest item at each level
+        self.numbers: list[int] = []
+
+    def reset(self) -> None:
+        self.widths, self.numbers = [], []
+
+    def item(self, block: Block) -> str:
+        level = min(block.level, len(self.widths))  # never deeper than one below the last item
+        same_kind = level < len(self.widths) and (self.numbers[level] > 0) == block.ordered
+        number = self.numbers[level] + 1 if same_kind and block.ordered else int(block.ordered)
+        if block.ordered and block.number > 0:
+            number = block.number  # a list the source continues after other text
+        marker = f"{number}." if block.ordered else "-"
+        indent = sum(self.widths[:level])
+        self.widths[level:] = [len(marker) + 1]
+        self.numbers[level:] = [number]
+        pad = " " * (indent + len(marker) + 1)
+        return " " * indent + f"{marker} " + _hard_breaks(block.text, pad)
+
+
+def _hard_breaks(text: str, pad: str = "") -> str:
+    """A line break kept inside a paragraph: a backslash at the end of the line."""
+    return "\\\n".join(pad + line if i else line for i, line in enumerate(text.split("\n")))
+
+
 def render_table(rows: list[list[str]]) -> str:
     width = max(len(r) for r in rows)
     padded = [r + [""] * (width - len(r)) for r in rows]
@@ -34,9 +65,6 @@ def render_table(rows: list[list[str]]) -> str:
 def render_block(block: Block, assets_dir: str) -> str:
     if block.kind == "heading":
         return "#" * block.level + " " + block.text.replace("\n", " ")
-    if block.kind == "list_item":
-        marker = "1." if block.ordered else "-"
-        return "  " * block.level + f"{marker} {block.text}"
     if block.kind == "table":
         return render_table(block.rows) if block.rows else ""
     if block.kind == "image":
@@ -50,16 +78,22 @@ def render_block(block: Block, assets_dir: str) -> str:
     if block.kind == "marker":
         return f"<!-- {block.text} -->"
     if block.kind == "quote":
-        return "> " + block.text.replace("\n", "\n> ")
-    return block.text
+        return "> " + _hard_breaks(block.text).replace("\n", "\n> ")
+    return _hard_breaks(block.text)
 
 
 def render(doc: Document, assets_dir: str, front_matter: str = "") -> str:
     """The document as Markdown; list items stay together, other blocks are separated."""
     out: list[str] = [front_matter] if front_matter else []
     previous = ""
+    lists = ListLayout()
     for block in doc.blocks:
-        text = render_block(block, assets_dir)
+        if block.kind == "list_item":
+            if previous != "list_item":
+                lists.reset()
+            text = lists.item(block)
+        else:
+            text = render_block(block, assets_dir)
         if not text:
             continue
         if out and not (block.kind == "list_item" and previous == "list_item"):

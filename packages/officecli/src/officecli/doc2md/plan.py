@@ -5,7 +5,9 @@ from __future__ import annotations
 from pathlib import Path
 
 from agentcli.errors import InputError, UsageError
-from officecli.doc2md.convert import FORMATS, Plan
+from agentcli.outputs import OutputIsInputError, file_identity
+from officecli.doc2md.convert import Plan
+from officecli.readers.registry import DOCUMENT_EXTENSIONS
 
 
 def collect(inputs: list[str], recursive: bool) -> list[Path]:
@@ -26,7 +28,7 @@ def collect(inputs: list[str], recursive: bool) -> list[Path]:
                 p
                 for p in path.rglob("*")
                 if p.is_file()
-                and p.suffix.lower() in FORMATS
+                and p.suffix.lower() in DOCUMENT_EXTENSIONS
                 and not p.name.startswith((".", "~$"))
             )
         else:
@@ -40,10 +42,10 @@ def collect(inputs: list[str], recursive: bool) -> list[Path]:
 def plan_outputs(files: list[Path], out_dir: Path) -> list[Plan]:
     """OUT_DIR/<stem>.md; on a clash <stem>.<ext>.md, then <stem>.<ext>-2.md, ... in input order.
 
-    Names are compared case-insensitively (some file systems are), and a name that would
-    land on an input file is never used.
+    Names are compared case-insensitively (some file systems are). An output that would be
+    an input (by path, or by device and inode: a link) is refused before anything is written.
     """
-    inputs = {f.resolve() for f in files}
+    inputs = {file_identity(f) for f in files}
     taken: set[str] = set()
     plans = []
     for f in files:
@@ -52,8 +54,10 @@ def plan_outputs(files: list[Path], out_dir: Path) -> list[Plan]:
         for stem in candidates:
             md = out_dir / f"{stem}.md"
             assets = out_dir / f"{stem}_assets"
-            if stem.lower() in taken or md.resolve() in inputs or assets.resolve() in inputs:
+            if stem.lower() in taken:
                 continue
+            if {file_identity(md), file_identity(assets)} & inputs:
+                raise OutputIsInputError(f"-d {out_dir}: {md} would be the input {f} itself")
             taken.add(stem.lower())
             plans.append(Plan(f, md, assets))
             break

@@ -7,4 +7,5 @@ from officecli.fieldcheck.commands import APP
 
 
 def main() -> None:
+    agentcli.main.interrupt_on_sigterm()
     agentcli.main.main(APP)

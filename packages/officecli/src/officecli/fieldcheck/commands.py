@@ -4,12 +4,23 @@ from __future__ import annotations
 
 from agentcli.commands import App, Arg, Command
 from agentcli.errors import InputError
+from agentcli.outputs import OutputIsInputError
 from officecli import __version__
 from officecli.fieldcheck.errors import MissingColumnError, RulesFileError
+from officecli.readers.errors import BrokenFileError, EncryptedFileError, UnsafeFileError
 
 _H = "officecli.fieldcheck.handlers"
-# Unreadable data files raise readers.tabular.TableReadError, an InputError with its code.
-_ERRORS = (RulesFileError, MissingColumnError, InputError)
+# Unreadable data files raise readers.tabular.TableReadError, an InputError with its code;
+# an xlsx file over a safety limit, damaged or encrypted raises a reader error (exit 2).
+_ERRORS = (
+    RulesFileError,
+    MissingColumnError,
+    InputError,
+    OutputIsInputError,
+    UnsafeFileError,
+    BrokenFileError,
+    EncryptedFileError,
+)
 
 
 VALIDATE = Command(

@@ -11,13 +11,12 @@ the engine counts as a skipped evaluation rather than a finding.
 from __future__ import annotations
 
 import operator
-import re
 from collections.abc import Callable, Mapping, Sequence
 from datetime import date
-from functools import lru_cache
 from typing import Any
 
 from officecli.fieldcheck.expr_parse import MAX_EXPONENT, Node
+from officecli.fieldcheck.patterns import Pattern, PatternError, compile_pattern
 from officecli.fieldcheck.values import Value, parse_date, parse_number
 
 Columns = Mapping[str, Sequence[Value]]
@@ -108,12 +107,11 @@ def _text(value: Value) -> str:
     return value
 
 
-@lru_cache(maxsize=64)
-def _regex(pattern: str) -> re.Pattern[str]:
+def _regex(pattern: str) -> Pattern:
     try:
-        return re.compile(pattern)
-    except re.error as exc:
-        raise EvalError(f"bad regular expression: {exc}") from None
+        return compile_pattern(pattern)
+    except PatternError as exc:
+        raise EvalError(f"unsupported regular expression: {exc}") from None
 
 
 def _extreme(pick: Callable[..., Any]) -> Callable[..., Value]:

@@ -15,6 +15,10 @@ Node = tuple[Any, ...]
 
 MAX_EXPONENT = 100  # 10 ** 100 is already beyond any amount; larger ones only burn CPU
 MAX_LENGTH = 2000
+# Parentheses, calls and signs nested this deep, or a tree this deep (a+a+a+... nests to the
+# left), are refused: deeper ones only exhaust the stack of the recursive parser and compiler.
+MAX_NESTING = 40
+MAX_TREE_DEPTH = 200
 FUNCTION_ARITY: dict[str, tuple[int, int]] = {
     "abs": (1, 1),
     "round": (1, 2),
@@ -143,6 +147,7 @@ class _Parser:
     def __init__(self, text: str) -> None:
         self.tokens = tokenize(text)
         self.pos = 0
+        self.nesting = 0
 
     def peek(self) -> Token:
         return self.tokens[self.pos]
@@ -181,10 +186,14 @@ class _Parser:
         return node
 
     def not_expr(self) -> Node:
-        if self.at("not"):
-            self.take()
+        if not self.at("not"):
+            return self.comparison()
+        self.take()
+        self._deeper()
+        try:
             return ("not", self.not_expr())
-        return self.comparison()
+        finally:
+            self.nesting -= 1
 
     def comparison(self) -> Node:
         node = self.additive()
@@ -210,10 +219,20 @@ class _Parser:
         return node
 
     def unary(self) -> Node:
-        if self.at("-", "+"):
-            op = self.take()[1]
-            return ("neg", self.unary()) if op == "-" else self.unary()
-        return self.power()
+        self._deeper()
+        try:
+            if self.at("-", "+"):
+                op = self.take()[1]
+                return ("neg", self.unary()) if op == "-" else self.unary()
+            return self.power()
+        finally:
+            self.nesting -= 1
+
+    def _deeper(self) -> None:
+        """Count one more level of recursion; refuse past MAX_NESTING."""
+        self.nesting += 1
+        if self.nesting > MAX_NESTING:
+            raise ExpressionError(f"nested deeper than {MAX_NESTING} levels", self.peek()[2])
 
     def power(self) -> Node:
         node = self.atom()
@@ -267,9 +286,23 @@ class _Parser:
         return ("call", name, tuple(args))
 
 
+def tree_depth(node: Node) -> int:
+    """The depth of a tree, walked without recursion."""
+    deepest, stack = 0, [(node, 1)]
+    while stack:
+        current, depth = stack.pop()
+        deepest = max(deepest, depth)
+        children = current[2] if current[0] == "call" else current[1:]
+        stack += [(c, depth + 1) for c in children if isinstance(c, tuple)]
+    return deepest
+
+
 def parse_expression(text: str) -> Node:
     """Parse or raise ExpressionError."""
-    return _Parser(text).parse()
+    tree = _Parser(text).parse()
+    if tree_depth(tree) > MAX_TREE_DEPTH:
+        raise ExpressionError(f"expression nested deeper than {MAX_TREE_DEPTH} levels", 0)
+    return tree
 
 
 def names_in(node: Node) -> list[str]:

@@ -10,7 +10,8 @@ from officecli.fieldcheck.errors import missing_column
 from officecli.fieldcheck.model import RuleSpec
 
 _PLACEHOLDER = re.compile(r"\{([^{}]+)\}")
-SPECIAL_PLACEHOLDERS = ("field", "expected", "actual", "row", "group")  # group: aggregates
+# {row} is the row number, {location} the whole location ("row 4"); group: aggregates
+SPECIAL_PLACEHOLDERS = ("field", "expected", "actual", "row", "location", "group")
 # str.format is not used on messages: it would allow `{x.__class__}` lookups.
 
 
@@ -42,7 +43,13 @@ def finding_maker(spec: RuleSpec, default_message: str, default_suggestion: str)
         row_no: int | str, row: dict[str, str], field: str, expected: str, actual: str
     ) -> Finding:
         location = row_no if isinstance(row_no, str) else f"row {row_no}"
-        values = {"field": field, "expected": expected, "actual": actual, "row": location}
+        values = {
+            "field": field,
+            "expected": expected,
+            "actual": actual,
+            "row": str(row_no),
+            "location": location,
+        }
         return Finding(
             rule_id=spec.id,
             severity=severity,

@@ -7,6 +7,7 @@ from typing import Any
 
 from agentcli.commands import Command, Outcome
 from agentcli.errors import UsageError
+from agentcli.outputs import refuse_inputs
 from agentcli.report import Report
 from officecli import __version__
 from officecli.fieldcheck.engine import Options, Result, validate
@@ -39,7 +40,7 @@ def build_report(ruleset: RuleSet, data: str, result: Result) -> Report:
         "format": table.format,
         "encoding": table.encoding,
         "rows": result.rows,
-        "rules": len(ruleset.rules),
+        "rules": len(_rule_entries(ruleset)),
         "rules_file": ruleset.path.name,
         "ruleset": ruleset.name,
     }
@@ -59,14 +60,15 @@ def build_report(ruleset: RuleSet, data: str, result: Result) -> Report:
 
 
 def validate_handler(values: dict[str, Any], command: Command) -> Outcome:
-    output = values.get("output")
-    if output and not Path(output).parent.is_dir():  # fail before reading a large file
-        raise UsageError(
-            f"-o {output}: the folder does not exist", suggestion="create it or choose another path"
-        )
     ruleset = load_rules(values["rules"])
+    options = _options(values)
+    if values.get("output"):  # -o onto the data and the rules is refused before the handler
+        others = [Path(p) for p in options.datasets.values()]
+        refuse_inputs(
+            [Path(values["output"])], others + [d.path for d in ruleset.datasets.values()], "-o"
+        )
     data = values["data"]
-    result = validate(ruleset, data, _options(values))
+    result = validate(ruleset, data, options)
     failing = _FAIL_LEVELS[values.get("fail_on") or "error"]
     exit_code = 1 if any(result.totals[s] for s in failing) else 0
     return Outcome(build_report(ruleset, data, result), exit_code)
@@ -80,8 +82,20 @@ def check_rules_handler(values: dict[str, Any], command: Command) -> dict[str, A
         "fields": dict(ruleset.fields),
         "datasets": sorted(ruleset.datasets),
         "masters": sorted(ruleset.masters),
-        "rules": [{"id": r.id, "type": r.type, "severity": r.severity} for r in ruleset.rules],
+        "rules": list(_rule_entries(ruleset).values()),
     }
+
+
+def _rule_entries(ruleset: RuleSet) -> dict[str, dict[str, Any]]:
+    """One entry per rule of the file; a `fields:` rule lists the columns it checks."""
+    entries: dict[str, dict[str, Any]] = {}
+    for rule in ruleset.rules:
+        entry = entries.setdefault(
+            rule.id, {"id": rule.id, "type": rule.type, "severity": rule.severity}
+        )
+        if rule.each_field:
+            entry.setdefault("fields", []).append(rule.params["field"])
+    return entries
 
 
 def list_rules_handler(values: dict[str, Any], command: Command) -> dict[str, Any]:

@@ -2,19 +2,20 @@
 
 from __future__ import annotations
 
-import re
-from datetime import date
 from pathlib import Path
 from typing import Any
 
 from officecli.fieldcheck.errors import RulesFileError, closest
 from officecli.fieldcheck.expr_parse import ExpressionError, parse_expression
 from officecli.fieldcheck.model import DatasetSpec, MasterSpec, RuleSet, RuleSpec
+from officecli.fieldcheck.patterns import PatternError, compile_pattern
+from officecli.fieldcheck.rules_yaml import plain, position, read_yaml
 from officecli.fieldcheck.ruletypes import (
     AGGREGATE_FUNCTIONS,
     COMMON_KEYS,
     COMPARE_OPS,
     CONDITION_OPS,
+    EACH_FIELD,
     FIELD_TYPES,
     RULE_TYPES,
     SEVERITY_LEVELS,
@@ -22,7 +23,6 @@ from officecli.fieldcheck.ruletypes import (
 )
 from officecli.readers.paths import not_a_file
 
-MAX_RULES_BYTES = 5 << 20
 _TOP_KEYS = ("version", "name", "fields", "datasets", "masters", "rules")
 
 
@@ -35,7 +35,7 @@ class _Checker:
     def fail(
         self, message: str, node: Any = None, key: Any = None, *, value: bool = True
     ) -> RulesFileError:
-        line, col = _position(node, key, value)
+        line, col = position(node, key, value)
         where = f"{self.path.name}:{line}:{col}" if line else self.path.name
         return RulesFileError(
             f"{where}: {message}",
@@ -60,77 +60,13 @@ class _Checker:
                 )
 
 
-def _position(node: Any, key: Any, value: bool) -> tuple[int, int]:
-    """1-based (line, column) of node[key] (its value or its key), else of node itself."""
-    lc = getattr(node, "lc", None)
-    if lc is None:
-        return 0, 0
-    try:
-        if key is not None and isinstance(node, list):
-            line, col = lc.item(key)
-        elif key is not None:
-            line, col = lc.value(key) if value else lc.key(key)
-        else:
-            line, col = lc.line, lc.col
-    except (KeyError, IndexError, TypeError):
-        line, col = lc.line, lc.col
-    return int(line) + 1, int(col) + 1
-
-
-MAX_NODES = 100_000  # YAML aliases can make a tiny file expand without bound ("billion laughs")
-
-
-def plain(value: Any, budget: list[int] | None = None) -> Any:
-    """ruamel's commented types as plain Python; YAML dates become ISO text."""
-    budget = [MAX_NODES] if budget is None else budget
-    budget[0] -= 1
-    if budget[0] < 0:
-        raise RulesFileError(f"rules file expands to more than {MAX_NODES} values (YAML aliases?)")
-    if isinstance(value, bool) or value is None:
-        return value
-    if isinstance(value, int):
-        return int(value)
-    if isinstance(value, float):
-        return float(value)
-    if isinstance(value, date):
-        return value.isoformat()
-    if isinstance(value, dict):
-        return {str(k): plain(v, budget) for k, v in value.items()}
-    if isinstance(value, list):
-        return [plain(v, budget) for v in value]
-    return str(value)
-
-
-def _read_yaml(path: Path) -> Any:
-    from ruamel.yaml import YAML
-    from ruamel.yaml.error import MarkedYAMLError, YAMLError
-
-    if path.stat().st_size > MAX_RULES_BYTES:
-        raise RulesFileError(f"{path.name}: larger than {MAX_RULES_BYTES} bytes")
-    try:
-        text = path.read_text("utf-8-sig")
-        return YAML(typ="rt").load(text)
-    except UnicodeDecodeError as exc:
-        raise RulesFileError(f"{path.name}: not UTF-8 text: {exc}") from None
-    except MarkedYAMLError as exc:
-        mark = exc.problem_mark or exc.context_mark
-        line, col = (mark.line + 1, mark.column + 1) if mark is not None else (0, 0)
-        problem = exc.problem or exc.context or "invalid YAML"
-        raise RulesFileError(
-            f"{path.name}:{line}:{col}: {problem}",
-            data={"file": str(path), "line": line, "column": col},
-        ) from None
-    except YAMLError as exc:
-        raise RulesFileError(f"{path.name}: {exc}") from None
-
-
 def load_rules(path: str | Path) -> RuleSet:
     """Read and check a rules file; raise RulesFileError at the first problem."""
     problem = not_a_file(path)
     if problem:
         raise RulesFileError(f"{str(path)!r}: {problem}", suggestion="check the -r path")
     path = Path(path)
-    doc = _read_yaml(path)
+    doc = read_yaml(path)
     ck = _Checker(path)
     top = ck.mapping(doc, "the rules file")
     ck.known_keys(top, _TOP_KEYS, "the rules file")
@@ -147,11 +83,11 @@ def load_rules(path: str | Path) -> RuleSet:
         raise ck.fail("rules must be a list", top, "rules")
     seen: set[str] = set()
     for index, node in enumerate(rules):
-        rule = _rule(ck, rules, index, ruleset)
-        if rule.id in seen:
-            raise ck.fail(f"duplicate rule id {rule.id!r}", node, "id")
-        seen.add(rule.id)
-        ruleset.rules.append(rule)
+        checks = _rule(ck, rules, index, ruleset)
+        if checks[0].id in seen:
+            raise ck.fail(f"duplicate rule id {checks[0].id!r}", node, "id")
+        seen.add(checks[0].id)
+        ruleset.rules.extend(checks)
     return ruleset
 
 
@@ -168,14 +104,23 @@ def _fields(ck: _Checker, top: dict[Any, Any]) -> dict[str, str]:
     return out
 
 
+def _entry(
+    ck: _Checker, node: Any, name: Any, spec: Any, keys: tuple[str, ...], what: str
+) -> dict[Any, Any]:
+    """One named entry as a mapping with only `keys`; the short form (a dataset's path as
+    text, a master's values as a list) stands for {keys[0]: value}."""
+    if isinstance(spec, str if keys[0] == "path" else list):
+        spec = {keys[0]: spec}
+    entry = ck.mapping(spec, f"{what} {name!r}", node, name)
+    ck.known_keys(entry, keys, f"{what} {name!r}")
+    return entry
+
+
 def _datasets(ck: _Checker, top: dict[Any, Any], base: Path) -> dict[str, DatasetSpec]:
     node = ck.mapping(top.get("datasets") or {}, "datasets", top, "datasets")
     out: dict[str, DatasetSpec] = {}
-    for name, spec in node.items():
-        if isinstance(spec, str):
-            spec = {"path": spec}
-        spec = ck.mapping(spec, f"dataset {name!r}", node, name)
-        ck.known_keys(spec, ("path", "sheet", "encoding"), f"dataset {name!r}")
+    for name, short in node.items():
+        spec = _entry(ck, node, name, short, ("path", "sheet", "encoding"), "dataset")
         if not isinstance(spec.get("path"), str):
             raise ck.fail(f"dataset {name!r} needs a path", node, name)
         sheet, encoding = spec.get("sheet"), spec.get("encoding")
@@ -193,11 +138,8 @@ def _masters(
 ) -> dict[str, MasterSpec]:
     node = ck.mapping(top.get("masters") or {}, "masters", top, "masters")
     out: dict[str, MasterSpec] = {}
-    for name, spec in node.items():
-        if isinstance(spec, list):
-            spec = {"values": spec}
-        spec = ck.mapping(spec, f"master {name!r}", node, name)
-        ck.known_keys(spec, ("values", "dataset", "column"), f"master {name!r}")
+    for name, short in node.items():
+        spec = _entry(ck, node, name, short, ("values", "dataset", "column"), "master")
         if "values" in spec:
             values = plain(spec["values"])
             if not isinstance(values, list):
@@ -215,7 +157,21 @@ def _masters(
     return out
 
 
-def _rule(ck: _Checker, rules: list[Any], index: int, ruleset: RuleSet) -> RuleSpec:
+def _spelling(ck: _Checker, node: dict[Any, Any], param: Param) -> str | None:
+    """The key a rule uses for `param`: its name, or the seed's alias; both at once is an error."""
+    used = [key for key in (param.name, param.alias) if key and key in node]
+    if len(used) == 2:
+        raise ck.fail(
+            f"`{param.name}` and `{param.alias}` are two spellings of one key; keep one",
+            node,
+            param.alias,
+            value=False,
+        )
+    return used[0] if used else None
+
+
+def _rule(ck: _Checker, rules: list[Any], index: int, ruleset: RuleSet) -> list[RuleSpec]:
+    """One rule of the file; a single-column rule written with `fields:` is one check a column."""
     node = ck.mapping(rules[index], "a rule", rules, index)
     rule_type = node.get("type")
     if not isinstance(rule_type, str) or rule_type not in RULE_TYPES:
@@ -227,9 +183,13 @@ def _rule(ck: _Checker, rules: list[Any], index: int, ruleset: RuleSet) -> RuleS
             "type" if "type" in node else None,
         )
     params = RULE_TYPES[rule_type].params
-    ck.known_keys(node, tuple(p.name for p in (*COMMON_KEYS, *params)), f"a {rule_type} rule")
-    for param in (*COMMON_KEYS, *params):
-        if param.required and param.name not in node:
+    allowed = (*COMMON_KEYS, *params)
+    ck.known_keys(
+        node, tuple(key for p in allowed for key in (p.name, p.alias) if key), f"a {rule_type} rule"
+    )
+    spelled = {p.name: _spelling(ck, node, p) for p in allowed}
+    for param in allowed:
+        if param.required and spelled[param.name] is None:
             raise ck.fail(f"a {rule_type} rule needs `{param.name}` ({param.help})", node)
     rule_id = node["id"]
     if not isinstance(rule_id, str | int) or not str(rule_id).strip():
@@ -237,28 +197,37 @@ def _rule(ck: _Checker, rules: list[Any], index: int, ruleset: RuleSet) -> RuleS
     severity = node.get("severity", "error")
     if severity not in SEVERITY_LEVELS:
         raise ck.fail(f"severity must be one of {', '.join(SEVERITY_LEVELS)}", node, "severity")
-    values = {p.name: _param(ck, node, p, ruleset) for p in params if p.name in node}
+    values = {
+        p.name: _param(ck, node, p, ruleset, key)
+        for p in params
+        if (key := spelled[p.name]) is not None
+    }
     _check_combination(ck, node, rule_type, values)
     when = node.get("when")
     if when is not None:
         _condition(ck, node, "when")
-    return RuleSpec(
-        id=str(rule_id),
-        type=rule_type,
-        severity=str(severity),
-        message=str(plain(node.get("message", "")) or ""),
-        suggestion=str(plain(node.get("suggestion", "")) or ""),
-        description=str(plain(node.get("description", "")) or ""),
-        when=plain(when),
-        params=values,
-        line=_position(node, None, True)[0],
-    )
+    columns = values["field"] if spelled.get("field") == EACH_FIELD else [None]
+    return [
+        RuleSpec(
+            id=str(rule_id),
+            type=rule_type,
+            severity=str(severity),
+            message=str(plain(node.get("message", "")) or ""),
+            suggestion=str(plain(node.get("suggestion", "")) or ""),
+            description=str(plain(node.get("description", "")) or ""),
+            when=plain(when),
+            params=values if column is None else {**values, "field": column},
+            line=position(node, None, True)[0],
+            each_field=column is not None,
+        )
+        for column in columns
+    ]
 
 
-def _param(ck: _Checker, node: dict[Any, Any], param: Param, ruleset: RuleSet) -> Any:
-    raw = node[param.name]
-    value = plain(raw)
-    kind = param.kind
+def _param(ck: _Checker, node: dict[Any, Any], param: Param, ruleset: RuleSet, key: str) -> Any:
+    """The checked, converted value of `param`, written under `key` (its name or alias)."""
+    value = plain(node[key])
+    kind = "fields" if key == EACH_FIELD else param.kind
     ok = {
         "field": isinstance(value, str) and value != "",
         "fields": isinstance(value, str)
@@ -277,21 +246,25 @@ def _param(ck: _Checker, node: dict[Any, Any], param: Param, ruleset: RuleSet) -
         "dataset": isinstance(value, str) and value in ruleset.datasets,
     }[kind]
     if not ok:
-        raise ck.fail(f"`{param.name}`: {param.help}; got {value!r}", node, param.name)
+        raise ck.fail(f"`{key}`: {param.help}; got {value!r}", node, key)
     if kind == "fields" and isinstance(value, str):
         return [value]
     if kind == "regex":
         try:
-            return re.compile(value)
-        except re.error as exc:
-            raise ck.fail(
-                f"`{param.name}`: bad regular expression: {exc}", node, param.name
-            ) from None
+            return compile_pattern(value)
+        except PatternError as exc:
+            raise ck.fail(f"`{key}`: bad regular expression: {exc}", node, key) from None
     if kind == "expression":
         try:
-            return (value, parse_expression(value))
+            tree = parse_expression(value)
+            literal_patterns(tree)
+            return (value, tree)
+        except PatternError as exc:
+            raise ck.fail(
+                f"`{key}`: bad regular expression in matches(): {exc}", node, key
+            ) from None
         except ExpressionError as exc:
-            line, col = _position(node, param.name, True)
+            line, col = position(node, key, True)
             raise RulesFileError(
                 f"{ck.path.name}:{line}:{col}: expression error at character {exc.position + 1}: "
                 f"{exc.message}",
@@ -303,6 +276,21 @@ def _param(ck: _Checker, node: dict[Any, Any], param: Param, ruleset: RuleSet) -
                 },
             ) from None
     return value
+
+
+def literal_patterns(tree: Any) -> None:
+    """Compile every text literal given to matches() now, so a bad one is a rules error."""
+    if not isinstance(tree, tuple):
+        return
+    if tree[:2] == ("call", "matches") and len(tree[2]) == 2 and tree[2][1][0] == "str":
+        compile_pattern(tree[2][1][1])
+    for child in tree[1:]:
+        if isinstance(child, tuple):
+            if child and isinstance(child[0], tuple):
+                for item in child:
+                    literal_patterns(item)
+            else:
+                literal_patterns(child)
 
 
 def _check_combination(

@@ -40,6 +40,7 @@ class RuleSpec:
     when: Any
     params: dict[str, Any]
     line: int
+    each_field: bool = False  # one of the checks of a `fields:` list (the seed's spelling)
 
 
 @dataclass

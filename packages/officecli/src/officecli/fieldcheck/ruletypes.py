@@ -18,6 +18,7 @@ class Param(NamedTuple):
     kind: str
     required: bool
     help: str
+    alias: str = ""  # the seed fieldcheck's spelling of the same key; a rule may use one of them
 
 
 class RuleType(NamedTuple):
@@ -25,20 +26,37 @@ class RuleType(NamedTuple):
     params: tuple[Param, ...]
 
 
-def _field(help: str = "the column checked", name: str = "field") -> Param:
+# On a single-column rule the seed writes `fields: [a, b]`: the rule is checked on each column.
+EACH_FIELD = "fields"
+
+
+def _field(help: str, name: str) -> Param:
     return Param(name, "field", True, help)
 
 
+def _each_field() -> Param:
+    return Param(
+        "field",
+        "field",
+        True,
+        f"the column checked (or `{EACH_FIELD}`: each of a list)",
+        EACH_FIELD,
+    )
+
+
 RULE_TYPES: dict[str, RuleType] = {
-    "required": RuleType("the cell is not blank", (_field(),)),
+    "required": RuleType("the cell is not blank", (_each_field(),)),
     "type": RuleType(
         "the cell reads as the given type (a failure is reported once, as this rule)",
-        (_field(), Param("value_type", "field_type", True, "one of " + ", ".join(FIELD_TYPES))),
+        (
+            _each_field(),
+            Param("value_type", "field_type", True, "one of " + ", ".join(FIELD_TYPES)),
+        ),
     ),
     "range": RuleType(
         "a number or date lies within min..max (inclusive)",
         (
-            _field(),
+            _each_field(),
             Param("min", "number_or_date", False, "smallest allowed value"),
             Param("max", "number_or_date", False, "largest allowed value"),
         ),
@@ -46,18 +64,26 @@ RULE_TYPES: dict[str, RuleType] = {
     "length": RuleType(
         "the text length in characters lies within min..max",
         (
-            _field(),
+            _each_field(),
             Param("min", "count", False, "fewest characters"),
             Param("max", "count", False, "most characters"),
         ),
     ),
     "pattern": RuleType(
         "the whole cell matches a regular expression",
-        (_field(), Param("regex", "regex", True, "Python regular expression (full match)")),
+        (
+            _each_field(),
+            Param(
+                "regex",
+                "regex",
+                True,
+                "regular expression, RE2 syntax (full match; no backreferences or lookaround)",
+            ),
+        ),
     ),
     "enum": RuleType(
         "the cell is one of a list of values",
-        (_field(), Param("values", "values", True, "the allowed values")),
+        (_each_field(), Param("values", "values", True, "the allowed values")),
     ),
     "unique": RuleType(
         "no two rows share the value (or the combination of values); memory grows with rows",
@@ -82,12 +108,14 @@ RULE_TYPES: dict[str, RuleType] = {
     ),
     "reference": RuleType(
         "the cell is a value of a master list",
-        (_field(), Param("master", "master", True, "name of an entry under `masters`")),
+        (_each_field(), Param("master", "master", True, "name of an entry under `masters`")),
     ),
     "expression": RuleType(
         "a safe expression over the row is true (e.g. `合計 == 金額 + 税額`)",
         (
-            Param("expr", "expression", True, "the expression; see `list-rules` functions"),
+            Param(
+                "expr", "expression", True, "the expression; see `list-rules` functions", "assert"
+            ),
             Param("field", "field", False, "the column the finding is reported on"),
         ),
     ),
@@ -113,7 +141,7 @@ COMMON_KEYS: tuple[Param, ...] = (
         "message",
         "string",
         False,
-        "finding message; {column}, {field}, {expected}, {actual}, {row} are filled in",
+        "finding message; {column}, {field}, {expected}, {actual}, {row} (the number), {location} are filled in",
     ),
     Param("suggestion", "string", False, "what to do about a finding"),
     Param("description", "string", False, "what the rule is for"),

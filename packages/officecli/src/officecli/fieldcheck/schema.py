@@ -8,6 +8,7 @@ from officecli.fieldcheck.ruletypes import (
     AGGREGATE_FUNCTIONS,
     COMMON_KEYS,
     COMPARE_OPS,
+    EACH_FIELD,
     FIELD_TYPES,
     RULE_TYPES,
     SEVERITY_LEVELS,
@@ -75,14 +76,34 @@ def _rule_schema(name: str) -> dict[str, Any]:
     params = RULE_TYPES[name].params
     props = {p.name: _param_schema(p) for p in (*common, *params)}
     props["type"] = {"const": name}
-    required = [p.name for p in (*COMMON_KEYS, *params) if p.required]
-    return {
+    required: list[str] = []
+    one_spelling: list[dict[str, Any]] = []
+    for param in (*COMMON_KEYS, *params):
+        if param.alias:
+            props[param.alias] = (
+                {**KIND_SCHEMAS["fields"], "description": param.help}
+                if param.alias == EACH_FIELD
+                else props[param.name]
+            )
+            both = {"required": [param.name, param.alias]}
+            if param.required:
+                one_spelling.append(
+                    {"oneOf": [{"required": [param.name]}, {"required": [param.alias]}]}
+                )
+            else:
+                one_spelling.append({"not": both})
+        elif param.required:
+            required.append(param.name)
+    schema: dict[str, Any] = {
         "type": "object",
         "description": RULE_TYPES[name].summary,
         "properties": props,
         "required": sorted(set(required), key=required.index),
         "additionalProperties": False,
     }
+    if one_spelling:
+        schema["allOf"] = one_spelling
+    return schema
 
 
 def rules_schema() -> dict[str, Any]:

@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from officecli.readers.docx_inline import InlineReader, Pending
-from officecli.readers.model import Block, Document, ReadOptions
+from officecli.readers.model import Block, Document, ReadOptions, count_chars
 from officecli.readers.ooxml import R_ID, local, q, raw_text_chars
 from officecli.readers.safety import BrokenFileError, Package
 
@@ -16,6 +17,16 @@ if TYPE_CHECKING:
 W_VAL = q("w", "val")
 BODY = "word/document.xml"
 NESTED_MARK = "[nested table flattened]"
+TOC_STYLE = re.compile(r"^toc (\d)$")
+LIST_STYLE_LEVEL = re.compile(r"^list (?:bullet|number|continue|paragraph) ([2-9])$")
+PAGE_NUMBER = re.compile(r"\t\s*[\divxlcIVXLC]+$")
+
+
+def heading_anchor(text: str) -> str:
+    """The anchor Markdown renderers give a heading (GitHub style): lower case, no
+    punctuation, spaces as hyphens; letters of any script are kept."""
+    plain = re.sub(r"\\(.)", r"\1", text).lower()
+    return "#" + re.sub(r"[^\w\- ]", "", plain).replace(" ", "-")
 
 
 class Styles:
@@ -51,47 +62,94 @@ class Styles:
                     return min(n + 1, 6)
         return 0
 
-    def numbering(self, style_id: str) -> tuple[str, int] | None:
+    def toc_level(self, style_id: str) -> int:
+        """1.. for the paragraph styles of table-of-contents entries ("toc 1", ...), else 0."""
+        for style in self._chain(style_id):
+            name_el = style.find(q("w", "name"))
+            found = TOC_STYLE.match((name_el.get(W_VAL, "") if name_el is not None else "").lower())
+            if found:
+                return int(found.group(1))
+        return 0
+
+    def numbering(self, style_id: str) -> tuple[str, int, int] | None:
+        """(numId, level, depth) from the style; "List Bullet 2" and the like are at depth 1
+        even when their numbering is a separate level-0 list (as in Word's own templates)."""
         for style in self._chain(style_id):
             num = style.find(f"{q('w', 'pPr')}/{q('w', 'numPr')}")
-            if num is not None:
-                return _num_pr(num)
+            if num is None:
+                continue
+            found = _num_pr(num)
+            if found is not None:
+                name_el = style.find(q("w", "name"))
+                name = (name_el.get(W_VAL, "") if name_el is not None else "").lower()
+                by_name = LIST_STYLE_LEVEL.match(name)
+                if by_name and found[1] == 0:
+                    return found[0], 0, int(by_name.group(1)) - 1
+            return found
         return None
 
 
-def _num_pr(num: Element) -> tuple[str, int] | None:
+def _num_pr(num: Element) -> tuple[str, int, int] | None:
+    """(numId, level, depth): the numbering level, and how deep the item is nested."""
     num_id = num.find(q("w", "numId"))
     ilvl = num.find(q("w", "ilvl"))
     if num_id is None or num_id.get(W_VAL, "0") == "0":
         return None
     level = int(ilvl.get(W_VAL, "0")) if ilvl is not None else 0
-    return num_id.get(W_VAL, ""), level
+    return num_id.get(W_VAL, ""), level, level
 
 
 class Numbering:
-    """numId and level -> whether the list is ordered (anything but bullets)."""
+    """numId and level -> whether the list is ordered (anything but bullets), and the
+    number Word shows: counted per abstract list, so a list continued after other
+    paragraphs goes on counting, unless the numId restarts it (startOverride); a level
+    restarts after an item above it."""
 
     def __init__(self, pkg: Package) -> None:
         self.formats: dict[tuple[str, int], str] = {}
+        self.starts: dict[tuple[str, int], int] = {}
+        self.abstract_of: dict[str, str] = {}  # numId -> abstractNumId
+        self.counters: dict[tuple[str, int], int] = {}  # (list, level) -> last number
+        self.restarted: set[tuple[str, int]] = set()  # (numId, level) with a startOverride
         if not pkg.has("word/numbering.xml"):
             return
         root = pkg.xml("word/numbering.xml")
-        abstract: dict[str, dict[int, str]] = {}
+        abstract: dict[str, dict[int, tuple[str, int]]] = {}
         for ab in root.iter(q("w", "abstractNum")):
             levels = abstract.setdefault(ab.get(q("w", "abstractNumId"), ""), {})
             for lvl in ab.iter(q("w", "lvl")):
                 fmt = lvl.find(q("w", "numFmt"))
+                start = lvl.find(q("w", "start"))
                 levels[int(lvl.get(q("w", "ilvl"), "0"))] = (
-                    fmt.get(W_VAL, "decimal") if fmt is not None else "decimal"
+                    fmt.get(W_VAL, "decimal") if fmt is not None else "decimal",
+                    int(start.get(W_VAL, "1")) if start is not None else 1,
                 )
         for num in root.iter(q("w", "num")):
-            ab_id = num.find(q("w", "abstractNumId"))
-            levels = abstract.get(ab_id.get(W_VAL, "") if ab_id is not None else "", {})
-            for lvl_n, fmt_name in levels.items():
-                self.formats[(num.get(q("w", "numId"), ""), lvl_n)] = fmt_name
+            ab_el = num.find(q("w", "abstractNumId"))
+            ab_id = ab_el.get(W_VAL, "") if ab_el is not None else ""
+            num_id = num.get(q("w", "numId"), "")
+            self.abstract_of[num_id] = ab_id
+            for lvl_n, (fmt_name, first) in abstract.get(ab_id, {}).items():
+                self.formats[(num_id, lvl_n)] = fmt_name
+                self.starts[(num_id, lvl_n)] = first
+            for override in num.iter(q("w", "lvlOverride")):
+                start = override.find(q("w", "startOverride"))
+                if start is not None:  # "restart numbering": this list counts on its own
+                    level = int(override.get(q("w", "ilvl"), "0"))
+                    self.starts[(num_id, level)] = int(start.get(W_VAL, "1"))
+                    self.restarted.add((num_id, level))
 
     def ordered(self, num_id: str, level: int) -> bool:
         return self.formats.get((num_id, level), "bullet") not in ("bullet", "none")
+
+    def next_number(self, num_id: str, level: int) -> int:
+        restarted = (num_id, level) in self.restarted
+        key = (num_id if restarted else self.abstract_of.get(num_id, num_id), level)
+        number = self.counters.get(key, self.starts.get((num_id, level), 1) - 1) + 1
+        self.counters[key] = number
+        for deeper in [k for k in self.counters if k[0] == key[0] and k[1] > level]:
+            del self.counters[deeper]
+        return number
 
 
 class DocxReader:
@@ -102,6 +160,8 @@ class DocxReader:
         self.styles = Styles(pkg)
         self.numbering = Numbering(pkg)
         self.note_refs: dict[str, str] = {}
+        self.in_toc = False
+        self.dropped_chars = 0  # left out on purpose: --no-toc, page numbers of a TOC
 
     def read(self) -> Document:
         if not self.pkg.has(BODY):
@@ -115,12 +175,14 @@ class DocxReader:
         if self.options.header_footer:
             self._side_parts(headers, "Header")
             raw_parts += headers
-        self._blocks(body, InlineReader(self.pkg, BODY, self.doc, self.options, self.note_refs))
+        inline = InlineReader(self.pkg, BODY, self.doc, self.options, self.note_refs)
+        self._blocks(body, inline)
+        self._end_toc()
         if self.options.header_footer:
             self._side_parts(footers, "Footer")
             raw_parts += footers
         raw_parts += self._notes()
-        self.doc.raw_chars = self._raw_chars(raw_parts)
+        self.doc.raw_chars = self._raw_chars(raw_parts) - self.dropped_chars
         return self.doc
 
     def _header_footer_parts(self, body: Element) -> tuple[list[str], list[str]]:
@@ -159,11 +221,35 @@ class DocxReader:
             ):
                 self._blocks(child, inline)
 
+    def _toc_entry(self, text: str, level: int) -> None:
+        """A table-of-contents line as a link to its heading, without its page number."""
+        title = PAGE_NUMBER.sub("", text).replace("\t", " ").strip()
+        if not self.options.toc:
+            self.dropped_chars += count_chars(text)
+            return
+        if not self.in_toc:
+            self.doc.add(Block("marker", "toc"))
+            self.in_toc = True
+        self.dropped_chars += count_chars(text) - count_chars(title)  # the page number
+        link = f"[{title}]({heading_anchor(title)})" if title else ""
+        self.doc.add(Block("list_item", link, level=level - 1))
+
+    def _end_toc(self) -> None:
+        if self.in_toc:
+            self.doc.add(Block("marker", "/toc"))
+            self.in_toc = False
+
     def _paragraph(self, p: Element, inline: InlineReader) -> None:
-        text, pending = inline.paragraph(p)
         ppr = p.find(q("w", "pPr"))
         style_el = ppr.find(q("w", "pStyle")) if ppr is not None else None
         style_id = style_el.get(W_VAL, "") if style_el is not None else ""
+        toc = self.styles.toc_level(style_id)
+        text, pending = inline.paragraph(p, keep_tabs=bool(toc))
+        if toc:
+            if text:
+                self._toc_entry(text, toc)
+            return
+        self._end_toc()
         level = self.styles.heading_level(style_id)
         outline = ppr.find(q("w", "outlineLvl")) if ppr is not None else None
         if outline is not None and outline.get(W_VAL, "9").isdigit():
@@ -175,8 +261,11 @@ class DocxReader:
             if level:
                 self.doc.add(Block("heading", text, level=level))
             elif numbering is not None:
-                ordered = self.numbering.ordered(*numbering)
-                self.doc.add(Block("list_item", text, level=numbering[1], ordered=ordered))
+                num_id, num_level, depth = numbering
+                ordered = self.numbering.ordered(num_id, num_level)
+                number = self.numbering.next_number(num_id, num_level)
+                item = Block("list_item", text, level=depth, ordered=ordered, number=number)
+                self.doc.add(item)
             else:
                 self.doc.add(Block("paragraph", text))
         self._pending(pending, inline)
@@ -277,6 +366,9 @@ class DocxReader:
                 if self.options.track_changes == "reject":
                     for ins in root.iter(q("w", "ins")):
                         total -= raw_text_chars(ins, [q("w", "t")])
+                if self.options.ruby == "base":  # furigana readings left out on purpose
+                    for reading in root.iter(q("w", "rt")):
+                        total -= raw_text_chars(reading, [q("w", "t")])
         for part in self.pkg.names:
             if part.startswith("word/diagrams/data") or part.startswith("word/charts/chart"):
                 total += raw_text_chars(self.pkg.xml(part), [q("a", "t"), q("c", "v")])

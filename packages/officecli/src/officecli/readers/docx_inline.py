@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
@@ -16,13 +17,26 @@ if TYPE_CHECKING:
 
 W = q("w", "val")
 R_LINK = q("r", "link")
-CONTAINERS = {"smartTag", "customXml", "sdt", "sdtContent", "fldSimple", "bdo", "dir"}
+CONTAINERS = {"smartTag", "customXml", "sdt", "sdtContent", "bdo", "dir"}
 GRAPHIC_KINDS = {
     "chart": "chart",
     "diagram": "SmartArt diagram",
     "wordprocessingCanvas": "drawing canvas",
     "wordprocessingGroup": "shape group",
 }
+
+
+HYPERLINK_URL = re.compile(r'^\s*HYPERLINK\s+"([^"]+)"')  # not `HYPERLINK \l "bookmark"`
+
+
+@dataclass
+class Field:
+    """A complex field being read (fldChar begin .. separate .. end): its instruction and
+    where its displayed result starts in the pieces of the paragraph that holds it."""
+
+    instruction: str = ""
+    pieces: list[tuple[str, str]] | None = None
+    start: int = 0
 
 
 @dataclass
@@ -53,12 +67,15 @@ class InlineReader:
         self.doc = doc
         self.options = options
         self.note_labels = notes  # footnote/endnote/comment id -> label, filled as seen
+        self.fields: list[Field] = []  # open complex fields; they may span paragraphs
 
-    def paragraph(self, p: Element) -> tuple[str, Pending]:
+    def paragraph(self, p: Element, keep_tabs: bool = False) -> tuple[str, Pending]:
+        """The paragraph's Markdown text; a tab is a space unless `keep_tabs`."""
         pending = Pending()
         pieces: list[tuple[str, str]] = []  # (style marker, text)
         self._walk(p, pieces, pending, "")
-        return _join(pieces).strip(), pending
+        text = _join(pieces).strip()
+        return (text if keep_tabs else text.replace("\t", " ")), pending
 
     def _walk(self, el: Element, out: list[tuple[str, str]], pending: Pending, change: str) -> None:
         for child in el:
@@ -80,8 +97,34 @@ class InlineReader:
             elif name in ("oMath", "oMathPara"):
                 latex = omath_latex(child)
                 out.append(("", f"${latex}$" if latex else ""))
+            elif name == "fldSimple":
+                start = len(out)
+                self._walk(child, out, pending, change)
+                _link_field(child.get(q("w", "instr"), ""), out, start)
             elif name in CONTAINERS or name == "AlternateContent" or name == "Choice":
                 self._walk(child, out, pending, change)
+
+    def _field_char(self, kind: str, out: list[tuple[str, str]]) -> None:
+        if kind == "begin":
+            self.fields.append(Field())
+        elif kind == "separate" and self.fields:
+            self.fields[-1].pieces, self.fields[-1].start = out, len(out)
+        elif kind == "end" and self.fields:
+            done = self.fields.pop()
+            if done.pieces is out:  # a field spanning paragraphs (a TOC) is not a link
+                _link_field(done.instruction, out, done.start)
+
+    def _ruby(self, ruby: Element, out: list[tuple[str, str]], pending: Pending) -> None:
+        base: list[tuple[str, str]] = []
+        reading: list[tuple[str, str]] = []
+        for part, pieces in (("rubyBase", base), ("rt", reading)):
+            el = ruby.find(q("w", part))
+            if el is not None:
+                self._walk(el, pieces, pending, "")
+        base_text, reading_text = _join(base), _join(reading).strip()
+        if self.options.ruby == "paren" and reading_text:
+            base_text += f"({reading_text})"
+        out.append(("", base_text))
 
     def _run(self, r: Element, out: list[tuple[str, str]], pending: Pending, change: str) -> None:
         rpr = r.find(q("w", "rPr"))
@@ -94,8 +137,18 @@ class InlineReader:
             name = local(child.tag)
             if name == "t" or (name == "delText" and change == "del"):
                 out.append((style, escape_inline(child.text or "")))
-            elif name == "tab" or name in ("br", "cr"):
+            elif name == "tab":
+                out.append((style, "\t"))
+            elif name == "cr" or (name == "br" and child.get(q("w", "type")) != "page"):
+                out.append((style, "\n"))  # a line break inside the paragraph, kept
+            elif name == "br":
                 out.append((style, " "))
+            elif name == "fldChar":
+                self._field_char(child.get(q("w", "fldCharType"), ""), out)
+            elif name == "instrText" and self.fields:
+                self.fields[-1].instruction += child.text or ""
+            elif name == "ruby":
+                self._ruby(child, out, pending)
             elif name == "noBreakHyphen":
                 out.append((style, "-"))
             elif name in ("footnoteReference", "endnoteReference", "commentReference"):
@@ -156,6 +209,16 @@ class InlineReader:
         if not target or not self.pkg.has(target):
             return ""
         return self.doc.add_asset("image", picture_ext(target), self.pkg.read(target))
+
+
+def _link_field(instruction: str, out: list[tuple[str, str]], start: int) -> None:
+    """Turn a HYPERLINK field's displayed result (out[start:]) into one Markdown link."""
+    match = HYPERLINK_URL.match(instruction)
+    text = _join(out[start:]).strip()
+    if match and text:
+        url = match.group(1)
+        target = f"<{url}>" if any(ch in url for ch in " ()<>") else url
+        out[start:] = [("", f"[{text}]({target})")]
 
 
 _MARKS = {"b": ("**", "**"), "i": ("*", "*"), "d": ("~~", "~~"), "n": ("<ins>", "</ins>")}

@@ -13,12 +13,18 @@ from urllib.parse import unquote
 
 from officecli.readers.model import Block, Document, ReadOptions, count_chars
 from officecli.readers.ooxml import escape_inline
-from officecli.readers.safety import MAX_MEMBER_BYTES, BrokenFileError, inflate_limited, parse_xml
+from officecli.readers.safety import (
+    BrokenFileError,
+    ExpansionBudget,
+    inflate_limited,
+    parse_xml,
+)
 
 if TYPE_CHECKING:
     from xml.etree.ElementTree import Element
 
 MAX_FILE_BYTES = 64 * 1024 * 1024
+MAX_EXPANDED_BYTES = 64 * 1024 * 1024  # all compressed pages of one file together
 BREAKS = {"br", "div", "p", "li", "tr", "h1", "h2", "h3", "h4", "h5", "h6"}
 
 
@@ -51,19 +57,37 @@ def _raw_label_chars(value: str) -> int:
     return count_chars(html.unescape(re.sub(r"<[^>]*>", " ", value)))
 
 
-def _graph_model(diagram: Element, label: str) -> Element | None:
-    model = diagram.find("mxGraphModel")
-    if model is not None:
-        return model
+def _inflated(diagram: Element, label: str, budget: ExpansionBudget) -> str | None:
+    """A page's compressed model as XML text; None when the page holds it as elements."""
+    if diagram.find("mxGraphModel") is not None:
+        return None
     data = (diagram.text or "").strip()
     if not data:
-        return None
+        return ""
     try:
         packed = base64.b64decode(data, validate=False)
     except (binascii.Error, ValueError) as exc:
         raise BrokenFileError(f"{label}: diagram data is not base64 ({exc})") from None
-    text = unquote(inflate_limited(packed, MAX_MEMBER_BYTES, label).decode("utf-8", "replace"))
-    return parse_xml(text, label)
+    inflated = inflate_limited(packed, budget.left, label)
+    budget.take(len(inflated), label)
+    return unquote(inflated.decode("utf-8", "replace"))
+
+
+def _pages(root: Element, name: str) -> list[tuple[str, Element]]:
+    """(page name, model) of every page; every page is inflated within the file's budget
+    before any is parsed, so a bomb costs no parsing."""
+    budget = ExpansionBudget(name, MAX_EXPANDED_BYTES)
+    diagrams = root.findall("diagram")
+    texts = [_inflated(d, f"{name}: page {n}", budget) for n, d in enumerate(diagrams, 1)]
+    pages = []
+    for n, (diagram, text) in enumerate(zip(diagrams, texts, strict=True), 1):
+        if text is None:
+            model = diagram.find("mxGraphModel")
+        else:
+            model = parse_xml(text, f"{name}: page {n}") if text else None
+        if model is not None:
+            pages.append((diagram.get("name") or f"Page-{n}", model))
+    return pages
 
 
 def _fill_placeholders(value: str, attrs: dict[str, str]) -> str:
@@ -134,11 +158,7 @@ def read_drawio(path: Path, options: ReadOptions) -> Document:
     if root.tag == "mxGraphModel":
         pages = [("Page-1", root)]
     elif root.tag == "mxfile":
-        pages = []
-        for n, diagram in enumerate(root.findall("diagram"), 1):
-            model = _graph_model(diagram, f"{path.name}: page {n}")
-            if model is not None:
-                pages.append((diagram.get("name") or f"Page-{n}", model))
+        pages = _pages(root, path.name)
     else:
         raise BrokenFileError(f"{path.name}: not a draw.io file (root element <{root.tag}>)")
     doc = Document()

@@ -111,10 +111,41 @@ def _header(
     return joined, 2
 
 
+def _title_rows(cells: dict[tuple[int, int], str], band: list[int], cols: list[int]) -> list[str]:
+    """Rows above a table holding a single value (a title merged across the table, or a
+    caption): the table's titles, not a header level. Popped from the front of `band`."""
+    titles: list[str] = []
+    while len(cols) > 1 and len(band) > 2:
+        filled = [cells[(band[0], c)] for c in cols if cells.get((band[0], c), "").strip()]
+        if len(filled) != 1:
+            break
+        titles.append(filled[0])
+        band.pop(0)
+    return titles
+
+
+def _hidden_note(grid: SheetGrid, band: list[int], cols: list[int], doc: Document) -> None:
+    """A line under a table naming its hidden rows and columns, counted for the report."""
+    rows = [r for r in band if r in grid.hidden_rows]
+    hidden_cols = [c for c in cols if c in grid.hidden_cols]
+    parts = []
+    if rows:
+        parts.append("rows " + ", ".join(str(r + 1) for r in rows))
+    if hidden_cols:
+        parts.append("columns " + ", ".join(column_letter(c) for c in hidden_cols))
+    if parts:
+        doc.add(Block("paragraph", f"*(hidden in the workbook: {'; '.join(parts)})*"))
+        doc.hidden["rows"] = doc.hidden.get("rows", 0) + len(rows)
+        doc.hidden["columns"] = doc.hidden.get("columns", 0) + len(hidden_cols)
+
+
 def sheet_blocks(grid: SheetGrid, doc: Document, options: ReadOptions) -> None:
-    """Append a sheet's section: heading, tables with their ranges, comments."""
+    """Append a sheet's section: heading, tables with their titles and ranges, comments.
+    Hidden content is kept and marked unless `skip_hidden`."""
     title = escape_inline(grid.name) + (" (hidden)" if grid.hidden else "")
     doc.add(Block("heading", title, level=2))
+    if grid.hidden:
+        doc.hidden["sheets"] = doc.hidden.get("sheets", 0) + 1
     cells = _apply_merges(grid)
     if options.skip_hidden:
         cells = {
@@ -137,8 +168,13 @@ def sheet_blocks(grid: SheetGrid, doc: Document, options: ReadOptions) -> None:
         count += 1
         span = f"{cell_ref(band[0], cols[0])}:{cell_ref(band[-1], cols[-1])}"
         doc.add(Block("heading", f"Table {count} ({span})", level=3))
-        header, used = _header(grid, cells, band, cols)
-        table = [header] + [[cells.get((r, c), "") for c in cols] for r in band[used:]]
+        body = list(band)
+        for line in _title_rows(cells, body, cols):
+            doc.add(Block("paragraph", f"**{line}**"))
+        header, used = _header(grid, cells, body, cols)
+        table = [header] + [[cells.get((r, c), "") for c in cols] for r in body[used:]]
         doc.add(Block("table", rows=table))
+        if not options.skip_hidden:
+            _hidden_note(grid, band, cols, doc)
     for ref, text in grid.comments:
         doc.add(Block("list_item", f"Comment {ref}: {text}"))

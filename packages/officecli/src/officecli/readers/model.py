@@ -22,6 +22,7 @@ class Block:
     ordered: bool = False
     rows: list[list[str]] = field(default_factory=list)
     asset: str = ""
+    number: int = 0  # an ordered list item's number as the source shows it (0: count on)
 
 
 @dataclass
@@ -44,6 +45,14 @@ class Document:
     cuts: list[str] = field(default_factory=list)
     # characters of text counted straight from the source, independently of `blocks`
     raw_chars: int = 0
+    # hidden sheets / rows / columns with content that were kept (marked) in the Markdown
+    hidden: dict[str, int] = field(default_factory=dict)
+    # glyphs with no Unicode meaning (PDF `(cid:N)`, private-use characters) left out
+    dropped_glyphs: int = 0
+    # pages (1-based) whose text came from OCR
+    ocr_pages: list[int] = field(default_factory=list)
+    # (rule id, message, suggestion): reported as warnings
+    warnings: list[tuple[str, str, str]] = field(default_factory=list)
 
     def add(self, block: Block) -> None:
         self.blocks.append(block)
@@ -66,6 +75,15 @@ class ReadOptions:
     skip_hidden: bool = False
     max_cells: int = 200_000
     keep_running_headers: bool = False
+    ruby: str = "base"  # Word furigana: "base" keeps the base text, "paren" adds (reading)
+    toc: bool = True  # Word: a table of contents as a <!-- toc --> block of links
+    iso_dates: bool = False  # Excel: every date as YYYY-MM-DD whatever its number format
+    ocr: str = "auto"  # auto | always | never
+    ocr_lang: str = ""  # Tesseract languages (jpn+eng); empty: guessed from the document
+    ocr_images: bool = False  # OCR pictures embedded in docx/pptx/xlsx too
+    ocr_jobs: int = 1  # pages OCR'd at once
+    recalc: bool = False  # recalculate formulas that have no cached value (LibreOffice)
+    via_pdf: bool = False  # read docx/xlsx/pptx through a PDF printed by LibreOffice
 
 
 def count_chars(text: str) -> int:

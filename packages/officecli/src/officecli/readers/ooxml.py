@@ -88,6 +88,34 @@ def _points(ref: Element | None) -> list[str]:
     return [pts.get(i, "") for i in range(size)]
 
 
+def _formatted(ref: Element | None) -> list[str]:
+    """Cached numbers as the chart shows them: under the cache's format code (0% -> 55%)."""
+    points = _points(ref)
+    code_el = next(ref.iter(q("c", "formatCode")), None) if ref is not None else None
+    code = (code_el.text or "") if code_el is not None else ""
+    if not code or code == "General":
+        return points
+    from officecli.readers.numfmt import format_value
+
+    shown = []
+    for point in points:
+        try:
+            shown.append(format_value(float(point), code))
+        except ValueError:
+            shown.append(point)
+    return shown
+
+
+def chart_title(pkg: Package, part: str) -> str:
+    """The chart's own title text, "" when it has none (or only an automatic one)."""
+    if not pkg.has(part):
+        return ""
+    title = next(pkg.xml(part).iter(q("c", "title")), None)
+    if title is None:
+        return ""
+    return escape_inline(" ".join((t.text or "").strip() for t in title.iter(q("a", "t"))).strip())
+
+
 def chart_rows(pkg: Package, part: str) -> list[list[str]]:
     """A chart as its data table from the cached values in the file; [] when there are none."""
     if not pkg.has(part):
@@ -107,7 +135,7 @@ def chart_rows(pkg: Package, part: str) -> list[list[str]]:
         cats = _points(cat)
         if len(cats) > len(categories):
             categories = cats
-        columns.append((name, _points(values)))
+        columns.append((name, _formatted(values)))
     length = max([len(categories)] + [len(v) for _, v in columns])
     if length == 0:
         return []

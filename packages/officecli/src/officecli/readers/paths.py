@@ -13,8 +13,11 @@ def not_a_file(raw: str | Path) -> str | None:
     if str(raw) == "":
         return "the path is empty"
     path = Path(raw)
-    if path.is_dir():
-        return "is a directory, not a file"
-    if not path.is_file():
-        return "no such file"
+    try:
+        if path.is_dir():
+            return "is a directory, not a file"
+        if not path.is_file():
+            return "no such file"
+    except (OSError, ValueError) as exc:  # a name too long for the OS, a NUL byte
+        return f"cannot be used as a path ({getattr(exc, 'strerror', None) or exc})"
     return None

@@ -8,15 +8,20 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from officecli.readers import ocr
 from officecli.readers.model import Block, Document, ReadOptions, count_chars
 from officecli.readers.ooxml import escape_inline
-from officecli.readers.pdf_layout import Line, order_lines, text_lines
+from officecli.readers.pdf_budget import MAX_EXPANDED_BYTES, page_expansion, stream_size
+from officecli.readers.pdf_layout import Line, join_lines, order_lines, text_lines
+from officecli.readers.pdf_ocr import needs_ocr, ocr_pages
 from officecli.readers.pdf_tables import borderless_tables
+from officecli.readers.pdf_text import Glyphs, clean_cell, group_blocks, group_lines
 from officecli.readers.safety import BrokenFileError, EncryptedFileError
 
 PIXEL_FILTERS = {"FlateDecode", "ASCII85Decode", "ASCIIHexDecode", "LZWDecode", "RunLengthDecode"}
 FRAME_LINES = 4  # lines in one ruled cell that make the ruling a frame, not a table
 MARGIN = 0.1  # top and bottom share of the page where running headers live
+MAX_PICTURE_BYTES = 64 * 1024 * 1024  # decoded pixels of one picture
 
 
 @dataclass
@@ -28,6 +33,8 @@ class PageContent:
     height: float
     width: float
     body: float  # the page's commonest font size, table text included
+    bold_body: bool  # most of the page's text is bold: weight tells no headings apart
+    ocr_text: ocr.OcrText | None = None  # set when the page's text came from OCR
 
 
 def _running_key(text: str) -> str:
@@ -46,10 +53,22 @@ def _image_asset(doc: Document, image: dict[str, Any]) -> str:
         if filters and filters[-1] == "JPXDecode":
             return doc.add_asset("image", ".jp2", stream.get_rawdata())
         if set(filters) <= PIXEL_FILTERS and image.get("bits") == 8:
+            # plain pixels, plus one byte a row for a PNG predictor; anything larger is refused
+            bound = _pixel_bytes(image) + int(image["srcsize"][1])
+            if bound > MAX_PICTURE_BYTES or stream_size(stream, bound) > bound:
+                return ""
             return _png_asset(doc, image, stream.get_data())
     except Exception:  # noqa: BLE001 - a damaged picture stream must not lose the page's text
         return ""
     return ""
+
+
+def _pixel_bytes(image: dict[str, Any]) -> int:
+    """Bytes of plain 8-bit pixels of the picture's declared size and colour space."""
+    space = str(image.get("colorspace", [""])[0]).strip("/'")
+    channels = {"DeviceRGB": 3, "DeviceGray": 1, "DeviceCMYK": 4}.get(space, 0)
+    width, height = (int(n) for n in image["srcsize"])
+    return width * height * channels
 
 
 def _png_asset(doc: Document, image: dict[str, Any], data: bytes) -> str:
@@ -78,6 +97,14 @@ def _is_frame(cells: list[list[str | None]]) -> bool:
     return any((cell or "").count("\n") >= FRAME_LINES - 1 for row in cells for cell in row)
 
 
+def _cell_text(cell: str) -> str:
+    """A ruled cell's wrapped lines joined like a paragraph's (no space inside CJK words)."""
+    text = ""
+    for line in cell.split("\n"):
+        text = join_lines(text, line.strip())
+    return escape_inline(text)
+
+
 def _read_page(page: Any, number: int, doc: Document) -> PageContent:
     tables: list[tuple[float, list[list[str]]]] = []
     boxes: list[tuple[float, float, float, float]] = []
@@ -86,7 +113,7 @@ def _read_page(page: Any, number: int, doc: Document) -> PageContent:
             cells = table.extract()
             if _is_frame(cells):
                 continue
-            rows = [[escape_inline(c or "").replace("\n", " ") for c in row] for row in cells]
+            rows = [[_cell_text(c or "") for c in row] for row in cells]
             rows = [r for r in rows if any(c.strip() for c in r)]
             if rows:
                 tables.append((table.bbox[1], rows))
@@ -103,7 +130,9 @@ def _read_page(page: Any, number: int, doc: Document) -> PageContent:
     borderless, lines = borderless_tables(all_lines)
     tables = sorted(tables + borderless, key=lambda table: table[0])
     size = (float(page.height), float(page.width), _body_size(all_lines))
-    return PageContent(number, lines, tables, images, *size)
+    bold = sum(len(line.text) for line in all_lines if line.bold)
+    bold_body = bold * 2 > sum(len(line.text) for line in all_lines)
+    return PageContent(number, lines, tables, images, *size, bold_body)
 
 
 def _running_headers(pages: list[PageContent]) -> set[str]:
@@ -127,8 +156,9 @@ def _body_size(lines: list[Line]) -> float:
     return sizes.most_common(1)[0][0] if sizes else 0.0
 
 
-def _heading_levels(pages: list[PageContent]) -> dict[tuple[int, float], int]:
-    """(page, font size) -> heading level 1..3: sizes clearly above that page's body size."""
+def _heading_levels(pages: list[PageContent]) -> tuple[dict[tuple[int, float], int], int]:
+    """(page, font size) -> heading level 1..3 for sizes clearly above that page's body
+    size; and the level of bold headings in body type, one below the smallest size."""
     bigger: dict[tuple[int, float], float] = {}
     for page in pages:
         body = page.body
@@ -136,7 +166,8 @@ def _heading_levels(pages: list[PageContent]) -> dict[tuple[int, float], int]:
             if line.size >= body * 1.15:
                 bigger[(page.number, line.size)] = line.size
     ranks = sorted(set(bigger.values()), reverse=True)
-    return {key: min(ranks.index(size) + 1, 3) for key, size in bigger.items()}
+    levels = {key: min(ranks.index(size) + 1, 3) for key, size in bigger.items()}
+    return levels, min(max(len(ranks) + 1, 2), 3)
 
 
 def _is_running(line: Line, page: PageContent, running: set[str]) -> bool:
@@ -145,31 +176,29 @@ def _is_running(line: Line, page: PageContent, running: set[str]) -> bool:
 
 
 def _page_blocks(
-    doc: Document, page: PageContent, running: set[str], levels: dict[tuple[int, float], int]
+    doc: Document,
+    page: PageContent,
+    running: set[str],
+    levels: tuple[dict[tuple[int, float], int], int],
 ) -> None:
-    """Page marker, then lines (joined into paragraphs when close), tables and pictures."""
-    doc.add(Block("marker", f"page {page.number}"))
-    items: list[tuple[float, Block]] = []
-    previous: Line | None = None
-    for line in order_lines(page.lines, page):
+    """Page marker, then paragraphs, headings and list items, tables and pictures."""
+    read = f" (ocr, confidence {page.ocr_text.confidence:.2f})" if page.ocr_text else ""
+    doc.add(Block("marker", f"page {page.number}{read}"))
+    lines: list[Line] = []
+    for line in order_lines(page.lines, page.width):
         if _is_running(line, page, running):
             doc.raw_chars -= count_chars(line.text)
-            continue
-        text = escape_inline(line.text)
-        level = levels.get((page.number, line.size), 0) if len(line.text) < 120 else 0
-        close = (
-            previous is not None
-            and previous.size == line.size
-            and 0 <= line.top - previous.bottom < 0.6 * line.size
-        )
-        if level:
-            items.append((line.top, Block("heading", text, level=level)))
-        elif close and items and items[-1][1].kind == "paragraph":
-            items[-1][1].text += "\n" + text
         else:
-            items.append((line.top, Block("paragraph", text)))
-        previous = line
-    extra = [(t, Block("table", rows=r)) for t, r in page.tables]
+            lines.append(line)
+    by_size, bold_level = levels
+    sizes = {size: level for (number, size), level in by_size.items() if number == page.number}
+    glyphs = Glyphs()
+    groups = group_lines(lines, sizes, 0 if page.bold_body else bold_level)
+    items = group_blocks(groups, glyphs)
+    extra = [
+        (t, Block("table", rows=[[clean_cell(c, glyphs) for c in row] for row in r]))
+        for t, r in page.tables
+    ]
     extra += [
         (t, Block("image", f"picture on page {page.number}", asset=a)) for t, a in page.images
     ]
@@ -178,6 +207,16 @@ def _page_blocks(
         items.insert(at, (top, block))
     for _top, block in items:
         doc.add(block)
+    # bullets became list markers and meaningless glyphs were dropped (and are reported)
+    doc.raw_chars -= glyphs.markers + glyphs.dropped
+    doc.dropped_glyphs += glyphs.dropped
+
+
+def _over_budget(number: int) -> str:
+    return (
+        f"page {number} not read: its content streams expand past what is left of the "
+        f"file's budget of {MAX_EXPANDED_BYTES} bytes (a decompression bomb, or a huge page)"
+    )
 
 
 def read_pdf(path: Path, options: ReadOptions) -> Document:
@@ -191,9 +230,19 @@ def read_pdf(path: Path, options: ReadOptions) -> Document:
         with pdfplumber.open(path) as pdf:
             doc.counts["pages"] = len(pdf.pages)
             pages: list[PageContent] = []
+            budget = MAX_EXPANDED_BYTES
+            scanned: list[int] = []
             for number, pdf_page in enumerate(pdf.pages, 1):
+                expanded = page_expansion(pdf_page.page_obj, budget)
+                if expanded > budget:
+                    doc.cuts.append(_over_budget(number))
+                    pdf_page.close()
+                    continue
+                budget -= expanded
                 doc.raw_chars += sum(count_chars(ch["text"]) for ch in pdf_page.chars)
                 pages.append(_read_page(pdf_page, number, doc))
+                if needs_ocr(pdf_page, options.ocr):
+                    scanned.append(number)
                 pdf_page.close()
     except PdfminerException as exc:
         inner = exc.args[0] if exc.args else exc
@@ -202,6 +251,8 @@ def read_pdf(path: Path, options: ReadOptions) -> Document:
         raise BrokenFileError(f"{path.name}: not a readable PDF ({type(inner).__name__})") from None
     except (PDFSyntaxError, PDFPasswordIncorrect) as exc:
         raise BrokenFileError(f"{path.name}: not a readable PDF ({type(exc).__name__})") from None
+    if scanned:
+        _apply_ocr(path, pages, scanned, options, doc)
     running = set() if options.keep_running_headers else _running_headers(pages)
     levels = _heading_levels(pages)
     for page in pages:
@@ -209,3 +260,29 @@ def read_pdf(path: Path, options: ReadOptions) -> Document:
     if running:
         doc.notes.append(f"{len(running)} running header/footer line(s) removed")
     return doc
+
+
+def _apply_ocr(
+    path: Path, pages: list[PageContent], scanned: list[int], options: ReadOptions, doc: Document
+) -> None:
+    """Replace the text of scanned pages with what OCR reads on them (same layout code after)."""
+    if not ocr.available():
+        doc.notes.append(ocr.OCR_UNAVAILABLE)
+        return
+    text = "".join(line.text for page in pages for line in page.lines)
+    read = ocr_pages(path, scanned, options.ocr_lang, text, options.ocr_jobs)
+    for number, result in read.items():
+        page = pages[number - 1]
+        tables, lines = borderless_tables(result.lines)
+        page.lines, page.tables = lines, sorted(page.tables + tables, key=lambda t: t[0])
+        page.body, page.ocr_text = _body_size(result.lines), result
+        doc.ocr_pages.append(number)
+        if result.low_confidence:
+            doc.warnings.append(
+                (
+                    "loss.ocr_low_confidence",
+                    f"page {number}: {result.low_confidence} of {result.words} OCR'd words "
+                    f"read with confidence under {ocr.LOW_CONFIDENCE}%",
+                    "check those words against the page; a cleaner scan (300 dpi) reads better",
+                )
+            )

@@ -11,6 +11,7 @@ from officecli.readers.ooxml import (
     R_ID,
     chart_raw_chars,
     chart_rows,
+    chart_title,
     escape_inline,
     local,
     picture_ext,
@@ -57,7 +58,7 @@ def _paragraph_text(p: Element, rels: dict[str, tuple[str, str]]) -> str:
                     text = f"*{text.strip()}*"
             out.append(f"[{text}]({target})" if target.startswith("http") and text else text)
         elif name == "br":
-            out.append(" ")
+            out.append("\n")  # a line break inside the paragraph, kept
     return "".join(out).strip()
 
 
@@ -130,8 +131,11 @@ class PptxReader:
                     continue
                 ppr = p.find(q("a", "pPr"))
                 level = int(ppr.get("lvl", "0")) if ppr is not None else 0
-                if as_list:
-                    self.doc.add(Block("list_item", text, level=level))
+                numbered = ppr is not None and ppr.find(q("a", "buAutoNum")) is not None
+                marked = ppr is not None and ppr.find(q("a", "buChar")) is not None
+                unmarked = ppr is not None and ppr.find(q("a", "buNone")) is not None
+                if numbered or marked or (as_list and not unmarked):
+                    self.doc.add(Block("list_item", text, level=level, ordered=numbered))
                 else:
                     self.doc.add(Block("paragraph", text))
         elif name == "pic":
@@ -156,6 +160,9 @@ class PptxReader:
             part = rels.get(chart.get(R_ID, ""), ("", ""))[0]
             self.doc.raw_chars += chart_raw_chars(self.pkg, part)
             rows = chart_rows(self.pkg, part)
+            title = chart_title(self.pkg, part)
+            if title:
+                self.doc.add(Block("paragraph", f"**{title}**"))
             if rows:
                 self.doc.add(Block("table", rows=rows))
             else:

@@ -6,13 +6,31 @@ Every reader goes through this module, so the limits are enforced once.
 from __future__ import annotations
 
 import zipfile
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from agentcli.errors import AgentError, ExitCode
+from officecli.readers.errors import (
+    BrokenFileError,
+    EncryptedFileError,
+    ReaderError,
+    UnsafeFileError,
+    UnsupportedFormatError,
+)
+
+__all__ = [
+    "BrokenFileError",
+    "EncryptedFileError",
+    "ExpansionBudget",
+    "Package",
+    "ReaderError",
+    "UnsafeFileError",
+    "UnsupportedFormatError",
+    "parse_xml",
+]
 
 if TYPE_CHECKING:
-    from collections.abc import Iterator
     from xml.etree.ElementTree import Element
 
 MAX_TOTAL_BYTES = 512 * 1024 * 1024  # all members together, uncompressed
@@ -23,51 +41,30 @@ MAX_MEMBERS = 20_000
 OLE_MAGIC = b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1"
 
 
-class ReaderError(AgentError):
-    """A file that cannot be converted; reported per file as convert.failed."""
+@contextmanager
+def xml_errors(label: str) -> Iterator[None]:
+    """Map the XML parser's refusals to typed reader errors: DTDs and entities are unsafe,
+    malformed XML is a broken file."""
+    from xml.etree.ElementTree import ParseError
 
-    code = "CONVERT_FAILED"
-    exit_code = ExitCode.INTERNAL
-    default_suggestion = "open the file in its application and save it again"
+    from defusedxml import DefusedXmlException
 
-
-class BrokenFileError(ReaderError):
-    code = "BROKEN_FILE"
-    default_suggestion = "the file is damaged or not what its extension says; re-export it"
-
-
-class EncryptedFileError(ReaderError):
-    code = "ENCRYPTED_FILE"
-    default_suggestion = "remove the password protection and convert the saved copy"
-
-
-class UnsupportedFormatError(ReaderError):
-    code = "UNSUPPORTED_FORMAT"
-    default_suggestion = "convert .docx, .xlsx, .xlsm, .xls, .pptx, .pdf or .drawio files"
-
-
-class UnsafeFileError(ReaderError):
-    code = "UNSAFE_FILE"
-    default_suggestion = (
-        "the file exceeds a safety limit (zip bomb or XML entities); do not trust it"
-    )
+    try:
+        yield
+    except DefusedXmlException as exc:
+        raise UnsafeFileError(
+            f"{label}: XML with a DTD or entity declarations refused ({type(exc).__name__})"
+        ) from None
+    except ParseError as exc:
+        raise BrokenFileError(f"{label}: XML is not well formed ({exc})") from None
 
 
 def parse_xml(data: bytes | str, part: str) -> Element:
     """Parse XML refusing DTDs, entity declarations and external references."""
-    from xml.etree.ElementTree import ParseError
-
-    from defusedxml import DefusedXmlException
     from defusedxml.ElementTree import fromstring
 
-    try:
+    with xml_errors(part):
         return fromstring(data, forbid_dtd=True, forbid_entities=True, forbid_external=True)  # type: ignore[no-any-return]
-    except DefusedXmlException as exc:
-        raise UnsafeFileError(
-            f"{part}: XML with a DTD or entity declarations refused ({type(exc).__name__})"
-        ) from None
-    except ParseError as exc:
-        raise BrokenFileError(f"{part}: XML is not well formed ({exc})") from None
 
 
 def sniff_encrypted_ooxml(path: Path) -> None:
@@ -115,6 +112,9 @@ class Package:
         return self
 
     def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def close(self) -> None:
         self.zip.close()
 
     def has(self, name: str) -> bool:
@@ -137,22 +137,13 @@ class Package:
 
     def iter_xml(self, name: str) -> Iterator[Element]:
         """Stream a big part element by element ("end" events), with the same XML defences."""
-        from xml.etree.ElementTree import ParseError
-
-        from defusedxml import DefusedXmlException
         from defusedxml.ElementTree import iterparse
 
         label = f"{self.label}:{name}"
         try:
-            with self.zip.open(name) as stream:
+            with xml_errors(label), self.zip.open(name) as stream:
                 for _event, el in iterparse(stream, forbid_dtd=True, forbid_entities=True):
                     yield el
-        except DefusedXmlException as exc:
-            raise UnsafeFileError(
-                f"{label}: XML with a DTD or entities refused ({type(exc).__name__})"
-            ) from None
-        except ParseError as exc:
-            raise BrokenFileError(f"{label}: XML is not well formed ({exc})") from None
         except (zipfile.BadZipFile, OSError, EOFError) as exc:
             raise BrokenFileError(f"{label}: member is damaged ({exc})") from None
 
@@ -186,13 +177,29 @@ def resolve_part(folder: str, target: str) -> str:
     return "/".join(parts)
 
 
+class ExpansionBudget:
+    """The bytes one input file may expand to, shared by all its parts (pages, streams)."""
+
+    def __init__(self, label: str, limit: int) -> None:
+        self.label = label
+        self.limit = limit
+        self.left = limit
+
+    def take(self, size: int, what: str) -> None:
+        if size > self.left:
+            raise UnsafeFileError(
+                f"{self.label}: {what} expands past the file's budget of {self.limit} bytes"
+            )
+        self.left -= size
+
+
 def inflate_limited(data: bytes, limit: int, label: str) -> bytes:
     """Raw-deflate decompression that refuses to grow past `limit` bytes."""
     import zlib
 
     inflater = zlib.decompressobj(-15)
     try:
-        out = inflater.decompress(data, limit)
+        out = inflater.decompress(data, max(limit, 1))  # 0 would mean no limit
     except zlib.error as exc:
         raise BrokenFileError(f"{label}: compressed diagram is damaged ({exc})") from None
     if inflater.unconsumed_tail:

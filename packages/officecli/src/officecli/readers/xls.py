@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import zipfile
 from pathlib import Path
 from typing import Any
 
@@ -13,7 +14,7 @@ from officecli.readers.safety import BrokenFileError, EncryptedFileError
 MAX_XLS_BYTES = 256 * 1024 * 1024
 
 
-def _display(book: Any, sheet: Any, row: int, col: int) -> tuple[str, int]:
+def _display(book: Any, sheet: Any, row: int, col: int, iso: bool) -> tuple[str, int]:
     import xlrd
 
     cell = sheet.cell(row, col)
@@ -32,7 +33,7 @@ def _display(book: Any, sheet: Any, row: int, col: int) -> tuple[str, int]:
     if cell.ctype == xlrd.XL_CELL_DATE and code == "General":
         code = "yyyy-mm-dd"
     value = float(cell.value)
-    return (format_value(value, code, book.datemode == 1) if code else general(value)), 1
+    return (format_value(value, code, book.datemode == 1, iso) if code else general(value)), 1
 
 
 def read_xls(path: Path, options: ReadOptions) -> Document:
@@ -45,6 +46,8 @@ def read_xls(path: Path, options: ReadOptions) -> Document:
     except xlrd.biffh.XLRDError as exc:
         if "encrypt" in str(exc).lower():
             raise EncryptedFileError(f"{path.name}: the workbook is password-protected") from None
+        raise BrokenFileError(f"{path.name}: not a readable .xls workbook ({exc})") from None
+    except zipfile.BadZipFile as exc:  # xlrd takes a file starting with PK for a zip
         raise BrokenFileError(f"{path.name}: not a readable .xls workbook ({exc})") from None
     doc = Document()
     doc.counts["sheets"] = book.nsheets
@@ -60,7 +63,7 @@ def read_xls(path: Path, options: ReadOptions) -> Document:
         grid.hidden_cols = {c for c, info in sheet.colinfo_map.items() if info.hidden}
         for row in range(sheet.nrows):
             for col in range(sheet.ncols):
-                text, raw = _display(book, sheet, row, col)
+                text, raw = _display(book, sheet, row, col, options.iso_dates)
                 if not text:
                     continue
                 if left <= 0:

@@ -7,27 +7,31 @@ from typing import TYPE_CHECKING
 
 from officecli.readers.grid import SheetGrid, parse_ref, sheet_blocks
 from officecli.readers.model import Block, Document, ReadOptions, count_chars
-from officecli.readers.numfmt import BUILTIN_FORMATS, format_value
-from officecli.readers.ooxml import R_EMBED, R_ID, chart_raw_chars, chart_rows, picture_ext, q
-from officecli.readers.safety import BrokenFileError, Package
+from officecli.readers.numfmt import format_value
+from officecli.readers.ooxml import (
+    R_EMBED,
+    R_ID,
+    chart_raw_chars,
+    chart_rows,
+    chart_title,
+    picture_ext,
+    q,
+)
+from officecli.readers.safety import Package
+from officecli.readers.xlsx_book import (
+    X,
+    cell_formats,
+    shared_strings,
+    sheet_refs,
+    uses_1904_dates,
+    workbook,
+)
+from officecli.readers.xlsx_book import rich_text as _rich_text
 
 if TYPE_CHECKING:
     from xml.etree.ElementTree import Element
 
-WORKBOOK = "xl/workbook.xml"
-X = "{http://schemas.openxmlformats.org/spreadsheetml/2006/main}"
-
-
-def _rich_text(si: Element) -> str:
-    """Text of a shared or inline string; phonetic guides (rPh, furigana) are not text."""
-    out: list[str] = []
-    for child in si:
-        if child.tag == X + "t":
-            out.append(child.text or "")
-        elif child.tag == X + "r":
-            t = child.find(X + "t")
-            out.append(t.text or "" if t is not None else "")
-    return "".join(out)
+MAX_CELLS_NAMED = 20  # cells listed in one loss.formula_no_value finding; the count has them all
 
 
 class XlsxReader:
@@ -39,47 +43,35 @@ class XlsxReader:
         self.strings: list[str] = []
         self.formats: list[str] = []
         self.date1904 = False
+        self.uncalculated: dict[str, list[str]] = {}  # sheet -> cells with a formula, no value
 
     def read(self) -> Document:
-        if not self.pkg.has(WORKBOOK):
-            raise BrokenFileError(f"{self.pkg.label}: no xl/workbook.xml; not an Excel workbook")
-        book = self.pkg.xml(WORKBOOK)
-        pr = book.find(X + "workbookPr")
-        self.date1904 = pr is not None and pr.get("date1904") in ("1", "true")
-        self._load_strings()
-        self._load_styles()
-        rels = self.pkg.rels(WORKBOOK)
-        sheets = list(book.iter(X + "sheet"))
+        book = workbook(self.pkg)
+        self.date1904 = uses_1904_dates(book)
+        self.strings = shared_strings(self.pkg)
+        self.formats = cell_formats(self.pkg)
+        sheets = sheet_refs(self.pkg, book)
         self.doc.counts["sheets"] = len(sheets)
         for sheet in sheets:
-            hidden = sheet.get("state", "visible") != "visible"
-            if hidden and self.options.skip_hidden:
+            if (sheet.hidden and self.options.skip_hidden) or not sheet.part:
                 continue
-            part = rels.get(sheet.get(R_ID, ""), ("", ""))[0]
-            if not part or not self.pkg.has(part):
-                continue
-            grid = SheetGrid(sheet.get("name", ""), hidden=hidden)
-            self._sheet(part, grid)
+            grid = SheetGrid(sheet.name, hidden=sheet.hidden)
+            self._sheet(sheet.part, grid)
             sheet_blocks(grid, self.doc, self.options)
-            self._drawings(part)
+            self._drawings(sheet.part)
+        for name, cells in self.uncalculated.items():
+            shown = ", ".join(cells[:MAX_CELLS_NAMED]) + (
+                " ..." if len(cells) > MAX_CELLS_NAMED else ""
+            )
+            self.doc.warnings.append(
+                (
+                    "loss.formula_no_value",
+                    f"sheet {name!r}: {len(cells)} formula cell(s) have no calculated value "
+                    f"(shown as their formula): {shown}",
+                    "rerun with --recalc (needs LibreOffice), or open and save the file in Excel",
+                )
+            )
         return self.doc
-
-    def _load_strings(self) -> None:
-        part = "xl/sharedStrings.xml"
-        if self.pkg.has(part):
-            self.strings = [_rich_text(si) for si in self.pkg.xml(part).iter(X + "si")]
-
-    def _load_styles(self) -> None:
-        if not self.pkg.has("xl/styles.xml"):
-            return
-        root = self.pkg.xml("xl/styles.xml")
-        custom = {
-            int(f.get("numFmtId", "0")): f.get("formatCode", "") for f in root.iter(X + "numFmt")
-        }
-        xfs = root.find(X + "cellXfs")
-        for xf in xfs if xfs is not None else []:
-            fmt_id = int(xf.get("numFmtId", "0"))
-            self.formats.append(custom.get(fmt_id, BUILTIN_FORMATS.get(fmt_id, "General")))
 
     def _display(self, c: Element) -> tuple[str, int]:
         """(displayed text, characters of the raw value for the independent count)."""
@@ -106,7 +98,18 @@ class XlsxReader:
         style = int(c.get("s", "0"))
         code = self.formats[style] if style < len(self.formats) else "General"
         # a number may legitimately display shorter than its stored digits; count it as 1
-        return format_value(number, code, self.date1904), 1
+        return format_value(number, code, self.date1904, self.options.iso_dates), 1
+
+    def _formula_without_value(self, c: Element, sheet: str) -> str:
+        """A formula with no cached value (the file was written by a library, never opened in
+        Excel) shows as its formula, and is recorded for loss.formula_no_value. An empty
+        value of a text formula (t="str") is a real result: the formula returned ""."""
+        formula = c.find(X + "f")
+        v = c.find(X + "v")
+        if formula is None or (v is not None and v.text) or c.get("t") == "str":
+            return ""
+        self.uncalculated.setdefault(sheet, []).append(c.get("r", ""))
+        return "=" + formula.text if formula.text else ""
 
     def _sheet(self, part: str, grid: SheetGrid) -> None:
         cut = False
@@ -120,6 +123,8 @@ class XlsxReader:
                     cut = True
                     break
                 text, raw_chars = self._display(el)
+                if not text:
+                    text = self._formula_without_value(el, grid.name)
                 row, col = parse_ref(el.get("r", "A1"))
                 if text:
                     self.cells_left -= 1
@@ -176,11 +181,17 @@ class XlsxReader:
                 chart_part = rels.get(chart.get(R_ID, ""), ("", ""))[0]
                 self.doc.raw_chars += chart_raw_chars(self.pkg, chart_part)
                 rows = chart_rows(self.pkg, chart_part)
+                title = chart_title(self.pkg, chart_part)
                 if rows:
-                    self.doc.add(Block("heading", "Chart", level=3))
+                    self.doc.add(Block("heading", f"Chart: {title}" if title else "Chart", level=3))
                     self.doc.add(Block("table", rows=rows))
                 else:
-                    self.doc.add(Block("image", "chart without cached data"))
+                    alt = (
+                        f"chart {title} without cached data"
+                        if title
+                        else "chart without cached data"
+                    )
+                    self.doc.add(Block("image", alt))
                     self.doc.notes.append("chart without cached data not converted")
 
 

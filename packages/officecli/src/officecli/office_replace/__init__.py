@@ -1,0 +1,1 @@
+"""office-replace: bulk text, sheet-name and file-name replacement across Office files."""

@@ -1,0 +1,18 @@
+"""Console entry point: parse and render only (agentcli.main does both).
+
+`office-replace INPUT...` is shorthand for `office-replace replace INPUT...`.
+"""
+
+from __future__ import annotations
+
+import sys
+
+from agentcli import main as agent_main
+from officecli.default_command import with_command
+from officecli.office_replace.commands import APP
+
+
+def main() -> None:
+    agent_main.interrupt_on_sigterm()
+    sys.argv[1:] = with_command(sys.argv[1:], "replace", ("replace", "capabilities"))
+    agent_main.main(APP)

@@ -1,0 +1,28 @@
+"""office-replace's typed errors: all are exit 2 (fix the rules, the arguments or a name)."""
+
+from __future__ import annotations
+
+from agentcli.errors import InputError, UsageError
+
+
+class RulesError(InputError):
+    """The rules file cannot be used; the message names the row."""
+
+    code = "INVALID_RULES"
+    default_suggestion = (
+        "fix the rules file at the given row (columns: find, replace, id, mode, case, scope, note)"
+    )
+
+
+class OutDirError(UsageError):
+    """The output folder is missing, overlaps an input or would overwrite files."""
+
+    code = "BAD_OUT_DIR"
+    default_suggestion = "pass -d OUTDIR outside every input folder (add --force to overwrite)"
+
+
+class NewNameError(InputError):
+    """A renamed sheet or file would be invalid or collide with another one."""
+
+    code = "BAD_NEW_NAME"
+    default_suggestion = "change the rule so every new sheet or file name is valid and unique"

@@ -1,0 +1,214 @@
+"""OCR with Tesseract (through pytesseract): a page image to lines of word boxes in PDF points.
+
+The engine and its language data are installed packages (Debian's tesseract-ocr, -jpn,
+-jpn-vert); nothing is downloaded. The lines it gives are the PDF reader's own `Line`s, so
+OCR'd pages go through the same reading order, paragraph, heading and table code as text.
+"""
+
+from __future__ import annotations
+
+import os
+import unicodedata
+from collections.abc import Callable, Iterable, Iterator
+from concurrent.futures import Future, ThreadPoolExecutor
+from dataclasses import dataclass, field
+from functools import lru_cache
+from typing import TYPE_CHECKING, TypeVar
+
+from officecli.readers.pdf_layout import Line
+
+if TYPE_CHECKING:
+    from PIL.Image import Image
+
+DPI = 300
+LOW_CONFIDENCE = 60  # Tesseract's word confidence (0-100) under which a word is doubtful
+CONFIDENT = 0.8  # a reading this sure (mean word confidence) is kept without trying others
+VERTICAL = "vertical"  # the try that reads Japanese columns (jpn_vert, one column per line)
+JOIN_GAP = 3.0  # line heights: CJK boxes closer than this are one word (Tesseract boxes are loose)
+INSTALL_HINT = (
+    "install Tesseract 5 and its language data: "
+    "apt-get install tesseract-ocr tesseract-ocr-jpn tesseract-ocr-jpn-vert"
+)
+OCR_UNAVAILABLE = "OCR not available: " + INSTALL_HINT
+CJK_SCRIPTS = {"Japanese", "Han", "Hiragana", "Katakana"}
+
+T = TypeVar("T")
+R = TypeVar("R")
+
+
+@dataclass
+class OcrText:
+    """What Tesseract read on one image: lines in reading order and how sure it was."""
+
+    lines: list[Line] = field(default_factory=list)
+    words: int = 0
+    low_confidence: int = 0
+    confidence: float = 0.0  # mean word confidence, 0..1
+    vertical: bool = False
+
+
+@lru_cache(maxsize=1)
+def languages() -> frozenset[str]:
+    """Installed Tesseract languages; empty when the engine is missing."""
+    try:
+        import pytesseract
+
+        return frozenset(pytesseract.get_languages(config=""))
+    except (ImportError, OSError, RuntimeError) as exc:  # TesseractNotFoundError is an OSError
+        del exc
+        return frozenset()
+
+
+def available() -> bool:
+    return "eng" in languages() or "jpn" in languages()
+
+
+def is_cjk(ch: str) -> bool:
+    name = unicodedata.name(ch, "")
+    return name.startswith(("CJK", "HIRAGANA", "KATAKANA", "FULLWIDTH", "IDEOGRAPHIC"))
+
+
+def candidate_languages(text: str, image: Image | None = None) -> list[str]:
+    """Languages to try, best guess first: jpn+eng when the document shows CJK text elsewhere
+    (or, with no text at all, Tesseract's script detection says so), else eng, then jpn+eng
+    for a page English reads badly. Only installed languages are named."""
+    have = languages()
+    japanese = "+".join(lang for lang in ("jpn", "eng") if lang in have)
+    english = "eng" if "eng" in have else japanese
+    if text.strip():
+        return [japanese if any(is_cjk(ch) for ch in text) else english]
+    if _script_is_cjk(image):
+        return [japanese]
+    return list(dict.fromkeys([english, japanese]))
+
+
+def _script_is_cjk(image: Image | None) -> bool:
+    """Tesseract's script detection (osd) on a page with no text layer to guess from."""
+    if image is None or "osd" not in languages():
+        return False
+    import pytesseract
+
+    try:
+        osd = pytesseract.image_to_osd(image, output_type=pytesseract.Output.DICT, timeout=60)
+    except (pytesseract.TesseractError, RuntimeError):
+        return False  # too little text to tell the script
+    return str(osd.get("script", "")) in CJK_SCRIPTS
+
+
+def check_language(lang: str) -> str | None:
+    """The first language of `lang` (e.g. jpn+eng) that is not installed, if any."""
+    have = languages()
+    return next((part for part in lang.split("+") if part not in have), None)
+
+
+def recognise(image: Image, languages_to_try: list[str], scale: float) -> OcrText:
+    """OCR one image; `scale` turns its pixels into PDF points. Each language is tried in turn
+    until one reads with confidence; a Japanese page still read badly is tried as vertical text
+    (jpn_vert); the most confident reading wins."""
+    best = OcrText()
+    tries = list(languages_to_try)
+    if any("jpn" in lang.split("+") for lang in tries) and "jpn_vert" in languages():
+        tries.append(VERTICAL)
+    for lang in tries:
+        reading = _read(image, "jpn_vert" if lang == VERTICAL else lang, scale, lang == VERTICAL)
+        if reading.confidence > best.confidence:
+            best = reading
+        if best.confidence >= CONFIDENT:
+            break
+    return best
+
+
+def _read(image: Image, lang: str, scale: float, vertical: bool) -> OcrText:
+    import pytesseract
+
+    data = pytesseract.image_to_data(
+        image,
+        lang=lang,
+        config="--psm 5" if vertical else "--psm 3",
+        output_type=pytesseract.Output.DICT,
+        timeout=300,
+    )
+    groups: dict[tuple[int, int, int], list[tuple[float, float, float, float, str]]] = {}
+    confidences: list[float] = []
+    for i, text in enumerate(data["text"]):
+        word, conf = str(text).strip(), float(data["conf"][i])
+        if not word or conf < 0:
+            continue
+        confidences.append(conf)
+        x0, top = data["left"][i] * scale, data["top"][i] * scale
+        x1, bottom = x0 + data["width"][i] * scale, top + data["height"][i] * scale
+        key = (data["block_num"][i], data["par_num"][i], data["line_num"][i])
+        groups.setdefault(key, []).append((x0, top, x1, bottom, word))
+    if vertical:
+        lines = _vertical_order(list(groups.values()))
+    else:
+        lines = sorted(map(_line, groups.values()), key=lambda line: (line.top, line.words[0][0]))
+    return OcrText(
+        lines,
+        len(confidences),
+        sum(1 for c in confidences if c < LOW_CONFIDENCE),
+        round(sum(confidences) / len(confidences) / 100, 2) if confidences else 0.0,
+        vertical,
+    )
+
+
+def _line(boxes: list[tuple[float, float, float, float, str]]) -> Line:
+    """One OCR line; boxes closer than JOIN_GAP with CJK at the seam become one word."""
+    boxes.sort(key=lambda b: b[0])
+    top = min(b[1] for b in boxes)
+    bottom = max(b[3] for b in boxes)
+    height = bottom - top
+    words: list[tuple[float, float, str]] = []
+    for x0, _top, x1, _bottom, text in boxes:
+        if words:
+            px0, px1, ptext = words[-1]
+            seam_cjk = is_cjk(ptext[-1]) or is_cjk(text[0])
+            if seam_cjk and x0 - px1 < JOIN_GAP * height:
+                words[-1] = (px0, x1, ptext + text)
+                continue
+        words.append((x0, x1, text))
+    heights = sorted(b[3] - b[1] for b in boxes)
+    return Line(words, top, bottom, _font_size(heights[len(heights) // 2]))
+
+
+def _font_size(box_height: float) -> float:
+    """A font size from a median word box height, in half-octave steps. Box heights of one font
+    differ by ~20% between Latin (x-height words) and CJK glyphs; the page reader would take that
+    for a heading level, so sizes are only told apart when they differ by 40% or more."""
+    import math
+
+    return round(2 ** (round(math.log2(max(box_height, 1.0)) * 2) / 2), 1)
+
+
+def _vertical_order(columns: list[list[tuple[float, float, float, float, str]]]) -> list[Line]:
+    """Vertical Japanese is read column by column, right to left, each top to bottom. The page
+    reader orders lines by their top, so each column becomes a line one line-height below the
+    previous one, all of one size (its geometry says nothing useful to a horizontal layout)."""
+    out: list[Line] = []
+    ordered = sorted(columns, key=lambda boxes: -max(b[2] for b in boxes))
+    top = min((b[1] for boxes in columns for b in boxes), default=0.0)
+    size = max((_font_size(b[2] - b[0]) for boxes in columns for b in boxes), default=10.0)
+    for boxes in ordered:
+        text = "".join(b[4] for b in sorted(boxes, key=lambda b: b[1]))
+        out.append(Line([(0.0, size * len(text), text)], top, top + size, size))
+        top += size * 1.2
+    return out
+
+
+def bounded_map(work: Callable[[T], R], items: Iterable[T], jobs: int) -> Iterator[R]:
+    """work(item) for each item in order, `jobs` at a time in threads (Tesseract runs as a
+    subprocess, so threads run in parallel); at most 2 x jobs items are held at once."""
+    jobs = max(1, jobs)
+    if jobs == 1:
+        yield from map(work, items)
+        return
+    # one Tesseract per page: its own OpenMP threads would only fight over the same cores
+    os.environ.setdefault("OMP_THREAD_LIMIT", "1")
+    pending: list[Future[R]] = []
+    with ThreadPoolExecutor(max_workers=jobs) as pool:
+        for item in items:
+            pending.append(pool.submit(work, item))
+            if len(pending) >= 2 * jobs:
+                yield pending.pop(0).result()
+        for future in pending:
+            yield future.result()

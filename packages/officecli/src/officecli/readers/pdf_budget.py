@@ -1,0 +1,85 @@
+"""The PDF expansion budget: before a page is read, its content streams (and the forms it
+draws) are inflated with a bounded inflater and counted against one budget for the file,
+so a FlateDecode bomb costs at most the budget, never the memory it would expand to."""
+
+from __future__ import annotations
+
+import zlib
+from collections.abc import Iterator
+from typing import Any
+
+MAX_EXPANDED_BYTES = 128 * 1024 * 1024  # all measured streams of one PDF together
+_STEP = 1 << 20
+_FLATE = ("FlateDecode", "Fl")
+_MAX_FORM_DEPTH = 8
+
+
+def _name(obj: Any) -> str:
+    return str(getattr(obj, "name", obj)).strip("/'")
+
+
+def stream_size(stream: Any, limit: int) -> int:
+    """The bytes a stream decodes to, counted up to limit + 1 (then it is over budget).
+
+    FlateDecode is inflated step by step and the output dropped; a stream that is not
+    compressed, or whose inflation fails (encrypted, damaged), counts its raw length.
+    """
+    raw = stream.get_rawdata()
+    if raw is None:  # already decoded by pdfminer
+        return len(stream.get_data())
+    filters = [_name(f) for f, _ in stream.get_filters()]
+    if not filters or filters[0] not in _FLATE:
+        return len(raw)
+    inflater = zlib.decompressobj()
+    size, data = 0, raw
+    try:
+        while data and size <= limit:
+            size += len(inflater.decompress(data, _STEP))
+            data = inflater.unconsumed_tail
+    except zlib.error:
+        return len(raw)
+    return size
+
+
+def _resolved(obj: Any) -> Any:
+    from pdfminer.pdftypes import resolve1
+
+    return resolve1(obj)
+
+
+def page_streams(page: Any) -> Iterator[Any]:
+    """The page's content streams and the form XObjects it can draw, each once."""
+    from pdfminer.pdftypes import PDFStream
+
+    seen: set[int] = set()
+
+    def forms(resources: Any, depth: int) -> Iterator[Any]:
+        resources = _resolved(resources)
+        xobjects = _resolved(resources.get("XObject")) if isinstance(resources, dict) else None
+        if not isinstance(xobjects, dict) or depth > _MAX_FORM_DEPTH:
+            return
+        for ref in xobjects.values():
+            xobject = _resolved(ref)
+            if not isinstance(xobject, PDFStream) or id(xobject) in seen:
+                continue
+            seen.add(id(xobject))
+            if _name(xobject.get("Subtype")) == "Form":
+                yield xobject
+                yield from forms(xobject.get("Resources"), depth + 1)
+
+    contents = page.contents if isinstance(page.contents, list) else [page.contents]
+    for stream in contents:
+        stream = _resolved(stream)
+        if isinstance(stream, PDFStream):
+            yield stream
+    yield from forms(page.resources, 0)
+
+
+def page_expansion(page: Any, limit: int) -> int:
+    """Bytes the page's streams expand to; stops counting once past `limit`."""
+    total = 0
+    for stream in page_streams(page):
+        total += stream_size(stream, limit - total)
+        if total > limit:
+            break
+    return total

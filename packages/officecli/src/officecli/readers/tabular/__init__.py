@@ -1,0 +1,100 @@
+"""Streaming readers for tabular files: CSV/TSV, xlsx, JSON, JSON Lines and Markdown tables,
+one module per format.
+
+`open_table` yields a `Table` whose `rows` iterate `(row_number, {column: text})`, with
+`records` and `chunks` the same single pass as lists in column order (exactly as wide as
+the header; `chunks` batches them, which is how the fast consumers read), every cell as
+text (as written in the file; xlsx numbers and dates rendered plainly). Row numbers count
+as a person does, header included: the first data row of a CSV, an xlsx sheet or a
+Markdown table is row 2 (xlsx: the sheet's own row number; Markdown: the line number in
+the file; JSON Lines: the line number; JSON arrays: the element's position).
+
+Memory stays flat for CSV/TSV, xlsx, JSON Lines and Markdown; a JSON array is loaded whole
+because the standard library cannot stream it. xlsx goes through `readers.safety.Package`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+from officecli.readers.paths import not_a_file
+from officecli.readers.tabular.encoding import check_encoding, detect_encoding
+from officecli.readers.tabular.markdown_table import split_markdown_row
+from officecli.readers.tabular.table import CHUNK_ROWS, Opened, Table, TableReadError, cell_text
+
+__all__ = [
+    "CHUNK_ROWS",
+    "FORMATS",
+    "Table",
+    "TableReadError",
+    "cell_text",
+    "open_table",
+    "split_markdown_row",
+    "table_format",
+]
+
+FORMATS = {
+    ".csv": "csv",
+    ".txt": "csv",
+    ".tsv": "tsv",
+    ".tab": "tsv",
+    ".xlsx": "xlsx",
+    ".xlsm": "xlsx",
+    ".json": "json",
+    ".jsonl": "jsonl",
+    ".ndjson": "jsonl",
+    ".md": "markdown",
+    ".markdown": "markdown",
+}
+TEXT_FORMATS = ("csv", "tsv", "markdown")
+
+
+def table_format(path: Path) -> str:
+    fmt = FORMATS.get(path.suffix.lower())
+    if fmt is None:
+        raise TableReadError(
+            f"{path.name}: unsupported file type {path.suffix or '(none)'!r}",
+            suggestion="use one of: " + ", ".join(sorted(FORMATS)),
+        )
+    return fmt
+
+
+def _open(path: Path, fmt: str, sheet: str | None, encoding: str) -> tuple[str, Opened]:
+    """(sheet title, opened table); each format's module loads only when used."""
+    if fmt == "xlsx":
+        from officecli.readers.tabular.xlsx_rows import xlsx_rows
+
+        return xlsx_rows(path, sheet)
+    if fmt in ("json", "jsonl"):
+        from officecli.readers.tabular.json_rows import json_rows, jsonl_rows
+
+        return "", (json_rows(path) if fmt == "json" else jsonl_rows(path))
+    if fmt == "markdown":
+        from officecli.readers.tabular.markdown_table import markdown_rows
+
+        return "", markdown_rows(path, encoding)
+    from officecli.readers.tabular.delimited import delimited_rows
+
+    return "", delimited_rows(path, encoding, "\t" if fmt == "tsv" else ",")
+
+
+@contextmanager
+def open_table(
+    path: str | Path, *, sheet: str | None = None, encoding: str | None = None
+) -> Iterator[Table]:
+    """Open a data file for one streaming pass; the file is closed when the block ends."""
+    problem = not_a_file(path)
+    if problem:
+        raise TableReadError(f"{str(path)!r}: {problem}", suggestion="check the data file path")
+    path = Path(path)
+    fmt = table_format(path)
+    text_encoding = "utf-8" if fmt in ("json", "jsonl") else ""
+    if fmt in TEXT_FORMATS:
+        text_encoding = check_encoding(encoding, path) if encoding else detect_encoding(path)
+    title, (columns, chunks, close) = _open(path, fmt, sheet, text_encoding)
+    try:
+        yield Table(path.name, fmt, columns, chunks, encoding=text_encoding, sheet=title)
+    finally:
+        close()

@@ -1,0 +1,137 @@
+"""The rows of one xlsx sheet, streamed through the guarded Package (zip-bomb and XML
+limits), with the same shared strings and number formats as doc2md's xlsx reader.
+
+Values are the cached ones, as text a person would read: numbers plainly (8800, 0.1),
+cells formatted as dates as ISO dates, booleans as true/false.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Iterator
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from officecli.readers.grid import parse_ref
+from officecli.readers.numfmt import is_date_format
+from officecli.readers.safety import Package
+from officecli.readers.tabular.table import (
+    Opened,
+    RecordIterator,
+    TableReadError,
+    cell_text,
+    closing_on_error,
+    in_chunks,
+)
+from officecli.readers.xlsx_book import (
+    X,
+    cell_formats,
+    rich_text,
+    shared_strings,
+    sheet_refs,
+    uses_1904_dates,
+    workbook,
+)
+
+if TYPE_CHECKING:
+    from xml.etree.ElementTree import Element
+
+_CELL, _ROW, _VALUE, _INLINE = X + "c", X + "row", X + "v", X + "is"
+
+
+class _Cells:
+    """Cell values of one workbook, as Python values `cell_text` renders."""
+
+    def __init__(self, pkg: Package, date1904: bool) -> None:
+        self.strings = shared_strings(pkg)
+        self.dates = [is_date_format(code) for code in cell_formats(pkg)]
+        self.epoch = dt.datetime(1904, 1, 1) if date1904 else dt.datetime(1899, 12, 30)
+
+    def value(self, c: Element) -> Any:
+        kind = c.get("t", "n")
+        if kind == "inlineStr":
+            inline = c.find(_INLINE)
+            return rich_text(inline) if inline is not None else ""
+        v = c.find(_VALUE)
+        raw = v.text or "" if v is not None else ""
+        if kind == "s":
+            return self.strings[int(raw)] if raw.isdigit() and int(raw) < len(self.strings) else ""
+        if kind == "b":
+            return raw == "1" if raw else None
+        if kind != "n" or not raw:
+            return raw  # str (a formula's text), e (#N/A), d (ISO text)
+        style = int(c.get("s", "0") or 0)
+        if style < len(self.dates) and self.dates[style]:
+            return self._moment(raw)
+        try:
+            return int(raw)
+        except ValueError:
+            pass
+        try:
+            return float(raw)
+        except ValueError:
+            return raw
+
+    def _moment(self, raw: str) -> Any:
+        try:
+            days = float(raw)
+            moment = self.epoch + dt.timedelta(days=days)
+        except (ValueError, OverflowError):
+            return raw
+        moment = (moment + dt.timedelta(microseconds=500)).replace(microsecond=0)
+        return moment.time() if 0 <= days < 1 else moment
+
+
+def _sheet_rows(elements: Iterator[Element], cells: _Cells) -> Iterator[tuple[int, list[Any]]]:
+    """(sheet row number, values by column) for every row element, in file order."""
+    values: dict[int, Any] = {}
+    next_col = 0
+    for el in elements:
+        if el.tag == _CELL:
+            ref = el.get("r")
+            col = parse_ref(ref)[1] if ref else next_col
+            values[col] = cells.value(el)
+            next_col = col + 1
+            el.clear()
+        elif el.tag == _ROW:
+            width = max(values) + 1 if values else 0
+            yield int(el.get("r", "0") or 0), [values.get(i) for i in range(width)]
+            values, next_col = {}, 0
+            el.clear()
+
+
+def xlsx_rows(path: Path, sheet: str | None) -> tuple[str, Opened]:
+    pkg = Package(path)
+    try:
+        book = workbook(pkg)
+        refs = [r for r in sheet_refs(pkg, book) if r.part]
+        names = [r.name for r in refs]
+        if not refs or (sheet is not None and sheet not in names):
+            raise TableReadError(
+                f"{path.name}: no sheet named {sheet!r}" if refs else f"{path.name}: no sheets",
+                suggestion="use --sheet with one of: " + ", ".join(names),
+            )
+        ref = refs[names.index(sheet)] if sheet is not None else refs[0]
+        rows = _sheet_rows(pkg.iter_xml(ref.part), _Cells(pkg, uses_1904_dates(book)))
+        header_number, first = next(
+            ((n, values) for n, values in rows if any(v not in (None, "") for v in values)),
+            (0, []),
+        )
+    except BaseException:
+        pkg.close()
+        raise
+    header = [cell_text(v) for v in first]
+    while header and header[-1] == "":
+        header.pop()
+    columns = closing_on_error(pkg.close, path, header)
+
+    def records() -> RecordIterator:
+        width = len(columns)
+        previous = header_number
+        for number, values in rows:
+            previous = number = number or previous + 1
+            texts = [cell_text(v) for v in values[:width]]
+            if any(texts):
+                yield number, texts + [""] * (width - len(texts))
+
+    return ref.name, (columns, in_chunks(records()), pkg.close)

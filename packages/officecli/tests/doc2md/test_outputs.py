@@ -1,0 +1,134 @@
+"""Inputs are never lost: outputs never land on inputs, nor on another source's output."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import threading
+from pathlib import Path
+from typing import Any
+
+ENTRY = "from officecli.doc2md.cli import main; main()"
+
+DOCX = Path(__file__).resolve().parents[4] / ".." / "shared" / "corpus" / "markitdown" / "test.docx"
+
+
+def test_report_onto_the_input_is_refused_and_the_input_kept(
+    run_doc2md: Any, tmp_path: Path
+) -> None:
+    source = tmp_path / "test.docx"
+    source.write_bytes(DOCX.read_bytes())
+    code, env = run_doc2md(source, "-o", source, "-d", tmp_path / "out")
+    assert (code, env["error_code"]) == (2, "OUTPUT_IS_INPUT")
+    assert source.read_bytes() == DOCX.read_bytes()
+    assert not (tmp_path / "out").exists()
+
+
+def test_report_onto_a_hard_link_of_the_input_is_refused(run_doc2md: Any, tmp_path: Path) -> None:
+    source = tmp_path / "test.docx"
+    source.write_bytes(DOCX.read_bytes())
+    os.link(source, tmp_path / "alias.json")
+    code, env = run_doc2md(source, "-o", tmp_path / "alias.json", "-d", tmp_path / "out")
+    assert (code, env["error_code"]) == (2, "OUTPUT_IS_INPUT")
+    assert source.read_bytes() == DOCX.read_bytes()
+
+
+def test_markdown_onto_a_hard_link_of_an_input_is_refused(run_doc2md: Any, tmp_path: Path) -> None:
+    out = tmp_path / "out"
+    out.mkdir()
+    source = tmp_path / "test.docx"
+    source.write_bytes(DOCX.read_bytes())
+    os.link(source, out / "test.md")  # what -d would write is the input itself
+    code, env = run_doc2md(source, "-d", out)
+    assert (code, env["error_code"]) == (2, "OUTPUT_IS_INPUT")
+    assert source.read_bytes() == DOCX.read_bytes()
+    assert sorted(p.name for p in out.iterdir()) == ["test.md"]
+
+
+def test_output_folder_that_is_a_file_is_exit_2(run_doc2md: Any, tmp_path: Path) -> None:
+    (tmp_path / "out").write_text("x", encoding="utf-8")
+    code, env = run_doc2md(DOCX, "-d", tmp_path / "out")
+    assert (code, env["error_code"]) == (2, "USAGE")
+    assert (tmp_path / "out").read_text(encoding="utf-8") == "x"
+
+
+def test_another_source_into_the_same_folder_needs_force(run_doc2md: Any, tmp_path: Path) -> None:
+    first, second = tmp_path / "a" / "test.docx", tmp_path / "b" / "test.docx"
+    for path in (first, second):
+        path.parent.mkdir()
+        path.write_bytes(DOCX.read_bytes())
+    out = tmp_path / "out"
+    assert run_doc2md(first, "-d", out)[0] == 0
+    written = (out / "test.md").read_bytes()
+    assert run_doc2md(first, "-d", out)[0] == 0  # the same source again is fine
+    code, env = run_doc2md(second, "-d", out)
+    assert (code, env["error_code"]) == (2, "OUTPUT_CONFLICT")
+    assert (out / "test.md").read_bytes() == written
+    assert run_doc2md(second, "-d", out, "--force")[0] == 0
+    recorded = json.loads((out / ".doc2md-manifest.json").read_text("utf-8"))
+    assert recorded["outputs"] == {"test.md": {"source": str(second.resolve())}}
+    # no temporary file is left beside the outputs
+    assert sorted(p.name for p in out.iterdir()) == [
+        ".doc2md-manifest.json",
+        "test.md",
+        "test_assets",
+    ]
+
+
+def test_sigterm_removes_temporary_files_as_sigint_does(tmp_path: Path) -> None:
+    fifo = tmp_path / "stuck.drawio"
+    os.mkfifo(fifo)  # doc2md blocks reading it: the run is surely in progress when signalled
+    temp = tmp_path / "tmp"
+    temp.mkdir()
+    env = {**os.environ, "TMPDIR": str(temp)}
+    proc = subprocess.Popen(
+        [sys.executable, "-c", ENTRY, str(DOCX), str(fifo), "-d", str(tmp_path / "out")],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        env=env,
+    )
+    writer: list[int] = []  # opening the write end returns once doc2md opened the read end
+    opener = threading.Thread(target=lambda: writer.append(os.open(fifo, os.O_WRONLY)))
+    opener.daemon = True
+    opener.start()
+    opener.join(timeout=60)
+    try:
+        assert writer, proc.communicate(timeout=60)
+        proc.send_signal(signal.SIGTERM)
+    finally:
+        for fd in writer:
+            os.close(fd)
+    out, _ = proc.communicate(timeout=60)
+    assert proc.returncode == 130
+    assert json.loads(out)["error_code"] == "INTERRUPTED"
+    assert list(temp.iterdir()) == []
+    assert sorted(p.name for p in (tmp_path / "out").iterdir()) == [
+        ".doc2md-manifest.json",
+        "test.md",
+        "test_assets",
+    ]
+
+
+def test_damaged_empty_and_unsupported_inputs_of_every_format_are_exit_2(
+    run_doc2md: Any, tmp_path: Path
+) -> None:
+    from officecli.readers.registry import DOCUMENT_EXTENSIONS
+
+    files = []
+    for ext in (*DOCUMENT_EXTENSIONS, ".txt"):
+        for kind, data in (
+            ("empty", b""),
+            ("zip", b"PK\x03\x04garbage"),
+            ("junk", b"\x00\xff" * 900),
+        ):
+            path = tmp_path / f"{kind}{ext}"
+            path.write_bytes(data)
+            files.append(path)
+    code, report = run_doc2md(*files, "-d", tmp_path / "out", "-j", "1")
+    codes = {f["field"] for f in report["findings"]}
+    assert code == 2
+    assert codes == {"BROKEN_FILE", "UNSUPPORTED_FORMAT"}
+    assert len(report["findings"]) == len(files)

@@ -1,0 +1,247 @@
+"""Excel: strings edited in the XML (shared, inline, rich text), furigana left alone, drawing
+and chart text, and sheet renames that rewrite every reference."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import openpyxl
+import pytest
+from openpyxl.cell.rich_text import CellRichText, TextBlock
+from openpyxl.cell.text import InlineFont
+from openpyxl.chart import BarChart, Reference
+from openpyxl.formatting.rule import FormulaRule
+from openpyxl.workbook.defined_name import DefinedName
+from openpyxl.worksheet.datavalidation import DataValidation
+from replace_helpers import (
+    Replace,
+    add_override,
+    add_rel,
+    findings,
+    members,
+    patch_zip,
+    places,
+    write_rules,
+)
+
+A_NS = "http://schemas.openxmlformats.org/drawingml/2006/main"
+SHAPE = (
+    "<oneCellAnchor><from><col>0</col><colOff>0</colOff><row>5</row><rowOff>0</rowOff></from>"
+    f'<ext cx="100" cy="100"/><sp xmlns:a="{A_NS}"><nvSpPr><cNvPr id="9" name="Note box"/>'
+    '<cNvSpPr txBox="1"/></nvSpPr><spPr/><txBody><a:bodyPr/><a:p><a:r><a:t>shape Acme Corp</a:t>'
+    "</a:r></a:p></txBody></sp><clientData/></oneCellAnchor>"
+)
+INLINE = '<row r="9"><c r="A9" t="inlineStr"><is><t>inline Acme Corp</t></is></c></row>'
+X_NS = "http://schemas.openxmlformats.org/spreadsheetml/2006/main"
+SHARED = (
+    f'<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n<sst xmlns="{X_NS}" count="4" uniqueCount="3">'
+    "<si><t>Acme Corp</t></si>"
+    '<si><t>株式会社アクメ</t><rPh sb="0" eb="4"><t>カブシキガイシャ</t></rPh><phoneticPr fontId="1"/></si>'
+    '<si><r><rPr><b/></rPr><t xml:space="preserve">Acme </t></r><r><t>Corp unused</t></r></si></sst>'
+)
+SST_TYPE = "application/vnd.openxmlformats-officedocument.spreadsheetml.sharedStrings+xml"
+
+
+def shared_cells(xml: str) -> str:
+    """A1, B1 and A3 written by openpyxl as inline strings become shared-string cells."""
+    for ref, text, index in (
+        ("A1", "Acme Corp", 0),
+        ("B1", "Acme Corp", 0),
+        ("A3", "株式会社アクメ", 1),
+    ):
+        escaped = "".join(c if c.isascii() else f"&#{ord(c)};" for c in text)  # as openpyxl writes
+        inline = f'<c r="{ref}" t="inlineStr"><is><t>{escaped}</t></is></c>'
+        assert inline in xml
+        xml = xml.replace(inline, f'<c r="{ref}" t="s"><v>{index}</v></c>')
+    return xml
+
+
+def text_rules(tmp_path: Path) -> Path:
+    return write_rules(
+        tmp_path / "rules.csv",
+        [
+            ["id", "find", "replace"],
+            ["co", "Acme Corp", "Globex Inc"],
+            ["jp", "アクメ", "グローブ"],
+        ],
+    )
+
+
+def book_with_everything(path: Path) -> Path:
+    wb = openpyxl.Workbook()
+    ws = wb.active
+    ws.title = "表紙"
+    ws["A1"] = "Acme Corp"
+    ws["B1"] = "Acme Corp"
+    ws["A2"] = CellRichText(
+        [TextBlock(InlineFont(b=True), "Acme "), TextBlock(InlineFont(i=True), "Corp tail")]
+    )
+    ws["A3"] = "株式会社アクメ"
+    for row in range(4, 7):
+        ws.cell(row, 3, row)
+    chart = BarChart()
+    chart.title = "Acme Corp sales"
+    chart.add_data(Reference(ws, min_col=3, min_row=4, max_row=6))
+    ws.add_chart(chart, "E1")
+    wb.save(path)
+    patch_zip(
+        path,
+        {
+            "xl/drawings/drawing1.xml": lambda xml: xml.replace("</wsDr>", SHAPE + "</wsDr>"),
+            "xl/worksheets/sheet1.xml": lambda xml: shared_cells(xml).replace(
+                "</sheetData>", INLINE + "</sheetData>"
+            ),
+            "xl/sharedStrings.xml": SHARED,
+            "xl/_rels/workbook.xml.rels": add_rel("rIdS", "sharedStrings", "sharedStrings.xml"),
+            "[Content_Types].xml": add_override("xl/sharedStrings.xml", SST_TYPE),
+        },
+    )
+    return path
+
+
+def test_strings_drawings_and_charts_are_edited_in_place(replace: Replace, tmp_path: Path) -> None:
+    (tmp_path / "in").mkdir()
+    source = book_with_everything(tmp_path / "in" / "請求.xlsx")
+    code, report = replace(source, "--rules", text_rules(tmp_path), "-d", tmp_path / "out")
+    assert code == 0
+    assert places(report, "co") == [
+        "請求.xlsx :: 表紙!A1, 表紙!B1",
+        "請求.xlsx :: sharedStrings si 3",
+        "請求.xlsx :: 表紙!A2",
+        "請求.xlsx :: 表紙!A9",
+        "請求.xlsx :: 表紙 :: shape 'Note box' / paragraph 1",
+        "請求.xlsx :: 表紙 :: chart1 :: chart title / paragraph 1",
+    ]
+    assert places(report, "jp") == ["請求.xlsx :: 表紙!A3"]
+    furigana = findings(report, "replace.furigana")
+    assert [(f["location"], f["expected"], f["actual"]) for f in furigana] == [
+        ("請求.xlsx :: 表紙!A3", "株式会社アクメ", "株式会社グローブ")
+    ]
+    out = tmp_path / "out" / "請求.xlsx"
+    ws = openpyxl.load_workbook(out, rich_text=True)["表紙"]
+    assert [str(ws[c].value) for c in ("A1", "B1", "A2", "A3", "A9")] == [
+        "Globex Inc",
+        "Globex Inc",
+        "Globex Inc tail",
+        "株式会社グローブ",
+        "inline Globex Inc",
+    ]
+    first, second = ws["A2"].value
+    assert (first.text, first.font.b, second.text, second.font.i) == (
+        "Globex Inc",
+        True,
+        " tail",
+        True,
+    )
+    parts, before = members(out), members(source)
+    assert "カブシキガイシャ" in parts["xl/sharedStrings.xml"].decode()
+    assert b"shape Globex Inc" in parts["xl/drawings/drawing1.xml"]
+    assert b"Globex Inc sales" in parts["xl/charts/chart1.xml"]
+    changed = {
+        "xl/sharedStrings.xml",
+        "xl/worksheets/sheet1.xml",
+        "xl/drawings/drawing1.xml",
+        "xl/charts/chart1.xml",
+    }
+    assert {n for n in parts if parts[n] != before[n]} == changed
+    assert parts["xl/sharedStrings.xml"].startswith(before["xl/sharedStrings.xml"][:55])
+
+
+def renamable_book(path: Path) -> Path:
+    wb = openpyxl.Workbook()
+    data = wb.active
+    data.title = "売上2024"
+    for row in range(1, 4):
+        data.cell(row, 1, row)
+    summary = wb.create_sheet("Summary")
+    summary["A1"] = "='売上2024'!A1"
+    summary["A2"] = "=SUM('売上2024'!A1:A3)+SUM(売上2024!A1)"
+    summary["A3"] = '="売上2024!A1"'
+    summary["A4"] = "=Summary!A1"
+    wb.defined_names["total"] = DefinedName("total", attr_text="'売上2024'!$A$1:$A$3")
+    dv = DataValidation(type="list", formula1="'売上2024'!$A$1:$A$3")
+    summary.add_data_validation(dv)
+    dv.add("B1")
+    summary.conditional_formatting.add("C1", FormulaRule(formula=["'売上2024'!$A$1>1"]))
+    chart = BarChart()
+    chart.add_data(Reference(data, min_col=1, min_row=1, max_row=3))
+    summary.add_chart(chart, "E1")
+    wb.save(path)
+    linked = SHAPE.replace("<sp ", "<sp textlink=\"'売上2024'!A1\" ")
+    patch_zip(
+        path, {"xl/drawings/drawing1.xml": lambda xml: xml.replace("</wsDr>", linked + "</wsDr>")}
+    )
+    return path
+
+
+def test_a_sheet_rename_rewrites_every_reference(replace: Replace, tmp_path: Path) -> None:
+    (tmp_path / "in").mkdir()
+    source = renamable_book(tmp_path / "in" / "book.xlsx")
+    rules = write_rules(
+        tmp_path / "r.csv", [["find", "replace", "scope"], ["2024", "2025", "sheetname"]]
+    )
+    code, report = replace(source, "--rules", rules, "-d", tmp_path / "out")
+    assert code == 0
+    assert [(f["location"], f["expected"], f["actual"]) for f in findings(report, "R2")] == [
+        ("book.xlsx :: workbook :: sheet '売上2024'", "売上2024", "売上2025")
+    ]
+    wb = openpyxl.load_workbook(tmp_path / "out" / "book.xlsx")
+    summary = wb["Summary"]
+    assert wb.sheetnames == ["売上2025", "Summary"]
+    assert [summary[c].value for c in ("A1", "A2", "A3", "A4")] == [
+        "='売上2025'!A1",
+        "=SUM('売上2025'!A1:A3)+SUM(売上2025!A1)",
+        '="売上2024!A1"',
+        "=Summary!A1",
+    ]
+    assert wb.defined_names["total"].attr_text == "'売上2025'!$A$1:$A$3"
+    assert summary.data_validations.dataValidation[0].formula1 == "'売上2025'!$A$1:$A$3"
+    rule = next(iter(summary.conditional_formatting))
+    assert rule.rules[0].formula == ["'売上2025'!$A$1>1"]
+    parts = members(tmp_path / "out" / "book.xlsx")
+    assert "'売上2025'!$A$1:$A$3" in parts["xl/charts/chart1.xml"].decode()
+    assert "売上2024" not in parts["docProps/app.xml"].decode()
+    assert "textlink=\"'売上2025'!A1\"" in parts["xl/drawings/drawing1.xml"].decode()
+
+
+@pytest.mark.parametrize(
+    ("find", "replace_with", "message"),
+    [
+        ("Summary", "Sum/mary", "may not contain /"),
+        ("売上2024", "summary", "would both be named 'Summary' (Excel ignores case)"),
+        ("売上2024", "x" * 32, "must be 1 to 31 characters"),
+    ],
+)
+def test_an_invalid_or_colliding_sheet_name_is_exit_2(
+    replace: Replace, tmp_path: Path, find: str, replace_with: str, message: str
+) -> None:
+    (tmp_path / "in").mkdir()
+    source = renamable_book(tmp_path / "in" / "book.xlsx")
+    rules = write_rules(
+        tmp_path / "r.csv", [["find", "replace", "scope"], [find, replace_with, "sheetname"]]
+    )
+    code, envelope = replace(source, "--rules", rules, "-d", tmp_path / "out")
+    assert (code, envelope["error_code"]) == (2, "BAD_NEW_NAME")
+    assert message in envelope["error"]
+    assert not (tmp_path / "out").exists()
+
+
+def test_cell_comments_only_with_the_comments_story(replace: Replace, tmp_path: Path) -> None:
+    from openpyxl.comments import Comment
+
+    (tmp_path / "in").mkdir()
+    wb = openpyxl.Workbook()
+    wb.active["B2"] = 1
+    wb.active["B2"].comment = Comment("ask Acme Corp", "me")
+    wb.save(tmp_path / "in" / "c.xlsx")
+    code, report = replace(tmp_path / "in" / "c.xlsx", "--rules", text_rules(tmp_path), "--dry-run")
+    assert (code, report["findings"]) == (0, [])
+    code, report = replace(
+        tmp_path / "in" / "c.xlsx", "--rules", text_rules(tmp_path), "-d", tmp_path / "out",
+        "--stories", "body,comments",
+    )  # fmt: skip
+    assert places(report, "co") == ["c.xlsx :: Sheet!B2 comment"]
+    assert (
+        openpyxl.load_workbook(tmp_path / "out" / "c.xlsx").active["B2"].comment.text
+        == "ask Globex Inc"
+    )

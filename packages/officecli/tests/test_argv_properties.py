@@ -1,0 +1,140 @@
+"""Property tests over argument lists built from each tool's capabilities: whatever the
+arguments, stdout is one JSON document in valid UTF-8 and the exit code is 0, 1 or 2."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, example, given, settings
+from hypothesis import strategies as st
+
+from agentcli.commands import capabilities
+from agentcli.main import with_builtins
+from officecli.doc2md.commands import APP as DOC2MD
+from officecli.fieldcheck.commands import APP as FIELDCHECK
+
+CORPUS = Path(__file__).resolve().parents[3] / ".." / "shared" / "corpus" / "markitdown"
+ENTRIES = {
+    "doc2md": "from officecli.doc2md.cli import main; main()",
+    "fieldcheck": "from officecli.fieldcheck.cli import main; main()",
+}
+BAD_NAME = os.fsdecode(b"bad-\xff\xfe.csv")  # not UTF-8: must come back escaped, not raw
+PATHS = [
+    "data.csv",
+    "rules.yaml",
+    "test.docx",
+    "test.xlsx",
+    "broken.pdf",
+    "empty.docx",
+    "folder",
+    "missing.csv",
+    ".",
+    "",
+    "x" * 300 + ".csv",
+    BAD_NAME,
+]
+# argv cannot carry NUL; every other character can come from an agent.
+TEXT = st.text(
+    st.characters(codec="utf-8", exclude_categories=("Cs",), exclude_characters="\x00"), max_size=12
+)
+# Cases that answered exit 3 or raw bytes before, always tried besides the drawn ones.
+EXAMPLES = {
+    "doc2md": [
+        ["convert", BAD_NAME],
+        ["convert", "broken.pdf", "empty.docx", "-d", "data.csv"],
+        ["convert", "test.docx", "-o", "."],
+    ],
+    "fieldcheck": [
+        ["validate", "x" * 300 + ".csv", "-r", "rules.yaml"],
+        ["validate", BAD_NAME, "-r", "rules.yaml"],
+        ["validate", "data.csv", "-r", "rules.yaml", "--encoding", "rot13"],
+        ["validate", "data.csv", "-r", "rules.yaml", "-o", "."],
+    ],
+}
+# The report format is left at json, and --help/--version (plain text) are not drawn.
+SKIPPED = {"format"}
+
+
+def _workspace(root: Path) -> None:
+    (root / "data.csv").write_text("a,b\n1,2\n,3\n", encoding="utf-8")
+    (root / "rules.yaml").write_text(
+        "version: 1\nrules:\n  - {id: R1, type: required, field: a}\n", encoding="utf-8"
+    )
+    shutil.copy(CORPUS / "test.docx", root / "test.docx")
+    shutil.copy(CORPUS / "test.xlsx", root / "test.xlsx")
+    (root / "broken.pdf").write_bytes(b"%PDF-1.4\nnot really")
+    (root / "empty.docx").write_bytes(b"")
+    (root / "folder").mkdir()
+
+
+def _value(arg: dict[str, Any]) -> st.SearchStrategy[str]:
+    if arg.get("choices"):
+        return st.one_of(st.sampled_from(arg["choices"]), TEXT)
+    if arg["type"] == "path":
+        return st.sampled_from(PATHS)
+    if arg["type"] == "integer":
+        return st.one_of(st.integers(-3, 3).map(str), TEXT)
+    if arg["type"] == "key_value":
+        return st.one_of(st.sampled_from(["m=data.csv", "x=missing.csv"]), TEXT)
+    return st.one_of(st.sampled_from(["utf-8", "utf-16", "rot13", "hex", "Sales=2"]), TEXT)
+
+
+@st.composite
+def argv(draw: st.DrawFn, caps: dict[str, Any]) -> list[str]:
+    command = draw(st.sampled_from(caps["commands"]))
+    words = command["name"].split()
+    for arg in command["arguments"]:
+        if arg["name"] in SKIPPED:
+            continue
+        if arg["kind"] == "positional":
+            count = draw(st.integers(1 if arg["required"] else 0, 2 if arg["multiple"] else 1))
+            words += [draw(_value(arg)) for _ in range(count)]
+        elif arg["type"] == "boolean":
+            words += [arg["flags"][0]] if draw(st.booleans()) else []
+        elif arg["required"] or draw(st.booleans()):
+            words += [draw(st.sampled_from(arg["flags"])), draw(_value(arg))]
+    return words
+
+
+def _check(tool: str, words: list[str], cwd: Path) -> None:
+    done = subprocess.run(
+        [sys.executable, "-c", ENTRIES[tool], *words],
+        capture_output=True,
+        cwd=cwd,
+        timeout=60,
+        check=False,
+    )
+    text = done.stdout.decode("utf-8")  # raises on invalid UTF-8
+    json.loads(text)  # exactly one JSON document
+    assert done.returncode in (0, 1, 2), (words, text[:300], done.stderr[-300:])
+
+
+@pytest.mark.parametrize("app", [DOC2MD, FIELDCHECK], ids=lambda app: app.name)
+def test_any_argv_answers_one_json_document_and_exit_0_1_or_2(
+    app: Any, tmp_path_factory: pytest.TempPathFactory
+) -> None:
+    root = tmp_path_factory.mktemp(app.name)
+    _workspace(root)
+    caps = capabilities(with_builtins(app))
+
+    @settings(
+        max_examples=12,
+        deadline=None,
+        derandomize=True,
+        database=None,
+        suppress_health_check=[HealthCheck.too_slow],
+    )
+    @given(argv(caps))
+    def check(words: list[str]) -> None:
+        _check(app.name, words, root)
+
+    for words in EXAMPLES[app.name]:
+        check = example(words)(check)
+    check()
