@@ -70,12 +70,13 @@ PROCESS_COMMANDS: "tuple[Command, ...]" = (
         args=(NAME, ALL, *START_ARGS),
         examples=("procler start api", "procler start worker --no-deps", "procler start --all"),
         errors=(*SUPERVISED, ProcessNotFound, PortInUse, StartFailed, DependencyFailed),
-        output={"oneOf": [PROCESS, PROCESSES], "description": "adds already_running, dependencies"},
+        output={"anyOf": [PROCESS, PROCESSES], "description": "adds already_running, dependencies"},
     ),
     Command(
         "stop",
         "stop a process (or --all): stop_signal to its group, SIGKILL after stop_timeout",
         FORWARD,
+        destructive=True,
         args=(
             NAME,
             ALL,
@@ -83,7 +84,7 @@ PROCESS_COMMANDS: "tuple[Command, ...]" = (
         ),
         examples=("procler stop api", "procler stop db --with-dependents", "procler stop --all"),
         errors=(*SUPERVISED, ProcessNotFound),
-        output={"oneOf": [PROCESS, PROCESSES], "description": "adds already_stopped"},
+        output={"anyOf": [PROCESS, PROCESSES], "description": "adds already_stopped"},
     ),
     Command(
         "restart",
@@ -101,7 +102,7 @@ PROCESS_COMMANDS: "tuple[Command, ...]" = (
         idempotent=False,
         examples=("procler restart api", "procler restart api --clear-logs"),
         errors=(*SUPERVISED, ProcessNotFound, PortInUse, StartFailed),
-        output={"oneOf": [PROCESS, PROCESSES]},
+        output={"anyOf": [PROCESS, PROCESSES]},
     ),
     Command(
         "run",
@@ -126,6 +127,7 @@ PROCESS_COMMANDS: "tuple[Command, ...]" = (
         "status",
         "status of one process, or of every process",
         FORWARD,
+        read_only=True,
         args=(
             Arg("name", "process name; omit for all"),
             Arg(
@@ -134,13 +136,14 @@ PROCESS_COMMANDS: "tuple[Command, ...]" = (
         ),
         examples=("procler status", "procler status api", "procler status --tag backend"),
         errors=(*SUPERVISED, ProcessNotFound),
-        output={"oneOf": [PROCESS, PROCESSES]},
+        output={"anyOf": [PROCESS, PROCESSES]},
     ),
     Command(
         "wait",
         "block until a process (or every member of a group, or every process) reaches a "
         "status; exit 1 on TIMEOUT, or at once with CONDITION_IMPOSSIBLE when one cannot",
         FORWARD,
+        read_only=True,
         args=(
             Arg("name", "process name (or use --group / --all)"),
             Arg("--group", "wait for every member of this group"),
@@ -158,7 +161,7 @@ PROCESS_COMMANDS: "tuple[Command, ...]" = (
             "procler wait --all --for healthy",
         ),
         errors=(*GROUP_ERRORS, ProcessNotFound, Timeout, ConditionImpossible),
-        output={"oneOf": [PROCESS, PROCESSES], "description": "adds condition, not_met"},
+        output={"anyOf": [PROCESS, PROCESSES], "description": "adds condition, not_met"},
     ),
     Command(
         "up",
@@ -219,6 +222,7 @@ PROCESS_COMMANDS: "tuple[Command, ...]" = (
         "why a process is or is not running: desired state, each dependency and whether it "
         "holds, last exit and stderr, restart budget, what it waits for",
         FORWARD,
+        read_only=True,
         args=(Arg("name", "process name", required=True),),
         examples=("procler why worker",),
         errors=(*SUPERVISED, ProcessNotFound),
@@ -238,6 +242,7 @@ PROCESS_COMMANDS: "tuple[Command, ...]" = (
         "down",
         "stop every process, dependents first",
         FORWARD,
+        destructive=True,
         examples=("procler down",),
         errors=SUPERVISED,
         output=PROCESSES,
@@ -255,6 +260,7 @@ PROCESS_COMMANDS: "tuple[Command, ...]" = (
         "group stop",
         "stop a group's members in reverse dependency order",
         FORWARD,
+        destructive=True,
         args=(GROUP,),
         examples=("procler group stop backend",),
         errors=GROUP_ERRORS,
@@ -264,6 +270,7 @@ PROCESS_COMMANDS: "tuple[Command, ...]" = (
         "group status",
         "status of every member of a group",
         FORWARD,
+        read_only=True,
         args=(GROUP,),
         examples=("procler group status backend",),
         errors=GROUP_ERRORS,
@@ -319,6 +326,7 @@ PROCESS_COMMANDS: "tuple[Command, ...]" = (
         "group list",
         "the groups defined in the config, with their members",
         FORWARD,
+        read_only=True,
         examples=("procler group list",),
         errors=SUPERVISED,
         output={"type": "object", "properties": {"groups": {"type": "array"}}},
