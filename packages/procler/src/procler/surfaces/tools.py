@@ -87,12 +87,17 @@ def annotations(cmd: "Command") -> "dict[str, bool]":
     }
 
 
+def _wrong_type(cmd: "Command", arg: "Arg", value: "Any") -> "UsageError":
+    wanted = value_schema(arg)["type"]
+    return UsageError(
+        f"{tool_name(cmd)}: {arg.dest} must be of type {wanted}, got {value!r}",
+        suggestion=f"see the input schema of {tool_name(cmd)}",
+    )
+
+
 def _text(cmd: "Command", arg: "Arg", value: "Any") -> "str":
     if isinstance(value, bool) or not isinstance(value, str | int | float):
-        raise UsageError(
-            f"{tool_name(cmd)}: {arg.dest} must be a {value_schema(arg)['type']}, got {value!r}",
-            suggestion=f"see the input schema of {tool_name(cmd)}",
-        )
+        raise _wrong_type(cmd, arg, value)
     return str(value)
 
 
@@ -115,10 +120,7 @@ def to_argv(cmd: "Command", arguments: "dict[str, Any]", config: "str | None") -
             continue
         if arg.type == "boolean":
             if value is not True:
-                raise UsageError(
-                    f"{tool_name(cmd)}: {arg.dest} must be a boolean, got {value!r}",
-                    suggestion=f"give {arg.dest} true or false",
-                )
+                raise _wrong_type(cmd, arg, value)
             argv.append(arg.name)
         elif arg.type == "remainder" or arg.multiple:
             items = [_text(cmd, arg, v) for v in (value if isinstance(value, list) else [value])]
