@@ -24,6 +24,7 @@ NO_AUTOSTART = frozenset({"daemon status", "daemon stop", "daemon restart", "rel
 def spawn_supervisor(root: "str", config_path: "str") -> "None":
     """Start a detached supervisor for this project (its own session, no terminal)."""
     import subprocess
+    import threading
 
     state = project.state_dir(root)
     try:
@@ -36,7 +37,7 @@ def spawn_supervisor(root: "str", config_path: "str") -> "None":
     # Our own PROCLER_* variables would mark the supervisor as one of a project's processes.
     env = {k: v for k, v in os.environ.items() if not k.startswith("PROCLER_")}
     with log:
-        subprocess.Popen(
+        child = subprocess.Popen(
             [sys.executable, "-m", "procler.supervisor_entry", root, config_path],
             stdin=subprocess.DEVNULL,
             stdout=subprocess.DEVNULL,
@@ -46,6 +47,9 @@ def spawn_supervisor(root: "str", config_path: "str") -> "None":
             env=env,
             cwd=root,
         )
+    # A long-lived caller (`procler mcp`) must reap the supervisor when it ends; the thread
+    # costs nothing here (subprocess already imported threading) and dies with the CLI.
+    threading.Thread(target=child.wait, name="reap-supervisor", daemon=True).start()
 
 
 def wait_gone(sock_path: "str") -> "None":
