@@ -50,6 +50,7 @@ bench: sync
 	$(BENCH) bench/logs_tail.py
 	$(BENCH) bench/doc2md_bench.py
 	$(BENCH) bench/fieldcheck_bench.py
+	$(BENCH) bench/design_diff_bench.py
 	$(BENCH) bench/xlsx_rows_bench.py
 	$(BENCH) bench/office_replace_bench.py
 	$(BENCH) bench/ocr_bench.py

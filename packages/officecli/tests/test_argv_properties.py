@@ -17,6 +17,7 @@ from hypothesis import strategies as st
 
 from agentcli.commands import capabilities
 from agentcli.main import with_builtins
+from officecli.design_diff.commands import APP as DESIGN_DIFF
 from officecli.doc2md.commands import APP as DOC2MD
 from officecli.fieldcheck.commands import APP as FIELDCHECK
 
@@ -24,6 +25,7 @@ CORPUS = Path(__file__).resolve().parents[3] / ".." / "shared" / "corpus" / "mar
 ENTRIES = {
     "doc2md": "from officecli.doc2md.cli import main; main()",
     "fieldcheck": "from officecli.fieldcheck.cli import main; main()",
+    "design-diff": "from officecli.design_diff.cli import main; main()",
 }
 BAD_NAME = os.fsdecode(b"bad-\xff\xfe.csv")  # not UTF-8: must come back escaped, not raw
 PATHS = [
@@ -56,6 +58,12 @@ EXAMPLES = {
         ["validate", BAD_NAME, "-r", "rules.yaml"],
         ["validate", "data.csv", "-r", "rules.yaml", "--encoding", "rot13"],
         ["validate", "data.csv", "-r", "rules.yaml", "-o", "."],
+    ],
+    "design-diff": [
+        ["excel", "--before", "test.xlsx", "--after", BAD_NAME],
+        ["excel", "--before", "test.xlsx", "--after", "test.xlsx", "--key", "x" * 300],
+        ["spec", "--excel", "test.xlsx", "--oas", "rules.yaml"],
+        ["excel", "--before", "test.xlsx", "--after", "empty.docx", "--preset-file", "data.csv"],
     ],
 }
 # The report format is left at json, and --help/--version (plain text) are not drawn.
@@ -116,7 +124,7 @@ def _check(tool: str, words: list[str], cwd: Path) -> None:
     assert done.returncode in (0, 1, 2), (words, text[:300], done.stderr[-300:])
 
 
-@pytest.mark.parametrize("app", [DOC2MD, FIELDCHECK], ids=lambda app: app.name)
+@pytest.mark.parametrize("app", [DOC2MD, FIELDCHECK, DESIGN_DIFF], ids=lambda app: app.name)
 def test_any_argv_answers_one_json_document_and_exit_0_1_or_2(
     app: Any, tmp_path_factory: pytest.TempPathFactory
 ) -> None:

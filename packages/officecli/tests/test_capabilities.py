@@ -5,13 +5,16 @@ from __future__ import annotations
 import pytest
 
 from agentcli.testing import assert_capabilities_match_parser
+from officecli.design_diff.commands import APP as DESIGN_DIFF
 from officecli.doc2md.commands import APP as DOC2MD
 from officecli.fieldcheck.commands import APP as FIELDCHECK
 from officecli.office_replace.commands import APP as OFFICE_REPLACE
 
 
 @pytest.mark.parametrize(
-    "app", [DOC2MD, FIELDCHECK, OFFICE_REPLACE], ids=["doc2md", "fieldcheck", "office-replace"]
+    "app",
+    [DOC2MD, FIELDCHECK, DESIGN_DIFF, OFFICE_REPLACE],
+    ids=["doc2md", "fieldcheck", "design-diff", "office-replace"],
 )
 def test_capabilities_match_parser(app: object) -> None:
     assert_capabilities_match_parser(app)  # type: ignore[arg-type]

@@ -6,6 +6,8 @@ import importlib
 import re
 from pathlib import Path
 
+import pytest
+
 from agentcli.commands import capabilities
 from agentcli.main import with_builtins
 
@@ -14,6 +16,7 @@ TOOLS = {
     "procler": "procler.cli",
     "doc2md": "officecli.doc2md.commands",
     "fieldcheck": "officecli.fieldcheck.commands",
+    "design-diff": "officecli.design_diff.commands",
 }
 
 
@@ -44,8 +47,9 @@ def test_every_named_command_exists() -> None:
         )
 
 
-def test_every_procler_command_is_in_agents_md() -> None:
-    named = {words for tool, words in named_commands() if tool == "procler"}
-    app = with_builtins(importlib.import_module(TOOLS["procler"]).APP)
+@pytest.mark.parametrize("tool", ["procler", "design-diff"])
+def test_every_command_is_in_agents_md(tool: str) -> None:
+    named = {words for name, words in named_commands() if name == tool}
+    app = with_builtins(importlib.import_module(TOOLS[tool]).APP)
     for cmd in app.commands:
         assert any((w + " ").startswith(cmd.name + " ") for w in named), f"{cmd.name} missing"

@@ -1,5 +1,6 @@
-"""`run(app, argv)` and `conclude`: the one place where results and exceptions become
-envelopes and exit codes, for the CLI and for any server that runs the same commands."""
+"""The one place where results and exceptions become envelopes and exit codes: `run(app,
+argv)` and `main(app)` for a CLI (`conclude` for an entry that fails before `run`), and
+`answer` / `failure` for any server that runs the same commands."""
 
 import sys
 

@@ -2,6 +2,18 @@
 
 from agentcli.errors import AgentError, ConditionNotMet, ExitCode, UsageError
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Iterable
+
+
+def _closest_then(name: str, known: "Iterable[str]", then: str) -> str:
+    """`did you mean ...?` for the closest known name (when one is close), then `then`."""
+    from agentcli.parser import did_you_mean
+
+    hint = did_you_mean(name, sorted(known))
+    return (hint + " " if hint else "") + then
+
 
 class ConfigNotFound(UsageError):
     code = "CONFIG_NOT_FOUND"
@@ -22,10 +34,22 @@ class ProcessNotFound(UsageError):
     code = "PROCESS_NOT_FOUND"
     default_suggestion = "run `procler list` to see the defined processes"
 
+    @classmethod
+    def among(cls, name: str, known: "Iterable[str]") -> "ProcessNotFound":
+        """No process `name` among `known`: suggest the closest one."""
+        suggestion = _closest_then(name, known, cls.default_suggestion)
+        return cls(f"no process named {name!r}", suggestion=suggestion)
+
 
 class GroupNotFound(UsageError):
     code = "GROUP_NOT_FOUND"
     default_suggestion = "run `procler group list` to see the defined groups"
+
+    @classmethod
+    def among(cls, name: str, known: "Iterable[str]") -> "GroupNotFound":
+        """No group `name` among `known`: suggest the closest one."""
+        suggestion = _closest_then(name, known, cls.default_suggestion)
+        return cls(f"no group named {name!r}", suggestion=suggestion)
 
 
 class Conflict(UsageError):

@@ -3,22 +3,31 @@ from __future__ import annotations
 import re
 import threading
 import time
+from collections.abc import Iterator
 from pathlib import Path
+from types import SimpleNamespace
+from typing import Any
 
+import pytest
+
+from procler.logs import query as query_module
 from procler.logs.query import follow
 from procler.logs.store import LogStore
 
+HANDSHAKE = 30.0  # bound on waiting for the other side of a handshake
+BOUND = 60.0  # a follow that is not ended by its last expected line ends here (a failure)
 
-def write_later(store: LogStore, texts: list[str], delay: float) -> threading.Thread:
-    """Append and flush `texts` from another thread after `delay`, a few lines per flush."""
+
+def write_when(store: LogStore, texts: list[str], go: threading.Event) -> threading.Thread:
+    """Append and flush `texts` from another thread once `go` is set, a few lines per flush."""
 
     def write() -> None:
-        time.sleep(delay)
+        assert go.wait(HANDSHAKE)
         for i, text in enumerate(texts):
             store.append("app", time.time(), "stdout", 1, text)
             if i % 5 == 4:
                 store.flush()
-                time.sleep(0.001)
+                time.sleep(0.001)  # spread the writes over several polls
         store.flush()
 
     thread = threading.Thread(target=write)
@@ -26,18 +35,53 @@ def write_later(store: LogStore, texts: list[str], delay: float) -> threading.Th
     return thread
 
 
-def test_follow_gives_the_tail_then_new_lines_across_rotations_and_ends_at_timeout(
-    logs_dir: Path,
-) -> None:
+def until(lines: Iterator[dict[str, Any]], last: str) -> list[dict[str, Any]]:
+    """The lines up to and including the one whose text is `last`."""
+    seen = []
+    for line in lines:
+        seen.append(line)
+        if line["text"] == last:
+            break
+    return seen
+
+
+@pytest.fixture
+def polling(monkeypatch: pytest.MonkeyPatch) -> threading.Event:
+    """Set once a follow has handed over from its tail and waits for new lines."""
+    waiting = threading.Event()
+
+    def sleep(seconds: float) -> None:
+        waiting.set()
+        time.sleep(seconds)
+
+    # Only the follow's own clock is replaced, not the time module everyone shares.
+    monkeypatch.setattr(
+        query_module, "time", SimpleNamespace(monotonic=time.monotonic, sleep=sleep)
+    )
+    return waiting
+
+
+def test_follow_gives_the_tail_then_new_lines_across_rotations(logs_dir: Path) -> None:
     store = LogStore(logs_dir, max_size=2048, max_files=1000)
     store.append_many("app", time.time(), "stdout", 1, [f"before {i}" for i in range(5)])
     store.flush()
     later = [f"after {i}" for i in range(300)]
-    writer = write_later(store, later, delay=0.2)
-    seen = [line["text"] for line in follow(logs_dir, "app", tail=2, timeout=4.0)]
+    tail_taken = threading.Event()
+    writer = write_when(store, later, tail_taken)
+    lines = follow(logs_dir, "app", tail=2, timeout=BOUND)
+    seen = [next(lines)["text"], next(lines)["text"]]
+    tail_taken.set()  # the follow starts from here: every later line must come
+    seen += [line["text"] for line in until(lines, later[-1])]
     writer.join()
     assert seen == ["before 3", "before 4", *later]
     assert len(list((logs_dir / "app").glob("*.log"))) > 5  # it really crossed rotations
+
+
+def test_follow_ends_at_its_timeout(logs_dir: Path) -> None:
+    store = LogStore(logs_dir)
+    store.append("app", time.time(), "stdout", 1, "only")
+    store.flush()
+    assert [line["text"] for line in follow(logs_dir, "app", timeout=0.0)] == ["only"]
 
 
 def test_no_line_is_lost_or_repeated_between_the_tail_and_the_follow(logs_dir: Path) -> None:
@@ -45,22 +89,21 @@ def test_no_line_is_lost_or_repeated_between_the_tail_and_the_follow(logs_dir: P
     store.append("app", time.time(), "stdout", 1, "n 0")
     store.flush()
     expected = [f"n {i}" for i in range(3000)]
-    writer = write_later(store, expected[1:], delay=0.0)
-    seen: list[str] = []
-    for line in follow(logs_dir, "app", tail=None, run="all", timeout=60.0):
-        seen.append(line["text"])
-        if line["text"] == expected[-1]:
-            break
+    at_once = threading.Event()
+    at_once.set()  # the writer races the follow's hand-over on purpose
+    writer = write_when(store, expected[1:], at_once)
+    lines = follow(logs_dir, "app", tail=None, run="all", timeout=BOUND)
+    seen = [line["text"] for line in until(lines, expected[-1])]
     writer.join()
     assert seen == expected
 
 
 def test_follow_filters_new_lines_and_waits_for_a_log_that_does_not_exist_yet(
-    logs_dir: Path,
+    logs_dir: Path, polling: threading.Event
 ) -> None:
     store = LogStore(logs_dir)
-    writer = write_later(store, ["skip 1", "keep 2", "skip 3", "keep 4"], delay=0.2)
-    found = follow(logs_dir, ["app"], grep=re.compile("keep"), timeout=2.0)
-    seen = [(line["process"], line["text"], line["run"]) for line in found]
+    writer = write_when(store, ["skip 1", "keep 2", "skip 3", "keep 4"], polling)
+    found = follow(logs_dir, ["app"], grep=re.compile("keep"), timeout=BOUND)
+    seen = [(line["process"], line["text"], line["run"]) for line in until(found, "keep 4")]
     writer.join()
     assert seen == [("app", "keep 2", 1), ("app", "keep 4", 1)]

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import asyncio
+import heapq
+import itertools
 from collections.abc import AsyncIterator, Mapping
 from typing import Any
 
@@ -18,11 +20,19 @@ from procler.supervisor.clock import Clock
 
 
 class FakeClock(Clock):
-    """Time moves only when something sleeps or times out: no real waiting."""
+    """Time moves only when nothing else can: no real waiting, no counted loop turns.
+
+    Every sleep and timed wait registers a timer. A driver task jumps `now` to the
+    earliest timer and fires it, but only once the event loop has nothing else ready to
+    run: so time advances on demand, when every task is waiting on the clock.
+    """
 
     def __init__(self) -> None:
         self.now = 1_000_000.0
         self.sleeps: list[float] = []
+        self._timers: list[tuple[float, int, asyncio.Future[None]]] = []
+        self._added: asyncio.Event | None = None
+        self._driver: asyncio.Task[None] | None = None
 
     def time(self) -> float:
         return self.now
@@ -32,18 +42,54 @@ class FakeClock(Clock):
 
     async def sleep(self, seconds: float) -> None:
         self.sleeps.append(seconds)
-        self.now += seconds
-        await asyncio.sleep(0)
+        await self._timer(seconds)
 
     async def wait(self, event: asyncio.Event, timeout: float) -> bool:
-        for _ in range(20):  # let ready tasks run before declaring a timeout
-            if event.is_set():
-                return True
-            await asyncio.sleep(0)
         if event.is_set():
             return True
-        self.now += timeout
-        return False
+        racing: list[asyncio.Future[Any]] = [
+            self._timer(timeout),
+            asyncio.ensure_future(event.wait()),
+        ]
+        try:
+            await asyncio.wait(racing, return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            for waiting in racing:
+                waiting.cancel()
+        return event.is_set()
+
+    def _timer(self, seconds: float) -> asyncio.Future[None]:
+        loop = asyncio.get_running_loop()
+        if self._driver is None:
+            self._added = asyncio.Event()
+            self._driver = loop.create_task(self._drive())
+        fired: asyncio.Future[None] = loop.create_future()
+        heapq.heappush(self._timers, (self.now + seconds, next(_ORDER), fired))
+        assert self._added is not None
+        self._added.set()
+        return fired
+
+    async def _drive(self) -> None:
+        loop = asyncio.get_running_loop()
+        assert self._added is not None
+        while True:
+            await asyncio.sleep(0)
+            # `_ready` holds the callbacks the loop will run next: the one exact test of
+            # "nothing else can run now" (counting loop turns is only a guess).
+            if loop._ready:  # type: ignore[attr-defined]
+                continue
+            while self._timers and self._timers[0][2].done():  # cancelled waits
+                heapq.heappop(self._timers)
+            if not self._timers:
+                self._added.clear()
+                await self._added.wait()
+                continue
+            when, _, fired = heapq.heappop(self._timers)
+            self.now = max(self.now, when)
+            fired.set_result(None)
+
+
+_ORDER = itertools.count()
 
 
 class FakeProcess(RunningProcess):

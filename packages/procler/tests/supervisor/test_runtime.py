@@ -30,9 +30,13 @@ def make(
     return ProcessRuntime(spec, ctx, host, clock), ctx, host, clock
 
 
-async def settle() -> None:
-    for _ in range(50):
-        await asyncio.sleep(0)
+async def reaches(rt: ProcessRuntime, status: str, run: int | None = None) -> None:
+    """Wait (in fake time, bounded) until rt's status is `status` (in run `run`)."""
+
+    def there(r: ProcessRuntime) -> bool:
+        return r.status == status and run in (None, r.run)
+
+    assert await rt.wait_until(there, 600.0), (rt.status, rt.run)
 
 
 def test_start_then_repeat_is_idempotent() -> None:
@@ -94,7 +98,7 @@ def test_crash_loop_backs_off_then_fails_with_exact_counts() -> None:
         await rt.start()
         assert rt.status == states.RUNNING
         ctx.started[0].end(ExitInfo(1))
-        await settle()
+        await reaches(rt, states.FAILED)
         assert rt.status == states.FAILED
         assert rt.restarts == 3
         assert rt.run == 4
@@ -116,7 +120,7 @@ def test_success_exit_is_exited_and_not_restarted_on_failure_policy() -> None:
         rt, ctx, _, _ = make()
         await rt.start()
         ctx.started[0].end(ExitInfo(0))
-        await settle()
+        await reaches(rt, states.EXITED)
         assert rt.status == states.EXITED
         assert rt.restarts == 0
 
@@ -128,7 +132,7 @@ def test_always_policy_restarts_a_clean_exit() -> None:
         rt, ctx, _, _ = make(policy="always")
         await rt.start()
         ctx.started[0].end(ExitInfo(0))
-        await settle()
+        await reaches(rt, states.RUNNING, run=2)
         assert rt.status == states.RUNNING
         assert rt.run == 2
         assert rt.restarts == 1
@@ -141,11 +145,11 @@ def test_stable_uptime_resets_the_restart_budget() -> None:
         rt, ctx, _, clock = make(policy="always")
         await rt.start()
         ctx.started[0].end(ExitInfo(1))
-        await settle()
+        await reaches(rt, states.RUNNING, run=2)
         assert rt.restarts == 1
         clock.now += 120  # longer than reset_after
         ctx.started[1].end(ExitInfo(1))
-        await settle()
+        await reaches(rt, states.RUNNING, run=3)
         assert rt.restarts == 1
         assert clock.sleeps[-1] == 1.0
 
@@ -164,7 +168,7 @@ def test_stop_during_backoff_cancels_the_restart() -> None:
 
         clock.sleep = slow_sleep  # type: ignore[method-assign]
         ctx.started[0].end(ExitInfo(2))
-        await settle()
+        await reaches(rt, states.BACKOFF)
         assert rt.status == states.BACKOFF
         assert await rt.stop() == {"already_stopped": False}
         assert rt.status == states.STOPPED
@@ -189,3 +193,22 @@ def test_restart_is_always_a_new_run() -> None:
 def test_invalid_transition_is_refused() -> None:
     with pytest.raises(states.InvalidTransition, match="stopped -> running"):
         states.check(states.STOPPED, states.RUNNING)
+
+
+def test_the_fake_clock_lets_work_finish_however_many_loop_turns_it_takes() -> None:
+    async def scenario() -> None:
+        clock, done = FakeClock(), asyncio.Event()
+
+        async def work() -> None:
+            for _ in range(500):
+                await asyncio.sleep(0)
+            done.set()
+
+        worker = asyncio.create_task(work())
+        assert await clock.wait(done, 5.0) is True
+        assert clock.now == 1_000_000.0  # no time passed while work could run
+        assert await clock.wait(asyncio.Event(), 5.0) is False
+        assert clock.now == 1_000_005.0
+        await worker
+
+    asyncio.run(scenario())

@@ -7,12 +7,11 @@ import signal
 import socket
 import stat
 import subprocess
-import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
-from harness import PROCLER, PY, Project, alive, wait_for
+from harness import PROCLER, PY, Project, alive, supervisors_of, wait_for
 
 TREE = Path(__file__).parent / "scripts" / "tree.py"
 
@@ -263,7 +262,7 @@ def test_daemon_stop_stops_processes_and_status_reports_not_running(
     assert stopped["stopped_processes"] == ["api"]
     assert not alive(pid)
     assert wait_for(lambda: p.ok("daemon", "status") == {"running": False})
-    time.sleep(0.1)
+    assert wait_for(lambda: supervisors_of(p.root) == [])  # gone, not only silent
 
 
 def test_daemon_restart_brings_back_running_processes_and_logs_it(

@@ -23,8 +23,22 @@ def cell_ref(row: int, col: int) -> str:
     return f"{column_letter(col)}{row + 1}"
 
 
+_COLUMN_OF: dict[str, int] = {}  # letters -> column; at most 18,278 entries (A..XFD)
+
+
 def parse_ref(ref: str) -> tuple[int, int]:
-    """'B3' -> (2, 1)."""
+    """'B3' -> (2, 1). Called for every cell of a sheet, hence the fast path."""
+    letters = ref.rstrip("0123456789")
+    digits = ref[len(letters) :]
+    col = _COLUMN_OF.get(letters) if digits else None
+    if col is None:
+        if not (digits and letters.isalpha() and letters.isupper() and len(letters) <= 3):
+            return _slow_ref(ref)
+        col = _COLUMN_OF[letters] = _slow_ref(letters)[1]
+    return int(digits) - 1, col
+
+
+def _slow_ref(ref: str) -> tuple[int, int]:
     letters = "".join(ch for ch in ref if ch.isalpha()).upper()
     digits = "".join(ch for ch in ref if ch.isdigit())
     col = 0
@@ -44,9 +58,12 @@ class SheetGrid:
     comments: list[tuple[str, str]] = field(default_factory=list)
 
 
-def _apply_merges(grid: SheetGrid) -> dict[tuple[int, int], str]:
-    """Vertical merges repeat the value in every row; horizontal ones keep it in column 1."""
-    cells = {k: escape_inline(v) for k, v in grid.cells.items()}
+def merged_cells(grid: SheetGrid, *, escape: bool = True) -> dict[tuple[int, int], str]:
+    """Vertical merges repeat the value in every row; horizontal ones keep it in column 1.
+
+    `escape` makes each value Markdown inline text; without it values stay as displayed.
+    """
+    cells = {k: escape_inline(v) for k, v in grid.cells.items()} if escape else dict(grid.cells)
     for r1, c1, r2, c2 in grid.merges:
         value = cells.get((r1, c1), "")
         for r in range(r1, r2 + 1):
@@ -67,7 +84,7 @@ def _bands(rows: list[int]) -> list[list[int]]:
     return bands
 
 
-def _blocks(
+def table_blocks(
     cells: dict[tuple[int, int], str], rows: list[int]
 ) -> list[tuple[list[int], list[int]]]:
     """(rows, columns) of each table: bands of rows split by an empty row, and side-by-side
@@ -86,11 +103,11 @@ def _blocks(
         for group in groups:
             inner = [r for r in band if filled.get(r, set()) & set(group)]
             sub = {k: v for k, v in cells.items() if k[1] in group}
-            out += _blocks(sub, inner)
+            out += table_blocks(sub, inner)
     return out
 
 
-def _header(
+def table_header(
     grid: SheetGrid, cells: dict[tuple[int, int], str], rows: list[int], cols: list[int]
 ) -> tuple[list[str], int]:
     """The header of a table and how many rows it used (two rows when the first is merged)."""
@@ -146,7 +163,7 @@ def sheet_blocks(grid: SheetGrid, doc: Document, options: ReadOptions) -> None:
     doc.add(Block("heading", title, level=2))
     if grid.hidden:
         doc.hidden["sheets"] = doc.hidden.get("sheets", 0) + 1
-    cells = _apply_merges(grid)
+    cells = merged_cells(grid)
     if options.skip_hidden:
         cells = {
             k: v
@@ -161,7 +178,7 @@ def sheet_blocks(grid: SheetGrid, doc: Document, options: ReadOptions) -> None:
             doc.add(Block("paragraph", line.strip()))
         rows = [r for r in rows if r >= header_row]
     count = 0
-    for band, cols in _blocks(cells, rows):
+    for band, cols in table_blocks(cells, rows):
         if len(band) == 1 and len(cols) == 1:
             doc.add(Block("paragraph", cells[(band[0], cols[0])]))
             continue
@@ -171,7 +188,7 @@ def sheet_blocks(grid: SheetGrid, doc: Document, options: ReadOptions) -> None:
         body = list(band)
         for line in _title_rows(cells, body, cols):
             doc.add(Block("paragraph", f"**{line}**"))
-        header, used = _header(grid, cells, body, cols)
+        header, used = table_header(grid, cells, body, cols)
         table = [header] + [[cells.get((r, c), "") for c in cols] for r in body[used:]]
         doc.add(Block("table", rows=table))
         if not options.skip_hidden:

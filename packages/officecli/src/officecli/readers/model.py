@@ -75,6 +75,7 @@ class ReadOptions:
     skip_hidden: bool = False
     max_cells: int = 200_000
     keep_running_headers: bool = False
+    formulas: bool = False  # Excel: a formula cell's text is "=FORMULA", not its cached value
     ruby: str = "base"  # Word furigana: "base" keeps the base text, "paren" adds (reading)
     toc: bool = True  # Word: a table of contents as a <!-- toc --> block of links
     iso_dates: bool = False  # Excel: every date as YYYY-MM-DD whatever its number format
@@ -88,4 +89,4 @@ class ReadOptions:
 
 def count_chars(text: str) -> int:
     """Characters that carry content: everything except whitespace."""
-    return sum(1 for ch in text if not ch.isspace())
+    return len("".join(text.split()))  # str.split() drops exactly the isspace() characters

@@ -9,7 +9,7 @@ import zipfile
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 from officecli.readers.errors import (
     BrokenFileError,
@@ -57,6 +57,16 @@ def xml_errors(label: str) -> Iterator[None]:
         ) from None
     except ParseError as exc:
         raise BrokenFileError(f"{label}: XML is not well formed ({exc})") from None
+
+
+class StopScan(Exception):
+    """Raised by a scan_xml handler that has read enough."""
+
+
+class XmlHandler(Protocol):
+    def start(self, name: str, attrs: dict[str, str]) -> None: ...
+    def end(self, name: str) -> None: ...
+    def data(self, text: str) -> None: ...
 
 
 def parse_xml(data: bytes | str, part: str) -> Element:
@@ -144,6 +154,38 @@ class Package:
             with xml_errors(label), self.zip.open(name) as stream:
                 for _event, el in iterparse(stream, forbid_dtd=True, forbid_entities=True):
                     yield el
+        except (zipfile.BadZipFile, OSError, EOFError) as exc:
+            raise BrokenFileError(f"{label}: member is damaged ({exc})") from None
+
+    def scan_xml(self, name: str, handler: XmlHandler) -> None:
+        """Stream a big part through expat callbacks (no element objects: about twice as
+        fast as iter_xml). DTDs and entity declarations are refused as in parse_xml;
+        names arrive as 'namespace}local'. A handler raises StopScan to stop early."""
+        from xml.parsers import expat
+
+        label = f"{self.label}:{name}"
+        parser = expat.ParserCreate(namespace_separator="}")
+        parser.buffer_text = True
+
+        def refuse(*_args: object) -> int:
+            raise UnsafeFileError(f"{label}: XML with a DTD or entity declarations refused")
+
+        parser.StartDoctypeDeclHandler = refuse
+        parser.EntityDeclHandler = refuse
+        parser.UnparsedEntityDeclHandler = refuse
+        parser.ExternalEntityRefHandler = refuse
+        parser.StartElementHandler = handler.start
+        parser.EndElementHandler = handler.end
+        parser.CharacterDataHandler = handler.data
+        try:
+            with self.zip.open(name) as stream:
+                while chunk := stream.read(1 << 20):
+                    parser.Parse(chunk, False)
+                parser.Parse(b"", True)
+        except StopScan:
+            return
+        except expat.ExpatError as exc:
+            raise BrokenFileError(f"{label}: XML is not well formed ({exc})") from None
         except (zipfile.BadZipFile, OSError, EOFError) as exc:
             raise BrokenFileError(f"{label}: member is damaged ({exc})") from None
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from officecli.readers.grid import SheetGrid, parse_ref, sheet_blocks
+from officecli.readers.grid import SheetGrid, cell_ref, sheet_blocks
 from officecli.readers.model import Block, Document, ReadOptions, count_chars
 from officecli.readers.numfmt import format_value
 from officecli.readers.ooxml import (
@@ -27,9 +27,10 @@ from officecli.readers.xlsx_book import (
     workbook,
 )
 from officecli.readers.xlsx_book import rich_text as _rich_text
+from officecli.readers.xlsx_sheet import SheetScan
 
 if TYPE_CHECKING:
-    from xml.etree.ElementTree import Element
+    from collections.abc import Iterator
 
 MAX_CELLS_NAMED = 20  # cells listed in one loss.formula_no_value finding; the count has them all
 
@@ -46,19 +47,9 @@ class XlsxReader:
         self.uncalculated: dict[str, list[str]] = {}  # sheet -> cells with a formula, no value
 
     def read(self) -> Document:
-        book = workbook(self.pkg)
-        self.date1904 = uses_1904_dates(book)
-        self.strings = shared_strings(self.pkg)
-        self.formats = cell_formats(self.pkg)
-        sheets = sheet_refs(self.pkg, book)
-        self.doc.counts["sheets"] = len(sheets)
-        for sheet in sheets:
-            if (sheet.hidden and self.options.skip_hidden) or not sheet.part:
-                continue
-            grid = SheetGrid(sheet.name, hidden=sheet.hidden)
-            self._sheet(sheet.part, grid)
+        for part, grid in self.grids():
             sheet_blocks(grid, self.doc, self.options)
-            self._drawings(sheet.part)
+            self._drawings(part)
         for name, cells in self.uncalculated.items():
             shown = ", ".join(cells[:MAX_CELLS_NAMED]) + (
                 " ..." if len(cells) > MAX_CELLS_NAMED else ""
@@ -73,15 +64,29 @@ class XlsxReader:
             )
         return self.doc
 
-    def _display(self, c: Element) -> tuple[str, int]:
+    def grids(self) -> Iterator[tuple[str, SheetGrid]]:
+        """Each sheet's (part name, grid of displayed values), in workbook order."""
+        book = workbook(self.pkg)
+        self.date1904 = uses_1904_dates(book)
+        self.strings = shared_strings(self.pkg)
+        self.formats = cell_formats(self.pkg)
+        sheets = sheet_refs(self.pkg, book)
+        self.doc.counts["sheets"] = len(sheets)
+        for sheet in sheets:
+            if (sheet.hidden and self.options.skip_hidden) or not sheet.part:
+                continue
+            grid = SheetGrid(sheet.name, hidden=sheet.hidden)
+            self._sheet(sheet.part, grid)
+            yield sheet.part, grid
+
+    def _display(
+        self, kind: str, style: int, raw: str, inline: str, formula: str
+    ) -> tuple[str, int]:
         """(displayed text, characters of the raw value for the independent count)."""
-        kind = c.get("t", "n")
-        v = c.find(X + "v")
-        raw = v.text or "" if v is not None else ""
+        if formula and self.options.formulas:
+            return "=" + formula, count_chars(formula)
         if kind == "inlineStr":
-            is_el = c.find(X + "is")
-            text = _rich_text(is_el) if is_el is not None else ""
-            return text, count_chars(text)
+            return inline, count_chars(inline)
         if kind == "s":
             text = self.strings[int(raw)] if raw.isdigit() and int(raw) < len(self.strings) else ""
             return text, count_chars(text)
@@ -95,61 +100,45 @@ class XlsxReader:
             number = float(raw)
         except ValueError:
             return raw, count_chars(raw)
-        style = int(c.get("s", "0"))
         code = self.formats[style] if style < len(self.formats) else "General"
         # a number may legitimately display shorter than its stored digits; count it as 1
         return format_value(number, code, self.date1904, self.options.iso_dates), 1
 
-    def _formula_without_value(self, c: Element, sheet: str) -> str:
+    def _formula_without_value(
+        self, kind: str, formula: str, raw: str, ref: str, sheet: str
+    ) -> str:
         """A formula with no cached value (the file was written by a library, never opened in
         Excel) shows as its formula, and is recorded for loss.formula_no_value. An empty
         value of a text formula (t="str") is a real result: the formula returned ""."""
-        formula = c.find(X + "f")
-        v = c.find(X + "v")
-        if formula is None or (v is not None and v.text) or c.get("t") == "str":
+        if not formula or raw or kind == "str":
             return ""
-        self.uncalculated.setdefault(sheet, []).append(c.get("r", ""))
-        return "=" + formula.text if formula.text else ""
+        self.uncalculated.setdefault(sheet, []).append(ref)
+        return "=" + formula
 
     def _sheet(self, part: str, grid: SheetGrid) -> None:
-        cut = False
-        row_raw = 0
         skip = self.options.skip_hidden
-        elements = self.pkg.iter_xml(part)
-        for el in elements:
-            tag = el.tag
-            if tag == X + "c":
-                if self.cells_left <= 0:
-                    cut = True
-                    break
-                text, raw_chars = self._display(el)
-                if not text:
-                    text = self._formula_without_value(el, grid.name)
-                row, col = parse_ref(el.get("r", "A1"))
-                if text:
-                    self.cells_left -= 1
-                    grid.cells[(row, col)] = text
-                    if not (skip and col in grid.hidden_cols):
-                        row_raw += raw_chars
-                el.clear()
-            elif tag == X + "row":
-                if el.get("hidden") in ("1", "true"):
-                    grid.hidden_rows.add(int(el.get("r", "1")) - 1)
-                if not (skip and el.get("hidden") in ("1", "true")):
-                    self.doc.raw_chars += row_raw
-                row_raw = 0
-                el.clear()
-            elif tag == X + "col" and el.get("hidden") in ("1", "true"):
-                first, last = int(el.get("min", "1")) - 1, int(el.get("max", "1"))
-                grid.hidden_cols.update(range(first, min(last, first + 16384)))
-            elif tag == X + "mergeCell":
-                first_ref, _, last_ref = el.get("ref", "").partition(":")
-                r1, c1 = parse_ref(first_ref)
-                r2, c2 = parse_ref(last_ref or first_ref)
-                grid.merges.append((r1, c1, r2, c2))
+        cut = False
+
+        def cell(row: int, col: int, kind: str, style: int, raw: str, inline: str, f: str) -> bool:
+            nonlocal cut
+            if self.cells_left <= 0:
+                cut = True
+                return False
+            text, raw_chars = self._display(kind, style, raw, inline, f)
+            if not text and f:
+                text = self._formula_without_value(kind, f, raw, cell_ref(row, col), grid.name)
+            if text:
+                self.cells_left -= 1
+                grid.cells[(row, col)] = text
+                if not (skip and (row in scan.hidden_rows or col in scan.hidden_cols)):
+                    self.doc.raw_chars += raw_chars
+            return True
+
+        scan = SheetScan(cell)
+        self.pkg.scan_xml(part, scan)
+        grid.hidden_rows, grid.hidden_cols = scan.hidden_rows, scan.hidden_cols
+        grid.merges = scan.merges
         if cut:
-            elements.close()  # type: ignore[attr-defined]
-            self.doc.raw_chars += row_raw
             self.doc.cuts.append(
                 f"cut at --max-cells {self.options.max_cells}: "
                 f"sheet {grid.name!r} and any later sheets are incomplete"
@@ -198,3 +187,10 @@ class XlsxReader:
 def read_xlsx(path: Path, options: ReadOptions) -> Document:
     with Package(path) as pkg:
         return XlsxReader(pkg, options).read()
+
+
+def read_grids(path: Path, options: ReadOptions) -> tuple[list[SheetGrid], list[str]]:
+    """Every sheet as a grid of displayed values, and the cuts made (--max-cells)."""
+    with Package(path) as pkg:
+        reader = XlsxReader(pkg, options)
+        return [grid for _part, grid in reader.grids()], reader.doc.cuts

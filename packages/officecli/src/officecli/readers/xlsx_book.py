@@ -61,8 +61,15 @@ def sheet_refs(pkg: Package, book: Element) -> list[SheetRef]:
 
 
 def shared_strings(pkg: Package) -> list[str]:
+    """The shared string table, streamed (it can hold every text of a large workbook)."""
+    from officecli.readers.xlsx_sheet import StringsScan
+
     part = "xl/sharedStrings.xml"
-    return [rich_text(si) for si in pkg.xml(part).iter(X + "si")] if pkg.has(part) else []
+    if not pkg.has(part):
+        return []
+    scan = StringsScan()
+    pkg.scan_xml(part, scan)
+    return scan.strings
 
 
 def cell_formats(pkg: Package) -> list[str]:

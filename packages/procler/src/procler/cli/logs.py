@@ -78,15 +78,13 @@ def _known_runs(state: "str") -> "dict[str, int]":
 
 
 def _names(values: "dict[str, Any]", config_path: "str", logs: "Path") -> "list[str]":
-    from agentcli.parser import did_you_mean
     from procler.config.load import load_project
 
     cfg = load_project(config_path)
     if values.get("group"):
         group = cfg.groups.get(values["group"])
         if group is None:
-            hint = did_you_mean(values["group"], sorted(cfg.groups))
-            raise GroupNotFound(f"no group named {values['group']!r}", suggestion=hint or None)
+            raise GroupNotFound.among(values["group"], cfg.groups)
         return list(group.processes)
     if values.get("all"):
         return list(cfg.processes)
@@ -96,12 +94,7 @@ def _names(values: "dict[str, Any]", config_path: "str", logs: "Path") -> "list[
             "name a process, or pass --all or --group", suggestion="e.g. `procler logs api`"
         )
     if name not in cfg.processes and not (logs / name).is_dir():
-        hint = did_you_mean(name, sorted(cfg.processes))
-        raise ProcessNotFound(
-            f"no process named {name!r}",
-            suggestion=(hint + " " if hint else "")
-            + "run `procler list` to see the defined processes",
-        )
+        raise ProcessNotFound.among(name, cfg.processes)
     return [name]
 
 

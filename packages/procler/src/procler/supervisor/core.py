@@ -124,14 +124,7 @@ class Supervisor:
     def runtime(self, name: str) -> ProcessRuntime:
         cfg = self.config()
         if name not in self.runtimes or name not in cfg.processes:
-            from agentcli.parser import did_you_mean
-
-            hint = did_you_mean(name, sorted(cfg.processes))
-            raise ProcessNotFound(
-                f"no process named {name!r}",
-                suggestion=(hint + " " if hint else "")
-                + "run `procler list` to see the defined processes",
-            )
+            raise ProcessNotFound.among(name, cfg.processes)
         return self.runtimes[name]
 
     # -- life cycle -----------------------------------------------------------------------

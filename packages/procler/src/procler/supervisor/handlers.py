@@ -115,13 +115,7 @@ class Handlers:
     def _group_members(self, name: str) -> list[str]:
         groups = self.sup.config().groups
         if name not in groups:
-            from agentcli.parser import did_you_mean
-
-            hint = did_you_mean(name, sorted(groups))
-            raise GroupNotFound(
-                f"no group named {name!r}",
-                suggestion=(hint + " " if hint else "") + "run `procler group list`",
-            )
+            raise GroupNotFound.among(name, groups)
         return list(groups[name].processes)
 
     async def _start_names(self, names: list[str], values: dict[str, Any]) -> list[dict[str, Any]]:

@@ -27,9 +27,9 @@ class Blocked(DependencyFailed):
 
 
 async def wait_condition(
-    rt: ProcessRuntime, dep: Dependency, waiting: str, deadline: float
+    runtime: ProcessRuntime, dep: Dependency, waiting: str, deadline: float
 ) -> None:
-    """Wait until dep's condition holds on rt; raise Blocked when it cannot or time is up."""
+    """Wait until dep's condition holds on runtime; raise Blocked when it cannot or time is up."""
 
     def met(r: ProcessRuntime) -> bool:
         return states.dependency_met(dep.condition, r.status, r.log_ready)
@@ -37,17 +37,20 @@ async def wait_condition(
     def settled(r: ProcessRuntime) -> bool:
         return met(r) or states.dependency_impossible(dep.condition, r.status)
 
-    left = deadline - rt.clock.monotonic()
-    if not await rt.wait_until(settled, max(0.0, left)):
+    left = deadline - runtime.clock.monotonic()
+    if not await runtime.wait_until(settled, max(0.0, left)):
         raise Blocked(
-            rt, dep.condition, waiting, f"timed out waiting for {dep.name} to be {dep.condition}"
-        )
-    if not met(rt):
-        raise Blocked(
-            rt,
+            runtime,
             dep.condition,
             waiting,
-            f"{dep.name} is {rt.status}, so it will not be {dep.condition}",
+            f"timed out waiting for {dep.name} to be {dep.condition}",
+        )
+    if not met(runtime):
+        raise Blocked(
+            runtime,
+            dep.condition,
+            waiting,
+            f"{dep.name} is {runtime.status}, so it will not be {dep.condition}",
         )
 
 

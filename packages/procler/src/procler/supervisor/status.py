@@ -33,40 +33,44 @@ class CpuMeter:
         return round(100.0 * max(0.0, cpu_seconds - prev_cpu) / elapsed, 1) if elapsed > 0 else 0.0
 
 
-def process_status(rt: ProcessRuntime, meter: CpuMeter, now: float) -> dict[str, Any]:
+def process_status(runtime: ProcessRuntime, meter: CpuMeter, now: float) -> dict[str, Any]:
     """Everything an agent needs about one process, from the runtime and /proc."""
-    alive = rt.proc is not None and rt.status in states.ALIVE
-    pid = rt.proc.pid if alive and rt.proc is not None else None
+    alive = runtime.proc is not None and runtime.status in states.ALIVE
+    pid = runtime.proc.pid if alive and runtime.proc is not None else None
     out: dict[str, Any] = {
-        "name": rt.name,
-        "status": rt.status,
-        "context": rt.spec.context,
+        "name": runtime.name,
+        "status": runtime.status,
+        "context": runtime.spec.context,
         "pid": pid,
-        "started_at": iso(rt.started_at) if alive else None,
-        "uptime_seconds": round(now - rt.started_at, 3) if alive and rt.started_at else None,
-        "run": rt.run,
-        "restarts": rt.restarts,
-        "exit_code": (rt.last_exit or {}).get("code"),
-        "last_exit": rt.last_exit,
-        "desired": rt.desired,
-        "source": rt.spec.source,
-        "tags": list(rt.spec.tags),
+        "started_at": iso(runtime.started_at) if alive else None,
+        "uptime_seconds": round(now - runtime.started_at, 3)
+        if alive and runtime.started_at
+        else None,
+        "run": runtime.run,
+        "restarts": runtime.restarts,
+        "exit_code": (runtime.last_exit or {}).get("code"),
+        "last_exit": runtime.last_exit,
+        "desired": runtime.desired,
+        "source": runtime.spec.source,
+        "tags": list(runtime.spec.tags),
         "memory_rss_bytes": None,
         "cpu_percent": None,
         "linux_state": None,
         "docker": None,
     }
-    if rt.health is not None:
-        out["health"] = rt.health.summary()
-    if rt.spec.ready_log_line is not None:
-        out["log_ready"] = rt.log_ready
-    if alive and rt.proc is not None:
+    if runtime.health is not None:
+        out["health"] = runtime.health.summary()
+    if runtime.spec.ready_log_line is not None:
+        out["log_ready"] = runtime.log_ready
+    if alive and runtime.proc is not None:
         tree = procfs.tree(pid) if pid is not None else []
-        out.update(rt.proc.details(tree[0] if tree else None))
+        out.update(runtime.proc.details(tree[0] if tree else None))
         if tree:
             out["memory_rss_bytes"] = sum(p.rss_bytes for p in tree)
             cpu = sum(p.cpu_seconds for p in tree)
-            out["cpu_percent"] = meter.percent(rt.name, pid, cpu, now, rt.started_at or now)
+            out["cpu_percent"] = meter.percent(
+                runtime.name, pid, cpu, now, runtime.started_at or now
+            )
     return out
 
 

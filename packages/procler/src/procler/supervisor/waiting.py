@@ -9,23 +9,25 @@ from procler.supervisor.runtime import ProcessRuntime
 
 
 async def wait_members(
-    rts: list[ProcessRuntime],
+    runtimes: list[ProcessRuntime],
     met: Callable[[ProcessRuntime], bool],
     why_not: Callable[[ProcessRuntime], str | None],
     timeout: float,
 ) -> None:
     """Wait (bounded by timeout) until every process meets the condition, or until one
     of them cannot any more: that ends the wait at once."""
-    if not rts:
+    if not runtimes:
         return
-    clock = rts[0].clock
+    clock = runtimes[0].clock
     deadline = clock.monotonic() + timeout
-    while not all(met(rt) for rt in rts) and not any(why_not(rt) is not None for rt in rts):
+    while not all(met(runtime) for runtime in runtimes) and not any(
+        why_not(runtime) is not None for runtime in runtimes
+    ):
         left = deadline - clock.monotonic()
         if left <= 0:
             return
         # Wake on the next change of any member (a done one may still fail).
-        changes = [asyncio.ensure_future(_changed(rt, left)) for rt in rts]
+        changes = [asyncio.ensure_future(_changed(runtime, left)) for runtime in runtimes]
         try:
             await asyncio.wait(changes, return_when=asyncio.FIRST_COMPLETED)
         finally:
@@ -33,7 +35,7 @@ async def wait_members(
                 change.cancel()
 
 
-async def _changed(rt: ProcessRuntime, timeout: float) -> bool:
-    """Wait (bounded) until rt's status differs from what it is now."""
-    now = rt.status
-    return await rt.wait_until(lambda r: r.status != now, timeout)
+async def _changed(runtime: ProcessRuntime, timeout: float) -> bool:
+    """Wait (bounded) until runtime's status differs from what it is now."""
+    now = runtime.status
+    return await runtime.wait_until(lambda r: r.status != now, timeout)

@@ -1,0 +1,1 @@
+"""design-diff: keyed diff of Excel design workbooks, and an Excel API definition vs OpenAPI."""

@@ -1,0 +1,186 @@
+"""The diff of two design workbooks: sheets by name (then by content), tables, rows, cells."""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+
+from agentcli.errors import UsageError
+from agentcli.report import Finding
+from officecli.design_diff.align import SIMILARITY_THRESHOLD, assign_similar
+from officecli.design_diff.commands import DEFAULT_MAX_CELLS
+from officecli.design_diff.errors import KeyColumnError, NoHeaderError
+from officecli.design_diff.normalize import label_key
+from officecli.design_diff.presets import Preset
+from officecli.design_diff.table_diff import TableDiff, TableOptions, find_column
+from officecli.design_diff.workbook import Sheet, Table, read_workbook
+from officecli.fieldcheck.errors import closest
+
+
+@dataclass(frozen=True)
+class DiffOptions:
+    table: TableOptions = field(default_factory=TableOptions)
+    sheets: tuple[str, ...] = ()
+    header_row: int = 0
+    formulas: bool = False
+    max_cells: int = DEFAULT_MAX_CELLS
+
+
+@dataclass
+class DiffResult:
+    findings: list[Finding]
+    counts: Counter[str]
+    sheets: int
+    tables: int
+
+
+def _values(sheet: Sheet) -> Counter[str]:
+    return Counter(v for v in sheet.cells.values() if v.strip())
+
+
+def sheet_similarity(a: Sheet, b: Sheet) -> float:
+    """Shared values over all values (multisets), for recognising a renamed sheet."""
+    va, vb = _values(a), _values(b)
+    union = sum((va | vb).values())
+    return sum((va & vb).values()) / union if union else 0.0
+
+
+def _jaccard(a: set[str], b: set[str]) -> float:
+    return len(a & b) / len(a | b) if a | b else 0.0
+
+
+def table_similarity(a: Table, b: Table) -> float:
+    """Half the likeness of the headers, half that of the first column's values: tables
+    with the same header (request and response items) pair by what they hold."""
+    headers = _jaccard({label_key(h) for h in a.headers}, {label_key(h) for h in b.headers})
+    firsts = _jaccard({r.values[0] for r in a.rows}, {r.values[0] for r in b.rows})
+    return (headers + firsts) / 2 if a.rows and b.rows else headers
+
+
+def select_sheets(sheets: list[Sheet], names: tuple[str, ...], other: list[Sheet]) -> list[Sheet]:
+    if not names:
+        return sheets
+    known = [s.name for s in sheets] + [s.name for s in other]
+    for name in names:
+        if name not in known:
+            raise UsageError(
+                f"--sheet {name!r}: no such sheet in either workbook",
+                suggestion=f"the closest sheet is {closest(name, known)!r}",
+            )
+    return [s for s in sheets if s.name in names]
+
+
+class WorkbookDiff:
+    def __init__(self, preset: Preset, options: DiffOptions) -> None:
+        self.preset = preset
+        self.options = options
+        self.counts: Counter[str] = Counter()
+        self.findings: list[Finding] = []
+        self.tables = 0
+
+    def _sheet_finding(self, rule: str, message: str, sheet: str, **parts: str) -> None:
+        self.counts[rule] += 1
+        severity = self.preset.severity(rule)
+        self.findings.append(
+            Finding(rule_id=rule, severity=severity, message=message, location=sheet, **parts)
+        )
+
+    def run(self, before: str, after: str) -> DiffResult:
+        opts = self.options
+
+        def read(path: str) -> list[Sheet]:
+            return read_workbook(
+                path,
+                self.preset,
+                header_row=opts.header_row,
+                formulas=opts.formulas,
+                max_cells=opts.max_cells,
+            )
+
+        old_all, new_all = read(before), read(after)
+        old = select_sheets(old_all, opts.sheets, new_all)
+        new = select_sheets(new_all, opts.sheets, old_all)
+        for path, sheets in ((before, old), (after, new)):
+            self._require_tables(path, sheets)
+        _check_ignored(opts.table.ignore, [t.headers for s in old + new for t in s.tables])
+        by_name = {s.name: s for s in old}
+        pairs = {j: by_name[s.name] for j, s in enumerate(new) if s.name in by_name}
+        rest_old = [i for i, s in enumerate(old) if s.name not in {t.name for t in new}]
+        rest_new = [j for j in range(len(new)) if j not in pairs]
+        renamed = assign_similar(
+            rest_old, rest_new, lambda i, j: sheet_similarity(old[i], new[j]), SIMILARITY_THRESHOLD
+        )
+        for i, j in renamed:
+            pairs[j] = old[i]
+        for j, sheet in enumerate(new):
+            if j not in pairs:
+                self._sheet_finding("sheet.added", f"sheet {sheet.name!r} added", sheet.name, actual=sheet.name)  # fmt: skip
+                continue
+            before_sheet = pairs[j]
+            if before_sheet.name != sheet.name:
+                self._sheet_finding("sheet.renamed", f"sheet {before_sheet.name!r} renamed to {sheet.name!r}", sheet.name, expected=before_sheet.name, actual=sheet.name)  # fmt: skip
+            self._tables(before_sheet, sheet)
+        matched = {s.name for s in pairs.values()}
+        for sheet in old:
+            if sheet.name not in matched:
+                self._sheet_finding("sheet.removed", f"sheet {sheet.name!r} removed", sheet.name, expected=sheet.name)  # fmt: skip
+        return DiffResult(self.findings, self.counts, len(new), self.tables)
+
+    def _require_tables(self, path: str, sheets: list[Sheet]) -> None:
+        """A sheet named by --sheet, or the only content of the workbook, must have a table."""
+        for sheet in sheets:
+            if not sheet.tables and (self.options.sheets or not any(s.tables for s in sheets)):
+                raise NoHeaderError(
+                    f"{path}: sheet {sheet.name!r} has no table with a recognisable header"
+                )
+
+    def _tables(self, old: Sheet, new: Sheet) -> None:
+        """Tables paired by likeness (best first); an unpaired table is all added/removed."""
+        pairs = assign_similar(
+            list(range(len(old.tables))),
+            list(range(len(new.tables))),
+            lambda i, j: table_similarity(old.tables[i], new.tables[j]),
+            SIMILARITY_THRESHOLD,
+        )
+        paired = dict((j, i) for i, j in pairs)
+        for j, table in enumerate(new.tables):
+            before = old.tables[paired[j]] if j in paired else _like(table, old.name)
+            self.findings += self._table(before, table)
+        for i, table in enumerate(old.tables):
+            if i not in paired.values():
+                self.findings += self._table(table, _like(table, new.name))
+        if old.loose and new.loose:
+            self.findings += self._table(old.loose, new.loose)
+        elif new.loose:
+            self.findings += self._table(_like(new.loose, old.name), new.loose)
+        elif old.loose:
+            self.findings += self._table(old.loose, _like(old.loose, new.name))
+
+    def _table(self, old: Table, new: Table) -> list[Finding]:
+        self.tables += not new.loose
+        diff = TableDiff(old, new, self.preset, self.options.table)
+        placed = sorted(diff.run(), key=lambda item: item[0])
+        self.counts.update(diff.counts)
+        return [finding for _pos, finding in placed]
+
+
+def _check_ignored(labels: tuple[str, ...], headers: list[list[str]]) -> None:
+    """An --ignore naming no column of any table is a typo: say which column is closest."""
+    every = [h for hs in headers for h in hs]
+    for label in labels:
+        if not any(find_column(hs, label) >= 0 for hs in headers):
+            near = closest(label, every)
+            raise KeyColumnError(
+                f"--ignore {label!r}: no table has such a column",
+                suggestion=f"the closest existing column is {near!r}",
+                data={"column": label, "closest": near},
+            )
+
+
+def _like(shape: Table, sheet: str) -> Table:
+    """An empty table with the same header, standing for a table one version lacks."""
+    return Table(sheet, list(shape.headers), list(shape.columns), shape.header_row, [], shape.loose)
+
+
+def diff_workbooks(before: str, after: str, preset: Preset, options: DiffOptions) -> DiffResult:
+    return WorkbookDiff(preset, options).run(before, after)

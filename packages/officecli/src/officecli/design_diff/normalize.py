@@ -1,0 +1,50 @@
+"""How two cell values are compared: each normalisation is a switch of the command line."""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from dataclasses import dataclass
+
+_SPACES = re.compile(r"\s+")
+_NUMBER = re.compile(r"[-+]?(\d+(\.\d*)?|\.\d+)([eE][-+]?\d+)?")
+
+
+def label_key(text: str) -> str:
+    """A header label as matched against preset labels and --key: NFKC, no spaces, casefold."""
+    return _SPACES.sub("", unicodedata.normalize("NFKC", text)).casefold()
+
+
+@dataclass(frozen=True)
+class Normaliser:
+    """Cell comparison: -w whitespace, -i case, NFKC width folding, numeric tolerance."""
+
+    whitespace: bool = False
+    case: bool = False
+    nfkc: bool = True
+    tolerance: float = 0.0
+
+    def __call__(self, text: str) -> str:
+        if self.nfkc and not text.isascii():  # ASCII is already NFKC: skip the call
+            text = unicodedata.normalize("NFKC", text)
+        if self.whitespace:
+            text = _SPACES.sub(" ", text).strip()
+        if self.case:
+            text = text.casefold()
+        return text
+
+    def same(self, a: str, b: str) -> bool:
+        """Whether two normalised values are equal (numbers within the tolerance)."""
+        if a == b:
+            return True
+        if self.tolerance > 0:
+            x, y = as_number(a), as_number(b)
+            if x is not None and y is not None:
+                return abs(x - y) <= self.tolerance
+        return False
+
+
+def as_number(text: str) -> float | None:
+    """'1,234.5' -> 1234.5; None when the text is not a plain number."""
+    plain = unicodedata.normalize("NFKC", text).replace(",", "").strip()
+    return float(plain) if _NUMBER.fullmatch(plain) else None

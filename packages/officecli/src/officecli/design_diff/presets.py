@@ -1,0 +1,249 @@
+"""Presets: YAML data files naming a kind of design table's columns, keys and severities.
+
+A preset says how header labels are recognised (`columns`: role -> labels), which roles
+form the row key (`keys`, optionally within a `scope` column or section rows), which are
+ignored, and the severity of each kind of change. `spec` (API definitions only) tells the
+OpenAPI check how to read endpoints, sections, types and required marks.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+from agentcli.errors import UsageError
+from agentcli.report import SEVERITIES, Severity
+from officecli.design_diff.errors import PresetError
+from officecli.design_diff.normalize import label_key
+from officecli.design_diff.rules import EXCEL_RULES
+from officecli.fieldcheck.errors import RulesFileError, closest
+from officecli.fieldcheck.rules_yaml import plain, position, read_yaml
+from officecli.readers.paths import not_a_file
+
+PRESET_NAMES = ("api", "table", "screen", "generic")
+DIFF_RULES = tuple(EXCEL_RULES)
+_TOP = ("name", "description", "columns", "keys", "scope", "section_rows", "ignore")
+_TOP_ALL = (*_TOP, "severity", "spec")
+_SEVERITY_KEYS = ("default", "rules", "changed", "added")
+_ADDED_KEYS = ("column", "optional", "severity")
+_SPEC_KEYS = ("method_labels", "path_labels", "sections", "required_values", "types")
+SPEC_SECTIONS = ("path", "query", "header", "request", "response")
+
+
+@dataclass(frozen=True)
+class AddedRule:
+    """An added row whose `column` value is one of `optional` gets `severity`."""
+
+    column: str
+    optional: frozenset[str]
+    severity: Severity
+
+
+@dataclass(frozen=True)
+class SpecHints:
+    method_labels: tuple[str, ...] = ()
+    path_labels: tuple[str, ...] = ()
+    sections: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    required_values: frozenset[str] = frozenset()
+    types: dict[str, tuple[str, ...]] = field(default_factory=dict)
+
+    def section_place(self, text: str) -> str:
+        """path/query/header/request/response for a section label ('' when unknown); the
+        longest label the text starts with wins (`レスポンス（正常時）` is a response)."""
+        key = label_key(text)
+        best, size = "", 0
+        for place, labels in self.sections.items():
+            for label in labels:
+                lk = label_key(label)
+                if key.startswith(lk) and len(lk) > size:
+                    best, size = place, len(lk)
+        return best
+
+
+@dataclass(frozen=True)
+class Preset:
+    name: str
+    description: str
+    source: str
+    columns: dict[str, tuple[str, ...]]
+    keys: tuple[str, ...] = ()
+    scope: str = ""
+    section_rows: bool = False
+    ignore: tuple[str, ...] = ()
+    default_severity: Severity = "warning"
+    rule_severity: dict[str, Severity] = field(default_factory=dict)
+    changed_severity: dict[str, Severity] = field(default_factory=dict)
+    added: AddedRule | None = None
+    spec: SpecHints = field(default_factory=SpecHints)
+
+    def role_of(self, header: str) -> str:
+        """The role a header label plays ('' when none); a two-level header by either part."""
+        keys = {label_key(header), label_key(header.rpartition("/")[2])}
+        for role, labels in self.columns.items():
+            if any(label_key(label) in keys for label in labels):
+                return role
+        return ""
+
+    def severity(self, rule_id: str, role: str = "") -> Severity:
+        if rule_id == "cell.changed" and role in self.changed_severity:
+            return self.changed_severity[role]
+        return self.rule_severity.get(rule_id, self.default_severity)
+
+
+class _Check:
+    def __init__(self, label: str) -> None:
+        self.label = label
+
+    def fail(
+        self, message: str, node: Any = None, key: Any = None, value: bool = True
+    ) -> PresetError:
+        line, col = position(node, key, value)
+        where = f"{self.label}:{line}:{col}" if line else self.label
+        return PresetError(
+            f"{where}: {message}", data={"file": self.label, "line": line, "column": col}
+        )
+
+    def mapping(self, node: Any, what: str, parent: Any, key: Any) -> dict[Any, Any]:
+        if not isinstance(node, dict):
+            raise self.fail(f"{what} must be a mapping", parent, key)
+        for k in node:
+            if not isinstance(k, str):
+                raise self.fail(f"{what}: keys must be text", node, k, value=False)
+        return node
+
+    def known(self, node: dict[Any, Any], allowed: tuple[str, ...], what: str) -> None:
+        for k in node:
+            if k not in allowed:
+                near = closest(str(k), allowed)
+                raise self.fail(
+                    f"unknown key {k!r} in {what} (did you mean {near!r}?)", node, k, value=False
+                )
+
+    def texts(self, parent: Any, key: Any, what: str) -> tuple[str, ...]:
+        node = parent[key]
+        if not isinstance(node, list) or not all(isinstance(v, str | int) for v in node):
+            raise self.fail(f"{what} must be a list of labels", parent, key)
+        return tuple(str(v) for v in node)
+
+    def severity(self, parent: Any, key: Any) -> Severity:
+        value = parent[key]
+        if value not in SEVERITIES:
+            raise self.fail(f"severity must be one of {', '.join(SEVERITIES)}", parent, key)
+        return value  # type: ignore[no-any-return]
+
+    def role(self, parent: Any, key: Any, roles: dict[str, Any]) -> str:
+        value = parent[key]
+        if value not in roles:
+            raise self.fail(f"{value!r} is not a role of `columns`", parent, key)
+        return str(value)
+
+
+def _severities(ck: _Check, top: dict[Any, Any], roles: dict[str, Any]) -> dict[str, Any]:
+    if "severity" not in top:
+        return {}
+    sev = ck.mapping(top["severity"], "severity", top, "severity")
+    ck.known(sev, _SEVERITY_KEYS, "severity")
+    out: dict[str, Any] = {}
+    if "default" in sev:
+        out["default_severity"] = ck.severity(sev, "default")
+    rules = ck.mapping(sev.get("rules", {}), "severity.rules", sev, "rules")
+    ck.known(rules, DIFF_RULES, "severity.rules")
+    out["rule_severity"] = {k: ck.severity(rules, k) for k in rules}
+    changed = ck.mapping(sev.get("changed", {}), "severity.changed", sev, "changed")
+    for k in changed:
+        if k not in roles:
+            raise ck.fail(f"{k!r} is not a role of `columns`", changed, k, value=False)
+    out["changed_severity"] = {k: ck.severity(changed, k) for k in changed}
+    if "added" in sev:
+        added = ck.mapping(sev["added"], "severity.added", sev, "added")
+        ck.known(added, _ADDED_KEYS, "severity.added")
+        for k in _ADDED_KEYS:
+            if k not in added:
+                raise ck.fail(f"severity.added needs `{k}`", sev, "added")
+        optional = frozenset(label_key(v) for v in ck.texts(added, "optional", "optional"))
+        out["added"] = AddedRule(
+            ck.role(added, "column", roles), optional, ck.severity(added, "severity")
+        )
+    return out
+
+
+def _spec(ck: _Check, top: dict[Any, Any]) -> SpecHints:
+    if "spec" not in top:
+        return SpecHints()
+    spec = ck.mapping(top["spec"], "spec", top, "spec")
+    ck.known(spec, _SPEC_KEYS, "spec")
+    sections = ck.mapping(spec.get("sections", {}), "spec.sections", spec, "sections")
+    ck.known(sections, SPEC_SECTIONS, "spec.sections")
+    types = ck.mapping(spec.get("types", {}), "spec.types", spec, "types")
+    ck.known(types, ("string", "integer", "number", "boolean", "array", "object"), "spec.types")
+
+    def labels(key: str) -> tuple[str, ...]:
+        return ck.texts(spec, key, f"spec.{key}") if key in spec else ()
+
+    return SpecHints(
+        method_labels=labels("method_labels"),
+        path_labels=labels("path_labels"),
+        sections={k: ck.texts(sections, k, f"spec.sections.{k}") for k in sections},
+        required_values=frozenset(label_key(v) for v in labels("required_values")),
+        types={k: ck.texts(types, k, f"spec.types.{k}") for k in types},
+    )
+
+
+def parse_preset(doc: Any, label: str) -> Preset:
+    """Check a preset's YAML tree (ruamel, with positions) and build the Preset."""
+    ck = _Check(label)
+    top = ck.mapping(doc, "a preset", None, None)
+    ck.known(top, _TOP_ALL, "the preset")
+    if "columns" not in top:
+        raise ck.fail("a preset needs `columns` (role: [header labels])", top)
+    cols = ck.mapping(top["columns"], "columns", top, "columns")
+    columns = {k: ck.texts(cols, k, f"columns.{k}") for k in cols}
+    keys = ck.texts(top, "keys", "keys") if "keys" in top else ()
+    for i in range(len(keys)):
+        ck.role(top["keys"], i, columns)
+    ignore = ck.texts(top, "ignore", "ignore") if "ignore" in top else ()
+    for i in range(len(ignore)):
+        ck.role(top["ignore"], i, columns)
+    scope = ck.role(top, "scope", columns) if "scope" in top else ""
+    section_rows = top.get("section_rows", False)
+    if not isinstance(section_rows, bool):
+        raise ck.fail("section_rows must be true or false", top, "section_rows")
+    return Preset(
+        name=str(plain(top.get("name", Path(label).stem))),
+        description=str(plain(top.get("description", ""))),
+        source=label,
+        columns=columns,
+        keys=keys,
+        scope=scope,
+        section_rows=section_rows,
+        ignore=ignore,
+        spec=_spec(ck, top),
+        **_severities(ck, top, columns),
+    )
+
+
+def _read(path: Path, label: str) -> Any:
+    try:
+        return read_yaml(path)
+    except RulesFileError as exc:
+        raise PresetError(exc.message.replace(path.name, label, 1), data=exc.data) from None
+
+
+def builtin_path(name: str) -> Path:
+    return Path(str(resources.files("officecli.design_diff").joinpath(f"presets/{name}.yaml")))
+
+
+def load_preset(name: str | None, preset_file: str | None) -> Preset:
+    """--preset-file wins over --type; the default is `generic`."""
+    if preset_file is not None:
+        problem = not_a_file(preset_file)
+        if problem:
+            raise PresetError(f"--preset-file {preset_file!r}: {problem}")
+        return parse_preset(_read(Path(preset_file), preset_file), preset_file)
+    name = name or "generic"
+    if name not in PRESET_NAMES:
+        raise UsageError(f"unknown preset {name!r}", suggestion=f"use one of {PRESET_NAMES}")
+    path = builtin_path(name)
+    return parse_preset(_read(path, path.name), path.name)

@@ -1,0 +1,358 @@
+"""The diff of two versions of one table: columns, then rows joined on their key."""
+
+from __future__ import annotations
+
+import bisect
+from collections import Counter
+from collections.abc import Hashable
+from dataclasses import dataclass, field
+
+from agentcli.report import Finding, Severity
+from officecli.design_diff.align import align, similarity
+from officecli.design_diff.columns import ColumnMatch, header_pairs, match_columns
+from officecli.design_diff.errors import KeyColumnError
+from officecli.design_diff.normalize import Normaliser, label_key
+from officecli.design_diff.presets import Preset
+from officecli.design_diff.workbook import Row, Table
+from officecli.fieldcheck.errors import closest
+from officecli.readers.grid import cell_ref, column_letter
+
+CONTENT_SAMPLE = 500  # matched rows looked at to recognise a renamed column
+Placed = tuple[tuple[float, int], Finding]  # (new-file row position, kind order), finding
+
+
+@dataclass(frozen=True)
+class TableOptions:
+    keys: tuple[str, ...] = ()  # --key header labels
+    ignore: tuple[str, ...] = ()  # --ignore header labels
+    normaliser: Normaliser = field(default_factory=Normaliser)
+
+
+def find_column(headers: list[str], label: str) -> int:
+    """Index of the header reading `label` (either part of a two-level header), or -1."""
+    want = label_key(label)
+    for i, h in enumerate(headers):
+        if label_key(h) == want or label_key(h.rpartition("/")[2]) == want:
+            return i
+    return -1
+
+
+class _Side:
+    """One version of the table with what the diff needs about it."""
+
+    def __init__(self, table: Table, preset: Preset, opts: TableOptions) -> None:
+        self.table = table
+        self.preset = preset
+        self.roles = [preset.role_of(h) for h in table.headers]
+        ignored = {label_key(x) for x in opts.ignore}
+        self.ignored = {
+            i
+            for i, (h, role) in enumerate(zip(table.headers, self.roles, strict=True))
+            if role in preset.ignore or label_key(h) in ignored
+        }
+        norm = opts.normaliser
+        self.norm = [list(map(norm, row.values)) for row in table.rows]
+        self.scope = self.roles.index(preset.scope) if preset.scope in self.roles else -1
+        self.key_cols: list[int] = []
+        self.by_role = False
+
+    def set_keys(self, labels: tuple[str, ...], preset: Preset) -> None:
+        """--key labels; else the preset's key roles; else the first column not ignored."""
+        if labels:
+            self.key_cols = [find_column(self.table.headers, k) for k in labels]
+            return
+        self.key_cols = [self.roles.index(r) for r in preset.keys if r in self.roles]
+        self.by_role = bool(self.key_cols)
+        if not self.key_cols:
+            free = [i for i in range(len(self.table.headers)) if i not in self.ignored]
+            self.key_cols = free[:1]
+
+    def key(self, i: int) -> Hashable | None:
+        row = self.norm[i]
+        if self.table.loose:  # a label row: its first cell names it
+            return next(v for v in row if v.strip())
+        values = tuple(row[c] for c in self.key_cols)
+        if not any(v.strip() for v in values):
+            return None
+        section = row[self.scope] if self.scope >= 0 else self.table.rows[i].section
+        return (section, values)
+
+    def key_field(self) -> str:
+        return ", ".join(self.table.headers[c] for c in self.key_cols)
+
+    def describe(self, row: Row) -> str:
+        if self.table.loose:
+            return next(v for v in row.values if v.strip())
+        parts = [f"{self.table.headers[c]}={row.values[c]}" for c in self.key_cols]
+        return ", ".join(parts)
+
+    def where(self, row: Row, col: int) -> str:
+        key = self.describe(row)
+        ref = f"{self.table.sheet}!{cell_ref(row.number, self.table.columns[col])}"
+        return f"{ref} ({key})" if key else ref
+
+    def summary(self, row: Row) -> str:
+        return "; ".join(
+            f"{h}={v}"
+            for i, (h, v) in enumerate(zip(self.table.headers, row.values, strict=True))
+            if v and i not in self.ignored
+        )
+
+
+def _check_keys(old: _Side, new: _Side, labels: tuple[str, ...]) -> None:
+    """Both versions must key on the same columns: a key missing in one of them is an error."""
+    if labels:
+        missing = [(k, s) for i, k in enumerate(labels) for s in (old, new) if s.key_cols[i] < 0]
+    elif old.by_role != new.by_role:
+        preset = old.preset
+        names = [label for role in preset.keys for label in preset.columns[role]]
+        missing = [("/".join(names), old if new.by_role else new)]
+    else:
+        return
+    if not missing:
+        return
+    label, side = missing[0]
+    near = closest(label.split("/")[0], side.table.headers)
+    which = "the after file" if side is new else "the before file"
+    raise KeyColumnError(
+        f"key column {label!r}: not in sheet {side.table.sheet!r} of {which}",
+        suggestion=f"the closest existing column is {near!r}; "
+        f"columns are: {', '.join(side.table.headers)}",
+        data={"column": label, "closest": near, "sheet": side.table.sheet},
+    )
+
+
+class TableDiff:
+    def __init__(self, old: Table, new: Table, preset: Preset, opts: TableOptions) -> None:
+        self.preset = preset
+        self.opts = opts
+        self.old = _Side(old, preset, opts)
+        self.new = _Side(new, preset, opts)
+        self.counts: Counter[str] = Counter()
+        self.out: list[Placed] = []
+
+    def run(self) -> list[Placed]:
+        old, new = self.old, self.new
+        old.set_keys(self.opts.keys, self.preset)
+        new.set_keys(self.opts.keys, self.preset)
+        _check_keys(old, new, self.opts.keys)
+        known = header_pairs(old.table.headers, new.table.headers, old.roles, new.roles)
+        known = {n: o for n, o in known.items() if n not in new.ignored and o not in old.ignored}
+        shared = sorted(known.items())
+
+        def row_score(o: int, n: int) -> float:  # over the columns both versions have
+            a, b = old.norm[o], new.norm[n]
+            return similarity([a[oc] for _n, oc in shared], [b[nc] for nc, _o in shared])
+
+        rows = align(
+            [old.key(i) for i in range(len(old.norm))],
+            [new.key(i) for i in range(len(new.norm))],
+            row_score,
+        )
+        sample = rows.pairs[:CONTENT_SAMPLE]
+
+        def column_score(o: int, n: int) -> float:  # over the first matched rows
+            if o in old.ignored or n in new.ignored:
+                return 0.0
+            return similarity(
+                [old.norm[a][o] for a, _b in sample],
+                [new.norm[b][n] for _a, b in sample],
+                empty=0.0,
+            )
+
+        cols = match_columns(old.table.headers, new.table.headers, known, column_score)
+        if not new.table.loose:  # loose cells have no header nor key to report on
+            self._columns(cols)
+            self._keys(rows.old_keys.duplicates, rows.new_keys.duplicates, rows.new_keys.blank)
+        by_old = sorted(rows.pairs)
+        olds = [o for o, _n in by_old]
+        for o, n in rows.pairs:
+            self._cells(o, n, cols, (o, n) in rows.moved)
+        for n in rows.added:
+            self._added(n)
+        for o in rows.removed:
+            before = bisect.bisect_left(olds, o)  # the matched row just above it
+            self._removed(o, (by_old[before - 1][1] if before else -1) + 0.5)
+        return self.out
+
+    def _put(
+        self,
+        position: float,
+        order: int,
+        rule: str,
+        role: str,
+        severity: Severity | None = None,
+        /,
+        **parts: str,
+    ) -> None:
+        """Add a finding at a place in the new file's order; severity from the preset."""
+        self.counts[rule] += 1
+        severity = severity or self.preset.severity(rule, role)
+        self.out.append(((position, order), Finding(rule_id=rule, severity=severity, **parts)))
+
+    def _column(
+        self,
+        rule: str,
+        table: Table,
+        i: int,
+        order: int,
+        message: str,
+        old: str = "",
+        new: str = "",
+    ) -> None:
+        """A column finding, located at the column's header cell."""
+        ref = f"{table.sheet}!{column_letter(table.columns[i])}{table.header_row + 1}"
+        header = table.headers[i]
+        self._put(
+            -1,
+            order,
+            rule,
+            "",
+            message=message,
+            location=ref,
+            field=header,
+            expected=old,
+            actual=new,
+        )
+
+    def _columns(self, cols: ColumnMatch) -> None:
+        old, new = self.old.table, self.new.table
+        for o, n in cols.pairs:
+            if n in self.new.ignored:
+                continue
+            if (o, n) in cols.renamed:
+                message = f"column {old.headers[o]!r} renamed to {new.headers[n]!r}"
+                self._column(
+                    "column.renamed",
+                    new,
+                    n,
+                    n,
+                    message,
+                    old.headers[o],
+                    new.headers[n],
+                )
+            if (o, n) in cols.moved:
+                letters = (column_letter(old.columns[o]), column_letter(new.columns[n]))
+                self._column(
+                    "column.moved", new, n, n, f"column {new.headers[n]!r} moved", *letters
+                )
+        for n in cols.added:
+            if n not in self.new.ignored:
+                self._column(
+                    "column.added",
+                    new,
+                    n,
+                    n,
+                    f"column {new.headers[n]!r} added",
+                    new=new.headers[n],
+                )
+        for o in cols.removed:
+            if o not in self.old.ignored:
+                message = f"column {old.headers[o]!r} removed"
+                self._column("column.removed", old, o, 1000 + o, message, old=old.headers[o])
+
+    def _row(
+        self,
+        side: _Side,
+        row: Row,
+        place: tuple[float, int],
+        rule: str,
+        message: str,
+        severity: Severity | None = None,
+        **parts: str,
+    ) -> None:
+        """A finding about a whole row, located at its key cell."""
+        location = side.where(row, side.key_cols[0])
+        parts.setdefault("field", side.key_field())
+        parts |= {"message": message, "location": location}
+        self._put(place[0], place[1], rule, "", severity, **parts)
+
+    def _keys(
+        self, old_dups: list[tuple[int, int]], new_dups: list[tuple[int, int]], blank: list[int]
+    ) -> None:
+        # a key repeated in both versions is reported once, for the after file
+        again = {self.new.key(repeat) for _first, repeat in new_dups}
+        old_only = [(f, r) for f, r in old_dups if self.old.key(r) not in again]
+        for side, dups in ((self.old, old_only), (self.new, new_dups)):
+            which = "before" if side is self.old else "after"
+            for first, repeat in dups:
+                a, b = side.table.rows[first], side.table.rows[repeat]
+                rows = f"rows {a.number + 1} and {b.number + 1}"
+                message = f"key {side.describe(b)} appears twice in the {which} file: {rows}; compared by occurrence"
+                place = (repeat if side is self.new else -1, 0)
+                self._row(
+                    side,
+                    b,
+                    place,
+                    "key.duplicate",
+                    message,
+                    expected=f"row {a.number + 1}",
+                    actual=f"row {b.number + 1}",
+                    suggestion="give each row its own key",
+                )
+        for n in blank:
+            row = self.new.table.rows[n]
+            message = f"row {row.number + 1} has a blank key; matched by content"
+            self._row(
+                self.new,
+                row,
+                (n, 0),
+                "key.blank",
+                message,
+                actual=self.new.summary(row),
+                suggestion="fill in the key column",
+            )
+
+    def _cells(self, o: int, n: int, cols: ColumnMatch, moved: bool) -> None:
+        old, new = self.old, self.new
+        a, b = old.table.rows[o], new.table.rows[n]
+        if moved:
+            message = f"row {new.describe(b)} moved from row {a.number + 1} to row {b.number + 1}"
+            self._row(
+                new,
+                b,
+                (n, 1),
+                "row.moved",
+                message,
+                expected=f"row {a.number + 1}",
+                actual=f"row {b.number + 1}",
+            )
+        same = self.opts.normaliser.same
+        changed = False
+        for oc, nc in cols.pairs:
+            if oc in old.ignored or nc in new.ignored:
+                continue
+            if not same(old.norm[o][oc], new.norm[n][nc]):
+                changed = True
+                header = new.table.headers[nc]
+                self._put(
+                    n,
+                    2 + nc,
+                    "cell.changed",
+                    new.roles[nc],
+                    message=f"{header} changed",
+                    location=new.where(b, nc),
+                    field=header,
+                    expected=a.values[oc],
+                    actual=b.values[nc],
+                )
+        self.counts["rows_changed"] += changed
+
+    def _added(self, n: int) -> None:
+        row = self.new.table.rows[n]
+        rule = self.preset.added
+        severity = self.preset.severity("row.added")
+        if rule is not None and rule.column in self.new.roles:
+            value = row.values[self.new.roles.index(rule.column)]
+            severity = rule.severity if label_key(value) in rule.optional else severity
+        message = f"row {self.new.describe(row)} added"
+        self._row(
+            self.new, row, (n, 0), "row.added", message, severity, actual=self.new.summary(row)
+        )
+
+    def _removed(self, o: int, position: float) -> None:
+        row = self.old.table.rows[o]
+        message = f"row {self.old.describe(row)} removed"
+        self._row(
+            self.old, row, (position, 0), "row.removed", message, expected=self.old.summary(row)
+        )

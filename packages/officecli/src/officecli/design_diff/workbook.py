@@ -1,0 +1,170 @@
+"""A design workbook as sheets of tables: header, data rows, section labels, labelled cells.
+
+Built on the shared xlsx reader (displayed values, merges, furigana left out) and its
+table split (blank rows and columns separate tables; a merged top row makes a two-level
+header `金額/税抜`). Only the header detection and the section rows are design-diff's own.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from itertools import product
+from pathlib import Path
+
+from officecli.design_diff.errors import NoHeaderError, WorkbookError
+from officecli.design_diff.normalize import as_number
+from officecli.design_diff.presets import Preset
+from officecli.readers import registry
+from officecli.readers.grid import SheetGrid, merged_cells, table_blocks, table_header
+from officecli.readers.model import ReadOptions
+from officecli.readers.paths import not_a_file
+
+Cells = dict[tuple[int, int], str]
+HEADER_SCAN_ROWS = 10  # the header is among a table's first rows (titles may come first)
+
+
+@dataclass
+class Row:
+    number: int  # 0-based sheet row
+    values: list[str]  # one per table column, as shown in Excel
+    section: str = ""  # the section row above it ('' when the table has none)
+
+
+@dataclass
+class Table:
+    sheet: str
+    headers: list[str]
+    columns: list[int]  # 0-based sheet column of each header
+    header_row: int  # 0-based sheet row of the (last) header row
+    rows: list[Row]
+    loose: bool = False  # the sheet's cells outside any table, keyed by each row's first cell
+    span: tuple[int, int] = (0, -1)  # first and last sheet row of the table, header included
+
+
+@dataclass
+class Sheet:
+    name: str
+    tables: list[Table]
+    cells: Cells = field(default_factory=dict)  # every displayed value (labelled cells)
+    loose: Table | None = None  # titles, labelled cells: whatever no table holds
+
+
+def _filled(cells: Cells, row: int, cols: list[int]) -> int:
+    return sum(1 for c in cols if cells.get((row, c), "").strip())
+
+
+def _header_index(cells: Cells, band: list[int], cols: list[int], preset: Preset) -> int:
+    """Index in `band` of the header: the first row naming two preset roles, else the
+    first row of labels (no number among them: `版数 | 1.0` is a value, not a header)
+    filled at least half as wide as the table."""
+    scan = band[:HEADER_SCAN_ROWS]
+    for i, r in enumerate(scan):
+        roles = {preset.role_of(cells.get((r, c), "")) for c in cols} - {""}
+        if len(roles) >= 2:
+            return i
+    for i, r in enumerate(scan):
+        texts = [cells.get((r, c), "") for c in cols]
+        numbers = any(as_number(t) is not None for t in texts if t.strip())
+        if not numbers and _filled(cells, r, cols) >= max(2, (len(cols) + 1) // 2):
+            return i
+    return -1
+
+
+def _unique(headers: list[str], cols: list[int]) -> list[str]:
+    """Empty headers become their column letter; repeated ones get ' (2)', ' (3)'."""
+    from officecli.readers.grid import column_letter
+
+    seen: dict[str, int] = {}
+    out = []
+    for header, col in zip(headers, cols, strict=True):
+        name = header.strip() or f"({column_letter(col)})"
+        seen[name] = seen.get(name, 0) + 1
+        out.append(name if seen[name] == 1 else f"{name} ({seen[name]})")
+    return out
+
+
+def _is_section(text: str, preset: Preset) -> bool:
+    """A one-cell row is a section header when it reads like one of the preset's sections
+    (any one-cell row when the preset names none)."""
+    return not preset.spec.sections or bool(preset.spec.section_place(text))
+
+
+def _table(
+    grid: SheetGrid, cells: Cells, band: list[int], cols: list[int], start: int, preset: Preset
+) -> Table:
+    headers, used = table_header(grid, cells, band[start:], cols)
+    body = band[start + used :]
+    rows: list[Row] = []
+    section = ""
+    for r in body:
+        values = [cells.get((r, c), "") for c in cols]
+        filled = [v for v in values if v.strip()]
+        if preset.section_rows and len(filled) == 1 and _is_section(filled[0], preset):
+            section = filled[0].strip()
+            continue
+        rows.append(Row(r, values, section))
+    last = band[start + used - 1]
+    span = (band[start], band[-1])
+    return Table(grid.name, _unique(headers, cols), cols, last, rows, span=span)
+
+
+def sheet_tables(grid: SheetGrid, preset: Preset, header_row: int = 0) -> Sheet:
+    """The tables of one sheet; `header_row` (1-based, 0 = auto) fixes the header's row."""
+    cells = merged_cells(grid, escape=False)
+    rows = sorted({r for (r, _c), v in cells.items() if v.strip()})
+    tables = []
+    for band, cols in table_blocks(cells, rows):
+        if len(cols) < 2 or len(band) < 1:
+            continue
+        if header_row and band[0] <= header_row - 1 <= band[-1]:
+            start = band.index(header_row - 1) if header_row - 1 in band else -1
+        else:
+            start = _header_index(cells, band, cols, preset)
+        if start >= 0:
+            tables.append(_table(grid, cells, band, cols, start, preset))
+    return Sheet(grid.name, tables, cells, _loose(grid.name, cells, tables))
+
+
+def _loose(sheet: str, cells: Cells, tables: list[Table]) -> Table | None:
+    """The cells no table holds (titles, `メソッド | GET` above a table) as one table whose
+    columns are the sheet's letters, so that a change there is reported too."""
+    from officecli.readers.grid import column_letter
+
+    held: set[tuple[int, int]] = set()
+    for t in tables:  # product and set difference run in C: this is per cell
+        held.update(product(range(t.span[0], t.span[1] + 1), t.columns))
+    free = {k: cells[k] for k in cells.keys() - held if cells[k].strip()}
+    if not free:
+        return None
+    cols = sorted({c for _r, c in free})
+    rows = [Row(r, [free.get((r, c), "") for c in cols]) for r in sorted({r for r, _c in free})]
+    headers = [f"({column_letter(c)})" for c in cols]
+    return Table(sheet, headers, cols, rows[0].number, rows, loose=True)
+
+
+def read_workbook(
+    path: str, preset: Preset, *, header_row: int = 0, formulas: bool = False, max_cells: int
+) -> list[Sheet]:
+    """Every sheet of an xlsx with its tables; bad input raises WorkbookError (exit 2)."""
+    from officecli.readers.xlsx import read_grids
+
+    problem = not_a_file(path)
+    if problem:
+        raise WorkbookError(f"{path!r}: {problem}", suggestion="check the --before/--after path")
+    if registry.reader_for(path).name != "xlsx":  # unknown types: UNSUPPORTED_FORMAT
+        raise WorkbookError(
+            f"{path}: not an .xlsx/.xlsm workbook",
+            suggestion="save the workbook as .xlsx (an .xls can be converted in Excel)",
+        )
+    # damaged, password-protected or unsafe files raise the readers' own errors (exit 2)
+    grids, cuts = read_grids(Path(path), ReadOptions(max_cells=max_cells, formulas=formulas))
+    if cuts:
+        raise WorkbookError(
+            f"{path}: more than {max_cells} cells", suggestion="raise --max-cells or pass --sheet"
+        )
+    return [sheet_tables(grid, preset, header_row) for grid in grids]
+
+
+def require_tables(sheet: Sheet, path: str) -> None:
+    if not sheet.tables and sheet.cells:
+        raise NoHeaderError(f"{path}: sheet {sheet.name!r} has no table with a recognisable header")
