@@ -14,6 +14,7 @@ import mcp_types as types
 from mcp.server import Server
 from mcp.server.stdio import stdio_server
 
+from agentcli.commands import Stream
 from agentcli.errors import UsageError
 from agentcli.main import failure
 from procler import __version__
@@ -132,3 +133,9 @@ async def serve_stdio(config: "str | None") -> "None":
     server = build_server(config)
     async with stdio_server() as (read_stream, write_stream):
         await server.run(read_stream, write_stream, server.create_initialization_options())
+
+
+def serve(values: "dict[str, Any]", command: "Command") -> "Stream":
+    """Handler of `procler mcp`: serve until stdin closes."""
+    anyio.run(serve_stdio, values.get("config"))
+    return Stream(iter(()))  # the session said everything: no envelope after it
