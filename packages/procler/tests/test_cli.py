@@ -53,9 +53,32 @@ def test_capabilities_describe_exactly_the_parser() -> None:
 def test_supervisor_handles_exactly_the_commands_sent_to_it() -> None:
     from procler.cli import APP
     from procler.cli.daemon import RESTART as RESTART_DAEMON
-    from procler.cli.processes import FORWARD
+    from procler.cli.daemon import STATUS as DAEMON_STATUS
+    from procler.cli.processes import FORWARD, IF_RUNNING
     from procler.supervisor.handlers import Handlers
 
-    sent = {c.name for c in APP.commands if c.handler in (FORWARD, RESTART_DAEMON)}
+    handlers = (FORWARD, IF_RUNNING, RESTART_DAEMON, DAEMON_STATUS)
+    sent = {c.name for c in APP.commands if c.handler in handlers}
     table = Handlers.__new__(Handlers).table()  # the table needs no supervisor to list
     assert sorted(table) == sorted(sent)
+
+
+def test_the_entry_offers_exactly_the_commands_answered_from_argv() -> None:
+    from procler.cli import APP
+    from procler.cli.processes import ANSWERED_FROM_ARGV
+    from procler.entry import ANSWERED, names_answered
+
+    assert {c.name for c in APP.commands if c.handler in ANSWERED_FROM_ARGV} == ANSWERED
+    assert names_answered(["--config", "c.yaml", "-v", "group", "stop", "g"]) is True
+    local = (["logs", "api"], ["daemon", "status"], ["daemon", "logs"], ["list"], ["groupx"], [])
+    assert [names_answered(argv) for argv in local] == [False] * len(local)
+
+
+def test_every_command_kept_from_a_supervisor_is_answered_from_disk() -> None:
+    """IF_RUNNING commands never start a supervisor: the disk answers them without one."""
+    from procler.cli import APP
+    from procler.cli.offline import DiskAnswers
+    from procler.cli.processes import IF_RUNNING
+
+    table = DiskAnswers.__new__(DiskAnswers).table()
+    assert sorted(table) == sorted(c.name for c in APP.commands if c.handler == IF_RUNNING)

@@ -6,6 +6,8 @@ trip. So this entry first offers the raw argv to a running supervisor, which par
 with the same declarations and answers when the command is one of its own. Anything
 else (no supervisor yet, a command that runs here, --help, a usage error) runs the full
 CLI, `procler.cli.main`, which would have given the same answer the slower way.
+Only the commands a supervisor answers are offered: a command that runs in the CLI
+(logs, list, config ...) never waits on a supervisor, so a hung one cannot hold it up.
 
 The private route: POST /v1/argv, body = cwd, config path and argv joined by NUL bytes
 (none can contain one). An answer comes as 200 with its headers at once, including
@@ -19,7 +21,37 @@ import sys
 
 from procler import project
 
-HEADER_WAIT = 10.0  # a supervisor that took the connection answers its headers at once
+# The commands a running supervisor answers from argv: those declared with the FORWARD
+# or IF_RUNNING handler (tests/test_cli.py checks this set against the declarations).
+ANSWERED = frozenset(
+    {
+        "start",
+        "stop",
+        "restart",
+        "status",
+        "wait",
+        "up",
+        "down",
+        "group start",
+        "group stop",
+        "group status",
+        "group list",
+        "reload",
+        "daemon stop",
+        "exec",
+        "why",
+        "ci",
+    }
+)
+
+
+def names_answered(argv: "list[str]") -> "bool":
+    """Whether argv names a command of ANSWERED (after the global options)."""
+    i = 0
+    while i < len(argv) and argv[i].startswith("-"):
+        i += 2 if argv[i] == "--config" else 1
+    words = argv[i : i + 2]
+    return " ".join(words) in ANSWERED or (bool(words) and words[0] in ANSWERED)
 
 
 def explicit_config(argv: "list[str]") -> "str | None":
@@ -36,6 +68,8 @@ def explicit_config(argv: "list[str]") -> "str | None":
 
 def offer(argv: "list[str]") -> "int | None":
     """The exit code once the supervisor has answered, or None: run the full CLI."""
+    if not names_answered(argv):
+        return None
     try:
         cwd = os.getcwd()
         config = project.find_config(cwd, explicit_config(argv))
@@ -46,19 +80,24 @@ def offer(argv: "list[str]") -> "int | None":
         return None  # no supervisor: the full CLI starts one if the command needs it
     from procler.wire import (
         ARGV_ROUTE,
+        HEADER_WAIT,
         REPLY_WITHIN,
         NotRunning,
+        Unanswered,
         argv_body,
+        deadline,
         request,
         split_argv_reply,
     )
 
     body = argv_body(cwd, config, argv)
     try:
-        status, headers, payload = request(sock_path, "POST", ARGV_ROUTE, body, HEADER_WAIT)
-    except TimeoutError:
+        status, headers, payload = request(
+            sock_path, "POST", ARGV_ROUTE, body, HEADER_WAIT, deadline()
+        )
+    except Unanswered as exc:
         raise project.hung_supervisor(
-            project.project_root(config), f"the supervisor on {sock_path} stopped answering"
+            project.project_root(config), HEADER_WAIT, exc.taken
         ) from None
     except (NotRunning, OSError):
         return None  # gone, stale or not ours to reach: the full CLI sorts it out

@@ -107,14 +107,27 @@ class SupervisorUnavailable(AgentError):
     )
 
     @classmethod
-    def hung(cls, message: str, pid: str | None, lock_path: str) -> "SupervisorUnavailable":
-        """A supervisor that took the request and never answered: say how to replace it
-        (procler.project.hung_supervisor finds its pid)."""
+    def hung(
+        cls, where: str, pid: str | None, lock_path: str, waited: float, taken: bool
+    ) -> "SupervisorUnavailable":
+        """A supervisor that did not answer in time: say whether the command was carried
+        out (only if it was taken: it drops a request whose deadline passed) and how to
+        replace the supervisor (procler.project.hung_supervisor finds its socket and pid)."""
+        replace = (
+            f"it may be hung: `kill -9 {pid or 'PID'}` (the pid in {lock_path}); the next "
+            "command starts a new supervisor, which brings the processes back"
+        )
+        if taken:
+            return cls(
+                f"the supervisor on {where} took the request, then stopped answering: "
+                "the command may have been carried out",
+                suggestion=f"check `procler status` before running it again; {replace}",
+            )
         return cls(
-            message,
-            suggestion=f"it may be hung: `kill -9 {pid or 'PID'}` (the pid in "
-            f"{lock_path}); the next command starts a new supervisor, which brings the "
-            "processes back",
+            f"the supervisor on {where} did not answer within {waited:g}s: the command was "
+            "not carried out (a supervisor drops a request it could not take before its "
+            "deadline)",
+            suggestion=f"{replace}; then run the command again",
         )
 
 

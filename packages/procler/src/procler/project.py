@@ -67,11 +67,14 @@ def supervisor_pid(root: "str") -> "str | None":
         return None
 
 
-def hung_supervisor(root: "str", message: "str") -> "SupervisorUnavailable":
-    """The error for a supervisor that took a request and never answered, naming its pid."""
+def hung_supervisor(root: "str", waited: "float", taken: "bool") -> "SupervisorUnavailable":
+    """The error for a supervisor that did not answer within `waited` seconds (`taken`:
+    its headers came, so it had started on the request), naming its pid."""
     from procler.errors import SupervisorUnavailable
 
-    return SupervisorUnavailable.hung(message, supervisor_pid(root), lock_path(root))
+    return SupervisorUnavailable.hung(
+        socket_path(root), supervisor_pid(root), lock_path(root), waited, taken
+    )
 
 
 def socket_path(root: "str") -> "str":

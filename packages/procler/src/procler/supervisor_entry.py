@@ -5,8 +5,8 @@ declarations (procler.cli) to the supervisor, which never imports a CLI module.
 """
 
 from procler.cli import APP
-from procler.cli.processes import FORWARD
+from procler.cli.processes import ANSWERED_FROM_ARGV
 from procler.supervisor.daemon import main
 
 if __name__ == "__main__":
-    main(APP, FORWARD)
+    main(APP, ANSWERED_FROM_ARGV)

@@ -6,16 +6,27 @@ module imports `enum`, `selectors` and more) and hand-writes the tiny HTTP it ne
 A reply may announce, in its early headers, how long its body may take
 (`X-Reply-Within`, seconds): the wait for the headers and the wait for the body are
 then bounded separately.
+
+A request may carry its deadline (`X-Deadline`, absolute Unix time): the supervisor
+drops a request whose deadline passed before it acts on it, and sends the headers of a
+request it took within HEADERS_WITHIN. So a client that waited HEADER_WAIT for headers
+in vain knows the command was not carried out (unless the supervisor froze in the
+second after taking it).
 """
 
 import _socket
 import os
+import time
 
 ARGV_ROUTE = "/v1/argv"  # the console entry offers its raw argv (see procler.entry)
 COMMANDS_PREFIX = "/v1/commands/"  # + the command's words joined by '/'
 REPLY_WITHIN = "x-reply-within"
 EXIT_CODE = "x-exit-code"
 REPLY_MARGIN = 30.0  # added to a command's own --timeout for the read timeout
+DEADLINE = "x-deadline"
+TAKE_WITHIN = 8.0  # seconds from sending to a request's deadline
+HEADERS_WITHIN = 1.0  # a supervisor sends a taken request's headers within this
+HEADER_WAIT = TAKE_WITHIN + HEADERS_WITHIN + 1.0  # a client's wait for the headers
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -45,12 +56,13 @@ def argv_parts(body: "bytes") -> "list[str]":
 
 
 def argv_reply(code: "int", envelope: "bytes") -> "bytes":
-    """The argv route's answer body: the exit code, a newline and the envelope."""
+    """An answer body carrying its exit code: the exit code, a newline and the envelope
+    (every argv route answer, and any answer whose headers went first)."""
     return b"%d\n" % code + envelope
 
 
 def split_argv_reply(payload: "bytes") -> "tuple[int, str]":
-    """(exit code, envelope text) of an argv route's answer body."""
+    """(exit code, envelope text) of an answer body made by argv_reply."""
     code, _, text = payload.partition(b"\n")
     return int(code), text.decode("utf-8")
 
@@ -59,13 +71,32 @@ class NotRunning(Exception):
     """No supervisor answers on the socket (absent, stale, or gone before answering)."""
 
 
+class Unanswered(TimeoutError):
+    """The supervisor did not answer in time; `taken` is True once its headers came."""
+
+    def __init__(self, message: "str", taken: "bool") -> "None":
+        super().__init__(message)
+        self.taken = taken
+
+
+def deadline() -> "float":
+    """The deadline of a request sent now (see TAKE_WITHIN)."""
+    return time.time() + TAKE_WITHIN
+
+
 def request(
-    sock_path: "str", method: "str", path: "str", body: "bytes", timeout: "float"
+    sock_path: "str",
+    method: "str",
+    path: "str",
+    body: "bytes",
+    timeout: "float",
+    until: "float | None" = None,
 ) -> "tuple[int, dict[str, str], bytes]":
     """One request; returns (status, headers, body). Raises NotRunning if nobody answers.
 
     `timeout` bounds each wait for the headers (and for the body unless the reply
-    announces its own bound); TimeoutError when it passes.
+    announces its own bound); Unanswered when it passes. `until` is the request's
+    deadline (X-Deadline), if it has one.
     """
     sock = _socket.socket(_socket.AF_UNIX, _socket.SOCK_STREAM)
     sock.settimeout(timeout)
@@ -74,18 +105,25 @@ def request(
             sock.connect(sock_path)
         except (FileNotFoundError, ConnectionRefusedError, NotADirectoryError) as exc:
             raise NotRunning(str(exc)) from None
+        extra = "" if until is None else f"{DEADLINE}: {until:.3f}\r\n"
         head = (
             f"{method} {path} HTTP/1.1\r\nHost: procler\r\nContent-Type: application/json\r\n"
-            f"Content-Length: {len(body)}\r\nConnection: close\r\n\r\n"
+            f"Content-Length: {len(body)}\r\n{extra}Connection: close\r\n\r\n"
         )
         try:
             sock.sendall(head.encode() + body)
-            raw = _read_head(sock)
+            try:
+                raw = _read_head(sock)
+            except TimeoutError:
+                raise Unanswered(f"no answer within {timeout:g}s", taken=False) from None
             header_blob, _, payload = raw.partition(b"\r\n\r\n")
             status, headers = _parse_head(header_blob)
             if REPLY_WITHIN in headers:
                 sock.settimeout(float(headers[REPLY_WITHIN]))
-            payload += _read_rest(sock)
+            try:
+                payload += _read_rest(sock)
+            except TimeoutError:
+                raise Unanswered("the answer stopped coming", taken=True) from None
         except (ConnectionResetError, BrokenPipeError) as exc:
             raise NotRunning(f"the supervisor closed the connection: {exc}") from None
     finally:

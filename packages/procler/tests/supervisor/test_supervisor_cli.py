@@ -247,7 +247,7 @@ def test_unwritable_state_dir_is_a_clear_error(tmp_path: Path) -> None:
 
 def test_socket_is_private(make_project: Callable[[str], Project]) -> None:
     p = make_project(SLEEPER)
-    p.ok("status")
+    p.ok("start", "api")
     mode = (p.root / ".procler" / "state" / "supervisor.sock").stat().st_mode
     assert stat.S_IMODE(mode) == 0o600
     assert stat.S_ISSOCK(mode)

@@ -13,8 +13,6 @@ from pathlib import Path
 
 from harness import PROCLER, PY, Project, alive, sockets_of, supervisors_of, wait_for
 
-from procler.project import socket_path
-
 SLEEP = f'[{PY}, -c, "import time; time.sleep(600)"]'
 CHAIN = f"""
 version: 1
@@ -69,8 +67,11 @@ def test_all_starts_restarts_and_stops_every_process_in_dependency_order(
 
 def test_racing_first_commands_make_one_supervisor(make_project: Callable[[str], Project]) -> None:
     p = make_project(CHAIN)
+    # status answers from disk while no supervisor runs, and asks the one that starts
     with ThreadPoolExecutor(6) as pool:
-        codes = list(pool.map(lambda _: p.run("status")[0], range(6)))
+        codes = list(
+            pool.map(lambda i: p.run(*("start", "db") if i % 2 else ("status",))[0], range(6))
+        )
     assert codes == [0] * 6
     # Losers of the lock race may still be starting up; each exits once it sees the lock.
     assert wait_for(lambda: supervisors_of(p.root) == [p.supervisor_pid()])
@@ -142,25 +143,3 @@ def test_daemon_stop_answers_a_pending_wait_and_ends(
     assert (waiter.returncode, json.loads(out)["error_code"]) == (3, "SUPERVISOR_UNAVAILABLE")
     assert wait_for(lambda: not alive(supervisor))
     assert p.ok("status", "db")["status"] == "stopped"  # a new supervisor answers at once
-
-
-def test_a_hung_supervisor_is_reported_within_the_header_bound(
-    make_project: Callable[[str], Project],
-) -> None:
-    """A stopped (SIGSTOP) supervisor still accepts connections; the CLI must not hang."""
-    p = make_project(CHAIN)
-    p.ok("start", "db")
-    supervisor = p.supervisor_pid()
-    os.kill(supervisor, signal.SIGSTOP)
-    try:
-        code, answer = p.run("status", "db", timeout=60)
-    finally:
-        os.kill(supervisor, signal.SIGCONT)
-    assert (code, answer["error_code"]) == (3, "SUPERVISOR_UNAVAILABLE")
-    assert answer["error"] == f"the supervisor on {socket_path(str(p.root))} stopped answering"
-    lock = p.root / ".procler" / "state" / "supervisor.lock"
-    assert answer["suggestion"] == (
-        f"it may be hung: `kill -9 {supervisor}` (the pid in {lock}); the next command starts "
-        "a new supervisor, which brings the processes back"
-    )
-    assert p.ok("status", "db")["status"] == "running"

@@ -8,7 +8,16 @@ from agentcli.commands import Raw
 from agentcli.envelope import dumps
 from procler import project
 from procler.errors import StateDirUnwritable, SupervisorUnavailable
-from procler.wire import EXIT_CODE, NotRunning, command_path, reply_bound, request
+from procler.wire import (
+    EXIT_CODE,
+    HEADER_WAIT,
+    NotRunning,
+    Unanswered,
+    command_path,
+    deadline,
+    request,
+    split_argv_reply,
+)
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -17,8 +26,6 @@ if TYPE_CHECKING:
     from agentcli.commands import Command
 
 CONNECT_WAIT = 10.0  # bound on waiting for a freshly started supervisor
-RELOAD_WAIT = 60.0  # a reload waits for removed processes to stop (their stop_timeout)
-NO_AUTOSTART = frozenset({"daemon status", "daemon stop", "daemon restart", "reload"})
 
 
 def spawn_supervisor(root: "str", config_path: "str") -> "None":
@@ -64,13 +71,10 @@ def wait_gone(sock_path: "str") -> "None":
 
 
 def call(
-    config_path: "str",
-    name: "str",
-    values: "dict[str, Any]",
-    timeout: "float",
-    autostart: "bool | None" = None,
+    config_path: "str", name: "str", values: "dict[str, Any]", *, autostart: "bool"
 ) -> "tuple[int, bytes]":
-    """Send a command to the project's supervisor (starting it unless told not to)."""
+    """Send a command to the project's supervisor (with autostart, starting one if none
+    runs); NotRunning when none runs and autostart is off."""
     root = project.project_root(config_path)
     sock_path = project.socket_path(root)
     body = dumps({"values": values, "config": config_path}).encode()
@@ -78,19 +82,25 @@ def call(
 
     def attempt() -> "tuple[int, bytes]":
         try:
-            _status, headers, payload = request(sock_path, "POST", path, body, timeout)
-        except TimeoutError:
-            raise project.hung_supervisor(
-                root, f"the supervisor did not answer within {timeout:g}s"
-            ) from None
-        return int(headers.get(EXIT_CODE, "3")), payload
+            _status, headers, payload = request(
+                sock_path, "POST", path, body, HEADER_WAIT, deadline()
+            )
+        except Unanswered as exc:
+            raise project.hung_supervisor(root, HEADER_WAIT, exc.taken) from None
+        if EXIT_CODE in headers:
+            return int(headers[EXIT_CODE]), payload
+        code, text = split_argv_reply(payload)  # an answer whose headers came first
+        return code, text.encode()
 
     try:
         return attempt()
     except NotRunning:
-        if not (autostart if autostart is not None else name not in NO_AUTOSTART):
+        if not autostart:
             raise
-    deadline = time.monotonic() + CONNECT_WAIT
+    from procler.config.last_valid import require_valid
+
+    require_valid(config_path)  # a supervisor cannot start on a broken config
+    deadline_at = time.monotonic() + CONNECT_WAIT
     next_spawn = 0.0
     while True:
         if time.monotonic() >= next_spawn:
@@ -102,29 +112,57 @@ def call(
         try:
             return attempt()
         except NotRunning:
-            if time.monotonic() > deadline:
+            if time.monotonic() > deadline_at:
                 raise SupervisorUnavailable(
-                    f"the supervisor did not answer on {sock_path} within {CONNECT_WAIT:g}s"
+                    f"the supervisor did not answer on {sock_path} within {CONNECT_WAIT:g}s: "
+                    "the command was not carried out"
                 ) from None
 
 
 def notify_reload(config_path: "str") -> "bool":
     """Tell a running supervisor that definitions changed; False when none runs."""
     try:
-        call(config_path, "reload", {}, RELOAD_WAIT)
+        call(config_path, "reload", {}, autostart=False)
     except NotRunning:
         return False
     return True
 
 
+def config_path_of(values: "dict[str, Any]") -> "str":
+    return project.find_config(os.getcwd(), values.pop("config", None))
+
+
 def forward(values: "dict[str, Any]", command: "Command") -> "Any":
-    """Handler of every supervisor command: forward it and pass the envelope through."""
-    config_path = project.find_config(os.getcwd(), values.pop("config", None))
-    timeout = reply_bound(values)
-    try:
-        code, payload = call(config_path, command.name, values, timeout)
-    except NotRunning:
-        if command.name == "daemon stop":
-            return {"running": False, "stopped_processes": []}
-        return {"running": False}  # daemon status and reload never start a supervisor
+    """Handler of the commands that need a supervisor: forward, starting one if none runs."""
+    code, payload = call(config_path_of(values), command.name, values, autostart=True)
     return Raw(payload.decode("utf-8"), code)
+
+
+def forward_if_running(values: "dict[str, Any]", command: "Command") -> "Any":
+    """Handler of the commands a supervisor answers when one runs; without one, they are
+    answered from the state on disk (procler.cli.offline) and none is started, unless the
+    disk cannot answer (a supervisor died with runs open: a new one sorts them out)."""
+    from procler.cli import offline
+
+    config_path = config_path_of(values)
+    give_up = time.monotonic() + CONNECT_WAIT
+    while True:
+        try:
+            code, payload = call(config_path, command.name, values, autostart=False)
+            return Raw(payload.decode("utf-8"), code)
+        except NotRunning:
+            pass
+        try:
+            result = offline.answer(command.name, config_path, values)
+        except offline.LockBusy as busy:
+            if time.monotonic() > give_up:  # its holder never started answering
+                raise SupervisorUnavailable(
+                    f"the supervisor lock {busy} is held, but no supervisor answered "
+                    f"within {CONNECT_WAIT:g}s: the command was not carried out"
+                ) from None
+            time.sleep(0.02)  # a supervisor is starting: ask it again
+            continue
+        if result is not None:
+            return result
+        code, payload = call(config_path, command.name, values, autostart=True)
+        return Raw(payload.decode("utf-8"), code)

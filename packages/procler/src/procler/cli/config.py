@@ -306,14 +306,15 @@ def show(values: "dict[str, Any]", command: "Command") -> "dict[str, Any]":
 
 
 def list_processes(values: "dict[str, Any]", command: "Command") -> "dict[str, Any]":
+    from procler.config.last_valid import load
     from procler.config.serialize import process_json, process_summary
+    from procler.selection import tagged
 
-    config = project(values)
-    tags = set(values.get("tag") or ())
-    shown = [s for s in config.processes.values() if not tags or tags & set(s.tags)]
+    config, warning = load(_config_path(values))  # a broken file: the last valid config
     row = process_json if values.get("resolve") else process_summary
-    rows = [row(spec) for spec in shown]
-    return {"processes": rows, "count": len(rows)}
+    rows = [row(config.processes[name]) for name in tagged(config, values)]
+    listed = {"processes": rows, "count": len(rows)}
+    return {**listed, "config_warning": warning} if warning else listed
 
 
 def _config_names(path: "str") -> "set[str]":
@@ -366,10 +367,10 @@ def remove(values: "dict[str, Any]", command: "Command") -> "dict[str, Any]":
     root = project_root(path)
     existing = definitions.read_definitions(root).get(name)
     if existing is not None and existing.image:
-        from procler.cli.client import RELOAD_WAIT, call
+        from procler.cli.client import call
 
         # Its container outlives supervisors: one must know it before the definition goes.
-        call(path, "reload", {}, RELOAD_WAIT, autostart=True)
+        call(path, "reload", {}, autostart=True)
     changed = definitions.remove(root, name, names)
     if changed:
         from procler.cli.client import notify_reload

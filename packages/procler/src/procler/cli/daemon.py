@@ -5,8 +5,8 @@ import os
 
 from agentcli.commands import Arg, Command, Raw
 from procler import project
-from procler.cli.processes import FORWARD, SUPERVISED
-from procler.errors import ConfigNotFound
+from procler.cli.processes import IF_RUNNING, SUPERVISED
+from procler.errors import ConfigNotFound, SupervisorUnavailable
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -14,12 +14,14 @@ if TYPE_CHECKING:
 
 HANDLERS = "procler.cli.daemon:"
 RESTART = HANDLERS + "restart"  # also waits for the next supervisor
+STATUS = HANDLERS + "status"  # asks a supervisor briefly, never starts one
+PEEK_WAIT = 1.0  # `daemon status` asks this long, then answers from what it sees
 
 DAEMON_COMMANDS: "tuple[Command, ...]" = (
     Command(
         "reload",
         "make a running supervisor re-read the config and runtime definitions now",
-        FORWARD,
+        IF_RUNNING,
         examples=("procler reload",),
         errors=SUPERVISED,
         output={"type": "object", "properties": {"processes": {"type": "array"}}},
@@ -27,7 +29,7 @@ DAEMON_COMMANDS: "tuple[Command, ...]" = (
     Command(
         "daemon status",
         "whether the project's supervisor runs, its pid, uptime and socket (never starts one)",
-        FORWARD,
+        STATUS,
         read_only=True,
         examples=("procler daemon status",),
         errors=(ConfigNotFound,),
@@ -36,10 +38,10 @@ DAEMON_COMMANDS: "tuple[Command, ...]" = (
     Command(
         "daemon stop",
         "stop every process cleanly, then the supervisor",
-        FORWARD,
+        IF_RUNNING,
         destructive=True,
         examples=("procler daemon stop",),
-        errors=(ConfigNotFound,),
+        errors=(ConfigNotFound, SupervisorUnavailable),
         output={"type": "object", "properties": {"stopped_processes": {"type": "array"}}},
     ),
     Command(
@@ -79,17 +81,46 @@ def show(values: "dict[str, Any]", command: "Command") -> "Any":
 
 def restart(values: "dict[str, Any]", command: "Command") -> "Any":
     """`daemon restart`: the old supervisor stops; answer with the new one's status."""
-    from procler.cli.client import call, wait_gone
-    from procler.wire import NotRunning, reply_bound
+    from procler.cli.client import call, config_path_of, wait_gone
+    from procler.wire import NotRunning
 
-    config_path = project.find_config(os.getcwd(), values.pop("config", None))
-    timeout = reply_bound(values)
+    config_path = config_path_of(values)
     try:
-        code, payload = call(config_path, command.name, values, timeout)
+        code, payload = call(config_path, command.name, values, autostart=False)
         if code != 0:
             return Raw(payload.decode("utf-8"), code)
         wait_gone(project.socket_path(project.project_root(config_path)))
     except NotRunning:
         pass  # no supervisor: just start one
-    code, payload = call(config_path, "daemon status", {}, timeout, autostart=True)
+    code, payload = call(config_path, "daemon status", {}, autostart=True)
     return Raw(payload.decode("utf-8"), code)
+
+
+def status(values: "dict[str, Any]", command: "Command") -> "Any":
+    """`daemon status`, never starting a supervisor nor waiting on a hung one: it asks
+    for PEEK_WAIT, then says what it sees (pid, Linux process state)."""
+    from procler.cli.client import config_path_of
+    from procler.wire import EXIT_CODE, NotRunning, Unanswered, command_path, request
+
+    root = project.project_root(config_path_of(values))
+    sock_path = project.socket_path(root)
+    try:
+        _status, headers, payload = request(
+            sock_path, "POST", command_path("daemon status"), b"{}", PEEK_WAIT
+        )
+    except Unanswered:
+        from procler.contexts.procfs import linux_state, read_stat
+
+        text = project.supervisor_pid(root)
+        pid = int(text) if text and text.isdigit() else None
+        return {
+            "running": True,
+            "responding": False,
+            "pid": pid,
+            "linux_state": linux_state(read_stat(pid) if pid else None),
+            "project_root": root,
+            "socket": sock_path,
+        }
+    except (NotRunning, OSError):
+        return {"running": False}
+    return Raw(payload.decode("utf-8"), int(headers.get(EXIT_CODE, "3")))

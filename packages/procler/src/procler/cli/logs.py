@@ -77,25 +77,37 @@ def _known_runs(state: "str") -> "dict[str, int]":
         db.close()
 
 
-def _names(values: "dict[str, Any]", config_path: "str", logs: "Path") -> "list[str]":
-    from procler.config.load import load_project
+def _names(values: "dict[str, Any]", config_path: "str", logs: "Path") -> "tuple[list[str], Any]":
+    """The processes to read, and the config's warning when its file is invalid.
 
-    cfg = load_project(config_path)
+    Logs never need a valid config: without even a last valid one, the names are those
+    with stored output (a group cannot be resolved then)."""
+    from procler.config.last_valid import load
+
+    try:
+        cfg, warning = load(config_path)
+        known, groups = list(cfg.processes), cfg.groups
+    except ConfigInvalid as exc:
+        if values.get("group"):
+            raise
+        warning = {"message": exc.message, "errors": exc.data["errors"]}
+        known = sorted(p.name for p in logs.iterdir() if p.is_dir()) if logs.is_dir() else []
+        groups = {}
     if values.get("group"):
-        group = cfg.groups.get(values["group"])
+        group = groups.get(values["group"])
         if group is None:
-            raise GroupNotFound.among(values["group"], cfg.groups)
-        return list(group.processes)
+            raise GroupNotFound.among(values["group"], groups)
+        return list(group.processes), warning
     if values.get("all"):
-        return list(cfg.processes)
+        return known, warning
     name = values.get("name")
     if not name:
         raise UsageError(
             "name a process, or pass --all or --group", suggestion="e.g. `procler logs api`"
         )
-    if name not in cfg.processes and not (logs / name).is_dir():
-        raise ProcessNotFound.among(name, cfg.processes)
-    return [name]
+    if name not in known and not (logs / name).is_dir():
+        raise ProcessNotFound.among(name, known)
+    return [name], warning
 
 
 def show(values: "dict[str, Any]", command: "Command") -> "Any":
@@ -110,7 +122,7 @@ def show(values: "dict[str, Any]", command: "Command") -> "Any":
     state = project.state_dir(project.project_root(config_path))
     logs = Path(state) / "logs"
     runs = _known_runs(state)
-    names = _names(values, config_path, logs)
+    names, warning = _names(values, config_path, logs)
     now = time.time()
     check_stream(values.get("stream"))
     options: dict[str, Any] = {
@@ -130,4 +142,5 @@ def show(values: "dict[str, Any]", command: "Command") -> "Any":
         # stdout stays valid NDJSON either way.
         return Stream(follow(logs, target, timeout=values["timeout"], **options))
     result = query(logs, target, **options)
-    return {"processes": names, "lines": result.lines, "truncated": result.truncated}
+    found = {"processes": names, "lines": result.lines, "truncated": result.truncated}
+    return {**found, "config_warning": warning} if warning else found

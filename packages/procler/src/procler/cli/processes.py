@@ -1,9 +1,11 @@
 """The process commands: start, stop, restart, run, status, wait, up, down and group ...
 
-Every one but `run` is answered by the supervisor: their handler is FORWARD (the client
-sends them over the socket; a running supervisor also answers them straight from argv,
-see procler.entry), and the supervisor's `Handlers.table()` covers exactly the forwarded
-commands (tested). `run` defines a runtime process and starts it, from the CLI process.
+How a command runs is its handler: FORWARD runs it in the supervisor, starting one if
+none runs; IF_RUNNING runs it in a running supervisor, or answers it from the state on
+disk without starting one (procler.cli.offline). A running supervisor answers both
+straight from argv (see procler.entry), and the supervisor's `Handlers.table()` covers
+exactly the commands sent to it (tested). `run` defines a runtime process and starts
+it, from the CLI process.
 """
 
 from agentcli.commands import Arg, Command
@@ -32,6 +34,8 @@ if TYPE_CHECKING:
     from typing import Any
 
 FORWARD = "procler.cli.client:forward"
+IF_RUNNING = "procler.cli.client:forward_if_running"
+ANSWERED_FROM_ARGV = frozenset({FORWARD, IF_RUNNING})
 HANDLERS = "procler.cli.processes:"
 NAME = Arg("name", "process name (see `procler list`)")
 ALL = Arg("--all", "every process of the project", type="boolean")
@@ -75,7 +79,7 @@ PROCESS_COMMANDS: "tuple[Command, ...]" = (
     Command(
         "stop",
         "stop a process (or --all): stop_signal to its group, SIGKILL after stop_timeout",
-        FORWARD,
+        IF_RUNNING,
         destructive=True,
         args=(
             NAME,
@@ -126,7 +130,7 @@ PROCESS_COMMANDS: "tuple[Command, ...]" = (
     Command(
         "status",
         "status of one process, or of every process",
-        FORWARD,
+        IF_RUNNING,
         read_only=True,
         args=(
             Arg("name", "process name; omit for all"),
@@ -241,7 +245,7 @@ PROCESS_COMMANDS: "tuple[Command, ...]" = (
     Command(
         "down",
         "stop every process, dependents first",
-        FORWARD,
+        IF_RUNNING,
         destructive=True,
         examples=("procler down",),
         errors=SUPERVISED,
@@ -259,7 +263,7 @@ PROCESS_COMMANDS: "tuple[Command, ...]" = (
     Command(
         "group stop",
         "stop a group's members in reverse dependency order",
-        FORWARD,
+        IF_RUNNING,
         destructive=True,
         args=(GROUP,),
         examples=("procler group stop backend",),
@@ -269,7 +273,7 @@ PROCESS_COMMANDS: "tuple[Command, ...]" = (
     Command(
         "group status",
         "status of every member of a group",
-        FORWARD,
+        IF_RUNNING,
         read_only=True,
         args=(GROUP,),
         examples=("procler group status backend",),
@@ -325,7 +329,7 @@ PROCESS_COMMANDS: "tuple[Command, ...]" = (
     Command(
         "group list",
         "the groups defined in the config, with their members",
-        FORWARD,
+        IF_RUNNING,
         read_only=True,
         examples=("procler group list",),
         errors=SUPERVISED,

@@ -17,17 +17,31 @@ from procler.errors import ConfigInvalid
 from procler.project import project_root
 
 
-def check_config(
-    config_path: str, environ: Mapping[str, str] | None = None, *, with_runtime: bool = True
-) -> tuple[ProjectConfig | None, Findings]:
-    """The project and every finding; the project is None when the YAML cannot be read."""
-    path = os.path.abspath(config_path)
-    findings = Findings(path)
+def read_config_text(config_path: str, findings: Findings) -> str | None:
+    """The config file's text; None (with a finding) when it cannot be read."""
     try:
-        with open(path, encoding="utf-8") as handle:
-            text = handle.read()
+        with open(config_path, encoding="utf-8") as handle:
+            return handle.read()
     except (OSError, UnicodeDecodeError) as exc:
         findings.at(0, 0, "", f"cannot read the config file: {exc}", "check the file")
+        return None
+
+
+def check_config(
+    config_path: str,
+    environ: Mapping[str, str] | None = None,
+    *,
+    with_runtime: bool = True,
+    text: str | None = None,
+) -> tuple[ProjectConfig | None, Findings]:
+    """The project and every finding; the project is None when the YAML cannot be read.
+
+    `text` is the config's content when the caller has read it already (or holds an
+    earlier version of it)."""
+    path = os.path.abspath(config_path)
+    findings = Findings(path)
+    text = read_config_text(path, findings) if text is None else text
+    if text is None:
         return None, findings
     root_node = parse_yaml(text, findings)
     if root_node is None:

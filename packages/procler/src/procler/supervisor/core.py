@@ -19,6 +19,7 @@ from procler.contexts.base import ExecutionContext
 from procler.contexts.local import LocalContext
 from procler.errors import ProcessNotFound
 from procler.supervisor.clock import Clock
+from procler.supervisor.config_keeper import ConfigKeeper
 from procler.supervisor.host import RuntimeHost
 from procler.supervisor.memory_guard import MemoryGuard
 from procler.supervisor.output_log import OutputLog
@@ -28,13 +29,6 @@ from procler.supervisor.sentinel_link import Sentinel, SentinelLink
 from procler.supervisor.store import StateStore
 
 log = logging.getLogger("procler.supervisor")
-
-
-def _stamp(path: Path) -> float | None:
-    try:
-        return path.stat().st_mtime_ns
-    except OSError:
-        return None
 
 
 class Supervisor:
@@ -54,8 +48,9 @@ class Supervisor:
         self.runtimes: dict[str, ProcessRuntime] = {}
         self.started_at = self.clock.time()
         self.stop_requested = asyncio.Event()
-        self._config: ProjectConfig | None = None
-        self._stamps: tuple[float | None, ...] = ()
+        self.keeper = ConfigKeeper(
+            root, self.config_path, self.state_dir / "definitions.json", self._sync
+        )
         self.output = OutputLog()
         self.sentinel = sentinel or SentinelLink(root)
         self.host = RuntimeHost(root, self.store, self.clock, self.sentinel, self.output)
@@ -65,15 +60,8 @@ class Supervisor:
     # -- configuration --------------------------------------------------------------------
 
     def config(self) -> ProjectConfig:
-        """The project's config, reloaded when the YAML or the runtime definitions changed."""
-        from procler.config.load import load_project
-
-        stamps = (_stamp(self.config_path), _stamp(self.state_dir / "definitions.json"))
-        if self._config is None or stamps != self._stamps:
-            cfg = load_project(str(self.config_path))
-            self._config, self._stamps = cfg, stamps
-            self._sync(cfg)
-        return self._config
+        """The running config (the last valid one while the file is broken)."""
+        return self.keeper.current()
 
     def _sync(self, cfg: ProjectConfig) -> None:
         self.output.open(self.state_dir / "logs", cfg.logs.max_size, cfg.logs.max_files)

@@ -68,8 +68,11 @@ def bind_socket(path: str) -> socket.socket:
     return sock
 
 
-async def serve(app: App, forward: str, root: str, config_path: str, sock: socket.socket) -> None:
-    """Serve `app`'s commands whose declared handler is `forward` until told to stop."""
+async def serve(
+    app: App, answered: frozenset[str], root: str, config_path: str, sock: socket.socket
+) -> None:
+    """Serve `app`'s commands until told to stop; those whose declared handler is one of
+    `answered` also from argv."""
     import uvicorn
 
     from procler.supervisor.core import Supervisor
@@ -77,7 +80,7 @@ async def serve(app: App, forward: str, root: str, config_path: str, sock: socke
     from procler.supervisor.http import Api
 
     sup = Supervisor(root, config_path)
-    api = Api(app, Handlers(sup).table(), forward=forward, config_path=config_path)
+    api = Api(app, Handlers(sup).table(), answered=answered, config_path=config_path)
     config = uvicorn.Config(
         api,
         log_config=None,
@@ -102,7 +105,7 @@ async def serve(app: App, forward: str, root: str, config_path: str, sock: socke
     await server.shutdown(sockets=[sock])
 
 
-def main(app: App, forward: str) -> None:
+def main(app: App, answered: frozenset[str]) -> None:
     """The supervisor process's life: argv is PROJECT_ROOT CONFIG_PATH."""
     root, config_path = sys.argv[1], sys.argv[2]
     logging.basicConfig(
@@ -120,7 +123,7 @@ def main(app: App, forward: str) -> None:
     path = project.socket_path(root)
     sock = bind_socket(path)
     try:
-        asyncio.run(serve(app, forward, root, config_path, sock))
+        asyncio.run(serve(app, answered, root, config_path, sock))
     finally:
         with contextlib.suppress(FileNotFoundError):
             os.unlink(path)

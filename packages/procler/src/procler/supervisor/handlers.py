@@ -10,16 +10,24 @@ import asyncio
 from collections.abc import Awaitable, Callable
 from typing import Any
 
-from agentcli.errors import UsageError
+from agentcli.errors import AgentError, UsageError
 from procler import states
 from procler.config.graph import DependencyGraph
 from procler.errors import (
     ConditionImpossible,
-    GroupNotFound,
+    ConfigInvalid,
     PortInUse,
     StartFailed,
     SupervisorUnavailable,
     Timeout,
+)
+from procler.selection import (
+    group_list,
+    group_members,
+    named,
+    stop_answer,
+    stop_levels,
+    tagged,
 )
 from procler.supervisor.core import Supervisor
 from procler.supervisor.orchestrate import start_plan, stop_plan
@@ -37,7 +45,9 @@ class Handlers:
         self.meter = CpuMeter()
 
     def table(self) -> dict[str, Handler]:
-        return {
+        """Every command's handler; each answer carries config_warning while the config
+        file is invalid (the last valid config runs meanwhile)."""
+        table: dict[str, Handler] = {
             "start": self.start,
             "stop": self.stop,
             "restart": self.restart,
@@ -57,6 +67,25 @@ class Handlers:
             "why": self.why,
             "ci": self.ci,
         }
+        return {name: self._warned(handler) for name, handler in table.items()}
+
+    def _warned(self, handler: Handler) -> Handler:
+        async def run(values: dict[str, Any]) -> Any:
+            try:
+                result = await handler(values)
+            except AgentError as exc:
+                warning = self.sup.keeper.warning()
+                # CONFIG_INVALID carries the errors already, in data.errors
+                carries = exc.data is None or isinstance(exc.data, dict)
+                if warning and carries and not isinstance(exc, ConfigInvalid):
+                    exc.data = {**(exc.data or {}), "config_warning": warning}
+                raise
+            warning = self.sup.keeper.warning()
+            if warning and isinstance(result, dict):
+                return {**result, "config_warning": warning}
+            return result
+
+        return run
 
     async def exec(self, values: dict[str, Any]) -> dict[str, Any]:
         from procler.supervisor.exec_command import exec_command
@@ -105,24 +134,23 @@ class Handlers:
         self.sup.reap_orphans()
         return {**self.describe(rt), **result}
 
-    def _names(self, values: dict[str, Any]) -> list[str]:
+    def _names(self, values: dict[str, Any], example: str) -> list[str]:
         if values.get("all"):
             return list(self.sup.config().processes)
-        if not values.get("name"):
-            raise UsageError("name a process or pass --all", suggestion="e.g. `procler start api`")
-        return [self.sup.runtime(values["name"]).name]
+        return [self.sup.runtime(named(values, example)).name]
 
     def _group_members(self, name: str) -> list[str]:
-        groups = self.sup.config().groups
-        if name not in groups:
-            raise GroupNotFound.among(name, groups)
-        return list(groups[name].processes)
+        return group_members(self.sup.config(), name)
 
     async def _start_names(self, names: list[str], values: dict[str, Any]) -> list[dict[str, Any]]:
         cfg = self.sup.config()
+        graph = self._graph()
+        self.sup.keeper.refuse_changed(
+            graph.start_order(names) if not values.get("no_deps") else names
+        )
         return await start_plan(
             self.sup.runtimes,
-            self._graph(),
+            graph,
             names,
             lambda n: cfg.processes[n].depends_on,
             self._start_one,
@@ -134,17 +162,13 @@ class Handlers:
     async def _stop_names(
         self, names: list[str], with_dependents: bool = True
     ) -> list[dict[str, Any]]:
-        graph = self._graph()
-        if with_dependents:
-            names = list(dict.fromkeys([*names, *(d for n in names for d in graph.dependents(n))]))
-        chosen = set(names)
-        levels = [[n for n in level if n in chosen] for level in graph.stop_levels(names)]
-        return await stop_plan(self.sup.runtimes, [lv for lv in levels if lv], self._stop_one)
+        levels = stop_levels(self._graph(), names, with_dependents)
+        return await stop_plan(self.sup.runtimes, levels, self._stop_one)
 
     # -- process commands -----------------------------------------------------------------
 
     async def start(self, values: dict[str, Any]) -> Any:
-        names = self._names(values)
+        names = self._names(values, "procler start api")
         outcomes = await self._start_names(names, values)
         if values.get("all"):
             return {"processes": outcomes}
@@ -153,21 +177,19 @@ class Handlers:
         return {**target, "dependencies": deps} if deps else target
 
     async def restart(self, values: dict[str, Any]) -> Any:
-        names = self._names(values)
+        names = self._names(values, "procler restart api")
+        self.sup.keeper.refuse_changed(names)
         one = self._restart_clean if values.get("clear_logs") else self._start_one
         results = await asyncio.gather(*(one(self.sup.runtimes[n], True) for n in names))
         return {"processes": list(results)} if values.get("all") else results[0]
 
     async def stop(self, values: dict[str, Any]) -> Any:
-        names = self._names(values)
+        names = self._names(values, "procler stop api")
         if values.get("all") or values.get("with_dependents"):
             outcomes = await self._stop_names(names)
-            if values.get("all"):
-                return {"processes": outcomes}
-            target = next(o for o in outcomes if o["name"] == names[0])
-            others = [o for o in outcomes if o["name"] != names[0]]
-            return {**target, "dependents": others}
-        return await self._stop_one(self.sup.runtimes[names[0]])
+        else:
+            outcomes = [await self._stop_one(self.sup.runtimes[names[0]])]
+        return stop_answer(values, outcomes)
 
     async def up(self, values: dict[str, Any]) -> Any:
         if values.get("wait"):
@@ -192,9 +214,7 @@ class Handlers:
     async def status(self, values: dict[str, Any]) -> Any:
         if values.get("name"):
             return self.describe(self.sup.runtime(values["name"]))
-        cfg = self.sup.config()
-        tags = set(values.get("tag") or ())
-        names = [n for n, spec in cfg.processes.items() if not tags or tags & set(spec.tags)]
+        names = tagged(self.sup.config(), values)
         return {"processes": [self.describe(self.sup.runtimes[n]) for n in names]}
 
     async def wait(self, values: dict[str, Any]) -> Any:
@@ -286,17 +306,12 @@ class Handlers:
         }
 
     async def group_list(self, values: dict[str, Any]) -> Any:
-        cfg = self.sup.config()
-        return {
-            "groups": [
-                {"name": g.name, "description": g.description, "processes": list(g.processes)}
-                for g in cfg.groups.values()
-            ]
-        }
+        return group_list(self.sup.config())
 
     # -- the supervisor itself ------------------------------------------------------------
 
     async def reload(self, values: dict[str, Any]) -> Any:
+        self.sup.keeper.refuse_reload()
         cfg = self.sup.config()
         await self.sup.settle()  # `remove` answers once the removed process is gone
         return {"processes": list(cfg.processes), "groups": list(cfg.groups)}
@@ -310,6 +325,7 @@ class Handlers:
         return {**supervisor_status(self.sup), "running": False, "stopped_processes": stopped}
 
     async def daemon_restart(self, values: dict[str, Any]) -> Any:
+        self.sup.keeper.refuse_reload()  # the next supervisor could not start on the broken file
         stopped = await self.sup.stop_processes(keep_desired=True)
         self.sup.stop_requested.set()
         return {**supervisor_status(self.sup), "running": False, "stopped_processes": stopped}

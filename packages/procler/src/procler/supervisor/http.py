@@ -1,8 +1,10 @@
 """The supervisor's HTTP app (ASGI): one route per declared command, plus capabilities.
 
 Routes are derived from the command declarations: POST /v1/commands/<words joined by '/'>
-with a JSON body {"values": {...}}. The answer is the envelope; its exit code travels in
-the X-Exit-Code header and picks the HTTP status.
+with a JSON body {"values": {...}}. A quick answer is the envelope; its exit code travels
+in the X-Exit-Code header and picks the HTTP status. A slow one sends its headers first
+(X-Reply-Within), then the exit code, a newline and the envelope. A request whose
+deadline (X-Deadline) passed before the supervisor read it is dropped, not carried out.
 
 POST /v1/argv is the console entry's shortcut (see procler.entry): the supervisor parses
 the raw argv with the same declarations and answers the commands it would be forwarded
@@ -15,6 +17,7 @@ import asyncio
 import json
 import logging
 import os
+import time
 from collections.abc import Awaitable, Callable
 from typing import Any
 
@@ -23,12 +26,14 @@ from agentcli.envelope import dumps
 from agentcli.errors import AgentError, UsageError
 from agentcli.main import answer, failure, with_builtins
 from agentcli.parser import GLOBAL_ARGS, parse
-from procler.errors import ConfigNotFound
+from procler.errors import ConfigNotFound, SupervisorUnavailable
 from procler.project import find_config
 from procler.wire import (
     ARGV_ROUTE,
     COMMANDS_PREFIX,
+    DEADLINE,
     EXIT_CODE,
+    HEADERS_WITHIN,
     REPLY_WITHIN,
     argv_parts,
     argv_reply,
@@ -43,22 +48,27 @@ Receive = Callable[[], Awaitable[dict[str, Any]]]
 Send = Callable[[dict[str, Any]], Awaitable[None]]
 
 HTTP_STATUS = {0: 200, 1: 409, 2: 400, 3: 500, 130: 503}
-HEADERS_WITHIN = 1.0  # an argv answer slower than this sends its headers ahead
+Outcome = tuple[dict[str, Any], int]
 
 
 class Api:
     """ASGI app mapping declared commands to the supervisor's async handlers.
 
-    `forward` is the declared handler of commands the CLI hands over verbatim: only
+    `answered` are the declared handlers of commands the CLI hands over verbatim: only
     those are answered from argv. `config_path` is this supervisor's config file.
     """
 
     def __init__(
-        self, app: App, handlers: dict[str, Handler], *, forward: str, config_path: str
+        self,
+        app: App,
+        handlers: dict[str, Handler],
+        *,
+        answered: frozenset[str],
+        config_path: str,
     ) -> None:
         self.app = with_builtins(app)
         self.handlers = handlers
-        self.forward = forward
+        self.answered = answered
         self.config_path = config_path
         self.config_real = os.path.realpath(config_path)
 
@@ -71,51 +81,57 @@ class Api:
             body += message.get("body", b"")
             if not message.get("more_body"):
                 break
-        if scope["method"] == "POST" and scope["path"] == ARGV_ROUTE:
+        late = _late_by(scope)
+        if late is not None:
+            # The client has given up and told its caller nothing was done: keep it true.
+            log.warning(
+                "dropped %s %s: %.1fs past its deadline", scope["method"], scope["path"], late
+            )
+            dropped = SupervisorUnavailable(
+                f"the request reached the supervisor {late:.1f}s after its deadline: "
+                "the command was not carried out",
+                suggestion="run the command again",
+            )
+            await self.reply(
+                send, _ready(failure(dropped)), HEADERS_WITHIN, scope["path"] != ARGV_ROUTE
+            )
+        elif scope["method"] == "POST" and scope["path"] == ARGV_ROUTE:
             await self.serve_argv(body, send)
-            return
-        env, code = await self.answer(scope["method"], scope["path"], body)
-        payload = dumps(env).encode()
-        await send(
-            {
-                "type": "http.response.start",
-                "status": HTTP_STATUS.get(code, 500),
-                "headers": [
-                    (b"content-type", b"application/json"),
-                    (b"content-length", str(len(payload)).encode()),
-                    (EXIT_CODE.encode(), str(code).encode()),
-                ],
-            }
-        )
-        await send({"type": "http.response.body", "body": payload})
+        else:
+            await self.serve_command(scope["method"], scope["path"], body, send)
 
-    async def answer(self, method: str, path: str, body: bytes) -> tuple[dict[str, Any], int]:
+    async def serve_command(self, method: str, path: str, body: bytes, send: Send) -> None:
         if method == "GET" and path == "/v1/capabilities":
-            return answer(capabilities(self.app))
+            await self.reply(send, _ready(answer(capabilities(self.app))), HEADERS_WITHIN, True)
+            return
+        try:
+            name, values = self.route(method, path, body)
+        except UsageError as exc:
+            await self.reply(send, _ready(failure(exc)), HEADERS_WITHIN, True)
+            return
+        await self.reply(send, self.run(name, values), reply_bound(values), True)
+
+    def route(self, method: str, path: str, body: bytes) -> tuple[str, dict[str, Any]]:
+        """(command, values) of a command request; UsageError for anything else."""
         name = (
             path[len(COMMANDS_PREFIX) :].replace("/", " ")
             if path.startswith(COMMANDS_PREFIX)
             else ""
         )
         if method != "POST" or name not in self.handlers:
-            return failure(
-                UsageError(
-                    f"no such route: {method} {path}",
-                    suggestion="GET /v1/capabilities lists the commands; POST /v1/commands/<name>",
-                )
+            raise UsageError(
+                f"no such route: {method} {path}",
+                suggestion="GET /v1/capabilities lists the commands; POST /v1/commands/<name>",
             )
         try:
-            values = json.loads(body or b"{}").get("values") or {}
+            return name, json.loads(body or b"{}").get("values") or {}
         except (ValueError, AttributeError):
-            return failure(
-                UsageError(
-                    "the request body is not a JSON object",
-                    suggestion='send {"values": {...}} with the command\'s arguments',
-                )
-            )
-        return await self.run(name, values)
+            raise UsageError(
+                "the request body is not a JSON object",
+                suggestion='send {"values": {...}} with the command\'s arguments',
+            ) from None
 
-    async def run(self, name: str, values: dict[str, Any]) -> tuple[dict[str, Any], int]:
+    async def run(self, name: str, values: dict[str, Any]) -> Outcome:
         """The envelope and exit code of one command."""
         try:
             return answer(await self.handlers[name](values))
@@ -123,6 +139,31 @@ class Api:
             if not isinstance(exc, AgentError):
                 log.exception("%s failed", name)
             return failure(exc)
+
+    async def reply(
+        self, send: Send, work: Awaitable[Outcome], bound: float, as_json: bool
+    ) -> None:
+        """Send work's answer: whole when it is ready within HEADERS_WITHIN, else the headers
+        first (with X-Reply-Within), so a client can tell a busy supervisor from a hung one.
+
+        A whole JSON answer carries its exit code in X-Exit-Code (and the HTTP status);
+        every other answer is the exit code, a newline and the envelope.
+        """
+        task = asyncio.ensure_future(work)
+        done, _ = await asyncio.wait({task}, timeout=HEADERS_WITHIN)
+        headers = [(b"content-type", b"text/plain"), (REPLY_WITHIN.encode(), b"%g" % bound)]
+        if not done:
+            await send({"type": "http.response.start", "status": 200, "headers": headers})
+        env, code = await task
+        text = dumps(env).encode()
+        status, payload = 200, argv_reply(code, text)
+        if done and as_json:
+            status, payload = HTTP_STATUS.get(code, 500), text
+            headers = [(b"content-type", b"application/json"), (EXIT_CODE.encode(), b"%d" % code)]
+        if done:
+            headers.append((b"content-length", b"%d" % len(payload)))
+            await send({"type": "http.response.start", "status": status, "headers": headers})
+        await send({"type": "http.response.body", "body": payload})
 
     async def serve_argv(self, body: bytes, send: Send) -> None:
         parts = argv_parts(body)  # cwd, config, argv...
@@ -138,22 +179,7 @@ class Api:
             await send({"type": "http.response.body", "body": b""})
             return
         name, values = taken
-        headers = [
-            (b"content-type", b"text/plain"),
-            (REPLY_WITHIN.encode(), b"%g" % reply_bound(values)),
-        ]
-        task = asyncio.ensure_future(self.run(name, values))
-        # A quick answer goes out whole; a slow one (wait, start --all) sends its headers
-        # first so the entry can tell a busy supervisor from a hung one.
-        done, _ = await asyncio.wait({task}, timeout=HEADERS_WITHIN)
-        if not done:
-            await send({"type": "http.response.start", "status": 200, "headers": headers})
-        env, code = await task
-        payload = argv_reply(code, dumps(env).encode())
-        if done:
-            headers.append((b"content-length", b"%d" % len(payload)))
-            await send({"type": "http.response.start", "status": 200, "headers": headers})
-        await send({"type": "http.response.body", "body": payload})
+        await self.reply(send, self.run(name, values), reply_bound(values), False)
 
     def take_argv(
         self, cwd: str, config: str, argv: list[str]
@@ -165,7 +191,7 @@ class Api:
             return None  # the full CLI reports it
         if (
             cmd is None
-            or cmd.handler != self.forward
+            or cmd.handler not in self.answered
             or cmd.name not in self.handlers
             or values["help"]
             or values["version"]
@@ -179,6 +205,22 @@ class Api:
         for arg in (*GLOBAL_ARGS, *self.app.global_args):
             values.pop(arg.dest, None)
         return cmd.name, values
+
+
+async def _ready(outcome: Outcome) -> Outcome:
+    return outcome
+
+
+def _late_by(scope: Scope) -> float | None:
+    """How long ago the request's deadline (X-Deadline) passed; None if it has not."""
+    for key, value in scope["headers"]:
+        if key == DEADLINE.encode():
+            try:
+                late = time.time() - float(value)
+            except ValueError:
+                return None
+            return late if late > 0 else None
+    return None
 
 
 def _resolved(cwd: str, explicit: str) -> str | None:

@@ -5,15 +5,17 @@ from __future__ import annotations
 
 import os
 import time
+from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from procler import __version__, project, states
+from procler.config.model import ProcessSpec
 from procler.contexts import procfs
 from procler.supervisor.clock import iso
-from procler.supervisor.runtime import ProcessRuntime
 
 if TYPE_CHECKING:
     from procler.supervisor.core import Supervisor
+    from procler.supervisor.runtime import ProcessRuntime
 
 
 class CpuMeter:
@@ -33,36 +35,52 @@ class CpuMeter:
         return round(100.0 * max(0.0, cpu_seconds - prev_cpu) / elapsed, 1) if elapsed > 0 else 0.0
 
 
-def process_status(runtime: ProcessRuntime, meter: CpuMeter, now: float) -> dict[str, Any]:
-    """Everything an agent needs about one process, from the runtime and /proc."""
-    alive = runtime.proc is not None and runtime.status in states.ALIVE
-    pid = runtime.proc.pid if alive and runtime.proc is not None else None
+def resting_status(
+    spec: ProcessSpec, status: str, saved: Mapping[str, Any], log_ready: bool = False
+) -> dict[str, Any]:
+    """The status of a process with no live run, from what is saved about it (desired,
+    runs, restarts, last_exit): also the answer from disk when no supervisor runs."""
+    last_exit = saved["last_exit"]
     out: dict[str, Any] = {
-        "name": runtime.name,
-        "status": runtime.status,
-        "context": runtime.spec.context,
-        "pid": pid,
-        "started_at": iso(runtime.started_at) if alive else None,
-        "uptime_seconds": round(now - runtime.started_at, 3)
-        if alive and runtime.started_at
-        else None,
-        "run": runtime.run,
-        "restarts": runtime.restarts,
-        "exit_code": (runtime.last_exit or {}).get("code"),
-        "last_exit": runtime.last_exit,
-        "desired": runtime.desired,
-        "source": runtime.spec.source,
-        "tags": list(runtime.spec.tags),
+        "name": spec.name,
+        "status": status,
+        "context": spec.context,
+        "pid": None,
+        "started_at": None,
+        "uptime_seconds": None,
+        "run": saved["runs"],
+        "restarts": saved["restarts"],
+        "exit_code": (last_exit or {}).get("code"),
+        "last_exit": last_exit,
+        "desired": saved["desired"],
+        "source": spec.source,
+        "tags": list(spec.tags),
         "memory_rss_bytes": None,
         "cpu_percent": None,
         "linux_state": None,
         "docker": None,
     }
+    if spec.ready_log_line is not None:
+        out["log_ready"] = log_ready
+    return out
+
+
+def process_status(runtime: ProcessRuntime, meter: CpuMeter, now: float) -> dict[str, Any]:
+    """Everything an agent needs about one process, from the runtime and /proc."""
+    saved = {
+        "desired": runtime.desired,
+        "runs": runtime.run,
+        "restarts": runtime.restarts,
+        "last_exit": runtime.last_exit,
+    }
+    out = resting_status(runtime.spec, runtime.status, saved, runtime.log_ready)
     if runtime.health is not None:
         out["health"] = runtime.health.summary()
-    if runtime.spec.ready_log_line is not None:
-        out["log_ready"] = runtime.log_ready
-    if alive and runtime.proc is not None:
+    if runtime.proc is not None and runtime.status in states.ALIVE:
+        pid = runtime.proc.pid
+        out["pid"] = pid
+        out["started_at"] = iso(runtime.started_at)
+        out["uptime_seconds"] = round(now - runtime.started_at, 3) if runtime.started_at else None
         tree = procfs.tree(pid) if pid is not None else []
         out.update(runtime.proc.details(tree[0] if tree else None))
         if tree:
@@ -78,6 +96,7 @@ def supervisor_status(sup: Supervisor) -> dict[str, Any]:
     """The supervisor itself: pid, version, uptime, project, config, socket."""
     return {
         "running": True,
+        "responding": True,
         "pid": os.getpid(),
         "version": __version__,
         "started_at": iso(sup.started_at),

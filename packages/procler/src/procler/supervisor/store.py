@@ -31,6 +31,10 @@ CREATE TABLE IF NOT EXISTS event (
 """
 
 
+# What is known of a process that never ran (no row yet).
+NEVER_RAN: dict[str, Any] = {"desired": "stopped", "runs": 0, "restarts": 0, "last_exit": None}
+
+
 class StateStore:
     """A small typed facade over the project's state database."""
 
@@ -55,7 +59,7 @@ class StateStore:
             "SELECT desired, runs, restarts, last_exit FROM process WHERE name=?", (name,)
         ).fetchone()
         if row is None:
-            return {"desired": "stopped", "runs": 0, "restarts": 0, "last_exit": None}
+            return dict(NEVER_RAN)
         return {
             "desired": row[0],
             "runs": row[1],

@@ -1,0 +1,196 @@
+"""Answers from the state on disk when no supervisor runs (see procler.cli.client.forward_if_running).
+
+No supervisor means nothing of the project runs: its sentinel stopped what the last one
+started. So `status` is each process's saved state with status `stopped`, and `stop` or
+`down` only records that the processes should stay stopped. When the last supervisor
+died with runs still open, the disk cannot say what became of them: the answer is
+declined (None), and a new supervisor records them as lost and restores what should run.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import fcntl
+import os
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+from procler import project
+from procler.config.graph import DependencyGraph
+from procler.config.model import ProjectConfig
+from procler.errors import ProcessNotFound, StateDirUnwritable
+from procler.selection import (
+    group_list,
+    group_members,
+    named,
+    stop_answer,
+    stop_levels,
+    tagged,
+)
+
+Answer = Callable[[dict[str, Any]], Any]
+
+
+class LockBusy(Exception):
+    """A supervisor holds the lock: it is running or starting, so ask it instead."""
+
+
+@contextlib.contextmanager
+def holding_lock(root: str) -> Iterator[None]:
+    """Hold the supervisor lock while the state on disk is read and written, so that no
+    supervisor starts meanwhile; LockBusy when one (running or starting) holds it."""
+    state = usable_state_dir(root)
+    try:
+        fd = os.open(project.lock_path(root), os.O_RDWR | os.O_CREAT, 0o600)
+    except OSError as exc:
+        raise StateDirUnwritable(
+            f"cannot use the state directory {state}: {exc.strerror}"
+        ) from None
+    try:
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            raise LockBusy(project.lock_path(root)) from None
+        yield
+    finally:
+        os.close(fd)  # releases the lock
+
+
+def usable_state_dir(root: str) -> str:
+    """The project's state directory, created if needed (StateDirUnwritable if it cannot be)."""
+    state = project.state_dir(root)
+    try:
+        os.makedirs(state, mode=0o700, exist_ok=True)
+    except OSError as exc:
+        raise StateDirUnwritable(
+            f"cannot use the state directory {state}: {exc.strerror}"
+        ) from None
+    return state
+
+
+def answer(command: str, config_path: str, values: dict[str, Any]) -> Any:
+    """The command's answer from disk, or None when the disk cannot answer it (LockBusy
+    when a supervisor holds the lock)."""
+    return DiskAnswers(config_path).table()[command](values)
+
+
+class DiskAnswers:
+    """One function per command declared IF_RUNNING (a test checks the table covers them)."""
+
+    def __init__(self, config_path: str) -> None:
+        self.config_path = config_path
+        self.root = project.project_root(config_path)
+        self.warning: dict[str, Any] | None = None
+        self._config: ProjectConfig | None = None
+
+    def table(self) -> dict[str, Answer]:
+        return {
+            "status": self.status,
+            "stop": self.stop,
+            "down": self.down,
+            "group stop": self.group_stop,
+            "group status": self.group_status,
+            "group list": self.group_list,
+            "reload": self.reload,
+            "daemon stop": self.daemon_stop,
+        }
+
+    def config(self) -> ProjectConfig:
+        """The config, or while its file is invalid the last valid one (with a warning)."""
+        if self._config is None:
+            from procler.config.last_valid import load
+
+            usable_state_dir(self.root)  # runtime definitions and the copy live there
+            self._config, self.warning = load(self.config_path)
+        return self._config
+
+    def _warned(self, result: dict[str, Any] | None) -> dict[str, Any] | None:
+        if result is None or self.warning is None:
+            return result
+        return {**result, "config_warning": self.warning}
+
+    def _known(self, name: str) -> str:
+        if name not in self.config().processes:
+            raise ProcessNotFound.among(name, self.config().processes)
+        return name
+
+    def _stop_order(self, names: list[str], with_dependents: bool) -> list[str]:
+        graph = DependencyGraph.from_config(self.config())
+        return [n for level in stop_levels(graph, names, with_dependents) for n in level]
+
+    def _statuses(self, names: list[str], stopping: bool = False) -> list[dict[str, Any]] | None:
+        """Each process's status (None if runs are open); stopping records desired stopped."""
+        from procler.supervisor.status import resting_status
+        from procler.supervisor.store import NEVER_RAN, StateStore
+
+        specs = self.config().processes
+        path = Path(project.state_dir(self.root)) / "state.db"
+        out = []
+        with holding_lock(self.root):
+            store = StateStore(path) if path.exists() else None  # None: nothing ever ran
+            try:
+                if store is not None and store.open_runs():
+                    return None
+                for name in names:
+                    saved = dict(NEVER_RAN) if store is None else store.process(name)
+                    if stopping and store is not None:
+                        saved["desired"] = "stopped"
+                        store.save_process(
+                            name, "stopped", saved["runs"], saved["restarts"], saved["last_exit"]
+                        )
+                        store.event(name, "stopped", "stopped", "desired stopped (no supervisor)")
+                    row = resting_status(specs[name], "stopped", saved)
+                    out.append({**row, "already_stopped": True} if stopping else row)
+            finally:
+                if store is not None:
+                    store.close()
+        return out
+
+    # -- the commands ---------------------------------------------------------------------
+
+    def status(self, values: dict[str, Any]) -> Any:
+        if values.get("name"):
+            found = self._statuses([self._known(values["name"])])
+            return self._warned(None if found is None else found[0])
+        found = self._statuses(tagged(self.config(), values))
+        return self._warned(None if found is None else {"processes": found})
+
+    def stop(self, values: dict[str, Any]) -> Any:
+        if values.get("all"):
+            names = self._stop_order(list(self.config().processes), False)
+        elif values.get("with_dependents"):
+            names = self._stop_order([self._known(named(values, "procler stop api"))], True)
+        else:
+            names = [self._known(named(values, "procler stop api"))]
+        found = self._statuses(names, stopping=True)
+        return self._warned(None if found is None else stop_answer(values, found))
+
+    def down(self, values: dict[str, Any]) -> Any:
+        return self.stop({**values, "all": True})
+
+    def group_stop(self, values: dict[str, Any]) -> Any:
+        members = group_members(self.config(), values["name"])
+        found = self._statuses(self._stop_order(members, False), stopping=True)
+        return self._warned(
+            None if found is None else {"group": values["name"], "processes": found}
+        )
+
+    def group_status(self, values: dict[str, Any]) -> Any:
+        found = self._statuses(group_members(self.config(), values["name"]))
+        return self._warned(
+            None if found is None else {"group": values["name"], "processes": found}
+        )
+
+    def group_list(self, values: dict[str, Any]) -> Any:
+        return self._warned(group_list(self.config()))
+
+    def reload(self, values: dict[str, Any]) -> Any:
+        from procler.config.last_valid import require_valid
+
+        usable_state_dir(self.root)
+        require_valid(self.config_path)  # nothing to reload, but a broken file is said
+        return {"running": False}
+
+    def daemon_stop(self, values: dict[str, Any]) -> Any:
+        return {"running": False, "stopped_processes": []}

@@ -1,0 +1,110 @@
+"""The supervisor's config: reloaded when its files change, the last valid one kept while
+the file is broken (see procler.config.last_valid)."""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from procler.config.findings import Findings
+from procler.config.last_valid import remember, still_invalid, warning
+from procler.config.load import check_config
+from procler.config.model import ProjectConfig
+from procler.errors import ConfigInvalid
+
+log = logging.getLogger("procler.supervisor")
+
+
+def _stamp(path: Path) -> float | None:
+    try:
+        return path.stat().st_mtime_ns
+    except OSError:
+        return None
+
+
+def _read_text(path: Path) -> str | None:
+    try:
+        return path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError):
+        return None  # check_config reports why
+
+
+def _under(path: str, prefix: str) -> bool:
+    return path == prefix or path.startswith((prefix + ".", prefix + "["))
+
+
+class ConfigKeeper:
+    """Loads the config when the YAML or the runtime definitions changed; `on_valid` gets
+    every newly loaded valid config. While the file is invalid, `broken` holds what it
+    gave (a partial config, or None when it does not parse, and the findings)."""
+
+    def __init__(
+        self,
+        root: str,
+        config_path: Path,
+        definitions: Path,
+        on_valid: Callable[[ProjectConfig], None],
+    ) -> None:
+        self.root = root
+        self.config_path = config_path
+        self.definitions = definitions
+        self.on_valid = on_valid
+        self.valid: ProjectConfig | None = None
+        self.broken: tuple[ProjectConfig | None, Findings] | None = None
+        self._stamps: tuple[float | None, ...] = ()
+
+    def current(self) -> ProjectConfig:
+        """The config running now: the file's, or the last valid one while it is broken
+        (CONFIG_INVALID when there never was a valid one)."""
+        stamps = (_stamp(self.config_path), _stamp(self.definitions))
+        if self.valid is None or stamps != self._stamps:
+            text = _read_text(self.config_path)
+            cfg, findings = check_config(str(self.config_path), text=text)
+            self._stamps = stamps
+            if findings or cfg is None or text is None:
+                self.broken = (cfg, findings)
+                if self.valid is None:
+                    raise still_invalid(findings)
+                log.warning("config invalid, keeping the last valid one: %s", findings.items[0])
+            else:
+                self.broken, self.valid = None, cfg
+                remember(self.root, text)
+                self.on_valid(cfg)
+        return self.valid
+
+    def warning(self) -> dict[str, Any] | None:
+        """The file's errors while the last valid config runs in its place, else None."""
+        with contextlib.suppress(ConfigInvalid):
+            self.current()
+        return None if self.broken is None else warning(self.broken[1])
+
+    def refuse_changed(self, names: list[str]) -> None:
+        """While the file is invalid, a process whose definition changed there (or cannot
+        be read) would start from a stale one: CONFIG_INVALID instead."""
+        if self.broken is None or self.valid is None:
+            return
+        partial, findings = self.broken
+        running = self.valid.processes
+        changed = [
+            n
+            for n in names
+            if partial is None
+            or partial.processes.get(n) != running.get(n)
+            or any(_under(f.path, f"processes.{n}") for f in findings.items)
+        ]
+        if changed:
+            raise still_invalid(
+                findings,
+                f"not started: the invalid config changed the definition of "
+                f"{', '.join(changed)} (the supervisor runs the last valid config)",
+            )
+
+    def refuse_reload(self) -> None:
+        """A reload (or a supervisor restart) would drop the last valid config for the
+        broken file: CONFIG_INVALID instead."""
+        self.warning()  # reads the file again if it changed
+        if self.broken is not None:
+            raise still_invalid(self.broken[1])
