@@ -7,7 +7,7 @@ UV := $(shell command -v uv 2>/dev/null || echo "$(TOOLS)/bin/uv")
 RUN := $(UV) run --frozen
 PACKAGES := packages/agentcli packages/procler packages/officecli
 
-.PHONY: bootstrap sync lint types pytest test demo install bench clean
+.PHONY: bootstrap sync lint types pytest test demo install bench docs clean
 
 bootstrap:
 	@command -v uv >/dev/null 2>&1 || bash scripts/bootstrap-uv.sh "$(PYTHON)" "$(TOOLS)" >/dev/null
@@ -48,12 +48,17 @@ bench: sync
 	$(BENCH) bench/logs_supervisor.py
 	$(BENCH) bench/logs_capture.py
 	$(BENCH) bench/logs_tail.py
+	$(BENCH) bench/user_regex.py
 	$(BENCH) bench/doc2md_bench.py
 	$(BENCH) bench/fieldcheck_bench.py
 	$(BENCH) bench/design_diff_bench.py
 	$(BENCH) bench/xlsx_rows_bench.py
 	$(BENCH) bench/office_replace_bench.py
 	$(BENCH) bench/ocr_bench.py
+
+# Generated pages (a test fails when one is stale).
+docs: sync
+	$(RUN) python -m procler.config.reference > docs/config.md
 
 clean:
 	rm -rf .venv .tools .mypy_cache .ruff_cache .pytest_cache .hypothesis

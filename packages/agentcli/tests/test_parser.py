@@ -88,6 +88,32 @@ def test_remainder_keeps_everything_after_double_dash() -> None:
     assert values["cmd"] == ["python", "-m", "http.server", "--bind", "127.0.0.1"]
 
 
-def test_negative_number_is_a_value() -> None:
-    _, values = parse(APP, ["greet", "bob", "--times", "-2"])
-    assert values["times"] == -2
+def test_negative_number_is_a_value_and_refused_for_a_count() -> None:
+    with pytest.raises(UsageError) as caught:
+        parse(APP, ["greet", "bob", "--times", "-2"])
+    assert (
+        caught.value.message
+        == "sample greet: invalid integer value '-2' for --times: must be 0 or more"
+    )
+    assert caught.value.suggestion == "give --times a valid integer"
+
+
+def test_a_word_for_a_count_gets_a_message_not_the_int_parser_s() -> None:
+    with pytest.raises(UsageError) as caught:
+        parse(APP, ["greet", "bob", "--times", "abc"])
+    assert caught.value.message == (
+        "sample greet: invalid integer value 'abc' for --times: expected a whole number such as 100"
+    )
+
+
+def test_a_text_value_that_is_not_utf8_is_refused_with_its_bytes_escaped() -> None:
+    not_utf8 = b"A=\xfe".decode("utf-8", "surrogateescape")
+    with pytest.raises(UsageError) as caught:
+        parse(APP, ["greet", "bob", "--env", not_utf8])
+    assert caught.value.message == "sample greet: --env is not valid UTF-8: 'A=\\xfe'"
+
+
+def test_a_path_may_be_any_bytes() -> None:
+    name = b"bad-\xff.csv".decode("utf-8", "surrogateescape")
+    _, values = parse(APP, ["check", name])
+    assert values["data"] == name

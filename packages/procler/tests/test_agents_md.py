@@ -28,7 +28,7 @@ def named_commands() -> list[tuple[str, str]]:
         words = snippet.split()
         if words and words[0] in TOOLS:
             found.append(
-                (words[0], " ".join(w for w in words[1:] if re.fullmatch(r"[a-z][a-z-]*", w)))
+                (words[0], " ".join(w for w in words[1:] if re.fullmatch(r"[a-z][a-z0-9-]*", w)))
             )
     return found
 

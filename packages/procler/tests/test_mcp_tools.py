@@ -46,6 +46,13 @@ ANNOTATIONS = {
     "procler_daemon_stop": (False, True, True),
     "procler_daemon_restart": (False, False, False),
     "procler_daemon_logs": (True, False, True),
+    "procler_config_schema": (False, False, True),
+    "procler_export_compose": (False, False, True),
+    "procler_export_systemd": (False, False, True),
+    "procler_export_kubernetes": (False, False, True),
+    "procler_import_procfile": (False, False, False),
+    "procler_import_compose": (False, False, False),
+    "procler_import_procler03": (False, False, False),
     "procler_wait_ready": (True, False, True),
 }
 

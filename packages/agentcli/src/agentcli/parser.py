@@ -23,16 +23,19 @@ GLOBAL_ARGS: "tuple[Arg, ...]" = (
 
 
 def converter(arg_type: "str") -> "Callable[[str], Any] | None":
-    """The function turning a raw string into a value of this type (None: keep the string)."""
-    if arg_type in ("duration", "key_value"):
+    """The function turning a raw string into a value of this type (None: keep the string).
+
+    An integer argument is a count (0 or more, bounded): no option takes a negative one.
+    """
+    if arg_type in ("duration", "key_value", "integer"):
         from agentcli import values  # imported only when such an argument is given
 
-        return values.parse_duration if arg_type == "duration" else values.parse_key_value
-    conversions: dict[str, Callable[[str], Any]] = {
-        "integer": int,
-        "number": float,
-        "path": checked_path,
-    }
+        return {
+            "duration": values.parse_duration,
+            "key_value": values.parse_key_value,
+            "integer": values.parse_count,
+        }[arg_type]
+    conversions: dict[str, Callable[[str], Any]] = {"number": float, "path": checked_path}
     return conversions.get(arg_type)
 
 
@@ -59,6 +62,23 @@ def _usage(message: "str", word: "str", choices: "Sequence[str]", what: "str") -
     hint = did_you_mean(word, choices)
     listed = f"valid {what}: {', '.join(choices)}" if choices else ""
     return UsageError(message, suggestion=" ".join(p for p in (hint, listed) if p))
+
+
+def _check_text(cmd_name: "str", label: "str", raw: "str") -> "str":
+    """Refuse a text value that is not UTF-8 (Python hands its bytes over as surrogates):
+    no JSON answer, stored definition or environment could carry it. Paths are exempt: a
+    file's name may be any bytes, and the envelope escapes them."""
+    if raw.isascii():
+        return raw
+    try:
+        raw.encode("utf-8")
+    except UnicodeEncodeError:
+        shown = raw.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
+        raise UsageError(
+            f"{cmd_name}: {label} is not valid UTF-8: '{shown}'",
+            suggestion=f"pass {label} as UTF-8 text",
+        ) from None
+    return raw
 
 
 def find_command(app: "App", words: "list[str]") -> "tuple[Command | None, int, list[str]]":
@@ -88,6 +108,8 @@ def find_command(app: "App", words: "list[str]") -> "tuple[Command | None, int, 
 
 def convert(cmd_name: "str", arg: "Arg", raw: "str") -> "Any":
     label = arg.flags[-1] if not arg.positional else arg.name.upper()
+    if arg.type != "path":
+        _check_text(cmd_name, label, raw)
     if arg.choices and raw not in arg.choices:
         raise _usage(f"{cmd_name}: invalid value {raw!r} for {label}", raw, arg.choices, "choices")
     conv = converter(arg.type)
@@ -100,6 +122,10 @@ def convert(cmd_name: "str", arg: "Arg", raw: "str") -> "Any":
             f"{cmd_name}: invalid {arg.type} value {raw!r} for {label}: {exc}",
             suggestion=f"give {label} a valid {arg.type}",
         ) from None
+
+
+def _remainder(prog: "str", arg: "Arg", tokens: "list[str]") -> "list[str]":
+    return [_check_text(prog, arg.name.upper(), tok) for tok in tokens]
 
 
 def _store(values: "dict[str, Any]", arg: "Arg", value: "Any") -> "None":
@@ -170,11 +196,13 @@ def parse(app: "App", argv: "Sequence[str]") -> "tuple[Command | None, dict[str,
             and positionals[0].type == "remainder"
             and (tok == "--" or not tok.startswith("-"))
         ):
-            values[positionals.pop(0).dest] = ([] if tok == "--" else [tok]) + tokens
+            arg = positionals.pop(0)
+            values[arg.dest] = _remainder(prog, arg, ([] if tok == "--" else [tok]) + tokens)
             tokens = []
         elif tok == "--":
             if positionals and positionals[-1].type == "remainder":
-                values[positionals.pop().dest] = tokens
+                arg = positionals.pop()
+                values[arg.dest] = _remainder(prog, arg, tokens)
                 tokens = []
             else:
                 for rest in tokens:
@@ -232,7 +260,7 @@ def _take_positional(
         raise UsageError(f"{prog}: unexpected argument {tok!r}", suggestion=f"see `{prog} --help`")
     arg = positionals[0]
     if arg.type == "remainder":
-        values[arg.dest] = [tok]
+        values[arg.dest] = _remainder(prog, arg, [tok])
         positionals.pop(0)
         return
     _store(values, arg, convert(prog, arg, tok))

@@ -53,6 +53,44 @@ def state_dir(root: "str") -> "str":
     return os.path.join(root, CONFIG_DIR, "state")
 
 
+def make_state_dir(root: "str") -> "str":
+    """Create the state directory with mode 0700 (it holds the captured environment and
+    every process's output); one an older version made readable by others is tightened."""
+    path = state_dir(root)
+    os.makedirs(path, mode=0o700, exist_ok=True)
+    if os.stat(path).st_mode & 0o077:
+        try:  # noqa: SIM105 - contextlib would be one more import on every command
+            os.chmod(path, 0o700)
+        except OSError:
+            pass  # not ours to change (or immutable): check_state_writable says so
+    return path
+
+
+def check_state_writable(root: "str") -> "None":
+    """Refuse at once (STATE_DIR_UNWRITABLE) when a supervisor could not keep its state here:
+    it would die binding its socket or opening its database, and each command spawn another."""
+    from procler.errors import StateDirUnwritable
+
+    path = state_dir(root)
+    try:
+        make_state_dir(root)
+    except OSError as exc:
+        raise StateDirUnwritable(
+            f"cannot create the state directory {path}: {exc.strerror}",
+            suggestion=f"make {os.path.dirname(path)} writable by this user, then retry",
+        ) from None
+    if not os.access(path, os.W_OK | os.X_OK):
+        raise StateDirUnwritable(
+            f"the state directory {path} is not writable: no supervisor can run here",
+            suggestion=f"make {path} writable by this user (and not immutable), then retry",
+        )
+
+
+def open_private(path: "str", flags: "int") -> "int":
+    """Open a state file, creating it with mode 0600 (never readable by other users)."""
+    return os.open(path, flags | os.O_CREAT | os.O_CLOEXEC, 0o600)
+
+
 def lock_path(root: "str") -> "str":
     """The supervisor's single-instance lock; it holds the supervisor's pid."""
     return os.path.join(state_dir(root), LOCK_NAME)

@@ -20,10 +20,15 @@ def tagged(config: ProjectConfig, values: dict[str, Any]) -> list[str]:
     return [n for n, spec in config.processes.items() if not tags or tags & set(spec.tags)]
 
 
-def named(values: dict[str, Any], example: str) -> str:
-    """The NAME argument of a command that also takes --all; UsageError when absent."""
+def named(values: dict[str, Any], verb: str, config: ProjectConfig) -> str:
+    """The NAME argument of a command that also takes --all; UsageError when absent, whose
+    suggestion is the same command on one of the project's processes."""
     if not values.get("name"):
-        raise UsageError("name a process or pass --all", suggestion=f"e.g. `{example}`")
+        example = next(iter(config.processes), "NAME")
+        raise UsageError(
+            "name a process or pass --all",
+            suggestion=f"e.g. `procler {verb} {example}`, or `procler {verb} --all`",
+        )
     return str(values["name"])
 
 

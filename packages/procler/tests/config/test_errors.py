@@ -7,6 +7,8 @@ from typing import Any
 
 from config_helpers import errors_of, write_config
 
+from procler.patterns import SYNTAX_HINT
+
 
 def finding(
     path: Path, line: int, column: int, where: str, message: str, suggestion: str
@@ -70,14 +72,21 @@ def test_wrong_type(project: Path) -> None:
         """,
     )
     assert errors_of(path) == [
-        finding(path, 3, 14, "processes.web.command", "expected a string, got a list", ""),
+        finding(
+            path,
+            3,
+            14,
+            "processes.web.command",
+            "expected a string, got a list",
+            "write a string here",
+        ),
         finding(
             path,
             4,
             12,
             "processes.web.ports",
             "expected a list of integers, got the value '8000'",
-            "",
+            "write a list of integers here",
         ),
     ]
 
@@ -188,9 +197,32 @@ def test_invalid_regex_in_a_log_healthcheck(project: Path) -> None:
             5,
             12,
             "processes.web.healthcheck.log",
-            "invalid regular expression 'listening on (port': missing ), unterminated "
-            "subpattern at position 13",
-            "fix the pattern (Python `re` syntax); quote it in single quotes in YAML",
+            "invalid regular expression 'listening on (port': missing ): listening on (port",
+            f"fix the pattern ({SYNTAX_HINT}); quote it in single quotes in YAML",
+        )
+    ]
+
+
+def test_a_backreference_needs_backtracking_and_is_refused_at_its_position(
+    project: Path,
+) -> None:
+    path = write_config(
+        project,
+        """
+        processes:
+          web:
+            command: serve
+            healthcheck: {log: '(a)\\1'}
+        """,
+    )
+    assert errors_of(path) == [
+        finding(
+            path,
+            4,
+            24,
+            "processes.web.healthcheck.log",
+            "invalid regular expression '(a)\\\\1': invalid escape sequence: \\1",
+            f"fix the pattern ({SYNTAX_HINT}); quote it in single quotes in YAML",
         )
     ]
 

@@ -52,4 +52,4 @@ def test_dotenv() -> None:
 def test_dotenv_bad_line() -> None:
     with pytest.raises(DotenvError) as caught:
         parse_dotenv("A=1\nnot a pair\n")
-    assert str(caught.value) == "line 2 is not KEY=VALUE: 'not a pair'"
+    assert str(caught.value) == "line 2 is not KEY=VALUE"  # the line itself may be a secret

@@ -136,10 +136,16 @@ def test_parse_since_refuses_other_text_with_a_usage_error() -> None:
 def test_an_invalid_grep_regex_is_a_usage_error_with_the_regex_message() -> None:
     with pytest.raises(UsageError) as caught:
         compile_grep("(unclosed")
-    assert caught.value.message == (
-        "invalid --grep regex '(unclosed': missing ), unterminated subpattern at position 0"
-    )
+    assert caught.value.message == ("invalid --grep regex '(unclosed': missing ): (unclosed")
     assert caught.value.code == "USAGE"
+
+
+def test_grep_runs_in_linear_time_and_refuses_lookaround() -> None:
+    nested = compile_grep("^(a+)+$")  # exponential with a backtracking engine
+    assert nested.search("a" * 5000 + "b") is None
+    with pytest.raises(UsageError) as caught:
+        compile_grep("(?=x)")
+    assert caught.value.message == "invalid --grep regex '(?=x)': invalid perl operator: (?="
 
 
 def test_parse_run_and_stream_validation() -> None:

@@ -320,3 +320,27 @@ processes:
     assert both["dependents"][0]["status"] == "stopped"
     down = p.ok("down")
     assert [s["status"] for s in down["processes"]] == ["stopped", "stopped", "stopped"]
+
+
+def test_a_catastrophic_log_pattern_does_not_pin_the_supervisor(
+    make_project: Callable[[str], Project],
+) -> None:
+    # With a backtracking engine '^(a+)+$' against 34 a's and a b takes 2^34 steps.
+    p = make_project(
+        f"""version: 1
+processes:
+  app:
+    args: [{PY}, -c, "import time; print('a' * 34 + 'b', flush=True); time.sleep(600)"]
+    healthcheck: {{log: '^(a+)+$', {PATIENT}}}
+"""
+    )
+    assert p.run("start", "app", timeout=20)[0] == 0
+
+    def line_stored() -> bool:
+        lines = p.ok("logs", "app")["lines"]
+        return [line["text"] for line in lines] == ["a" * 34 + "b"]
+
+    assert wait_for(line_stored)
+    code, env = p.run("status", "app", timeout=20)
+    assert (code, env["data"]["status"]) == (0, "running")
+    assert env["data"]["health"]["status"] == "starting"

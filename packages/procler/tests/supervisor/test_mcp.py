@@ -112,6 +112,18 @@ CALLS: list[tuple[str, dict[str, Any], Callable[[Any], Any], Any]] = [
 ]
 
 
+# Commands merged from main at the end of this branch, not driven here yet.
+NOT_DRIVEN = [
+    "procler_config_schema",
+    "procler_export_compose",
+    "procler_export_systemd",
+    "procler_export_kubernetes",
+    "procler_import_procfile",
+    "procler_import_compose",
+    "procler_import_procler03",
+]
+
+
 def test_every_tool_over_the_in_memory_client(project: Project) -> None:
     async def session() -> tuple[list[str], list[Any], Any]:
         async with Client(build_server()) as client:
@@ -125,7 +137,7 @@ def test_every_tool_over_the_in_memory_client(project: Project) -> None:
         return names, seen, refused
 
     names, seen, refused = anyio.run(session)
-    assert sorted(names) == sorted([c[0] for c in CALLS] + ["procler_config_init"])
+    assert sorted(names) == sorted([c[0] for c in CALLS] + ["procler_config_init", *NOT_DRIVEN])
     assert seen == [c[3] for c in CALLS]
     assert (refused.is_error, refused.structured_content["error_code"]) == (True, "CONFIG_EXISTS")
 

@@ -21,6 +21,7 @@ from procler.wire import (
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    import subprocess
     from typing import Any
 
     from agentcli.commands import Command
@@ -28,23 +29,24 @@ if TYPE_CHECKING:
 CONNECT_WAIT = 10.0  # bound on waiting for a freshly started supervisor
 
 
-def spawn_supervisor(root: "str", config_path: "str") -> "None":
+def spawn_supervisor(root: "str", config_path: "str") -> "subprocess.Popen[bytes]":
     """Start a detached supervisor for this project (its own session, no terminal)."""
     import subprocess
-    import threading
 
     state = project.state_dir(root)
+    project.check_state_writable(root)
     try:
-        os.makedirs(state, exist_ok=True)
-        log = open(os.path.join(state, "supervisor.log"), "ab")  # noqa: SIM115 - handed to the child
+        log_fd = project.open_private(
+            os.path.join(state, "supervisor.log"), os.O_WRONLY | os.O_APPEND
+        )
     except OSError as exc:
         raise StateDirUnwritable(
             f"cannot write the state directory {state}: {exc.strerror}"
         ) from None
     # Our own PROCLER_* variables would mark the supervisor as one of a project's processes.
     env = {k: v for k, v in os.environ.items() if not k.startswith("PROCLER_")}
-    with log:
-        child = subprocess.Popen(
+    with open(log_fd, "ab") as log:
+        return subprocess.Popen(
             [sys.executable, "-m", "procler.supervisor_entry", root, config_path],
             stdin=subprocess.DEVNULL,
             stdout=subprocess.DEVNULL,
@@ -54,9 +56,18 @@ def spawn_supervisor(root: "str", config_path: "str") -> "None":
             env=env,
             cwd=root,
         )
-    # A long-lived caller (`procler mcp`) must reap the supervisor when it ends; the thread
-    # costs nothing here (subprocess already imported threading) and dies with the CLI.
-    threading.Thread(target=child.wait, name="reap-supervisor", daemon=True).start()
+
+
+def last_log_line(root: "str") -> "str":
+    """The supervisor log's last line (a crash's exception), or a pointer to the log."""
+    path = os.path.join(project.state_dir(root), "supervisor.log")
+    try:
+        with open(path, "rb") as handle:
+            handle.seek(max(0, os.fstat(handle.fileno()).st_size - 4096))
+            lines = handle.read().decode("utf-8", "replace").strip().splitlines()
+    except OSError:
+        lines = []
+    return lines[-1] if lines else f"see {path}"
 
 
 def wait_gone(sock_path: "str") -> "None":
@@ -102,21 +113,36 @@ def call(
     require_valid(config_path)  # a supervisor cannot start on a broken config
     deadline_at = time.monotonic() + CONNECT_WAIT
     next_spawn = 0.0
+    spawned: list[subprocess.Popen[bytes]] = []
     while True:
         if time.monotonic() >= next_spawn:
             # Spawning again is harmless (the lock admits one) and covers a supervisor
             # that was still exiting and holding the lock when we first tried.
-            spawn_supervisor(root, config_path)
+            spawned.append(spawn_supervisor(root, config_path))
             next_spawn = time.monotonic() + 1.0
         time.sleep(0.02)
+        crashed = [p.returncode for p in spawned if p.poll()]  # losing the lock race exits 0
+        if crashed:  # spawning again would crash again
+            raise SupervisorUnavailable(
+                f"the supervisor exited with code {crashed[0]} as it started: "
+                f"{last_log_line(root)}",
+                suggestion="read `procler daemon logs` for the whole traceback, fix the cause, "
+                "then retry",
+            )
         try:
-            return attempt()
+            reply = attempt()
         except NotRunning:
             if time.monotonic() > deadline_at:
                 raise SupervisorUnavailable(
                     f"the supervisor did not answer on {sock_path} within {CONNECT_WAIT:g}s: "
                     "the command was not carried out"
                 ) from None
+            continue
+        import threading  # already loaded by subprocess
+
+        for child in spawned:  # a long-lived caller (`procler mcp`) reaps them when they end
+            threading.Thread(target=child.wait, name="reap-supervisor", daemon=True).start()
+        return reply
 
 
 def notify_reload(config_path: "str") -> "bool":

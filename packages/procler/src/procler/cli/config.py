@@ -15,6 +15,7 @@ from procler.errors import (
     ConfigNotFound,
     Conflict,
     StateDirUnwritable,
+    SupervisorUnavailable,
 )
 from procler.project import CONFIG_DIR, CONFIG_FILE, find_config, project_root
 
@@ -38,7 +39,7 @@ FINDING = {
         "suggestion": {"type": "string"},
     },
 }
-NAME = Arg("name", "process name (letters, digits, '-' and '_')", required=True)
+NAME = Arg("name", "process name (at most 128 letters, digits, '-' and '_')", required=True)
 DOCKER_ARGS = (
     Arg("--image", "run in a container Procler creates from this image (never pulled)"),
     Arg("--container", "run the command in this existing container (alone: start/stop it)"),
@@ -117,6 +118,13 @@ CONFIG_COMMANDS: "tuple[Command, ...]" = (
         },
     ),
     Command(
+        "config schema",
+        "the JSON Schema of the config file, every key with its type and rules",
+        "procler.config.reference:schema_command",
+        examples=("procler config schema",),
+        output={"type": "object", "description": "a JSON Schema (draft 2020-12)"},
+    ),
+    Command(
         "define",
         "add a process to the project without editing the config (kept in .procler/state)",
         HANDLERS + "define",
@@ -152,7 +160,7 @@ CONFIG_COMMANDS: "tuple[Command, ...]" = (
         args=(NAME,),
         destructive=True,
         examples=("procler remove tail",),
-        errors=(ConfigNotFound, ConfigInvalid, Conflict, StateDirUnwritable),
+        errors=(ConfigNotFound, ConfigInvalid, Conflict, StateDirUnwritable, SupervisorUnavailable),
         output={
             "type": "object",
             "properties": {"name": {"type": "string"}, "changed": {"type": "boolean"}},
@@ -205,6 +213,7 @@ CONFIG_COMMANDS: "tuple[Command, ...]" = (
         GUIDE + "config_path",
         read_only=True,
         examples=("procler config path",),
+        errors=(ConfigNotFound,),
         output={
             "type": "object",
             "properties": {
@@ -331,17 +340,27 @@ def define(values: "dict[str, Any]", command: "Command") -> "dict[str, Any]":
     import re
 
     from procler.config import definitions
-    from procler.config.keys import NAME_HINT, NAME_PATTERN
+    from procler.config.keys import IMAGE_HINT, IMAGE_PATTERN, MAX_IMAGE, NAME_HINT, NAME_PATTERN
     from procler.config.serialize import process_json
 
     name = values["name"]
     if not re.fullmatch(NAME_PATTERN, name):
-        raise UsageError(f"invalid process name {name!r}", suggestion=NAME_HINT)
+        raise UsageError(f"invalid process name {name[:80]!r}", suggestion=NAME_HINT)
+    image = values.get("image")
+    if image is not None and (len(image) > MAX_IMAGE or not re.fullmatch(IMAGE_PATTERN, image)):
+        raise UsageError(f"--image {image[:80]!r} is not an image reference", suggestion=IMAGE_HINT)
     path = _config_path(values)
     root = project_root(path)
     cwd = os.path.normpath(os.path.join(os.getcwd(), values.get("cwd") or root))
+    try:
+        cwd.encode("utf-8")
+    except UnicodeEncodeError:
+        raise UsageError(
+            f"--cwd {cwd!r} is not valid UTF-8",
+            suggestion="use a directory whose path is UTF-8 (definitions are stored as JSON)",
+        ) from None
     env = tuple(dict(values.get("env") or ()).items())  # a repeated --env KEY: the last wins
-    image, container = values.get("image"), values.get("container")
+    container = values.get("container")
     if image and container:
         raise UsageError(
             "--image and --container exclude each other",

@@ -6,7 +6,7 @@ import os
 from agentcli.commands import Arg, Command, Raw
 from procler import project
 from procler.cli.processes import IF_RUNNING, SUPERVISED
-from procler.errors import ConfigNotFound, SupervisorUnavailable
+from procler.errors import ConfigNotFound, StateDirUnwritable, SupervisorUnavailable
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -32,7 +32,7 @@ DAEMON_COMMANDS: "tuple[Command, ...]" = (
         STATUS,
         read_only=True,
         examples=("procler daemon status",),
-        errors=(ConfigNotFound,),
+        errors=(ConfigNotFound, StateDirUnwritable, SupervisorUnavailable),
         output={"type": "object", "properties": {"running": {"type": "boolean"}}},
     ),
     Command(
@@ -41,7 +41,7 @@ DAEMON_COMMANDS: "tuple[Command, ...]" = (
         IF_RUNNING,
         destructive=True,
         examples=("procler daemon stop",),
-        errors=(ConfigNotFound, SupervisorUnavailable),
+        errors=(ConfigNotFound, StateDirUnwritable, SupervisorUnavailable),
         output={"type": "object", "properties": {"stopped_processes": {"type": "array"}}},
     ),
     Command(
@@ -85,6 +85,9 @@ def restart(values: "dict[str, Any]", command: "Command") -> "Any":
     from procler.wire import NotRunning
 
     config_path = config_path_of(values)
+    # Checked before the old supervisor stops: a new one could not start, and nothing would
+    # bring the processes back.
+    project.check_state_writable(project.project_root(config_path))
     try:
         code, payload = call(config_path, command.name, values, autostart=False)
         if code != 0:

@@ -160,9 +160,9 @@ class DiskAnswers:
         if values.get("all"):
             names = self._stop_order(list(self.config().processes), False)
         elif values.get("with_dependents"):
-            names = self._stop_order([self._known(named(values, "procler stop api"))], True)
+            names = self._stop_order([self._known(named(values, "stop", self.config()))], True)
         else:
-            names = [self._known(named(values, "procler stop api"))]
+            names = [self._known(named(values, "stop", self.config()))]
         found = self._statuses(names, stopping=True)
         return self._warned(None if found is None else stop_answer(values, found))
 

@@ -21,6 +21,7 @@ from procler.errors import (
     DependencyFailed,
     DockerUnavailable,
     GroupNotFound,
+    ImageNotFound,
     PortInUse,
     ProcessNotFound,
     StartFailed,
@@ -44,6 +45,8 @@ TIMEOUT = Arg(
 )
 WAIT_FOR = ("running", "stopped", "exited", "failed", "healthy", "unhealthy")
 SUPERVISED = (ConfigNotFound, ConfigInvalid, StateDirUnwritable, SupervisorUnavailable)
+# What starting a process can answer, local or in Docker.
+STARTING = (PortInUse, StartFailed, ImageNotFound, ContainerNotFound, DockerUnavailable)
 
 PROCESS = {
     "type": "object",
@@ -73,7 +76,7 @@ PROCESS_COMMANDS: "tuple[Command, ...]" = (
         FORWARD,
         args=(NAME, ALL, *START_ARGS),
         examples=("procler start api", "procler start worker --no-deps", "procler start --all"),
-        errors=(*SUPERVISED, ProcessNotFound, PortInUse, StartFailed, DependencyFailed),
+        errors=(*SUPERVISED, *STARTING, ProcessNotFound, DependencyFailed),
         output={"anyOf": [PROCESS, PROCESSES], "description": "adds already_running, dependencies"},
     ),
     Command(
@@ -87,7 +90,7 @@ PROCESS_COMMANDS: "tuple[Command, ...]" = (
             Arg("--with-dependents", "stop what depends on it first", type="boolean"),
         ),
         examples=("procler stop api", "procler stop db --with-dependents", "procler stop --all"),
-        errors=(*SUPERVISED, ProcessNotFound),
+        errors=(*SUPERVISED, ProcessNotFound, DockerUnavailable),
         output={"anyOf": [PROCESS, PROCESSES], "description": "adds already_stopped"},
     ),
     Command(
@@ -105,7 +108,7 @@ PROCESS_COMMANDS: "tuple[Command, ...]" = (
         ),
         idempotent=False,
         examples=("procler restart api", "procler restart api --clear-logs"),
-        errors=(*SUPERVISED, ProcessNotFound, PortInUse, StartFailed),
+        errors=(*SUPERVISED, *STARTING, ProcessNotFound),
         output={"anyOf": [PROCESS, PROCESSES]},
     ),
     Command(
@@ -124,7 +127,7 @@ PROCESS_COMMANDS: "tuple[Command, ...]" = (
             "procler run web -- python -m http.server 8000 --bind 127.0.0.1",
             "procler run cache --image redis:7 -- redis-server --port 6390",
         ),
-        errors=(*SUPERVISED, Conflict, PortInUse, StartFailed),
+        errors=(*SUPERVISED, *STARTING, ProcessNotFound, DependencyFailed, Conflict),
         output=PROCESS,
     ),
     Command(
@@ -184,8 +187,8 @@ PROCESS_COMMANDS: "tuple[Command, ...]" = (
         examples=("procler up", "procler up --wait --timeout 60s"),
         errors=(
             *SUPERVISED,
-            PortInUse,
-            StartFailed,
+            *STARTING,
+            ProcessNotFound,
             DependencyFailed,
             Timeout,
             ConditionImpossible,
@@ -200,14 +203,7 @@ PROCESS_COMMANDS: "tuple[Command, ...]" = (
         args=(START_ARGS[1],),
         idempotent=False,
         examples=("procler ci --timeout 120s",),
-        errors=(
-            *SUPERVISED,
-            PortInUse,
-            StartFailed,
-            DependencyFailed,
-            Timeout,
-            ConditionImpossible,
-        ),
+        errors=(*SUPERVISED, *STARTING, DependencyFailed, Timeout, ConditionImpossible),
         output={
             "type": "object",
             "properties": {
@@ -248,7 +244,7 @@ PROCESS_COMMANDS: "tuple[Command, ...]" = (
         IF_RUNNING,
         destructive=True,
         examples=("procler down",),
-        errors=SUPERVISED,
+        errors=(*SUPERVISED, DockerUnavailable, ProcessNotFound),
         output=PROCESSES,
     ),
     Command(
@@ -257,7 +253,7 @@ PROCESS_COMMANDS: "tuple[Command, ...]" = (
         FORWARD,
         args=(GROUP, START_ARGS[1]),
         examples=("procler group start backend",),
-        errors=(*GROUP_ERRORS, PortInUse, StartFailed, DependencyFailed),
+        errors=(*GROUP_ERRORS, *STARTING, DependencyFailed),
         output=PROCESSES,
     ),
     Command(
@@ -267,7 +263,7 @@ PROCESS_COMMANDS: "tuple[Command, ...]" = (
         destructive=True,
         args=(GROUP,),
         examples=("procler group stop backend",),
-        errors=GROUP_ERRORS,
+        errors=(*GROUP_ERRORS, DockerUnavailable),
         output=PROCESSES,
     ),
     Command(

@@ -23,7 +23,7 @@ def build_project(
     findings: Findings,
     environ: Mapping[str, str],
 ) -> ProjectConfig:
-    variables = _resolve_vars(tree.get("vars"), findings, environ)
+    variables = resolve_vars(tree.get("vars"), findings, environ)
     builder = ProcessBuilder(root, findings, chain_lookup(variables, environ))
     raw_processes = tree.get("processes")
     processes: dict[str, ProcessSpec] = {}
@@ -45,7 +45,7 @@ def build_project(
     )
 
 
-def _resolve_vars(raw: Any, findings: Findings, environ: Mapping[str, str]) -> dict[str, str]:
+def resolve_vars(raw: Any, findings: Findings, environ: Mapping[str, str]) -> dict[str, str]:
     """Vars in file order; a var may use the environment and the vars above it."""
     resolved: dict[str, str] = {}
     for name, value in (raw if isinstance(raw, dict) else {}).items():

@@ -22,6 +22,7 @@ from procler.config.model import (
 )
 from procler.config.specs import INVALID
 from procler.config.substitute import SubstitutionError, substitute
+from procler.patterns import SYNTAX_HINT, PatternError, compile_pattern
 
 _STATUS = re.compile(r"([1-5][0-9][0-9])(?:\s*-\s*([1-5][0-9][0-9]))?")
 NOT_ACTED_ON = {
@@ -101,6 +102,9 @@ class ProcessBuilder:
         if daemon is not None:
             fields["daemon"] = daemon
         self._not_acted_on(base, raw)
+        export_image = given(given(raw, "export").get("export"), "image").get("image")
+        if export_image is not None:
+            fields["export_image"] = self.sub(child(child(base, "export"), "image"), export_image)
         if "max_memory" in fields:
             self.findings.warn(
                 child(base, "max_memory"),
@@ -261,10 +265,14 @@ class ProcessBuilder:
         kind = kinds[0] if kinds else "exec"
         if "exec" in given(raw, "exec"):
             fields["exec"] = self.sub(child(path, "exec"), raw["exec"])
+        if "log" in fields:
+            fields["log"] = self._pattern(child(path, "log"), fields["log"])
         if "http" in given(raw, "http"):
             fields["http"] = self._http(child(path, "http"), raw["http"], ports)
         if "tcp" in given(raw, "tcp"):
             tcp = given(raw["tcp"], "host", "port")
+            if "host" in tcp:
+                tcp["host"] = self.sub(child(child(path, "tcp"), "host"), tcp["host"])
             if "port" not in tcp:
                 tcp["port"] = self._default_port(child(path, "tcp"), ports)
             fields["tcp"] = TcpProbe(**tcp)
@@ -300,7 +308,7 @@ class ProcessBuilder:
             url = self.sub(child(path, "url"), raw["url"])
         else:
             port = given(raw, "port").get("port") or self._default_port(path, ports)
-            route = str(given(raw, "path").get("path", "/"))
+            route = self.sub(child(path, "path"), str(given(raw, "path").get("path", "/")))
             url = f"http://127.0.0.1:{port}{route if route.startswith('/') else '/' + route}"
         if "expect_status" in given(raw, "expect_status"):
             match = _STATUS.fullmatch(raw["expect_status"].strip())
@@ -314,8 +322,27 @@ class ProcessBuilder:
                     "write a code (200) or a range (200-399)",
                 )
         if "headers" in given(raw, "headers"):
-            fields["headers"] = tuple((k, v) for k, v in raw["headers"].items() if v is not INVALID)
+            at = child(path, "headers")
+            fields["headers"] = tuple(
+                (k, self.sub(child(at, k), v))
+                for k, v in raw["headers"].items()
+                if v is not INVALID
+            )
         return HttpProbe(url=url, **fields)
+
+    def _pattern(self, path: str, text: str) -> str:
+        """The log pattern with vars substituted, checked again (a value can break it)."""
+        resolved = self.sub(path, text)
+        if resolved != text:
+            try:
+                compile_pattern(resolved)
+            except PatternError as exc:
+                self.findings.add(
+                    path,
+                    f"invalid regular expression {resolved!r} (after substitution): {exc}",
+                    f"fix the pattern or the variable ({SYNTAX_HINT})",
+                )
+        return resolved
 
     def _default_port(self, path: str, ports: tuple[int, ...]) -> int:
         if ports:

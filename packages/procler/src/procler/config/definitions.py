@@ -17,7 +17,7 @@ from typing import Any
 
 from procler.config.model import DockerSpec, ProcessSpec
 from procler.errors import Conflict, StateDirUnwritable
-from procler.project import state_dir
+from procler.project import make_state_dir, open_private, state_dir
 
 DEFINITIONS_FILE = "definitions.json"
 LOCK_FILE = "definitions.lock"
@@ -96,8 +96,9 @@ def read_definitions(root: str) -> dict[str, RuntimeDefinition]:
 def _locked(root: str) -> Iterator[None]:
     folder = state_dir(root)
     try:
-        os.makedirs(folder, exist_ok=True)
-        lock = open(os.path.join(folder, LOCK_FILE), "a")  # noqa: SIM115 - held for the block
+        make_state_dir(root)
+        fd = open_private(os.path.join(folder, LOCK_FILE), os.O_WRONLY)
+        lock = open(fd, "w")  # noqa: SIM115 - held for the block
     except OSError as exc:
         raise StateDirUnwritable(f"cannot write the state directory {folder}: {exc}") from None
     with lock:

@@ -13,7 +13,7 @@ class DotenvError(ValueError):
 
 
 def parse_dotenv(text: str) -> list[tuple[str, str]]:
-    """The (key, value) pairs in file order; raise DotenvError naming the bad line."""
+    """The (key, value) pairs in file order; raise DotenvError naming the bad line's number."""
     pairs: list[tuple[str, str]] = []
     for number, raw in enumerate(text.splitlines(), start=1):
         line = raw.strip()
@@ -21,7 +21,8 @@ def parse_dotenv(text: str) -> list[tuple[str, str]]:
             continue
         match = _LINE.fullmatch(line)
         if not match:
-            raise DotenvError(f"line {number} is not KEY=VALUE: {raw!r}")
+            # Never quote the line: env_file may point at a file of secrets (or /etc/shadow).
+            raise DotenvError(f"line {number} is not KEY=VALUE")
         pairs.append((match.group(1), _value(match.group(2), number)))
     return pairs
 

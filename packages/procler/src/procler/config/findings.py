@@ -13,7 +13,7 @@ class Finding:
     column: int  # 1-based
     path: str  # YAML path, e.g. processes.worker.depends_on[0].name
     message: str
-    suggestion: str = ""
+    suggestion: str  # never empty: every finding says how to fix it
 
     def as_dict(self) -> dict[str, Any]:
         return {
@@ -57,10 +57,10 @@ class Findings:
     def mark(self, path: str, line: int, column: int) -> None:
         self.positions.setdefault(path, (line, column))
 
-    def at(self, line: int, column: int, path: str, message: str, suggestion: str = "") -> None:
+    def at(self, line: int, column: int, path: str, message: str, suggestion: str) -> None:
         self.items.append(Finding(self.file, line, column, path, message, suggestion))
 
-    def add(self, path: str, message: str, suggestion: str = "") -> None:
+    def add(self, path: str, message: str, suggestion: str) -> None:
         """A finding at the value of `path` (or of its nearest marked ancestor)."""
         self.at(*self._position(path), path, message, suggestion)
 

@@ -10,6 +10,7 @@ from procler.config.specs import (
     Int,
     ListOf,
     MapOf,
+    Matching,
     Regex,
     Signal,
     Size,
@@ -17,8 +18,24 @@ from procler.config.specs import (
     Struct,
 )
 
-NAME_PATTERN = r"[A-Za-z0-9][A-Za-z0-9_-]*"
-NAME_HINT = "use letters, digits, '-' and '_' (starting with a letter or digit)"
+# A process's name names its log folder: bounded well under a file name's 255 bytes.
+MAX_NAME = 128
+NAME_PATTERN = rf"[A-Za-z0-9][A-Za-z0-9_-]{{0,{MAX_NAME - 1}}}"
+NAME_HINT = f"use at most {MAX_NAME} letters, digits, '-' and '_' (starting with a letter or digit)"
+# Docker's image reference grammar (name[:tag][@digest]), so a name the engine would
+# refuse is a config or usage error before any definition is written.
+_DOMAIN_PART = r"(?:[A-Za-z0-9]|[A-Za-z0-9][A-Za-z0-9-]*[A-Za-z0-9])"
+_PATH_PART = r"[a-z0-9]+(?:(?:[._]|__|-+)[a-z0-9]+)*"
+IMAGE_PATTERN = (
+    rf"(?:{_DOMAIN_PART}(?:\.{_DOMAIN_PART})*(?::[0-9]+)?/)?{_PATH_PART}(?:/{_PATH_PART})*"
+    r"(?::[A-Za-z0-9_][A-Za-z0-9_.-]{0,127})?"
+    r"(?:@[A-Za-z][A-Za-z0-9]*(?:[-_+.][A-Za-z][A-Za-z0-9]*)*:[0-9a-fA-F]{32,})?"
+)
+MAX_IMAGE = 512
+IMAGE_HINT = (
+    "write a Docker image reference: lowercase name[:tag][@digest], e.g. postgres:16 "
+    "or registry.local:5000/team/api:1.2"
+)
 ENV_NAME_PATTERN = r"[A-Za-z_][A-Za-z0-9_]*"
 ENV_NAME_HINT = "use letters, digits and '_' (not starting with a digit)"
 SIGNALS = ("TERM", "INT", "QUIT", "HUP", "KILL", "USR1", "USR2", "WINCH")
@@ -82,7 +99,12 @@ RESTART = Either(
 )
 
 DOCKER = Struct(
-    {"image": Str(), "container": Str(), "volumes": ListOf(Str()), "network_mode": Str()},
+    {
+        "image": Matching(IMAGE_PATTERN, MAX_IMAGE, "an image reference", IMAGE_HINT),
+        "container": Str(),
+        "volumes": ListOf(Str()),
+        "network_mode": Str(),
+    },
     exclusive=("image", "container"),
     need_one=True,
 )
@@ -116,6 +138,7 @@ PROCESS = Struct(
         "daemon_pidfile": Str(),
         "daemon_container": Str(),
         "adopt_existing": Bool(),
+        "export": Struct({"image": Str()}),  # hints read by `procler export` only
     },
     exclusive=("command", "args"),
 )
@@ -161,7 +184,7 @@ SNIPPET = Struct(
     required=("command",),
 )
 
-LOGS = Struct({"max_size": Size(), "max_files": Int(1)})
+LOGS = Struct({"max_size": Size(1024, "1KB"), "max_files": Int(1)})
 
 CONFIG = Struct(
     {

@@ -12,6 +12,7 @@ from procler.config.findings import Finding, Findings, child
 from procler.config.keys import CONFIG
 from procler.config.model import ProjectConfig
 from procler.config.specs import INVALID
+from procler.config.typed_vars import substitute_typed, variables
 from procler.config.yaml_nodes import parse_yaml
 from procler.errors import ConfigInvalid
 from procler.project import project_root
@@ -46,11 +47,13 @@ def check_config(
     root_node = parse_yaml(text, findings)
     if root_node is None:
         return None, findings
+    environ = os.environ if environ is None else environ
+    substitute_typed(CONFIG, root_node, "", variables(root_node, environ), findings)
     tree = CONFIG.check(root_node, "", findings)
     if tree is INVALID:
         return None, findings
     root = project_root(path)
-    config = build_project(tree, root, path, findings, os.environ if environ is None else environ)
+    config = build_project(tree, root, path, findings, environ)
     return (_with_runtime(config, findings) if with_runtime else config), findings
 
 

@@ -106,6 +106,7 @@ class ProcessSpec:
     schedule: str | None = None  # a cron line (accepted; not acted on yet)
     replicas: int = 1  # (accepted; not acted on yet)
     namespace: str = "default"  # (accepted; not acted on yet)
+    export_image: str | None = None  # `export: {image: ...}`: the image `procler export` names
     source: Source = "config"
 
     def argv(self) -> list[str]:

@@ -14,6 +14,7 @@ from agentcli.parser import did_you_mean
 from agentcli.values import parse_duration
 from procler.config.findings import Findings, child, item
 from procler.config.yaml_nodes import YNode
+from procler.patterns import SYNTAX_HINT, PatternError, compile_pattern
 
 INVALID: Any = object()  # a value that failed its check (a finding was recorded)
 
@@ -24,12 +25,13 @@ _SEXAGESIMAL = re.compile(r"[-+]?[0-9]+(:[0-5]?[0-9])+(\.[0-9]*)?")
 _YAML11_BOOLS = {"yes", "no", "on", "off", "y", "n"}
 _SIZE = re.compile(r"(\d+(?:\.\d+)?)\s*(b|k|kb|kib|m|mb|mib|g|gb|gib)?", re.IGNORECASE)
 _SIZE_UNITS = {"b": 1, "k": 1024, "m": 1024**2, "g": 1024**3}
+MAX_DIGITS = 18  # every count, port and size fits; a 5,000-digit number is not a config value
 
 
 class Invalid(Exception):
     """A node's value is wrong: the message and how to fix it."""
 
-    def __init__(self, message: str, suggestion: str = "") -> None:
+    def __init__(self, message: str, suggestion: str) -> None:
         super().__init__(message)
         self.message = message
         self.suggestion = suggestion
@@ -64,7 +66,10 @@ class Spec:
         raise NotImplementedError
 
     def expected(self, node: YNode) -> Invalid:
-        return Invalid(f"expected {self.what}, got {node.describe()}{pitfall_note(node)}")
+        return Invalid(
+            f"expected {self.what}, got {node.describe()}{pitfall_note(node)}",
+            f"write {self.what} here",
+        )
 
 
 class Scalar(Spec):
@@ -83,16 +88,28 @@ class Str(Scalar):
     what = "a string"
 
 
+class Matching(Scalar):
+    """Text of a fixed form (our own pattern, bounded in length first)."""
+
+    def __init__(self, pattern: str, longest: int, what: str, hint: str) -> None:
+        self.pattern, self.longest, self.what, self.hint = re.compile(pattern), longest, what, hint
+
+    def parse(self, node: YNode) -> Any:
+        if len(node.text) > self.longest or not self.pattern.fullmatch(node.text):
+            raise Invalid(f"{node.text[:80]!r} is not {self.what}", self.hint)
+        return node.text
+
+
 class Regex(Scalar):
     what = "a regular expression"
 
     def parse(self, node: YNode) -> Any:
         try:
-            re.compile(node.text)
-        except re.error as exc:
+            compile_pattern(node.text)
+        except PatternError as exc:
             raise Invalid(
                 f"invalid regular expression {node.text!r}: {exc}",
-                "fix the pattern (Python `re` syntax); quote it in single quotes in YAML",
+                f"fix the pattern ({SYNTAX_HINT}); quote it in single quotes in YAML",
             ) from None
         return node.text
 
@@ -113,7 +130,7 @@ class Int(Scalar):
             )
         if not _DECIMAL.fullmatch(text):
             raise self.expected(node)
-        value = int(text)
+        value = int(_bounded_digits(text))
         if (self.low is not None and value < self.low) or (
             self.high is not None and value > self.high
         ):
@@ -123,6 +140,15 @@ class Int(Scalar):
         return value
 
 
+def _bounded_digits(digits: str) -> str:
+    if len(digits.lstrip("+-")) > MAX_DIGITS:
+        raise Invalid(
+            f"the number {digits[:MAX_DIGITS]}... has more than {MAX_DIGITS} digits",
+            "write a smaller number",
+        )
+    return digits
+
+
 class Bool(Scalar):
     what = "true or false"
 
@@ -130,7 +156,9 @@ class Bool(Scalar):
         lowered = node.text.lower()
         if node.plain and lowered in ("true", "false"):
             return lowered == "true"
-        raise Invalid(f"expected true or false, got {node.text!r}{pitfall_note(node)}")
+        raise Invalid(
+            f"expected true or false, got {node.text!r}{pitfall_note(node)}", "write true or false"
+        )
 
 
 class Duration(Scalar):
@@ -148,12 +176,19 @@ class Duration(Scalar):
 class Size(Scalar):
     what = "a size"
 
+    def __init__(self, low: int = 0, low_text: str = "0") -> None:
+        self.low, self.low_text = low, low_text
+
     def parse(self, node: YNode) -> Any:
         match = _SIZE.fullmatch(node.text.strip())
         if not match:
             raise Invalid(f"invalid size {node.text!r}", "write bytes, or e.g. 512KB, 10MB, 1GB")
         unit = (match.group(2) or "b")[0].lower()
-        return int(float(match.group(1)) * _SIZE_UNITS[unit])  # 1.5G as Procler 0.3 reads it
+        # 1.5G as Procler 0.3 reads it
+        value = int(float(_bounded_digits(match.group(1))) * _SIZE_UNITS[unit])
+        if value < self.low:
+            raise Invalid(f"{node.text} is too small", f"use at least {self.low_text}")
+        return value
 
 
 class Enum(Scalar):
@@ -200,7 +235,13 @@ def _unique_pairs(node: YNode, path: str, findings: Findings) -> list[tuple[str,
     first: dict[str, YNode] = {}
     for key, value in node.pairs:
         if key.kind != "scalar":
-            findings.at(key.line, key.column, path, "a key must be plain text", "")
+            findings.at(
+                key.line,
+                key.column,
+                path,
+                "a key must be plain text",
+                "write the key as a name, not a list or a mapping",
+            )
             continue
         if key.text in first:
             was = first[key.text]
@@ -274,7 +315,9 @@ class Struct(Spec):
             out[key] = spec.check(value, sub, findings)
         for key in self.required:
             if key not in out:
-                findings.at(node.line, node.column, path, f"missing required key {key!r}", "")
+                findings.at(
+                    node.line, node.column, path, f"missing required key {key!r}", f"add {key}: ..."
+                )
         chosen = [k for k in self.exclusive if k in out]
         if len(chosen) > 1:
             findings.at(
@@ -286,7 +329,11 @@ class Struct(Spec):
             )
         elif self.need_one and not chosen:
             findings.at(
-                node.line, node.column, path, f"needs one of {', '.join(self.exclusive)}", ""
+                node.line,
+                node.column,
+                path,
+                f"needs one of {', '.join(self.exclusive)}",
+                f"add one of {', '.join(self.exclusive)}",
             )
         return out
 

@@ -13,7 +13,7 @@ _NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 
 
 class SubstitutionError(ValueError):
-    def __init__(self, message: str, suggestion: str = "") -> None:
+    def __init__(self, message: str, suggestion: str) -> None:
         super().__init__(message)
         self.message = message
         self.suggestion = suggestion

@@ -7,21 +7,21 @@ CONFIG_TEMPLATE = """\
 # `procler config validate` checks it, `procler capabilities` lists every command.
 version: 1
 
-# ${NAME} or ${NAME:-default} is substituted in command, args, env and cwd ($${...} is literal).
+# ${NAME} or ${NAME:-default} is substituted in every value ($${...} is a literal ${...}).
 vars:
-  PORT: "8000"
+  PORT: "${PORT:-8000}"
 
 processes:
   web:
     description: a static file server for the project directory
     command: python3 -m http.server ${PORT} --bind 127.0.0.1
-    ports: [8000]
+    ports: ["${PORT}"]
     # cwd: site                    # relative paths resolve against the project root
     # env: {LOG_LEVEL: debug}
     # env_file: .env
     # restart: {policy: on-failure, max_restarts: 5, backoff: {initial: 1s, max: 30s}}
     healthcheck:
-      http: {port: 8000, path: /}
+      http: {port: "${PORT}", path: /}
       interval: 5s
   # worker:
   #   command: python3 worker.py

@@ -3,10 +3,15 @@
 ruamel.yaml composes (it does not construct), so nothing is converted behind our back:
 the schema decides what `on`, `010` or `12:30` mean, and every node keeps its line and
 column. YAML 1.2 resolution tags what a plain scalar would be (int, bool, null, ...).
+
+Aliases are the one way a small file becomes a big tree (`a: &a [x, x]`, `b: &b [*a, *a]`,
+... doubles at every line), so composing counts the nodes the tree will have once aliases
+are expanded and stops at MAX_NODES, at the alias that crosses it; nesting stops at MAX_DEPTH.
 """
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
@@ -15,6 +20,9 @@ from procler.config.findings import Findings
 STR_TAG = "tag:yaml.org,2002:str"
 NULL_TAG = "tag:yaml.org,2002:null"
 MERGE_TAG = "tag:yaml.org,2002:merge"
+MAX_NODES = 20_000  # after alias expansion; a config of a hundred processes has a few thousand
+MAX_DEPTH = 50  # the schema itself nests six levels deep
+_DIRECTIVE = re.compile(r"^%YAML[ \t]+(\S*)", re.MULTILINE)
 
 
 @dataclass
@@ -46,8 +54,15 @@ def parse_yaml(text: str, findings: Findings) -> YNode | None:
     from ruamel.yaml import YAML
     from ruamel.yaml.error import MarkedYAMLError, YAMLError
 
+    if not _supported_version(text, findings):
+        return None
+    yaml = YAML(typ="rt", pure=True)
+    yaml.Composer = _budgeted_composer()
     try:
-        root = YAML(typ="rt", pure=True).compose(text)
+        root = yaml.compose(text)
+    except _TooLarge as exc:
+        findings.at(exc.line, exc.column, "", exc.message, exc.suggestion)
+        return None
     except MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         line, column = (mark.line + 1, mark.column + 1) if mark is not None else (0, 0)
@@ -65,8 +80,88 @@ def parse_yaml(text: str, findings: Findings) -> YNode | None:
     try:
         return _convert(root, set())
     except _RecursiveAlias as exc:
-        findings.at(exc.line, exc.column, "", "an alias refers to its own anchor", "")
+        findings.at(
+            exc.line,
+            exc.column,
+            "",
+            "an alias refers to its own anchor",
+            "an anchor cannot contain its own alias: copy the values instead",
+        )
         return None
+
+
+def _supported_version(text: str, findings: Findings) -> bool:
+    """False (with a finding) for a `%YAML` directive other than 1.1 or 1.2."""
+    for match in _DIRECTIVE.finditer(text):
+        if match.group(1) not in ("1.1", "1.2"):
+            line = text.count("\n", 0, match.start()) + 1
+            findings.at(
+                line,
+                1,
+                "",
+                f"unsupported YAML version {match.group(1)!r} in the %YAML directive",
+                "remove the %YAML line (Procler reads YAML 1.2) or write %YAML 1.2",
+            )
+            return False
+    return True
+
+
+class _TooLarge(Exception):
+    """The document nests too deep or expands past MAX_NODES (an alias bomb)."""
+
+    def __init__(self, mark: Any, message: str, suggestion: str) -> None:
+        super().__init__(message)
+        self.line, self.column = mark.line + 1, mark.column + 1
+        self.message, self.suggestion = message, suggestion
+
+
+def _budgeted_composer() -> Any:
+    """ruamel's composer, counting the expanded size of the tree and bounding its depth."""
+    from ruamel.yaml.composer import Composer
+    from ruamel.yaml.events import AliasEvent
+
+    class BudgetedComposer(Composer):  # type: ignore[misc]
+        def __init__(self, loader: Any = None) -> None:
+            super().__init__(loader=loader)
+            self.expanded = 0  # nodes of the tree so far, aliases expanded
+            self.sizes: dict[int, int] = {}  # expanded size of each anchored node
+
+        def compose_node(self, parent: Any, index: Any) -> Any:
+            event = self.parser.peek_event()
+            if self.depth >= MAX_DEPTH:
+                raise _TooLarge(
+                    event.start_mark,
+                    f"the document nests deeper than {MAX_DEPTH} levels",
+                    "flatten the structure: Procler's config nests a few levels at most",
+                )
+            target = self.anchors.get(event.anchor) if isinstance(event, AliasEvent) else None
+            self.expanded += 1 if target is None else _expanded_size(target, self.sizes, set())
+            if self.expanded > MAX_NODES:
+                raise _TooLarge(
+                    event.start_mark,
+                    f"aliases expand the document past {MAX_NODES} nodes",
+                    "repeat fewer aliases (an alias of an alias multiplies the size)",
+                )
+            return super().compose_node(parent, index)
+
+    return BudgetedComposer
+
+
+def _expanded_size(node: Any, sizes: dict[int, int], active: set[int]) -> int:
+    """Nodes in node's tree with every alias expanded (memoized: shared nodes count each time)."""
+    known = sizes.get(id(node))
+    if known is not None:
+        return known
+    if id(node) in active or not isinstance(node.value, list):
+        return 1  # a scalar, or a recursive alias (refused later)
+    active.add(id(node))
+    total = 1
+    for entry in node.value:
+        for part in entry if isinstance(entry, tuple) else (entry,):
+            total += _expanded_size(part, sizes, active)
+    active.discard(id(node))
+    sizes[id(node)] = total
+    return total
 
 
 def _syntax_hint(what: str) -> str:

@@ -71,6 +71,14 @@ class DockerContext(DockerEngine, ExecutionContext):
                 f"{spec.name}: image {image!r} is not on this engine (Procler never pulls)",
                 data={"name": spec.name, "image": image},
             ) from None
+        except docker.errors.APIError as exc:
+            if not exc.is_client_error():
+                raise
+            raise ImageNotFound(
+                f"{spec.name}: the engine refused the image name {image!r}: {exc.explanation}",
+                suggestion="fix the image name (docker images lists the local ones)",
+                data={"name": spec.name, "image": image},
+            ) from None
         self.remove_owned(spec.name)  # a previous run's container: each run gets a fresh one
         network = spec.docker.network_mode
         ports = {f"{p}/tcp": ("127.0.0.1", p) for p in spec.ports} if network != "host" else {}

@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-import re
 from datetime import UTC, datetime
 from typing import Literal, cast
 
 from agentcli.errors import UsageError
 from agentcli.values import parse_duration
+from procler.patterns import SYNTAX_HINT, Pattern, PatternError, compile_pattern
 
 RunSpec = Literal["current", "previous", "all"] | int
 STREAMS = ("stdout", "stderr")
@@ -34,14 +34,14 @@ def parse_since(text: str, now: float) -> float:
     return moment.timestamp()
 
 
-def compile_grep(text: str) -> re.Pattern[str]:
-    """The --grep regex, or a UsageError carrying the regex compiler's message."""
+def compile_grep(text: str) -> Pattern:
+    """The --grep regex (linear time), or a UsageError carrying the compiler's message."""
     try:
-        return re.compile(text)
-    except re.error as error:
+        return compile_pattern(text)
+    except PatternError as error:
         raise UsageError(
             f"invalid --grep regex {text!r}: {error}",
-            suggestion="fix the regular expression (Python syntax); escape literal characters",
+            suggestion=f"fix the regular expression ({SYNTAX_HINT}); escape literal characters",
         ) from None
 
 

@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import heapq
 import os
-import re
 import time
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, replace
@@ -46,6 +45,7 @@ from procler.logs.segment import (
     segment_path,
 )
 from procler.logs.store import process_folder
+from procler.patterns import Pattern
 
 __all__ = [
     "QueryResult",
@@ -76,7 +76,7 @@ class _Filter:
     run_lo: int | None = None
     run_hi: int | None = None
     stream: str | None = None  # record code, "o" or "e"
-    grep: re.Pattern[str] | None = None
+    grep: Pattern | None = None
     empty: bool = False  # a run that cannot exist (no log, or no run before the first)
 
     def is_older(self, record: dict[str, Any]) -> bool:
@@ -104,7 +104,7 @@ def query(
     since: float | None = None,
     until: float | None = None,
     stream: str | None = None,
-    grep: re.Pattern[str] | None = None,
+    grep: Pattern | None = None,
     run: RunSpec = "current",
     current_run: CurrentRun = None,
     upto: Mapping[str, Position] | None = None,
@@ -143,7 +143,7 @@ def follow(
     since: float | None = None,
     until: float | None = None,
     stream: str | None = None,
-    grep: re.Pattern[str] | None = None,
+    grep: Pattern | None = None,
     run: RunSpec = "current",
     current_run: CurrentRun = None,
     timeout: float | None = None,
@@ -198,7 +198,7 @@ def _make_filter(
     since: float | None,
     until: float | None,
     stream: str | None,
-    grep: re.Pattern[str] | None,
+    grep: Pattern | None,
     run: RunSpec,
     current_run: CurrentRun,
     name: str,

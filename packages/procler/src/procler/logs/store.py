@@ -13,6 +13,9 @@ segment instead, and the oldest segments beyond `max_files` are deleted. So the 
 of a process hold at most `max_size * max_files` bytes (plus one record bigger than
 `max_size`, if ever one is written). Record format: see `procler.logs.record`.
 
+When output cannot be written (a read-only or full disk), the batch is dropped, the
+process is retried RETRY_AFTER later, and `unwritable` says why, for `status` to show.
+
 Callers keep run numbers non-decreasing per process (across supervisor restarts too):
 run filters stop reading at the first record older than the run asked for.
 """
@@ -23,6 +26,7 @@ import contextlib
 import os
 import re
 import shutil
+import time
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import TracebackType
@@ -44,6 +48,7 @@ DEFAULT_MAX_SIZE = 10 * 1024 * 1024
 DEFAULT_MAX_FILES = 5
 DEFAULT_FLUSH_THRESHOLD = 1024 * 1024
 GROUP_LIMIT = 1024  # lines collected by `append` before they are encoded
+RETRY_AFTER = 1.0  # seconds before a process whose output could not be written is tried again
 _PROCESS_NAME = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_.-]*")
 _OPEN_FLAGS = os.O_WRONLY | os.O_CREAT | os.O_APPEND | getattr(os, "O_CLOEXEC", 0)
 
@@ -92,6 +97,8 @@ class LogStore:
         self.max_files = max_files
         self.flush_threshold = flush_threshold
         self._writers: dict[str, _Writer] = {}
+        self.unwritable: dict[str, str] = {}  # process -> why its output is not being stored
+        self._retry_at: dict[str, float] = {}
 
     def append(
         self, process: str, ts: float, stream: str, run: int, text: str, partial: bool = False
@@ -101,14 +108,19 @@ class LogStore:
         Consecutive lines sharing a time, stream and run (one pipe read) are collected and
         encoded together, so the per-line path costs little more than append_many.
         """
-        writer = self._writers.get(process) or self._open(process)
+        writer = self._writer(process)
+        if writer is None:
+            return
         key = (max(int(ts * 1_000_000), writer.last_ts), stream, run, partial)
-        if key != writer.group_key:
-            self._seal(writer)
-            writer.group_key = key
-        writer.group.append(text)
-        if len(writer.group) >= GROUP_LIMIT:
-            self._seal(writer)
+        try:
+            if key != writer.group_key:
+                self._seal(writer)
+                writer.group_key = key
+            writer.group.append(text)
+            if len(writer.group) >= GROUP_LIMIT:
+                self._seal(writer)
+        except OSError as exc:
+            self._failed(process, writer, exc)
 
     def append_many(
         self,
@@ -124,16 +136,51 @@ class LogStore:
         `partial=True` marks the texts as non-final chunks of a long line.
         Timestamps are made non-decreasing per process, so the index can bisect them.
         """
-        writer = self._writers.get(process) or self._open(process)
-        self._seal(writer)
-        if texts:
-            self._add(writer, max(int(ts * 1_000_000), writer.last_ts), stream, run, texts, partial)
+        writer = self._writer(process)
+        if writer is None:
+            return
+        try:
+            self._seal(writer)
+            if texts:
+                ts_us = max(int(ts * 1_000_000), writer.last_ts)
+                self._add(writer, ts_us, stream, run, texts, partial)
+        except OSError as exc:
+            self._failed(process, writer, exc)
 
     def flush(self) -> None:
         """Write every buffered line to its segment file (cheap when nothing is buffered)."""
-        for writer in self._writers.values():
-            self._seal(writer)
-            self._write(writer)
+        for process, writer in list(self._writers.items()):
+            try:
+                self._seal(writer)
+                wrote = bool(writer.buffer)
+                self._write(writer)
+            except OSError as exc:
+                self._failed(process, writer, exc)
+                continue
+            if wrote:
+                self.unwritable.pop(process, None)
+
+    def _writer(self, process: str) -> _Writer | None:
+        """The process's writer, opened on first use; None while its output cannot be stored."""
+        writer = self._writers.get(process)
+        if writer is not None:
+            return writer
+        if time.monotonic() < self._retry_at.get(process, 0.0):
+            return None
+        try:
+            return self._open(process)
+        except OSError as exc:
+            self._failed(process, None, exc)
+            return None
+
+    def _failed(self, process: str, writer: _Writer | None, exc: OSError) -> None:
+        """Drop the writer and its buffered lines (memory stays bounded) and say why."""
+        if writer is not None:
+            self._writers.pop(process, None)
+            _close_fds(writer)
+        where = exc.filename or process_folder(self.directory, process)
+        self.unwritable[process] = f"output is not being stored: {exc.strerror} ({where})"
+        self._retry_at[process] = time.monotonic() + RETRY_AFTER
 
     def _seal(self, writer: _Writer) -> None:
         """Encode the lines collected by `append`."""
@@ -175,8 +222,7 @@ class LogStore:
         """Flush, then release the file descriptors; the store can be used again after."""
         self.flush()
         for writer in self._writers.values():
-            os.close(writer.data_fd)
-            os.close(writer.index_fd)
+            _close_fds(writer)
         self._writers.clear()
 
     def __enter__(self) -> LogStore:
@@ -193,7 +239,8 @@ class LogStore:
     def _open(self, process: str) -> _Writer:
         """Continue the newest segment of a process, first cutting a record torn by a crash."""
         folder = process_folder(self.directory, process)
-        folder.mkdir(parents=True, exist_ok=True)
+        self.directory.mkdir(mode=0o700, exist_ok=True)
+        folder.mkdir(mode=0o700, exist_ok=True)
         writer = _Writer(folder, list_segments(folder))
         if not writer.segments:
             self._start_segment(writer, 1)
@@ -218,8 +265,13 @@ class LogStore:
 
     def _start_segment(self, writer: _Writer, number: int) -> None:
         writer.number = number
-        writer.data_fd = os.open(segment_path(writer.folder, number), _OPEN_FLAGS, 0o644)
-        writer.index_fd = os.open(index_path(writer.folder, number), _OPEN_FLAGS, 0o644)
+        # 0600: a process's output may carry secrets.
+        writer.data_fd = os.open(segment_path(writer.folder, number), _OPEN_FLAGS, 0o600)
+        try:
+            writer.index_fd = os.open(index_path(writer.folder, number), _OPEN_FLAGS, 0o600)
+        except OSError:
+            _close_fds(writer)
+            raise
         writer.size = 0
         writer.since_index = INDEX_INTERVAL
         if number not in writer.segments:
@@ -228,8 +280,7 @@ class LogStore:
     def _rotate(self, writer: _Writer) -> None:
         """Close the full segment, start the next one and delete the oldest beyond max_files."""
         self._write(writer)  # followers rely on the old segment being complete first
-        os.close(writer.data_fd)
-        os.close(writer.index_fd)
+        _close_fds(writer)
         self._start_segment(writer, writer.number + 1)
         while len(writer.segments) > self.max_files:
             oldest = writer.segments.pop(0)
@@ -254,3 +305,12 @@ def _write_all(fd: int, data: bytes) -> None:
     view = memoryview(data)
     while view:
         view = view[os.write(fd, view) :]
+
+
+def _close_fds(writer: _Writer) -> None:
+    """Close a writer's descriptors once (-1 after: a reused number is never closed twice)."""
+    for fd in (writer.data_fd, writer.index_fd):
+        if fd >= 0:
+            with contextlib.suppress(OSError):
+                os.close(fd)
+    writer.data_fd = writer.index_fd = -1

@@ -27,7 +27,7 @@ SHUTDOWN_GRACE = 5  # seconds; bound on answering requests still in flight when 
 
 def take_lock(root: str) -> int | None:
     """Hold the project's supervisor lock for our lifetime; None if another supervisor has it."""
-    fd = os.open(project.lock_path(root), os.O_RDWR | os.O_CREAT, 0o600)
+    fd = project.open_private(project.lock_path(root), os.O_RDWR)
     try:
         fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
     except BlockingIOError:
@@ -58,12 +58,11 @@ def bind_socket(path: str) -> socket.socket:
     with contextlib.suppress(FileNotFoundError):
         os.unlink(path)
     sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-    old = os.umask(0o177)
+    old = os.umask(0o177)  # the socket is created 0600: no moment where others could connect
     try:
         sock.bind(path)
     finally:
         os.umask(old)
-    os.chmod(path, 0o600)
     sock.listen(256)
     return sock
 
@@ -113,8 +112,7 @@ def main(app: App, answered: frozenset[str]) -> None:
         stream=sys.stderr,
         format="%(asctime)s %(levelname)s %(name)s: %(message)s",
     )
-    state = project.state_dir(root)
-    os.makedirs(state, exist_ok=True)
+    project.make_state_dir(root)
     lock = take_lock(root)
     if lock is None:
         log.info("another supervisor holds the lock for %s; exiting", root)

@@ -31,7 +31,7 @@ from procler.selection import (
 )
 from procler.supervisor.core import Supervisor
 from procler.supervisor.orchestrate import start_plan, stop_plan
-from procler.supervisor.ports import holder
+from procler.supervisor.ports import holder, project_process
 from procler.supervisor.runtime import ProcessRuntime
 from procler.supervisor.status import CpuMeter, process_status, supervisor_status
 from procler.supervisor.waiting import wait_members
@@ -95,7 +95,11 @@ class Handlers:
     # -- helpers --------------------------------------------------------------------------
 
     def describe(self, rt: ProcessRuntime) -> dict[str, Any]:
-        return process_status(rt, self.meter, self.sup.clock.time())
+        status = process_status(rt, self.meter, self.sup.clock.time())
+        lost = self.sup.output.unstored(rt.name)
+        if lost is not None:
+            status["output_warning"] = lost  # running, but what it prints is being lost
+        return status
 
     def _graph(self) -> DependencyGraph:
         return DependencyGraph.from_config(self.sup.config())
@@ -103,12 +107,22 @@ class Handlers:
     def _check_ports(self, rt: ProcessRuntime) -> None:
         for port in rt.spec.ports:
             held = holder(port)
-            if held is not None:
+            if held is None:
+                continue
+            ours = project_process(held.pid, self.sup.root)
+            data = {"name": rt.name, "port": port, "pid": held.pid, "command": held.command}
+            if ours is not None:
                 raise PortInUse(
-                    f"{rt.name}: port {port} is already in use by pid {held.pid} ({held.command})",
-                    suggestion=f"stop pid {held.pid} or change {rt.name}'s ports",
-                    data={"name": rt.name, "port": port, "pid": held.pid, "command": held.command},
+                    f"{rt.name}: port {port} is already in use by Procler process {ours!r} "
+                    f"(pid {held.pid})",
+                    suggestion=f"`procler stop {ours}` first, or change {rt.name}'s ports",
+                    data={**data, "process": ours},
                 )
+            raise PortInUse(
+                f"{rt.name}: port {port} is already in use by pid {held.pid} ({held.command})",
+                suggestion=f"stop pid {held.pid} or change {rt.name}'s ports",
+                data=data,
+            )
 
     async def _start_one(self, rt: ProcessRuntime, restart: bool = False) -> dict[str, Any]:
         if not restart and rt.status in states.ALIVE:
@@ -134,10 +148,10 @@ class Handlers:
         self.sup.reap_orphans()
         return {**self.describe(rt), **result}
 
-    def _names(self, values: dict[str, Any], example: str) -> list[str]:
+    def _names(self, values: dict[str, Any], verb: str) -> list[str]:
         if values.get("all"):
             return list(self.sup.config().processes)
-        return [self.sup.runtime(named(values, example)).name]
+        return [self.sup.runtime(named(values, verb, self.sup.config())).name]
 
     def _group_members(self, name: str) -> list[str]:
         return group_members(self.sup.config(), name)
@@ -168,7 +182,7 @@ class Handlers:
     # -- process commands -----------------------------------------------------------------
 
     async def start(self, values: dict[str, Any]) -> Any:
-        names = self._names(values, "procler start api")
+        names = self._names(values, "start")
         outcomes = await self._start_names(names, values)
         if values.get("all"):
             return {"processes": outcomes}
@@ -177,14 +191,14 @@ class Handlers:
         return {**target, "dependencies": deps} if deps else target
 
     async def restart(self, values: dict[str, Any]) -> Any:
-        names = self._names(values, "procler restart api")
+        names = self._names(values, "restart")
         self.sup.keeper.refuse_changed(names)
         one = self._restart_clean if values.get("clear_logs") else self._start_one
         results = await asyncio.gather(*(one(self.sup.runtimes[n], True) for n in names))
         return {"processes": list(results)} if values.get("all") else results[0]
 
     async def stop(self, values: dict[str, Any]) -> Any:
-        names = self._names(values, "procler stop api")
+        names = self._names(values, "stop")
         if values.get("all") or values.get("with_dependents"):
             outcomes = await self._stop_names(names)
         else:

@@ -10,12 +10,12 @@ Once healthy: every `interval`.
 from __future__ import annotations
 
 import asyncio
-import re
 from collections.abc import Awaitable, Callable
 from typing import Any
 
 from procler import states
 from procler.config.model import HealthCheck
+from procler.patterns import compile_pattern
 from procler.supervisor.clock import Clock, iso
 from procler.supervisor.probes import http_probe, tcp_probe
 
@@ -44,7 +44,7 @@ class HealthProber:
         self.last_output = ""
         self.since: float | None = None  # when status last changed
         self.was_healthy = False
-        self._pattern = re.compile(check.log) if check.log else None
+        self._pattern = compile_pattern(check.log) if check.log else None
         self._log_matched = asyncio.Event()
         self._task: asyncio.Task[None] | None = None
         self._run_started = 0.0

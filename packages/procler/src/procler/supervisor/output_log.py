@@ -31,6 +31,10 @@ class OutputLog:
         self.store.append_many(name, batch.ts, batch.stream, run, batch.texts, batch.partial)
         self._pending.set()
 
+    def unstored(self, name: str) -> str | None:
+        """Why this process's output is not being stored at the moment (None: it is)."""
+        return self.store.unwritable.get(name) if self.store is not None else None
+
     def clear(self, name: str) -> None:
         """Remove every stored line of one process (restart --clear-logs)."""
         if self.store is not None:

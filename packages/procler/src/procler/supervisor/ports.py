@@ -51,6 +51,22 @@ def _owner(inodes: set[str]) -> tuple[int | None, str]:
     return None, ""
 
 
+def project_process(pid: int | None, root: str) -> str | None:
+    """The name of the process of this project that pid belongs to (its environment says
+    so: every run and its children carry PROCLER_PROJECT_ROOT and PROCLER_PROCESS_NAME)."""
+    if pid is None:
+        return None
+    try:
+        with open(f"/proc/{pid}/environ", "rb") as fh:
+            pairs = dict(item.partition(b"=")[::2] for item in fh.read().split(b"\0"))
+    except OSError:
+        return None
+    if pairs.get(b"PROCLER_PROJECT_ROOT") != os.fsencode(root):
+        return None
+    name = pairs.get(b"PROCLER_PROCESS_NAME")
+    return name.decode("utf-8", "replace") if name else None
+
+
 def holder(port: int) -> PortHolder | None:
     """The process listening on port (pid None if it belongs to another user), or None."""
     inodes = _listening_inodes(port)

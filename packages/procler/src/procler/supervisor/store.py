@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 import json
+import os
 import sqlite3
 import time
 from pathlib import Path
 from typing import Any
+
+from procler import project
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -39,6 +42,9 @@ class StateStore:
     """A small typed facade over the project's state database."""
 
     def __init__(self, path: Path) -> None:
+        # Created 0600 before SQLite opens it: SQLite gives its -wal and -shm the same mode,
+        # and the database holds the environment captured at first start (tokens included).
+        os.close(project.open_private(str(path), os.O_RDWR))
         self.db = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
         self.db.execute("PRAGMA journal_mode=WAL")
         self.db.execute("PRAGMA synchronous=NORMAL")

@@ -1,0 +1,100 @@
+"""What every export answers: the files it would write and the fidelity warnings."""
+
+from __future__ import annotations
+
+import io
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+from procler.config.model import ProcessSpec, ProjectConfig
+from procler.errors import GroupNotFound, ProcessNotFound
+
+
+@dataclass(frozen=True)
+class FidelityWarning:
+    """One field the target could not carry as Procler runs it."""
+
+    process: str  # the process (or group) the field belongs to
+    field: str  # its key in the config, e.g. healthcheck.log
+    message: str
+    at: str = ""  # imports: FILE:LINE:COLUMN of the key in the source
+
+    def as_dict(self) -> dict[str, str]:
+        out = {"process": self.process, "field": self.field, "message": self.message}
+        if self.at:
+            out["at"] = self.at
+        return out
+
+
+@dataclass
+class Conversion:
+    """The files an export produces (name -> content) and its warnings, in order."""
+
+    files: dict[str, str] = field(default_factory=dict)
+    warnings: list[FidelityWarning] = field(default_factory=list)
+
+    def warn(self, process: str, key: str, message: str, at: str = "") -> None:
+        self.warnings.append(FidelityWarning(process, key, message, at))
+
+
+def select(config: ProjectConfig, names: tuple[str, ...], group: str | None) -> list[ProcessSpec]:
+    """The processes to export: the named ones, a group's, or (neither given) all of them."""
+    if group is not None:
+        found = config.groups.get(group)
+        if found is None:
+            raise GroupNotFound(f"no group named {group!r}", data={"groups": sorted(config.groups)})
+        names = found.processes
+    if not names:
+        return list(config.processes.values())
+    missing = [n for n in names if n not in config.processes]
+    if missing:
+        raise ProcessNotFound(
+            f"no process named {missing[0]!r}", data={"processes": sorted(config.processes)}
+        )
+    return [config.processes[n] for n in dict.fromkeys(names)]
+
+
+def project_name(config: ProjectConfig) -> str:
+    """The project's folder name, as the lowercase name compose and unit files accept."""
+    name = re.sub(r"[^a-z0-9_-]+", "-", config.root.name.lower()).strip("-_")
+    return name or "procler"
+
+
+def seconds(value: float) -> str:
+    """A duration as compose and systemd read it: 10s, 1.5s, 0s."""
+    return f"{value:g}s"
+
+
+# Plain scalars a YAML 1.1 reader (many engines) takes for a boolean or null: kept strings.
+_AMBIGUOUS = re.compile(r"(?i)y|n|yes|no|on|off|true|false|null|~|")
+
+
+def _quote_ambiguous(data: Any) -> Any:
+    from ruamel.yaml.scalarstring import DoubleQuotedScalarString
+
+    if isinstance(data, dict):
+        return {k: _quote_ambiguous(v) for k, v in data.items()}
+    if isinstance(data, list):
+        return [_quote_ambiguous(v) for v in data]
+    if isinstance(data, str) and _AMBIGUOUS.fullmatch(data):
+        return DoubleQuotedScalarString(data)
+    return data
+
+
+def dump_yaml(data: Any, *more: Any) -> str:
+    """YAML from plain data through the library (never string building): block style, keys
+    in insertion order, strings like `no` quoted so no reader takes them for booleans. More
+    than one document: a multi-document stream (`---` between them)."""
+    from ruamel.yaml import YAML
+
+    yaml = YAML(typ="rt", pure=True)
+    yaml.default_flow_style = False
+    yaml.width = 4096  # long paths and commands stay on one line
+    out = io.StringIO()
+    if more:
+        yaml.explicit_start = True
+        yaml.dump_all([_quote_ambiguous(d) for d in (data, *more)], out)
+    else:
+        yaml.dump(_quote_ambiguous(data), out)
+    return out.getvalue()

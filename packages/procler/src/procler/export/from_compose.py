@@ -1,0 +1,240 @@
+"""`procler import compose`: each service becomes a docker process (image, command,
+environment, ports, volumes, network_mode, healthcheck, depends_on conditions, profiles as
+namespace, deploy.replicas). Every key left behind is a warning at its file:line:column."""
+
+from __future__ import annotations
+
+import re
+import shlex
+from pathlib import Path
+from typing import Any
+
+from agentcli.errors import InputError
+from procler.config.findings import Findings
+from procler.config.yaml_nodes import YNode, parse_yaml
+from procler.export.imported import Imported
+
+CONDITIONS = {
+    "service_started": "started",
+    "service_healthy": "healthy",
+    "service_completed_successfully": "completed_successfully",
+}
+TOP_LEVEL_KEPT = ("services", "name", "version")
+SERVICE_KEYS = (
+    "image",
+    "command",
+    "environment",
+    "ports",
+    "volumes",
+    "network_mode",
+    "healthcheck",
+    "depends_on",
+    "profiles",
+    "deploy",
+    "restart",
+    "working_dir",
+    "stop_signal",
+    "stop_grace_period",
+    "labels",
+    "container_name",
+)
+
+
+_DOLLAR = re.compile(r"\$\$(\{)?|\$([A-Za-z_][A-Za-z0-9_]*)")
+
+
+def literal(text: str) -> str:
+    """Compose interpolation in our spelling: `$$` is a literal `$` (`$${` stays, our literal
+    `${`), `${VAR}` is the same reference, and `$VAR` becomes `${VAR}`."""
+
+    def replace(match: re.Match[str]) -> str:
+        if match.group(0).startswith("$$"):
+            return "$${" if match.group(1) else "$"
+        return "${" + match.group(2) + "}"
+
+    return _DOLLAR.sub(replace, text)
+
+
+class Source:
+    """Positions in the compose file, for warnings."""
+
+    def __init__(self, path: Path, result: Imported) -> None:
+        self.name = path.name
+        self.result = result
+
+    def warn(self, service: str, key: str, node: YNode, message: str) -> None:
+        self.result.warn(service, key, message, f"{self.name}:{node.line}:{node.column}")
+
+
+def _map(node: YNode) -> dict[str, YNode]:
+    return {k.text: v for k, v in node.pairs} if node.kind == "map" else {}
+
+
+def _plain(node: YNode) -> Any:
+    """Scalars as their text (compose values are strings to us), containers recursively."""
+    if node.kind == "map":
+        return {k.text: _plain(v) for k, v in node.pairs}
+    if node.kind == "seq":
+        return [_plain(v) for v in node.items]
+    return None if node.is_null else node.text
+
+
+def import_compose(text: str, source: Path) -> Imported:
+    findings = Findings(str(source))
+    root = parse_yaml(text, findings)
+    if root is None or root.kind != "map":
+        raise InputError(
+            f"{source} is not a compose file (a YAML mapping with services)",
+            suggestion="check the YAML (docker compose config shows the errors)",
+            data={"errors": findings.as_dicts()},
+        )
+    result = Imported()
+    where = Source(source, result)
+    for key, _ in root.pairs:
+        if key.text not in TOP_LEVEL_KEPT:
+            where.warn("", key.text, key, f"top-level `{key.text}` is not imported")
+    services = _map(root).get("services")
+    for name_node, service in services.pairs if services is not None else []:
+        process = _service(name_node.text, service, where)
+        if process is not None:
+            result.processes[name_node.text] = process
+    for name, process in result.processes.items():
+        _drop_missing_dependencies(name, process, result)
+    return result
+
+
+def _drop_missing_dependencies(name: str, process: dict[str, Any], result: Imported) -> None:
+    """A dependency on a service left out would make the config invalid: it goes, warned."""
+    kept = []
+    for dep in process.get("depends_on", []):
+        target = dep if isinstance(dep, str) else dep["name"]
+        if target in result.processes:
+            kept.append(dep)
+        else:
+            result.warn(name, "depends_on", f"{target} is not imported: the dependency is dropped")
+    if "depends_on" in process:
+        process["depends_on"] = kept
+
+
+def _service(name: str, node: YNode, where: Source) -> dict[str, Any] | None:
+    keys = _map(node)
+    for key_node, _ in node.pairs:
+        if key_node.text not in SERVICE_KEYS:
+            where.warn(name, key_node.text, key_node, f"`{key_node.text}` is not imported")
+    if "image" not in keys:
+        where.warn(name, "image", node, "a service without an image (build only) is not imported")
+        return None
+    docker: dict[str, Any] = {"image": literal(keys["image"].text)}
+    process: dict[str, Any] = {"context": "docker", "docker": docker}
+    command = keys.get("command")
+    if command is not None:
+        if command.kind == "seq":
+            process["args"] = [literal(a) for a in _plain(command)]
+        else:
+            process["args"] = [literal(a) for a in shlex.split(command.text)]
+    if "environment" in keys:
+        process["env"] = _environment(keys["environment"])
+    if "volumes" in keys:
+        volumes = [v for v in keys["volumes"].items if v.kind == "scalar"]
+        for long_form in (v for v in keys["volumes"].items if v.kind != "scalar"):
+            where.warn(name, "volumes", long_form, "long-form volumes are not imported")
+        docker["volumes"] = [literal(v.text) for v in volumes]
+    network = keys.get("network_mode")
+    docker["network_mode"] = network.text if network is not None else "bridge"
+    if "ports" in keys:
+        process["ports"] = _ports(name, keys["ports"], where)
+    if "healthcheck" in keys:
+        check = _healthcheck(name, keys["healthcheck"], where)
+        if check is not None:
+            process["healthcheck"] = check
+    if "depends_on" in keys:
+        process["depends_on"] = _depends_on(keys["depends_on"])
+    # compose's default is not to restart; Procler's is on-failure.
+    process["restart"] = _restart(name, keys["restart"], where) if "restart" in keys else "no"
+    profiles = keys.get("profiles")
+    if profiles is not None and profiles.items:
+        process["namespace"] = profiles.items[0].text
+        if len(profiles.items) > 1:
+            where.warn(name, "profiles", profiles, "only the first profile becomes the namespace")
+    replicas = _map(keys["deploy"]).get("replicas") if "deploy" in keys else None
+    if replicas is not None:
+        process["replicas"] = int(replicas.text)
+    for key in ("deploy", "labels", "container_name", "working_dir"):
+        if key in keys and not (key == "deploy" and set(_map(keys[key])) == {"replicas"}):
+            where.warn(name, key, keys[key], f"`{key}` is not imported (only deploy.replicas is)")
+    if "stop_signal" in keys:
+        process["stop_signal"] = keys["stop_signal"].text.removeprefix("SIG")
+    if "stop_grace_period" in keys:
+        process["stop_timeout"] = keys["stop_grace_period"].text
+    return process
+
+
+def _environment(node: YNode) -> dict[str, str]:
+    if node.kind == "map":
+        return {k.text: literal("" if v.is_null else v.text) for k, v in node.pairs}
+    pairs = (item.text.partition("=") for item in node.items)
+    return {key: literal(value) for key, _, value in pairs}
+
+
+def _ports(name: str, node: YNode, where: Source) -> list[int]:
+    ports = []
+    for item in node.items:
+        text = item.text.removesuffix("/tcp")
+        host, _, container = text.rpartition(":")
+        host = host.rpartition(":")[2]  # drop an IP prefix
+        if item.kind != "scalar" or not container.isdigit() or (host and not host.isdigit()):
+            where.warn(name, "ports", item, f"port {_plain(item)!r} is not imported")
+            continue
+        if host and host != container:
+            where.warn(
+                name,
+                "ports",
+                item,
+                f"{host}:{container}: Procler publishes a port on the same host port "
+                f"(127.0.0.1:{container})",
+            )
+        ports.append(int(container))
+    return ports
+
+
+def _healthcheck(name: str, node: YNode, where: Source) -> dict[str, Any] | None:
+    keys = _map(node)
+    test = keys.get("test")
+    if test is None or ("disable" in keys and keys["disable"].text == "true"):
+        return None
+    words = _plain(test)
+    if isinstance(words, str):
+        command = words
+    elif words and words[0] == "CMD-SHELL":
+        command = " ".join(words[1:])
+    elif words and words[0] == "CMD":
+        command = shlex.join(words[1:])
+    else:
+        where.warn(name, "healthcheck.test", test, "NONE: the image's healthcheck is disabled")
+        return None
+    check: dict[str, Any] = {"exec": literal(command)}
+    for key in ("interval", "timeout", "retries", "start_period"):
+        if key in keys:
+            check[key] = int(keys[key].text) if key == "retries" else keys[key].text
+    return check
+
+
+def _depends_on(node: YNode) -> list[Any]:
+    if node.kind == "seq":
+        return [item.text for item in node.items]
+    out: list[Any] = []
+    for key, value in node.pairs:
+        condition = _map(value).get("condition")
+        mapped = CONDITIONS.get(condition.text, "started") if condition is not None else "started"
+        out.append({"name": key.text, "condition": mapped})
+    return out
+
+
+def _restart(name: str, node: YNode, where: Source) -> Any:
+    policy, _, count = node.text.partition(":")
+    if policy == "unless-stopped":
+        where.warn(name, "restart", node, "unless-stopped becomes always")
+        return "always"
+    if policy == "on-failure" and count.isdigit():
+        return {"policy": "on-failure", "max_restarts": int(count)}
+    return policy if policy in ("no", "always", "on-failure") else "on-failure"

@@ -1,0 +1,76 @@
+"""What every import produces: Procler config data (processes in file order) and warnings;
+then the config text, alone or merged into an existing config (CONFLICT on a clash)."""
+
+from __future__ import annotations
+
+import io
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from procler.errors import Conflict
+from procler.export.fidelity import FidelityWarning, dump_yaml
+
+
+@dataclass
+class Imported:
+    processes: dict[str, dict[str, Any]] = field(default_factory=dict)
+    groups: dict[str, dict[str, Any]] = field(default_factory=dict)
+    warnings: list[FidelityWarning] = field(default_factory=list)
+    document: str | None = None  # a whole config already rendered (comments kept)
+
+    def warn(self, process: str, key: str, message: str, at: str = "") -> None:
+        self.warnings.append(FidelityWarning(process, key, message, at))
+
+
+def literal(text: str) -> str:
+    """A string from another tool, kept literal in our config (`${` is ours: written `$${`)."""
+    return text.replace("${", "$${")
+
+
+def new_config(result: Imported) -> str:
+    if result.document is not None:
+        return result.document
+    data: dict[str, Any] = {"version": 1, "processes": result.processes}
+    if result.groups:
+        data["groups"] = result.groups
+    return dump_yaml(data)
+
+
+def merged_config(existing: str, result: Imported, config_path: Path) -> str:
+    """The existing config (comments kept) with the imported processes added; the same
+    definition under the same name is left as is. Conflict (nothing written) when a name is defined differently on both sides."""
+    from ruamel.yaml import YAML
+
+    yaml = YAML(typ="rt", pure=True)
+    yaml.width = 4096
+    document = yaml.load(existing) or {}
+    for section, incoming in (("processes", result.processes), ("groups", result.groups)):
+        current = document.get(section) or {}
+        clashes = [n for n, d in incoming.items() if n in current and _plain(current[n]) != d]
+        if clashes:
+            raise Conflict(
+                f"{section} {', '.join(clashes)} already defined differently in {config_path}",
+                suggestion="rename or remove them on one side, then import again",
+                data={"conflicts": [{"section": section, "name": n} for n in clashes]},
+            )
+    for section, incoming in (("processes", result.processes), ("groups", result.groups)):
+        if not incoming:
+            continue
+        if document.get(section) is None:
+            document[section] = {}
+        for name, definition in incoming.items():
+            if name not in document[section]:
+                document[section][name] = definition
+    out = io.StringIO()
+    yaml.dump(document, out)
+    return out.getvalue()
+
+
+def _plain(node: Any) -> Any:
+    """ruamel's round-trip containers as plain dicts and lists, for comparison."""
+    if isinstance(node, dict):
+        return {str(k): _plain(v) for k, v in node.items()}
+    if isinstance(node, list):
+        return [_plain(v) for v in node]
+    return node

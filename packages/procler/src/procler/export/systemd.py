@@ -1,0 +1,224 @@
+"""`procler export systemd`: one `.service` per process (user units by default), a `.target`
+per group, a `.timer` for a schedule and a `name@.service` template for replicas."""
+
+from __future__ import annotations
+
+from procler.config.model import ProcessSpec, ProjectConfig
+from procler.export.fidelity import Conversion, project_name
+from procler.export.oncalendar import CronUnsupported, on_calendar
+from procler.export.units import Specified, assignment, exec_line, render, specifier_safe
+
+Lines = list[tuple[str, str]]
+
+
+class Units:
+    """Unit names of one project: every unit is prefixed with it, so stacks never collide."""
+
+    def __init__(self, config: ProjectConfig, chosen: list[ProcessSpec]) -> None:
+        self.project = project_name(config)
+        self.config = config
+        self.chosen = {spec.name: spec for spec in chosen}
+
+    def service(self, name: str) -> str:
+        """The unit to depend on or want: a template's instances are listed one by one."""
+        return " ".join(self.instances(name))
+
+    def instances(self, name: str) -> list[str]:
+        spec = self.config.processes[name]
+        if spec.replicas > 1:
+            return [f"{self.project}-{name}@{i}.service" for i in range(1, spec.replicas + 1)]
+        return [f"{self.project}-{name}.service"]
+
+    def file_of(self, spec: ProcessSpec) -> str:
+        suffix = "@.service" if spec.replicas > 1 else ".service"
+        return f"{self.project}-{spec.name}{suffix}"
+
+    def one_shots(self) -> set[str]:
+        """Processes something waits on to complete: Type=oneshot makes After= mean that."""
+        return {
+            dep.name
+            for spec in self.chosen.values()
+            for dep in spec.depends_on
+            if dep.condition == "completed_successfully"
+        }
+
+
+def export_systemd(
+    config: ProjectConfig, chosen: list[ProcessSpec], user: bool = True
+) -> Conversion:
+    result = Conversion()
+    units = Units(config, chosen)
+    wanted_by = "default.target" if user else "multi-user.target"
+    one_shots = units.one_shots()
+    for spec in chosen:
+        timer = _timer(spec, units, result)
+        oneshot = spec.name in one_shots or spec.schedule is not None
+        result.files[units.file_of(spec)] = render(
+            [
+                ("Unit", _unit_section(spec, units, result)),
+                ("Service", _service_section(spec, units, oneshot, result)),
+                ("Install", [] if timer is not None else [("WantedBy", wanted_by)]),
+            ]
+        )
+        if timer is not None:
+            result.files[f"{units.project}-{spec.name}.timer"] = timer
+    for group in config.groups.values():
+        members = [p for p in group.processes if p in units.chosen]
+        if not members:
+            continue
+        result.files[f"{units.project}-{group.name}.target"] = render(
+            [
+                (
+                    "Unit",
+                    [
+                        ("Description", specifier_safe(group.description or f"group {group.name}")),
+                        ("Wants", " ".join(units.service(p) for p in members)),
+                    ],
+                ),
+                ("Install", [("WantedBy", wanted_by)]),
+            ]
+        )
+    return result
+
+
+def _unit_section(spec: ProcessSpec, units: Units, result: Conversion) -> Lines:
+    description = spec.description or f"{spec.name} ({units.project}, from procler)"
+    lines: Lines = [("Description", specifier_safe(description))]
+    for dep in spec.depends_on:
+        if dep.name not in units.chosen:
+            result.warn(
+                spec.name,
+                "depends_on",
+                f"{dep.name} is not exported: the dependency on it is dropped",
+            )
+            continue
+        if dep.condition in ("healthy", "log_ready"):
+            result.warn(
+                spec.name,
+                "depends_on",
+                f"systemd cannot wait for {dep.name} to be {dep.condition}: downgraded to "
+                "started (make it Type=notify to signal readiness)",
+            )
+        names = units.service(dep.name)
+        lines += [("After", names), ("Requires", names)]
+    if spec.restart.policy != "no":
+        # The restart budget: max_restarts starts within the reset window, then systemd gives up.
+        lines.append(("StartLimitBurst", str(spec.restart.max_restarts + 1)))
+        lines.append(("StartLimitIntervalSec", f"{spec.restart.backoff.reset_after:g}"))
+    return lines
+
+
+def _exec_start(spec: ProcessSpec, units: Units) -> Lines:
+    docker = spec.docker
+    if docker is None:
+        return [("ExecStart", exec_line(spec.argv()))]
+    if docker.container is not None:
+        return [
+            ("ExecStart", exec_line(["docker", "start", "--attach", docker.container])),
+            ("ExecStop", exec_line(["docker", "stop", docker.container])),
+        ]
+    name = f"{units.project}-{spec.name}"  # project and process names are safe words
+    if spec.replicas > 1:
+        name = Specified(f"{name}-%i")  # one container per instance
+    argv = ["docker", "run", "--rm", "--name", name, "--network", docker.network_mode]
+    for volume in docker.volumes:
+        argv += ["--volume", volume]
+    for key, value in spec.env:
+        argv += ["--env", f"{key}={value}"]
+    argv.append(docker.image or "")
+    if spec.args is not None or spec.command is not None:
+        argv += spec.argv()
+    return [("ExecStart", exec_line(argv)), ("ExecStop", exec_line(["docker", "stop", name]))]
+
+
+def _service_section(spec: ProcessSpec, units: Units, oneshot: bool, result: Conversion) -> Lines:
+    lines: Lines = []
+    if spec.daemon is not None:
+        lines.append(("Type", "forking"))
+        if spec.daemon.pidfile:
+            lines.append(("PIDFile", specifier_safe(spec.daemon.pidfile)))
+        else:
+            result.warn(
+                spec.name,
+                "daemon.match_pattern",
+                "systemd follows a forking daemon by its pidfile or guesses its main process: "
+                "the command-line pattern is not kept (give daemon_pidfile)",
+            )
+        if spec.daemon.adopt_existing:
+            result.warn(spec.name, "daemon.adopt_existing", "systemd starts its own daemon")
+    elif oneshot:
+        lines.append(("Type", "oneshot"))
+        if spec.schedule is None:  # a timer's service must go inactive to run again
+            lines.append(("RemainAfterExit", "yes"))
+    else:
+        lines.append(("Type", "exec"))
+    lines += _exec_start(spec, units)
+    lines.append(("WorkingDirectory", specifier_safe(spec.cwd)))
+    if spec.env and spec.docker is None:
+        lines.append(("Environment", " ".join(assignment(k, v) for k, v in spec.env)))
+    if spec.replicas > 1:
+        lines.append(("Environment", "PROCLER_REPLICA=%i"))  # the instance number
+    if not oneshot:
+        lines.append(("Restart", spec.restart.policy))
+        lines.append(("RestartSec", f"{spec.restart.backoff.initial:g}"))
+    if (
+        not oneshot
+        and spec.restart.policy != "no"
+        and spec.restart.backoff.max != spec.restart.backoff.initial
+    ):
+        result.warn(
+            spec.name,
+            "restart.backoff",
+            "systemd restarts after a fixed RestartSec (the initial backoff): it does not grow",
+        )
+    lines.append(("KillSignal", f"SIG{spec.stop_signal}"))
+    lines.append(("KillMode", "control-group"))
+    lines.append(("TimeoutStopSec", f"{spec.stop_timeout:g}"))
+    codes = [c for c in spec.success_exit_codes if c != 0]
+    if codes:
+        lines.append(("SuccessExitStatus", " ".join(str(c) for c in codes)))
+    if spec.max_memory is not None:
+        lines.append(("MemoryMax", str(spec.max_memory)))
+        result.warn(
+            spec.name,
+            "max_memory",
+            "becomes MemoryMax=, a hard limit: the kernel kills the service at the limit "
+            "instead of a restart after two samples above it",
+        )
+    _uncarried(spec, result)
+    return lines
+
+
+def _uncarried(spec: ProcessSpec, result: Conversion) -> None:
+    if spec.healthcheck is not None:
+        result.warn(
+            spec.name,
+            f"healthcheck.{spec.healthcheck.kind}",
+            "systemd has no health checks: not kept (a watchdog needs the program's help)",
+        )
+    if spec.ready_log_line is not None:
+        result.warn(spec.name, "ready_log_line", "systemd cannot watch the output: not kept")
+    if spec.ports:
+        result.warn(
+            spec.name, "ports", "systemd does not check ports: the program binds them itself"
+        )
+
+
+def _timer(spec: ProcessSpec, units: Units, result: Conversion) -> str | None:
+    if spec.schedule is None:
+        return None
+    try:
+        calendar = on_calendar(spec.schedule)
+    except CronUnsupported as exc:
+        result.warn(spec.name, "schedule", f"{exc}: no timer written, the service runs once")
+        return None
+    return render(
+        [
+            (
+                "Unit",
+                [("Description", specifier_safe(f"schedule of {spec.name}: {spec.schedule}"))],
+            ),
+            ("Timer", [("OnCalendar", calendar), ("Unit", units.file_of(spec))]),
+            ("Install", [("WantedBy", "timers.target")]),
+        ]
+    )

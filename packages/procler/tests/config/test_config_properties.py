@@ -1,0 +1,136 @@
+"""Property: whatever a config file is mutated into, `procler config validate` answers one
+JSON document (valid UTF-8, exit 0 or 1, never 3), and every finding has a suggestion."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from config_helpers import errors_of
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from agentcli.main import run
+from procler.cli import APP
+
+BASE = """\
+version: 1
+vars:
+  PORT: "8080"
+processes:
+  db:
+    args: [postgres, -D, data]
+    env: {PGDATA: data}
+    ports: [5432]
+    stop_signal: INT
+    stop_timeout: 30s
+    healthcheck: {tcp: {port: 5432}, interval: 1s, retries: 3}
+  api:
+    command: python -m api --port ${PORT}
+    cwd: .
+    env_file: .env
+    depends_on: [{name: db, condition: healthy}]
+    restart: {policy: on-failure, max_restarts: 3, backoff: {initial: 1s, max: 30s}}
+    healthcheck: {http: {port: 8080, path: /health, expect_status: "200-399"}}
+    success_exit_codes: [0, 3]
+  worker: &worker
+    command: python worker.py
+    healthcheck: {log: 'ready on \\d+', start_period: 5s}
+    tags: [jobs]
+  cache:
+    context: docker
+    docker: {image: "redis:7", volumes: ["./data:/data"]}
+groups:
+  backend: {processes: [db, api], description: the API}
+logs: {max_size: 10MB, max_files: 3}
+"""
+ENV_FILE = "A=1\nexport B='two'\nnot a pair\n"
+TOKENS = [
+    "0",
+    "-1",
+    "9" * 40,
+    "''",
+    "[]",
+    "{}",
+    "null",
+    "~",
+    "*worker",
+    "&x",
+    "%YAML 1.3",
+    "<<",
+    "ß",
+    "\t",
+    "@",
+    "`",
+    "'",
+    '"',
+    ":",
+    "- ",
+    "? ",
+    "|",
+    ">",
+    "#",
+    "!!binary",
+    "!tag",
+    "${X",
+    "$${PORT}",
+    "1e400",
+    "0x1F",
+    "010",
+    "on",
+    "12:30",
+    "\\x",
+    "\udcff",
+    "\x00",
+    "\ufeff",
+]
+
+
+@st.composite
+def mutated(draw: st.DrawFn) -> str:
+    lines = BASE.splitlines()
+    for _ in range(draw(st.integers(1, 3))):
+        index = draw(st.integers(0, len(lines) - 1))
+        line = lines[index]
+        kind = draw(st.sampled_from(["replace", "insert", "drop", "duplicate", "indent", "cut"]))
+        if kind == "replace" and ":" in line:
+            lines[index] = line.split(":", 1)[0] + ": " + draw(st.sampled_from(TOKENS))
+        elif kind == "insert":
+            at = draw(st.integers(0, len(line)))
+            lines[index] = line[:at] + draw(st.sampled_from(TOKENS)) + line[at:]
+        elif kind == "drop":
+            del lines[index]
+        elif kind == "duplicate":
+            lines.insert(index, line)
+        elif kind == "indent":
+            lines[index] = draw(st.sampled_from(["", " ", "   ", "      "])) + line.lstrip()
+        else:
+            lines[index] = line[: draw(st.integers(0, len(line)))]
+    return "\n".join(lines) + "\n"
+
+
+@settings(
+    max_examples=40,
+    deadline=None,
+    derandomize=True,
+    database=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture],
+)
+@given(text=mutated())
+def test_a_mutated_config_is_reported_not_a_crash(
+    tmp_path: Path, capsysbinary: pytest.CaptureFixture[bytes], text: str
+) -> None:
+    folder = tmp_path / ".procler"
+    folder.mkdir(exist_ok=True)
+    (tmp_path / ".env").write_text(ENV_FILE)
+    path = folder / "config.yaml"
+    path.write_bytes(text.encode("utf-8", "surrogateescape"))
+    for finding in errors_of(path):
+        assert finding["suggestion"] != "", finding
+        assert "not a pair" not in finding["message"]  # an env_file line is never quoted
+    code = run(APP, ["--config", str(path), "config", "validate"])  # the CLI, in this process
+    out = capsysbinary.readouterr().out.decode("utf-8")  # strict: stdout is valid UTF-8
+    assert out.count("\n") == 1, (text, out)
+    envelope = json.loads(out)
+    assert code in (0, 1), (text, envelope)

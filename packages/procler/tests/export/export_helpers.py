@@ -1,0 +1,73 @@
+"""The stack every export test converts: one process per feature the targets read."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from config_helpers import write_config
+
+from procler.config.load import check_config
+from procler.config.model import ProjectConfig
+
+EVERY_FEATURE = """
+processes:
+  migrate:
+    args: [python3, manage.py, migrate]
+    restart: {policy: "no"}
+    export: {image: "python:3.12"}
+  db:
+    context: docker
+    docker: {image: "postgres:16", volumes: ["pgdata:/var/lib/postgresql/data"], network_mode: bridge}
+    env: {POSTGRES_PASSWORD: dev}
+    ports: [5432]
+    healthcheck: {exec: pg_isready -U postgres, interval: 2s, timeout: 1s, retries: 5, start_period: 3s}
+  api:
+    command: "uvicorn app:app --port 8000 # main API"
+    description: the HTTP API
+    env: {DATABASE_URL: "postgres://db:5432/shop?sslmode=disable", GREETING: "50% off $TODAY"}
+    ports: [8000]
+    tags: [backend]
+    restart: {policy: always, max_restarts: 10}
+    depends_on:
+      - {name: db, condition: healthy}
+      - {name: migrate, condition: completed_successfully}
+    healthcheck: {http: {port: 8000, path: /health}, restart_on_unhealthy: true}
+    export: {image: "python:3.12"}
+    replicas: 2
+    namespace: web
+    ready_log_line: "Application startup complete"
+  worker:
+    args: [python3, worker.py, "--queue", "a b"]
+    depends_on: [{name: api, condition: log_ready}]
+    ready_log_line: "worker ready"
+    max_memory: 256MB
+    success_exit_codes: [0, 3]
+    healthcheck: {log: "heartbeat"}
+    export: {image: "python:3.12"}
+  report:
+    command: python report.py
+    schedule: "30 2 * * 1-5"
+    restart: {policy: "no"}
+    healthcheck: {tcp: {port: 9100}}
+    export: {image: "python:3.12"}
+  legacy:
+    context: docker
+    docker: {container: legacy-app}
+  tail:
+    command: tail -f app.log
+    daemon_mode: true
+    daemon_pidfile: run/tail.pid
+groups:
+  backend: {processes: [db, api, worker], description: what the app needs}
+"""
+
+
+def load(root: Path, text: str = EVERY_FEATURE) -> ProjectConfig:
+    config, findings = check_config(str(write_config(root, text)), {})
+    assert findings.as_dicts() == []
+    assert config is not None
+    return config
+
+
+def golden(name: str) -> str:
+    return (Path(__file__).parent / "golden" / name).read_text(encoding="utf-8")

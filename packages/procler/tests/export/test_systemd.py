@@ -1,0 +1,157 @@
+"""export systemd: the units match the golden file, `systemd-analyze verify` accepts them
+(when present), ExecStart= reads back as the argv Procler runs, and every field systemd cannot
+carry is a warning."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+from export_helpers import golden, load
+
+from procler.export.fidelity import select
+from procler.export.oncalendar import CronUnsupported, on_calendar
+from procler.export.systemd import export_systemd
+from procler.export.units import exec_line
+
+C_ESCAPES = {"n": "\n", "t": "\t", "r": "\r", "\\": "\\", '"': '"', "'": "'"}
+
+
+def systemd_words(line: str) -> list[str]:
+    """The argv systemd reads from an ExecStart= value (quotes, C escapes, %% and $$)."""
+    words: list[str] = []
+    i, word, quote, started = 0, "", "", False
+    while i < len(line):
+        ch = line[i]
+        if ch == "\\" and quote:
+            word += C_ESCAPES[line[i + 1]]
+            i += 2
+            continue
+        if quote and ch == quote:
+            quote = ""
+        elif not quote and ch in "\"'":
+            quote, started = ch, True
+        elif not quote and ch == " ":
+            if started:
+                words.append(word)
+            word, started = "", False
+        else:
+            word, started = word + ch, True
+        i += 1
+    if started:
+        words.append(word)
+    return [w.replace("%%", "%").replace("$$", "$") for w in words]
+
+
+def rendered(files: dict[str, str], root: Path) -> str:
+    return "".join(f"== {name}\n{text}" for name, text in files.items()).replace(str(root), "$ROOT")
+
+
+def test_every_feature_matches_the_golden_units(project: Path) -> None:
+    config = load(project)
+    result = export_systemd(config, select(config, (), None))
+    assert rendered(result.files, project) == golden("every-feature.systemd")
+
+
+def test_every_field_systemd_cannot_carry_is_a_warning(project: Path) -> None:
+    config = load(project)
+    warnings = export_systemd(config, select(config, (), None)).warnings
+    assert [(w.process, w.field) for w in warnings] == [
+        ("db", "restart.backoff"),
+        ("db", "healthcheck.exec"),
+        ("db", "ports"),
+        ("api", "depends_on"),
+        ("api", "restart.backoff"),
+        ("api", "healthcheck.http"),
+        ("api", "ready_log_line"),
+        ("api", "ports"),
+        ("worker", "depends_on"),
+        ("worker", "restart.backoff"),
+        ("worker", "max_memory"),
+        ("worker", "healthcheck.log"),
+        ("worker", "ready_log_line"),
+        ("report", "healthcheck.tcp"),
+        ("legacy", "restart.backoff"),
+        ("tail", "restart.backoff"),
+    ]
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["/bin/sh", "-c", "echo a:b # not a comment; 100% $HOME \"q\" 'x'"],
+        ["printf", "%s\\n", "tab\there", "line\nbreak", ""],
+        ["python3", "-c", "print('$$ %i')"],
+    ],
+)
+def test_exec_start_reads_back_as_the_argv(argv: list[str]) -> None:
+    assert systemd_words(exec_line(argv)) == argv
+
+
+@pytest.mark.skipif(shutil.which("systemd-analyze") is None, reason="no systemd-analyze")
+def test_systemd_analyze_verify_accepts_the_units(project: Path, tmp_path: Path) -> None:
+    config = load(project)
+    out = tmp_path / "units"
+    out.mkdir()
+    for name, text in export_systemd(config, select(config, (), None)).files.items():
+        (out / name).write_text(text)
+    # A template is verified through an instance of it (systemd finds the template beside it).
+    units = sorted(str(p).replace("@.service", "@1.service") for p in out.iterdir())
+    proc = subprocess.run(
+        ["systemd-analyze", "verify", *units], capture_output=True, text=True, timeout=120
+    )
+    assert (proc.returncode, proc.stderr) == (0, "")
+
+
+@pytest.mark.parametrize(
+    ("cron", "calendar"),
+    [
+        ("*/5 * * * *", "*-*-* *:0/5:00"),
+        ("30 2 * * 1-5", "Mon..Fri *-*-* 02:30:00"),
+        ("0 9,17 1 * *", "*-*-01 09,17:00:00"),
+        ("@daily", "daily"),
+    ],
+)
+def test_cron_lines_become_on_calendar(cron: str, calendar: str) -> None:
+    assert on_calendar(cron) == calendar
+
+
+@pytest.mark.parametrize(
+    ("cron", "why"),
+    [
+        ("0 0 1 * 1", "cron runs when the day of month OR the weekday matches; systemd needs both"),
+        ("0 0 * * MON", "the day-of-week field 'MON' is not numeric 0-7"),
+        ("1-10/2 * * * *", "a stepped range (1-10/2) has no OnCalendar spelling"),
+        ("* * *", "'* * *' is not a five-field cron line"),
+    ],
+)
+def test_cron_lines_systemd_cannot_say_are_refused(cron: str, why: str) -> None:
+    with pytest.raises(CronUnsupported) as caught:
+        on_calendar(cron)
+    assert str(caught.value) == why
+
+
+def test_a_docker_process_with_replicas_names_one_container_per_instance(project: Path) -> None:
+    config = load(
+        project,
+        'processes:\n  cache:\n    context: docker\n    docker: {image: "redis:7"}\n'
+        "    command: \"redis-server --save '' # 100%\"\n    replicas: 2\n",
+    )
+    unit = export_systemd(config, select(config, (), None)).files["shop-cache@.service"]
+    lines = dict(line.split("=", 1) for line in unit.splitlines() if "=" in line)
+    assert systemd_words(lines["ExecStart"]) == [
+        "docker",
+        "run",
+        "--rm",
+        "--name",
+        "shop-cache-%i",
+        "--network",
+        "host",
+        "redis:7",
+        "/bin/sh",
+        "-c",
+        "redis-server --save '' # 100%",
+    ]
+    assert lines["ExecStop"] == "docker stop shop-cache-%i"
