@@ -1,5 +1,5 @@
 """Everything that runs in the CLI process, one module per command family (config,
-processes, logs, daemon, stack_files: each holds its declarations and the handlers that run here),
+processes, logs, daemon, stack_files, mcp: each holds its declarations and the handlers that run here),
 and `client`, which sends supervisor commands over the socket (starting a supervisor).
 
 APP assembles the declarations: the single source for the parser, capabilities and the
@@ -11,6 +11,7 @@ from procler import __version__
 from procler.cli.config import CONFIG_COMMANDS
 from procler.cli.daemon import DAEMON_COMMANDS
 from procler.cli.logs import LOGS_COMMANDS
+from procler.cli.mcp import MCP_COMMANDS
 from procler.cli.processes import PROCESS_COMMANDS
 from procler.cli.stack_files import STACK_FILE_COMMANDS
 
@@ -26,7 +27,12 @@ GLOBAL_ARGS = (
     ),
 )
 COMMANDS = (
-    CONFIG_COMMANDS + PROCESS_COMMANDS + LOGS_COMMANDS + DAEMON_COMMANDS + STACK_FILE_COMMANDS
+    CONFIG_COMMANDS
+    + PROCESS_COMMANDS
+    + LOGS_COMMANDS
+    + DAEMON_COMMANDS
+    + STACK_FILE_COMMANDS
+    + MCP_COMMANDS
 )
 
 APP = App(

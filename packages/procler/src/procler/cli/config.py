@@ -68,6 +68,7 @@ CONFIG_COMMANDS: "tuple[Command, ...]" = (
         "config validate",
         "check the config; exit 1 with every finding (file, line, column, path) when invalid",
         HANDLERS + "validate",
+        read_only=True,
         examples=("procler config validate", "procler --config other.yaml config validate"),
         errors=(ConfigNotFound, ConditionNotMet),
         output={
@@ -89,6 +90,7 @@ CONFIG_COMMANDS: "tuple[Command, ...]" = (
         "config explain",
         "say in plain language what the config runs, where, in which order, and how health is checked",
         HANDLERS + "explain",
+        read_only=True,
         examples=("procler config explain",),
         errors=(ConfigNotFound, ConfigInvalid),
         output={
@@ -108,6 +110,7 @@ CONFIG_COMMANDS: "tuple[Command, ...]" = (
         "config show",
         "the resolved config as JSON: variables substituted, defaults filled, paths absolute",
         HANDLERS + "show",
+        read_only=True,
         examples=("procler config show",),
         errors=(ConfigNotFound, ConfigInvalid),
         output={
@@ -168,6 +171,7 @@ CONFIG_COMMANDS: "tuple[Command, ...]" = (
         "list",
         "list every process definition with its source (config or runtime)",
         HANDLERS + "list_processes",
+        read_only=True,
         args=(
             Arg(
                 "--tag", "only processes carrying this tag (repeatable: any of them)", multiple=True
@@ -192,6 +196,7 @@ CONFIG_COMMANDS: "tuple[Command, ...]" = (
         "help-llm",
         "a compact guide for an agent: every command, common workflows, error codes, exit codes",
         GUIDE + "help_llm",
+        read_only=True,
         examples=("procler help-llm",),
         output={
             "type": "object",
@@ -207,6 +212,7 @@ CONFIG_COMMANDS: "tuple[Command, ...]" = (
         "config path",
         "where the config is (found walking up, or --config), or where `config init` would put it",
         GUIDE + "config_path",
+        read_only=True,
         examples=("procler config path",),
         errors=(ConfigNotFound,),
         output={

@@ -22,6 +22,7 @@ LOGS_COMMANDS: "tuple[Command, ...]" = (
         "logs",
         "a process's output lines (stdout and stderr, every run) with filters; --follow streams NDJSON",
         "procler.cli.logs:show",
+        read_only=True,
         args=(
             Arg("name", "process name (or use --all / --group)"),
             Arg("--all", "every process, interleaved by time", type="boolean"),

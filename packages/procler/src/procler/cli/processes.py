@@ -80,12 +80,13 @@ PROCESS_COMMANDS: "tuple[Command, ...]" = (
         args=(NAME, ALL, *START_ARGS),
         examples=("procler start api", "procler start worker --no-deps", "procler start --all"),
         errors=(*SUPERVISED, *STARTING, ProcessNotFound, DependencyFailed),
-        output={"oneOf": [PROCESS, PROCESSES], "description": "adds already_running, dependencies"},
+        output={"anyOf": [PROCESS, PROCESSES], "description": "adds already_running, dependencies"},
     ),
     Command(
         "stop",
         "stop a process (or --all): stop_signal to its group, SIGKILL after stop_timeout",
         IF_RUNNING,
+        destructive=True,
         args=(
             NAME,
             ALL,
@@ -93,7 +94,7 @@ PROCESS_COMMANDS: "tuple[Command, ...]" = (
         ),
         examples=("procler stop api", "procler stop db --with-dependents", "procler stop --all"),
         errors=(*SUPERVISED, *FROM_DISK, DockerUnavailable),
-        output={"oneOf": [PROCESS, PROCESSES], "description": "adds already_stopped"},
+        output={"anyOf": [PROCESS, PROCESSES], "description": "adds already_stopped"},
     ),
     Command(
         "restart",
@@ -117,7 +118,7 @@ PROCESS_COMMANDS: "tuple[Command, ...]" = (
         idempotent=False,
         examples=("procler restart api", "procler restart api --clear-logs"),
         errors=(*SUPERVISED, *STARTING, ProcessNotFound),
-        output={"oneOf": [PROCESS, PROCESSES]},
+        output={"anyOf": [PROCESS, PROCESSES]},
     ),
     Command(
         "run",
@@ -144,6 +145,7 @@ PROCESS_COMMANDS: "tuple[Command, ...]" = (
         "status",
         "status of one process, or of every process",
         IF_RUNNING,
+        read_only=True,
         args=(
             Arg("name", "process name; omit for all"),
             Arg(
@@ -152,13 +154,14 @@ PROCESS_COMMANDS: "tuple[Command, ...]" = (
         ),
         examples=("procler status", "procler status api", "procler status --tag backend"),
         errors=(*SUPERVISED, *FROM_DISK),
-        output={"oneOf": [PROCESS, PROCESSES]},
+        output={"anyOf": [PROCESS, PROCESSES]},
     ),
     Command(
         "wait",
         "block until a process (or every member of a group, or every process) reaches a "
         "status; exit 1 on TIMEOUT, or at once with CONDITION_IMPOSSIBLE when one cannot",
         FORWARD,
+        read_only=True,
         args=(
             Arg("name", "process name (or use --group / --all)"),
             Arg("--group", "wait for every member of this group"),
@@ -176,7 +179,7 @@ PROCESS_COMMANDS: "tuple[Command, ...]" = (
             "procler wait --all --for healthy",
         ),
         errors=(*GROUP_ERRORS, ProcessNotFound, Timeout, ConditionImpossible),
-        output={"oneOf": [PROCESS, PROCESSES], "description": "adds condition, not_met"},
+        output={"anyOf": [PROCESS, PROCESSES], "description": "adds condition, not_met"},
     ),
     Command(
         "up",
@@ -235,6 +238,7 @@ PROCESS_COMMANDS: "tuple[Command, ...]" = (
         "why a process is or is not running: desired state, each dependency and whether it "
         "holds, last exit and stderr, restart budget, what it waits for",
         FORWARD,
+        read_only=True,
         args=(Arg("name", "process name", required=True),),
         examples=("procler why worker",),
         errors=(*SUPERVISED, ProcessNotFound),
@@ -254,6 +258,7 @@ PROCESS_COMMANDS: "tuple[Command, ...]" = (
         "down",
         "stop every process, dependents first",
         IF_RUNNING,
+        destructive=True,
         examples=("procler down",),
         errors=(*SUPERVISED, DockerUnavailable, *FROM_DISK),
         output=PROCESSES,
@@ -271,6 +276,7 @@ PROCESS_COMMANDS: "tuple[Command, ...]" = (
         "group stop",
         "stop a group's members in reverse dependency order",
         IF_RUNNING,
+        destructive=True,
         args=(GROUP,),
         examples=("procler group stop backend",),
         errors=(*SUPERVISED, *FROM_DISK, DockerUnavailable),
@@ -280,6 +286,7 @@ PROCESS_COMMANDS: "tuple[Command, ...]" = (
         "group status",
         "status of every member of a group",
         IF_RUNNING,
+        read_only=True,
         args=(GROUP,),
         examples=("procler group status backend",),
         errors=(*SUPERVISED, *FROM_DISK),
@@ -335,6 +342,7 @@ PROCESS_COMMANDS: "tuple[Command, ...]" = (
         "group list",
         "the groups defined in the config, with their members",
         IF_RUNNING,
+        read_only=True,
         examples=("procler group list",),
         errors=(*SUPERVISED, *FROM_DISK),
         output={"type": "object", "properties": {"groups": {"type": "array"}}},
