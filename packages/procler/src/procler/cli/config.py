@@ -14,6 +14,10 @@ from procler.errors import (
     ConfigInvalid,
     ConfigNotFound,
     Conflict,
+    ContainerNotFound,
+    DockerUnavailable,
+    ImageNotFound,
+    StartFailed,
     StateDirUnwritable,
     SupervisorUnavailable,
 )
@@ -161,7 +165,18 @@ CONFIG_COMMANDS: "tuple[Command, ...]" = (
         args=(NAME,),
         destructive=True,
         examples=("procler remove tail",),
-        errors=(ConfigNotFound, ConfigInvalid, Conflict, StateDirUnwritable, SupervisorUnavailable),
+        # remove reloads the supervisor, which takes up the whole changed config
+        errors=(
+            ConfigNotFound,
+            ConfigInvalid,
+            Conflict,
+            StateDirUnwritable,
+            SupervisorUnavailable,
+            StartFailed,
+            ImageNotFound,
+            ContainerNotFound,
+            DockerUnavailable,
+        ),
         output={
             "type": "object",
             "properties": {"name": {"type": "string"}, "changed": {"type": "boolean"}},

@@ -44,11 +44,13 @@ TIMEOUT = Arg(
     "--timeout", "give up after this long (e.g. 500ms, 30s, 5m)", type="duration", default="30s"
 )
 WAIT_FOR = ("running", "stopped", "exited", "failed", "healthy", "unhealthy")
-SUPERVISED = (ConfigNotFound, ConfigInvalid, StateDirUnwritable, SupervisorUnavailable)
-# What the answers from disk (IF_RUNNING commands without a supervisor) may raise besides.
-FROM_DISK = (ProcessNotFound, GroupNotFound)
 # What starting a process can answer, local or in Docker.
 STARTING = (PortInUse, StartFailed, ImageNotFound, ContainerNotFound, DockerUnavailable)
+# Every supervisor command first takes up a changed config, which may (re)start processes:
+# their start errors can reach any of them.
+SUPERVISED = (ConfigNotFound, ConfigInvalid, StateDirUnwritable, SupervisorUnavailable, *STARTING)
+# What the answers from disk (IF_RUNNING commands without a supervisor) may raise besides.
+FROM_DISK = (ProcessNotFound, GroupNotFound)
 
 PROCESS = {
     "type": "object",
