@@ -343,5 +343,5 @@ processes:
 
     assert wait_for(line_stored)
     code, env = p.run("status", "app", timeout=20)
-    assert (code, env["data"]["status"]) == (0, "running")
-    assert env["data"]["health"]["status"] == "starting"
+    assert (code, env["data"]["status"]) == (0, "unhealthy")  # start waited for the verdict
+    assert env["data"]["health"]["status"] == "unhealthy"

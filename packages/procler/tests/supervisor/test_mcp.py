@@ -149,7 +149,12 @@ def session_steps(client: Client) -> Any:
         started = await client.call_tool("procler_start", {"name": "api"})
         ready = await client.call_tool("procler_wait_ready", {"names": ["api"]})
         status = await client.call_tool("procler_status", {})
-        logs = await client.call_tool("procler_logs", {"name": "api", "tail": 5})
+        # the line is stored within the output log's flush interval of being printed
+        for _ in range(100):
+            logs = await client.call_tool("procler_logs", {"name": "api", "tail": 5})
+            if logs.structured_content["lines"]:
+                break
+            await anyio.sleep(0.05)
         stopped = await client.call_tool("procler_stop", {"name": "api"})
         missing = await client.call_tool("procler_why", {"name": "nope"})
         return [

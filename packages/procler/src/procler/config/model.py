@@ -118,6 +118,13 @@ class ProcessSpec:
             return list(self.args)
         return list(plan(self.command or "").argv)
 
+    def written_argv(self) -> list[str]:
+        """The argv as the config writes it: args, or `/bin/sh -c COMMAND` unchanged (what
+        an export hands to another engine, which runs the shell its own way)."""
+        if self.args is not None:
+            return list(self.args)
+        return ["/bin/sh", "-c", self.command or ""]
+
     @property
     def keeps_shell(self) -> bool:
         """The command needs a shell that stays the run's leader (a pipeline, a list...)."""
