@@ -199,6 +199,7 @@ class Program:
 
 
 BROAD = {"Exception", "BaseException", "AgentError"}
+TASKS = {"background", "create_task", "ensure_future"}  # they start work, not await it
 
 
 def walk_escaping(node: ast.AST) -> list[ast.AST]:
@@ -220,6 +221,8 @@ def walk_escaping(node: ast.AST) -> list[ast.AST]:
             for k in current.keywords
         ):
             continue  # gather(..., return_exceptions=True) hands errors back as values
+        if isinstance(current, ast.Call) and ast.unparse(current.func).split(".")[-1] in TASKS:
+            continue  # work handed to a task raises in the task, not in the caller
         todo += list(ast.iter_child_nodes(current))
     return found
 

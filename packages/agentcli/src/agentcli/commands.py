@@ -88,6 +88,7 @@ class Command:
         args: "tuple[Arg, ...]" = (),
         idempotent: "bool" = True,
         destructive: "bool" = False,
+        read_only: "bool" = False,
         examples: "tuple[str, ...]" = (),
         errors: "tuple[type[AgentError], ...]" = (),
         output: "Mapping[str, Any] | None" = None,
@@ -99,6 +100,7 @@ class Command:
         self.args = args
         self.idempotent = idempotent
         self.destructive = destructive
+        self.read_only = read_only  # changes nothing: safe to call at any time
         self.examples = examples
         self.errors = errors
         self.output: Mapping[str, Any] = output or {}
@@ -226,6 +228,7 @@ def capabilities(app: "App") -> "dict[str, Any]":
                 "mode": cmd.mode,
                 "idempotent": cmd.idempotent,
                 "destructive": cmd.destructive,
+                "read_only": cmd.read_only,
                 "arguments": [arg_schema(a) for a in command_args(cmd)],
                 "examples": list(cmd.examples),
                 "errors": [e.code for e in errs],

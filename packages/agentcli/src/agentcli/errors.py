@@ -84,3 +84,10 @@ class Interrupted(AgentError):
 
 
 BASE_ERRORS: "tuple[type[AgentError], ...]" = (UsageError, InternalError, Interrupted)
+
+
+class OutputIsInputError(UsageError):
+    """An output path resolves to one of the command's inputs."""
+
+    code = "OUTPUT_IS_INPUT"
+    default_suggestion = "write the output somewhere else; inputs are never overwritten"

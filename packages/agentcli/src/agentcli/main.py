@@ -21,6 +21,7 @@ def _capabilities_command(app: "App") -> "Command":
         "agentcli.main:capabilities_handler",
         examples=(f"{app.name} capabilities",),
         output={"type": "object", "description": "the capabilities document"},
+        read_only=True,
     )
 
 

@@ -8,14 +8,9 @@ import tempfile
 from collections.abc import Iterable
 from pathlib import Path
 
-from agentcli.errors import UsageError
+from agentcli.errors import OutputIsInputError, UsageError
 
-
-class OutputIsInputError(UsageError):
-    """An output path resolves to one of the command's inputs."""
-
-    code = "OUTPUT_IS_INPUT"
-    default_suggestion = "write the output somewhere else; inputs are never overwritten"
+__all__ = ["OutputIsInputError"]  # declared with the other errors (cheap to import there)
 
 
 def file_identity(path: Path) -> object:

@@ -91,6 +91,12 @@ def open_private(path: "str", flags: "int") -> "int":
     return os.open(path, flags | os.O_CREAT | os.O_CLOEXEC, 0o600)
 
 
+def open_lock(root: "str") -> "int":
+    """A descriptor of what the single-instance lock is taken on (flock): the project
+    directory itself, which no `git clean` of its contents can remove under a holder."""
+    return os.open(root, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
+
+
 def lock_path(root: "str") -> "str":
     """The supervisor's single-instance lock; it holds the supervisor's pid."""
     return os.path.join(state_dir(root), LOCK_NAME)

@@ -160,6 +160,43 @@ def dependency_impossible(condition: str, status: str) -> bool:
     return condition != "completed_successfully" and status == EXITED
 
 
+# Statuses of a dependency that died or was stopped: its dependents are told.
+DOWN = frozenset({STOPPING, STOPPED, FAILED, BACKOFF})
+
+
+def dependency_down(condition: str, status: str) -> bool:
+    """The dependency died or was stopped (a service waited on as healthy that exited, too)."""
+    return status in DOWN or (status == EXITED and condition == "healthy")
+
+
+def failed_start(user_start: bool, status: str, has_check: bool, ever_healthy: bool) -> bool:
+    """A run the user started that ends before it was known good (during the start grace
+    period, or with a health check before it ever passed) is failed, not restarted."""
+    return user_start and (status == STARTING or (has_check and not ever_healthy))
+
+
+def start_settled(status: str, has_check: bool) -> bool:
+    """A start (or restart) can answer: known good (healthy; up, without a health check)
+    or known bad (ended, unhealthy)."""
+    return status != STARTING and not (has_check and status == RUNNING)
+
+
+def done_for_up(status: str, same_definition: bool) -> bool:
+    """`up` leaves alone a one-shot that completed successfully in this supervisor's life
+    and whose definition did not change since."""
+    return status == EXITED and same_definition
+
+
+def crashed_run(status: str | None, runs: int, restarts: int) -> int | None:
+    """The newest run that ended badly: the last one while in backoff or failed; the one
+    before the current run when that run is a restart."""
+    if status in (BACKOFF, FAILED) and runs >= 1:
+        return runs
+    if status in ALIVE and restarts > 0 and runs > 1:
+        return runs - 1
+    return None
+
+
 # -- when a run ends by itself --------------------------------------------------------------
 
 
@@ -200,7 +237,7 @@ def after_exit(
     how: str,
     code: int | None,
     *,
-    during_user_start: bool,
+    failed_start: str | None,
     stable: bool,
     restarts: int,
     desired: str,
@@ -209,13 +246,15 @@ def after_exit(
     success_codes: tuple[int, ...],
     backoff: tuple[float, float],
 ) -> AfterExit:
-    """Decide a run's aftermath. `how` says how it ended; `stable`: it ran long enough
-    to reset the restart budget; `backoff`: (initial, max) delay."""
+    """Decide a run's aftermath. `how` says how it ended; `failed_start`: how a user's
+    start ended before it was known good ("during start", "before it was healthy"), if it
+    did; `stable`: it ran long enough to reset the restart budget; `backoff`: (initial,
+    max) delay."""
     if stable:
         restarts = 0
     wants = should_restart(policy, code, success_codes)
-    if during_user_start and code not in success_codes:
-        reason = f"{how} during start"
+    if failed_start and code not in success_codes:
+        reason = f"{how} {failed_start}"
     elif wants and desired == DESIRED_RUNNING and restarts < max_restarts:
         restarts += 1
         delay = backoff_delay(restarts, *backoff)

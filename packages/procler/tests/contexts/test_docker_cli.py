@@ -388,3 +388,16 @@ def test_remove_of_a_runtime_image_definition_removes_its_container(
     assert docker_client.api.containers(all=True, filters={"id": again}) == []
     code, answer = p.run("status", "web")
     assert (code, answer["error_code"]) == (2, "PROCESS_NOT_FOUND")
+
+
+def test_a_failed_run_image_keeps_no_definition(
+    make_project: Callable[[str], Project], image: str
+) -> None:
+    p = make_project("version: 1\nprocesses: {}\n")
+    port = free_port()
+    command = ("--", "httpd", "-f", "-p", f"127.0.0.1:{port}")
+    code, env = p.run("run", "web", "--image", "procler-no-such-image:1", *command)
+    assert (code, env["error_code"]) == (2, "IMAGE_NOT_FOUND")
+    assert p.ok("list")["processes"] == []
+    started = p.ok("run", "web", "--image", image, *command)  # the corrected retry
+    assert (started["status"], started["run"]) == ("running", 1)

@@ -75,15 +75,15 @@ def alive(pid: int) -> bool:
     return state != "Z"
 
 
-def supervisors_of(root: Path) -> list[int]:
-    """Pids of supervisor processes serving this project root."""
+def supervisors_of(root: Path, module: str = "procler.supervisor_entry") -> list[int]:
+    """Pids of supervisor processes (or of `module`, e.g. the sentinel) serving this root."""
     found = []
     for entry in os.listdir("/proc"):
         try:
             argv = Path(f"/proc/{entry}/cmdline").read_bytes().split(b"\0")
         except OSError:
             continue
-        if b"procler.supervisor_entry" in argv and str(root).encode() in argv and alive(int(entry)):
+        if module.encode() in argv and str(root).encode() in argv and alive(int(entry)):
             found.append(int(entry))
     return found
 

@@ -78,3 +78,22 @@ def test_docker_context_needs_a_container(project: Project) -> None:
         "USAGE",
         "--context docker needs --container NAME",
     )
+
+
+def test_the_sentinel_is_told_of_the_command_by_its_run_id(tmp_path: Path) -> None:
+    from test_wait import supervise
+
+    from procler.supervisor.handlers import Handlers
+
+    async def scenario(handlers: Handlers) -> None:
+        assert (await handlers.exec({"cmd": "true"}))["exit_code"] == 0
+
+    told, ended = supervise(tmp_path, CONFIG, scenario)
+    run_id, pgid = told[1:].split(" ")
+    # what the sentinel sweeps if this supervisor dies: the run's group and its PROCLER_RUN_ID
+    assert (told[0], run_id.split(".")[:2], pgid.isdigit(), ended) == (
+        "+",
+        ["exec", "1"],
+        True,
+        f"-{run_id}",
+    )

@@ -129,10 +129,11 @@ def test_start_period_failures_do_not_count(make_project: Callable[[str], Projec
 processes:
   slow:
     args: [{PY}, -c, "import time; time.sleep(600)"]
-    healthcheck: {{exec: "exit 1", interval: 100ms, retries: 1, start_period: 1500ms}}
+    healthcheck: {{exec: "exit 1", interval: 100ms, retries: 1, start_period: 3s}}
 """
     )
-    p.ok("start", "slow")
+    starting = p.ok("start", "slow", "--timeout", "300ms")  # not known good or bad yet
+    assert (starting["status"], starting["health"]["status"]) == ("running", "starting")
     code, env = wait(p, "slow", "unhealthy", "700ms")
     assert code == 1
     assert env["data"]["status"] == "running"
@@ -342,5 +343,5 @@ processes:
 
     assert wait_for(line_stored)
     code, env = p.run("status", "app", timeout=20)
-    assert (code, env["data"]["status"]) == (0, "running")
-    assert env["data"]["health"]["status"] == "starting"
+    assert (code, env["data"]["status"]) == (0, "unhealthy")  # start waited for the verdict
+    assert env["data"]["health"]["status"] == "unhealthy"

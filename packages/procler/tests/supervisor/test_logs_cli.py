@@ -125,3 +125,27 @@ def test_follow_ends_cleanly_on_sigint_and_on_a_closed_pipe(
     )
     assert [json.loads(line)["stream"] for line in piped.stdout.splitlines()] == ["stdout"] * 2
     assert "Traceback" not in piped.stderr
+
+
+CRASHERS = f"""version: 1
+processes:
+  instant:
+    args: [{PY}, -c, "import sys; print('no config', file=sys.stderr); sys.exit(2)"]
+  late:
+    args: [{PY}, -c, "import sys,time; time.sleep(0.4); print('lost the db', file=sys.stderr); sys.exit(1)"]
+    restart: {{policy: on-failure, backoff: {{initial: 30s}}}}
+"""
+
+
+def test_previous_and_last_failed_read_a_first_run_crash(
+    make_project: Callable[[str], Project],
+) -> None:
+    p = make_project(CRASHERS)
+    assert p.run("start", "instant")[0] == 1  # failed during start
+    p.ok("start", "late")
+    # run 1 crashed, run 2 not yet started
+    assert wait_for(lambda: p.ok("status", "late")["status"] == "backoff")
+    for name, text in (("instant", "no config"), ("late", "lost the db")):
+        for run in ("previous", "last-failed"):
+            lines = p.ok("logs", name, "--run", run, "--stream", "stderr")["lines"]
+            assert [(line["run"], line["text"]) for line in lines] == [(1, text)], (name, run)

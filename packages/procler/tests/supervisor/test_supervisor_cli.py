@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import shlex
 import signal
 import socket
 import stat
@@ -30,7 +31,9 @@ processes:
     args: [{PY}, -c, "import time,sys; time.sleep(0.3); sys.exit(3)"]
     restart: {{policy: on-failure, max_restarts: 2, backoff: {{initial: 50ms, max: 100ms}}}}
   missing:
-    command: no-such-program-xyz
+    command: "no-such-program-xyz $HOME"
+  missing_direct:
+    command: no-such-program-xyz --flag
   daemonizer:
     args: [{PY}, -c, "import os,time,sys; pid=os.fork(); (os.setsid(), time.sleep(600)) if pid==0 else (time.sleep(0.5), sys.exit(0))"]
   envdump:
@@ -45,6 +48,7 @@ STATUS_KEYS = [
     "status",
     "context",
     "pid",
+    "shell",
     "started_at",
     "uptime_seconds",
     "run",
@@ -52,6 +56,8 @@ STATUS_KEYS = [
     "exit_code",
     "last_exit",
     "desired",
+    "dependency_down",
+    "why",
     "source",
     "tags",
     "memory_rss_bytes",
@@ -106,7 +112,19 @@ def test_instant_failure_is_reported_failed_with_stderr(
     assert env["error_code"] == "START_FAILED"
     assert env["data"]["status"] == "failed"
     assert env["data"]["exit_code"] == 127
-    assert env["data"]["stderr"] == ["/bin/sh: 1: no-such-program-xyz: not found"]
+    assert env["data"]["stderr"] == ["/bin/sh: 1: exec: no-such-program-xyz: not found"]
+
+
+def test_a_command_without_shell_syntax_is_run_without_a_shell(
+    make_project: Callable[[str], Project],
+) -> None:
+    p = make_project(SLEEPER)
+    code, env = p.run("start", "missing_direct")
+    assert code == 1
+    assert env["error_code"] == "START_FAILED"
+    assert env["error"] == (
+        "missing_direct: cannot start: No such file or directory: no-such-program-xyz"
+    )
 
 
 def test_stop_kills_the_whole_tree(make_project: Callable[[str], Project]) -> None:
@@ -299,3 +317,23 @@ def test_run_defines_and_starts_idempotently(make_project: Callable[[str], Proje
     assert env["error_code"] == "CONFLICT"
     p.ok("remove", "adhoc")
     assert wait_for(lambda: not alive(first["pid"]))
+
+
+def test_a_failed_run_keeps_no_definition_unless_kept(
+    make_project: Callable[[str], Project],
+) -> None:
+    p = make_project(SLEEPER)
+    runtime = lambda: [r["name"] for r in p.ok("list")["processes"] if r["source"] == "runtime"]  # noqa: E731
+    code, env = p.run("run", "adhoc", "--", "no-such-program-xyz")
+    assert (code, env["error_code"]) == (1, "START_FAILED")
+    assert runtime() == []
+    fixed = p.ok("run", "adhoc", "--", PY, "-c", "import time; time.sleep(600)")
+    assert (fixed["status"], fixed["run"]) == ("running", 1)
+    code, env = p.run("run", "adhoc", "--force", "--", "no-such-program-xyz")
+    assert (code, env["error_code"]) == (1, "START_FAILED")
+    assert p.ok("list")["processes"][-1]["command"] == shlex.join(
+        [PY, "-c", "import time; time.sleep(600)"]
+    )  # the definition it replaced is back
+    code, env = p.run("run", "kept", "--keep", "--", "no-such-program-xyz")
+    assert (code, env["error_code"]) == (1, "START_FAILED")
+    assert runtime() == ["adhoc", "kept"]

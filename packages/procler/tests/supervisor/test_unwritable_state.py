@@ -68,7 +68,9 @@ def test_a_stale_socket_in_an_unwritable_state_dir_answers_state_dir_unwritable_
     stale.bind(str(state / "supervisor.sock"))  # bound, never listening: a dead supervisor's
     stale.close()
     with unwritable(state):
-        code, env = p.run("status", timeout=20)
+        code, env = p.run("status", timeout=20)  # answered from the state on disk
+        assert (code, env["data"]["processes"][0]["status"]) == (0, "stopped")
+        code, env = p.run("start", "app", timeout=20)  # needs a supervisor, which cannot run
         assert (code, env["error_code"]) == (2, "STATE_DIR_UNWRITABLE")
         assert env["error"] == (
             f"the state directory {state} is not writable: no supervisor can run here"

@@ -69,7 +69,7 @@ def test_healthy_is_impossible_at_once_for_failed_exited_stopped_and_unchecked(
 processes:
   broken:
     args: [{PY}, -c, "import sys; sys.exit(3)"]
-    {HEALTHY}
+    healthcheck: {{exec: 'false', interval: 100ms}}  # exits before it is ever healthy
   done:
     args: [{PY}, -c, "pass"]
     restart: no
@@ -84,7 +84,8 @@ processes:
     async def scenario(handlers: Handlers) -> None:
         with pytest.raises(StartFailed, match="broken failed during start"):
             await handlers.start({"name": "broken"})
-        assert (await handlers.start({"name": "done"}))["status"] == "exited"
+        await handlers.start({"name": "done"})  # answers once healthy: it may not have ended
+        await handlers.wait({"name": "done", "for": "exited", "timeout": NEVER})
         await handlers.start({"name": "plain"})
         for name, why, status in (
             ("broken", "it failed", "failed"),
@@ -177,7 +178,8 @@ processes:
 """
 
     async def scenario(handlers: Handlers) -> None:
-        await handlers.start({"name": "slow"})
+        # start waits (bounded) for the health verdict, which does not come either
+        assert (await handlers.start({"name": "slow", "timeout": 0.3}))["status"] == "running"
         with pytest.raises(Timeout) as caught:
             await handlers.wait({"name": "slow", "for": "healthy", "timeout": 0.3})
         assert caught.value.message == "not healthy after 0.3s: slow is running"

@@ -1,5 +1,5 @@
 """Everything that runs in the CLI process, one module per command family (config,
-processes, recipes, snippets, logs, daemon, stack_files: each holds its declarations and the handlers
+processes, recipes, snippets, logs, daemon, stack_files, mcp: each holds its declarations and the handlers
 that run here),
 and `client`, which sends supervisor commands over the socket (starting a supervisor).
 
@@ -12,6 +12,7 @@ from procler import __version__
 from procler.cli.config import CONFIG_COMMANDS
 from procler.cli.daemon import DAEMON_COMMANDS
 from procler.cli.logs import LOGS_COMMANDS
+from procler.cli.mcp import MCP_COMMANDS
 from procler.cli.processes import PROCESS_COMMANDS
 from procler.cli.recipes import RECIPE_COMMANDS
 from procler.cli.snippets import SNIPPET_COMMANDS
@@ -36,6 +37,7 @@ COMMANDS = (
     + LOGS_COMMANDS
     + DAEMON_COMMANDS
     + STACK_FILE_COMMANDS
+    + MCP_COMMANDS
 )
 
 APP = App(

@@ -130,13 +130,19 @@ def call(
                 "then retry",
             )
         try:
-            return attempt()
+            reply = attempt()
         except NotRunning:
             if time.monotonic() > deadline_at:
                 raise SupervisorUnavailable(
                     f"the supervisor did not answer on {sock_path} within {CONNECT_WAIT:g}s: "
                     "the command was not carried out"
                 ) from None
+            continue
+        import threading  # already loaded by subprocess
+
+        for child in spawned:  # a long-lived caller (`procler mcp`) reaps them when they end
+            threading.Thread(target=child.wait, name="reap-supervisor", daemon=True).start()
+        return reply
 
 
 def notify_reload(config_path: "str") -> "bool":

@@ -14,6 +14,10 @@ from procler.errors import (
     ConfigInvalid,
     ConfigNotFound,
     Conflict,
+    ContainerNotFound,
+    DockerUnavailable,
+    ImageNotFound,
+    StartFailed,
     StateDirUnwritable,
     SupervisorUnavailable,
 )
@@ -23,6 +27,7 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
 
+    from procler.config.definitions import RuntimeDefinition
     from procler.config.model import ProjectConfig
 
 HANDLERS = "procler.cli.config:"
@@ -67,6 +72,7 @@ CONFIG_COMMANDS: "tuple[Command, ...]" = (
         "config validate",
         "check the config; exit 1 with every finding (file, line, column, path) when invalid",
         HANDLERS + "validate",
+        read_only=True,
         examples=("procler config validate", "procler --config other.yaml config validate"),
         errors=(ConfigNotFound, ConditionNotMet),
         output={
@@ -88,6 +94,7 @@ CONFIG_COMMANDS: "tuple[Command, ...]" = (
         "config explain",
         "say in plain language what the config runs, where, in which order, and how health is checked",
         HANDLERS + "explain",
+        read_only=True,
         examples=("procler config explain",),
         errors=(ConfigNotFound, ConfigInvalid),
         output={
@@ -107,6 +114,7 @@ CONFIG_COMMANDS: "tuple[Command, ...]" = (
         "config show",
         "the resolved config as JSON: variables substituted, defaults filled, paths absolute",
         HANDLERS + "show",
+        read_only=True,
         examples=("procler config show",),
         errors=(ConfigNotFound, ConfigInvalid),
         output={
@@ -157,7 +165,18 @@ CONFIG_COMMANDS: "tuple[Command, ...]" = (
         args=(NAME,),
         destructive=True,
         examples=("procler remove tail",),
-        errors=(ConfigNotFound, ConfigInvalid, Conflict, StateDirUnwritable, SupervisorUnavailable),
+        # remove reloads the supervisor, which takes up the whole changed config
+        errors=(
+            ConfigNotFound,
+            ConfigInvalid,
+            Conflict,
+            StateDirUnwritable,
+            SupervisorUnavailable,
+            StartFailed,
+            ImageNotFound,
+            ContainerNotFound,
+            DockerUnavailable,
+        ),
         output={
             "type": "object",
             "properties": {"name": {"type": "string"}, "changed": {"type": "boolean"}},
@@ -167,6 +186,7 @@ CONFIG_COMMANDS: "tuple[Command, ...]" = (
         "list",
         "list every process definition with its source (config or runtime)",
         HANDLERS + "list_processes",
+        read_only=True,
         args=(
             Arg(
                 "--tag", "only processes carrying this tag (repeatable: any of them)", multiple=True
@@ -191,6 +211,7 @@ CONFIG_COMMANDS: "tuple[Command, ...]" = (
         "help-llm",
         "a compact guide for an agent: every command, common workflows, error codes, exit codes",
         GUIDE + "help_llm",
+        read_only=True,
         examples=("procler help-llm",),
         output={
             "type": "object",
@@ -206,6 +227,7 @@ CONFIG_COMMANDS: "tuple[Command, ...]" = (
         "config path",
         "where the config is (found walking up, or --config), or where `config init` would put it",
         GUIDE + "config_path",
+        read_only=True,
         examples=("procler config path",),
         errors=(ConfigNotFound,),
         output={
@@ -378,6 +400,28 @@ def define(values: "dict[str, Any]", command: "Command") -> "dict[str, Any]":
     definition = definitions.RuntimeDefinition(values.get("command"), cwd, env, image, container)
     changed = definitions.define(root, name, definition, _config_names(path), values["force"])
     return {"name": name, "changed": changed, "process": process_json(definition.to_spec(name))}
+
+
+def definition_of(values: "dict[str, Any]") -> "RuntimeDefinition | None":
+    """The runtime definition of values["name"] as it is now."""
+    from procler.config import definitions
+
+    return definitions.read_definitions(project_root(config_path(values))).get(values["name"])
+
+
+def put_back(
+    values: "dict[str, Any]", before: "RuntimeDefinition | None", command: "Command"
+) -> "None":
+    """Undo a definition `run` made: remove it, or restore the one it replaced."""
+    if before is None:
+        remove({"name": values["name"], "config": values.get("config")}, command)
+        return
+    from procler.cli.client import notify_reload
+    from procler.config import definitions
+
+    path = config_path(values)
+    definitions.define(project_root(path), values["name"], before, _config_names(path), force=True)
+    notify_reload(path)
 
 
 def remove(values: "dict[str, Any]", command: "Command") -> "dict[str, Any]":

@@ -5,7 +5,7 @@ import os
 
 from agentcli.commands import Arg, Command, Raw
 from procler import project
-from procler.cli.processes import IF_RUNNING, SUPERVISED
+from procler.cli.processes import FROM_DISK, IF_RUNNING, SUPERVISED
 from procler.errors import ConfigNotFound, StateDirUnwritable, SupervisorUnavailable
 
 TYPE_CHECKING = False
@@ -23,13 +23,14 @@ DAEMON_COMMANDS: "tuple[Command, ...]" = (
         "make a running supervisor re-read the config and runtime definitions now",
         IF_RUNNING,
         examples=("procler reload",),
-        errors=SUPERVISED,
+        errors=(*SUPERVISED, *FROM_DISK),
         output={"type": "object", "properties": {"processes": {"type": "array"}}},
     ),
     Command(
         "daemon status",
         "whether the project's supervisor runs, its pid, uptime and socket (never starts one)",
         STATUS,
+        read_only=True,
         examples=("procler daemon status",),
         errors=(ConfigNotFound, StateDirUnwritable, SupervisorUnavailable),
         output={"type": "object", "properties": {"running": {"type": "boolean"}}},
@@ -40,7 +41,7 @@ DAEMON_COMMANDS: "tuple[Command, ...]" = (
         IF_RUNNING,
         destructive=True,
         examples=("procler daemon stop",),
-        errors=(ConfigNotFound, StateDirUnwritable, SupervisorUnavailable),
+        errors=(*SUPERVISED, *FROM_DISK),
         output={"type": "object", "properties": {"stopped_processes": {"type": "array"}}},
     ),
     Command(
@@ -56,6 +57,7 @@ DAEMON_COMMANDS: "tuple[Command, ...]" = (
         "daemon logs",
         "the supervisor's own log (not the processes' output)",
         HANDLERS + "show",
+        read_only=True,
         args=(Arg("--tail", "number of lines", type="integer", default=100),),
         examples=("procler daemon logs --tail 20",),
         errors=(ConfigNotFound,),

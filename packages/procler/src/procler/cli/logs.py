@@ -28,6 +28,7 @@ LOGS_COMMANDS: "tuple[Command, ...]" = (
         "logs",
         "a process's output lines (stdout and stderr, every run) with filters; --follow streams NDJSON",
         "procler.cli.logs:show",
+        read_only=True,
         args=(
             Arg("name", "process name (or use --all / --group)"),
             Arg("--all", "every process, interleaved by time", type="boolean"),
@@ -38,7 +39,11 @@ LOGS_COMMANDS: "tuple[Command, ...]" = (
             Arg("--until", "only lines at or before this time (5m, 1h30m, or ISO-8601)"),
             Arg("--stream", "only this stream", choices=("stdout", "stderr")),
             Arg("--grep", "only lines matching this regular expression"),
-            Arg("--run", "which runs: current, previous, N or all", default="current"),
+            Arg(
+                "--run",
+                "which runs: current, previous, last-failed (the newest crashed run), N or all",
+                default="current",
+            ),
             Arg(
                 "--follow",
                 "keep printing new lines as NDJSON until --timeout or Ctrl-C",
@@ -50,7 +55,7 @@ LOGS_COMMANDS: "tuple[Command, ...]" = (
         examples=(
             "procler logs api --tail 50",
             "procler logs api --stream stderr --since 5m --grep ERROR",
-            "procler logs api --run previous",
+            "procler logs api --run last-failed",
             "procler logs --all --follow --timeout 10s",
         ),
         errors=(ConfigNotFound, ConfigInvalid, ProcessNotFound, GroupNotFound, RecipeNotFound),
@@ -67,20 +72,32 @@ LOGS_COMMANDS: "tuple[Command, ...]" = (
 )
 
 
-def _known_runs(state: "str") -> "dict[str, int]":
-    """Each process's latest run number as the supervisor recorded it."""
+def _known_runs(state: "str") -> "tuple[dict[str, int], dict[str, int]]":
+    """Each process's latest run number as the supervisor recorded it, and its newest run
+    that ended badly (from its status: the last recorded transition)."""
     import sqlite3
+
+    from procler import states
 
     path = os.path.join(state, "state.db")
     if not os.path.exists(path):
-        return {}
+        return {}, {}
     db = sqlite3.connect(f"file:{path}?mode=ro", uri=True, timeout=5)
     try:
-        return {name: runs for name, runs in db.execute("SELECT name, runs FROM process")}
+        rows = db.execute(
+            "SELECT p.name, p.runs, p.restarts, (SELECT dst FROM event e WHERE e.name = p.name"
+            " ORDER BY e.rowid DESC LIMIT 1) FROM process p"
+        ).fetchall()
     except sqlite3.OperationalError:
-        return {}
+        return {}, {}
     finally:
         db.close()
+    crashed = {
+        n: c
+        for n, runs, restarts, status in rows
+        if (c := states.crashed_run(status, runs, restarts))
+    }
+    return {name: runs for name, runs, _, _ in rows}, crashed
 
 
 def _names(values: "dict[str, Any]", config_path: "str", logs: "Path") -> "tuple[list[str], Any]":
@@ -131,7 +148,7 @@ def show(values: "dict[str, Any]", command: "Command") -> "Any":
     config_path = project.find_config(os.getcwd(), values.get("config"))
     state = project.state_dir(project.project_root(config_path))
     logs = Path(state) / "logs"
-    runs = _known_runs(state)
+    runs, crashed = _known_runs(state)
     names, warning = _names(values, config_path, logs)
     now = time.time()
     check_stream(values.get("stream"))
@@ -143,6 +160,7 @@ def show(values: "dict[str, Any]", command: "Command") -> "Any":
         "grep": compile_grep(values["grep"]) if values.get("grep") else None,
         "run": parse_run(values["run"]),
         "current_run": {n: runs[n] for n in names if n in runs} or None,
+        "crashed": crashed,
     }
     target: str | list[str] = (
         names if len(names) > 1 or values.get("all") or values.get("group") else names[0]

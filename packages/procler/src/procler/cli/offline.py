@@ -12,6 +12,7 @@ from __future__ import annotations
 import contextlib
 import fcntl
 import os
+import sqlite3
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -42,7 +43,7 @@ def holding_lock(root: str) -> Iterator[None]:
     supervisor starts meanwhile; LockBusy when one (running or starting) holds it."""
     state = usable_state_dir(root)
     try:
-        fd = os.open(project.lock_path(root), os.O_RDWR | os.O_CREAT, 0o600)
+        fd = project.open_lock(root)
     except OSError as exc:
         raise StateDirUnwritable(
             f"cannot use the state directory {state}: {exc.strerror}"
@@ -128,7 +129,10 @@ class DiskAnswers:
         path = Path(project.state_dir(self.root)) / "state.db"
         out = []
         with holding_lock(self.root):
-            store = StateStore(path) if path.exists() else None  # None: nothing ever ran
+            try:
+                store = StateStore(path) if path.exists() else None  # None: nothing ever ran
+            except sqlite3.DatabaseError:
+                return None  # a supervisor reports what is wrong with it (its log, its error)
             try:
                 if store is not None and store.open_runs():
                     return None
@@ -142,6 +146,8 @@ class DiskAnswers:
                         store.event(name, "stopped", "stopped", "desired stopped (no supervisor)")
                     row = resting_status(specs[name], "stopped", saved)
                     out.append({**row, "already_stopped": True} if stopping else row)
+            except sqlite3.DatabaseError:
+                return None
             finally:
                 if store is not None:
                     store.close()

@@ -10,7 +10,7 @@ it, from the CLI process.
 
 from agentcli.commands import Arg, Command
 from agentcli.errors import UsageError
-from procler.cli.config import DOCKER_ARGS, define
+from procler.cli.config import DOCKER_ARGS, define, definition_of, put_back
 from procler.errors import (
     CommandFailed,
     ConditionImpossible,
@@ -44,16 +44,21 @@ TIMEOUT = Arg(
     "--timeout", "give up after this long (e.g. 500ms, 30s, 5m)", type="duration", default="30s"
 )
 WAIT_FOR = ("running", "stopped", "exited", "failed", "healthy", "unhealthy")
-SUPERVISED = (ConfigNotFound, ConfigInvalid, StateDirUnwritable, SupervisorUnavailable)
 # What starting a process can answer, local or in Docker.
 STARTING = (PortInUse, StartFailed, ImageNotFound, ContainerNotFound, DockerUnavailable)
+# Every supervisor command first takes up a changed config, which may (re)start processes:
+# their start errors can reach any of them.
+SUPERVISED = (ConfigNotFound, ConfigInvalid, StateDirUnwritable, SupervisorUnavailable, *STARTING)
+# What the answers from disk (IF_RUNNING commands without a supervisor) may raise besides.
+FROM_DISK = (ProcessNotFound, GroupNotFound)
 
 PROCESS = {
     "type": "object",
-    "description": "one process: name, status, context, pid, started_at, uptime_seconds, run, "
-    "restarts, exit_code, last_exit, desired, source, tags, memory_rss_bytes, cpu_percent, "
-    "linux_state (local) or docker (docker), health (with a healthcheck), log_ready (with a "
-    "ready_log_line)",
+    "description": "one process: name, status, context, pid (the program's; shell: true when "
+    "a shell runs it), started_at, uptime_seconds, run, restarts, exit_code, last_exit, desired, "
+    "dependency_down and why (a dependency died or was stopped), source, tags, memory_rss_bytes, "
+    "cpu_percent, linux_state (local) or docker (docker), health (with a healthcheck), "
+    "log_ready (with a ready_log_line)",
 }
 PROCESSES = {"type": "object", "properties": {"processes": {"type": "array", "items": PROCESS}}}
 
@@ -61,7 +66,7 @@ START_ARGS = (
     Arg("--no-deps", "start only this process, not what it depends on", type="boolean"),
     Arg(
         "--timeout",
-        "give up waiting for dependencies after this long",
+        "give up waiting for dependencies and the health check after this long",
         type="duration",
         default="60s",
     ),
@@ -79,28 +84,35 @@ PROCESS_COMMANDS: "tuple[Command, ...]" = (
         args=(NAME, ALL, *START_ARGS),
         examples=("procler start api", "procler start worker --no-deps", "procler start --all"),
         errors=(*SUPERVISED, *STARTING, ProcessNotFound, DependencyFailed),
-        output={"oneOf": [PROCESS, PROCESSES], "description": "adds already_running, dependencies"},
+        output={"anyOf": [PROCESS, PROCESSES], "description": "adds already_running, dependencies"},
     ),
     Command(
         "stop",
         "stop a process (or --all): stop_signal to its group, SIGKILL after stop_timeout",
         IF_RUNNING,
+        destructive=True,
         args=(
             NAME,
             ALL,
             Arg("--with-dependents", "stop what depends on it first", type="boolean"),
         ),
         examples=("procler stop api", "procler stop db --with-dependents", "procler stop --all"),
-        errors=(*SUPERVISED, ProcessNotFound, DockerUnavailable),
-        output={"oneOf": [PROCESS, PROCESSES], "description": "adds already_stopped"},
+        errors=(*SUPERVISED, *FROM_DISK, DockerUnavailable),
+        output={"anyOf": [PROCESS, PROCESSES], "description": "adds already_stopped"},
     ),
     Command(
         "restart",
-        "stop (if running) and start a process (or --all): always a new run",
+        "stop (if running) and start a process (or --all): always a new run; answers like start",
         FORWARD,
         args=(
             NAME,
             ALL,
+            Arg(
+                "--timeout",
+                "give up waiting for the health check after this long",
+                type="duration",
+                default="60s",
+            ),
             Arg(
                 "--clear-logs",
                 "remove the process's stored output before the new run",
@@ -110,17 +122,19 @@ PROCESS_COMMANDS: "tuple[Command, ...]" = (
         idempotent=False,
         examples=("procler restart api", "procler restart api --clear-logs"),
         errors=(*SUPERVISED, *STARTING, ProcessNotFound),
-        output={"oneOf": [PROCESS, PROCESSES]},
+        output={"anyOf": [PROCESS, PROCESSES]},
     ),
     Command(
         "run",
-        "define a runtime process and start it in one call (same NAME and CMD: no-op)",
+        "define a runtime process and start it in one call (same NAME and CMD: no-op); "
+        "a failed start keeps no definition unless --keep",
         HANDLERS + "run",
         args=(
             Arg("name", "process name", required=True),
             Arg("--cwd", "working directory (default: the project root)", type="path"),
             Arg("--env", "environment variable (repeatable)", type="key_value", multiple=True),
             Arg("--force", "replace a different runtime definition of NAME", type="boolean"),
+            Arg("--keep", "keep the definition even if the start fails", type="boolean"),
             *DOCKER_ARGS,
             Arg("cmd", "the command and its arguments, after --", type="remainder"),
         ),
@@ -135,6 +149,7 @@ PROCESS_COMMANDS: "tuple[Command, ...]" = (
         "status",
         "status of one process, or of every process",
         IF_RUNNING,
+        read_only=True,
         args=(
             Arg("name", "process name; omit for all"),
             Arg(
@@ -142,14 +157,15 @@ PROCESS_COMMANDS: "tuple[Command, ...]" = (
             ),
         ),
         examples=("procler status", "procler status api", "procler status --tag backend"),
-        errors=(*SUPERVISED, ProcessNotFound),
-        output={"oneOf": [PROCESS, PROCESSES]},
+        errors=(*SUPERVISED, *FROM_DISK),
+        output={"anyOf": [PROCESS, PROCESSES]},
     ),
     Command(
         "wait",
         "block until a process (or every member of a group, or every process) reaches a "
         "status; exit 1 on TIMEOUT, or at once with CONDITION_IMPOSSIBLE when one cannot",
         FORWARD,
+        read_only=True,
         args=(
             Arg("name", "process name (or use --group / --all)"),
             Arg("--group", "wait for every member of this group"),
@@ -167,23 +183,25 @@ PROCESS_COMMANDS: "tuple[Command, ...]" = (
             "procler wait --all --for healthy",
         ),
         errors=(*GROUP_ERRORS, ProcessNotFound, Timeout, ConditionImpossible),
-        output={"oneOf": [PROCESS, PROCESSES], "description": "adds condition, not_met"},
+        output={"anyOf": [PROCESS, PROCESSES], "description": "adds condition, not_met"},
     ),
     Command(
         "up",
-        "start every process in dependency order (parallel where independent); --wait: answer "
-        "once every process is healthy (or running, without a check) or completed, exit 1 "
-        "naming the one that is not",
+        "start every process in dependency order (parallel where independent); a one-shot "
+        "that completed in this supervisor's life with the same definition is not run again; "
+        "--wait: answer once every process is healthy (or running, without a check) or "
+        "completed, exit 1 naming the one that is not",
         FORWARD,
         args=(
             *START_ARGS[1:],
+            Arg("--rerun", "run completed one-shots again", type="boolean"),
             Arg(
                 "--wait",
                 "wait until the whole stack is ready (bounded by --timeout)",
                 type="boolean",
             ),
         ),
-        examples=("procler up", "procler up --wait --timeout 60s"),
+        examples=("procler up", "procler up --rerun", "procler up --wait --timeout 60s"),
         errors=(
             *SUPERVISED,
             *STARTING,
@@ -192,7 +210,10 @@ PROCESS_COMMANDS: "tuple[Command, ...]" = (
             Timeout,
             ConditionImpossible,
         ),
-        output=PROCESSES,
+        output={
+            **PROCESSES,
+            "description": "each process adds already_running or already_completed",
+        },
     ),
     Command(
         "ci",
@@ -221,6 +242,7 @@ PROCESS_COMMANDS: "tuple[Command, ...]" = (
         "why a process is or is not running: desired state, each dependency and whether it "
         "holds, last exit and stderr, restart budget, what it waits for",
         FORWARD,
+        read_only=True,
         args=(Arg("name", "process name", required=True),),
         examples=("procler why worker",),
         errors=(*SUPERVISED, ProcessNotFound),
@@ -240,8 +262,9 @@ PROCESS_COMMANDS: "tuple[Command, ...]" = (
         "down",
         "stop every process, dependents first",
         IF_RUNNING,
+        destructive=True,
         examples=("procler down",),
-        errors=(*SUPERVISED, DockerUnavailable, ProcessNotFound),
+        errors=(*SUPERVISED, DockerUnavailable, *FROM_DISK),
         output=PROCESSES,
     ),
     Command(
@@ -257,18 +280,20 @@ PROCESS_COMMANDS: "tuple[Command, ...]" = (
         "group stop",
         "stop a group's members in reverse dependency order",
         IF_RUNNING,
+        destructive=True,
         args=(GROUP,),
         examples=("procler group stop backend",),
-        errors=(*GROUP_ERRORS, DockerUnavailable),
+        errors=(*SUPERVISED, *FROM_DISK, DockerUnavailable),
         output=PROCESSES,
     ),
     Command(
         "group status",
         "status of every member of a group",
         IF_RUNNING,
+        read_only=True,
         args=(GROUP,),
         examples=("procler group status backend",),
-        errors=GROUP_ERRORS,
+        errors=(*SUPERVISED, *FROM_DISK),
         output=PROCESSES,
     ),
     Command(
@@ -314,28 +339,45 @@ PROCESS_COMMANDS: "tuple[Command, ...]" = (
         "group list",
         "the groups defined in the config, with their members",
         IF_RUNNING,
+        read_only=True,
         examples=("procler group list",),
-        errors=SUPERVISED,
+        errors=(*SUPERVISED, *FROM_DISK),
         output={"type": "object", "properties": {"groups": {"type": "array"}}},
     ),
 )
 
 
 def run(values: "dict[str, Any]", command: "Command") -> "Any":
-    """`procler run NAME -- CMD...`: define a runtime process and start it, like `pm2 start`."""
+    """`procler run NAME -- CMD...`: define a runtime process and start it, like `pm2 start`.
+
+    Define-and-start is atomic: when the start fails, the definition is put back as it was
+    (removed, or the one --force replaced), unless --keep asks to keep it.
+    """
     import shlex
 
+    from agentcli.commands import Raw
+    from agentcli.errors import AgentError
     from procler.cli import client
 
     argv = values.pop("cmd") or []
+    keep = values.pop("keep", False)
     if not (argv or values.get("image") or values.get("container")):
         raise UsageError(
             "run needs the command after --",
             suggestion="e.g. `procler run web -- python -m http.server`",
         )
+    before = definition_of(values)
     defined = define({**values, "command": shlex.join(argv) if argv else None}, command)
     then = "restart" if defined["changed"] and values["force"] else "start"
     start = next(c for c in PROCESS_COMMANDS if c.name == then)
-    return client.forward(
-        {"name": values["name"], "config": values.get("config"), "timeout": 60.0}, start
-    )
+    try:
+        answer = client.forward(
+            {"name": values["name"], "config": values.get("config"), "timeout": 60.0}, start
+        )
+    except AgentError:
+        if defined["changed"] and not keep:
+            put_back(values, before, command)
+        raise
+    if isinstance(answer, Raw) and answer.exit_code != 0 and defined["changed"] and not keep:
+        put_back(values, before, command)
+    return answer

@@ -5,7 +5,7 @@ CLI process (no supervisor) and import the export core only when they run."""
 import os
 
 from agentcli.commands import Arg, Command
-from agentcli.errors import ConditionNotMet, InputError
+from agentcli.errors import ConditionNotMet, InputError, OutputIsInputError
 from procler.errors import (
     ConfigExists,
     ConfigInvalid,
@@ -76,8 +76,15 @@ IMPORT_ARGS = (
     ),
     Arg("--dry-run", "answer the resulting YAML instead of writing it", type="boolean"),
 )
-IMPORT_ERRORS = (InputError, ConfigExists, Conflict)
-ERRORS = (ConfigNotFound, ConfigInvalid, ProcessNotFound, GroupNotFound, ConditionNotMet)
+IMPORT_ERRORS = (InputError, ConfigExists, Conflict, OutputIsInputError)
+ERRORS = (
+    ConfigNotFound,
+    ConfigInvalid,
+    ProcessNotFound,
+    GroupNotFound,
+    ConditionNotMet,
+    OutputIsInputError,
+)
 
 STACK_FILE_COMMANDS: "tuple[Command, ...]" = (
     Command(

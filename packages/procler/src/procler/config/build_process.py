@@ -114,7 +114,7 @@ class ProcessBuilder:
             )
         if isinstance(raw.get("depends_on"), list):
             fields["depends_on"] = tuple(
-                Dependency(**given(d, "name", "condition"))
+                Dependency(**given(d, "name", "condition", "restart"))
                 if isinstance(d, dict)
                 else Dependency(d)
                 for d in raw["depends_on"]

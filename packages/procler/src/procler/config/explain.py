@@ -79,7 +79,9 @@ def _where(spec: ProcessSpec, root: str) -> str:
 
 def _waits(spec: ProcessSpec, root: str) -> str:
     waits = [f"{d.name} {_CONDITIONS[d.condition]}" for d in spec.depends_on]
-    return f"once {join_words(waits)}" if waits else ""
+    again = [d.name for d in spec.depends_on if d.restart]
+    text = f"once {join_words(waits)}" if waits else ""
+    return text + (f", and again each time {join_words(again)} comes back" if again else "")
 
 
 def _health(spec: ProcessSpec, root: str) -> str:

@@ -85,7 +85,8 @@ HEALTHCHECK = Struct(
 )
 
 DEPENDENCY = Either(
-    Str(), Struct({"name": Str(), "condition": Enum(*CONDITIONS)}, required=("name",))
+    Str(),
+    Struct({"name": Str(), "condition": Enum(*CONDITIONS), "restart": Bool()}, required=("name",)),
 )
 
 RESTART = Either(

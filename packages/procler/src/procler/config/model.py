@@ -6,6 +6,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Literal
 
+from procler.config.launch import plan
+
 RestartPolicyName = Literal["no", "on-failure", "always"]
 Condition = Literal["started", "healthy", "log_ready", "completed_successfully"]
 Source = Literal["config", "runtime"]
@@ -59,6 +61,7 @@ class HealthCheck:
 class Dependency:
     name: str
     condition: Condition = "started"
+    restart: bool = False  # restart the dependent when this dependency comes back
 
 
 @dataclass(frozen=True)
@@ -85,7 +88,7 @@ class DaemonSpec:
 @dataclass(frozen=True)
 class ProcessSpec:
     name: str
-    command: str | None = None  # run with /bin/sh -c
+    command: str | None = None  # launched as config.launch.plan decides
     args: tuple[str, ...] | None = None  # run directly, no shell
     cwd: str = "."  # absolute once resolved
     env: tuple[tuple[str, str], ...] = ()
@@ -110,10 +113,22 @@ class ProcessSpec:
     source: Source = "config"
 
     def argv(self) -> list[str]:
-        """What to exec: the argv list, or the shell running the command string."""
+        """What to exec: the argv list, or the command string as `launch.plan` runs it."""
+        if self.args is not None:
+            return list(self.args)
+        return list(plan(self.command or "").argv)
+
+    def written_argv(self) -> list[str]:
+        """The argv as the config writes it: args, or `/bin/sh -c COMMAND` unchanged (what
+        an export hands to another engine, which runs the shell its own way)."""
         if self.args is not None:
             return list(self.args)
         return ["/bin/sh", "-c", self.command or ""]
+
+    @property
+    def keeps_shell(self) -> bool:
+        """The command needs a shell that stays the run's leader (a pipeline, a list...)."""
+        return self.args is None and plan(self.command or "").keeps_shell
 
 
 @dataclass(frozen=True)

@@ -54,6 +54,9 @@ class RunningProcess(abc.ABC):
     # When the run began, if the context knows better than "when we started following it"
     # (a container re-adopted by a new supervisor keeps its own start time).
     started_at: float | None = None
+    # Carried in the environment of every process of the run (PROCLER_RUN_ID), when the
+    # context sets one: how a run's processes are found after they left its group.
+    run_id: str | None = None
 
     @property
     @abc.abstractmethod

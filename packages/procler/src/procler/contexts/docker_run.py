@@ -66,9 +66,9 @@ def binds(spec: ProcessSpec) -> list[str]:
 def container_env(spec: ProcessSpec, env: Mapping[str, str], owned: bool = False) -> dict[str, str]:
     """The config's env and Procler's own variables; never the host's environment (PATH...).
 
-    A container Procler owns must outlive a dead supervisor, and the sentinel kills every
-    host process carrying PROCLER_PROJECT_ROOT, so such a container gets the project root
-    only as its `procler.project` label. Exec'd commands keep it: they die with us.
+    A container Procler owns must outlive a dead supervisor: it carries no PROCLER_RUN_ID
+    (the sentinel kills host processes by their run's id) and gets the project root only
+    as its `procler.project` label. Exec'd commands carry their run id: they die with us.
     """
     keep = {
         k: v

@@ -13,6 +13,7 @@ from typing import Any
 from procler.config.model import ProcessSpec
 from procler.contexts import procfs
 from procler.contexts.base import (
+    KILL_WAIT,
     ExecutionContext,
     ExitInfo,
     OutputBatch,
@@ -24,6 +25,8 @@ from procler.errors import StartFailed
 from procler.logs.capture import read_batches
 
 RUN_ID_KEY = "PROCLER_RUN_ID"
+MEMBER_POLL = 0.01  # first gap between checks that every process of a stopping run is gone
+MEMBER_POLL_MAX = 0.1
 
 
 class LocalProcess(RunningProcess):
@@ -106,6 +109,9 @@ class LocalContext(ExecutionContext):
         # Pids of our own children not yet reaped; the supervisor's orphan reaper leaves
         # them alone. Registered in the same synchronous step as the fork, so no race.
         self.children: set[int] = set()
+        # The current run id of each process: its probes carry it, so that the sentinel,
+        # which sweeps by run id, also ends a probe running when the supervisor dies.
+        self.run_ids: dict[str, str] = {}
 
     def spawn(self, argv: list[str], cwd: str, env: Mapping[str, str], run_id: str) -> LocalProcess:
         """Fork and exec in a new session with piped output (synchronous, registered)."""
@@ -126,6 +132,7 @@ class LocalContext(ExecutionContext):
         # A unique run id in the environment lets stop() find descendants that left the
         # process group (daemonized), since children inherit the environment.
         run_id = f"{spec.name}.{run}.{os.urandom(6).hex()}"
+        self.run_ids[spec.name] = run_id
         try:
             return self.spawn(spec.argv(), spec.cwd, env, run_id)
         except FileNotFoundError as exc:
@@ -151,11 +158,41 @@ class LocalContext(ExecutionContext):
                 os.killpg(proc.pid, signum)
 
     async def stop(self, proc: RunningProcess, signum: int, timeout: float) -> ExitInfo:
-        info = await self.escalate(proc, signum, timeout)
-        # The leader is gone; kill what is left of its group and anything that escaped it.
+        """Signal every process of the run, give them all stop_timeout, then SIGKILL.
+
+        The leader often ends first (a shell dies of SIGTERM at once while its program
+        runs its handler), so the wait is for the whole run, not for the main pid alone.
+        """
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + timeout
+        await self.signal(proc, signum)
+        procfs.signal_pids(self.escaped(proc), signum)
+        try:
+            info = await asyncio.wait_for(proc.wait(), timeout)
+        except TimeoutError:
+            await self.signal(proc, signal.SIGKILL)
+            info = await asyncio.wait_for(proc.wait(), KILL_WAIT)
+        delay = MEMBER_POLL
+        while self.members(proc) and loop.time() < deadline:
+            await asyncio.sleep(min(delay, max(0.0, deadline - loop.time())))
+            delay = min(delay * 2, MEMBER_POLL_MAX)
         await self.signal(proc, signal.SIGKILL)
         self.kill_escaped(proc)
         return info
+
+    def members(self, proc: RunningProcess) -> list[int]:
+        """Live processes of the run: its group and those that left it."""
+        group = procfs.group_members(proc.pid) if proc.pid is not None else []
+        return group + self.escaped(proc)
+
+    def escaped(self, proc: RunningProcess) -> list[int]:
+        """Live processes of this run outside its group (not our own children: probes)."""
+        if not isinstance(proc, LocalProcess):
+            return []
+        marker = f"{RUN_ID_KEY}={proc.run_id}".encode()
+        found = procfs.pids_with_env(marker, {os.getpid(), *self.children})
+        pgid = proc.pid
+        return [pid for pid in found if (st := procfs.read_stat(pid)) and st.pgrp != pgid]
 
     async def reap_leftovers(self, proc: RunningProcess) -> int:
         left = 0
@@ -169,7 +206,8 @@ class LocalContext(ExecutionContext):
         self, spec: ProcessSpec, command: str, env: Mapping[str, str], timeout: float
     ) -> tuple[bool, str]:
         """Run command with the process's cwd and environment; exit 0 is healthy."""
-        proc = self.spawn(["/bin/sh", "-c", command], spec.cwd, env, f"{spec.name}.probe")
+        run_id = self.run_ids.get(spec.name, f"{spec.name}.probe")
+        proc = self.spawn(["/bin/sh", "-c", command], spec.cwd, env, run_id)
         texts: list[str] = []
 
         async def collect() -> None:
@@ -184,6 +222,10 @@ class LocalContext(ExecutionContext):
             await proc.wait()
             reader.cancel()
             return False, f"exec timed out after {timeout:g}s"
+        except asyncio.CancelledError:  # the run ended: its probe goes with it
+            await self.signal(proc, signal.SIGKILL)
+            reader.cancel()
+            raise
         with contextlib.suppress(TimeoutError):
             await asyncio.wait_for(reader, 1.0)
         output = " ".join(texts).strip()
@@ -193,7 +235,7 @@ class LocalContext(ExecutionContext):
         """SIGKILL processes of this run that left the group (e.g. daemonized); return how many."""
         if not isinstance(proc, LocalProcess | FollowedDaemon) or not proc.run_id:
             return 0
-        return procfs.kill_with_env(f"{RUN_ID_KEY}={proc.run_id}".encode())
+        return procfs.kill_with_env(f"{RUN_ID_KEY}={proc.run_id}".encode(), self.children)
 
     async def follow_daemon(
         self, spec: ProcessSpec, launcher: RunningProcess
@@ -201,7 +243,7 @@ class LocalContext(ExecutionContext):
         """daemon_mode: the daemon the launcher left (waited for, bounded), to follow instead."""
         assert spec.daemon is not None
         pid = await await_daemon(spec.daemon)
-        run_id = launcher.run_id if isinstance(launcher, LocalProcess) else ""
+        run_id = (launcher.run_id or "") if isinstance(launcher, LocalProcess) else ""
         return None if pid is None else FollowedDaemon(pid, run_id)
 
     async def adopt(self, spec: ProcessSpec) -> RunningProcess | None:

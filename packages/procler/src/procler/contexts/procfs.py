@@ -141,21 +141,37 @@ def pids_with_env(marker: bytes, exclude: set[int]) -> list[int]:
     Descendants inherit the environment, so this finds processes that left their
     process group (daemonized) as well.
     """
+    return pids_with_any_env({marker}, exclude)
+
+
+def pids_with_any_env(markers: set[bytes], exclude: set[int]) -> list[int]:
+    """Pids (not zombies: their environment reads empty) holding one of the exact entries."""
     found = []
     for entry in os.listdir("/proc"):
         if not entry.isdigit() or int(entry) in exclude:
             continue
         env = read_small(f"/proc/{entry}/environ")
-        if env is not None and marker in env.split(b"\0"):
+        if env and not markers.isdisjoint(env.split(b"\0")):
             found.append(int(entry))
     return found
 
 
-def kill_with_env(marker: bytes) -> int:
-    """SIGKILL every process (but us) whose environment holds marker; return how many."""
-    killed = 0
-    for pid in pids_with_env(marker, {os.getpid()}):
+def group_members(pgid: int) -> list[int]:
+    """Live (not zombie) processes of process group pgid."""
+    stats = all_stats().values()
+    return [st.pid for st in stats if st.pgrp == pgid and st.state != "Z"]
+
+
+def signal_pids(pids: list[int], signum: int) -> int:
+    """Send signum to each pid that still exists; return how many got it."""
+    sent = 0
+    for pid in pids:
         with contextlib.suppress(ProcessLookupError, PermissionError):
-            os.kill(pid, signal.SIGKILL)
-            killed += 1
-    return killed
+            os.kill(pid, signum)
+            sent += 1
+    return sent
+
+
+def kill_with_env(marker: bytes, exclude: set[int] | None = None) -> int:
+    """SIGKILL every process (but us and exclude) whose environment holds marker; how many."""
+    return signal_pids(pids_with_env(marker, {os.getpid(), *(exclude or ())}), signal.SIGKILL)

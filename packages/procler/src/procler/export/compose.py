@@ -66,7 +66,7 @@ def _service(spec: ProcessSpec, result: Conversion) -> dict[str, Any] | None:
         return None
     service: dict[str, Any] = {"image": image}
     if spec.args is not None or spec.command is not None:
-        service["command"] = spec.argv()
+        service["command"] = spec.written_argv()
     if spec.env:
         service["environment"] = dict(spec.env)
     docker = spec.docker

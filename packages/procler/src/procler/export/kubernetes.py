@@ -82,7 +82,7 @@ def _container(spec: ProcessSpec, result: Conversion) -> dict[str, Any] | None:
         return None
     container: dict[str, Any] = {"name": dns_name(spec.name), "image": image}
     if spec.args is not None or spec.command is not None:
-        container["args"] = spec.argv()  # like compose: the image's entrypoint stays
+        container["args"] = spec.written_argv()  # like compose: the image's entrypoint stays
     if docker is None:
         container["workingDir"] = spec.cwd
         result.warn(

@@ -111,7 +111,7 @@ def _unit_section(spec: ProcessSpec, units: Units, result: Conversion) -> Lines:
 def _exec_start(spec: ProcessSpec, units: Units) -> Lines:
     docker = spec.docker
     if docker is None:
-        return [("ExecStart", exec_line(spec.argv()))]
+        return [("ExecStart", exec_line(spec.written_argv()))]
     if docker.container is not None:
         return [
             ("ExecStart", exec_line(["docker", "start", "--attach", docker.container])),
@@ -127,7 +127,7 @@ def _exec_start(spec: ProcessSpec, units: Units) -> Lines:
         argv += ["--env", f"{key}={value}"]
     argv.append(docker.image or "")
     if spec.args is not None or spec.command is not None:
-        argv += spec.argv()
+        argv += spec.written_argv()
     return [("ExecStart", exec_line(argv)), ("ExecStop", exec_line(["docker", "stop", name]))]
 
 

@@ -9,7 +9,7 @@ from agentcli.errors import UsageError
 from agentcli.values import parse_duration
 from procler.patterns import SYNTAX_HINT, Pattern, PatternError, compile_pattern
 
-RunSpec = Literal["current", "previous", "all"] | int
+RunSpec = Literal["current", "previous", "last-failed", "all"] | int
 STREAMS = ("stdout", "stderr")
 
 
@@ -46,14 +46,15 @@ def compile_grep(text: str) -> Pattern:
 
 
 def parse_run(text: str) -> RunSpec:
-    """`current`, `previous`, `all` or a run number (1 or more)."""
+    """`current`, `previous`, `last-failed`, `all` or a run number (1 or more)."""
     value = text.strip()
-    if value in ("current", "previous", "all"):
+    if value in ("current", "previous", "last-failed", "all"):
         return cast(RunSpec, value)
     if value.isdigit() and int(value) >= 1:
         return int(value)
     raise UsageError(
-        f"invalid --run {text!r}", suggestion="use current, previous, all or a run number like 3"
+        f"invalid --run {text!r}",
+        suggestion="use current, previous, last-failed, all or a run number like 3",
     )
 
 

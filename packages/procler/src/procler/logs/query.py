@@ -14,6 +14,8 @@ processes was asked.
 Runs: `current` is `current_run` (for a process not running, the newest run in its log
 when `current_run` is None), `previous` the one before it, an int that run, `all` every
 run. While following, `current` also takes in later runs, so a restart stays visible.
+`crashed` maps a process to its newest run that ended badly (see states.crashed_run):
+`last-failed` is that run, and so is `previous` while the crashed run is the newest.
 """
 
 from __future__ import annotations
@@ -107,6 +109,7 @@ def query(
     grep: Pattern | None = None,
     run: RunSpec = "current",
     current_run: CurrentRun = None,
+    crashed: Mapping[str, int] | None = None,
     upto: Mapping[str, Position] | None = None,
 ) -> QueryResult:
     """The last `tail` lines (all when None) matching every filter, oldest first.
@@ -121,7 +124,9 @@ def query(
     for order, name in enumerate(names):
         folder = process_folder(directory, name)
         end = upto.get(name) if upto is not None else None
-        flt = _make_filter(folder, since, until, stream, grep, run, current_run, name, False)
+        flt = _make_filter(
+            folder, since, until, stream, grep, run, current_run, crashed, name, False
+        )
         records, more = _tail_records(folder, flt, tail, end)
         truncated = truncated or more
         found += [(record["ts"], order, record) for record in reversed(records)]
@@ -146,6 +151,7 @@ def follow(
     grep: Pattern | None = None,
     run: RunSpec = "current",
     current_run: CurrentRun = None,
+    crashed: Mapping[str, int] | None = None,
     timeout: float | None = None,
     poll_interval: float = POLL_INTERVAL,
 ) -> Iterator[dict[str, Any]]:
@@ -158,12 +164,14 @@ def follow(
     folders = {name: process_folder(directory, name) for name in names}
     ends = {name: end_position(folder) for name, folder in folders.items()}
     filters = {
-        name: _make_filter(folder, since, until, stream, grep, run, current_run, name, True)
+        name: _make_filter(
+            folder, since, until, stream, grep, run, current_run, crashed, name, True
+        )
         for name, folder in folders.items()
     }
     yield from query(
         directory, process, tail=tail, since=since, until=until, stream=stream, grep=grep,
-        run=run, current_run=current_run, upto=ends,
+        run=run, current_run=current_run, crashed=crashed, upto=ends,
     ).lines  # fmt: skip
     followers = [(name, SegmentFollower(folders[name], ends[name])) for name in names]
     label = not isinstance(process, str)
@@ -201,6 +209,7 @@ def _make_filter(
     grep: Pattern | None,
     run: RunSpec,
     current_run: CurrentRun,
+    crashed: Mapping[str, int] | None,
     name: str,
     following: bool,
 ) -> _Filter:
@@ -215,7 +224,12 @@ def _make_filter(
         return base
     if isinstance(run, int):
         return replace(base, run_lo=run, run_hi=run)
+    failed = (crashed or {}).get(name)
+    if run == "last-failed":
+        return replace(base, run_lo=failed, run_hi=failed, empty=failed is None)
     current = current_run.get(name) if isinstance(current_run, Mapping) else current_run
+    if run == "previous" and failed is not None and failed == current:
+        return replace(base, run_lo=failed, run_hi=failed)  # no run after the crash yet
     if current is None:
         current = _newest_run(folder)
     if current is None:  # no log at all: nothing to show, but a follow takes any run

@@ -55,6 +55,8 @@ class ConfigKeeper:
         self.valid: ProjectConfig | None = None
         self.broken: tuple[ProjectConfig | None, Findings] | None = None
         self._stamps: tuple[float | None, ...] = ()
+        # definitions.json as last loaded: written again if the state directory is removed
+        self.loaded_definitions: bytes | None = None
 
     def current(self) -> ProjectConfig:
         """The config running now: the file's, or the last valid one while it is broken
@@ -71,6 +73,8 @@ class ConfigKeeper:
                 log.warning("config invalid, keeping the last valid one: %s", findings.items[0])
             else:
                 self.broken, self.valid = None, cfg
+                with contextlib.suppress(OSError):
+                    self.loaded_definitions = self.definitions.read_bytes() if stamps[1] else None
                 remember(self.root, text)
                 self.on_valid(cfg)
         return self.valid

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import os
 from pathlib import Path
 from typing import Any
 
@@ -20,7 +21,7 @@ from procler.contexts.local import LocalContext
 from procler.errors import ProcessNotFound
 from procler.supervisor.clock import Clock
 from procler.supervisor.config_keeper import ConfigKeeper
-from procler.supervisor.host import RuntimeHost
+from procler.supervisor.host import RuntimeHost, background
 from procler.supervisor.memory_guard import MemoryGuard
 from procler.supervisor.output_log import OutputLog
 from procler.supervisor.reaper import reap_orphans
@@ -36,6 +37,7 @@ class Supervisor:
         self,
         root: str,
         config_path: str,
+        lock_fd: int | None = None,
         clock: Clock | None = None,
         sentinel: Sentinel | None = None,
     ) -> None:
@@ -52,8 +54,10 @@ class Supervisor:
             root, self.config_path, self.state_dir / "definitions.json", self._sync
         )
         self.output = OutputLog()
-        self.sentinel = sentinel or SentinelLink(root)
-        self.host = RuntimeHost(root, self.store, self.clock, self.sentinel, self.output)
+        self.sentinel = sentinel or SentinelLink(root, lock_fd)
+        self.host = RuntimeHost(
+            root, self.store, self.clock, self.sentinel, self.output, self.runtimes
+        )
         self.memory = MemoryGuard(lambda: self.runtimes.values(), self.clock)
         self._retired: set[asyncio.Future[Any]] = set()
 
@@ -63,21 +67,35 @@ class Supervisor:
         """The running config (the last valid one while the file is broken)."""
         return self.keeper.current()
 
+    def reopen_state(self) -> None:
+        """The state directory was removed under us (`git clean`): write it again from what
+        we hold (desired state, open runs, runtime definitions) and start new log files."""
+        old, self.store = self.store, StateStore(self.state_dir / "state.db")
+        old.close()
+        self.host.store = self.store
+        self.store.set_meta("base_env", self.host.base_env)
+        for rt in self.runtimes.values():
+            self.store.save_process(rt.name, rt.desired, rt.run, rt.restarts, rt.last_exit)
+            if rt.proc is not None and rt.status in states.ALIVE:
+                self.store.run_started(rt.name, rt.run, rt.proc.pid, rt.started_at or 0.0)
+        if self.keeper.loaded_definitions is not None:
+            fd = os.open(self.keeper.definitions, os.O_WRONLY | os.O_CREAT, 0o600)
+            with open(fd, "wb") as handle:
+                handle.write(self.keeper.loaded_definitions)
+        self.output.reopen(self.state_dir / "logs")
+
     def _sync(self, cfg: ProjectConfig) -> None:
         self.output.open(self.state_dir / "logs", cfg.logs.max_size, cfg.logs.max_files)
         for name, spec in cfg.processes.items():
             rt = self.runtimes.get(name)
             if rt is None:
                 self.runtimes[name] = self._new_runtime(spec)
-            elif rt.status not in states.ALIVE:
-                rt.spec = spec  # a running process keeps its spec until it restarts
-                rt.context = self.context_for(spec)
+            else:
+                rt.redefine(spec, self.context_for(spec))
         for name in [n for n in self.runtimes if n not in cfg.processes]:
             # The definition is gone (e.g. `procler remove`): nobody could address the
             # process any more, so it is stopped and forgotten.
-            retiring = asyncio.ensure_future(self._retire(self.runtimes.pop(name)))
-            self._retired.add(retiring)
-            retiring.add_done_callback(self._retired.discard)
+            background(self._retire(self.runtimes.pop(name)), self._retired)
 
     async def _retire(self, rt: ProcessRuntime) -> None:
         try:

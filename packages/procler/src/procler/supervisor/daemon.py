@@ -14,28 +14,66 @@ import os
 import signal
 import socket
 import sys
+import time
 
 from procler import project
+from procler.contexts import procfs
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    import uvicorn
+
     from agentcli.commands import App
+    from procler.supervisor.core import Supervisor
 
 log = logging.getLogger("procler.daemon")
 SHUTDOWN_GRACE = 5  # seconds; bound on answering requests still in flight when the supervisor stops
+LOCK_WAIT = 8.0  # bound on waiting for a dead supervisor's sentinel to finish its sweep
+LOCK_POLL = 0.02
+STATE_CHECK = 0.5  # seconds between checks that the state directory is still there
 
 
 def take_lock(root: str) -> int | None:
-    """Hold the project's supervisor lock for our lifetime; None if another supervisor has it."""
-    fd = project.open_private(project.lock_path(root), os.O_RDWR)
-    try:
-        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-    except BlockingIOError:
-        os.close(fd)
-        return None
-    os.ftruncate(fd, 0)
-    os.write(fd, f"{os.getpid()}\n".encode())
+    """Hold the project's supervisor lock for our lifetime; None if another supervisor has it.
+
+    The lock is an flock on the project directory itself, which `git clean` or removing
+    `.procler/state` cannot take away (a lock file there could be deleted under us, and
+    the next command would start a second supervisor). Our sentinel inherits it, so
+    while a killed supervisor's sentinel still sweeps we wait for it (bounded); a live
+    supervisor holding it means we are not needed.
+    """
+    fd = project.open_lock(root)
+    deadline = time.monotonic() + LOCK_WAIT
+    while True:
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            break
+        except BlockingIOError:
+            if holder_alive(root) or time.monotonic() > deadline:
+                os.close(fd)
+                return None
+            time.sleep(LOCK_POLL)
+    write_pid(root)
     return fd
+
+
+def holder_alive(root: str) -> bool:
+    """The pid recorded by the lock's holder is a live process (not a dead supervisor
+    whose sentinel holds the lock while it sweeps)."""
+    recorded = project.supervisor_pid(root)
+    if recorded is None or not recorded.isdigit() or int(recorded) == os.getpid():
+        return False
+    stat = procfs.read_stat(int(recorded))
+    return stat is not None and stat.state != "Z"
+
+
+def write_pid(root: str) -> None:
+    """Record our pid where commands read it (`daemon status`, holder_alive)."""
+    fd = os.open(project.lock_path(root), os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    try:
+        os.write(fd, f"{os.getpid()}\n".encode())
+    finally:
+        os.close(fd)
 
 
 def become_subreaper() -> None:
@@ -68,7 +106,12 @@ def bind_socket(path: str) -> socket.socket:
 
 
 async def serve(
-    app: App, answered: frozenset[str], root: str, config_path: str, sock: socket.socket
+    app: App,
+    answered: frozenset[str],
+    root: str,
+    config_path: str,
+    sock: socket.socket,
+    lock_fd: int,
 ) -> None:
     """Serve `app`'s commands until told to stop; those whose declared handler is one of
     `answered` also from argv."""
@@ -78,7 +121,7 @@ async def serve(
     from procler.supervisor.handlers import Handlers
     from procler.supervisor.http import Api
 
-    sup = Supervisor(root, config_path)
+    sup = Supervisor(root, config_path, lock_fd)
     api = Api(app, Handlers(sup).table(), answered=answered, config_path=config_path)
     config = uvicorn.Config(
         api,
@@ -98,10 +141,50 @@ async def serve(
     await sup.boot()  # restore before answering, so the first answer shows the restored state
     await server.startup(sockets=[sock])
     log.info("supervisor %d serving %s on %s", os.getpid(), root, sock.getsockname())
+    keeper = asyncio.create_task(keep_state(root, sup, server, sock.getsockname()))
     await sup.stop_requested.wait()
+    keeper.cancel()
     log.info("supervisor stopping")
     await sup.close()
     await server.shutdown(sockets=[sock])
+
+
+def identity(path: str) -> tuple[int, int] | None:
+    try:
+        info = os.stat(path)
+    except OSError:
+        return None
+    return info.st_dev, info.st_ino
+
+
+async def keep_state(root: str, sup: Supervisor, server: uvicorn.Server, path: str) -> None:
+    """Notice the state directory or the socket removed under us (as `git clean -xdf`
+    does) and put them back, so the next command finds this supervisor instead of
+    starting another one (which the lock would refuse anyway)."""
+    state = project.state_dir(root)
+    marks = (identity(state), identity(path))
+    while True:
+        await asyncio.sleep(STATE_CHECK)
+        if (identity(state), identity(path)) == marks or not os.path.exists(sup.config_path):
+            continue  # unchanged, or the whole project is gone: nothing to put back
+        log.warning("state directory or socket removed; recreating them")
+        try:
+            os.makedirs(state, mode=0o700, exist_ok=True)
+            write_pid(root)
+            log_fd = os.open(
+                os.path.join(state, "supervisor.log"), os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600
+            )
+            os.dup2(log_fd, 2)
+            os.close(log_fd)
+            sup.reopen_state()
+            old = list(server.servers)
+            await server.startup(sockets=[bind_socket(path)])
+        except OSError:
+            log.exception("could not recreate the state directory; trying again")
+            continue
+        for listener in old:
+            listener.close()
+        marks = (identity(state), identity(path))
 
 
 def main(app: App, answered: frozenset[str]) -> None:
@@ -121,7 +204,7 @@ def main(app: App, answered: frozenset[str]) -> None:
     path = project.socket_path(root)
     sock = bind_socket(path)
     try:
-        asyncio.run(serve(app, answered, root, config_path, sock))
+        asyncio.run(serve(app, answered, root, config_path, sock, lock))
     finally:
         with contextlib.suppress(FileNotFoundError):
             os.unlink(path)

@@ -9,9 +9,11 @@ from typing import Any, Literal
 
 from agentcli.errors import UsageError
 from procler.config.model import DockerSpec, ProcessSpec
+from procler.contexts.base import RunningProcess
 from procler.errors import CommandFailed, Timeout
 from procler.supervisor.core import Supervisor
 from procler.supervisor.oneshot import run_once
+from procler.supervisor.sentinel_link import register, unregister
 
 
 async def exec_command(sup: Supervisor, values: dict[str, Any]) -> dict[str, Any]:
@@ -51,20 +53,19 @@ async def run_command(
         context=where,
         docker=DockerSpec(container=container) if container else None,
     )
-    spawned: list[int] = []
+    spawned: list[RunningProcess] = []
 
-    def track(proc: Any) -> None:  # the sentinel kills it too if this supervisor dies
-        if where == "local" and proc.pid is not None:
-            spawned.append(proc.pid)
-            sup.sentinel.tell(f"+{proc.pid}")
+    def track(proc: RunningProcess) -> None:  # the sentinel kills it too if this supervisor dies
+        spawned.append(proc)
+        register(sup.sentinel, proc, where == "local")
 
     try:
         result = await run_once(
             sup.context_for(spec), spec, sup.host.environment(spec), timeout, track
         )
     finally:
-        for pid in spawned:
-            sup.sentinel.tell(f"-{pid}")
+        for proc in spawned:
+            unregister(sup.sentinel, proc)
     data = {"command": command, "context": where, **result.as_dict()}
     if result.timed_out:
         raise Timeout(

@@ -37,6 +37,7 @@ from procler.supervisor.status import CpuMeter, process_status, supervisor_statu
 from procler.supervisor.waiting import wait_members
 
 Handler = Callable[[dict[str, Any]], Awaitable[Any]]
+START_WAIT = 60.0  # default bound on a start waiting for its health check (--timeout)
 
 
 class Handlers:
@@ -100,7 +101,9 @@ class Handlers:
     # -- helpers --------------------------------------------------------------------------
 
     def describe(self, rt: ProcessRuntime) -> dict[str, Any]:
-        status = process_status(rt, self.meter, self.sup.clock.time())
+        status = process_status(
+            rt, self.meter, self.sup.clock.time(), self.sup.host.dependency_down(rt)
+        )
         lost = self.sup.output.unstored(rt.name)
         if lost is not None:
             status["output_warning"] = lost  # running, but what it prints is being lost
@@ -129,18 +132,47 @@ class Handlers:
                 data=data,
             )
 
-    async def _start_one(self, rt: ProcessRuntime, restart: bool = False) -> dict[str, Any]:
+    async def _start_one(
+        self, rt: ProcessRuntime, restart: bool = False, keep_completed: bool = False
+    ) -> dict[str, Any]:
         if not restart and rt.status in states.ALIVE:
             return {**self.describe(rt), "already_running": True}
+        if keep_completed and states.done_for_up(rt.status, rt.completed_spec == rt.spec):
+            return {**self.describe(rt), "already_completed": True}
         if not (restart and rt.status in states.ALIVE):
             self._check_ports(rt)
         result = await (rt.restart() if restart else rt.start())
+        self._refuse_failed(rt)
+        return {**self.describe(rt), **result}
+
+    def _refuse_failed(self, rt: ProcessRuntime) -> None:
         if rt.status == states.FAILED:
             raise StartFailed(
                 f"{rt.name} failed during start: {(rt.last_exit or {}).get('reason', '')}",
                 data={**self.describe(rt), "stderr": list(rt.recent_stderr)},
             )
-        return {**self.describe(rt), **result}
+
+    async def _settle(self, outcomes: list[dict[str, Any]], timeout: float) -> list[dict[str, Any]]:
+        """Wait (bounded) until each process just started is known good (its health check
+        passed) or known bad; a failed one raises START_FAILED. Dependents with condition
+        `started` did not wait for this."""
+        fresh = [
+            self.sup.runtimes[o["name"]]
+            for o in outcomes
+            if not (o.get("already_running") or o.get("already_completed"))
+        ]
+        await asyncio.gather(
+            *(
+                rt.wait_until(
+                    lambda r: states.start_settled(r.status, r.spec.healthcheck is not None),
+                    timeout,
+                )
+                for rt in fresh
+            )
+        )
+        for rt in fresh:
+            self._refuse_failed(rt)
+        return [{**o, **self.describe(self.sup.runtimes[o["name"]])} for o in outcomes]
 
     async def _restart_clean(self, rt: ProcessRuntime, restart: bool) -> dict[str, Any]:
         """restart --clear-logs: the old run stopped, its logs removed, a new run started."""
@@ -161,22 +193,26 @@ class Handlers:
     def _group_members(self, name: str) -> list[str]:
         return group_members(self.sup.config(), name)
 
-    async def _start_names(self, names: list[str], values: dict[str, Any]) -> list[dict[str, Any]]:
+    async def _start_names(
+        self, names: list[str], values: dict[str, Any], keep_completed: bool = False
+    ) -> list[dict[str, Any]]:
         cfg = self.sup.config()
         graph = self._graph()
         self.sup.keeper.refuse_changed(
             graph.start_order(names) if not values.get("no_deps") else names
         )
-        return await start_plan(
+        timeout = float(values.get("timeout") or START_WAIT)
+        outcomes = await start_plan(
             self.sup.runtimes,
             graph,
             names,
             lambda n: cfg.processes[n].depends_on,
-            self._start_one,
-            float(values.get("timeout") or 60.0),
+            lambda rt: self._start_one(rt, keep_completed=keep_completed),
+            timeout,
             with_deps=not values.get("no_deps"),
             describe=self.describe,
         )
+        return await self._settle(outcomes, timeout)
 
     async def _stop_names(
         self, names: list[str], with_dependents: bool = True
@@ -186,9 +222,9 @@ class Handlers:
 
     # -- process commands -----------------------------------------------------------------
 
-    async def start(self, values: dict[str, Any]) -> Any:
+    async def start(self, values: dict[str, Any], keep_completed: bool = False) -> Any:
         names = self._names(values, "start")
-        outcomes = await self._start_names(names, values)
+        outcomes = await self._start_names(names, values, keep_completed)
         if values.get("all"):
             return {"processes": outcomes}
         target = next(o for o in outcomes if o["name"] == names[0])
@@ -199,7 +235,8 @@ class Handlers:
         names = self._names(values, "restart")
         self.sup.keeper.refuse_changed(names)
         one = self._restart_clean if values.get("clear_logs") else self._start_one
-        results = await asyncio.gather(*(one(self.sup.runtimes[n], True) for n in names))
+        started = await asyncio.gather(*(one(self.sup.runtimes[n], True) for n in names))
+        results = await self._settle(list(started), float(values.get("timeout") or START_WAIT))
         return {"processes": list(results)} if values.get("all") else results[0]
 
     async def stop(self, values: dict[str, Any]) -> Any:
@@ -211,11 +248,12 @@ class Handlers:
         return stop_answer(values, outcomes)
 
     async def up(self, values: dict[str, Any]) -> Any:
+        keep_completed = not values.get("rerun")
         if values.get("wait"):
             from procler.supervisor.stack import up_and_wait
 
-            return await up_and_wait(self, values)
-        return await self.start({**values, "all": True})
+            return await up_and_wait(self, values, keep_completed)
+        return await self.start({**values, "all": True}, keep_completed=keep_completed)
 
     async def ci(self, values: dict[str, Any]) -> Any:
         from procler.supervisor.stack import ci

@@ -1,20 +1,26 @@
 """The runtimes' Host: what each ProcessRuntime needs from the supervisor around it.
 
-It gives a run its environment, persists every transition, tells the sentinel which
-process groups exist, and sends the output to the log.
+It gives a run its environment, persists every transition (and follows it to the
+dependents: `dependency_down`, `depends_on: {restart: true}`), tells the sentinel which
+runs exist, and sends the output to the log.
 """
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import os
+from collections.abc import Coroutine
+from typing import Any
 
+from agentcli.errors import AgentError
+from procler import states
 from procler.config.model import ProcessSpec
 from procler.contexts.base import OutputBatch, RunningProcess
 from procler.supervisor.clock import Clock
 from procler.supervisor.output_log import OutputLog
 from procler.supervisor.runtime import ProcessRuntime
-from procler.supervisor.sentinel_link import Sentinel
+from procler.supervisor.sentinel_link import Sentinel, register, unregister
 from procler.supervisor.store import StateStore
 
 log = logging.getLogger("procler.supervisor")
@@ -31,14 +37,22 @@ def base_environment(store: StateStore) -> dict[str, str]:
 
 class RuntimeHost:
     def __init__(
-        self, root: str, store: StateStore, clock: Clock, sentinel: Sentinel, output: OutputLog
+        self,
+        root: str,
+        store: StateStore,
+        clock: Clock,
+        sentinel: Sentinel,
+        output: OutputLog,
+        runtimes: dict[str, ProcessRuntime],
     ) -> None:
         self.root = root
+        self.runtimes = runtimes  # the supervisor's, by name: the dependents to tell
         self.store = store
         self.clock = clock
         self.sentinel = sentinel
         self.output_log = output
         self.base_env = base_environment(store)
+        self._restarting: set[asyncio.Future[Any]] = set()  # dependents, after a dependency
 
     def environment(self, spec: ProcessSpec) -> dict[str, str]:
         env = dict(self.base_env)
@@ -53,16 +67,68 @@ class RuntimeHost:
         self.store.save_process(
             runtime.name, runtime.desired, runtime.run, runtime.restarts, runtime.last_exit
         )
+        if src != dst:
+            self._tell_dependents(runtime, dst)
 
     def spawned(self, runtime: ProcessRuntime, proc: RunningProcess) -> None:
         self.store.run_started(runtime.name, runtime.run, proc.pid, self.clock.time())
-        if runtime.spec.context == "local" and proc.pid is not None:
-            self.sentinel.tell(f"+{proc.pid}")
+        register(self.sentinel, proc, runtime.spec.context == "local")
 
     def reaped(self, runtime: ProcessRuntime, proc: RunningProcess) -> None:
         self.store.run_ended(runtime.name, runtime.run, self.clock.time())
-        if runtime.spec.context == "local" and proc.pid is not None:
-            self.sentinel.tell(f"-{proc.pid}")
+        unregister(self.sentinel, proc)
 
     def output(self, runtime: ProcessRuntime, run: int, batch: OutputBatch) -> None:
         self.output_log.append(runtime.name, run, batch)
+
+    # -- dependencies ---------------------------------------------------------------------
+
+    def dependency_down(self, runtime: ProcessRuntime) -> tuple[str, str] | None:
+        """(name, why) of the first dependency that died or was stopped, while runtime runs
+        or should run; None otherwise."""
+        if runtime.status in states.AT_REST and runtime.desired != states.DESIRED_RUNNING:
+            return None
+        for dep in runtime.spec.depends_on:
+            other = self.runtimes.get(dep.name)
+            if other is not None and states.dependency_down(dep.condition, other.status):
+                reason = (
+                    (other.last_exit or {}).get("reason")
+                    if other.status != states.STOPPING
+                    else None
+                )
+                why = f"{dep.name} is {other.status}" + (f" ({reason})" if reason else "")
+                return dep.name, f"{why}; {runtime.name} needs it {dep.condition}"
+        return None
+
+    def _tell_dependents(self, dep: ProcessRuntime, status: str) -> None:
+        """`depends_on: {restart: true}`: a dependent that should run is restarted when the
+        dependency comes back (meets its condition again after it died or was stopped)."""
+        for runtime in self.runtimes.values():
+            for wanted in runtime.spec.depends_on:
+                if wanted.name != dep.name or not wanted.restart:
+                    continue
+                if (
+                    states.dependency_down(wanted.condition, status)
+                    and runtime.desired == states.DESIRED_RUNNING
+                ):
+                    runtime.waiting_for.add(dep.name)
+                elif (
+                    states.dependency_met(wanted.condition, status, dep.log_ready)
+                    and dep.name in runtime.waiting_for
+                ):
+                    runtime.waiting_for.discard(dep.name)
+                    if runtime.desired == states.DESIRED_RUNNING or runtime.status == states.FAILED:
+                        background(self._restart_dependent(runtime, dep.name), self._restarting)
+
+    async def _restart_dependent(self, runtime: ProcessRuntime, dep: str) -> None:
+        try:
+            await runtime.restart(f"restarted: its dependency {dep} came back")
+        except AgentError as err:  # the runtime recorded the failed start
+            log.info("%s: restart after %s came back failed: %s", runtime.name, dep, err.message)
+
+
+def background(work: Coroutine[Any, Any, None], tasks: set[asyncio.Future[Any]]) -> None:
+    """Run work on the loop, holding a reference in tasks until it is done."""
+    task = asyncio.ensure_future(work)
+    tasks.add(task)
+    task.add_done_callback(tasks.discard)

@@ -26,6 +26,15 @@ class OutputLog:
         if self.store is None:
             self.store = LogStore(directory, max_size, max_files)
 
+    def reopen(self, directory: Path) -> None:
+        """Start new log files (the old directory was removed), with the same limits."""
+        if self.store is not None:
+            old, self.store = (
+                self.store,
+                LogStore(directory, self.store.max_size, self.store.max_files),
+            )
+            old.close()
+
     def append(self, name: str, run: int, batch: OutputBatch) -> None:
         assert self.store is not None
         self.store.append_many(name, batch.ts, batch.stream, run, batch.texts, batch.partial)

@@ -63,13 +63,29 @@ class ProcessRuntime:
         self._timer: asyncio.Task[None] | None = None
         self._user_start = False
         self.health: HealthProber | None = None
+        self._next: tuple[ProcessSpec, ExecutionContext] | None = None  # see redefine
+        # The definition of the last run that completed successfully under this supervisor.
+        self.completed_spec: ProcessSpec | None = None
+        # Dependencies with `restart: true` that went down while we should run.
+        self.waiting_for: set[str] = set()
         # ready_log_line: this run's stdout matched it (the log_ready condition)
         self.log_ready = False
-        self._ready_line = re.compile(spec.ready_log_line) if spec.ready_log_line else None
 
     @property
     def name(self) -> str:
         return self.spec.name
+
+    @property
+    def _ready_line(self) -> re.Pattern[str] | None:
+        """The current spec's ready_log_line (re caches the compiled pattern)."""
+        return re.compile(self.spec.ready_log_line) if self.spec.ready_log_line else None
+
+    def redefine(self, spec: ProcessSpec, context: ExecutionContext) -> None:
+        """A new definition: a running process keeps its own until its next run."""
+        if self.status in states.ALIVE:
+            self._next = (spec, context)
+        else:
+            self.spec, self.context, self._next = spec, context, None
 
     def _set(self, new: str, reason: str) -> None:
         states.check(self.status, new)
@@ -167,6 +183,8 @@ class ProcessRuntime:
     async def _spawn(
         self, reason: str, *, user: bool, adopted: RunningProcess | None = None
     ) -> None:
+        if self._next is not None and adopted is None:
+            (self.spec, self.context), self._next = self._next, None
         self._set(states.STARTING, reason)
         self.recent_stderr.clear()
         self.log_ready = False
@@ -192,7 +210,15 @@ class ProcessRuntime:
             self.health.begin()
         else:
             self.health = None
-        if await self.wait_until(lambda rt: rt.status != states.STARTING, START_GRACE):
+        # Known good as soon as the health check passes, else when the grace period ends.
+        await self.wait_until(
+            lambda rt: (
+                rt.status != states.STARTING
+                or (rt.health is not None and rt.health.status == "healthy")
+            ),
+            START_GRACE,
+        )
+        if self.status != states.STARTING:
             return  # ended during the grace period; _watch has recorded how
         self._set(states.RUNNING, "started")
         if self.health is not None and self.health.status in states.HEALTH_TO_STATUS:
@@ -207,6 +233,9 @@ class ProcessRuntime:
 
     def health_changed(self, target: str, reason: str, restart: bool) -> None:
         """Called by the prober: move between running/healthy/unhealthy; maybe restart."""
+        if self.status == states.STARTING:
+            self._notify()  # _spawn is waiting: a passed check ends the grace period early
+            return
         if self.status not in states.UP or self.status == target:
             return
         self._set(target, reason)
@@ -271,8 +300,9 @@ class ProcessRuntime:
             self.host.output(self, run, batch)
 
     def _ready(self, texts: list[str]) -> None:
-        assert self._ready_line is not None
-        if any(self._ready_line.search(text) for text in texts):
+        ready_line = self._ready_line
+        assert ready_line is not None
+        if any(ready_line.search(text) for text in texts):
             self.log_ready = True
             self.host.record(self, self.status, self.status, "ready line logged")
             self._notify()
@@ -331,12 +361,24 @@ class ProcessRuntime:
                 else f"killed by signal {info.signal}"
             )
         how += note
-        if leftovers:
+        if leftovers and self.spec.keeps_shell:
+            how += f"; killed {leftovers} process(es) still running when its shell ended"
+        elif leftovers:
             how += f"; killed {leftovers} process(es) it left running (daemonized? run it in the foreground)"
+        failed_start = None
+        if states.failed_start(
+            self._user_start,
+            self.status,
+            has_check=self.health is not None,
+            ever_healthy=self.health is not None and self.health.was_healthy,
+        ):
+            failed_start = (
+                "during start" if self.status == states.STARTING else "before it was healthy"
+            )
         decision = states.after_exit(
             how,
             info.code,
-            during_user_start=self.status == states.STARTING and self._user_start,
+            failed_start=failed_start,
             stable=uptime >= policy.backoff.reset_after,
             restarts=self.restarts,
             desired=self.desired,
@@ -350,6 +392,7 @@ class ProcessRuntime:
         if decision.delay is None:
             self.desired = states.DESIRED_STOPPED
         self.last_exit = self._exit_record(info, decision.reason)
+        self.completed_spec = self.spec if decision.status == states.EXITED else None
         self._set(decision.status, decision.reason)
         if decision.delay is not None:
             self._timer = asyncio.create_task(self._restart_after(decision.delay))

@@ -1,7 +1,8 @@
 """The supervisor's pipe to its sentinel (procler.supervisor.sentinel).
 
-The sentinel is told which process groups exist; when the pipe closes (the supervisor
-exited, or died even by kill -9) it sweeps them. Injected into the Supervisor, so the
+The sentinel is told which runs exist (`+RUN_ID [PGID]`, `-RUN_ID`); when the pipe closes
+(the supervisor exited, or died even by kill -9) it sweeps them. It shares the supervisor's
+lock (pass_fds): the lock is free only once it has swept. Injected into the Supervisor, so the
 supervisor's code can be tested in-process without spawning one.
 """
 
@@ -11,6 +12,8 @@ import asyncio
 import subprocess
 import sys
 from typing import Protocol
+
+from procler.contexts.base import RunningProcess
 
 CLOSE_WAIT = 10.0  # bound on waiting for the sentinel's final sweep
 
@@ -29,12 +32,13 @@ class Sentinel(Protocol):
 class SentinelLink:
     """A running sentinel process and the pipe to its stdin."""
 
-    def __init__(self, root: str) -> None:
+    def __init__(self, root: str, lock_fd: int | None = None) -> None:
         self._proc = subprocess.Popen(
             [sys.executable, "-m", "procler.supervisor.sentinel", root],
             stdin=subprocess.PIPE,
             stdout=subprocess.DEVNULL,
             start_new_session=True,
+            pass_fds=() if lock_fd is None else (lock_fd,),
         )
 
     @property
@@ -51,3 +55,16 @@ class SentinelLink:
         assert self._proc.stdin is not None
         self._proc.stdin.close()
         await asyncio.to_thread(self._proc.wait, CLOSE_WAIT)
+
+
+def register(sentinel: Sentinel, proc: RunningProcess, local: bool) -> None:
+    """Tell the sentinel of a run (a local one with its process group; a command exec'd
+    in a container has none of ours)."""
+    if proc.run_id:
+        group = f" {proc.pid}" if local and proc.pid is not None else ""
+        sentinel.tell(f"+{proc.run_id}{group}")
+
+
+def unregister(sentinel: Sentinel, proc: RunningProcess) -> None:
+    if proc.run_id:
+        sentinel.tell(f"-{proc.run_id}")

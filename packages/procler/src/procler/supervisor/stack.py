@@ -48,10 +48,13 @@ async def _settled(rts: list[ProcessRuntime], timeout: float) -> None:
         await wait_members(rts, _ready, _why_not, min(left, SETTLE))
 
 
-async def up_and_wait(handlers: CommandHandlers, values: dict[str, Any]) -> dict[str, Any]:
-    """Start everything (dependency order), then wait until each process is ready."""
+async def up_and_wait(
+    handlers: CommandHandlers, values: dict[str, Any], keep_completed: bool = False
+) -> dict[str, Any]:
+    """Start everything (dependency order), then wait until each process is ready;
+    keep_completed: leave alone one-shots that completed (see `up --rerun`)."""
     timeout = float(values.get("timeout") or 60.0)
-    await handlers.start({**values, "all": True})
+    await handlers.start({**values, "all": True}, keep_completed=keep_completed)
     rts = list(handlers.sup.runtimes[n] for n in handlers.sup.config().processes)
     await handlers.unless_stopping(_settled(rts, timeout), "during up --wait")
     members = [{**handlers.describe(rt), "ready": _ready(rt)} for rt in rts]

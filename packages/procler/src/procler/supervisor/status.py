@@ -42,10 +42,12 @@ def resting_status(
     runs, restarts, last_exit): also the answer from disk when no supervisor runs."""
     last_exit = saved["last_exit"]
     out: dict[str, Any] = {
+        # shell: true when a shell runs the program (`pid` is then the program's)
         "name": spec.name,
         "status": status,
         "context": spec.context,
         "pid": None,
+        "shell": spec.keeps_shell and spec.context == "local",
         "started_at": None,
         "uptime_seconds": None,
         "run": saved["runs"],
@@ -53,6 +55,8 @@ def resting_status(
         "exit_code": (last_exit or {}).get("code"),
         "last_exit": last_exit,
         "desired": saved["desired"],
+        "dependency_down": None,
+        "why": None,
         "source": spec.source,
         "tags": list(spec.tags),
         "memory_rss_bytes": None,
@@ -65,8 +69,13 @@ def resting_status(
     return out
 
 
-def process_status(runtime: ProcessRuntime, meter: CpuMeter, now: float) -> dict[str, Any]:
-    """Everything an agent needs about one process, from the runtime and /proc."""
+def process_status(
+    runtime: ProcessRuntime, meter: CpuMeter, now: float, down: tuple[str, str] | None = None
+) -> dict[str, Any]:
+    """Everything an agent needs about one process, from the runtime and /proc.
+
+    `down` is (dependency, why) when a dependency of a process that runs (or should)
+    died or was stopped."""
     saved = {
         "desired": runtime.desired,
         "runs": runtime.run,
@@ -74,20 +83,26 @@ def process_status(runtime: ProcessRuntime, meter: CpuMeter, now: float) -> dict
         "last_exit": runtime.last_exit,
     }
     out = resting_status(runtime.spec, runtime.status, saved, runtime.log_ready)
+    if down is not None:
+        out["dependency_down"], out["why"] = down
     if runtime.health is not None:
         out["health"] = runtime.health.summary()
     if runtime.proc is not None and runtime.status in states.ALIVE:
-        pid = runtime.proc.pid
+        leader = runtime.proc.pid
+        pid = leader
+        if out["shell"] and pid is not None:
+            # The shell leads the group; what the user thinks of as the process is its child.
+            pid = next(iter(procfs.children(pid)), pid)
         out["pid"] = pid
         out["started_at"] = iso(runtime.started_at)
         out["uptime_seconds"] = round(now - runtime.started_at, 3) if runtime.started_at else None
-        tree = procfs.tree(pid) if pid is not None else []
-        out.update(runtime.proc.details(tree[0] if tree else None))
+        tree = procfs.tree(leader) if leader is not None else []
+        out.update(runtime.proc.details(next((p for p in tree if p.pid == pid), None)))
         if tree:
             out["memory_rss_bytes"] = sum(p.rss_bytes for p in tree)
             cpu = sum(p.cpu_seconds for p in tree)
             out["cpu_percent"] = meter.percent(
-                runtime.name, pid, cpu, now, runtime.started_at or now
+                runtime.name, leader, cpu, now, runtime.started_at or now
             )
     return out
 
