@@ -44,6 +44,7 @@ RECIPE_COMMANDS: "tuple[Command, ...]" = (
         FORWARD,
         examples=("procler recipe list",),
         errors=SUPERVISED,
+        read_only=True,
         output={"type": "object", "properties": {"recipes": {"type": "array"}}},
     ),
     Command(
@@ -53,6 +54,7 @@ RECIPE_COMMANDS: "tuple[Command, ...]" = (
         args=(RECIPE,),
         examples=("procler recipe show deploy",),
         errors=(*SUPERVISED, RecipeNotFound),
+        read_only=True,
         output={"type": "object", "description": "name, description, on_error, steps"},
     ),
     Command(
@@ -136,6 +138,7 @@ RECIPE_COMMANDS: "tuple[Command, ...]" = (
         args=(Arg("name", "only the runs of this recipe"),),
         examples=("procler recipe runs", "procler recipe runs deploy"),
         errors=(*SUPERVISED, RecipeNotFound),
+        read_only=True,
         output={"type": "object", "properties": {"runs": {"type": "array", "items": RUN}}},
     ),
     Command(
@@ -145,6 +148,7 @@ RECIPE_COMMANDS: "tuple[Command, ...]" = (
         args=(RUN_ID,),
         examples=("procler recipe status deploy-1a2b3c4d",),
         errors=(*SUPERVISED, RunNotFound),
+        read_only=True,
         output=RUN,
     ),
 )

@@ -31,6 +31,7 @@ SNIPPET_COMMANDS: "tuple[Command, ...]" = (
         args=(Arg("--tag", "only snippets carrying this tag (repeatable: any)", multiple=True),),
         examples=("procler snippet list", "procler snippet list --tag db"),
         errors=SUPERVISED,
+        read_only=True,
         output={"type": "object", "properties": {"snippets": {"type": "array", "items": SNIPPET}}},
     ),
     Command(
@@ -40,6 +41,7 @@ SNIPPET_COMMANDS: "tuple[Command, ...]" = (
         args=(SNIPPET_NAME,),
         examples=("procler snippet show migrate",),
         errors=(*SUPERVISED, SnippetNotFound),
+        read_only=True,
         output=SNIPPET,
     ),
     Command(
@@ -96,6 +98,7 @@ SNIPPET_COMMANDS: "tuple[Command, ...]" = (
         args=(Arg("name", "snippet name", required=True),),
         examples=("procler snippet remove dbsize",),
         errors=SUPERVISED,
+        destructive=True,
         output={"type": "object", "properties": {"name": {}, "removed": {"type": "boolean"}}},
     ),
 )

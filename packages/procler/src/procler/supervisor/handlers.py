@@ -48,12 +48,12 @@ class Handlers:
     def table(self) -> dict[str, Handler]:
         """Every command's handler; each answer carries config_warning while the config
         file is invalid (the last valid config runs meanwhile)."""
-        from procler.supervisor.recipes.commands import recipe_table
-        from procler.supervisor.snippets import snippet_table
+        from procler.supervisor.recipes.commands import RecipeCommands
+        from procler.supervisor.snippets import SnippetCommands
 
         table: dict[str, Handler] = {
-            **recipe_table(self),
-            **snippet_table(self),
+            **RecipeCommands(self).table(),
+            **SnippetCommands(self).table(),
             "start": self.start,
             "stop": self.stop,
             "restart": self.restart,

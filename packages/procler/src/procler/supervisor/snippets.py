@@ -53,25 +53,35 @@ async def run_snippet(
     return {"snippet": snippet.name, **data}
 
 
-def snippet_table(handlers: CommandHandlers) -> dict[str, Handler]:
-    def find(name: str) -> Snippet:
-        snippets = handlers.sup.config().snippets
+class SnippetCommands:
+    def __init__(self, handlers: CommandHandlers) -> None:
+        self.handlers = handlers
+
+    def table(self) -> dict[str, Handler]:
+        return {
+            "snippet list": self.snippet_list,
+            "snippet show": self.snippet_show,
+            "snippet run": self.snippet_run,
+        }
+
+    def find_snippet(self, name: str) -> Snippet:
+        snippets = self.handlers.sup.config().snippets
         if name not in snippets:
             raise SnippetNotFound.among(name, snippets)
         return snippets[name]
 
-    async def listing(values: dict[str, Any]) -> Any:
+    async def snippet_list(self, values: dict[str, Any]) -> Any:
         tags = set(values.get("tag") or ())
-        snippets = handlers.sup.config().snippets.values()
+        snippets = self.handlers.sup.config().snippets.values()
         return {"snippets": [describe(s) for s in snippets if not tags or tags & set(s.tags)]}
 
-    async def show(values: dict[str, Any]) -> Any:
-        return describe(find(values["name"]))
+    async def snippet_show(self, values: dict[str, Any]) -> Any:
+        return describe(self.find_snippet(values["name"]))
 
-    async def run(values: dict[str, Any]) -> Any:
-        snippet = find(values["name"])
+    async def snippet_run(self, values: dict[str, Any]) -> Any:
+        snippet = self.find_snippet(values["name"])
         given = dict(values.get("arg") or [])
         timeout = float(values.get("timeout") or snippet.timeout)
-        return await run_snippet(handlers.sup, snippet, given, bool(values.get("yes")), timeout)
-
-    return {"snippet list": listing, "snippet show": show, "snippet run": run}
+        return await run_snippet(
+            self.handlers.sup, snippet, given, bool(values.get("yes")), timeout
+        )

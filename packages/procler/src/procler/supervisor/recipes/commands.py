@@ -17,23 +17,39 @@ Handler = Callable[[dict[str, Any]], Awaitable[Any]]
 RUNS_SHOWN = 50
 
 
-def recipe_table(handlers: CommandHandlers) -> dict[str, Handler]:
+class RecipeCommands:
     """The recipe commands; the engine is made on first use (it needs the supervisor)."""
-    engines: list[RecipeEngine] = []
 
-    def engine() -> RecipeEngine:
-        if not engines:
-            engines.append(RecipeEngine(handlers))
-        return engines[0]
+    def __init__(self, handlers: CommandHandlers) -> None:
+        self.handlers = handlers
+        self._engine: RecipeEngine | None = None
 
-    async def run(values: dict[str, Any]) -> Any:
+    def table(self) -> dict[str, Handler]:
+        return {
+            "recipe list": self.recipe_list,
+            "recipe show": self.recipe_show,
+            "recipe run": self.recipe_run,
+            "recipe runs": self.recipe_runs,
+            "recipe status": self.recipe_status,
+            "recipe resume": self.recipe_resume,
+            "recipe cancel": self.recipe_cancel,
+        }
+
+    def engine(self) -> RecipeEngine:
+        if self._engine is None:
+            self._engine = RecipeEngine(self.handlers)
+        return self._engine
+
+    async def recipe_run(self, values: dict[str, Any]) -> Any:
         if values.get("dry_run"):
-            return plan(handlers, engine().recipe(values["name"]))
+            return plan(self.handlers, self.engine().recipe(values["name"]))
         name = values["name"]
-        return await engine().run(name, bool(values.get("detach")), bool(values.get("wait")))
+        return await self.engine().start_run(
+            name, bool(values.get("detach")), bool(values.get("wait"))
+        )
 
-    async def resume(values: dict[str, Any]) -> Any:
-        return await engine().resume(
+    async def recipe_resume(self, values: dict[str, Any]) -> Any:
+        return await self.engine().resume_run(
             values["run_id"],
             skip=values.get("skip_step"),
             start=values.get("from_step"),
@@ -41,8 +57,8 @@ def recipe_table(handlers: CommandHandlers) -> dict[str, Handler]:
             detach=bool(values.get("detach")),
         )
 
-    async def listing(values: dict[str, Any]) -> Any:
-        recipes = handlers.sup.config().recipes.values()
+    async def recipe_list(self, values: dict[str, Any]) -> Any:
+        recipes = self.handlers.sup.config().recipes.values()
         return {
             "recipes": [
                 {
@@ -55,29 +71,19 @@ def recipe_table(handlers: CommandHandlers) -> dict[str, Handler]:
             ]
         }
 
-    async def show(values: dict[str, Any]) -> Any:
-        recipe = engine().recipe(values["name"])
+    async def recipe_show(self, values: dict[str, Any]) -> Any:
+        recipe = self.engine().recipe(values["name"])
         return {**dataclasses.asdict(recipe), "definition_hash": definition_hash(recipe)}
 
-    async def runs(values: dict[str, Any]) -> Any:
+    async def recipe_runs(self, values: dict[str, Any]) -> Any:
         name = values.get("name")
         if name:
-            engine().recipe(name)
-        found = engine().records.runs(name, RUNS_SHOWN)
+            self.engine().recipe(name)
+        found = self.engine().records.runs(name, RUNS_SHOWN)
         return {"runs": [{k: v for k, v in r.as_dict().items() if k != "steps"} for r in found]}
 
-    async def cancel(values: dict[str, Any]) -> Any:
-        return await engine().cancel(values["run_id"])
+    async def recipe_cancel(self, values: dict[str, Any]) -> Any:
+        return await self.engine().cancel_run(values["run_id"])
 
-    async def status(values: dict[str, Any]) -> Any:
-        return engine().run_record(values["run_id"]).as_dict()
-
-    return {
-        "recipe list": listing,
-        "recipe show": show,
-        "recipe run": run,
-        "recipe runs": runs,
-        "recipe status": status,
-        "recipe resume": resume,
-        "recipe cancel": cancel,
-    }
+    async def recipe_status(self, values: dict[str, Any]) -> Any:
+        return self.engine().run_record(values["run_id"]).as_dict()

@@ -62,7 +62,7 @@ class RecipeEngine:
             raise RunNotFound(f"no recipe run {run_id!r}")
         return run
 
-    async def run(self, name: str, detach: bool, wait: bool = False) -> dict[str, Any]:
+    async def start_run(self, name: str, detach: bool, wait: bool = False) -> dict[str, Any]:
         recipe = self.recipe(name)
         while wait and name in self.active:  # each pass waits for one run to end
             # its done callback (added first) has released it by the time this resumes
@@ -72,7 +72,7 @@ class RecipeEngine:
         self.records.save(run)
         return await self._launch(recipe, run, detach)
 
-    async def resume(
+    async def resume_run(
         self, run_id: str, skip: str | None, start: str | None, force: bool, detach: bool
     ) -> dict[str, Any]:
         run = self.run_record(run_id)
@@ -134,7 +134,7 @@ class RecipeEngine:
         await asyncio.shield(task)  # the caller going away leaves the run going
         return answer(run)
 
-    async def cancel(self, run_id: str) -> dict[str, Any]:
+    async def cancel_run(self, run_id: str) -> dict[str, Any]:
         """Cancel the step a run is in (an exec: TERM, then KILL); answers the ended run."""
         run = self.run_record(run_id)
         found = next((a for a in self.active.values() if a[0] == run_id), None)
