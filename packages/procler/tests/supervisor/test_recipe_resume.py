@@ -11,9 +11,11 @@ from typing import Any
 import pytest
 from harness import PY, Project, alive, sentinel_running, wait_for
 
-# Each exec step writes a marker file when it begins, then waits for a release file (bounded).
+# Each exec step prints and writes a marker when it begins, then waits for a release file
+# (bounded).
 HOLD = (
-    f"{PY} -c \\\"import pathlib, time; pathlib.Path('{{mark}}').touch(); "
+    f"{PY} -c \\\"import pathlib, time; print('begun {{mark}}', flush=True); "
+    "pathlib.Path('{mark}').touch(); "
     "[time.sleep(0.05) for _ in range(600) if not pathlib.Path('release').exists()]; "
     "print('done {mark}')\\\""
 )
@@ -46,12 +48,18 @@ def project(tmp_path: Path) -> Iterator[Project]:
 def _interrupt_during_migrate(project: Project) -> str:
     run_id: str = project.ok("recipe", "run", "deploy", "--detach")["run_id"]
     assert wait_for(lambda: (project.root / "migrating").exists(), 30)
+    # what it printed is in the recipe's log as it comes, so it outlives the supervisor
+    assert wait_for(lambda: _logged(project)[-1:] == ["[migrate] begun migrating"], 30)
     pid = project.supervisor_pid()
     os.kill(pid, signal.SIGKILL)
     assert wait_for(lambda: not alive(pid), 10)
     # the dead supervisor's sentinel sweeps the project's processes: let it finish first
     assert wait_for(lambda: not sentinel_running(str(project.root)), 30)
     return run_id
+
+
+def _logged(project: Project) -> list[str]:
+    return [line["text"] for line in project.ok("logs", "--recipe", "deploy")["lines"]]
 
 
 def _statuses(run: dict[str, Any]) -> list[tuple[str, str]]:
@@ -73,7 +81,15 @@ def test_an_interrupted_exec_step_is_not_rerun_without_the_users_word(project: P
     ]
     code, answer = project.run("recipe", "resume", run_id)
     assert (code, answer["error_code"]) == (1, "STEP_NOT_IDEMPOTENT")
-    assert answer["data"] == {"run_id": run_id, "step": "migrate", "last_output": []}
+    assert answer["data"] == {
+        "run_id": run_id,
+        "step": "migrate",
+        "last_output": ["begun migrating"],
+    }
+    assert answer["error"] == (
+        f"step migrate (exec {HOLD.format(mark='migrating').replace(chr(92), '')}) was "
+        "interrupted and is not idempotent: it may have done part of its work"
+    )
     assert project.ok("recipe", "status", run_id)["status"] == "interrupted"
     resumed = project.ok("recipe", "resume", run_id, "--skip-step", "migrate")
     assert (resumed["status"], _statuses(resumed)) == (
@@ -93,7 +109,7 @@ def test_from_step_runs_the_interrupted_step_again(project: Project) -> None:
     run_id = _interrupt_during_migrate(project)
     (project.root / "release").touch()
     resumed = project.ok("recipe", "resume", run_id, "--from-step", "migrate")
-    assert resumed["steps"][1]["output"] == "done migrating\n"
+    assert resumed["steps"][1]["output"] == "begun migrating\ndone migrating\n"
     assert _statuses(resumed) == [
         ("stop-1", "succeeded"),
         ("migrate", "succeeded"),

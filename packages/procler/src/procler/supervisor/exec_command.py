@@ -5,11 +5,12 @@ steps both run through `run_command`."""
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 from typing import Any, Literal
 
 from agentcli.errors import UsageError
 from procler.config.model import DockerSpec, ProcessSpec
-from procler.contexts.base import RunningProcess
+from procler.contexts.base import OutputBatch, RunningProcess
 from procler.errors import CommandFailed, Timeout
 from procler.supervisor.core import Supervisor
 from procler.supervisor.oneshot import run_once
@@ -36,6 +37,7 @@ async def run_command(
     container: str | None,
     cwd: str | None,
     timeout: float,
+    on_output: Callable[[OutputBatch], None] | None = None,
 ) -> dict[str, Any]:
     """Run it to its end or its timeout; a non-zero exit is COMMAND_FAILED and an overrun
     TIMEOUT, each with the output in its data."""
@@ -61,7 +63,12 @@ async def run_command(
 
     try:
         result = await run_once(
-            sup.context_for(spec), spec, sup.host.environment(spec), timeout, track
+            sup.context_for(spec),
+            spec,
+            sup.host.environment(spec),
+            timeout,
+            track,
+            on_output=on_output,
         )
     finally:
         for proc in spawned:

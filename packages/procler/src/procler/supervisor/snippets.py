@@ -8,6 +8,7 @@ from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any
 
 from procler.config.model import Snippet
+from procler.contexts.base import OutputBatch
 from procler.errors import ConfirmationRequired, InvalidArgument, SnippetNotFound
 from procler.snippet_fill import ArgumentInvalid, arguments, fill
 from procler.supervisor.core import Supervisor
@@ -29,7 +30,12 @@ def describe(snippet: Snippet) -> dict[str, Any]:
 
 
 async def run_snippet(
-    sup: Supervisor, snippet: Snippet, given: dict[str, str], confirmed: bool, timeout: float
+    sup: Supervisor,
+    snippet: Snippet,
+    given: dict[str, str],
+    confirmed: bool,
+    timeout: float,
+    on_output: Callable[[OutputBatch], None] | None = None,
 ) -> dict[str, Any]:
     """Fill the placeholders and run it (`snippet run`, and a recipe's snippet step, which
     the recipe confirms); INVALID_ARGUMENT runs nothing."""
@@ -49,6 +55,7 @@ async def run_snippet(
         container=snippet.container,
         cwd=snippet.cwd,
         timeout=timeout,
+        on_output=on_output,
     )
     return {"snippet": snippet.name, **data}
 

@@ -20,12 +20,22 @@ from procler.errors import (
     RunNotRunning,
     StepNotIdempotent,
 )
-from procler.supervisor.recipes.model import RunRecord, definition_hash, new_run
+from procler.logs.query import query
+from procler.project import recipe_log_name
+from procler.supervisor.recipes.model import (
+    RunRecord,
+    StepRecord,
+    definition_hash,
+    new_run,
+    step_prefix,
+)
 from procler.supervisor.recipes.records import RunRecords
 from procler.supervisor.recipes.runner import RunControl, execute
 
 if TYPE_CHECKING:
     from procler.supervisor.commands_api import CommandHandlers
+
+LOGGED_LINES = 200  # of the recipe's log read back for an interrupted step
 
 
 class RecipeEngine:
@@ -43,12 +53,32 @@ class RecipeEngine:
             if step is not None:
                 step.move(rs.CANCELLED)
                 step.error = "interrupted: the supervisor stopped during this step"
+                step.output = self._logged_output(run, step)
                 run.interrupted_step = step.id
             run.move(rs.RUN_INTERRUPTED)
             run.error = "the supervisor stopped during the run" + (
                 f" (at step {step.id})" if step is not None else ""
             )
             self.records.save(run)
+
+    def _logged_output(self, run: RunRecord, step: StepRecord) -> str:
+        """What a step printed before its supervisor died, from the recipe's log (where
+        exec and snippet steps stream their lines), its last LOGGED_LINES lines."""
+        store = self.handlers.sup.output.store
+        if store is None:
+            return ""
+        store.flush()
+        lines = query(
+            store.directory,
+            recipe_log_name(run.recipe),
+            tail=LOGGED_LINES,
+            since=step.started_at,
+            run="all",
+        ).lines
+        prefix = step_prefix(step.id)
+        return "".join(
+            line["text"][len(prefix) :] + "\n" for line in lines if line["text"].startswith(prefix)
+        )
 
     def recipe(self, name: str) -> Recipe:
         recipes = self.handlers.sup.config().recipes

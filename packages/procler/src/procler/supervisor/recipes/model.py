@@ -14,6 +14,11 @@ from procler.config.model import Recipe
 LAST_LINES = 5  # output lines a failure message quotes
 
 
+def step_prefix(step_id: str) -> str:
+    """What marks a step's lines in the recipe's log."""
+    return f"[{step_id}] "
+
+
 def definition_hash(recipe: Recipe) -> str:
     """A digest of the recipe as defined: resume refuses a run whose recipe changed since."""
     text = json.dumps(dataclasses.asdict(recipe), sort_keys=True)

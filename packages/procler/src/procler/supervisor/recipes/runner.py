@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import logging
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from agentcli.errors import AgentError
@@ -12,9 +14,15 @@ from procler import states
 from procler.config.model import Recipe, RecipeStep
 from procler.contexts.base import OutputBatch
 from procler.project import recipe_log_name
-from procler.supervisor.recipes.model import RunRecord, StepRecord
+from procler.supervisor.recipes.model import RunRecord, StepRecord, step_prefix
 from procler.supervisor.recipes.records import RunRecords
-from procler.supervisor.recipes.steps import StepOutcome, condition_met, exec_outcome, run_step
+from procler.supervisor.recipes.steps import (
+    STREAMED,
+    StepOutcome,
+    condition_met,
+    exec_outcome,
+    run_step,
+)
 
 if TYPE_CHECKING:
     from procler.supervisor.commands_api import CommandHandlers
@@ -62,7 +70,7 @@ async def execute(
         record.error, record.exit_code, record.output = None, None, ""
         record.attempts = 0
         records.save(run)
-        current = asyncio.ensure_future(_attempts(handlers, step, record))
+        current = asyncio.ensure_future(_attempts(handlers, run, step, record))
         control.step = current
         try:
             outcome = await current
@@ -97,25 +105,42 @@ async def execute(
     records.save(run)
 
 
+def _streamer(
+    handlers: CommandHandlers, run: RunRecord, record: StepRecord
+) -> Callable[[OutputBatch], None]:
+    """Where a step's output goes as it comes: the log store under the recipe, each line
+    marked with the step (what an interrupted step printed survives the supervisor)."""
+    name, prefix = recipe_log_name(run.recipe), step_prefix(record.id)
+
+    def put(batch: OutputBatch) -> None:
+        texts = [prefix + text for text in batch.texts]
+        handlers.sup.output.append(name, 1, dataclasses.replace(batch, texts=texts))
+
+    return put
+
+
 def _log(handlers: CommandHandlers, run: RunRecord, record: StepRecord) -> None:
-    """The step's output, and its error, into the log store under the recipe."""
+    """The step's output (unless streamed), and its error, into the log store under the
+    recipe."""
     now = handlers.sup.clock.time()
     output = handlers.sup.output
-    lines = [f"[{record.id}] {line}" for line in record.output.splitlines()]
-    if lines:
+    lines = [step_prefix(record.id) + line for line in record.output.splitlines()]
+    if lines and record.kind not in STREAMED:
         output.append(recipe_log_name(run.recipe), 1, OutputBatch("stdout", lines, now))
     if record.error:
         failed = f"[{record.id}] {record.status}: {record.error}"
         output.append(recipe_log_name(run.recipe), 1, OutputBatch("stderr", [failed], now))
 
 
-async def _attempts(handlers: CommandHandlers, step: RecipeStep, record: StepRecord) -> StepOutcome:
+async def _attempts(
+    handlers: CommandHandlers, run: RunRecord, step: RecipeStep, record: StepRecord
+) -> StepOutcome:
     """The step, again after a failure while retries are left (the delay doubling from
     retry_delay, capped)."""
     while True:
         record.attempts += 1
         try:
-            return await run_step(handlers, step)
+            return await run_step(handlers, step, _streamer(handlers, run, record))
         except AgentError:
             if record.attempts > step.retries:
                 raise

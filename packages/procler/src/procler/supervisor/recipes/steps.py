@@ -5,10 +5,12 @@ runner `procler exec` uses; and whether a step's `when` holds."""
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from procler import states
 from procler.config.model import RecipeStep
+from procler.contexts.base import OutputBatch
 from procler.errors import ConditionImpossible, Timeout
 from procler.supervisor.exec_command import run_command
 from procler.supervisor.ports import listening
@@ -21,6 +23,7 @@ if TYPE_CHECKING:
 
 
 PORT_POLL = 0.02  # seconds between looks at the ports of a wait_for port
+STREAMED = ("exec", "snippet")  # step kinds whose output reaches the log store as it comes
 
 
 class StepOutcome:
@@ -44,8 +47,11 @@ def _statuses(answer: dict[str, Any]) -> str:
     return "\n".join(f"{p['name']} is {p['status']}" for p in listed)
 
 
-async def run_step(handlers: CommandHandlers, step: RecipeStep) -> StepOutcome:
-    """Do one step; an AgentError says why it failed (exec failures carry their output)."""
+async def run_step(
+    handlers: CommandHandlers, step: RecipeStep, on_output: Callable[[OutputBatch], None]
+) -> StepOutcome:
+    """Do one step; an AgentError says why it failed (exec failures carry their output).
+    An exec or snippet step's output also goes to on_output as it comes."""
     target = {"name": step.target, "timeout": step.timeout}
     if step.kind == "exec":
         data = await run_command(
@@ -55,11 +61,13 @@ async def run_step(handlers: CommandHandlers, step: RecipeStep) -> StepOutcome:
             container=step.container,
             cwd=step.cwd,
             timeout=step.timeout,
+            on_output=on_output,
         )
         return exec_outcome(data)
     if step.kind == "snippet":
         snippet = handlers.sup.config().snippets[step.target]
-        data = await run_snippet(handlers.sup, snippet, dict(step.args), True, snippet.timeout)
+        given = dict(step.args)
+        data = await run_snippet(handlers.sup, snippet, given, True, snippet.timeout, on_output)
         return exec_outcome(data)
     if step.kind == "wait":
         await asyncio.sleep(step.seconds)
