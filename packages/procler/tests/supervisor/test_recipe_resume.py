@@ -122,8 +122,14 @@ def test_an_idempotent_step_is_rerun_automatically(tmp_path: Path) -> None:
     try:
         run_id = _interrupt_during_migrate(project)
         (project.root / "release").touch()
+        assert project.ok("recipe", "status", run_id)["steps"][1]["output"] == "begun migrating\n"
         resumed = project.ok("recipe", "resume", run_id)
-        assert (resumed["status"], resumed["steps"][1]["status"]) == ("succeeded", "succeeded")
+        assert (resumed["status"], _statuses(resumed)) == (
+            "succeeded",
+            [("stop-1", "succeeded"), ("migrate", "succeeded"), ("start-3", "succeeded")],
+        )
+        assert resumed["steps"][1]["output"] == "begun migrating\ndone migrating\n"
+        assert project.ok("status", "api")["status"] == "running"
     finally:
         project.close()
 
