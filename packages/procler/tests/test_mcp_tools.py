@@ -102,8 +102,19 @@ def test_schemas_come_from_the_declarations() -> None:
     by_name = {t.name: t for t in listed()}
     logs = by_name["procler_logs"]
     assert sorted(logs.input_schema["properties"]) == sorted(
-        ["name", "all", "group", "recipe", "tail", "since", "until", "stream", "grep", "run"]
-        + ["timeout"]
+        [
+            "name",
+            "all",
+            "group",
+            "recipe",
+            "tail",
+            "since",
+            "until",
+            "stream",
+            "grep",
+            "run",
+            "timeout",
+        ]
     )
     assert logs.input_schema["properties"]["stream"] == {
         "type": "string",
