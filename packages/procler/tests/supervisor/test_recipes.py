@@ -255,7 +255,13 @@ def test_wait_runs_after_the_going_run_and_a_gone_client_leaves_a_run_going(
         stdout=subprocess.PIPE,
         text=True,
     )
-    assert project.ok("recipe", "cancel", first["run_id"])["status"] == "cancelled"
-    out, _ = waiting.communicate(timeout=30)
+    try:
+        assert project.ok("recipe", "cancel", first["run_id"])["status"] == "cancelled"
+        out, _ = waiting.communicate(timeout=30)
+    finally:  # never left running (or its pipe open) past the test
+        waiting.kill()
+        waiting.wait(10)
+        assert waiting.stdout is not None
+        waiting.stdout.close()
     second = json.loads(out)["data"]
     assert (second["status"], second["run_id"] != first["run_id"]) == ("running", True)
