@@ -1,12 +1,18 @@
 """The PDF expansion budget: before a page is read, its content streams (and the forms it
 draws) are inflated with a bounded inflater and counted against one budget for the file,
-so a FlateDecode bomb costs at most the budget, never the memory it would expand to."""
+so a FlateDecode bomb costs at most the budget, never the memory it would expand to.
+The streams pdfminer decodes while the document opens (xref and object streams, document
+info) are measured the same way, just before pdfminer decodes each (`measured_at_open`)."""
 
 from __future__ import annotations
 
 import zlib
 from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from typing import Any
+
+from officecli.readers.safety import ExpansionBudget
 
 MAX_EXPANDED_BYTES = 128 * 1024 * 1024  # all measured streams of one PDF together
 _STEP = 1 << 20
@@ -27,7 +33,11 @@ def stream_size(stream: Any, limit: int) -> int:
     raw = stream.get_rawdata()
     if raw is None:  # already decoded by pdfminer
         return len(stream.get_data())
-    filters = [_name(f) for f, _ in stream.get_filters()]
+    return inflated_size(raw, [_name(f) for f, _ in stream.get_filters()], limit)
+
+
+def inflated_size(raw: bytes, filters: list[str], limit: int) -> int:
+    """stream_size of raw bytes under their filter names."""
     if not filters or filters[0] not in _FLATE:
         return len(raw)
     inflater = zlib.decompressobj()
@@ -83,3 +93,42 @@ def page_expansion(page: Any, limit: int) -> int:
         if total > limit:
             break
     return total
+
+
+_OPENING: ContextVar[ExpansionBudget | None] = ContextVar("pdf_opening", default=None)
+
+
+@contextmanager
+def measured_at_open(budget: ExpansionBudget) -> Iterator[None]:
+    """While the block runs, each stream pdfminer decodes is first measured (bounded) and
+    taken from `budget`: past it, UnsafeFileError before anything is inflated in full."""
+    _measure_decodes()
+    token = _OPENING.set(budget)
+    try:
+        yield
+    finally:
+        _OPENING.reset(token)
+
+
+def _measure_decodes() -> None:
+    """Wrap pdfminer's PDFStream.decode (once per process): outside measured_at_open it
+    decodes as before."""
+    from pdfminer.pdftypes import PDFStream
+
+    original = PDFStream.decode
+    if getattr(original, "measured", False):
+        return
+
+    def decode(stream: PDFStream) -> None:
+        budget = _OPENING.get()
+        if budget is not None and stream.rawdata is not None:
+            data = stream.rawdata
+            if stream.decipher and stream.objid is not None and stream.genno is not None:
+                data = stream.decipher(stream.objid, stream.genno, data, stream.attrs)
+            filters = [_name(f) for f, _ in stream.get_filters()]
+            size = inflated_size(data, filters, budget.left)
+            budget.take(size, f"stream object {stream.objid} decoded when the document opens")
+        original(stream)
+
+    decode.measured = True  # type: ignore[attr-defined]
+    PDFStream.decode = decode  # type: ignore[method-assign]
