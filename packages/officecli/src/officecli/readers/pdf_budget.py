@@ -131,4 +131,4 @@ def _measure_decodes() -> None:
         original(stream)
 
     decode.measured = True  # type: ignore[attr-defined]
-    PDFStream.decode = decode  # type: ignore[method-assign]
+    PDFStream.decode = decode  # type: ignore[method-assign,assignment]
