@@ -123,3 +123,11 @@ def test_a_sheet_over_max_cells_is_cut_where_the_expat_scan_cuts(tmp_path: Path)
     assert [(len(grids[0].cells), cuts[:1]) for grids, cuts in cut] == [
         (10, ["cut at --max-cells 10: sheet '項目' and any later sheets are incomplete"])
     ] * 2
+
+
+@pytest.mark.parametrize(("far", "fits"), [("A1048576", True), ("B1048576", True), ("E1048576", False)])  # fmt: skip
+def test_the_box_is_rows_times_columns_from_a1(far: str, fits: bool) -> None:
+    cells = (
+        f'<row r="1"><c r="A1"><v>1</v></c></row><row r="1048576"><c r="{far}"><v>2</v></c></row>'
+    )
+    assert sheet_fits(_sheet_xml(cells).encode()) is fits

@@ -14,7 +14,7 @@ process). Any other sheet, or a value of an unexpected type, goes to the expat s
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from officecli.readers.grid import SheetGrid, parse_ref
 from officecli.readers.numfmt import general
@@ -59,8 +59,11 @@ def sheet_fits(data: bytes) -> bool:
     if not cells:
         return True
     width = parse_ref(max(set(letters), key=lambda s: (len(s), s)).decode() + "1")[1] + 1
-    height = max(map(int, _CELL_DIGITS.findall(data)))
-    return width * height <= MAX_BOX
+    tallest = MAX_BOX // width
+    long_row = re.compile(rb' r="[A-Z]{1,3}[0-9]{%d}' % len(str(tallest)))
+    if not long_row.search(data):  # every row number is shorter than the tallest allowed
+        return True
+    return max(map(int, _CELL_DIGITS.findall(data))) <= tallest
 
 
 class _NotShown(Exception):
@@ -74,6 +77,16 @@ def _shown(value: object) -> str:
     if isinstance(value, int | float):
         return general(float(value))
     raise _NotShown
+
+
+def _cells(rows: list[list[Any]]) -> dict[tuple[int, int], str]:
+    """The non-empty cells by (row, column); one comprehension (this is per cell)."""
+    return {
+        (r, c): v if v.__class__ is str else _shown(v)
+        for r, row in enumerate(rows)
+        for c, v in enumerate(row)
+        if v != ""
+    }
 
 
 class CalamineSheets:
@@ -123,13 +136,8 @@ class CalamineSheets:
             merges = sheet.merged_cell_ranges or []
         except CalamineError:
             return None  # the expat scan reports what is wrong with the part
-        try:  # per cell: one comprehension, strings kept as they are
-            cells = {
-                (r, c): v if v.__class__ is str else _shown(v)
-                for r, row in enumerate(rows)
-                for c, v in enumerate(row)
-                if v != ""
-            }
+        try:
+            cells = _cells(rows)
         except _NotShown:
             return None
         if len(cells) > cells_left:
