@@ -48,6 +48,20 @@ def _sheet_xml(cells: str) -> str:
     return f'<worksheet xmlns="{MAIN}"><sheetData>{cells}</sheetData></worksheet>'
 
 
+def _calamine_reads(path: Path) -> bool:
+    """Whether the first sheet is read by calamine (not handed to the expat scan)."""
+    from officecli.readers.safety import Package
+    from officecli.readers.xlsx_book import cell_formats, sheet_refs, workbook
+    from officecli.readers.xlsx_values import CalamineSheets
+
+    with Package(path) as pkg:
+        values = CalamineSheets(pkg, cell_formats(pkg))
+        try:
+            return values.grid(sheet_refs(pkg, workbook(pkg))[0], 10_000) is not None
+        finally:
+            values.close()
+
+
 def _both(path: Path) -> tuple[list[Any], list[Any]]:
     def shape(fast: bool) -> list[Any]:
         grids, cuts = read_grids(path, ReadOptions(max_cells=10_000), fast=fast)
@@ -59,11 +73,28 @@ def _both(path: Path) -> tuple[list[Any], list[Any]]:
 def test_a_plain_design_sheet_is_read_by_calamine_as_by_the_expat_scan(tmp_path: Path) -> None:
     rows = [["物理名", "型", "桁数", "必須"], ["id", "string", 10, True], ["rate", "number", 0.1, False]]  # fmt: skip
     path = _book(tmp_path / "b.xlsx", [*rows, ["全角１２", None, 1e20, None], ["m"]], ("A5:C5",))
-    with zipfile.ZipFile(path) as z:
-        assert sheet_fits(z.read(SHEET)) is True
     fast, exact = _both(path)
-    assert fast == exact
+    assert (fast == exact, _calamine_reads(path)) == (True, True)
     assert fast[0][2][(1, 2)] == "10" and fast[0][3] == [(4, 0, 4, 2)]
+
+
+def test_shared_strings_with_furigana_and_runs_read_alike(tmp_path: Path) -> None:
+    path = _with_sheet(
+        _book(tmp_path / "b.xlsx", [["x"]]),
+        _sheet_xml(
+            '<row r="1"><c r="A1" t="s"><v>0</v></c><c r="B1" t="s"><v>1</v></c>'
+            '<c r="C1" t="inlineStr"><is><r><t>かん</t></r><rPh sb="0" eb="1"><t>カン</t></rPh></is></c></row>'
+        ),
+    )
+    sst = (
+        f'<sst xmlns="{MAIN}"><si><t>山田</t><rPh sb="0" eb="2"><t>ヤマダ</t></rPh>'
+        '<phoneticPr fontId="1"/></si><si><r><t>a</t></r><r><rPr><b/></rPr><t>１２</t></r></si></sst>'
+    )
+    with zipfile.ZipFile(path, "a") as z:
+        z.writestr("xl/sharedStrings.xml", sst)
+    fast, exact = _both(path)
+    assert (fast == exact, _calamine_reads(path)) == (True, True)
+    assert fast[0][2] == {(0, 0): "山田", (0, 1): "a１２", (0, 2): "かん"}
 
 
 @pytest.mark.parametrize("name", ["test.xlsx", "xlsx_multiple_images.xlsx"])
@@ -92,7 +123,7 @@ def test_what_calamine_would_read_otherwise_goes_to_the_expat_scan(
     path = _with_sheet(_book(tmp_path / "b.xlsx", [["x"]]), _sheet_xml(cells))
     assert sheet_fits(_sheet_xml(cells).encode()) is False
     fast, exact = _both(path)
-    assert fast == exact
+    assert (fast == exact, _calamine_reads(path)) == (True, False)
 
 
 @pytest.mark.parametrize(
@@ -112,8 +143,9 @@ def test_markup_the_expat_scan_judges_is_left_to_it(edit: Callable[[str], str]) 
 def test_a_date_style_sends_the_workbook_to_the_expat_scan(tmp_path: Path) -> None:
     from datetime import date
 
-    fast, exact = _both(_book(tmp_path / "b.xlsx", [["作成日", date(2026, 4, 1)], ["版", 1.5]]))
-    assert fast == exact
+    path = _book(tmp_path / "b.xlsx", [["作成日", date(2026, 4, 1)], ["版", 1.5]])
+    fast, exact = _both(path)
+    assert (fast == exact, _calamine_reads(path)) == (True, False)
     assert fast[0][2][(0, 1)] == "2026-04-01"
 
 

@@ -103,8 +103,8 @@ class CalamineSheets:
         decompresses anything) and keep the worksheets that pass the screen."""
         if not all(code.lower() in GENERAL_CODES for code in self.formats):
             return set()
-        strings = [t for t, kind in self.pkg.rels("xl/workbook.xml").values() if kind == "sharedStrings"]  # fmt: skip
-        if any(target != "xl/sharedStrings.xml" for target in strings):
+        rels = self.pkg.rels("xl/workbook.xml").values()
+        if any(kind == "sharedStrings" and t != "xl/sharedStrings.xml" for t, kind in rels):
             return set()  # the expat scan reads that fixed part only
         fits = set()
         for name in sorted(self.pkg.names):
