@@ -9,7 +9,10 @@ import subprocess
 import sys
 import zipfile
 import zlib
+from collections.abc import Callable
 from pathlib import Path
+
+import pytest
 
 from officecli.readers import pdf_budget
 from officecli.readers.drawio import MAX_EXPANDED_BYTES
@@ -125,13 +128,13 @@ def test_every_zip_based_format_refuses_a_zip_bomb(tmp_path: Path) -> None:
         assert (code, report["findings"][0]["field"]) == (2, "UNSAFE_FILE"), fmt.name  # type: ignore[index]
 
 
-def _pdf_with_object_stream(objstm: bytes, first: int) -> bytes:
-    """A PDF 1.5 whose catalog and page tree sit in object stream 3 (FlateDecode data
-    `objstm`, objects from byte `first`), indexed by the xref stream 4."""
+def _pdf_with_object_stream(objstm: bytes, first: int, filters: bytes = b"/FlateDecode") -> bytes:
+    """A PDF 1.5 whose catalog and page tree sit in object stream 3 (data `objstm` under
+    `filters`, objects from byte `first`), indexed by the xref stream 4."""
     out = bytearray(b"%PDF-1.5\n")
     offsets = [len(out)]
-    head = b"<< /Type /ObjStm /N 2 /First %d /Filter /FlateDecode /Length %d >>"
-    out += b"3 0 obj\n" + head % (first, len(objstm)) + b"\nstream\n" + objstm
+    head = b"<< /Type /ObjStm /N 2 /First %d /Filter [%s] /Length %d >>"
+    out += b"3 0 obj\n" + head % (first, filters, len(objstm)) + b"\nstream\n" + objstm
     out += b"\nendstream\nendobj\n"
     offsets.append(len(out))
     rows = [(0, 0, 65535), (2, 3, 0), (2, 3, 1), (1, offsets[0], 0), (1, offsets[1], 0)]
@@ -148,11 +151,23 @@ def _catalog_objects() -> tuple[bytes, int]:
     return index + catalog + pages, len(index)
 
 
-def test_pdf_object_stream_expanding_past_the_budget_is_refused_at_open(tmp_path: Path) -> None:
+@pytest.mark.parametrize(
+    ("filters", "wrap"),
+    [
+        (b"/FlateDecode", lambda bomb: bomb),
+        (b"/FlateDecode /FlateDecode", zlib.compress),  # the bomb inside a second deflate
+        (b"/ASCII85Decode /FlateDecode", lambda bomb: base64.a85encode(bomb) + b"~>"),
+    ],
+    ids=["flate", "flate-flate", "ascii85-flate"],
+)
+def test_pdf_object_stream_expanding_past_the_budget_is_refused_at_open(
+    tmp_path: Path, filters: bytes, wrap: Callable[[bytes], bytes]
+) -> None:
     objects, first = _catalog_objects()
     times = pdf_budget.MAX_EXPANDED_BYTES // MIB + 8
+    bomb = wrap(zlib_of_repeats(b" " * MIB, times, objects))
     path = tmp_path / "objstm.pdf"
-    path.write_bytes(_pdf_with_object_stream(zlib_of_repeats(b" " * MIB, times, objects), first))
+    path.write_bytes(_pdf_with_object_stream(bomb, first, filters))
     assert path.stat().st_size < 2 * MIB
     code, report = doc2md(path, "-d", tmp_path / "out")
     failed = report["findings"][0]  # type: ignore[index]

@@ -17,6 +17,7 @@ from officecli.readers.safety import ExpansionBudget
 MAX_EXPANDED_BYTES = 128 * 1024 * 1024  # all measured streams of one PDF together
 _STEP = 1 << 20
 _FLATE = ("FlateDecode", "Fl")
+_ASCII = ("ASCII85Decode", "A85", "ASCIIHexDecode", "AHx")
 _MAX_FORM_DEPTH = 8
 
 
@@ -25,11 +26,7 @@ def _name(obj: Any) -> str:
 
 
 def stream_size(stream: Any, limit: int) -> int:
-    """The bytes a stream decodes to, counted up to limit + 1 (then it is over budget).
-
-    FlateDecode is inflated step by step and the output dropped; a stream that is not
-    compressed, or whose inflation fails (encrypted, damaged), counts its raw length.
-    """
+    """The bytes a stream decodes to, counted up to limit + 1 (then it is over budget)."""
     raw = stream.get_rawdata()
     if raw is None:  # already decoded by pdfminer
         return len(stream.get_data())
@@ -37,18 +34,48 @@ def stream_size(stream: Any, limit: int) -> int:
 
 
 def inflated_size(raw: bytes, filters: list[str], limit: int) -> int:
-    """stream_size of raw bytes under their filter names."""
-    if not filters or filters[0] not in _FLATE:
-        return len(raw)
+    """The size of raw bytes decoded through their filters, counted up to limit + 1.
+
+    ASCII filters (which only shrink) are decoded; a FlateDecode that another filter
+    follows is inflated within the limit and handed on; the last FlateDecode is inflated
+    step by step and its output dropped. At any other filter, or an inflation that fails
+    (encrypted, damaged), the bytes so far are the size.
+    """
+    from pdfminer.ascii85 import ascii85decode, asciihexdecode
+
+    data = raw
+    for i, name in enumerate(filters):
+        if name in _ASCII:
+            try:
+                data = (ascii85decode if name in _ASCII[:2] else asciihexdecode)(data)
+            except ValueError:
+                break
+        elif name not in _FLATE:
+            break
+        elif i == len(filters) - 1:
+            return _inflated(data, limit, keep=False)[0]
+        else:
+            size, data = _inflated(data, limit, keep=True)
+            if size > limit:
+                return size
+    return len(data)
+
+
+def _inflated(data: bytes, limit: int, keep: bool) -> tuple[int, bytes]:
+    """(bytes inflated, up to limit + 1; the bytes too if `keep`); the input's own size
+    (and the input) when it is not zlib data."""
     inflater = zlib.decompressobj()
-    size, data = 0, raw
+    size, rest, out = 0, data, []
     try:
-        while data and size <= limit:
-            size += len(inflater.decompress(data, _STEP))
-            data = inflater.unconsumed_tail
+        while rest and size <= limit:
+            chunk = inflater.decompress(rest, _STEP)
+            size += len(chunk)
+            if keep:
+                out.append(chunk)
+            rest = inflater.unconsumed_tail
     except zlib.error:
-        return len(raw)
-    return size
+        return len(data), data
+    return size, b"".join(out)
 
 
 def _resolved(obj: Any) -> Any:
