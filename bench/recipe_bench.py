@@ -19,7 +19,7 @@ from procler_readiness import free_ports, project, run
 
 PROCESSES = 4
 READY_AFTER = 0.1
-# how readiness is seen: a tcp probe (every 20 ms until ready, see supervisor/health.py) or
+# how readiness is seen: a tcp probe (every 5 ms until ready, see supervisor/health.py) or
 # the server's own "open" line (no polling: the line wakes the check)
 CHECKS = {
     "tcp": "{{tcp: {{port: {port}}}, interval: 1s, start_period: 10s}}",
