@@ -191,7 +191,14 @@ class LocalContext(ExecutionContext):
         looked for among `among` (see procfs.own_descendants) or on the whole machine."""
         if not isinstance(proc, LocalProcess):
             return []
-        marker = f"{RUN_ID_KEY}={proc.run_id}".encode()
+        return self._outside_group(proc, proc.run_id, among)
+
+    def _outside_group(
+        self, proc: RunningProcess, run_id: str, among: list[procfs.ProcStat] | None
+    ) -> list[int]:
+        # Members of the group are left out: they get the group's signal, and one just
+        # SIGKILLed with it may not be gone yet (it would be counted twice).
+        marker = f"{RUN_ID_KEY}={run_id}".encode()
         found = procfs.pids_with_env(marker, {os.getpid(), *self.children}, among)
         pgid = proc.pid
         return [pid for pid in found if (st := procfs.read_stat(pid)) and st.pgrp != pgid]
@@ -238,8 +245,8 @@ class LocalContext(ExecutionContext):
         """SIGKILL processes of this run that left the group (e.g. daemonized); return how many."""
         if not isinstance(proc, LocalProcess | FollowedDaemon) or not proc.run_id:
             return 0
-        marker = f"{RUN_ID_KEY}={proc.run_id}".encode()
-        return procfs.kill_with_env(marker, self.children, procfs.own_descendants())
+        found = self._outside_group(proc, proc.run_id, procfs.own_descendants())
+        return procfs.signal_pids(found, signal.SIGKILL)
 
     async def follow_daemon(
         self, spec: ProcessSpec, launcher: RunningProcess

@@ -205,9 +205,6 @@ def signal_pids(pids: list[int], signum: int) -> int:
     return sent
 
 
-def kill_with_env(
-    marker: bytes, exclude: set[int] | None = None, among: list[ProcStat] | None = None
-) -> int:
+def kill_with_env(marker: bytes, exclude: set[int] | None = None) -> int:
     """SIGKILL every process (but us and exclude) whose environment holds marker; how many."""
-    found = pids_with_env(marker, {os.getpid(), *(exclude or ())}, among)
-    return signal_pids(found, signal.SIGKILL)
+    return signal_pids(pids_with_env(marker, {os.getpid(), *(exclude or ())}), signal.SIGKILL)
