@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from procler.config.model import Backoff, HealthCheck, ProcessSpec, ProjectConfig, RestartPolicy
-from procler.export.fidelity import Conversion, dump_yaml, project_name, seconds
+from procler.export.fidelity import Conversion, dump_yaml, image_of, project_name, seconds
 
 CONDITIONS = {
     "started": "service_started",
@@ -39,29 +39,13 @@ def export_compose(config: ProjectConfig, chosen: list[ProcessSpec]) -> Conversi
     return result
 
 
-def _image(spec: ProcessSpec, result: Conversion) -> str | None:
-    docker = spec.docker
-    if docker is not None and docker.container is not None:
-        result.warn(
-            spec.name,
-            "docker.container",
-            f"runs in the existing container {docker.container!r}, which compose does not own: "
-            "left out; declare that container's own service, or reach it as an external one",
-        )
-        return None
-    image = docker.image if docker is not None else spec.export_image
-    if image is None:
-        result.warn(
-            spec.name,
-            "export.image",
-            "a local process needs an image to run under compose: left out; "
-            "add `export: {image: IMAGE}` to it in the config",
-        )
-    return image
-
-
 def _service(spec: ProcessSpec, result: Conversion) -> dict[str, Any] | None:
-    image = _image(spec, result)
+    image = image_of(
+        spec,
+        result,
+        "compose",
+        "declare that container's own service, or reach it as an external one",
+    )
     if image is None:
         return None
     service: dict[str, Any] = {"image": image}

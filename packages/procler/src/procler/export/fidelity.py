@@ -55,6 +55,30 @@ def select(config: ProjectConfig, names: tuple[str, ...], group: str | None) -> 
     return [config.processes[n] for n in dict.fromkeys(names)]
 
 
+def image_of(spec: ProcessSpec, result: Conversion, engine: str, external: str) -> str | None:
+    """The image an engine runs the process from, or None (warned) when there is none: an
+    existing container is not the engine's to run (`external` says what to do instead), and a
+    local process needs the `export: {image: ...}` hint."""
+    docker = spec.docker
+    if docker is not None and docker.container is not None:
+        result.warn(
+            spec.name,
+            "docker.container",
+            f"runs in the existing container {docker.container!r}, which {engine} does not own: "
+            f"left out; {external}",
+        )
+        return None
+    image = docker.image if docker is not None else spec.export_image
+    if image is None:
+        result.warn(
+            spec.name,
+            "export.image",
+            f"a local process needs an image to run on {engine}: left out; "
+            "add `export: {image: IMAGE}` to it in the config",
+        )
+    return image
+
+
 def project_name(config: ProjectConfig) -> str:
     """The project's folder name, as the lowercase name compose and unit files accept."""
     name = re.sub(r"[^a-z0-9_-]+", "-", config.root.name.lower()).strip("-_")
