@@ -63,6 +63,7 @@ def test_every_field_systemd_cannot_carry_is_a_warning(project: Path) -> None:
         ("db", "healthcheck.exec"),
         ("db", "ports"),
         ("api", "depends_on"),
+        ("api", "env"),
         ("api", "restart.backoff"),
         ("api", "healthcheck.http"),
         ("api", "ready_log_line"),
@@ -76,6 +77,31 @@ def test_every_field_systemd_cannot_carry_is_a_warning(project: Path) -> None:
         ("legacy", "restart.backoff"),
         ("tail", "restart.backoff"),
     ]
+
+
+def test_env_files_are_read_by_systemd_and_only_the_config_env_is_written(
+    project: Path,
+) -> None:
+    config = load(project)
+    result = export_systemd(config, select(config, ("api", "db"), None))
+    api = result.files["shop-api@.service"].splitlines()
+    assert [line for line in api if line.startswith("Environment")] == [
+        f"EnvironmentFile={project}/.env",
+        'Environment="GREETING=50%% off $TODAY" '
+        '"DATABASE_URL=postgres://db:5432/shop?sslmode=disable"',
+        "Environment=PROCLER_REPLICA=%i",
+    ]
+    assert [w.message for w in result.warnings if w.field == "env"] == [
+        "systemd lets EnvironmentFile= win over Environment=: GREETING would take the env "
+        "file's value; set each in one place only"
+    ]
+    db = dict(
+        line.split("=", 1) for line in result.files["shop-db.service"].splitlines() if "=" in line
+    )
+    assert db["EnvironmentFile"] == f"{project}/db.env"
+    # docker takes a bare --env KEY from its own environment, which systemd read from the file.
+    assert "--env POSTGRES_PASSWORD postgres:16" in db["ExecStart"]
+    assert "Environment" not in db
 
 
 @pytest.mark.parametrize(

@@ -6,7 +6,14 @@ from __future__ import annotations
 from typing import Any
 
 from procler.config.model import Backoff, HealthCheck, ProcessSpec, ProjectConfig, RestartPolicy
-from procler.export.fidelity import Conversion, dump_yaml, image_of, project_name, seconds
+from procler.export.fidelity import (
+    Conversion,
+    dump_yaml,
+    image_of,
+    own_env,
+    project_name,
+    seconds,
+)
 
 CONDITIONS = {
     "started": "service_started",
@@ -51,8 +58,12 @@ def _service(spec: ProcessSpec, result: Conversion) -> dict[str, Any] | None:
     service: dict[str, Any] = {"image": image}
     if spec.args is not None or spec.command is not None:
         service["command"] = spec.written_argv()
-    if spec.env:
-        service["environment"] = dict(spec.env)
+    if spec.env_files:
+        # compose reads them when it starts the service; `environment` wins, as Procler's env.
+        service["env_file"] = [f.path for f in spec.env_files]
+    own = own_env(spec)
+    if own:
+        service["environment"] = dict(own)
     docker = spec.docker
     if docker is None:
         # A local process runs in the project folder: mount it at the same path.
@@ -199,7 +210,7 @@ def _uncarried(spec: ProcessSpec, service: dict[str, Any], result: Conversion) -
             spec.name, "ready_log_line", "compose cannot watch the output for a line: not kept"
         )
     if spec.max_memory is not None:
-        service.setdefault("deploy", {})["resources"] = {"limits": {"memory": spec.max_memory}}
+        service.setdefault("deploy", {})["resources"] = {"limits": {"memory": f"{spec.max_memory}b"}}
         result.warn(
             spec.name,
             "max_memory",

@@ -79,6 +79,15 @@ def image_of(spec: ProcessSpec, result: Conversion, engine: str, external: str) 
     return image
 
 
+def own_env(spec: ProcessSpec) -> list[tuple[str, str]]:
+    """The pairs of spec.env its env files do not give (the config's `env`): what a target
+    that reads the env files itself (EnvironmentFile=, compose's env_file) still has to set."""
+    from_files: dict[str, str] = {}
+    for env_file in spec.env_files:
+        from_files.update(env_file.env)
+    return [(key, value) for key, value in spec.env if from_files.get(key) != value]
+
+
 def project_name(config: ProjectConfig) -> str:
     """The project's folder name, as the lowercase name compose and unit files accept."""
     name = re.sub(r"[^a-z0-9_-]+", "-", config.root.name.lower()).strip("-_")

@@ -81,6 +81,12 @@ def _container(spec: ProcessSpec, result: Conversion) -> dict[str, Any] | None:
         result.warn(
             spec.name, "docker.volumes", "volumes are not carried: declare PersistentVolumeClaims"
         )
+    if spec.env_files:
+        result.warn(
+            spec.name,
+            "env_file",
+            "its values are written into the manifest: keep secrets in a Secret (envFrom) instead",
+        )
     if spec.env:
         container["env"] = [{"name": k, "value": v} for k, v in spec.env]
     if spec.ports:

@@ -4,7 +4,7 @@ per group, a `.timer` for a schedule and a `name@.service` template for replicas
 from __future__ import annotations
 
 from procler.config.model import ProcessSpec, ProjectConfig
-from procler.export.fidelity import Conversion, project_name
+from procler.export.fidelity import Conversion, own_env, project_name
 from procler.export.oncalendar import CronUnsupported, on_calendar
 from procler.export.units import Specified, assignment, exec_line, render, specifier_safe
 
@@ -123,12 +123,20 @@ def _exec_start(spec: ProcessSpec, units: Units) -> Lines:
     argv = ["docker", "run", "--rm", "--name", name, "--network", docker.network_mode]
     for volume in docker.volumes:
         argv += ["--volume", volume]
-    for key, value in spec.env:
+    own = own_env(spec)
+    # A bare --env KEY passes the value systemd read from the EnvironmentFile=; KEY=VALUE wins.
+    argv += [a for key in _file_keys(spec) if key not in dict(own) for a in ("--env", key)]
+    for key, value in own:
         argv += ["--env", f"{key}={value}"]
     argv.append(docker.image or "")
     if spec.args is not None or spec.command is not None:
         argv += spec.written_argv()
     return [("ExecStart", exec_line(argv)), ("ExecStop", exec_line(["docker", "stop", name]))]
+
+
+def _file_keys(spec: ProcessSpec) -> list[str]:
+    """The keys the env files set, once each, in order."""
+    return list(dict.fromkeys(key for f in spec.env_files for key, _ in f.env))
 
 
 def _service_section(spec: ProcessSpec, units: Units, oneshot: bool, result: Conversion) -> Lines:
@@ -154,8 +162,18 @@ def _service_section(spec: ProcessSpec, units: Units, oneshot: bool, result: Con
         lines.append(("Type", "exec"))
     lines += _exec_start(spec, units)
     lines.append(("WorkingDirectory", specifier_safe(spec.cwd)))
-    if spec.env and spec.docker is None:
-        lines.append(("Environment", " ".join(assignment(k, v) for k, v in spec.env)))
+    lines += [("EnvironmentFile", specifier_safe(f.path)) for f in spec.env_files]
+    own = own_env(spec)
+    if own and spec.docker is None:
+        lines.append(("Environment", " ".join(assignment(k, v) for k, v in own)))
+        overridden = [key for key, _ in own if key in _file_keys(spec)]
+        if overridden:
+            result.warn(
+                spec.name,
+                "env",
+                f"systemd lets EnvironmentFile= win over Environment=: {', '.join(overridden)} "
+                "would take the env file's value; set each in one place only",
+            )
     if spec.replicas > 1:
         lines.append(("Environment", "PROCLER_REPLICA=%i"))  # the instance number
     if not oneshot:
