@@ -137,9 +137,9 @@ class ProcessBuilder:
             path = self.path_of(where, entry)
             try:
                 with open(path, encoding="utf-8") as handle:
-                    values = parse_dotenv(handle.read())
-                env.update(values)
-                env_files.append(EnvFile(path, tuple(values)))
+                    pairs = parse_dotenv(handle.read())
+                env.update(pairs)
+                env_files.append(EnvFile(path, tuple(pairs)))
             except FileNotFoundError:
                 self.findings.add(where, f"env_file not found: {path}", "create it or fix the path")
             except (OSError, UnicodeDecodeError, DotenvError) as exc:
