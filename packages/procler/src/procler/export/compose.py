@@ -210,7 +210,9 @@ def _uncarried(spec: ProcessSpec, service: dict[str, Any], result: Conversion) -
             spec.name, "ready_log_line", "compose cannot watch the output for a line: not kept"
         )
     if spec.max_memory is not None:
-        service.setdefault("deploy", {})["resources"] = {"limits": {"memory": f"{spec.max_memory}b"}}
+        service.setdefault("deploy", {})["resources"] = {
+            "limits": {"memory": f"{spec.max_memory}b"}
+        }
         result.warn(
             spec.name,
             "max_memory",

@@ -50,7 +50,10 @@ def export_kubernetes(config: ProjectConfig, chosen: list[ProcessSpec]) -> Conve
                 f"{dep.condition}; it must retry until {dep.name} answers (or wait in an "
                 "initContainer)",
             )
+    chosen_names = {spec.name for spec in chosen}
     for group in config.groups.values():
+        if not chosen_names.intersection(group.processes):
+            continue
         result.warn(
             group.name,
             "groups",
