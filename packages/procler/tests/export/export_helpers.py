@@ -3,10 +3,14 @@
 from __future__ import annotations
 
 import json
+import os
+import shutil
+import subprocess
 from pathlib import Path
 from typing import Any
 
 import jsonschema
+import pytest
 from config_helpers import write_config
 
 from procler.config.load import check_config
@@ -97,3 +101,20 @@ def validate_kubernetes(document: Any) -> None:
     """Raise unless the strict Kubernetes schema of the document's kind accepts it."""
     schema = {**_KUBERNETES, "$ref": f"#/$defs/{document['kind']}"}
     jsonschema.Draft202012Validator(schema).validate(document)
+
+
+def verify_units(files: dict[str, str], folder: Path) -> None:
+    """`systemd-analyze verify` accepts the units (a template through its instance @1). Skipped
+    where it is not installed, unless PROCLER_REQUIRE_SYSTEMD_ANALYZE is set (CI)."""
+    if shutil.which("systemd-analyze") is None:
+        if os.environ.get("PROCLER_REQUIRE_SYSTEMD_ANALYZE"):
+            pytest.fail("PROCLER_REQUIRE_SYSTEMD_ANALYZE is set but systemd-analyze is missing")
+        pytest.skip("no systemd-analyze")
+    folder.mkdir()
+    for name, text in files.items():
+        (folder / name).write_text(text, encoding="utf-8")
+    units = sorted(str(folder / name).replace("@.service", "@1.service") for name in files)
+    proc = subprocess.run(
+        ["systemd-analyze", "verify", *units], capture_output=True, text=True, timeout=120
+    )
+    assert (proc.returncode, proc.stderr) == (0, "")

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from config_helpers import run_procler, write_config
 from export_helpers import golden, load, validate_kubernetes
 from ruamel.yaml import YAML
 
@@ -60,18 +59,3 @@ def test_every_field_kubernetes_cannot_carry_is_a_warning(project: Path) -> None
         "Kubernetes has no start order: api may start before db is healthy; it must retry "
         "until db answers (or wait in an initContainer)"
     )
-
-
-def test_the_quickstart_example_exports_through_the_cli(tmp_path: Path) -> None:
-    example = Path(__file__).resolve().parents[4] / "examples" / "quickstart" / ".procler"
-    text = (example / "config.yaml").read_text()
-    text = text.replace(
-        'restart: {policy: "no"}', 'restart: {policy: "no"}\n    export: {image: "python:3.12"}'
-    )
-    project = tmp_path / "quickstart"
-    write_config(project, text)
-    code, env = run_procler(project, "export", "kubernetes", "migrate", "--dry-run")
-    assert code == 0
-    (document,) = YAML(typ="safe", pure=True).load_all(env["data"]["files"]["kubernetes.yaml"])
-    validate_kubernetes(document)
-    assert (document["kind"], env["data"]["warnings"][0]["field"]) == ("Job", "cwd")
