@@ -10,7 +10,9 @@ from pathlib import Path
 from typing import Any
 
 from agentcli.errors import InputError
+from agentcli.values import parse_duration
 from procler.config.findings import Findings
+from procler.config.keys import SIGNALS
 from procler.config.yaml_nodes import YNode, parse_yaml
 from procler.export.imported import Imported
 
@@ -64,6 +66,25 @@ class Source:
 
     def warn(self, service: str, key: str, node: YNode, message: str) -> None:
         self.result.warn(service, key, message, f"{self.name}:{node.line}:{node.column}")
+
+
+def _duration(name: str, key: str, node: YNode, where: Source) -> str | None:
+    """A compose duration Procler reads the same way (10s, 1m30s, 500ms), else warned."""
+    try:
+        parse_duration(node.text)
+    except ValueError:
+        where.warn(
+            name, key, node, f"duration {node.text!r} is not one Procler reads: not imported"
+        )
+        return None
+    return node.text
+
+
+def _count(name: str, key: str, node: YNode, where: Source) -> int | None:
+    if node.kind == "scalar" and node.text.isdigit():
+        return int(node.text)
+    where.warn(name, key, node, f"{_plain(node)!r} is not a whole number: not imported")
+    return None
 
 
 def _map(node: YNode) -> dict[str, YNode]:
@@ -157,15 +178,32 @@ def _service(name: str, node: YNode, where: Source) -> dict[str, Any] | None:
         if len(profiles.items) > 1:
             where.warn(name, "profiles", profiles, "only the first profile becomes the namespace")
     replicas = _map(keys["deploy"]).get("replicas") if "deploy" in keys else None
-    if replicas is not None:
-        process["replicas"] = int(replicas.text)
-    for key in ("deploy", "labels", "container_name", "working_dir"):
-        if key in keys and not (key == "deploy" and set(_map(keys[key])) == {"replicas"}):
-            where.warn(name, key, keys[key], f"`{key}` is not imported (only deploy.replicas is)")
+    count = _count(name, "deploy.replicas", replicas, where) if replicas is not None else None
+    if count:  # compose's 0 (scaled to none) has no Procler spelling: replicas is at least 1
+        process["replicas"] = count
+    for key_node, _ in keys["deploy"].pairs if "deploy" in keys else ():
+        if key_node.text != "replicas":
+            where.warn(
+                name,
+                f"deploy.{key_node.text}",
+                key_node,
+                f"`deploy.{key_node.text}` is not imported",
+            )
+    for key in ("labels", "container_name", "working_dir"):
+        if key in keys:
+            where.warn(name, key, keys[key], f"`{key}` is not imported")
     if "stop_signal" in keys:
-        process["stop_signal"] = keys["stop_signal"].text.removeprefix("SIG")
+        signal = keys["stop_signal"].text.removeprefix("SIG")
+        if signal in SIGNALS:
+            process["stop_signal"] = signal
+        else:
+            where.warn(
+                name, "stop_signal", keys["stop_signal"], f"{signal} is not one Procler sends"
+            )
     if "stop_grace_period" in keys:
-        process["stop_timeout"] = keys["stop_grace_period"].text
+        grace = _duration(name, "stop_grace_period", keys["stop_grace_period"], where)
+        if grace is not None:
+            process["stop_timeout"] = grace
     return process
 
 
@@ -213,9 +251,29 @@ def _healthcheck(name: str, node: YNode, where: Source) -> dict[str, Any] | None
         where.warn(name, "healthcheck.test", test, "NONE: the image's healthcheck is disabled")
         return None
     check: dict[str, Any] = {"exec": literal(command)}
-    for key in ("interval", "timeout", "retries", "start_period"):
-        if key in keys:
-            check[key] = int(keys[key].text) if key == "retries" else keys[key].text
+    if "retries" in keys:
+        retries = _count(name, "healthcheck.retries", keys["retries"], where)
+        if retries is not None:
+            check["retries"] = retries
+    for key in ("interval", "timeout", "start_period"):
+        value = _duration(name, f"healthcheck.{key}", keys[key], where) if key in keys else None
+        if value is not None:
+            check[key] = value
+    for key_node, _ in node.pairs:
+        if key_node.text not in (
+            "test",
+            "interval",
+            "timeout",
+            "retries",
+            "start_period",
+            "disable",
+        ):
+            where.warn(
+                name,
+                f"healthcheck.{key_node.text}",
+                key_node,
+                f"healthcheck `{key_node.text}` is not imported",
+            )
     return check
 
 
@@ -237,4 +295,7 @@ def _restart(name: str, node: YNode, where: Source) -> Any:
         return "always"
     if policy == "on-failure" and count.isdigit():
         return {"policy": "on-failure", "max_restarts": int(count)}
-    return policy if policy in ("no", "always", "on-failure") else "on-failure"
+    if policy in ("no", "always", "on-failure") and not count:
+        return policy
+    where.warn(name, "restart", node, f"restart {node.text!r} is not a compose policy: on-failure")
+    return "on-failure"
