@@ -251,29 +251,15 @@ def _healthcheck(name: str, node: YNode, where: Source) -> dict[str, Any] | None
         where.warn(name, "healthcheck.test", test, "NONE: the image's healthcheck is disabled")
         return None
     check: dict[str, Any] = {"exec": literal(command)}
-    if "retries" in keys:
-        retries = _count(name, "healthcheck.retries", keys["retries"], where)
-        if retries is not None:
-            check["retries"] = retries
-    for key in ("interval", "timeout", "start_period"):
-        value = _duration(name, f"healthcheck.{key}", keys[key], where) if key in keys else None
-        if value is not None:
-            check[key] = value
-    for key_node, _ in node.pairs:
-        if key_node.text not in (
-            "test",
-            "interval",
-            "timeout",
-            "retries",
-            "start_period",
-            "disable",
-        ):
-            where.warn(
-                name,
-                f"healthcheck.{key_node.text}",
-                key_node,
-                f"healthcheck `{key_node.text}` is not imported",
-            )
+    for key_node, value_node in node.pairs:
+        key = key_node.text
+        if key in ("interval", "timeout", "retries", "start_period"):
+            read = _count if key == "retries" else _duration
+            value = read(name, f"healthcheck.{key}", value_node, where)
+            if value is not None:
+                check[key] = value
+        elif key not in ("test", "disable"):
+            where.warn(name, f"healthcheck.{key}", key_node, f"healthcheck `{key}` is not imported")
     return check
 
 
