@@ -120,19 +120,28 @@ def import_compose(text: str, source: Path) -> Imported:
         if process is not None:
             result.processes[name_node.text] = process
     for name, process in result.processes.items():
-        _drop_missing_dependencies(name, process, result)
+        depends_on = _map(_map(services)[name]).get("depends_on") if services else None
+        _drop_missing_dependencies(name, process, depends_on, where)
     return result
 
 
-def _drop_missing_dependencies(name: str, process: dict[str, Any], result: Imported) -> None:
-    """A dependency on a service left out would make the config invalid: it goes, warned."""
+def _drop_missing_dependencies(
+    name: str, process: dict[str, Any], node: YNode | None, where: Source
+) -> None:
+    """A dependency on a service left out would make the config invalid: it goes, warned at
+    its entry in depends_on (an item of the list form, a key of the mapping form)."""
+    entries = (
+        [] if node is None else node.items if node.kind == "seq" else [k for k, _ in node.pairs]
+    )
     kept = []
-    for dep in process.get("depends_on", []):
+    for dep, entry in zip(process.get("depends_on", []), entries, strict=True):
         target = dep if isinstance(dep, str) else dep["name"]
-        if target in result.processes:
+        if target in where.result.processes:
             kept.append(dep)
         else:
-            result.warn(name, "depends_on", f"{target} is not imported: the dependency is dropped")
+            where.warn(
+                name, "depends_on", entry, f"{target} is not imported: the dependency is dropped"
+            )
     if "depends_on" in process:
         process["depends_on"] = kept
 
