@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from export_helpers import load, validate_compose, validate_kubernetes
+from export_helpers import load, validate_compose, validate_kubernetes, verify_units
 from ruamel.yaml import YAML
 
 from procler.export.compose import export_compose
@@ -37,6 +37,12 @@ processes:
     schedule: "0 0 1 * 1"
     restart: {policy: "no"}
     export: {image: "app:1"}
+  hourly:
+    command: run-hourly
+    schedule: "@hourly"
+    replicas: 2
+    restart: {policy: "no"}
+    export: {image: "app:1"}
   hostnet:
     context: docker
     docker: {image: "redis:7", network_mode: host}
@@ -44,7 +50,7 @@ processes:
 groups:
   cache: {processes: [hostnet]}
 """
-CHOSEN = ("Web_1", "batch", "forker", "nightly")
+CHOSEN = ("Web_1", "batch", "forker", "nightly", "hourly")
 
 
 def test_compose_edges(project: Path) -> None:
@@ -55,6 +61,7 @@ def test_compose_edges(project: Path) -> None:
         ("Web_1", "restart.backoff"),
         ("forker", "daemon"),
         ("nightly", "schedule"),
+        ("hourly", "schedule"),
         ("cache", "groups"),
     ]
     document = YAML(typ="safe", pure=True).load(result.files["compose.yaml"])
@@ -88,16 +95,23 @@ def test_kubernetes_edges(project: Path) -> None:
             "restart.policy",
             "a Deployment restarts its pods whatever their exit; max_restarts is not kept",
         ),
+        ("hourly", "replicas", "a Job runs once: use parallelism to run several"),
     ]  # no group warning: no member of `cache` is exported
     documents = list(YAML(typ="safe", pure=True).load_all(result.files["kubernetes.yaml"]))
     for document in documents:
         validate_kubernetes(document)
     web = documents[0]["spec"]["template"]["spec"]["containers"][0]
     assert web["readinessProbe"]["httpGet"] == {"path": "/up", "port": 8443, "scheme": "HTTPS"}
-    assert [d["kind"] for d in documents] == ["Deployment", "Job", "Deployment", "CronJob"]
+    assert [d["kind"] for d in documents] == [
+        "Deployment",
+        "Job",
+        "Deployment",
+        "CronJob",
+        "CronJob",
+    ]
 
 
-def test_systemd_edges(project: Path) -> None:
+def test_systemd_edges(project: Path, tmp_path: Path) -> None:
     config = load(project, EDGES)
     result = export_systemd(config, select(config, CHOSEN, None))
     assert [
@@ -126,12 +140,17 @@ def test_systemd_edges(project: Path) -> None:
             "cron runs when the day of month OR the weekday matches; systemd needs both: "
             "no timer written, the service runs once",
         ),
+        ("hourly", "replicas", "a timer starts one service per run: replicas not kept"),
     ]
     # A group none of whose members is exported gets no target; the replicas a template.
     assert sorted(result.files) == [
         "shop-Web_1.service",
         "shop-batch@.service",
         "shop-forker.service",
+        "shop-hourly.service",
+        "shop-hourly.timer",
         "shop-nightly.service",
     ]
     assert "Type=forking" in result.files["shop-forker.service"].splitlines()
+    assert "Unit=shop-hourly.service" in result.files["shop-hourly.timer"].splitlines()
+    verify_units(result.files, tmp_path / "units")

@@ -11,6 +11,12 @@ from procler.export.units import Specified, assignment, exec_line, render, speci
 Lines = list[tuple[str, str]]
 
 
+def templated(spec: ProcessSpec) -> bool:
+    """Replicas become instances of a `name@.service` template; a timer starts one unit, so a
+    scheduled process stays one service (its replicas warned)."""
+    return spec.replicas > 1 and spec.schedule is None
+
+
 class Units:
     """Unit names of one project: every unit is prefixed with it, so stacks never collide."""
 
@@ -25,12 +31,12 @@ class Units:
 
     def instances(self, name: str) -> list[str]:
         spec = self.config.processes[name]
-        if spec.replicas > 1:
+        if templated(spec):
             return [f"{self.project}-{name}@{i}.service" for i in range(1, spec.replicas + 1)]
         return [f"{self.project}-{name}.service"]
 
     def file_of(self, spec: ProcessSpec) -> str:
-        suffix = "@.service" if spec.replicas > 1 else ".service"
+        suffix = "@.service" if templated(spec) else ".service"
         return f"{self.project}-{spec.name}{suffix}"
 
     def one_shots(self) -> set[str]:
@@ -118,7 +124,7 @@ def _exec_start(spec: ProcessSpec, units: Units) -> Lines:
             ("ExecStop", exec_line(["docker", "stop", docker.container])),
         ]
     name = f"{units.project}-{spec.name}"  # project and process names are safe words
-    if spec.replicas > 1:
+    if templated(spec):
         name = Specified(f"{name}-%i")  # one container per instance
     argv = ["docker", "run", "--rm", "--name", name, "--network", docker.network_mode]
     for volume in docker.volumes:
@@ -174,7 +180,7 @@ def _service_section(spec: ProcessSpec, units: Units, oneshot: bool, result: Con
                 f"systemd lets EnvironmentFile= win over Environment=: {', '.join(overridden)} "
                 "would take the env file's value; set each in one place only",
             )
-    if spec.replicas > 1:
+    if templated(spec):
         lines.append(("Environment", "PROCLER_REPLICA=%i"))  # the instance number
     if not oneshot:
         lines.append(("Restart", spec.restart.policy))
@@ -225,6 +231,8 @@ def _uncarried(spec: ProcessSpec, result: Conversion) -> None:
 def _timer(spec: ProcessSpec, units: Units, result: Conversion) -> str | None:
     if spec.schedule is None:
         return None
+    if spec.replicas > 1:
+        result.warn(spec.name, "replicas", "a timer starts one service per run: replicas not kept")
     try:
         calendar = on_calendar(spec.schedule)
     except CronUnsupported as exc:
