@@ -127,3 +127,17 @@ def test_nested_procfiles_become_groups_of_their_processes(project: Path) -> Non
 )
 def test_which_commands_start_a_nested_stack(command: str, expected: Nested | str | None) -> None:
     assert nested_manager(command, Path(".")) == expected
+
+
+def test_merging_a_nested_group_that_exists_differently_is_a_conflict(project: Path) -> None:
+    tree(project, MONOREPO)
+    config_path = project / ".procler" / "config.yaml"
+    existing = "processes:\n  other: {command: x}\ngroups:\n  backend: {processes: [other]}\n"
+    tree(project, {".procler/config.yaml": existing})
+    code, env = run_procler(project, "import", "procfile", "Procfile", "--merge")
+    assert (code, env["error_code"], env["data"]) == (
+        2,
+        "CONFLICT",
+        {"conflicts": [{"section": "groups", "name": "backend"}]},
+    )
+    assert config_path.read_text() == existing
