@@ -102,6 +102,26 @@ def test_env_files_are_read_by_systemd_and_only_the_config_env_is_written(
     assert "Environment" not in db
 
 
+def test_an_env_file_systemd_reads_differently_goes_into_the_unit(project: Path) -> None:
+    (project / "shell.env").write_text("export TOKEN=abc  # for the API\n")
+    config = load(
+        project, "processes:\n  api:\n    command: serve\n    env_file: [.env, shell.env]\n"
+    )
+    result = export_systemd(config, select(config, (), None))
+    lines = result.files["shop-api.service"].splitlines()
+    assert [line for line in lines if line.startswith("Environment")] == [
+        f"EnvironmentFile={project}/.env",
+        'Environment="TOKEN=abc"',
+    ]
+    assert [(w.field, w.message) for w in result.warnings if w.field == "env_file"] == [
+        (
+            "env_file",
+            f"{project}/shell.env uses `export`, a backslash or a comment after a value, which "
+            "systemd reads differently: its values are written into the unit instead",
+        )
+    ]
+
+
 @pytest.mark.parametrize(
     "argv",
     [

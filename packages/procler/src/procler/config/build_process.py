@@ -7,7 +7,7 @@ import re
 from collections.abc import Callable
 from typing import Any
 
-from procler.config.dotenv import DotenvError, parse_dotenv
+from procler.config.dotenv import DotenvError, is_plain, parse_dotenv
 from procler.config.findings import Findings, child, item
 from procler.config.model import (
     Backoff,
@@ -137,9 +137,10 @@ class ProcessBuilder:
             path = self.path_of(where, entry)
             try:
                 with open(path, encoding="utf-8") as handle:
-                    pairs = parse_dotenv(handle.read())
+                    text = handle.read()
+                pairs = parse_dotenv(text)
                 env.update(pairs)
-                env_files.append(EnvFile(path, tuple(pairs)))
+                env_files.append(EnvFile(path, tuple(pairs), is_plain(text)))
             except FileNotFoundError:
                 self.findings.add(where, f"env_file not found: {path}", "create it or fix the path")
             except (OSError, UnicodeDecodeError, DotenvError) as exc:

@@ -81,6 +81,7 @@ class EnvFile:
 
     path: str  # absolute
     env: tuple[tuple[str, str], ...] = ()  # what it set when the config was loaded
+    plain: bool = True  # every reader reads it alike (dotenv.is_plain)
 
 
 @dataclass(frozen=True)

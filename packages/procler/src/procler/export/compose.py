@@ -61,7 +61,7 @@ def _service(spec: ProcessSpec, result: Conversion) -> dict[str, Any] | None:
     if spec.env_files:
         # compose reads them when it starts the service; `environment` wins, as Procler's env.
         service["env_file"] = [f.path for f in spec.env_files]
-    own = own_env(spec)
+    own = own_env(spec, spec.env_files)
     if own:
         service["environment"] = dict(own)
     docker = spec.docker

@@ -7,7 +7,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from procler.config.model import ProcessSpec, ProjectConfig
+from procler.config.model import EnvFile, ProcessSpec, ProjectConfig
 from procler.errors import GroupNotFound, ProcessNotFound
 
 
@@ -79,11 +79,12 @@ def image_of(spec: ProcessSpec, result: Conversion, engine: str, external: str) 
     return image
 
 
-def own_env(spec: ProcessSpec) -> list[tuple[str, str]]:
-    """The pairs of spec.env its env files do not give (the config's `env`): what a target
-    that reads the env files itself (EnvironmentFile=, compose's env_file) still has to set."""
+def own_env(spec: ProcessSpec, files: tuple[EnvFile, ...]) -> list[tuple[str, str]]:
+    """The pairs of spec.env these env files do not give (the config's `env`, and the files
+    left out): what a target that reads the files itself (EnvironmentFile=, compose's
+    env_file) still has to set."""
     from_files: dict[str, str] = {}
-    for env_file in spec.env_files:
+    for env_file in files:
         from_files.update(env_file.env)
     return [(key, value) for key, value in spec.env if from_files.get(key) != value]
 

@@ -3,7 +3,7 @@ per group, a `.timer` for a schedule and a `name@.service` template for replicas
 
 from __future__ import annotations
 
-from procler.config.model import ProcessSpec, ProjectConfig
+from procler.config.model import EnvFile, ProcessSpec, ProjectConfig
 from procler.export.fidelity import Conversion, own_env, project_name
 from procler.export.oncalendar import CronUnsupported, on_calendar
 from procler.export.units import Specified, assignment, exec_line, render, specifier_safe
@@ -129,7 +129,7 @@ def _exec_start(spec: ProcessSpec, units: Units) -> Lines:
     argv = ["docker", "run", "--rm", "--name", name, "--network", docker.network_mode]
     for volume in docker.volumes:
         argv += ["--volume", volume]
-    own = own_env(spec)
+    own = own_env(spec, read_by_systemd(spec))
     # A bare --env KEY passes the value systemd read from the EnvironmentFile=; KEY=VALUE wins.
     argv += [a for key in _file_keys(spec) if key not in dict(own) for a in ("--env", key)]
     for key, value in own:
@@ -140,9 +140,14 @@ def _exec_start(spec: ProcessSpec, units: Units) -> Lines:
     return [("ExecStart", exec_line(argv)), ("ExecStop", exec_line(["docker", "stop", name]))]
 
 
+def read_by_systemd(spec: ProcessSpec) -> tuple[EnvFile, ...]:
+    """The env files systemd reads as Procler does; the others' values go in the unit."""
+    return tuple(f for f in spec.env_files if f.plain)
+
+
 def _file_keys(spec: ProcessSpec) -> list[str]:
-    """The keys the env files set, once each, in order."""
-    return list(dict.fromkeys(key for f in spec.env_files for key, _ in f.env))
+    """The keys the env files systemd reads set, once each, in order."""
+    return list(dict.fromkeys(key for f in read_by_systemd(spec) for key, _ in f.env))
 
 
 def _service_section(spec: ProcessSpec, units: Units, oneshot: bool, result: Conversion) -> Lines:
@@ -168,8 +173,16 @@ def _service_section(spec: ProcessSpec, units: Units, oneshot: bool, result: Con
         lines.append(("Type", "exec"))
     lines += _exec_start(spec, units)
     lines.append(("WorkingDirectory", specifier_safe(spec.cwd)))
-    lines += [("EnvironmentFile", specifier_safe(f.path)) for f in spec.env_files]
-    own = own_env(spec)
+    lines += [("EnvironmentFile", specifier_safe(f.path)) for f in read_by_systemd(spec)]
+    for env_file in spec.env_files:
+        if not env_file.plain:
+            result.warn(
+                spec.name,
+                "env_file",
+                f"{env_file.path} uses `export`, a backslash or a comment after a value, which "
+                "systemd reads differently: its values are written into the unit instead",
+            )
+    own = own_env(spec, read_by_systemd(spec))
     if own and spec.docker is None:
         lines.append(("Environment", " ".join(assignment(k, v) for k, v in own)))
         overridden = [key for key, _ in own if key in _file_keys(spec)]
