@@ -120,6 +120,7 @@ def test_nested_procfiles_become_groups_of_their_processes(project: Path) -> Non
             Nested(Path("Procfile"), Path("app"), Path("app/dev.env"), ("web",)),
         ),
         ("foreman run rake", "foreman run does not start a stack"),
+        ("hivemind a/Procfile web", "hivemind takes one Procfile, not web"),
         ("honcho", "honcho without `start` does not start a stack"),
         ("bundle exec foreman start", None),
         ("echo 'unclosed", None),

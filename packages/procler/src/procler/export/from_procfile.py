@@ -87,9 +87,11 @@ def nested_manager(command: str, folder: Path) -> Nested | str | None:
             given[_OPTIONS[name]] = value or rest.pop(0)
         elif word.startswith("-"):
             return f"{manager} {word} is not read by the import"
-        elif manager == "hivemind" and "procfile" not in given:
+        elif manager == "hivemind":
+            if "procfile" in given:
+                return f"hivemind takes one Procfile, not {word}"
             given["procfile"] = word
-        elif manager != "hivemind" and "started" not in given:
+        elif "started" not in given:
             if word != "start":
                 return f"{manager} {word} does not start a stack"
             given["started"] = word
