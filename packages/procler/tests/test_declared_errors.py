@@ -167,10 +167,24 @@ class Program:
                     or owner.id in self.modules[module].classes
                 ):
                     reached += self.target(module, owner.id, sub.attr)
+                elif self.foreign(module, owner):
+                    continue  # threading.Thread(...).start(): a method of another library
                 elif id(sub) in called:  # x.m(): any m the module can see, but not our own
                     found = self.methods_named(sub.attr, self.imported[module])
                     reached += [k for k in found if k[1] != cls]
         return raised, reached
+
+    def foreign(self, module: str, owner: ast.AST) -> bool:
+        """The receiver is an object another library's class or function made."""
+        if not isinstance(owner, ast.Call):
+            return False
+        root = owner.func
+        while isinstance(root, ast.Attribute):
+            root = root.value
+        imported = self.modules[module].imports.get(getattr(root, "id", ""))
+        return imported is not None and imported.split(".")[0].split(":")[0] not in {
+            p.__name__ for p in PACKAGES
+        }
 
     def returned_error(self, key: Key) -> str | None:
         """The error class a function returns by annotation (`raise invalid(...)`)."""

@@ -46,9 +46,9 @@ TIMEOUT = Arg(
 WAIT_FOR = ("running", "stopped", "exited", "failed", "healthy", "unhealthy")
 # What starting a process can answer, local or in Docker.
 STARTING = (PortInUse, StartFailed, ImageNotFound, ContainerNotFound, DockerUnavailable)
-# Every supervisor command first takes up a changed config, which may (re)start processes:
-# their start errors can reach any of them.
-SUPERVISED = (ConfigNotFound, ConfigInvalid, StateDirUnwritable, SupervisorUnavailable, *STARTING)
+# Every supervisor command first takes up a changed config; the restarts it brings run in
+# a task (procler.supervisor.reloader), so their errors reach only `reload`.
+SUPERVISED = (ConfigNotFound, ConfigInvalid, StateDirUnwritable, SupervisorUnavailable)
 # What the answers from disk (IF_RUNNING commands without a supervisor) may raise besides.
 FROM_DISK = (ProcessNotFound, GroupNotFound)
 

@@ -79,6 +79,15 @@ class ConfigKeeper:
                 self.on_valid(cfg)
         return self.valid
 
+    def peek(self) -> ProjectConfig:
+        """The file's config as it is now, taken up by nobody (`reload --dry-run`);
+        CONFIG_INVALID with every error when it is broken."""
+        text = _read_text(self.config_path)
+        cfg, findings = check_config(str(self.config_path), text=text)
+        if findings or cfg is None or text is None:
+            raise still_invalid(findings)
+        return cfg
+
     def warning(self) -> dict[str, Any] | None:
         """The file's errors while the last valid config runs in its place, else None."""
         with contextlib.suppress(ConfigInvalid):

@@ -68,10 +68,11 @@ class Handlers:
             "why": self.why,
             "ci": self.ci,
         }
-        return {name: self._warned(handler) for name, handler in table.items()}
+        return {name: self._warned(handler, name != "reload") for name, handler in table.items()}
 
-    def _warned(self, handler: Handler) -> Handler:
+    def _warned(self, handler: Handler, notice: bool) -> Handler:
         async def run(values: dict[str, Any]) -> Any:
+            taken = self.sup.reloader.generation
             try:
                 result = await handler(values)
             except AgentError as exc:
@@ -83,7 +84,10 @@ class Handlers:
                 raise
             warning = self.sup.keeper.warning()
             if warning and isinstance(result, dict):
-                return {**result, "config_warning": warning}
+                result = {**result, "config_warning": warning}
+            if notice and self.sup.reloader.generation != taken and isinstance(result, dict):
+                # this command noticed the changed config: say what the reload does
+                result = {"config_reloaded": self.sup.reloader.latest.as_dict(), **result}
             return result
 
         return run
@@ -363,10 +367,9 @@ class Handlers:
     # -- the supervisor itself ------------------------------------------------------------
 
     async def reload(self, values: dict[str, Any]) -> Any:
-        self.sup.keeper.refuse_reload()
-        cfg = self.sup.config()
-        await self.sup.settle()  # `remove` answers once the removed process is gone
-        return {"processes": list(cfg.processes), "groups": list(cfg.groups)}
+        from procler.supervisor.reload_answer import reload
+
+        return await reload(self.sup, bool(values.get("dry_run")))
 
     async def daemon_status(self, values: dict[str, Any]) -> Any:
         return supervisor_status(self.sup)
