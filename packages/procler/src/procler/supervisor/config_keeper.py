@@ -18,11 +18,13 @@ from procler.errors import ConfigInvalid
 log = logging.getLogger("procler.supervisor")
 
 
-def _stamp(path: Path) -> float | None:
+def _stamp(path: Path) -> tuple[int, int, int] | None:
+    """When, how long and which file: an edit within the clock's tick still shows."""
     try:
-        return path.stat().st_mtime_ns
+        found = path.stat()
     except OSError:
         return None
+    return found.st_mtime_ns, found.st_size, found.st_ino
 
 
 def _read_text(path: Path) -> str | None:
@@ -54,7 +56,7 @@ class ConfigKeeper:
         self.on_valid = on_valid
         self.valid: ProjectConfig | None = None
         self.broken: tuple[ProjectConfig | None, Findings] | None = None
-        self._stamps: tuple[float | None, ...] = ()
+        self._stamps: tuple[tuple[int, int, int] | None, ...] = ()
         # definitions.json as last loaded: written again if the state directory is removed
         self.loaded_definitions: bytes | None = None
 

@@ -9,6 +9,7 @@ from typing import Any
 from procler.config.fingerprint import diff
 from procler.errors import StartFailed
 from procler.supervisor.core import Supervisor
+from procler.supervisor.reloader import Applied
 
 
 async def reload(sup: Supervisor, dry_run: bool) -> dict[str, Any]:
@@ -21,7 +22,7 @@ async def reload(sup: Supervisor, dry_run: bool) -> dict[str, Any]:
     cfg = sup.config()
     applied = await sup.settle()
     if sup.reloader.generation == taken:  # nothing changed since the config applied last
-        answer = diff(sup.reloader.applied, sup.reloader.applied).as_dict()
+        answer = Applied(diff(sup.reloader.applied, sup.reloader.applied)).as_dict()
     else:
         answer = applied.as_dict()
     answer = {
