@@ -28,6 +28,7 @@ from procler.supervisor.reloader import Applied, Reloader
 from procler.supervisor.runtime import ProcessRuntime
 from procler.supervisor.sentinel_link import Sentinel, SentinelLink
 from procler.supervisor.store import StateStore
+from procler.supervisor.watcher import Watcher
 
 log = logging.getLogger("procler.supervisor")
 
@@ -51,6 +52,7 @@ class Supervisor:
         self.started_at = self.clock.time()
         self.stop_requested = asyncio.Event()
         self.reloader = Reloader(self)
+        self.watcher = Watcher(self)
         self.keeper = ConfigKeeper(
             root, self.config_path, self.state_dir / "definitions.json", self._sync
         )
@@ -159,6 +161,7 @@ class Supervisor:
 
     async def close(self) -> None:
         """Stop what still runs, flush logs, release the sentinel (EOF) and the database."""
+        await self.watcher.close()
         await self.memory.close()
         await self.stop_processes(keep_desired=True)
         self.output.close()

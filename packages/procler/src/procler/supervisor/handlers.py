@@ -106,6 +106,9 @@ class Handlers:
         lost = self.sup.output.unstored(rt.name)
         if lost is not None:
             status["output_warning"] = lost  # running, but what it prints is being lost
+        watch = self.sup.watcher.describe(rt.name)
+        if watch is not None:
+            status["watch"] = watch
         return status
 
     def _graph(self) -> DependencyGraph:
@@ -140,6 +143,7 @@ class Handlers:
             return {**self.describe(rt), "already_completed": True}
         if not (restart and rt.status in states.ALIVE):
             self._check_ports(rt)
+        self.sup.watcher.rearm(rt.name)
         result = await (rt.restart() if restart else rt.start())
         self._refuse_failed(rt)
         return {**self.describe(rt), **result}

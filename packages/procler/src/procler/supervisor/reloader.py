@@ -76,6 +76,7 @@ class Reloader:
         for name in change.removed:
             # nobody could address the process any more: stopped and forgotten
             background(self._retire(runtimes.pop(name)), self._retiring)
+        self.sup.watcher.update(cfg)
         self.latest = applied = Applied(change)
         if self.generation > 1:  # at boot, `Supervisor.boot` restores what should run
             applied.restarted = [n for n in change.changed if runtimes[n].status in states.ALIVE]
