@@ -104,7 +104,7 @@ class ProcessBuilder:
             fields["daemon"] = daemon
         self._not_acted_on(base, raw)
         if "watch" in given(raw, "watch"):
-            fields["watch"] = build_watch(self, at("watch"), raw["watch"])
+            fields["watch"] = build_watch(self.sub, self.findings, at("watch"), raw["watch"])
         export_image = given(given(raw, "export").get("export"), "image").get("image")
         if export_image is not None:
             fields["export_image"] = self.sub(child(child(base, "export"), "image"), export_image)

@@ -15,22 +15,35 @@ import asyncio
 import contextlib
 import logging
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from agentcli.errors import AgentError
 from procler import states
 from procler.config.fingerprint import ConfigDiff, diff
 from procler.config.graph import DependencyGraph
 from procler.config.model import ProcessSpec, ProjectConfig
+from procler.contexts.base import ExecutionContext
+from procler.supervisor.clock import Clock
 from procler.supervisor.host import background
 from procler.supervisor.orchestrate import Blocked, wait_condition
 from procler.supervisor.runtime import ProcessRuntime
-
-if TYPE_CHECKING:
-    from procler.supervisor.core import Supervisor
+from procler.supervisor.watcher import Watcher
 
 log = logging.getLogger("procler.supervisor")
 RELOAD_WAIT = 60.0  # bound on waiting for a dependency's condition while restarting
+
+
+class Owner(Protocol):
+    """What reloading needs from the supervisor."""
+
+    @property
+    def clock(self) -> Clock: ...
+    @property
+    def runtimes(self) -> dict[str, ProcessRuntime]: ...
+    @property
+    def watcher(self) -> Watcher: ...
+    def new_runtime(self, spec: ProcessSpec) -> ProcessRuntime: ...
+    def context_for(self, spec: ProcessSpec) -> ExecutionContext: ...
 
 
 @dataclass
@@ -53,7 +66,7 @@ class Applied:
 
 
 class Reloader:
-    def __init__(self, sup: Supervisor) -> None:
+    def __init__(self, sup: Owner) -> None:
         self.sup = sup
         self.applied: dict[str, ProcessSpec] = {}
         self.generation = 0  # configs taken so far: the first is the boot's own
