@@ -111,3 +111,34 @@ processes:
         assert handlers.describe(rt)["watch"]["state"] == "disarmed"
 
     supervise(tmp_path, config, scenario)
+
+
+def test_a_glob_over_the_whole_project_sees_top_and_nested_files_but_not_the_venv(
+    tmp_path: Path,
+) -> None:
+    root = tmp_path / "proj"
+    (root / ".venv" / "lib").mkdir(parents=True)
+    (root / "src" / "a").mkdir(parents=True)
+    config = f"""version: 1
+processes:
+  app:
+    args: {SLEEP}
+    watch: {{paths: ["**/*.py"], debounce: 100ms}}
+"""
+
+    async def scenario(handlers: Handlers) -> None:
+        await handlers.start({"name": "app"})
+        rt = handlers.sup.runtimes["app"]
+        assert handlers.sup.watcher._roots == (
+            frozenset({str(root / "src")}),
+            frozenset({str(root)}),  # alone: .venv and .procler are not watched at all
+        )
+        (root / ".venv" / "lib" / "site.py").write_text("x")
+        (root / "top.py").write_text("x")
+        await eventually(lambda: rt.run == 2 and rt.status == "running")
+        (root / "src" / "a" / "b.py").write_text("x")
+        await eventually(lambda: rt.run == 3 and rt.status == "running")
+        watch = handlers.describe(rt)["watch"]
+        assert (watch["triggers"], watch["last_trigger"]["files"]) == (2, ["src/a/b.py"])
+
+    supervise(tmp_path, config, scenario)

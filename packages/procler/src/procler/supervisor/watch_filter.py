@@ -66,3 +66,26 @@ class PathFilter:
         if any(p.search(c) for p in self.exclude for c in candidates):
             return None
         return rel if any(p.search(c) for p in self.paths for c in candidates) else None
+
+
+def watched_folders(roots: set[str]) -> tuple[frozenset[str], frozenset[str]]:
+    """(folders watched with everything under them, folders watched alone). A folder
+    inside another is covered by it; a folder holding one nobody means to watch (the
+    project root with its .venv) is watched alone, its other subfolders whole, so inotify
+    is not asked for a watch on every folder of a virtualenv or node_modules."""
+    outer = {
+        r for r in roots if not any(r != o and r.startswith(o.rstrip("/") + "/") for o in roots)
+    }
+    deep: set[str] = set()
+    alone: set[str] = set()
+    for folder in outer:
+        try:
+            entries = [e for e in os.scandir(folder) if e.is_dir(follow_symlinks=False)]
+        except OSError:
+            entries = []
+        if any(e.name in IGNORED_DIRS for e in entries):
+            alone.add(folder)
+            deep.update(e.path for e in entries if e.name not in IGNORED_DIRS)
+        else:
+            deep.add(folder)
+    return frozenset(deep), frozenset(alone)

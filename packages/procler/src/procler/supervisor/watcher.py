@@ -1,7 +1,8 @@
 """`watch:`: file changes that restart a process (or signal it, or run a command).
 
-One inotify watcher (watchfiles' RustNotify) covers the folders of every watched process;
-it runs in one thread of its own, which sleeps in the kernel's wait between checks and
+One inotify watcher (watchfiles' RustNotify) covers the folders of every watched process
+(and one more the folders watched without their subfolders, see watched_folders); each
+runs in a thread of its own, which sleeps in the kernel's wait between checks and
 hands each batch of changes to the loop. Each process's watch keeps the files that
 concern it (watch_filter.PathFilter) and fires once they have been quiet for its
 `debounce`, so a burst is one trigger. What a trigger does, and the flap detector, are in
@@ -22,7 +23,7 @@ from procler import states
 from procler.config.model import ProcessSpec, ProjectConfig
 from procler.supervisor.host import background
 from procler.supervisor.watch_actions import Owner, Watch, act
-from procler.supervisor.watch_filter import PathFilter, gitignore
+from procler.supervisor.watch_filter import PathFilter, gitignore, watched_folders
 
 log = logging.getLogger("procler.supervisor")
 STEP_MS = 200  # the watcher thread looks for changes this often: 0.03% of a core idle
@@ -35,10 +36,11 @@ class Watcher:
         self.sup = sup
         self.watches: dict[str, Watch] = {}
         self.specs: dict[str, ProcessSpec] = {}  # the config applied last (for cascade)
-        self._roots: frozenset[str] = frozenset()
+        self._roots: tuple[frozenset[str], frozenset[str]] = (frozenset(), frozenset())
         self._stop = threading.Event()
-        self._pumping: asyncio.Future[None] | None = None
-        self._thread = concurrent.futures.ThreadPoolExecutor(1, thread_name_prefix="watch")
+        self._pumping: list[asyncio.Future[None]] = []
+        # one thread for the recursive watch, one for folders watched alone
+        self._threads = concurrent.futures.ThreadPoolExecutor(2, thread_name_prefix="watch")
         self._acting: set[asyncio.Future[Any]] = set()
 
     def update(self, cfg: ProjectConfig) -> None:
@@ -61,27 +63,27 @@ class Watcher:
             if kept.get(name) is not watch and watch.timer is not None:
                 watch.timer.cancel()
         self.watches = kept
-        roots = {r for w in kept.values() for r in w.filter.roots()}
-        # a folder inside another watched one is covered already (watching is recursive)
-        outer = frozenset(
-            r for r in roots if not any(r != o and r.startswith(o.rstrip("/") + "/") for o in roots)
-        )
-        if outer != self._roots:
-            self._listen(outer)
+        roots = watched_folders({r for w in kept.values() for r in w.filter.roots()})
+        if roots != self._roots:
+            self._listen(roots)
 
-    def _listen(self, roots: frozenset[str]) -> None:
+    def _listen(self, roots: tuple[frozenset[str], frozenset[str]]) -> None:
         self._halt()
         self._roots = roots
-        if not roots:
-            return
-        try:
-            notify = RustNotify(sorted(roots), False, False, 300, True, True)
-        except (OSError, RuntimeError) as exc:  # e.g. the inotify watch limit
-            log.warning("cannot watch %s: %s", ", ".join(sorted(roots)), exc)
-            return
         self._stop = stop = threading.Event()
         loop = asyncio.get_running_loop()
-        self._pumping = loop.run_in_executor(self._thread, self._pump, notify, stop, loop)
+        self._pumping = []
+        for recursive, folders in zip((True, False), roots, strict=True):
+            if not folders:
+                continue
+            try:
+                notify = RustNotify(sorted(folders), False, False, 300, recursive, True)
+            except (OSError, RuntimeError) as exc:  # e.g. the inotify watch limit
+                log.warning("cannot watch %s: %s", ", ".join(sorted(folders)), exc)
+                continue
+            self._pumping.append(
+                loop.run_in_executor(self._threads, self._pump, notify, stop, loop)
+            )
 
     def _pump(
         self, notify: RustNotify, stop: threading.Event, loop: asyncio.AbstractEventLoop
@@ -91,7 +93,11 @@ class Watcher:
             while not stop.is_set():
                 changes = notify.watch(GROUP_MS, STEP_MS, 0, stop)
                 if isinstance(changes, set) and changes:
-                    loop.call_soon_threadsafe(self._changed, [path for _kind, path in changes])
+                    paths = [path for _kind, path in changes]
+                    try:
+                        loop.call_soon_threadsafe(self._changed, paths)
+                    except RuntimeError:  # the loop closed under us
+                        return
         finally:
             notify.close()
 
@@ -162,8 +168,8 @@ class Watcher:
                 watch.timer.cancel()
         self.watches = {}
         self._halt()
-        if self._pumping is not None:
-            await asyncio.wait([self._pumping], timeout=2.0)
+        if self._pumping:
+            await asyncio.wait(self._pumping, timeout=2.0)
         for task in list(self._acting):
             task.cancel()
-        self._thread.shutdown(wait=False)
+        self._threads.shutdown(wait=False)
