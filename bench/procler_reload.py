@@ -1,5 +1,6 @@
 """Reload of a 100-process config where one process changed: time from `procler reload`
-to the change applied (the changed process restarted), and the 99 others' pids kept.
+to the change applied (the changed process restarted), and the 99 others' pids kept;
+`reload --dry-run` first, which reads, checks and diffs the file and applies nothing.
 Then the supervisor's idle CPU over a while with every process watching a folder
 (nothing changing), against the same stack without `watch:`."""
 
@@ -55,13 +56,17 @@ def run(watch: bool) -> None:
     before = pids(procler, work)
     path.write_text(config("3599", watch))
     t0 = time.perf_counter()
+    call(procler, work, "reload", "--dry-run")
+    dry = time.perf_counter() - t0
+    t0 = time.perf_counter()
     answer = call(procler, work, "reload")
     elapsed = time.perf_counter() - t0
     after = pids(procler, work)
     kept = sum(after[n] == before[n] for n in before)
     label = "with watch" if watch else "no watch"
     print(
-        f"reload ({label}): {answer['restarted']} restarted, applied in {elapsed * 1000:.0f} ms; "
+        f"reload ({label}): --dry-run (read, check, diff) {dry * 1000:.0f} ms; "
+        f"{answer['restarted']} restarted, applied in {elapsed * 1000:.0f} ms; "
         f"{kept}/{COUNT - 1} other pids unchanged"
     )
     pid = call(procler, work, "daemon", "status")["pid"]

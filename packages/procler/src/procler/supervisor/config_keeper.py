@@ -90,10 +90,12 @@ class ConfigKeeper:
             raise still_invalid(findings)
         return cfg
 
-    def warning(self) -> dict[str, Any] | None:
-        """The file's errors while the last valid config runs in its place, else None."""
+    def warning(self, refresh: bool = True) -> dict[str, Any] | None:
+        """The file's errors while the last valid config runs in its place, else None;
+        with refresh, the file is read again (and taken up) if it changed."""
         with contextlib.suppress(ConfigInvalid):
-            self.current()
+            if refresh:
+                self.current()
         return None if self.broken is None else warning(self.broken[1])
 
     def refuse_changed(self, names: list[str]) -> None:

@@ -73,16 +73,17 @@ class Handlers:
     def _warned(self, handler: Handler, notice: bool) -> Handler:
         async def run(values: dict[str, Any]) -> Any:
             taken = self.sup.reloader.generation
+            refresh = not values.get("dry_run")  # a dry run takes nothing up
             try:
                 result = await handler(values)
             except AgentError as exc:
-                warning = self.sup.keeper.warning()
+                warning = self.sup.keeper.warning(refresh)
                 # CONFIG_INVALID carries the errors already, in data.errors
                 carries = exc.data is None or isinstance(exc.data, dict)
                 if warning and carries and not isinstance(exc, ConfigInvalid):
                     exc.data = {**(exc.data or {}), "config_warning": warning}
                 raise
-            warning = self.sup.keeper.warning()
+            warning = self.sup.keeper.warning(refresh)
             if warning and isinstance(result, dict):
                 result = {**result, "config_warning": warning}
             if notice and self.sup.reloader.generation != taken and isinstance(result, dict):
