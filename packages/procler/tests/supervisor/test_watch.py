@@ -65,8 +65,9 @@ processes:
     supervise(tmp_path, config, scenario)
 
 
-def test_signal_action_reaches_the_process(tmp_path: Path) -> None:
+def test_signal_and_exec_actions_leave_the_run_alone(tmp_path: Path) -> None:
     (tmp_path / "proj" / "conf").mkdir(parents=True)
+    (tmp_path / "proj" / "out").mkdir()
     trap = (
         "import signal, sys, time; "
         "signal.signal(signal.SIGHUP, lambda *a: print('got HUP', file=sys.stderr, flush=True)); "
@@ -77,14 +78,26 @@ processes:
   web:
     args: [{PY}, -c, "{trap}"]
     watch: {{paths: [conf], action: "signal:HUP", debounce: 100ms}}
+  assets:
+    args: {SLEEP}
+    watch: {{paths: [conf], action: "exec:echo $PROCLER_PROCESS_NAME > out/built", debounce: 100ms}}
 """
 
     async def scenario(handlers: Handlers) -> None:
         await handlers.start({"name": "web"})
-        rt = handlers.sup.runtimes["web"]
+        await handlers.start({"name": "assets"})
+        rts = handlers.sup.runtimes
         (tmp_path / "proj" / "conf" / "site.ini").write_text("a=1")
-        await eventually(lambda: "got HUP" in rt.recent_stderr)
-        assert (rt.run, rt.status, handlers.describe(rt)["watch"]["triggers"]) == (1, "running", 1)
+        built = tmp_path / "proj" / "out" / "built"
+        await eventually(lambda: "got HUP" in rts["web"].recent_stderr and built.exists())
+        await eventually(lambda: built.read_text() == "assets\n")
+        for name in ("web", "assets"):
+            rt = rts[name]
+            assert (rt.run, rt.status, handlers.describe(rt)["watch"]["triggers"]) == (
+                1,
+                "running",
+                1,
+            )
 
     supervise(tmp_path, config, scenario)
 
