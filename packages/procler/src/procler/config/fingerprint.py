@@ -1,8 +1,9 @@
 """What changed between two configs: a canonical hash of every process's definition.
 
 The hash is taken generically over the whole typed spec (every field of ProcessSpec, and
-of every dataclass inside it), so a field added to the model counts without anyone
-listing it here. The diff names the top-level fields that differ.
+of every dataclass inside it, as `config show` writes them), so a field added to the
+model counts without anyone listing it here. The diff names the top-level fields that
+differ.
 """
 
 from __future__ import annotations
@@ -12,31 +13,16 @@ import hashlib
 import json
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from pathlib import PurePath
 from typing import Any
 
 from procler.config.model import ProcessSpec
-
-
-def canonical(value: Any) -> Any:
-    """A JSON-ready form of a spec value: dataclasses by field name, sequences as lists,
-    mappings with sorted keys; equal specs give equal forms."""
-    if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        return {f.name: canonical(getattr(value, f.name)) for f in dataclasses.fields(value)}
-    if isinstance(value, tuple | list):
-        return [canonical(v) for v in value]
-    if isinstance(value, Mapping):
-        return {str(k): canonical(v) for k, v in sorted(value.items(), key=lambda kv: str(kv[0]))}
-    if isinstance(value, PurePath):
-        return str(value)
-    if isinstance(value, frozenset | set):
-        return sorted(canonical(v) for v in value)
-    return value
+from procler.config.serialize import to_json
 
 
 def spec_hash(spec: ProcessSpec) -> str:
-    """sha256 of the spec's canonical JSON."""
-    text = json.dumps(canonical(spec), sort_keys=True, separators=(",", ":"), default=str)
+    """sha256 of the spec's JSON (serialize.to_json: every field, env as a mapping) with
+    sorted keys: equal definitions give equal hashes."""
+    text = json.dumps(to_json(spec), sort_keys=True, separators=(",", ":"), default=str)
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
@@ -45,7 +31,7 @@ def changed_fields(old: ProcessSpec, new: ProcessSpec) -> list[str]:
     return [
         f.name
         for f in dataclasses.fields(ProcessSpec)
-        if canonical(getattr(old, f.name)) != canonical(getattr(new, f.name))
+        if to_json(getattr(old, f.name), f.name) != to_json(getattr(new, f.name), f.name)
     ]
 
 
