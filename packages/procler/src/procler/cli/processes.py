@@ -58,7 +58,9 @@ PROCESS = {
     "a shell runs it), started_at, uptime_seconds, run, restarts, exit_code, last_exit, desired, "
     "dependency_down and why (a dependency died or was stopped), source, tags, memory_rss_bytes, "
     "cpu_percent, linux_state (local) or docker (docker), health (with a healthcheck), "
-    "log_ready (with a ready_log_line)",
+    "log_ready (with a ready_log_line), watch (with watch:: state armed|disarmed|suspended, "
+    "triggers, last_trigger, suspended_by); config_reloaded when this command took up a "
+    "changed config",
 }
 PROCESSES = {"type": "object", "properties": {"processes": {"type": "array", "items": PROCESS}}}
 
