@@ -120,9 +120,11 @@ async def serve(
     from procler.supervisor.core import Supervisor
     from procler.supervisor.handlers import Handlers
     from procler.supervisor.http import Api
+    from procler.supervisor.tcp_listener import TcpListener
 
     sup = Supervisor(root, config_path, lock_fd)
     api = Api(app, Handlers(sup).table(), answered=answered, config_path=config_path)
+    sup.tcp = listener = TcpListener(api, sup.state_dir)
     config = uvicorn.Config(
         api,
         log_config=None,
@@ -145,6 +147,7 @@ async def serve(
     await sup.stop_requested.wait()
     keeper.cancel()
     log.info("supervisor stopping")
+    await listener.close()
     await sup.close()
     await server.shutdown(sockets=[sock])
 

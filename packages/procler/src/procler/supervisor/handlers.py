@@ -67,6 +67,7 @@ class Handlers:
             "exec": self.exec,
             "why": self.why,
             "ci": self.ci,
+            "serve": self.serve,
         }
         return {name: self._warned(handler) for name, handler in table.items()}
 
@@ -92,6 +93,11 @@ class Handlers:
         from procler.supervisor.exec_command import exec_command
 
         return await exec_command(self.sup, values)
+
+    async def serve(self, values: dict[str, Any]) -> dict[str, Any]:
+        listener = self.sup.tcp
+        assert listener is not None, "the daemon gives its supervisor a listener"
+        return await listener.serve(values)
 
     # -- helpers --------------------------------------------------------------------------
 

@@ -1,0 +1,231 @@
+"""`procler serve`: the supervisor's TCP listener, opened in the supervisor process.
+
+The listener lives in the supervisor, so it outlives the `serve` call that opened it and
+ends with the supervisor (`daemon stop`) or `serve --stop`. Serving again with the same
+settings leaves it as it is; other settings replace it. The app it serves is the REST
+surface (rest_routes) behind the security layer (api_security), with MCP's Streamable
+HTTP app at /mcp under `--mcp`. The token is made once, 32 random bytes, in the state
+directory (0600 in 0700); answers name its file, never the token.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import errno
+import ipaddress
+import logging
+import os
+import secrets
+import socket
+from contextlib import AsyncExitStack
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
+
+from agentcli.errors import UsageError
+from procler.errors import PortInUse
+from procler.supervisor.api_security import Policy, secured
+from procler.supervisor.http import Api
+from procler.supervisor.rest_routes import MCP_ROUTE, RestApi
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    import asyncio
+
+    import uvicorn
+
+log = logging.getLogger("procler.api")
+
+TOKEN_FILE = "api-token"
+HEADER_WAIT = 10.0  # seconds from a connection (or a request's first byte) to its whole head
+KEEP_ALIVE = 5  # seconds an idle connection stays open
+MAX_CONNECTIONS = 64  # beyond: 503 at once
+SHUTDOWN_GRACE = 3  # seconds requests in flight get when the listener closes
+
+
+@dataclass(frozen=True)
+class ServeSettings:
+    host: str
+    port: int
+    read_only: bool
+    allow_hosts: tuple[str, ...]
+    mcp: bool
+
+    @classmethod
+    def of(cls, values: dict[str, Any]) -> ServeSettings:
+        """The settings `serve` asks for; a non-loopback host needs allow_remote."""
+        host = str(values.get("host") or "127.0.0.1")
+        port = values.get("port")
+        port = 7765 if port is None else int(port)
+        if not 0 <= port <= 65535:
+            raise UsageError(f"--port must be 0 to 65535, got {port}")
+        if not is_loopback(host) and not values.get("allow_remote"):
+            raise UsageError(
+                f"{host} is not a loopback address: other machines could reach the API",
+                suggestion="keep the default 127.0.0.1, or pass --allow-remote to mean it",
+            )
+        hosts = tuple(h.strip().lower() for h in values.get("allow_host") or ())
+        if any(not h or "/" in h or " " in h for h in hosts):
+            raise UsageError(f"--allow-host takes a host name or address, got {hosts}")
+        return cls(host, port, bool(values.get("read_only")), hosts, bool(values.get("mcp")))
+
+
+def is_loopback(host: str) -> bool:
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host.strip("[]")).is_loopback
+    except ValueError:
+        return False  # a name other than localhost may resolve anywhere
+
+
+def load_token(state_dir: Path) -> tuple[bytes, str]:
+    """The listener's token and its file: made at the first serve, 0600."""
+    path = state_dir / TOKEN_FILE
+    with contextlib.suppress(FileExistsError):
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o600)
+        with os.fdopen(fd, "w") as out:
+            out.write(secrets.token_hex(32) + "\n")
+    fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW)
+    with os.fdopen(fd) as handle:
+        if os.fstat(handle.fileno()).st_mode & 0o077:
+            os.fchmod(handle.fileno(), 0o600)  # an edited copy may have lost its mode
+        token = handle.read().strip()
+    if len(token) < 32:
+        raise UsageError(
+            f"the token file {path} holds no token",
+            suggestion=f"remove {path}; the next `procler serve` makes a new one",
+        )
+    return token.encode(), str(path)
+
+
+def bind_tcp(host: str, port: int) -> socket.socket:
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    sock = socket.socket(family, socket.SOCK_STREAM)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    try:
+        sock.bind((host.strip("[]"), port))
+    except OSError as exc:
+        sock.close()
+        if exc.errno == errno.EADDRINUSE:
+            raise PortInUse(
+                f"port {port} on {host} is already in use",
+                suggestion="pick another --port, or stop what listens there",
+                data={"host": host, "port": port},
+            ) from None
+        raise UsageError(f"cannot listen on {host}:{port}: {exc.strerror}") from None
+    sock.listen(128)
+    sock.setblocking(False)
+    return sock
+
+
+class HeaderDeadline(HttpToolsProtocol):  # type: ignore[misc]
+    """uvicorn's protocol, but a client gets HEADER_WAIT seconds to send a request's head
+    (uvicorn bounds only idle keep-alive): a slow client cannot hold a connection."""
+
+    _head_timer: asyncio.TimerHandle | None = None
+
+    def connection_made(self, transport: Any) -> None:
+        super().connection_made(transport)
+        self._arm()
+
+    def on_message_begin(self) -> None:
+        super().on_message_begin()
+        self._arm()
+
+    def on_headers_complete(self) -> None:
+        self._disarm()
+        super().on_headers_complete()
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self._disarm()
+        super().connection_lost(exc)
+
+    def _arm(self) -> None:
+        self._disarm()
+        self._head_timer = self.loop.call_later(HEADER_WAIT, self.transport.close)
+
+    def _disarm(self) -> None:
+        if self._head_timer is not None:
+            self._head_timer.cancel()
+            self._head_timer = None
+
+
+class TcpListener:
+    """The supervisor's one TCP listener, absent until `serve` opens it."""
+
+    def __init__(self, api: Api, state_dir: Path) -> None:
+        self.api = api
+        self.state_dir = state_dir
+        self.settings: ServeSettings | None = None
+        self.server: uvicorn.Server | None = None
+        self.stack = AsyncExitStack()
+        self.about: dict[str, Any] = {"listening": False}
+
+    async def serve(self, values: dict[str, Any]) -> dict[str, Any]:
+        """Handler of `procler serve`."""
+        if values.get("stop"):
+            was = self.about
+            await self.close()
+            return {"listening": False, "stopped": was["listening"]}
+        settings = ServeSettings.of(values)
+        if settings == self.settings:
+            return {**self.about, "already_listening": True}
+        await self.close()
+        await self.open(settings)
+        return self.about
+
+    async def open(self, settings: ServeSettings) -> None:
+        import uvicorn
+
+        token, token_file = load_token(self.state_dir)
+        sock = bind_tcp(settings.host, settings.port)
+        port = sock.getsockname()[1]
+        policy = Policy(port, token, settings.read_only, settings.host, settings.allow_hosts)
+        mcp = None
+        if settings.mcp:
+            from procler.surfaces.mcp_http import mcp_app
+
+            mcp = await self.stack.enter_async_context(
+                mcp_app(self.api.config_path, settings.read_only)
+            )
+        rest = RestApi(self.api, mcp)
+        config = uvicorn.Config(
+            secured(rest, policy, rest.reads),
+            http=HeaderDeadline,
+            log_config=None,
+            lifespan="off",
+            access_log=False,
+            proxy_headers=False,
+            server_header=False,
+            timeout_keep_alive=KEEP_ALIVE,
+            limit_concurrency=MAX_CONNECTIONS,
+            timeout_graceful_shutdown=SHUTDOWN_GRACE,
+        )
+        config.load()
+        server = uvicorn.Server(config)
+        server.lifespan = config.lifespan_class(config)  # startup() expects it
+        await server.startup(sockets=[sock])
+        self.server, self.settings = server, settings
+        shown = f"[{settings.host}]" if ":" in settings.host else settings.host
+        url = f"http://{shown}:{port}"
+        self.about = {
+            "listening": True,
+            "url": url,
+            "host": settings.host,
+            "port": port,
+            "read_only": settings.read_only,
+            "allowed_hosts": sorted(policy.hosts()),
+            "token_file": token_file,
+            "mcp": url + MCP_ROUTE if settings.mcp else None,
+        }
+        log.info("listening on %s (read-only: %s)", url, settings.read_only)
+
+    async def close(self) -> None:
+        server, self.server, self.settings = self.server, None, None
+        self.about = {"listening": False}
+        if server is not None:
+            await server.shutdown()
+        await self.stack.aclose()
