@@ -18,7 +18,7 @@ import os
 import secrets
 import socket
 from contextlib import AsyncExitStack
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -171,6 +171,8 @@ class TcpListener:
             await self.close()
             return {"listening": False, "stopped": was["listening"]}
         settings = ServeSettings.of(values)
+        if self.settings is not None and settings.port == 0:
+            settings = replace(settings, port=self.settings.port)  # any port: this one
         if settings == self.settings:
             return {**self.about, "already_listening": True}
         await self.close()
@@ -208,7 +210,7 @@ class TcpListener:
         server = uvicorn.Server(config)
         server.lifespan = config.lifespan_class(config)  # startup() expects it
         await server.startup(sockets=[sock])
-        self.server, self.settings = server, settings
+        self.server, self.settings = server, replace(settings, port=port)
         shown = f"[{settings.host}]" if ":" in settings.host else settings.host
         url = f"http://{shown}:{port}"
         self.about = {
