@@ -13,7 +13,7 @@ import pytest
 from api_client import Listener, refusal, serve
 from harness import PY, Project
 
-from procler.supervisor.rest_routes import RESOURCES
+from procler.supervisor.rest_resources import RESOURCES
 
 CONFIG = f"""
 version: 1

@@ -29,10 +29,6 @@ from procler.supervisor.runtime import ProcessRuntime
 from procler.supervisor.sentinel_link import Sentinel, SentinelLink
 from procler.supervisor.store import StateStore
 
-TYPE_CHECKING = False
-if TYPE_CHECKING:
-    from procler.supervisor.tcp_listener import TcpListener
-
 log = logging.getLogger("procler.supervisor")
 
 
@@ -64,7 +60,6 @@ class Supervisor:
         )
         self.memory = MemoryGuard(lambda: self.runtimes.values(), self.clock)
         self._retired: set[asyncio.Future[Any]] = set()
-        self.tcp: TcpListener | None = None  # `procler serve`'s listener: the daemon sets it
 
     # -- configuration --------------------------------------------------------------------
 

@@ -123,8 +123,9 @@ async def serve(
     from procler.supervisor.tcp_listener import TcpListener
 
     sup = Supervisor(root, config_path, lock_fd)
-    api = Api(app, Handlers(sup).table(), answered=answered, config_path=config_path)
-    sup.tcp = listener = TcpListener(api, sup.state_dir)
+    handlers = Handlers(sup)
+    api = Api(app, handlers.table(), answered=answered, config_path=config_path)
+    handlers.listener = listener = TcpListener(api, sup.state_dir)
     config = uvicorn.Config(
         api,
         log_config=None,

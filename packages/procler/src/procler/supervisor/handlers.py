@@ -36,6 +36,10 @@ from procler.supervisor.runtime import ProcessRuntime
 from procler.supervisor.status import CpuMeter, process_status, supervisor_status
 from procler.supervisor.waiting import wait_members
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from procler.supervisor.tcp_listener import TcpListener
+
 Handler = Callable[[dict[str, Any]], Awaitable[Any]]
 START_WAIT = 60.0  # default bound on a start waiting for its health check (--timeout)
 
@@ -44,6 +48,7 @@ class Handlers:
     def __init__(self, sup: Supervisor) -> None:
         self.sup = sup
         self.meter = CpuMeter()
+        self.listener: TcpListener | None = None  # `procler serve`'s: the daemon sets it
 
     def table(self) -> dict[str, Handler]:
         """Every command's handler; each answer carries config_warning while the config
@@ -95,9 +100,8 @@ class Handlers:
         return await exec_command(self.sup, values)
 
     async def serve(self, values: dict[str, Any]) -> dict[str, Any]:
-        listener = self.sup.tcp
-        assert listener is not None, "the daemon gives its supervisor a listener"
-        return await listener.serve(values)
+        assert self.listener is not None, "the daemon gives its handlers a listener"
+        return await self.listener.serve(values)
 
     # -- helpers --------------------------------------------------------------------------
 

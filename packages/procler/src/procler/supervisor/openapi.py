@@ -20,8 +20,8 @@ from procler.supervisor.api_errors import (
     status_of_code,
 )
 from procler.supervisor.api_security import TICKET_ROUTE
-from procler.supervisor.rest_routes import HEALTH_ROUTE, OPENAPI_ROUTE, RESOURCES, Resource
-from procler.surfaces.tools import input_schema, value_schema
+from procler.supervisor.rest_resources import HEALTH_ROUTE, OPENAPI_ROUTE, RESOURCES, Resource
+from procler.surfaces.arguments import input_schema, value_schema
 from procler.wire import command_path
 
 ENVELOPE_REF = {"$ref": "#/components/schemas/Envelope"}

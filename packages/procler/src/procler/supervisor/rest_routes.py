@@ -1,8 +1,8 @@
 """The REST surface of the TCP listener (`procler serve`), over the supervisor's Api.
 
-Resource routes are reads of declared commands: each `Resource` names its command, the
-command's positional arguments its path takes ({name}, one URL-encoded segment) and the
-options its query string takes; a test checks them against the declarations. Every
+Resource routes (rest_resources) are reads of declared commands: each names its command,
+the command's positional arguments its path takes ({name}, one URL-encoded segment) and
+the options its query string takes. Every
 declared supervisor command is also POST /v1/commands/<words joined by '/'> with a body
 {"values": {...}}, checked by the CLI's own parser (as an MCP tool call is) before it
 runs. Every answer is whole: the envelope, with the status api_errors.http_status gives.
@@ -15,91 +15,29 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
-from dataclasses import dataclass
 from typing import Any
-from urllib.parse import parse_qsl, unquote
+from urllib.parse import unquote
 
-from agentcli.commands import Command, capabilities, command_args
+from agentcli.commands import Command, capabilities
 from agentcli.errors import AgentError, UsageError
 from agentcli.main import answer, failure
 from agentcli.parser import GLOBAL_ARGS, parse
 from procler.supervisor.api_errors import MethodNotAllowed, RouteNotFound
 from procler.supervisor.api_security import ASGIApp, send_json
 from procler.supervisor.http import Api, Outcome, Receive, Scope, Send
+from procler.supervisor.openapi import openapi_document
+from procler.supervisor.rest_resources import (
+    HEALTH_ROUTE,
+    MCP_ROUTE,
+    NOT_OVER_TCP,
+    OPENAPI_ROUTE,
+    RESOURCES,
+    Resource,
+    query_argv,
+)
 from procler.wire import ARGV_ROUTE, COMMANDS_PREFIX
 
 log = logging.getLogger("procler.api")
-
-HEALTH_ROUTE = "/health"
-OPENAPI_ROUTE = "/v1/openapi.json"
-MCP_ROUTE = "/mcp"
-# Not over TCP: `serve` would move or close the listener its own request came through.
-NOT_OVER_TCP = frozenset({"serve"})
-
-
-@dataclass(frozen=True)
-class Resource:
-    """GET `path`: the command `command` with the path's {params} as its positional
-    arguments and the `query` options (by dest)."""
-
-    path: str
-    command: str
-    operation: str
-    query: tuple[str, ...] = ()
-
-    @property
-    def params(self) -> list[str]:
-        return [part[1:-1] for part in self.path.split("/") if part.startswith("{")]
-
-    def match(self, segments: list[str]) -> list[str] | None:
-        """The path parameters' values when `segments` (decoded) are this path's."""
-        template = self.path.split("/")
-        if len(template) != len(segments):
-            return None
-        found = []
-        for want, got in zip(template, segments, strict=True):
-            if want.startswith("{"):
-                if not got:
-                    return None
-                found.append(got)
-            elif want != got:
-                return None
-        return found
-
-
-RESOURCES = (
-    Resource("/v1/processes", "status", "list_processes", query=("tag",)),
-    Resource("/v1/processes/{name}", "status", "get_process"),
-    Resource(
-        "/v1/processes/{name}/logs",
-        "logs",
-        "get_process_logs",
-        query=("tail", "since", "until", "grep", "run", "stream"),
-    ),
-    Resource("/v1/groups", "group list", "list_groups"),
-    Resource("/v1/config/explain", "config explain", "explain_config"),
-    Resource("/v1/capabilities", "capabilities", "get_capabilities"),
-)
-
-
-def query_argv(cmd: Command, resource: Resource, query: bytes, params: list[str]) -> list[str]:
-    """The argv a resource request stands for (the parser then checks every value)."""
-    args = {a.dest: a for a in command_args(cmd)}
-    argv = list(cmd.words)
-    for key, value in parse_qsl(query.decode("latin-1"), keep_blank_values=True):
-        if key not in resource.query:
-            raise UsageError(
-                f"unknown query parameter {key!r}",
-                suggestion="valid: " + (", ".join(resource.query) or "none"),
-            )
-        arg = args[key]
-        if arg.type != "boolean":
-            argv.append(f"{arg.name}={value}")
-        elif value not in ("true", "false"):
-            raise UsageError(f"{key} must be true or false, got {value!r}")
-        elif value == "true":
-            argv.append(arg.name)
-    return [*argv, "--", *params]
 
 
 class RestApi:
@@ -116,8 +54,6 @@ class RestApi:
 
     def document(self) -> dict[str, Any]:
         if self._document is None:
-            from procler.supervisor.openapi import openapi_document
-
             self._document = openapi_document(self.api.app, list(self.commands))
         return self._document
 
@@ -201,7 +137,7 @@ class RestApi:
                 "the request body is not a JSON object",
                 suggestion='send {"values": {...}} with the command\'s arguments',
             )
-        from procler.surfaces.tools import to_argv
+        from procler.surfaces.arguments import to_argv
 
         return to_argv(self.commands[name], values, None)
 

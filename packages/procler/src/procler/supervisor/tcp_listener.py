@@ -28,7 +28,8 @@ from agentcli.errors import UsageError
 from procler.errors import PortInUse
 from procler.supervisor.api_security import Policy, secured
 from procler.supervisor.http import Api
-from procler.supervisor.rest_routes import MCP_ROUTE, RestApi
+from procler.supervisor.rest_resources import MCP_ROUTE
+from procler.supervisor.rest_routes import RestApi
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
