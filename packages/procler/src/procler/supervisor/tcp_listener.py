@@ -10,8 +10,10 @@ directory (0600 in 0700); answers name its file, never the token.
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import errno
+import importlib
 import ipaddress
 import logging
 import os
@@ -33,8 +35,6 @@ from procler.supervisor.rest_routes import RestApi
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    import asyncio
-
     import uvicorn
 
 log = logging.getLogger("procler.api")
@@ -189,10 +189,10 @@ class TcpListener:
         policy = Policy(port, token, settings.read_only, settings.host, settings.allow_hosts)
         mcp = None
         if settings.mcp:
-            from procler.surfaces.mcp_http import mcp_app
-
+            # The SDK takes seconds to import: not on the loop, which keeps answering.
+            mcp_http = await asyncio.to_thread(importlib.import_module, "procler.surfaces.mcp_http")
             mcp = await self.stack.enter_async_context(
-                mcp_app(self.api.config_path, settings.read_only)
+                mcp_http.mcp_app(self.api.config_path, settings.read_only)
             )
         rest = RestApi(self.api, mcp)
         config = uvicorn.Config(
