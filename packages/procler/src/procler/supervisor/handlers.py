@@ -101,6 +101,10 @@ class Handlers:
 
     async def serve(self, values: dict[str, Any]) -> dict[str, Any]:
         assert self.listener is not None, "the daemon gives its handlers a listener"
+        if self.sup.stop_requested.is_set():  # it would close with this supervisor at once
+            raise SupervisorUnavailable(
+                "the supervisor is stopping", suggestion="run `procler serve` again"
+            )
         return await self.listener.serve(values)
 
     # -- helpers --------------------------------------------------------------------------
