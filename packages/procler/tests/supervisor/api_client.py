@@ -52,7 +52,7 @@ class Listener:
 
 
 def serve(project: Project, *args: str) -> Listener:
-    about = project.ok("serve", "--port", "0", *args)
+    about = project.ok("serve", *(() if "--port" in args else ("--port", "0")), *args)
     return Listener(about["port"], Path(about["token_file"]).read_text().strip(), about)
 
 

@@ -3,7 +3,6 @@ Host and Origin refusals, read-only, the body cap, and the OpenAPI document's ro
 
 from __future__ import annotations
 
-import os
 import stat
 from collections.abc import Iterator
 from pathlib import Path
@@ -11,7 +10,7 @@ from typing import Any
 
 import pytest
 from api_client import Listener, refusal, serve
-from harness import PY, Project
+from harness import PY, Project, wait_for
 
 from procler.supervisor.rest_resources import RESOURCES
 
@@ -281,14 +280,27 @@ def test_a_config_the_file_breaks_answers_422(project: Project, api: Listener) -
         config.write_text(CONFIG)
 
 
-def test_serve_stop_closes_the_listener(tmp_path: Path) -> None:
+def test_the_listener_outlives_a_daemon_restart_not_a_stop(tmp_path: Path) -> None:
     made = Project(tmp_path / "proj", CONFIG)
     try:
         listener = serve(made)
+        made.ok("daemon", "restart")
+        assert wait_for(lambda: listening(listener))  # the next supervisor listens again
+        assert listener.get("/v1/groups")[0] == 200  # on the same port, with the same token
         assert made.ok("serve", "--stop") == {"listening": False, "stopped": True}
-        with pytest.raises(ConnectionRefusedError):
-            listener.get("/health")
+        assert listening(listener) is False
         assert made.ok("serve", "--stop") == {"listening": False, "stopped": False}
-        assert os.path.exists(listener.about["token_file"])  # the same token next time
+        serve(made, "--port", str(listener.port))
+        settings = made.root / ".procler" / "state" / "serve.json"
+        assert settings.exists()
+        made.ok("daemon", "stop")  # like the processes: the next supervisor does not listen
+        assert settings.exists() is False
     finally:
         made.close()
+
+
+def listening(listener: Listener) -> bool:
+    try:
+        return listener.get("/health") == (200, {"ok": True})
+    except ConnectionRefusedError:
+        return False

@@ -144,6 +144,7 @@ async def serve(
     await sup.boot()  # restore before answering, so the first answer shows the restored state
     await server.startup(sockets=[sock])
     log.info("supervisor %d serving %s on %s", os.getpid(), root, sock.getsockname())
+    await listener.restore()  # `procler serve`'s listener, if the previous supervisor had one
     keeper = asyncio.create_task(keep_state(root, sup, server, sock.getsockname()))
     await sup.stop_requested.wait()
     keeper.cancel()

@@ -15,18 +15,19 @@ import contextlib
 import errno
 import importlib
 import ipaddress
+import json
 import logging
 import os
 import secrets
 import socket
 from contextlib import AsyncExitStack
-from dataclasses import dataclass, replace
+from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 from typing import Any
 
 from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 
-from agentcli.errors import UsageError
+from agentcli.errors import AgentError, UsageError
 from procler.errors import PortInUse
 from procler.supervisor.api_security import Policy, secured
 from procler.supervisor.http import Api
@@ -40,6 +41,7 @@ if TYPE_CHECKING:
 log = logging.getLogger("procler.api")
 
 TOKEN_FILE = "api-token"
+SETTINGS_FILE = "serve.json"  # the open listener's settings, for the next supervisor
 HEADER_WAIT = 10.0  # seconds from a connection (or a request's first byte) to its whole head
 KEEP_ALIVE = 5  # seconds an idle connection stays open
 MAX_CONNECTIONS = 64  # beyond: 503 at once
@@ -170,6 +172,7 @@ class TcpListener:
         """Handler of `procler serve`."""
         if values.get("stop"):
             was = self.about
+            self.forget()
             await self.close()
             return {"listening": False, "stopped": was["listening"]}
         settings = ServeSettings.of(values)
@@ -178,8 +181,41 @@ class TcpListener:
         if settings == self.settings:
             return {**self.about, "already_listening": True}
         await self.close()
+        self.forget()
         await self.open(settings)
+        self.remember()
         return self.about
+
+    def remember(self) -> None:
+        """Keep the settings (with the port bound), so that a supervisor started after this
+        one (`daemon restart`, or recovery after a crash) listens the same way."""
+        assert self.settings is not None, "remembered once open"
+        fd = os.open(self.state_dir / SETTINGS_FILE, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+        with os.fdopen(fd, "w") as out:
+            json.dump(asdict(self.settings), out)
+
+    def forget(self) -> None:
+        """No listener for the next supervisor (`serve --stop`, `daemon stop`)."""
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(self.state_dir / SETTINGS_FILE)
+
+    async def restore(self) -> None:
+        """Listen as the previous supervisor did, if it did; a failure is logged only."""
+        try:
+            with open(self.state_dir / SETTINGS_FILE, encoding="utf-8") as handle:
+                saved = json.load(handle)
+            settings = ServeSettings.of(
+                {**saved, "allow_host": saved["allow_hosts"], "allow_remote": True}
+            )
+        except FileNotFoundError:
+            return
+        except (OSError, ValueError, KeyError, TypeError, AgentError) as exc:
+            log.warning("not listening as the previous supervisor did: %s", exc)
+            return
+        try:
+            await self.open(settings)
+        except AgentError as exc:
+            log.warning("could not listen again on %s:%d: %s", settings.host, settings.port, exc)
 
     async def open(self, settings: ServeSettings) -> None:
         import uvicorn
