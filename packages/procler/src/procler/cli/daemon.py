@@ -67,7 +67,7 @@ DAEMON_COMMANDS: "tuple[Command, ...]" = (
     Command(
         "serve",
         "make the supervisor listen on TCP too (REST, OpenAPI, --mcp): bearer token, Host and "
-        "Origin checks; it listens until `serve --stop` or the supervisor stops",
+        "Origin checks; it listens, across daemon restarts, until `serve --stop` or `daemon stop`",
         SERVE,
         args=(
             Arg("--host", "address to listen on", default="127.0.0.1"),

@@ -1,8 +1,10 @@
 """`procler serve`: the supervisor's TCP listener, opened in the supervisor process.
 
-The listener lives in the supervisor, so it outlives the `serve` call that opened it and
-ends with the supervisor (`daemon stop`) or `serve --stop`. Serving again with the same
-settings leaves it as it is; other settings replace it. The app it serves is the REST
+The listener lives in the supervisor, so it outlives the `serve` call that opened it; its
+settings are kept in the state directory, so the supervisor that replaces this one
+(`daemon restart`, recovery after a crash) listens the same way; `serve --stop` and
+`daemon stop` forget them. Serving again with the same settings leaves it as it is;
+other settings replace it. The app it serves is the REST
 surface (rest_routes) behind the security layer (api_security), with MCP's Streamable
 HTTP app at /mcp under `--mcp`. The token is made once, 32 random bytes, in the state
 directory (0600 in 0700); answers name its file, never the token.
