@@ -206,3 +206,15 @@ def test_the_listener_binds_loopback_only_unless_told(tmp_path: Any) -> None:
             tcp_listener.bind_tcp("127.0.0.1", taken.getsockname()[1])
     finally:
         taken.close()
+
+
+def test_serve_warns_on_stderr_of_a_host_others_can_reach(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from procler.cli import client, daemon
+
+    monkeypatch.setattr(client, "forward", lambda values, command: "forwarded")
+    serve = APP.command("serve")
+    for host, warned in (("0.0.0.0", True), ("127.0.0.1", False), ("localhost", False)):
+        assert daemon.serve({"host": host, "allow_remote": True}, serve) == "forwarded"
+        assert capsys.readouterr().err.startswith("procler serve: warning:") is warned, host

@@ -110,10 +110,10 @@ def serve(values: "dict[str, Any]", command: "Command") -> "Any":
     import sys
 
     from procler.cli.client import forward
+    from procler.wire import is_loopback
 
     host = values.get("host") or ""
-    loopback = host == "localhost" or host.startswith(("127.", "[::1]", "::1"))
-    if values.get("allow_remote") and not values.get("stop") and not loopback:
+    if values.get("allow_remote") and not values.get("stop") and not is_loopback(host):
         print(
             f"procler serve: warning: {host} may be reachable from other machines; only the "
             "token in the file this answer names protects the API",

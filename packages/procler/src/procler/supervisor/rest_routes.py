@@ -35,6 +35,7 @@ from procler.supervisor.rest_resources import (
     Resource,
     query_argv,
 )
+from procler.surfaces.arguments import to_argv
 from procler.wire import ARGV_ROUTE, COMMANDS_PREFIX
 
 log = logging.getLogger("procler.api")
@@ -137,8 +138,6 @@ class RestApi:
                 "the request body is not a JSON object",
                 suggestion='send {"values": {...}} with the command\'s arguments',
             )
-        from procler.surfaces.arguments import to_argv
-
         return to_argv(self.commands[name], values, None)
 
     async def run(self, cmd: Command, values: dict[str, Any]) -> Outcome:

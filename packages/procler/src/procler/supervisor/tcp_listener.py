@@ -16,7 +16,6 @@ import asyncio
 import contextlib
 import errno
 import importlib
-import ipaddress
 import json
 import logging
 import os
@@ -35,6 +34,7 @@ from procler.supervisor.api_security import Policy, secured
 from procler.supervisor.http import Api
 from procler.supervisor.rest_resources import MCP_ROUTE
 from procler.supervisor.rest_routes import RestApi
+from procler.wire import is_loopback
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -75,15 +75,6 @@ class ServeSettings:
         if any(not h or "/" in h or " " in h for h in hosts):
             raise UsageError(f"--allow-host takes a host name or address, got {hosts}")
         return cls(host, port, bool(values.get("read_only")), hosts, bool(values.get("mcp")))
-
-
-def is_loopback(host: str) -> bool:
-    if host == "localhost":
-        return True
-    try:
-        return ipaddress.ip_address(host.strip("[]")).is_loopback
-    except ValueError:
-        return False  # a name other than localhost may resolve anywhere
 
 
 def load_token(state_dir: Path) -> tuple[bytes, str]:
