@@ -128,7 +128,7 @@ class TcpListener:
         """Handler of `procler serve`."""
         if values.get("stop"):
             was = self.about
-            self.forget()
+            self.drop_settings()
             await self.close()
             return {"listening": False, "stopped": was["listening"]}
         settings = ServeSettings.of(values)
@@ -137,12 +137,12 @@ class TcpListener:
         if settings == self.settings:
             return {**self.about, "already_listening": True}
         await self.close()
-        self.forget()
+        self.drop_settings()
         await self.open(settings)
-        self.remember()
+        self.keep_settings()
         return self.about
 
-    def remember(self) -> None:
+    def keep_settings(self) -> None:
         """Keep the settings (with the port bound), so that a supervisor started after this
         one (`daemon restart`, or recovery after a crash) listens the same way."""
         assert self.settings is not None, "remembered once open"
@@ -150,7 +150,7 @@ class TcpListener:
         with os.fdopen(fd, "w") as out:
             json.dump(asdict(self.settings), out)
 
-    def forget(self) -> None:
+    def drop_settings(self) -> None:
         """No listener for the next supervisor (`serve --stop`, `daemon stop`)."""
         with contextlib.suppress(FileNotFoundError):
             os.unlink(self.state_dir / SETTINGS_FILE)
