@@ -139,6 +139,7 @@ CALLS: list[tuple[str, dict[str, Any], Callable[[Any], Any], Any]] = [
     ("procler_down", {}, lambda d: sorted(statuses(d))[0], ("api", "stopped")),
     ("procler_ci", {"timeout": "30s"}, lambda d: d["ready"], True),
     ("procler_reload", {}, lambda d: d["processes"], ["api", "worker", "oneoff"]),
+    ("procler_serve", {"port": 0}, lambda d: (d["listening"], d["read_only"]), (True, False)),
     ("procler_daemon_status", {}, lambda d: d["running"], True),
     ("procler_daemon_logs", {"tail": 1}, lambda d: len(d["lines"]), 1),
     ("procler_daemon_restart", {}, lambda d: d["running"], True),
