@@ -36,6 +36,7 @@ class Host(Protocol):
 
     def environment(self, spec: ProcessSpec) -> dict[str, str]: ...
     def record(self, runtime: ProcessRuntime, src: str, dst: str, reason: str) -> None: ...
+    def health(self, runtime: ProcessRuntime, src: str, dst: str, reason: str) -> None: ...
     def spawned(self, runtime: ProcessRuntime, proc: RunningProcess) -> None: ...
     def reaped(self, runtime: ProcessRuntime, proc: RunningProcess) -> None: ...
     def output(self, runtime: ProcessRuntime, run: int, batch: OutputBatch) -> None: ...
@@ -205,7 +206,11 @@ class ProcessRuntime:
         if self.spec.healthcheck is not None:
             if self.health is None or self.health.check != self.spec.healthcheck:
                 self.health = HealthProber(
-                    self.spec.healthcheck, self.clock, self._exec_probe, self.health_changed
+                    self.spec.healthcheck,
+                    self.clock,
+                    self._exec_probe,
+                    self.health_changed,
+                    lambda src, dst, reason: self.host.health(self, src, dst, reason),
                 )
             self.health.begin()
         else:
