@@ -4,6 +4,7 @@ message as one NDJSON line. Without --follow it prints the snapshot and the buff
 events, then ends; with it, new events until --timeout or Ctrl-C (exit 130)."""
 
 from agentcli.commands import Arg, Command
+from agentcli.errors import UsageError
 from procler.cli.processes import SUPERVISED
 from procler.errors import ProcessNotFound
 
@@ -31,9 +32,8 @@ EVENTS_COMMANDS: "tuple[Command, ...]" = (
             ),
             Arg(
                 "--since",
-                "resume after this seq: the buffered events after it, after a gap message if "
-                "some are no longer buffered",
-                type="integer",
+                "resume after this seq (a message's seq): the buffered events after it, after "
+                "a gap message if some are no longer buffered",
             ),
             Arg(
                 "--logs",
@@ -69,14 +69,20 @@ def show(values: "dict[str, Any]", command: "Command") -> "Any":
     from procler import project
     from procler.cli.client import call, config_path_of
 
+    since = values.get("since")
+    if since is not None and not since.isdigit():
+        raise UsageError(
+            f"--since takes a message's seq (a whole number), got {since!r}",
+            suggestion="pass the seq of the last message you saw, e.g. --since 1764590000000042",
+        )
     config_path = config_path_of(values)
     code, payload = call(config_path, "daemon status", {}, autostart=True)  # one must run
     if code != 0:
         return Raw(payload.decode("utf-8"), code)
     names = [n for item in values.get("logs") or () for n in item.split(",") if n]
     query = ["once"] if not values.get("follow") else []
-    if values.get("since") is not None:
-        query.append(f"since={values['since']}")
+    if since is not None:
+        query.append(f"since={since}")
     if names:
         query.append("logs=" + ",".join(quote(n, safe="") for n in names))
     path = "/v1/events" + ("?" + "&".join(query) if query else "")
