@@ -148,7 +148,11 @@ class EventRoutes:
 
         async def deliver(events: list[Event]) -> None:
             await send(
-                {"type": "http.response.body", "body": sse_frames(events), "more_body": True}
+                {
+                    "type": "http.response.body",
+                    "body": b"".join(e.frame for e in events),
+                    "more_body": True,
+                }
             )
 
         await self.pump(sub, first, once, deliver, receive, "http.disconnect")
@@ -204,13 +208,3 @@ class EventRoutes:
         finally:
             self.bus.unsubscribe(sub)
             watcher.cancel()
-
-
-def sse_frames(events: list[Event]) -> bytes:
-    """Events as SSE frames: `id:` (the resume point) only on resumable ones."""
-    parts = []
-    for event in events:
-        if event.resumable:
-            parts.append(f"id: {event.seq}\n")
-        parts.append(f"data: {event.text}\n\n")
-    return "".join(parts).encode()

@@ -33,7 +33,7 @@ StepStatus = Literal["started", "succeeded", "failed", "skipped"]
 class Event:
     """One message; its JSON text is made once, when a subscriber first sends it."""
 
-    __slots__ = ("_text", "body", "name", "resumable", "seq", "type")
+    __slots__ = ("_frame", "_text", "body", "name", "resumable", "seq", "type")
 
     def __init__(self, body: dict[str, Any], resumable: bool = True) -> None:
         self.body = body
@@ -42,12 +42,21 @@ class Event:
         self.name: str | None = body.get("name")
         self.resumable = resumable  # a client may resume after it (SSE `id:`)
         self._text: str | None = None
+        self._frame: bytes | None = None
 
     @property
     def text(self) -> str:
         if self._text is None:
             self._text = json.dumps(self.body, ensure_ascii=False, separators=(",", ":"))
         return self._text
+
+    @property
+    def frame(self) -> bytes:
+        """The event as a Server-Sent Events frame: `id:` (a resume point) when resumable."""
+        if self._frame is None:
+            head = f"id: {self.seq}\n" if self.resumable else ""
+            self._frame = f"{head}data: {self.text}\n\n".encode()
+        return self._frame
 
 
 class Subscriber:

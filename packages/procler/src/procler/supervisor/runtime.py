@@ -187,6 +187,7 @@ class ProcessRuntime:
         if self._next is not None and adopted is None:
             (self.spec, self.context), self._next = self._next, None
         self._set(states.STARTING, reason)
+        await asyncio.sleep(0)  # event subscribers send the transition before the fork
         self.recent_stderr.clear()
         self.log_ready = False
         self._user_start = user
@@ -268,6 +269,7 @@ class ProcessRuntime:
         proc = self.proc
         assert proc is not None
         self._set(states.STOPPING, reason)
+        await asyncio.sleep(0)  # event subscribers send it before the /proc scans of stop
         if self.health is not None:
             self.health.end()
         info = await self.context.stop(
