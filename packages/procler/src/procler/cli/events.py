@@ -10,7 +10,7 @@ from procler.errors import ProcessNotFound
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    import socket
+    import _socket
     from collections.abc import Iterator
     from typing import Any
 
@@ -95,43 +95,30 @@ def show(values: "dict[str, Any]", command: "Command") -> "Any":
     return Stream(_messages(sock, rest, until))
 
 
-def _open(sock_path: "str", path: "str") -> "tuple[socket.socket, bytes] | Raw":
+def _open(sock_path: "str", path: "str") -> "tuple[_socket.socket, bytes] | Raw":
     """(socket, bytes after the headers) of an open stream, or Raw: the supervisor's refusal."""
-    import socket
-
     from agentcli.commands import Raw
     from procler.errors import SupervisorUnavailable
-    from procler.wire import EXIT_CODE, HEADER_WAIT
+    from procler.wire import EXIT_CODE, HEADER_WAIT, NotRunning, open_stream
 
-    sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-    sock.settimeout(HEADER_WAIT)
     try:
-        sock.connect(sock_path)
-        sock.sendall(f"GET {path} HTTP/1.1\r\nHost: procler\r\nConnection: close\r\n\r\n".encode())
-        raw = b""
-        while b"\r\n\r\n" not in raw:
+        status, headers, sock, rest = open_stream(sock_path, path, HEADER_WAIT)
+    except (NotRunning, OSError) as exc:
+        raise SupervisorUnavailable(f"the event stream did not open: {exc}") from None
+    if status == 200:
+        return sock, rest
+    try:
+        while len(rest) < int(headers.get("content-length", "0")):  # the error envelope
             data = sock.recv(65536)
             if not data:
-                raise ConnectionResetError("closed before answering")
-            raw += data
-    except OSError as exc:
+                break
+            rest += data
+    finally:
         sock.close()
-        raise SupervisorUnavailable(f"the event stream did not open: {exc}") from None
-    head, _, rest = raw.partition(b"\r\n\r\n")
-    lines = head.decode("latin-1").split("\r\n")
-    headers = {k.strip().lower(): v.strip() for k, _, v in (h.partition(":") for h in lines[1:])}
-    if lines[0].split()[1] == "200":
-        return sock, rest
-    while len(rest) < int(headers.get("content-length", "0")):  # the error envelope
-        data = sock.recv(65536)
-        if not data:
-            break
-        rest += data
-    sock.close()
     return Raw(rest.decode("utf-8"), int(headers.get(EXIT_CODE, "3")))
 
 
-def _messages(sock: "socket.socket", rest: "bytes", until: "float | None") -> "Iterator[Any]":
+def _messages(sock: "_socket.socket", rest: "bytes", until: "float | None") -> "Iterator[Any]":
     """The stream's messages until it ends (or, following, until `until`)."""
     import json
     import time
