@@ -117,7 +117,12 @@ class EventRoutes:
         """Subscribe: (subscriber, snapshot + backlog, whether to end after the backlog).
         Nothing awaits in here, so the snapshot and the backlog meet exactly."""
         request = parse_request(scope, list(self.sup.config().processes), self.bus.seq)
-        sub = self.bus.subscribe(request.logs)
+        # `once` reads the buffer only: nothing new is published for it
+        sub = (
+            Subscriber(request.logs, self.bus.queue)
+            if request.once
+            else self.bus.subscribe(request.logs)
+        )
         since = request.since
         if since is None and request.once:
             since = self.bus.oldest() - 1  # all that is buffered, no gap
