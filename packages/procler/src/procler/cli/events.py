@@ -48,6 +48,7 @@ EVENTS_COMMANDS: "tuple[Command, ...]" = (
             "procler events --follow --since 1764590000000042 --logs api --logs worker",
         ),
         errors=(*SUPERVISED, ProcessNotFound),
+        mode="stream",
         output={
             "type": "object",
             "properties": {"messages": {"type": "array", "items": {"type": "object"}}},
