@@ -54,8 +54,8 @@ EVENTS_COMMANDS: "tuple[Command, ...]" = (
             "properties": {"messages": {"type": "array", "items": {"type": "object"}}},
             "description": "the CLI prints each message as one NDJSON line instead: "
             "{seq, ts, type: snapshot, processes} first, then status/health {seq, ts, type, "
-            "name, from, to, reason}, recipe_step {seq, ts, type, name, run, step, action, "
-            "status, reason}, log {seq, ts, type, name, run, stream, text}, gap {seq, type, "
+            "name, from, to, reason}, recipe_step {seq, ts, type, name, run_id, step, "
+            "action, from, to, reason}, log {seq, ts, type, name, run, stream, text}, gap {seq, type, "
             "from, to} (events no longer buffered), dropped {seq, type, count, from, to}",
         },
     ),
