@@ -53,6 +53,7 @@ ANNOTATIONS = {
     "procler_snippet_save": (False, False, True),
     "procler_snippet_remove": (False, True, True),
     "procler_logs": (True, False, True),
+    "procler_events": (True, False, True),
     "procler_reload": (False, False, True),
     "procler_daemon_status": (True, False, True),
     "procler_daemon_stop": (False, True, True),

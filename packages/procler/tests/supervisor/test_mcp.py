@@ -93,6 +93,12 @@ CALLS: list[tuple[str, dict[str, Any], Callable[[Any], Any], Any]] = [
     ("procler_why", {"name": "worker"}, lambda d: d["why"], "worker is running"),
     ("procler_logs", {"name": "api"}, lambda d: [x["text"] for x in d["lines"]], ["api up"]),
     (
+        "procler_events",
+        {},
+        lambda d: sorted((p["name"], p["status"]) for p in d["messages"][0]["processes"]),
+        [("api", "healthy"), ("oneoff", "running"), ("worker", "running")],
+    ),
+    (
         "procler_exec",
         {"cmd": f'{PY} -c "print(7)"'},
         lambda d: (d["exit_code"], d["stdout"]),

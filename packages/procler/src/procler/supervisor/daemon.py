@@ -118,13 +118,20 @@ async def serve(
     import uvicorn
 
     from procler.supervisor.core import Supervisor
+    from procler.supervisor.event_routes import EventRoutes
     from procler.supervisor.handlers import Handlers
     from procler.supervisor.http import Api
     from procler.supervisor.tcp_listener import TcpListener
 
     sup = Supervisor(root, config_path, lock_fd)
     handlers = Handlers(sup)
-    api = Api(app, handlers.table(), answered=answered, config_path=config_path)
+    api = Api(
+        app,
+        handlers.table(),
+        answered=answered,
+        config_path=config_path,
+        streams=EventRoutes(sup),
+    )
     handlers.listener = listener = TcpListener(api, sup.state_dir)
     config = uvicorn.Config(
         api,

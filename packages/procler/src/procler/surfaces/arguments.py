@@ -13,8 +13,8 @@ if TYPE_CHECKING:
     from typing import Any
 
 PREFIX = "procler_"
-# No tool argument: a tool answers once, so `logs` cannot --follow.
-NOT_TOOL_ARGS = frozenset({("logs", "follow")})
+# No tool argument: a tool answers once, so `logs` and `events` cannot --follow.
+NOT_TOOL_ARGS = frozenset({("logs", "follow"), ("events", "follow"), ("events", "timeout")})
 JSON_TYPES = {"integer": "integer", "number": "number", "boolean": "boolean"}
 TYPE_HINTS = {
     "duration": "a duration: 500ms, 30s, 5m, 1h30m or bare seconds",

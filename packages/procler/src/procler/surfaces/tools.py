@@ -9,7 +9,7 @@ envelope and exit code through agentcli.main. No MCP SDK here: listing tools is 
 import json
 import time
 
-from agentcli.commands import Command, Outcome, Raw
+from agentcli.commands import Command, Outcome, Raw, Stream
 from agentcli.errors import UsageError
 from agentcli.main import answer, failure, with_builtins
 from agentcli.parser import GLOBAL_ARGS, parse
@@ -63,6 +63,8 @@ def call(cmd: "Command", arguments: "dict[str, Any]", config: "str | None") -> "
         return json.loads(result.text), result.exit_code
     if isinstance(result, Outcome) and isinstance(result.payload, Raw):
         return json.loads(result.payload.text), result.exit_code
+    if isinstance(result, Stream):  # what the CLI prints as NDJSON lines (events)
+        return answer({"messages": list(result.items)})
     return answer(result)
 
 
