@@ -75,6 +75,16 @@ class DockerSpec:
 
 
 @dataclass(frozen=True)
+class EnvFile:
+    """An `env_file` entry as loaded: its values are merged into ProcessSpec.env already (what
+    Procler runs with); the reference is kept for exports that read the file themselves."""
+
+    path: str  # absolute
+    env: tuple[tuple[str, str], ...] = ()  # what it set when the config was loaded
+    plain: bool = True  # every reader reads it alike (dotenv.is_plain)
+
+
+@dataclass(frozen=True)
 class DaemonSpec:
     """Procler 0.3's daemon_mode: the command forks a daemon and exits; the daemon, found by
     its pidfile or a command-line pattern, is the process Procler follows."""
@@ -86,12 +96,24 @@ class DaemonSpec:
 
 
 @dataclass(frozen=True)
+class WatchSpec:
+    """`watch:`: files whose change triggers `action` (globs relative to the process's cwd)."""
+
+    paths: tuple[str, ...]
+    exclude: tuple[str, ...] = ()
+    debounce: float = 0.3  # a burst of changes within this quiet time is one trigger
+    action: str = "restart"  # restart | signal:NAME | exec:COMMAND
+    cascade: bool = False  # also restart what depends on the process
+
+
+@dataclass(frozen=True)
 class ProcessSpec:
     name: str
     command: str | None = None  # launched as config.launch.plan decides
     args: tuple[str, ...] | None = None  # run directly, no shell
     cwd: str = "."  # absolute once resolved
-    env: tuple[tuple[str, str], ...] = ()
+    env: tuple[tuple[str, str], ...] = ()  # resolved: env_file values, then `env`
+    env_files: tuple[EnvFile, ...] = ()
     description: str = ""
     tags: tuple[str, ...] = ()
     ports: tuple[int, ...] = ()
@@ -110,6 +132,7 @@ class ProcessSpec:
     replicas: int = 1  # (accepted; not acted on yet)
     namespace: str = "default"  # (accepted; not acted on yet)
     export_image: str | None = None  # `export: {image: ...}`: the image `procler export` names
+    watch: WatchSpec | None = None
     source: Source = "config"
 
     def argv(self) -> list[str]:
@@ -213,6 +236,12 @@ class LogSettings:
 
 
 @dataclass(frozen=True)
+class EventSettings:
+    buffer: int = 10_000  # events the supervisor keeps for subscribers resuming (since=SEQ)
+    subscriber_queue: int = 1_000  # messages waiting per subscriber before its drops count
+
+
+@dataclass(frozen=True)
 class ProjectConfig:
     root: Path
     config_path: Path
@@ -222,3 +251,4 @@ class ProjectConfig:
     recipes: dict[str, Recipe] = field(default_factory=dict)
     snippets: dict[str, Snippet] = field(default_factory=dict)
     logs: LogSettings = field(default_factory=LogSettings)
+    events: EventSettings = field(default_factory=EventSettings)

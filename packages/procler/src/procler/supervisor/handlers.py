@@ -36,6 +36,10 @@ from procler.supervisor.runtime import ProcessRuntime
 from procler.supervisor.status import CpuMeter, process_status, supervisor_status
 from procler.supervisor.waiting import wait_members
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from procler.supervisor.tcp_listener import TcpListener
+
 Handler = Callable[[dict[str, Any]], Awaitable[Any]]
 START_WAIT = 60.0  # default bound on a start waiting for its health check (--timeout)
 
@@ -44,6 +48,7 @@ class Handlers:
     def __init__(self, sup: Supervisor) -> None:
         self.sup = sup
         self.meter = CpuMeter()
+        self.listener: TcpListener | None = None  # `procler serve`'s: the daemon sets it
 
     def table(self) -> dict[str, Handler]:
         """Every command's handler; each answer carries config_warning while the config
@@ -72,23 +77,29 @@ class Handlers:
             "exec": self.exec,
             "why": self.why,
             "ci": self.ci,
+            "serve": self.serve,
         }
-        return {name: self._warned(handler) for name, handler in table.items()}
+        return {name: self._warned(handler, name != "reload") for name, handler in table.items()}
 
-    def _warned(self, handler: Handler) -> Handler:
+    def _warned(self, handler: Handler, notice: bool) -> Handler:
         async def run(values: dict[str, Any]) -> Any:
+            taken = self.sup.reloader.generation
+            refresh = not values.get("dry_run")  # a dry run takes nothing up
             try:
                 result = await handler(values)
             except AgentError as exc:
-                warning = self.sup.keeper.warning()
+                warning = self.sup.keeper.warning(refresh)
                 # CONFIG_INVALID carries the errors already, in data.errors
                 carries = exc.data is None or isinstance(exc.data, dict)
                 if warning and carries and not isinstance(exc, ConfigInvalid):
                     exc.data = {**(exc.data or {}), "config_warning": warning}
                 raise
-            warning = self.sup.keeper.warning()
+            warning = self.sup.keeper.warning(refresh)
             if warning and isinstance(result, dict):
-                return {**result, "config_warning": warning}
+                result = {**result, "config_warning": warning}
+            if notice and self.sup.reloader.generation != taken and isinstance(result, dict):
+                # this command noticed the changed config: say what the reload does
+                result = {"config_reloaded": self.sup.reloader.latest.as_dict(), **result}
             return result
 
         return run
@@ -97,6 +108,14 @@ class Handlers:
         from procler.supervisor.exec_command import exec_command
 
         return await exec_command(self.sup, values)
+
+    async def serve(self, values: dict[str, Any]) -> dict[str, Any]:
+        assert self.listener is not None, "the daemon gives its handlers a listener"
+        if self.sup.stop_requested.is_set():  # it would close with this supervisor at once
+            raise SupervisorUnavailable(
+                "the supervisor is stopping", suggestion="run `procler serve` again"
+            )
+        return await self.listener.serve(values)
 
     # -- helpers --------------------------------------------------------------------------
 
@@ -107,6 +126,9 @@ class Handlers:
         lost = self.sup.output.unstored(rt.name)
         if lost is not None:
             status["output_warning"] = lost  # running, but what it prints is being lost
+        watch = self.sup.watcher.describe(rt.name)
+        if watch is not None:
+            status["watch"] = watch
         return status
 
     def _graph(self) -> DependencyGraph:
@@ -141,6 +163,7 @@ class Handlers:
             return {**self.describe(rt), "already_completed": True}
         if not (restart and rt.status in states.ALIVE):
             self._check_ports(rt)
+        self.sup.watcher.rearm(rt.name)
         result = await (rt.restart() if restart else rt.start())
         self._refuse_failed(rt)
         return {**self.describe(rt), **result}
@@ -368,16 +391,17 @@ class Handlers:
     # -- the supervisor itself ------------------------------------------------------------
 
     async def reload(self, values: dict[str, Any]) -> Any:
-        self.sup.keeper.refuse_reload()
-        cfg = self.sup.config()
-        await self.sup.settle()  # `remove` answers once the removed process is gone
-        return {"processes": list(cfg.processes), "groups": list(cfg.groups)}
+        from procler.supervisor.reload_answer import reload
+
+        return await reload(self.sup, bool(values.get("dry_run")))
 
     async def daemon_status(self, values: dict[str, Any]) -> Any:
         return supervisor_status(self.sup)
 
     async def daemon_stop(self, values: dict[str, Any]) -> Any:
         stopped = await self.sup.stop_processes(keep_desired=False)
+        if self.listener is not None:
+            self.listener.drop_settings()  # like the processes: the next supervisor does not listen
         self.sup.stop_requested.set()
         return {**supervisor_status(self.sup), "running": False, "stopped_processes": stopped}
 
