@@ -189,7 +189,7 @@ class LocalContext(ExecutionContext):
     def escaped(self, proc: RunningProcess, among: list[procfs.ProcStat] | None) -> list[int]:
         """Live processes of this run outside its group (not our own children: probes),
         looked for among `among` (see procfs.own_descendants) or on the whole machine."""
-        if not isinstance(proc, LocalProcess):
+        if not isinstance(proc, LocalProcess) or not proc.run_id:
             return []
         return self._outside_group(proc, proc.run_id, among)
 
