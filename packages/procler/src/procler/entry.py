@@ -41,6 +41,10 @@ ANSWERED = frozenset(
         "exec",
         "why",
         "ci",
+        "schedule list",
+        "schedule run-now",
+        "schedule pause",
+        "schedule resume",
     }
 )
 

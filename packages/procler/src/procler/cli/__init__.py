@@ -1,5 +1,6 @@
 """Everything that runs in the CLI process, one module per command family (config,
-processes, logs, daemon, stack_files, mcp: each holds its declarations and the handlers that run here),
+processes, schedules, logs, daemon, stack_files, mcp: each holds its declarations and the
+handlers that run here),
 and `client`, which sends supervisor commands over the socket (starting a supervisor).
 
 APP assembles the declarations: the single source for the parser, capabilities and the
@@ -13,6 +14,7 @@ from procler.cli.daemon import DAEMON_COMMANDS
 from procler.cli.logs import LOGS_COMMANDS
 from procler.cli.mcp import MCP_COMMANDS
 from procler.cli.processes import PROCESS_COMMANDS
+from procler.cli.schedules import SCHEDULE_COMMANDS
 from procler.cli.stack_files import STACK_FILE_COMMANDS
 
 TYPE_CHECKING = False
@@ -29,6 +31,7 @@ GLOBAL_ARGS = (
 COMMANDS = (
     CONFIG_COMMANDS
     + PROCESS_COMMANDS
+    + SCHEDULE_COMMANDS
     + LOGS_COMMANDS
     + DAEMON_COMMANDS
     + STACK_FILE_COMMANDS

@@ -208,7 +208,9 @@ def _timer(spec: ProcessSpec, units: Units, result: Conversion) -> str | None:
     if spec.schedule is None:
         return None
     try:
-        calendar = on_calendar(spec.schedule)
+        if spec.schedule.cron is None:
+            raise CronUnsupported("an interval schedule has no OnCalendar spelling")
+        calendar = on_calendar(spec.schedule.cron)
     except CronUnsupported as exc:
         result.warn(spec.name, "schedule", f"{exc}: no timer written, the service runs once")
         return None
@@ -216,7 +218,12 @@ def _timer(spec: ProcessSpec, units: Units, result: Conversion) -> str | None:
         [
             (
                 "Unit",
-                [("Description", specifier_safe(f"schedule of {spec.name}: {spec.schedule}"))],
+                [
+                    (
+                        "Description",
+                        specifier_safe(f"schedule of {spec.name}: {spec.schedule.written}"),
+                    )
+                ],
             ),
             ("Timer", [("OnCalendar", calendar), ("Unit", units.file_of(spec))]),
             ("Install", [("WantedBy", "timers.target")]),

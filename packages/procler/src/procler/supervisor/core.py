@@ -26,6 +26,8 @@ from procler.supervisor.memory_guard import MemoryGuard
 from procler.supervisor.output_log import OutputLog
 from procler.supervisor.reaper import reap_orphans
 from procler.supervisor.runtime import ProcessRuntime
+from procler.supervisor.schedule_store import ScheduleStore
+from procler.supervisor.scheduler import Scheduler
 from procler.supervisor.sentinel_link import Sentinel, SentinelLink
 from procler.supervisor.store import StateStore
 
@@ -59,6 +61,7 @@ class Supervisor:
             root, self.store, self.clock, self.sentinel, self.output, self.runtimes
         )
         self.memory = MemoryGuard(lambda: self.runtimes.values(), self.clock)
+        self.schedules = Scheduler(self.runtimes, ScheduleStore(lambda: self.store.db), self.clock)
         self._retired: set[asyncio.Future[Any]] = set()
 
     # -- configuration --------------------------------------------------------------------
@@ -86,13 +89,18 @@ class Supervisor:
 
     def _sync(self, cfg: ProjectConfig) -> None:
         self.output.open(self.state_dir / "logs", cfg.logs.max_size, cfg.logs.max_files)
+        added, kept = [], []
         for name, spec in cfg.processes.items():
             rt = self.runtimes.get(name)
             if rt is None:
                 self.runtimes[name] = self._new_runtime(spec)
+                added.append(spec)
             else:
                 rt.redefine(spec, self.context_for(spec))
-        for name in [n for n in self.runtimes if n not in cfg.processes]:
+                kept.append(spec)
+        removed = [n for n in self.runtimes if n not in cfg.processes]
+        self.schedules.apply(added, kept, removed)
+        for name in removed:
             # The definition is gone (e.g. `procler remove`): nobody could address the
             # process any more, so it is stopped and forgotten.
             background(self._retire(self.runtimes.pop(name)), self._retired)
@@ -153,10 +161,12 @@ class Supervisor:
             *(
                 self.runtimes[n].restore("restored after supervisor restart", n in lost_names)
                 for n in cfg.processes
-                if self.runtimes[n].desired == states.DESIRED_RUNNING or n in lost_names
+                if cfg.processes[n].schedule is None
+                and (self.runtimes[n].desired == states.DESIRED_RUNNING or n in lost_names)
             ),
             return_exceptions=True,
         )
+        await self.schedules.start()  # the scheduler fires scheduled processes itself
 
     def child_exited(self) -> None:
         """SIGCHLD: only note it; the reaping runs on the loop."""
@@ -179,8 +189,10 @@ class Supervisor:
 
     async def close(self) -> None:
         """Stop what still runs, flush logs, release the sentinel (EOF) and the database."""
+        self.schedules.halt()
         await self.memory.close()
         await self.stop_processes(keep_desired=True)
+        await self.schedules.close()
         self.output.close()
         await self.sentinel.close()
         self.store.close()

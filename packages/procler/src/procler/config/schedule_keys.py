@@ -1,0 +1,81 @@
+"""`schedule:` in the config: its value specs (checked at load, with line and column) and
+the typed Schedule built from a checked value."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from procler.config.model import Schedule
+from procler.config.schedule import ScheduleInvalid, check_zone, interval, read_cron
+from procler.config.specs import INVALID, Bool, Duration, Either, Enum, Invalid, Str, Struct
+from procler.config.yaml_nodes import YNode
+
+OVERLAPS = ("skip", "queue", "replace")
+CATCH_UPS = ("none", "one")
+
+
+class CronText(Str):
+    """A cron line, a nickname or @every DURATION (the seed's `schedule:` string)."""
+
+    what = "a cron line"
+
+    def parse(self, node: YNode) -> Any:
+        try:
+            read_cron(node.text)
+        except ScheduleInvalid as bad:
+            raise Invalid(bad.message, bad.suggestion) from None
+        return node.text
+
+
+class TimeZoneName(Str):
+    what = "an IANA time zone"
+
+    def parse(self, node: YNode) -> Any:
+        try:
+            return check_zone(node.text)
+        except ScheduleInvalid as bad:
+            raise Invalid(bad.message, bad.suggestion) from None
+
+
+class Interval(Duration):
+    def parse(self, node: YNode) -> Any:
+        try:
+            return interval(super().parse(node), node.text)
+        except ScheduleInvalid as bad:
+            raise Invalid(bad.message, bad.suggestion) from None
+
+
+SCHEDULE = Either(
+    CronText(),
+    Struct(
+        {
+            "cron": CronText(),
+            "interval": Interval(),
+            "timezone": TimeZoneName(),
+            "run_on_start": Bool(),
+            "overlap": Enum(*OVERLAPS),
+            "catch_up": Enum(*CATCH_UPS),
+            "jitter": Duration(),
+            "timeout": Duration(),
+        },
+        exclusive=("cron", "interval"),
+        need_one=True,
+    ),
+)
+
+
+def schedule_of(raw: Any) -> Schedule | None:
+    """The Schedule of a checked `schedule:` value; None when it was invalid (a finding
+    says why) or lacks its cron/interval."""
+    if isinstance(raw, str):
+        raw = {"cron": raw}
+    fields = {k: v for k, v in raw.items() if v is not INVALID}
+    if "cron" in fields:
+        written = fields.pop("cron")
+        cron, every = read_cron(written)
+    elif "interval" in fields:
+        every = fields.pop("interval")
+        cron, written = None, f"@every {every:g}s"
+    else:
+        return None
+    return Schedule(cron=cron, every=every, written=written, **fields)
