@@ -155,7 +155,9 @@ def test_the_example_with_redis_is_valid_and_keeps_its_meaning(project: Path) ->
         ("processes.api.max_memory", "max_memory: the whole process tree's resident memory is sampled every 2 s; two samples in a row above the limit restart it (a single spike is forgiven)"),
         ("processes.worker.replicas", "replicas is accepted but not acted on by this version of Procler"),
     ]  # fmt: skip
-    assert config.processes["cleanup"].schedule == Schedule(cron="0 */6 * * *", written="0 */6 * * *")
+    assert config.processes["cleanup"].schedule == Schedule(
+        cron="0 */6 * * *", written="0 */6 * * *"
+    )
 
 
 def test_validate_and_explain_answer_in_the_seed_shape(project: Path) -> None:

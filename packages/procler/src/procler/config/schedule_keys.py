@@ -70,12 +70,12 @@ def schedule_of(raw: Any) -> Schedule | None:
     if isinstance(raw, str):
         raw = {"cron": raw}
     fields = {k: v for k, v in raw.items() if v is not INVALID}
-    if "cron" in fields:
-        written = fields.pop("cron")
+    given_cron, given_every = fields.pop("cron", None), fields.pop("interval", None)
+    if given_cron is not None:
+        written = given_cron
         cron, every = read_cron(written)
-    elif "interval" in fields:
-        every = fields.pop("interval")
-        cron, written = None, f"@every {every:g}s"
+    elif given_every is not None:
+        cron, every, written = None, given_every, f"@every {given_every:g}s"
     else:
         return None
     return Schedule(cron=cron, every=every, written=written, **fields)

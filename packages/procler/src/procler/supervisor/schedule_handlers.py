@@ -60,12 +60,14 @@ class ScheduleCommands:
 
     async def pause(self, values: dict[str, Any]) -> Any:
         rt = self._scheduled(values["name"])
-        return {**self.describe(rt), **self.sup.schedules.pause(rt.name)}
+        paused = self.sup.schedules.pause(rt.name)
+        return {**self.describe(rt), **paused}
 
     async def resume(self, values: dict[str, Any]) -> Any:
         rt = self._scheduled(values["name"])
         self.sup.keeper.refuse_changed([rt.name])
-        return {**self.describe(rt), **self.sup.schedules.resume(rt.name)}
+        resumed = self.sup.schedules.resume(rt.name)
+        return {**self.describe(rt), **resumed}
 
     # -- start / restart / stop of a scheduled process ------------------------------------
 

@@ -167,9 +167,9 @@ class Scheduler:
         """Arm a paused schedule (`start`, `schedule resume`); idempotent."""
         entry = self.entries[name]
         if entry.armed and entry.slots is not None:
-            return {"schedule": "armed", "already_armed": True}
+            return {"already_armed": True}
         self._arm(entry, why, catch_up=False)
-        return {"schedule": "armed", "already_armed": False}
+        return {"already_armed": False}
 
     def pause(self, name: str, why: str = "schedule paused") -> dict[str, Any]:
         """No slot fires until resumed; a run going on is left to end (`stop` stops it)."""
@@ -183,7 +183,7 @@ class Scheduler:
             rt.mark(states.STOPPED, why)
         elif was:
             rt.host.record(rt, rt.status, rt.status, why)
-        return {"schedule": "paused", "already_paused": not was}
+        return {"already_paused": not was}
 
     async def run_now(self, name: str, timeout: float) -> dict[str, Any]:
         """Fire a manual run now, under the schedule's overlap policy; a run started
@@ -244,8 +244,13 @@ class Scheduler:
             if entry.queued is None or self._closing:
                 break
             (slot, trigger), entry.queued = entry.queued, None
-        if entry.armed and rt.status in states.ARMABLE and not self._closing:
+        if self._closing:
+            return
+        if entry.armed and rt.status in states.ARMABLE:
             rt.mark(states.SCHEDULED, f"next run at {iso(entry.next_run)}")
+        elif not entry.armed and rt.status == states.SCHEDULED:
+            # a manual run of a paused schedule (it ended armed, as its start arms it)
+            rt.mark(states.STOPPED, "schedule paused")
 
     async def _run_once(
         self, entry: Entry, rt: ProcessRuntime, slot: float | None, trigger: str
