@@ -92,6 +92,9 @@ def test_a_cron_slot_fires_in_its_time_zone_across_a_daylight_saving_jump(tmp_pa
             "2026-03-29T01:00:00.000000Z",  # 02:30 does not exist that night: 03:00 CEST
         )
         assert started["note"].startswith("start armed the schedule")
+        assert (await h.why({"name": "job"}))["why"] == (
+            "job is scheduled: its next run is at 2026-03-29T01:00:00.000000Z"
+        )
         clock.set(utc(2026, 3, 29, 1, 0))
         rt = sup.runtimes["job"]
         await until(rt, lambda r: r.run == 1 and r.status == "scheduled")
@@ -235,6 +238,9 @@ def test_stop_pauses_start_resumes_and_run_now_runs_a_paused_one_once(tmp_path: 
             None,
         )
         assert stopped["note"].startswith("stop paused the schedule")
+        assert (await h.why({"name": "job"}))["why"] == (
+            "job's schedule is paused; `procler start job` arms it again"
+        )
         assert (await h.schedule_run_now({"name": "job"}))["run_now"] == "started"
         await until(rt, lambda r: r.run == 1 and r.status == "stopped")  # still paused
         clock.set(utc(2026, 1, 1, 11, 0, 30))  # 11:00 passed while paused: not caught up
@@ -306,6 +312,10 @@ def test_every_second_end_to_end_through_the_cli(tmp_path: Path) -> None:
         assert [(s["name"], s["history"][0]["trigger"]) for s in listed] == [("tick", "schedule")]
         stopped = proj.ok("stop", "tick")
         assert (stopped["status"], stopped["schedule"]["paused"]) == ("stopped", True)
+        runs = proj.ok("schedule", "list", "tick")["schedules"][0]["runs"]
+        proj.ok("daemon", "stop")
+        offline = proj.ok("status", "tick")  # from disk: no supervisor is started
+        assert (offline["schedule"]["paused"], offline["schedule"]["runs"]) == (True, runs)
         code, answer = proj.run("schedule", "run-now", "nope")
         assert (code, answer["error_code"]) == (2, "PROCESS_NOT_FOUND")
     finally:

@@ -5,9 +5,12 @@ from __future__ import annotations
 
 import sqlite3
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from procler.supervisor.clock import iso
+
+if TYPE_CHECKING:
+    from procler.config.model import Schedule
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS schedule (
@@ -115,3 +118,32 @@ class ScheduleStore:
             }
             for slot, trigger, started, ended, code, sig, reason in rows
         ]
+
+
+def summary(
+    store: ScheduleStore,
+    name: str,
+    schedule: Schedule,
+    next_run: float | None,
+    queued: bool = False,
+    runs: int = 0,
+) -> dict[str, Any]:
+    """The `schedule` part of a process's status (from a supervisor, or from disk: there
+    no run is next, since nothing fires without a supervisor). `runs`: history rows."""
+    history = store.history(name, max(1, runs))
+    out: dict[str, Any] = {
+        "schedule": schedule.written,
+        "timezone": schedule.timezone,
+        "overlap": schedule.overlap,
+        "catch_up": schedule.catch_up,
+        "timeout_seconds": schedule.timeout,
+        "paused": next_run is None,
+        "next_run": iso(next_run),
+        "last_run": history[0] if history else None,
+        "runs": store.runs(name),
+        "skipped": store.skipped(name),
+        "queued": queued,
+    }
+    if runs:
+        out["history"] = history[:runs]
+    return out

@@ -28,7 +28,7 @@ from procler.config.schedule import next_slot
 from procler.supervisor.clock import Clock, iso
 from procler.supervisor.host import background
 from procler.supervisor.runtime import ProcessRuntime
-from procler.supervisor.schedule_store import ScheduleStore
+from procler.supervisor.schedule_store import ScheduleStore, summary
 
 log = logging.getLogger("procler.supervisor")
 
@@ -290,21 +290,5 @@ class Scheduler:
         entry = self.entries.get(name)
         if entry is None:
             return None
-        schedule = entry.schedule
-        history = self.store.history(name, max(1, runs))
-        out: dict[str, Any] = {
-            "schedule": schedule.written,
-            "timezone": schedule.timezone,
-            "overlap": schedule.overlap,
-            "catch_up": schedule.catch_up,
-            "timeout_seconds": schedule.timeout,
-            "paused": not entry.armed,
-            "next_run": iso(entry.next_run) if entry.armed else None,
-            "last_run": history[0] if history else None,
-            "runs": self.store.runs(name),
-            "skipped": self.store.skipped(name),
-            "queued": entry.queued is not None,
-        }
-        if runs:
-            out["history"] = history[:runs]
-        return out
+        next_run = entry.next_run if entry.armed else None
+        return summary(self.store, name, entry.schedule, next_run, entry.queued is not None, runs)
