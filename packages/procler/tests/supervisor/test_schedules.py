@@ -115,6 +115,22 @@ def test_a_cron_slot_fires_in_its_time_zone_across_a_daylight_saving_jump(tmp_pa
     supervise(root, clock, scenario)
 
 
+def test_jitter_fires_within_its_bound_and_keeps_the_planned_slot(tmp_path: Path) -> None:
+    root = project(
+        tmp_path, f"  job:\n    args: {QUICK}\n    schedule: {{cron: '@hourly', jitter: 30s}}\n"
+    )
+    clock = WallClock(utc(2026, 1, 1, 10, 59))
+
+    async def scenario(sup: Supervisor, h: Handlers) -> None:
+        await h.start({"name": "job"})
+        clock.set(utc(2026, 1, 1, 11, 0, 30))  # the slot plus the whole jitter
+        await until(sup.runtimes["job"], lambda r: r.run == 1 and r.status == "scheduled")
+        last = (await h.status({"name": "job"}))["schedule"]["last_run"]
+        assert (last["trigger"], last["slot"]) == ("schedule", "2026-01-01T11:00:00.000000Z")
+
+    supervise(root, clock, scenario)
+
+
 def test_catch_up_runs_once_for_slots_missed_while_no_supervisor_ran(tmp_path: Path) -> None:
     root = project(
         tmp_path,

@@ -16,6 +16,7 @@ from functools import lru_cache
 from typing import TYPE_CHECKING
 
 from agentcli.values import parse_duration
+from procler.config.specs import Invalid
 
 if TYPE_CHECKING:
     from procler.config.model import Schedule
@@ -37,19 +38,10 @@ CRON_HINT = (
 )
 
 
-class ScheduleInvalid(ValueError):
-    """A schedule text that cannot be read: the message and how to fix it."""
-
-    def __init__(self, message: str, suggestion: str) -> None:
-        super().__init__(message)
-        self.message = message
-        self.suggestion = suggestion
-
-
 def interval(seconds: float, text: str) -> float:
     """An interval, refused below MIN_INTERVAL."""
     if seconds < MIN_INTERVAL:
-        raise ScheduleInvalid(
+        raise Invalid(
             f"interval {text!r} is shorter than {MIN_INTERVAL:g}s",
             f"use at least {MIN_INTERVAL:g}s",
         )
@@ -57,40 +49,39 @@ def interval(seconds: float, text: str) -> float:
 
 
 def read_cron(text: str) -> tuple[str | None, float | None]:
-    """(cron line, None) or (None, interval seconds) for a schedule text; ScheduleInvalid."""
+    """(cron line, None) or (None, interval seconds) for a schedule text; Invalid (the
+    config check's error) when it cannot be read."""
     line = " ".join(text.split())
     if line.startswith(EVERY):
         rest = line[len(EVERY) :].strip()
         try:
             seconds = parse_duration(rest)
         except ValueError as exc:
-            raise ScheduleInvalid(
-                f"{text!r}: {exc}", "write e.g. @every 10m or @every 1h30m"
-            ) from None
+            raise Invalid(f"{text!r}: {exc}", "write e.g. @every 10m or @every 1h30m") from None
         return None, interval(seconds, rest)
     if line.startswith("@"):
         if line not in NICKNAMES:
-            raise ScheduleInvalid(f"unknown cron nickname {line!r}", CRON_HINT)
+            raise Invalid(f"unknown cron nickname {line!r}", CRON_HINT)
         return NICKNAMES[line], None
     from cronsim import CronSim, CronSimError
 
     if len(line.split(" ")) != 5:
-        raise ScheduleInvalid(f"cron line {text!r} does not have five fields", CRON_HINT)
+        raise Invalid(f"cron line {text!r} does not have five fields", CRON_HINT)
     try:
         CronSim(line, datetime(2000, 1, 1))
     except CronSimError as exc:
-        raise ScheduleInvalid(f"invalid cron line {text!r}: {exc}", CRON_HINT) from None
+        raise Invalid(f"invalid cron line {text!r}: {exc}", CRON_HINT) from None
     return line, None
 
 
 def check_zone(name: str) -> str:
-    """An IANA time zone name that zoneinfo knows; ScheduleInvalid otherwise."""
+    """An IANA time zone name that zoneinfo knows; Invalid otherwise."""
     from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
     try:
         ZoneInfo(name)
     except (ZoneInfoNotFoundError, ValueError):
-        raise ScheduleInvalid(
+        raise Invalid(
             f"unknown time zone {name!r}", "write an IANA name such as Europe/Berlin or UTC"
         ) from None
     return name

@@ -6,8 +6,8 @@ from __future__ import annotations
 from typing import Any
 
 from procler.config.model import Schedule
-from procler.config.schedule import ScheduleInvalid, check_zone, interval, read_cron
-from procler.config.specs import INVALID, Bool, Duration, Either, Enum, Invalid, Str, Struct
+from procler.config.schedule import check_zone, interval, read_cron
+from procler.config.specs import INVALID, Bool, Duration, Either, Enum, Str, Struct
 from procler.config.yaml_nodes import YNode
 
 OVERLAPS = ("skip", "queue", "replace")
@@ -18,31 +18,24 @@ class CronText(Str):
     """A cron line, a nickname or @every DURATION (the seed's `schedule:` string)."""
 
     what = "a cron line"
+    description = "five cron fields (lists, ranges, steps), @hourly/@daily/@weekly/@monthly/@yearly, or @every DURATION (at least 1s)"
 
     def parse(self, node: YNode) -> Any:
-        try:
-            read_cron(node.text)
-        except ScheduleInvalid as bad:
-            raise Invalid(bad.message, bad.suggestion) from None
+        read_cron(node.text)
         return node.text
 
 
 class TimeZoneName(Str):
     what = "an IANA time zone"
+    description = "an IANA time zone such as Europe/Berlin (default: the machine's local zone)"
 
     def parse(self, node: YNode) -> Any:
-        try:
-            return check_zone(node.text)
-        except ScheduleInvalid as bad:
-            raise Invalid(bad.message, bad.suggestion) from None
+        return check_zone(node.text)
 
 
 class Interval(Duration):
     def parse(self, node: YNode) -> Any:
-        try:
-            return interval(super().parse(node), node.text)
-        except ScheduleInvalid as bad:
-            raise Invalid(bad.message, bad.suggestion) from None
+        return interval(super().parse(node), node.text)
 
 
 SCHEDULE = Either(
