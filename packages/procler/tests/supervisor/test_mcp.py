@@ -104,6 +104,7 @@ CALLS: list[tuple[str, dict[str, Any], Callable[[Any], Any], Any]] = [
     ("procler_up", {}, lambda d: sorted(statuses(d))[0], ("api", "healthy")),
     ("procler_down", {}, lambda d: sorted(statuses(d))[0], ("api", "stopped")),
     ("procler_ci", {"timeout": "30s"}, lambda d: d["ready"], True),
+    ("procler_schedule_list", {}, lambda d: d["schedules"], []),
     ("procler_reload", {}, lambda d: d["processes"], ["api", "worker", "oneoff"]),
     ("procler_daemon_status", {}, lambda d: d["running"], True),
     ("procler_daemon_logs", {"tail": 1}, lambda d: len(d["lines"]), 1),
@@ -121,6 +122,10 @@ NOT_DRIVEN = [
     "procler_import_procfile",
     "procler_import_compose",
     "procler_import_procler03",
+    # these need a scheduled process (test_schedules.py drives them)
+    "procler_schedule_run_now",
+    "procler_schedule_pause",
+    "procler_schedule_resume",
 ]
 
 
