@@ -227,23 +227,40 @@ def walk_escaping(node: ast.AST) -> list[ast.AST]:
     return found
 
 
+def table_entries(program: Program, table: Key) -> dict[str, Key]:
+    """A `table` method's dict literal: each command to the `self.METHOD` answering it; an
+    entry `**Commands(self).table()` merges that class's table (recipes, snippets)."""
+    module, cls, _ = table
+    mapping = next(
+        n for n in ast.walk(program.body(table) or ast.Module([], [])) if isinstance(n, ast.Dict)
+    )
+    entries: dict[str, Key] = {}
+    for key, value in zip(mapping.keys, mapping.values, strict=True):
+        if key is None:  # **Commands(self).table()
+            assert isinstance(value, ast.Call) and isinstance(value.func, ast.Attribute)
+            made = value.func.value
+            assert isinstance(made, ast.Call) and isinstance(made.func, ast.Name)
+            (merged,) = program.target(module, made.func.id, value.func.attr)
+            entries |= table_entries(program, merged)
+        else:
+            assert isinstance(key, ast.Constant) and isinstance(value, ast.Attribute)
+            entries[key.value] = (module, cls, value.attr)
+    return entries
+
+
 def entry_points(program: Program, handler: str, command: str) -> list[Key]:
     """The handler, and the supervisor methods answering what it forwards: its own command
     (when the supervisor's table has it), or those it names with APP.command(...) (`run`
     forwards start or restart)."""
     module, _, name = handler.partition(":")
     entries = [(module, "", name)]
-    table = program.modules["procler.supervisor.handlers"].classes["Handlers"][1]["table"]
-    mapping = next(n for n in ast.walk(table) if isinstance(n, ast.Dict))
-    methods = {k.value: v.attr for k, v in zip(mapping.keys, mapping.values, strict=True)}  # type: ignore[union-attr]
+    methods = table_entries(program, ("procler.supervisor.handlers", "Handlers", "table"))
     forwarded = {command} & set(methods)  # the supervisor answers exactly its table's commands
     for call in ast.walk(program.body(entries[0]) or ast.Module([], [])):
         if isinstance(call, ast.Call) and ast.unparse(call.func) == "APP.command":
             named = {c.value for c in ast.walk(call) if isinstance(c, ast.Constant)}
             forwarded |= named & set(methods)
-    return entries + [
-        ("procler.supervisor.handlers", "Handlers", methods[c]) for c in sorted(forwarded)
-    ]
+    return entries + [methods[c] for c in sorted(forwarded)]
 
 
 def test_every_error_a_handler_can_raise_is_declared_on_its_command() -> None:

@@ -1,6 +1,6 @@
 """Everything that runs in the CLI process, one module per command family (config,
-processes, schedules, logs, daemon, stack_files, mcp: each holds its declarations and the
-handlers that run here),
+processes, recipes, snippets, schedules, logs, daemon, stack_files, mcp: each holds its
+declarations and the handlers that run here),
 and `client`, which sends supervisor commands over the socket (starting a supervisor).
 
 APP assembles the declarations: the single source for the parser, capabilities and the
@@ -14,7 +14,9 @@ from procler.cli.daemon import DAEMON_COMMANDS
 from procler.cli.logs import LOGS_COMMANDS
 from procler.cli.mcp import MCP_COMMANDS
 from procler.cli.processes import PROCESS_COMMANDS
+from procler.cli.recipes import RECIPE_COMMANDS
 from procler.cli.schedules import SCHEDULE_COMMANDS
+from procler.cli.snippets import SNIPPET_COMMANDS
 from procler.cli.stack_files import STACK_FILE_COMMANDS
 
 TYPE_CHECKING = False
@@ -31,6 +33,8 @@ GLOBAL_ARGS = (
 COMMANDS = (
     CONFIG_COMMANDS
     + PROCESS_COMMANDS
+    + RECIPE_COMMANDS
+    + SNIPPET_COMMANDS
     + SCHEDULE_COMMANDS
     + LOGS_COMMANDS
     + DAEMON_COMMANDS

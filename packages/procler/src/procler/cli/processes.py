@@ -71,6 +71,8 @@ START_ARGS = (
         default="60s",
     ),
 )
+# How a one-off command (exec, a snippet) can fail.
+EXEC_ERRORS = (CommandFailed, Timeout, StartFailed, DockerUnavailable, ContainerNotFound)
 GROUP = Arg("name", "group name (see `procler group list`)", required=True)
 GROUP_ERRORS = (*SUPERVISED, GroupNotFound)
 
@@ -317,14 +319,7 @@ PROCESS_COMMANDS: "tuple[Command, ...]" = (
             "procler exec 'alembic upgrade head'",
             "procler exec 'psql -c \\dt' --container my-postgres --timeout 10s",
         ),
-        errors=(
-            *SUPERVISED,
-            CommandFailed,
-            Timeout,
-            StartFailed,
-            DockerUnavailable,
-            ContainerNotFound,
-        ),
+        errors=(*SUPERVISED, *EXEC_ERRORS),
         output={
             "type": "object",
             "properties": {

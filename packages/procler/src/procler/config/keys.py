@@ -18,6 +18,7 @@ from procler.config.specs import (
     Str,
     Struct,
 )
+from procler.states import ALL as STATUSES
 
 # A process's name names its log folder: bounded well under a file name's 255 bytes.
 MAX_NAME = 128
@@ -150,15 +151,49 @@ GROUP = Struct(
     required=("processes",),
 )
 
-STEP_KINDS = ("start", "stop", "restart", "group_start", "group_stop", "wait", "exec")
+STEP_KINDS = (
+    "start",
+    "stop",
+    "restart",
+    "group_start",
+    "group_stop",
+    "wait",
+    "wait_for",
+    "exec",
+    "snippet",
+)
+WAIT_FOR_CONDITIONS = ("running", "healthy", "log_ready", "completed_successfully", "port")
+WAIT_FOR = Struct(
+    {"process": Str(), "condition": Enum(*WAIT_FOR_CONDITIONS), "timeout": DURATION},
+    required=("process", "condition"),
+)
+STEP_OUTCOMES = ("succeeded", "failed", "skipped")
+WHEN = Struct(
+    {
+        "step": Str(),
+        "outcome": Enum(*STEP_OUTCOMES),
+        "process": Str(),
+        "status": Enum(*STATUSES),
+    },
+    exclusive=("step", "process"),
+    need_one=True,
+)
 STEP = Struct(
     {
+        "id": Str(),
+        "idempotent": Bool(),
+        "retries": Int(0, 100),
+        "retry_delay": DURATION,
+        "when": WHEN,
+        "snippet": Str(),
+        "args": MapOf(Str(), ENV_NAME_PATTERN, ENV_NAME_HINT),
         "start": Str(),
         "stop": Str(),
         "restart": Str(),
         "group_start": Str(),
         "group_stop": Str(),
         "wait": DURATION,
+        "wait_for": WAIT_FOR,
         "exec": Str(),
         "context": Enum("local", "docker"),
         "container": Str(),
@@ -175,13 +210,27 @@ RECIPE = Struct(
     required=("steps",),
 )
 
+ARG_TYPES = ("string", "integer", "number", "boolean")
+SNIPPET_ARG = Struct(
+    {
+        "type": Enum(*ARG_TYPES),
+        "default": Str(),
+        "required": Bool(),
+        "choices": ListOf(Str()),
+        "description": Str(),
+    }
+)
 SNIPPET = Struct(
     {
         "command": Str(),
         "description": Str(),
         "context": Enum("local", "docker"),
         "container": Str(),
+        "cwd": Str(),
         "tags": ListOf(Str()),
+        "timeout": DURATION,
+        "confirm": Bool(),
+        "args": MapOf(SNIPPET_ARG, ENV_NAME_PATTERN, ENV_NAME_HINT),
     },
     required=("command",),
 )

@@ -50,7 +50,12 @@ class Handlers:
     def table(self) -> dict[str, Handler]:
         """Every command's handler; each answer carries config_warning while the config
         file is invalid (the last valid config runs meanwhile)."""
+        from procler.supervisor.recipes.commands import RecipeCommands
+        from procler.supervisor.snippets import SnippetCommands
+
         table: dict[str, Handler] = {
+            **RecipeCommands(self).table(),
+            **SnippetCommands(self).table(),
             "start": self.start,
             "stop": self.stop,
             "restart": self.restart,
