@@ -246,11 +246,12 @@ class Scheduler:
             (slot, trigger), entry.queued = entry.queued, None
         if self._closing:
             return
-        if entry.armed and rt.status in states.ARMABLE:
+        if not entry.armed:  # a manual run of a paused schedule ended: paused again
+            rt.desired = states.DESIRED_STOPPED
+            if rt.status == states.SCHEDULED:
+                rt.mark(states.STOPPED, "schedule paused")
+        elif rt.status in states.ARMABLE:
             rt.mark(states.SCHEDULED, f"next run at {iso(entry.next_run)}")
-        elif not entry.armed and rt.status == states.SCHEDULED:
-            # a manual run of a paused schedule (it ended armed, as its start arms it)
-            rt.mark(states.STOPPED, "schedule paused")
 
     async def _run_once(
         self, entry: Entry, rt: ProcessRuntime, slot: float | None, trigger: str
@@ -265,7 +266,9 @@ class Scheduler:
             self.store.run_ended(row, self.clock.time(), rt.last_exit)
             return
         finally:
-            rt.desired = states.DESIRED_RUNNING if entry.armed else states.DESIRED_STOPPED
+            # while it runs, whatever its timing, its end leads to `scheduled` (_run_all
+            # then pauses it again if the schedule is paused)
+            rt.desired = states.DESIRED_RUNNING
             entry.attempts += 1
         run = rt.run
         row = self.store.run_started(entry.name, slot, trigger, rt.started_at or self.clock.time())
@@ -278,7 +281,7 @@ class Scheduler:
             left = timeout - (self.clock.monotonic() - began)
             if not await rt.wait_until(ended, max(0.0, left)):
                 await rt.stop(TIMED_OUT)
-                rt.desired = states.DESIRED_RUNNING if entry.armed else states.DESIRED_STOPPED
+                rt.desired = states.DESIRED_RUNNING
         while not await rt.wait_until(ended, RUN_WAIT):
             pass
         self.store.run_ended(row, self.clock.time(), rt.last_exit)
