@@ -140,6 +140,7 @@ CALLS: list[tuple[str, dict[str, Any], Callable[[Any], Any], Any]] = [
     ("procler_ci", {"timeout": "30s"}, lambda d: d["ready"], True),
     ("procler_schedule_list", {}, lambda d: d["schedules"], []),
     ("procler_reload", {}, lambda d: d["processes"], ["api", "worker", "oneoff"]),
+    ("procler_serve", {"port": 0}, lambda d: (d["listening"], d["read_only"]), (True, False)),
     ("procler_daemon_status", {}, lambda d: d["running"], True),
     ("procler_daemon_logs", {"tail": 1}, lambda d: len(d["lines"]), 1),
     ("procler_daemon_restart", {}, lambda d: d["running"], True),
