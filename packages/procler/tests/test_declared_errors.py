@@ -44,6 +44,7 @@ class Module:
     imports: dict[str, str] = field(default_factory=dict)  # alias -> "module" or "module:attr"
     classes: dict[str, tuple[list[str], dict[str, ast.AST]]] = field(default_factory=dict)
     functions: dict[str, ast.AST] = field(default_factory=dict)
+    made: dict[str, ast.Call] = field(default_factory=dict)  # NAME = call() at module level
 
 
 def read_module(name: str, tree: ast.Module) -> Module:
@@ -56,6 +57,12 @@ def read_module(name: str, tree: ast.Module) -> Module:
             for alias in node.names:
                 module.imports[alias.asname or alias.name] = f"{node.module}:{alias.name}"
     for node in tree.body:
+        if (
+            isinstance(node, ast.Assign)
+            and isinstance(node.value, ast.Call)
+            and [type(t) for t in node.targets] == [ast.Name]
+        ):
+            module.made[node.targets[0].id] = node.value  # type: ignore[attr-defined]
         if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
             module.functions[node.name] = node
         elif isinstance(node, ast.ClassDef):
@@ -167,10 +174,27 @@ class Program:
                     or owner.id in self.modules[module].classes
                 ):
                     reached += self.target(module, owner.id, sub.attr)
+                elif self.foreign(module, owner):
+                    continue  # threading.Thread(...).start(): a method of another library
                 elif id(sub) in called:  # x.m(): any m the module can see, but not our own
                     found = self.methods_named(sub.attr, self.imported[module])
                     reached += [k for k in found if k[1] != cls]
         return raised, reached
+
+    def foreign(self, module: str, owner: ast.AST) -> bool:
+        """The receiver is an object another library's class or function made (here, or
+        at module level: `log = logging.getLogger(...)`)."""
+        if isinstance(owner, ast.Name) and owner.id in self.modules[module].made:
+            owner = self.modules[module].made[owner.id]
+        if not isinstance(owner, ast.Call):
+            return False
+        root = owner.func
+        while isinstance(root, ast.Attribute):
+            root = root.value
+        imported = self.modules[module].imports.get(getattr(root, "id", ""))
+        return imported is not None and imported.split(".")[0].split(":")[0] not in {
+            p.__name__ for p in PACKAGES
+        }
 
     def returned_error(self, key: Key) -> str | None:
         """The error class a function returns by annotation (`raise invalid(...)`)."""

@@ -14,10 +14,6 @@ from procler.errors import (
     ConfigInvalid,
     ConfigNotFound,
     Conflict,
-    ContainerNotFound,
-    DockerUnavailable,
-    ImageNotFound,
-    StartFailed,
     StateDirUnwritable,
     SupervisorUnavailable,
 )
@@ -165,18 +161,7 @@ CONFIG_COMMANDS: "tuple[Command, ...]" = (
         args=(NAME,),
         destructive=True,
         examples=("procler remove tail",),
-        # remove reloads the supervisor, which takes up the whole changed config
-        errors=(
-            ConfigNotFound,
-            ConfigInvalid,
-            Conflict,
-            StateDirUnwritable,
-            SupervisorUnavailable,
-            StartFailed,
-            ImageNotFound,
-            ContainerNotFound,
-            DockerUnavailable,
-        ),
+        errors=(ConfigNotFound, ConfigInvalid, Conflict, StateDirUnwritable, SupervisorUnavailable),
         output={
             "type": "object",
             "properties": {"name": {"type": "string"}, "changed": {"type": "boolean"}},

@@ -111,6 +111,28 @@ DOCKER = Struct(
     need_one=True,
 )
 
+# What a file change under a process's `watch:` does: restart it, send it a signal, or
+# run a command (in its cwd, with its environment).
+WATCH_ACTION = Matching(
+    rf"restart|signal:(?:SIG)?(?:{'|'.join(SIGNALS)})|exec:\S.*",
+    4096,
+    "a watch action",
+    f"write restart, signal:NAME ({', '.join(SIGNALS)}) or exec:COMMAND",
+)
+WATCH = Either(
+    Str(),  # one glob
+    Struct(
+        {
+            "paths": ListOf(Str(), scalar_ok=True),
+            "exclude": ListOf(Str(), scalar_ok=True),
+            "debounce": DURATION,
+            "action": WATCH_ACTION,
+            "cascade": Bool(),
+        },
+        required=("paths",),
+    ),
+)
+
 PROCESS = Struct(
     {
         "command": Str(),
@@ -141,6 +163,7 @@ PROCESS = Struct(
         "daemon_container": Str(),
         "adopt_existing": Bool(),
         "export": Struct({"image": Str()}),  # hints read by `procler export` only
+        "watch": WATCH,
     },
     exclusive=("command", "args"),
 )

@@ -86,6 +86,17 @@ class DaemonSpec:
 
 
 @dataclass(frozen=True)
+class WatchSpec:
+    """`watch:`: files whose change triggers `action` (globs relative to the process's cwd)."""
+
+    paths: tuple[str, ...]
+    exclude: tuple[str, ...] = ()
+    debounce: float = 0.3  # a burst of changes within this quiet time is one trigger
+    action: str = "restart"  # restart | signal:NAME | exec:COMMAND
+    cascade: bool = False  # also restart what depends on the process
+
+
+@dataclass(frozen=True)
 class ProcessSpec:
     name: str
     command: str | None = None  # launched as config.launch.plan decides
@@ -110,6 +121,7 @@ class ProcessSpec:
     replicas: int = 1  # (accepted; not acted on yet)
     namespace: str = "default"  # (accepted; not acted on yet)
     export_image: str | None = None  # `export: {image: ...}`: the image `procler export` names
+    watch: WatchSpec | None = None
     source: Source = "config"
 
     def argv(self) -> list[str]:
