@@ -44,17 +44,17 @@ def test_small_files_read_here(tmp_path: Path) -> None:
 
 def test_before_error_comes_first(tmp_path: Path) -> None:
     before, after = _file(tmp_path, "a", b"bad"), _file(tmp_path, "b", b"bad")
-    with pytest.raises(BadFile, match="^a$"):
+    with pytest.raises(BadFile, match=r"\Aa\Z"):
         read_pair(pid_and_head, before, after)
 
 
 def test_after_error_when_before_reads(tmp_path: Path) -> None:
     before, after = _file(tmp_path, "a", b"old"), _file(tmp_path, "b", b"bad")
-    with pytest.raises(BadFile, match="^b$"):
+    with pytest.raises(BadFile, match=r"\Ab\Z"):
         read_pair(pid_and_head, before, after)
 
 
 def test_before_error_alone(tmp_path: Path) -> None:
     before, after = _file(tmp_path, "a", b"bad"), _file(tmp_path, "b", b"new")
-    with pytest.raises(BadFile, match="^a$"):
+    with pytest.raises(BadFile, match=r"\Aa\Z"):
         read_pair(pid_and_head, before, after)

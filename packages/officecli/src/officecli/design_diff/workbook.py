@@ -133,9 +133,9 @@ def _loose(sheet: str, cells: Cells, tables: list[Table]) -> Table | None:
 
     held: dict[int, frozenset[int]] = {}  # row -> the columns tables hold there
     for t in tables:
-        cols = frozenset(t.columns)  # shared by the rows of one table (rows are many)
+        table_cols = frozenset(t.columns)  # one set shared by the rows of a table
         for r in range(t.span[0], t.span[1] + 1):
-            held[r] = held[r] | cols if r in held else cols
+            held[r] = held[r] | table_cols if r in held else table_cols
     nothing: frozenset[int] = frozenset()
     free = {k: v for k, v in cells.items() if k[1] not in held.get(k[0], nothing) and v.strip()}
     if not free:
