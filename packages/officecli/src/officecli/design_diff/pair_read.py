@@ -1,7 +1,8 @@
 """Both workbooks of a diff read at once: the before one in a forked child process while
 this process reads the after one (the reading is CPU-bound Python, so a thread would not
-overlap it). Small workbooks, or a machine with one core, are read one after the other:
-the fork and the transfer of the result cost more than they save there.
+overlap it). Small workbooks, a machine with one core, or a process running other threads
+(an embedding server) are read one after the other: the fork and the transfer of the
+result cost more than they save there, and forking beside threads is unsafe.
 
 Errors stay exactly those of the sequential read, before's first: a child that fails for
 any reason hands back nothing, and `before` is then read again here, raising its own error.
@@ -10,6 +11,7 @@ any reason hands back nothing, and `before` is then read again here, raising its
 from __future__ import annotations
 
 import os
+import threading
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from multiprocessing import get_all_start_methods, get_context
@@ -28,6 +30,8 @@ def _read_or_none(read: Callable[[str], T], path: str) -> T | None:
 
 def _worth_forking(before: str, after: str) -> bool:
     if (os.cpu_count() or 1) < 2 or "fork" not in get_all_start_methods():
+        return False
+    if threading.active_count() > 1:  # forking a threaded process may deadlock the child
         return False
     try:
         return min(os.path.getsize(before), os.path.getsize(after)) >= PARALLEL_MIN_BYTES
