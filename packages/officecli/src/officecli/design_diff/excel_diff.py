@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass, field
-from functools import partial
 
 from agentcli.errors import UsageError
 from agentcli.report import Finding
@@ -12,7 +11,6 @@ from officecli.design_diff.align import SIMILARITY_THRESHOLD, assign_similar
 from officecli.design_diff.commands import DEFAULT_MAX_CELLS
 from officecli.design_diff.errors import KeyColumnError, NoHeaderError
 from officecli.design_diff.normalize import label_key
-from officecli.design_diff.pair_read import read_pair
 from officecli.design_diff.presets import Preset
 from officecli.design_diff.table_diff import TableDiff, TableOptions, find_column
 from officecli.design_diff.workbook import Sheet, Table, read_workbook
@@ -89,14 +87,17 @@ class WorkbookDiff:
 
     def run(self, before: str, after: str) -> DiffResult:
         opts = self.options
-        read = partial(
-            read_workbook,
-            preset=self.preset,
-            header_row=opts.header_row,
-            formulas=opts.formulas,
-            max_cells=opts.max_cells,
-        )  # a partial of a module function: picklable, for the child process
-        old_all, new_all = read_pair(read, before, after)
+
+        def read(path: str) -> list[Sheet]:
+            return read_workbook(
+                path,
+                self.preset,
+                header_row=opts.header_row,
+                formulas=opts.formulas,
+                max_cells=opts.max_cells,
+            )
+
+        old_all, new_all = read(before), read(after)
         old = select_sheets(old_all, opts.sheets, new_all)
         new = select_sheets(new_all, opts.sheets, old_all)
         for path, sheets in ((before, old), (after, new)):
