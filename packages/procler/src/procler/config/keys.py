@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from procler.config.schedule_keys import SCHEDULE
 from procler.config.specs import (
     Bool,
     Duration,
@@ -154,7 +155,7 @@ PROCESS = Struct(
         "depends_on": ListOf(DEPENDENCY),
         "ready_log_line": Regex(),
         "max_memory": Size(),
-        "schedule": Str(),
+        "schedule": SCHEDULE,
         "replicas": Int(1, 1000),
         "namespace": Str(),
         "daemon_mode": Bool(),
@@ -258,6 +259,8 @@ SNIPPET = Struct(
 )
 
 LOGS = Struct({"max_size": Size(1024, "1KB"), "max_files": Int(1)})
+# The event stream (GET /v1/events, procler events): kept events, and a subscriber's queue.
+EVENTS = Struct({"buffer": Int(1, 1_000_000), "subscriber_queue": Int(1, 1_000_000)})
 
 CONFIG = Struct(
     {
@@ -268,5 +271,6 @@ CONFIG = Struct(
         "recipes": MapOf(RECIPE, NAME_PATTERN, NAME_HINT),
         "snippets": MapOf(SNIPPET, NAME_PATTERN, NAME_HINT),
         "logs": LOGS,
+        "events": EVENTS,
     },
 )

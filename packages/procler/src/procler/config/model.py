@@ -75,6 +75,16 @@ class DockerSpec:
 
 
 @dataclass(frozen=True)
+class EnvFile:
+    """An `env_file` entry as loaded: its values are merged into ProcessSpec.env already (what
+    Procler runs with); the reference is kept for exports that read the file themselves."""
+
+    path: str  # absolute
+    env: tuple[tuple[str, str], ...] = ()  # what it set when the config was loaded
+    plain: bool = True  # every reader reads it alike (dotenv.is_plain)
+
+
+@dataclass(frozen=True)
 class DaemonSpec:
     """Procler 0.3's daemon_mode: the command forks a daemon and exits; the daemon, found by
     its pidfile or a command-line pattern, is the process Procler follows."""
@@ -83,6 +93,25 @@ class DaemonSpec:
     pidfile: str | None = None  # absolute once resolved
     container: str | None = None  # where to look for it, for a command run by docker exec
     adopt_existing: bool = False  # a daemon already running is adopted, not started again
+
+
+Overlap = Literal["skip", "queue", "replace"]
+
+
+@dataclass(frozen=True)
+class Schedule:
+    """`schedule:` resolved: a cron line (five fields; nicknames such as @hourly spelled out)
+    or an interval (`interval:`, `@every 10m`), and how its runs are fired."""
+
+    cron: str | None = None  # five fields, as written or from its nickname
+    every: float | None = None  # seconds between slots (exclusive with cron)
+    timezone: str | None = None  # IANA name; None: the supervisor's local zone
+    run_on_start: bool = False  # also run once when the schedule is armed
+    overlap: Overlap = "skip"  # a slot while the previous run goes on
+    catch_up: Literal["none", "one"] = "none"  # a slot missed while no supervisor ran
+    jitter: float = 0.0  # each slot fires up to this many seconds late, at random
+    timeout: float | None = None  # a run longer than this is killed (reason timed_out)
+    written: str = ""  # the schedule as the config wrote it (cron line or @every ...)
 
 
 @dataclass(frozen=True)
@@ -102,7 +131,8 @@ class ProcessSpec:
     command: str | None = None  # launched as config.launch.plan decides
     args: tuple[str, ...] | None = None  # run directly, no shell
     cwd: str = "."  # absolute once resolved
-    env: tuple[tuple[str, str], ...] = ()
+    env: tuple[tuple[str, str], ...] = ()  # resolved: env_file values, then `env`
+    env_files: tuple[EnvFile, ...] = ()
     description: str = ""
     tags: tuple[str, ...] = ()
     ports: tuple[int, ...] = ()
@@ -117,7 +147,7 @@ class ProcessSpec:
     ready_log_line: str | None = None  # a regex on the output: log_ready once a line matches
     max_memory: int | None = None  # bytes of the process tree's RSS; above it: restart
     daemon: DaemonSpec | None = None
-    schedule: str | None = None  # a cron line (accepted; not acted on yet)
+    schedule: Schedule | None = None  # a one-shot the supervisor fires on this schedule
     replicas: int = 1  # (accepted; not acted on yet)
     namespace: str = "default"  # (accepted; not acted on yet)
     export_image: str | None = None  # `export: {image: ...}`: the image `procler export` names
@@ -225,6 +255,12 @@ class LogSettings:
 
 
 @dataclass(frozen=True)
+class EventSettings:
+    buffer: int = 10_000  # events the supervisor keeps for subscribers resuming (since=SEQ)
+    subscriber_queue: int = 1_000  # messages waiting per subscriber before its drops count
+
+
+@dataclass(frozen=True)
 class ProjectConfig:
     root: Path
     config_path: Path
@@ -234,3 +270,4 @@ class ProjectConfig:
     recipes: dict[str, Recipe] = field(default_factory=dict)
     snippets: dict[str, Snippet] = field(default_factory=dict)
     logs: LogSettings = field(default_factory=LogSettings)
+    events: EventSettings = field(default_factory=EventSettings)

@@ -3,7 +3,7 @@
 It reloads the config when the file or the runtime definitions change (reloader.py
 applies it), restores what a dead predecessor left running, and stops
 everything when told to. Around it: the runtimes' host (host.py), the output log
-(output_log.py), the sentinel link (sentinel_link.py, injected) and the reaper.
+(output_log.py), the event bus (events.py), the sentinel link (sentinel_link.py, injected) and the reaper.
 """
 
 from __future__ import annotations
@@ -20,12 +20,15 @@ from procler.contexts.local import LocalContext
 from procler.errors import ProcessNotFound
 from procler.supervisor.clock import Clock
 from procler.supervisor.config_keeper import ConfigKeeper
+from procler.supervisor.events import EventBus
 from procler.supervisor.host import RuntimeHost
 from procler.supervisor.memory_guard import MemoryGuard
 from procler.supervisor.output_log import OutputLog
 from procler.supervisor.reaper import reap_orphans
 from procler.supervisor.reloader import Applied, Reloader
 from procler.supervisor.runtime import ProcessRuntime
+from procler.supervisor.schedule_store import ScheduleStore
+from procler.supervisor.scheduler import Scheduler
 from procler.supervisor.sentinel_link import Sentinel, SentinelLink
 from procler.supervisor.store import StateStore
 from procler.supervisor.watcher import Watcher
@@ -57,11 +60,13 @@ class Supervisor:
             root, self.config_path, self.state_dir / "definitions.json", self._sync
         )
         self.output = OutputLog()
+        self.events = EventBus(self.clock.time)
         self.sentinel = sentinel or SentinelLink(root, lock_fd)
         self.host = RuntimeHost(
-            root, self.store, self.clock, self.sentinel, self.output, self.runtimes
+            root, self.store, self.clock, self.sentinel, self.output, self.runtimes, self.events
         )
         self.memory = MemoryGuard(lambda: self.runtimes.values(), self.clock)
+        self.schedules = Scheduler(self.runtimes, ScheduleStore(lambda: self.store.db), self.clock)
 
     # -- configuration --------------------------------------------------------------------
 
@@ -88,6 +93,7 @@ class Supervisor:
 
     def _sync(self, cfg: ProjectConfig) -> None:
         self.output.open(self.state_dir / "logs", cfg.logs.max_size, cfg.logs.max_files)
+        self.events.configure(cfg.events.buffer, cfg.events.subscriber_queue)
         self.reloader.take(cfg)
 
     async def settle(self) -> Applied:
@@ -135,10 +141,12 @@ class Supervisor:
             *(
                 self.runtimes[n].restore("restored after supervisor restart", n in lost_names)
                 for n in cfg.processes
-                if self.runtimes[n].desired == states.DESIRED_RUNNING or n in lost_names
+                if cfg.processes[n].schedule is None
+                and (self.runtimes[n].desired == states.DESIRED_RUNNING or n in lost_names)
             ),
             return_exceptions=True,
         )
+        await self.schedules.start()  # the scheduler fires scheduled processes itself
 
     def child_exited(self) -> None:
         """SIGCHLD: only note it; the reaping runs on the loop."""
@@ -161,9 +169,12 @@ class Supervisor:
 
     async def close(self) -> None:
         """Stop what still runs, flush logs, release the sentinel (EOF) and the database."""
+        self.schedules.halt()
         await self.watcher.close()
         await self.memory.close()
         await self.stop_processes(keep_desired=True)
+        await self.schedules.close()
         self.output.close()
         await self.sentinel.close()
+        self.events.close()  # after the last transitions: subscribers saw the processes stop
         self.store.close()

@@ -33,8 +33,13 @@ from procler.supervisor.core import Supervisor
 from procler.supervisor.orchestrate import start_plan, stop_plan
 from procler.supervisor.ports import holder, project_process
 from procler.supervisor.runtime import ProcessRuntime
+from procler.supervisor.schedule_handlers import ScheduleCommands
 from procler.supervisor.status import CpuMeter, process_status, supervisor_status
 from procler.supervisor.waiting import wait_members
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from procler.supervisor.tcp_listener import TcpListener
 
 Handler = Callable[[dict[str, Any]], Awaitable[Any]]
 START_WAIT = 60.0  # default bound on a start waiting for its health check (--timeout)
@@ -44,6 +49,8 @@ class Handlers:
     def __init__(self, sup: Supervisor) -> None:
         self.sup = sup
         self.meter = CpuMeter()
+        self.schedules = ScheduleCommands(sup, self.describe)
+        self.listener: TcpListener | None = None  # `procler serve`'s: the daemon sets it
 
     def table(self) -> dict[str, Handler]:
         """Every command's handler; each answer carries config_warning while the config
@@ -72,6 +79,11 @@ class Handlers:
             "exec": self.exec,
             "why": self.why,
             "ci": self.ci,
+            "schedule list": self.schedule_list,
+            "schedule run-now": self.schedule_run_now,
+            "schedule pause": self.schedule_pause,
+            "schedule resume": self.schedule_resume,
+            "serve": self.serve,
         }
         return {name: self._warned(handler, name != "reload") for name, handler in table.items()}
 
@@ -103,6 +115,14 @@ class Handlers:
 
         return await exec_command(self.sup, values)
 
+    async def serve(self, values: dict[str, Any]) -> dict[str, Any]:
+        assert self.listener is not None, "the daemon gives its handlers a listener"
+        if self.sup.stop_requested.is_set():  # it would close with this supervisor at once
+            raise SupervisorUnavailable(
+                "the supervisor is stopping", suggestion="run `procler serve` again"
+            )
+        return await self.listener.serve(values)
+
     # -- helpers --------------------------------------------------------------------------
 
     def describe(self, rt: ProcessRuntime) -> dict[str, Any]:
@@ -115,6 +135,9 @@ class Handlers:
         watch = self.sup.watcher.describe(rt.name)
         if watch is not None:
             status["watch"] = watch
+        schedule = self.sup.schedules.describe(rt.name)
+        if schedule is not None:
+            status["schedule"] = schedule
         return status
 
     def _graph(self) -> DependencyGraph:
@@ -143,6 +166,8 @@ class Handlers:
     async def _start_one(
         self, rt: ProcessRuntime, restart: bool = False, keep_completed: bool = False
     ) -> dict[str, Any]:
+        if rt.name in self.sup.schedules.entries:
+            return await self.schedules.start(rt, restart)
         if not restart and rt.status in states.ALIVE:
             return {**self.describe(rt), "already_running": True}
         if keep_completed and states.done_for_up(rt.status, rt.completed_spec == rt.spec):
@@ -190,6 +215,8 @@ class Handlers:
         return await self._start_one(rt)
 
     async def _stop_one(self, rt: ProcessRuntime) -> dict[str, Any]:
+        if rt.name in self.sup.schedules.entries:
+            return await self.schedules.stop(rt)
         result = await rt.stop()
         self.sup.reap_orphans()
         return {**self.describe(rt), **result}
@@ -374,6 +401,20 @@ class Handlers:
     async def group_list(self, values: dict[str, Any]) -> Any:
         return group_list(self.sup.config())
 
+    # -- schedules (supervisor/schedule_handlers.py) --------------------------------------
+
+    async def schedule_list(self, values: dict[str, Any]) -> Any:
+        return await self.schedules.list(values)
+
+    async def schedule_run_now(self, values: dict[str, Any]) -> Any:
+        return await self.schedules.run_now(values)
+
+    async def schedule_pause(self, values: dict[str, Any]) -> Any:
+        return await self.schedules.pause(values)
+
+    async def schedule_resume(self, values: dict[str, Any]) -> Any:
+        return await self.schedules.resume(values)
+
     # -- the supervisor itself ------------------------------------------------------------
 
     async def reload(self, values: dict[str, Any]) -> Any:
@@ -386,6 +427,8 @@ class Handlers:
 
     async def daemon_stop(self, values: dict[str, Any]) -> Any:
         stopped = await self.sup.stop_processes(keep_desired=False)
+        if self.listener is not None:
+            self.listener.drop_settings()  # like the processes: the next supervisor does not listen
         self.sup.stop_requested.set()
         return {**supervisor_status(self.sup), "running": False, "stopped_processes": stopped}
 
