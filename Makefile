@@ -13,7 +13,7 @@ bootstrap:
 	@command -v uv >/dev/null 2>&1 || bash scripts/bootstrap-uv.sh "$(PYTHON)" "$(TOOLS)" >/dev/null
 
 sync: bootstrap
-	@$(UV) sync --frozen --all-packages --quiet
+	@$(UV) sync --frozen --all-packages --quiet --compile-bytecode
 	@$(RUN) python -m compileall -q $(addsuffix /src,$(PACKAGES))
 
 lint: sync
