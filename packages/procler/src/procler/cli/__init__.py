@@ -1,5 +1,5 @@
 """Everything that runs in the CLI process, one module per command family (config,
-processes, logs, daemon, stack_files, mcp: each holds its declarations and the handlers that run here),
+processes, logs, daemon, stack_files, mcp, tui: each holds its declarations and the handlers that run here),
 and `client`, which sends supervisor commands over the socket (starting a supervisor).
 
 APP assembles the declarations: the single source for the parser, capabilities and the
@@ -14,6 +14,7 @@ from procler.cli.logs import LOGS_COMMANDS
 from procler.cli.mcp import MCP_COMMANDS
 from procler.cli.processes import PROCESS_COMMANDS
 from procler.cli.stack_files import STACK_FILE_COMMANDS
+from procler.cli.tui import TUI_COMMANDS
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -33,6 +34,7 @@ COMMANDS = (
     + DAEMON_COMMANDS
     + STACK_FILE_COMMANDS
     + MCP_COMMANDS
+    + TUI_COMMANDS
 )
 
 APP = App(

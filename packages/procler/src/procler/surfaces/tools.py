@@ -24,8 +24,9 @@ if TYPE_CHECKING:
 
 PREFIX = "procler_"
 # No tool: `mcp` would serve MCP inside MCP, and `capabilities` is what tools/list already
-# answers (every tool's input schema, annotations and output schema).
-NOT_TOOLS = frozenset({"mcp", "capabilities"})
+# answers (every tool's input schema, annotations and output schema); `tui` is a screen for
+# people, built of the other tools.
+NOT_TOOLS = frozenset({"mcp", "capabilities", "tui"})
 # No tool argument: a tool answers once, so `logs` cannot --follow.
 NOT_TOOL_ARGS = frozenset({("logs", "follow")})
 JSON_TYPES = {"integer": "integer", "number": "number", "boolean": "boolean"}

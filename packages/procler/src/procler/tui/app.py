@@ -1,0 +1,275 @@
+"""The TUI application: the process table above, the selected processes' logs below.
+
+Everything it shows comes from the CLI's commands (procler.tui.client), run in worker
+threads so the screen never waits on the supervisor; results come back to the event loop
+with call_from_thread. Quitting leaves every process as it is.
+"""
+
+from typing import ClassVar
+
+from rich.text import Text
+from textual import work
+from textual.app import App, ComposeResult
+from textual.binding import BindingType
+from textual.widgets import DataTable, Footer, Static
+
+from procler.tui import keys
+from procler.tui.client import Answer, Client
+from procler.tui.log_pane import LogPane
+from procler.tui.screens import Ask, Confirm, TextView
+from procler.tui.views import COLUMNS, row_cells, shown
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
+
+CSS = """
+#processes { height: 1fr; }
+#logs { height: 2fr; border-top: solid $accent; }
+#banner { height: auto; background: $error; color: $text; display: none; }
+#banner.shown { display: block; }
+#state { height: 1; color: $text-muted; }
+Confirm, Ask, TextView { align: center middle; }
+#dialog { width: 80%; height: auto; max-height: 80%; border: thick $accent; background: $surface; padding: 1 2; }
+"""
+
+
+class ProclerApp(App[None]):
+    """The process table, the log pane and the actions bound to keys."""
+
+    CSS = CSS
+    TITLE = "procler"
+    BINDINGS: ClassVar[list[BindingType]] = [*keys.bindings()]
+
+    def __init__(self, client: Client, keymap: "dict[str, str] | None" = None) -> None:
+        super().__init__()
+        self.client = client
+        self.keymap = keymap or {}
+        self.rows: list[dict[str, Any]] = []
+        self.filter_text = ""
+        self.hide_stopped = False
+        self.selected: set[str] = set()
+        self.log_run = "current"
+        self.following = True
+        self.wrapping = False
+        self._shown_logs: tuple[str, ...] = ()
+
+    def compose(self) -> ComposeResult:
+        yield Static(id="banner")
+        yield DataTable(id="processes", cursor_type="row", zebra_stripes=True)
+        yield Static(id="state")
+        yield LogPane(id="logs")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.set_keymap(self.keymap)
+        self.query_one(DataTable).add_columns(*COLUMNS)
+        self.refresh_rows()
+
+    # -- data in ---------------------------------------------------------------------
+
+    @work(thread=True, exclusive=True, group="rows")
+    def refresh_rows(self) -> None:
+        rows = self.client.processes()
+        self.call_from_thread(self.show_rows, rows)
+
+    def show_rows(self, rows: "list[dict[str, Any]]") -> None:
+        """Redraw the table from status rows, keeping the cursor on the same process."""
+        self.rows = rows
+        table = self.query_one(DataTable)
+        keep = self.current_name()
+        table.clear()
+        for row in shown(rows, self.filter_text, self.hide_stopped):
+            mark = "*" if row["name"] in self.selected else ""
+            cells = row_cells(row)
+            table.add_row(*cells, key=row["name"], label=mark)
+        names = [str(key.value) for key in table.rows]
+        if keep in names:
+            table.move_cursor(row=names.index(keep))
+        self.show_state()
+        self.load_logs()
+
+    def current_name(self) -> "str | None":
+        table = self.query_one(DataTable)
+        if not table.row_count:
+            return None
+        key, _ = table.coordinate_to_cell_key(table.cursor_coordinate)
+        return str(key.value)
+
+    def log_names(self) -> "list[str]":
+        """The processes whose logs are shown: the selected ones, else the cursor's."""
+        if self.selected:
+            return sorted(self.selected)
+        name = self.current_name()
+        return [name] if name else []
+
+    def on_data_table_row_highlighted(self, _event: DataTable.RowHighlighted) -> None:
+        if not self.selected:
+            self.load_logs()
+
+    def load_logs(self, until: "str | None" = None) -> None:
+        names = tuple(self.log_names())
+        if (names, until) == (self._shown_logs, None):
+            return
+        self._shown_logs = names
+        if names:
+            self.fetch_logs(list(names), until)
+
+    @work(thread=True, exclusive=True, group="logs")
+    def fetch_logs(self, names: "list[str]", until: "str | None") -> None:
+        answer = self.client.logs(names, run=self.log_run, until=until)
+        self.call_from_thread(self.show_logs, names, answer)
+
+    def show_logs(self, names: "list[str]", answer: Answer) -> None:
+        pane = self.query_one(LogPane)
+        if not answer.ok:
+            pane.show([], prefixed=False)
+            self.show_error(answer)
+            return
+        lines = [dict(line, name=line.get("name", names[0])) for line in answer.data["lines"]]
+        pane.show(lines, prefixed=len(names) > 1)
+
+    def show_state(self) -> None:
+        parts = [f"{len(self.rows)} processes"]
+        if self.filter_text:
+            parts.append(f"filter {self.filter_text!r}")
+        if self.hide_stopped:
+            parts.append("stopped hidden")
+        parts.append("follow" if self.following else "follow off")
+        parts.append("wrap" if self.wrapping else "no wrap")
+        parts.append(f"run {self.log_run}")
+        self.query_one("#state", Static).update(Text(" · ".join(parts)))
+
+    def show_error(self, answer: Answer) -> None:
+        self.push_screen(TextView("The command failed", answer.error_text(), view_id="error"))
+
+    # -- actions ---------------------------------------------------------------------
+
+    @work(thread=True, group="commands")
+    def command(self, name: str, arguments: "dict[str, Any]") -> None:
+        """Run one CLI command; show its error and suggestion if it fails, then refresh."""
+        answer = self.client.run(name, **arguments)
+        if not answer.ok:
+            self.call_from_thread(self.show_error, answer)
+        self.call_from_thread(self.refresh_rows)
+
+    def action_start(self) -> None:
+        name = self.current_name()
+        if name:
+            self.command("start", {"name": name})
+
+    def action_restart(self) -> None:
+        name = self.current_name()
+        if name:
+            self.command("restart", {"name": name})
+
+    def action_stop(self) -> None:
+        name = self.current_name()
+        if not name:
+            return
+
+        def answered(yes: "bool | None") -> None:
+            if yes:
+                self.command("stop", {"name": name})
+
+        self.push_screen(Confirm(f"Stop {name}?"), answered)
+
+    def action_select(self) -> None:
+        name = self.current_name()
+        if name:
+            self.selected ^= {name}
+            self.show_rows(self.rows)
+
+    def action_filter(self) -> None:
+        def answered(text: "str | None") -> None:
+            if text is not None:
+                self.filter_text = text
+                self.show_rows(self.rows)
+
+        self.push_screen(Ask("Filter processes by name:", self.filter_text), answered)
+
+    def action_toggle_stopped(self) -> None:
+        self.hide_stopped = not self.hide_stopped
+        self.show_rows(self.rows)
+
+    def action_search(self) -> None:
+        pane = self.query_one(LogPane)
+
+        def answered(text: "str | None") -> None:
+            if text is not None:
+                found = pane.search(text)
+                self.notify(f"{found} match(es) for {text!r}" if text else "search cleared")
+
+        self.push_screen(Ask("Search the logs for:", pane.needle), answered)
+
+    def action_next_match(self) -> None:
+        self.query_one(LogPane).jump(1)
+
+    def action_previous_match(self) -> None:
+        self.query_one(LogPane).jump(-1)
+
+    def action_toggle_follow(self) -> None:
+        self.following = not self.following
+        pane = self.query_one(LogPane)
+        pane.auto_scroll = self.following
+        if self.following:
+            pane.scroll_end(animate=False)
+        self.show_state()
+
+    def action_toggle_wrap(self) -> None:
+        self.wrapping = not self.wrapping
+        self.query_one(LogPane).set_wrap(self.wrapping)
+        self.show_state()
+
+    def action_toggle_previous_run(self) -> None:
+        self.log_run = "previous" if self.log_run == "current" else "current"
+        self._shown_logs = ()
+        self.show_state()
+        self.load_logs()
+
+    def action_older_logs(self) -> None:
+        pane = self.query_one(LogPane)
+        if pane.entries:
+            self.load_logs(until=str(pane.entries[0]["ts"]))
+
+    def action_details(self) -> None:
+        name = self.current_name()
+        if name:
+            self.text_command("why", {"name": name}, f"Why {name} is as it is", "details")
+
+    def action_graph(self) -> None:
+        self.text_command("config explain", {}, "Start order", "graph")
+
+    @work(thread=True, group="commands")
+    def text_command(self, name: str, arguments: "dict[str, Any]", title: str, view: str) -> None:
+        answer = self.client.run(name, **arguments)
+        if not answer.ok:
+            self.call_from_thread(self.show_error, answer)
+            return
+        body = describe(view, answer.data)
+        self.call_from_thread(self.push_screen, TextView(title, body, view_id=view))
+
+    def action_help(self) -> None:
+        lines = [f"{self.key_of(a.id):>14}  {a.description}" for a in keys.ACTIONS]
+        self.push_screen(TextView("Key bindings", "\n".join(lines), view_id="help"))
+
+    def key_of(self, action: str) -> str:
+        default = next(a.key for a in keys.ACTIONS if a.id == action)
+        return self.keymap.get(action, default)
+
+
+def describe(view: str, data: "dict[str, Any]") -> str:
+    """The body of a text view from its command's answer."""
+    if view == "graph":
+        levels = data["start_order"]
+        return "\n".join(f"level {i}: {', '.join(level)}" for i, level in enumerate(levels, 1))
+    lines = [str(data["why"]), ""]
+    for dep in data["dependencies"]:
+        holds = "holds" if dep["holds"] else "waiting"
+        lines.append(f"needs {dep['name']} {dep['condition']}: {dep['status']} ({holds})")
+    if data["last_exit"]:
+        lines.append(f"last exit: {data['last_exit']}")
+    lines += [f"stderr: {line}" for line in data["stderr"]]
+    budget = data["restart_budget"]
+    lines.append(f"restarts: {budget['restarts']} of {budget['max_restarts']} ({budget['policy']})")
+    return "\n".join(lines)

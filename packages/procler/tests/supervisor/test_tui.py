@@ -1,0 +1,168 @@
+"""`procler tui` driven by Textual's pilot against a real supervisor and real processes."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from harness import PY, Project
+from textual.widgets import DataTable, Static
+
+from procler.tui.app import ProclerApp
+from procler.tui.client import Client
+from procler.tui.log_pane import LogPane
+from procler.tui.screens import TextView
+
+CONFIG = f"""
+version: 1
+processes:
+  api:
+    command: {PY} -c "import time; print('hello [bold]x[/] one', flush=True); print('\\x1b[31mred\\x1b[0m hello', flush=True); time.sleep(600)"
+  worker:
+    command: {PY} -c "import time; time.sleep(600)"
+    depends_on: [api]
+  broken:
+    command: /nonexistent/program
+    restart: "no"
+"""
+SIZE = (120, 40)
+pytestmark = pytest.mark.anyio
+
+
+@pytest.fixture
+def anyio_backend() -> str:
+    return "asyncio"
+
+
+@pytest.fixture
+def project(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Project]:
+    made = Project(tmp_path / "proj", CONFIG)
+    monkeypatch.chdir(made.root)
+    try:
+        yield made
+    finally:
+        made.close()
+
+
+def app_for(project: Project, keymap: dict[str, str] | None = None) -> ProclerApp:
+    return ProclerApp(Client(str(project.root / ".procler" / "config.yaml")), keymap)
+
+
+async def until(pilot: Any, condition: Callable[[], bool], timeout: float = 20.0) -> None:
+    """Let the app run until the condition holds (bounded)."""
+    for _ in range(int(timeout / 0.05)):
+        if condition():
+            return
+        await pilot.pause(0.05)
+    assert condition()
+
+
+def table_rows(app: ProclerApp) -> list[tuple[str, str]]:
+    table = app.query_one(DataTable)
+    return [
+        (str(table.get_row_at(i)[0]), str(table.get_row_at(i)[1])) for i in range(table.row_count)
+    ]
+
+
+def status_of(app: ProclerApp, name: str) -> str:
+    return next(r["status"] for r in app.rows if r["name"] == name)
+
+
+async def test_table_shows_every_process_from_the_supervisor(project: Project) -> None:
+    app = app_for(project)
+    async with app.run_test(size=SIZE) as pilot:
+        await until(pilot, lambda: app.query_one(DataTable).row_count == 3)
+        assert table_rows(app) == [("api", "stopped"), ("worker", "stopped"), ("broken", "stopped")]
+
+
+async def test_start_and_stop_with_confirmation(project: Project) -> None:
+    app = app_for(project)
+    async with app.run_test(size=SIZE) as pilot:
+        await until(pilot, lambda: app.query_one(DataTable).row_count == 3)
+        await pilot.press("s")
+        await until(pilot, lambda: status_of(app, "api") == "running")
+        assert project.ok("status", "api")["status"] == "running"
+        await pilot.press("x")
+        await until(pilot, lambda: app.screen.__class__.__name__ == "Confirm")
+        await pilot.press("n")  # no: nothing happens
+        await until(pilot, lambda: app.screen.__class__.__name__ != "Confirm")
+        assert project.ok("status", "api")["status"] == "running"
+        await pilot.press("x", "y")
+        await until(pilot, lambda: status_of(app, "api") == "stopped")
+        assert project.ok("status", "api")["status"] == "stopped"
+
+
+async def test_failed_action_shows_error_and_suggestion(project: Project) -> None:
+    app = app_for(project)
+    async with app.run_test(size=SIZE) as pilot:
+        await until(pilot, lambda: app.query_one(DataTable).row_count == 3)
+        await pilot.press("down", "down", "s")  # broken: its program does not exist
+        await until(pilot, lambda: app.screen.id == "error")
+        body = str(app.screen.query_one("#body", Static).render())
+        failed = project.run("start", "broken")[1]
+        assert body == f"{failed['error_code']}: {failed['error']}\n{failed['suggestion']}"
+
+
+async def test_filter_and_hide_stopped(project: Project) -> None:
+    app = app_for(project)
+    async with app.run_test(size=SIZE) as pilot:
+        await until(pilot, lambda: app.query_one(DataTable).row_count == 3)
+        await pilot.press("slash", *"WORK", "enter")
+        await until(pilot, lambda: app.query_one(DataTable).row_count == 1)
+        assert table_rows(app) == [("worker", "stopped")]
+        await pilot.press("slash", "ctrl+a", "ctrl+k", "enter")  # cleared
+        await until(pilot, lambda: app.query_one(DataTable).row_count == 3)
+        project.ok("start", "api")
+        app.refresh_rows()
+        await until(pilot, lambda: status_of(app, "api") == "running")
+        await pilot.press("h")
+        await until(pilot, lambda: app.query_one(DataTable).row_count == 1)
+        assert table_rows(app) == [("api", "running")]
+
+
+async def test_logs_are_plain_text_with_search(project: Project) -> None:
+    project.ok("start", "api")
+    app = app_for(project)
+    async with app.run_test(size=SIZE) as pilot:
+        pane = app.query_one(LogPane)
+        await until(pilot, lambda: len(pane.entries) == 2)
+        shown = [strip.text for strip in pane.lines]
+        assert shown == ["hello [bold]x[/] one", "red hello"]  # markup kept as text
+        red = pane.lines[1]
+        assert [seg.style.color.name for seg in red if seg.text == "red" and seg.style] == [
+            "color(1)"
+        ]
+        await pilot.press("ctrl+f", *"hello", "enter")
+        await until(pilot, lambda: pane.found == [(0, 0), (1, 4)])
+        assert pane.current == 0
+        await pilot.press("n")
+        assert pane.current == 1
+        await pilot.press("n")
+        assert pane.current == 0
+        await pilot.press("N")
+        assert pane.current == 1
+
+
+async def test_details_graph_and_help_views(project: Project) -> None:
+    app = app_for(project, {"stop": "k"})
+    async with app.run_test(size=SIZE) as pilot:
+        await until(pilot, lambda: app.query_one(DataTable).row_count == 3)
+        await pilot.press("down", "d")
+        await until(pilot, lambda: app.screen.id == "details")
+        body = str(app.screen.query_one("#body", Static).render())
+        assert body.splitlines()[:3] == [
+            "worker is stopped because nothing asked it to run; `procler start worker`",
+            "",
+            "needs api started: stopped (waiting)",
+        ]
+        await pilot.press("escape", "g")
+        await until(pilot, lambda: app.screen.id == "graph")
+        body = str(app.screen.query_one("#body", Static).render())
+        assert body == "level 1: api, broken\nlevel 2: worker"
+        await pilot.press("escape", "question_mark")
+        await until(pilot, lambda: app.screen.id == "help")
+        lines = str(app.screen.query_one("#body", Static).render()).splitlines()
+        assert "             k  stop (asks first)" in lines
+        assert isinstance(app.screen, TextView)
