@@ -2,6 +2,7 @@
 that no other command imports Textual (far too heavy for their start-up)."""
 
 from agentcli.commands import Arg, Command
+from procler.errors import ConfigInvalid, ConfigNotFound
 
 TUI_COMMANDS: "tuple[Command, ...]" = (
     Command(
@@ -17,6 +18,7 @@ TUI_COMMANDS: "tuple[Command, ...]" = (
                 type="path",
             ),
         ),
+        errors=(ConfigNotFound, ConfigInvalid),
         examples=("procler tui", "procler tui --keys my-keys.toml"),
         output={"type": "object", "description": "none: the terminal shows the UI"},
         mode="stream",
