@@ -7,12 +7,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from harness import PY, Project
-from textual.widgets import DataTable, Static
+from harness import PY, Project, wait_for
+from textual.widgets import Static
 
 from procler.tui.app import ProclerApp
 from procler.tui.client import Client
-from procler.tui.log_pane import LogPane
 from procler.tui.screens import TextView
 
 CONFIG = f"""
@@ -59,8 +58,14 @@ async def until(pilot: Any, condition: Callable[[], bool], timeout: float = 20.0
     assert condition()
 
 
+async def view_body(pilot: Any, app: ProclerApp, view_id: str) -> str:
+    """The text of the view on top once it is shown."""
+    await until(pilot, lambda: app.screen.id == view_id and bool(app.screen.query("#body")))
+    return str(app.screen.query_one("#body", Static).render())
+
+
 def table_rows(app: ProclerApp) -> list[tuple[str, str]]:
-    table = app.query_one(DataTable)
+    table = app.table
     return [
         (str(table.get_row_at(i)[0]), str(table.get_row_at(i)[1])) for i in range(table.row_count)
     ]
@@ -73,14 +78,14 @@ def status_of(app: ProclerApp, name: str) -> str:
 async def test_table_shows_every_process_from_the_supervisor(project: Project) -> None:
     app = app_for(project)
     async with app.run_test(size=SIZE) as pilot:
-        await until(pilot, lambda: app.query_one(DataTable).row_count == 3)
+        await until(pilot, lambda: app.table.row_count == 3)
         assert table_rows(app) == [("api", "stopped"), ("worker", "stopped"), ("broken", "stopped")]
 
 
 async def test_start_and_stop_with_confirmation(project: Project) -> None:
     app = app_for(project)
     async with app.run_test(size=SIZE) as pilot:
-        await until(pilot, lambda: app.query_one(DataTable).row_count == 3)
+        await until(pilot, lambda: app.table.row_count == 3)
         await pilot.press("s")
         await until(pilot, lambda: status_of(app, "api") == "running")
         assert project.ok("status", "api")["status"] == "running"
@@ -97,10 +102,9 @@ async def test_start_and_stop_with_confirmation(project: Project) -> None:
 async def test_failed_action_shows_error_and_suggestion(project: Project) -> None:
     app = app_for(project)
     async with app.run_test(size=SIZE) as pilot:
-        await until(pilot, lambda: app.query_one(DataTable).row_count == 3)
+        await until(pilot, lambda: app.table.row_count == 3)
         await pilot.press("down", "down", "s")  # broken: its program does not exist
-        await until(pilot, lambda: app.screen.id == "error")
-        body = str(app.screen.query_one("#body", Static).render())
+        body = await view_body(pilot, app, "error")
         failed = project.run("start", "broken")[1]
         assert body == f"{failed['error_code']}: {failed['error']}\n{failed['suggestion']}"
 
@@ -108,17 +112,17 @@ async def test_failed_action_shows_error_and_suggestion(project: Project) -> Non
 async def test_filter_and_hide_stopped(project: Project) -> None:
     app = app_for(project)
     async with app.run_test(size=SIZE) as pilot:
-        await until(pilot, lambda: app.query_one(DataTable).row_count == 3)
+        await until(pilot, lambda: app.table.row_count == 3)
         await pilot.press("slash", *"WORK", "enter")
-        await until(pilot, lambda: app.query_one(DataTable).row_count == 1)
+        await until(pilot, lambda: app.table.row_count == 1)
         assert table_rows(app) == [("worker", "stopped")]
         await pilot.press("slash", "ctrl+a", "ctrl+k", "enter")  # cleared
-        await until(pilot, lambda: app.query_one(DataTable).row_count == 3)
+        await until(pilot, lambda: app.table.row_count == 3)
         project.ok("start", "api")
         app.refresh_rows()
         await until(pilot, lambda: status_of(app, "api") == "running")
         await pilot.press("h")
-        await until(pilot, lambda: app.query_one(DataTable).row_count == 1)
+        await until(pilot, lambda: app.table.row_count == 1)
         assert table_rows(app) == [("api", "running")]
 
 
@@ -126,7 +130,7 @@ async def test_logs_are_plain_text_with_search(project: Project) -> None:
     project.ok("start", "api")
     app = app_for(project)
     async with app.run_test(size=SIZE) as pilot:
-        pane = app.query_one(LogPane)
+        pane = app.pane
         await until(pilot, lambda: len(pane.entries) == 2)
         shown = [strip.text for strip in pane.lines]
         assert shown == ["hello [bold]x[/] one", "red hello"]  # markup kept as text
@@ -148,22 +152,19 @@ async def test_logs_are_plain_text_with_search(project: Project) -> None:
 async def test_details_graph_and_help_views(project: Project) -> None:
     app = app_for(project, {"stop": "k"})
     async with app.run_test(size=SIZE) as pilot:
-        await until(pilot, lambda: app.query_one(DataTable).row_count == 3)
+        await until(pilot, lambda: app.table.row_count == 3)
         await pilot.press("down", "d")
-        await until(pilot, lambda: app.screen.id == "details")
-        body = str(app.screen.query_one("#body", Static).render())
+        body = await view_body(pilot, app, "details")
         assert body.splitlines()[:3] == [
             "worker is stopped because nothing asked it to run; `procler start worker`",
             "",
             "needs api started: stopped (waiting)",
         ]
         await pilot.press("escape", "g")
-        await until(pilot, lambda: app.screen.id == "graph")
-        body = str(app.screen.query_one("#body", Static).render())
+        body = await view_body(pilot, app, "graph")
         assert body == "level 1: api, broken\nlevel 2: worker"
         await pilot.press("escape", "question_mark")
-        await until(pilot, lambda: app.screen.id == "help")
-        lines = str(app.screen.query_one("#body", Static).render()).splitlines()
+        lines = (await view_body(pilot, app, "help")).splitlines()
         assert "             k  stop (asks first)" in lines
         assert isinstance(app.screen, TextView)
 
@@ -172,7 +173,7 @@ def test_snapshot_of_the_process_table(project: Project, snap_compare: Any) -> N
     app = app_for(project)
 
     async def loaded(pilot: Any) -> None:
-        await until(pilot, lambda: app.query_one(DataTable).row_count == 3)
+        await until(pilot, lambda: app.table.row_count == 3)
 
     assert snap_compare(app, terminal_size=SIZE, run_before=loaded)
 
@@ -181,8 +182,60 @@ def test_snapshot_of_the_help_screen(project: Project, snap_compare: Any) -> Non
     app = app_for(project)
 
     async def opened(pilot: Any) -> None:
-        await until(pilot, lambda: app.query_one(DataTable).row_count == 3)
+        await until(pilot, lambda: app.table.row_count == 3)
         await pilot.press("question_mark")
         await until(pilot, lambda: app.screen.id == "help")
 
     assert snap_compare(app, terminal_size=SIZE, run_before=opened)
+
+
+PAGED = f"""
+version: 1
+processes:
+  many:
+    command: {PY} -c "import time; [print('line', i, flush=True) for i in range(500)]; time.sleep(600)"
+  other:
+    command: {PY} -c "import time; print('other says hi', flush=True); time.sleep(600)"
+"""
+
+
+async def test_logs_paged_and_interleaved(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    project = Project(tmp_path / "paged", PAGED)
+    monkeypatch.chdir(project.root)
+    try:
+        project.ok("start", "many")
+        project.ok("start", "other")
+        assert wait_for(lambda: len(project.ok("logs", "many", "--tail", "500")["lines"]) == 500)
+        app = app_for(project)
+        async with app.run_test(size=SIZE) as pilot:
+            pane = app.pane
+            await until(pilot, lambda: len(pane.entries) == 200)
+            texts = [e["text"] for e in pane.entries]
+            assert (texts[0], texts[-1]) == ("line 300", "line 499")
+            await pilot.press("o")
+            await until(pilot, lambda: pane.entries[-1]["text"] == "line 299")
+            assert (len(pane.entries), pane.entries[0]["text"], pane.older) == (
+                200,
+                "line 100",
+                True,
+            )
+            await pilot.press("o")
+            await until(pilot, lambda: pane.entries[-1]["text"] == "line 99")
+            assert (len(pane.entries), pane.entries[0]["text"], pane.older) == (
+                100,
+                "line 0",
+                False,
+            )
+            await pilot.press("o")  # nothing older: stays
+            assert app.log_page == 2
+            await pilot.press("O", "O")
+            await until(pilot, lambda: pane.entries[-1]["text"] == "line 499")
+            await pilot.press("space", "down", "space")  # both selected: interleaved by time
+            await until(pilot, lambda: "other says hi" in [e["text"] for e in pane.entries])
+            assert pane.prefixed is True
+            assert {e["name"] for e in pane.entries} == {"many", "other"}
+            stamps = [e["ts"] for e in pane.entries]
+            assert stamps == sorted(stamps)
+            assert pane.lines[-1].text.startswith(("many | ", "other | "))
+    finally:
+        project.close()

@@ -56,8 +56,10 @@ def test_tui_in_a_real_terminal(tmux: list[str], tmp_path: Path) -> None:
         subprocess.run([*tmux, "send-keys", "-t", "tui", "q"], check=True, timeout=10)
         gone = subprocess.run([*tmux, "has-session", "-t", "tui"], capture_output=True)
         assert wait_for(
-            lambda: subprocess.run([*tmux, "has-session", "-t", "tui"], capture_output=True).returncode
-            != 0,
+            lambda: (
+                subprocess.run([*tmux, "has-session", "-t", "tui"], capture_output=True).returncode
+                != 0
+            ),
             10,
         ), gone
         assert project.ok("status", "api")["status"] == "running"  # quitting touched nothing

@@ -52,18 +52,22 @@ class ProclerApp(App[None]):
         self.log_run = "current"
         self.following = True
         self.wrapping = False
-        self._shown_logs: tuple[str, ...] = ()
+        self.log_page = 0  # 0: the newest lines; each older page is LOG_PAGE lines back
+        self._shown_logs: tuple[tuple[str, ...], str, int] = ((), "", 0)
 
     def compose(self) -> ComposeResult:
-        yield Static(id="banner")
-        yield DataTable(id="processes", cursor_type="row", zebra_stripes=True)
-        yield Static(id="state")
-        yield LogPane(id="logs")
-        yield Footer()
+        # Kept, not queried: a query looks in the screen on top, which may be a dialog.
+        self.banner = Static(id="banner")
+        self.table: DataTable[str | Text] = DataTable(
+            id="processes", cursor_type="row", zebra_stripes=True
+        )
+        self.state_line = Static(id="state")
+        self.pane = LogPane(id="logs")
+        yield from (self.banner, self.table, self.state_line, self.pane, Footer())
 
     def on_mount(self) -> None:
         self.set_keymap(self.keymap)
-        self.query_one(DataTable).add_columns(*COLUMNS)
+        self.table.add_columns(*COLUMNS)
         self.refresh_rows()
 
     # -- data in ---------------------------------------------------------------------
@@ -76,7 +80,7 @@ class ProclerApp(App[None]):
     def show_rows(self, rows: "list[dict[str, Any]]") -> None:
         """Redraw the table from status rows, keeping the cursor on the same process."""
         self.rows = rows
-        table = self.query_one(DataTable)
+        table = self.table
         keep = self.current_name()
         table.clear()
         for row in shown(rows, self.filter_text, self.hide_stopped):
@@ -90,7 +94,7 @@ class ProclerApp(App[None]):
         self.load_logs()
 
     def current_name(self) -> "str | None":
-        table = self.query_one(DataTable)
+        table = self.table
         if not table.row_count:
             return None
         key, _ = table.coordinate_to_cell_key(table.cursor_coordinate)
@@ -107,27 +111,30 @@ class ProclerApp(App[None]):
         if not self.selected:
             self.load_logs()
 
-    def load_logs(self, until: "str | None" = None) -> None:
+    def load_logs(self) -> None:
+        """Fetch the log page shown, unless it is the one already there."""
         names = tuple(self.log_names())
-        if (names, until) == (self._shown_logs, None):
+        if names != self._shown_logs[0]:
+            self.log_page = 0
+        wanted = (names, self.log_run, self.log_page)
+        if wanted == self._shown_logs:
             return
-        self._shown_logs = names
+        self._shown_logs = wanted
         if names:
-            self.fetch_logs(list(names), until)
+            self.fetch_logs(list(names), self.log_run, self.log_page)
 
     @work(thread=True, exclusive=True, group="logs")
-    def fetch_logs(self, names: "list[str]", until: "str | None") -> None:
-        answer = self.client.logs(names, run=self.log_run, until=until)
+    def fetch_logs(self, names: "list[str]", run: str, page: int) -> None:
+        answer = self.client.logs(names, run=run, page=page)
         self.call_from_thread(self.show_logs, names, answer)
 
     def show_logs(self, names: "list[str]", answer: Answer) -> None:
-        pane = self.query_one(LogPane)
+        pane = self.pane
         if not answer.ok:
-            pane.show([], prefixed=False)
+            pane.show([], prefixed=False, older=False)
             self.show_error(answer)
             return
-        lines = [dict(line, name=line.get("name", names[0])) for line in answer.data["lines"]]
-        pane.show(lines, prefixed=len(names) > 1)
+        pane.show(answer.data["lines"], prefixed=len(names) > 1, older=answer.data["older"])
 
     def show_state(self) -> None:
         parts = [f"{len(self.rows)} processes"]
@@ -138,7 +145,9 @@ class ProclerApp(App[None]):
         parts.append("follow" if self.following else "follow off")
         parts.append("wrap" if self.wrapping else "no wrap")
         parts.append(f"run {self.log_run}")
-        self.query_one("#state", Static).update(Text(" · ".join(parts)))
+        if self.log_page:
+            parts.append(f"log page -{self.log_page}")
+        self.state_line.update(Text(" · ".join(parts)))
 
     def show_error(self, answer: Answer) -> None:
         self.push_screen(TextView("The command failed", answer.error_text(), view_id="error"))
@@ -193,7 +202,7 @@ class ProclerApp(App[None]):
         self.show_rows(self.rows)
 
     def action_search(self) -> None:
-        pane = self.query_one(LogPane)
+        pane = self.pane
 
         def answered(text: "str | None") -> None:
             if text is not None:
@@ -203,14 +212,14 @@ class ProclerApp(App[None]):
         self.push_screen(Ask("Search the logs for:", pane.needle), answered)
 
     def action_next_match(self) -> None:
-        self.query_one(LogPane).jump(1)
+        self.pane.jump(1)
 
     def action_previous_match(self) -> None:
-        self.query_one(LogPane).jump(-1)
+        self.pane.jump(-1)
 
     def action_toggle_follow(self) -> None:
         self.following = not self.following
-        pane = self.query_one(LogPane)
+        pane = self.pane
         pane.auto_scroll = self.following
         if self.following:
             pane.scroll_end(animate=False)
@@ -218,19 +227,26 @@ class ProclerApp(App[None]):
 
     def action_toggle_wrap(self) -> None:
         self.wrapping = not self.wrapping
-        self.query_one(LogPane).set_wrap(self.wrapping)
+        self.pane.set_wrap(self.wrapping)
         self.show_state()
 
     def action_toggle_previous_run(self) -> None:
         self.log_run = "previous" if self.log_run == "current" else "current"
-        self._shown_logs = ()
+        self.log_page = 0
         self.show_state()
         self.load_logs()
 
     def action_older_logs(self) -> None:
-        pane = self.query_one(LogPane)
-        if pane.entries:
-            self.load_logs(until=str(pane.entries[0]["ts"]))
+        if self.pane.older:
+            self.log_page += 1
+            self.show_state()
+            self.load_logs()
+
+    def action_newer_logs(self) -> None:
+        if self.log_page:
+            self.log_page -= 1
+            self.show_state()
+            self.load_logs()
 
     def action_details(self) -> None:
         name = self.current_name()

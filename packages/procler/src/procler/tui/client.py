@@ -58,12 +58,13 @@ class Client:
         answer = self.run("status")
         return list(answer.data["processes"]) if answer.ok else []
 
-    def logs(self, names: "list[str]", *, run: "str | None", until: "str | None") -> Answer:
-        """The newest LOG_PAGE lines of these processes, interleaved by time; `until` pages
-        back from the oldest line shown."""
-        if len(names) == 1:
-            return self.run("logs", name=names[0], tail=LOG_PAGE, run=run, until=until)
-        answers = [self.run("logs", name=n, tail=LOG_PAGE, run=run, until=until) for n in names]
+    def logs(self, names: "list[str]", *, run: "str | None", page: int) -> Answer:
+        """One page of these processes' lines, interleaved by time: page 0 the newest
+        LOG_PAGE, page 1 the LOG_PAGE before them... Lines captured together share a
+        timestamp, so pages count lines from the newest rather than bisect on time; a page
+        reads only the lines down to it, never the whole log."""
+        depth = LOG_PAGE * (page + 1)
+        answers = [self.run("logs", name=name, tail=depth, run=run) for name in names]
         failed = [a for a in answers if not a.ok]
         if failed:
             return failed[0]
@@ -74,6 +75,7 @@ class Client:
                 for line in a.data["lines"]
             ),
             key=lambda line: str(line["ts"]),
-        )[-LOG_PAGE:]
-        truncated = any(a.data["truncated"] for a in answers)
-        return Answer({"success": True, "data": {"lines": lines, "truncated": truncated}}, 0)
+        )[-depth:]
+        lines = lines[: max(len(lines) - LOG_PAGE * page, 0)][-LOG_PAGE:]
+        older = any(a.data["truncated"] for a in answers)
+        return Answer({"success": True, "data": {"lines": lines, "older": older}}, 0)

@@ -36,6 +36,7 @@ ACTIONS = (
     Action("toggle_wrap", "w", "wrap log lines on / off"),
     Action("toggle_previous_run", "p", "logs of the previous run / the current one"),
     Action("older_logs", "o", "page back: older log lines"),
+    Action("newer_logs", "O", "page forward: newer log lines"),
     Action("details", "d", "why: the details view"),
     Action("graph", "g", "dependency graph: start levels"),
     Action("reload", "R", "reload the config (shows the diff first)"),

@@ -18,15 +18,17 @@ class LogPane(RichLog):
         super().__init__(markup=False, highlight=False, wrap=False, auto_scroll=True, **kwargs)
         self.entries: list[dict[str, Any]] = []
         self.prefixed = False
+        self.older = False  # the store holds lines before this page
         self.needle = ""
         self.found: list[tuple[int, int]] = []
         self.current = -1
         self._starts: list[int] = []  # the first rendered line of each entry
 
-    def show(self, entries: "list[dict[str, Any]]", *, prefixed: bool) -> None:
+    def show(self, entries: "list[dict[str, Any]]", *, prefixed: bool, older: bool) -> None:
         """Replace the page (several processes are prefixed with their names)."""
         self.entries = list(entries)
         self.prefixed = prefixed
+        self.older = older
         self._research()
 
     def append(self, entry: "dict[str, Any]") -> None:
