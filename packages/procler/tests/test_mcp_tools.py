@@ -41,6 +41,7 @@ ANNOTATIONS = {
     "procler_exec": (False, True, False),
     "procler_group_list": (True, False, True),
     "procler_logs": (True, False, True),
+    "procler_events": (True, False, True),
     "procler_reload": (False, False, True),
     "procler_daemon_status": (True, False, True),
     "procler_daemon_stop": (False, True, True),

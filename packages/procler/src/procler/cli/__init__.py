@@ -1,5 +1,5 @@
 """Everything that runs in the CLI process, one module per command family (config,
-processes, logs, daemon, stack_files, mcp, tui: each holds its declarations and the handlers that run here),
+processes, logs, events, daemon, stack_files, mcp, tui: each holds its declarations and the handlers that run here),
 and `client`, which sends supervisor commands over the socket (starting a supervisor).
 
 APP assembles the declarations: the single source for the parser, capabilities and the
@@ -10,6 +10,7 @@ from agentcli.commands import App, Arg
 from procler import __version__
 from procler.cli.config import CONFIG_COMMANDS
 from procler.cli.daemon import DAEMON_COMMANDS
+from procler.cli.events import EVENTS_COMMANDS
 from procler.cli.logs import LOGS_COMMANDS
 from procler.cli.mcp import MCP_COMMANDS
 from procler.cli.processes import PROCESS_COMMANDS
@@ -31,6 +32,7 @@ COMMANDS = (
     CONFIG_COMMANDS
     + PROCESS_COMMANDS
     + LOGS_COMMANDS
+    + EVENTS_COMMANDS
     + DAEMON_COMMANDS
     + STACK_FILE_COMMANDS
     + MCP_COMMANDS

@@ -11,7 +11,7 @@ from procler.config.build_process import ProcessBuilder, given
 from procler.config.build_recipes import build_recipes, build_snippets
 from procler.config.findings import Findings, child, item
 from procler.config.graph import DependencyGraph
-from procler.config.model import Group, LogSettings, ProcessSpec, ProjectConfig
+from procler.config.model import EventSettings, Group, LogSettings, ProcessSpec, ProjectConfig
 from procler.config.specs import INVALID
 from procler.config.substitute import SubstitutionError, chain_lookup, substitute
 
@@ -42,6 +42,7 @@ def build_project(
         recipes=build_recipes(tree.get("recipes"), processes, groups, builder),
         snippets=build_snippets(tree.get("snippets"), builder),
         logs=logs,
+        events=EventSettings(**given(tree.get("events"), "buffer", "subscriber_queue")),
     )
 
 

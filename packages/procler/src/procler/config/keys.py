@@ -186,6 +186,8 @@ SNIPPET = Struct(
 )
 
 LOGS = Struct({"max_size": Size(1024, "1KB"), "max_files": Int(1)})
+# The event stream (GET /v1/events, procler events): kept events, and a subscriber's queue.
+EVENTS = Struct({"buffer": Int(1, 1_000_000), "subscriber_queue": Int(1, 1_000_000)})
 
 CONFIG = Struct(
     {
@@ -196,5 +198,6 @@ CONFIG = Struct(
         "recipes": MapOf(RECIPE, NAME_PATTERN, NAME_HINT),
         "snippets": MapOf(SNIPPET, NAME_PATTERN, NAME_HINT),
         "logs": LOGS,
+        "events": EVENTS,
     },
 )

@@ -178,6 +178,12 @@ class LogSettings:
 
 
 @dataclass(frozen=True)
+class EventSettings:
+    buffer: int = 10_000  # events the supervisor keeps for subscribers resuming (since=SEQ)
+    subscriber_queue: int = 1_000  # messages waiting per subscriber before its drops count
+
+
+@dataclass(frozen=True)
 class ProjectConfig:
     root: Path
     config_path: Path
@@ -187,3 +193,4 @@ class ProjectConfig:
     recipes: dict[str, Recipe] = field(default_factory=dict)
     snippets: dict[str, Snippet] = field(default_factory=dict)
     logs: LogSettings = field(default_factory=LogSettings)
+    events: EventSettings = field(default_factory=EventSettings)

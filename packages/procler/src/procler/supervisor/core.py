@@ -3,7 +3,7 @@
 It reloads the config when the file or the runtime definitions change, keeps the
 runtimes in step with it, restores what a dead predecessor left running, and stops
 everything when told to. Around it: the runtimes' host (host.py), the output log
-(output_log.py), the sentinel link (sentinel_link.py, injected) and the reaper.
+(output_log.py), the event bus (events.py), the sentinel link (sentinel_link.py, injected) and the reaper.
 """
 
 from __future__ import annotations
@@ -21,6 +21,7 @@ from procler.contexts.local import LocalContext
 from procler.errors import ProcessNotFound
 from procler.supervisor.clock import Clock
 from procler.supervisor.config_keeper import ConfigKeeper
+from procler.supervisor.events import EventBus
 from procler.supervisor.host import RuntimeHost, background
 from procler.supervisor.memory_guard import MemoryGuard
 from procler.supervisor.output_log import OutputLog
@@ -54,9 +55,10 @@ class Supervisor:
             root, self.config_path, self.state_dir / "definitions.json", self._sync
         )
         self.output = OutputLog()
+        self.events = EventBus(self.clock.time)
         self.sentinel = sentinel or SentinelLink(root, lock_fd)
         self.host = RuntimeHost(
-            root, self.store, self.clock, self.sentinel, self.output, self.runtimes
+            root, self.store, self.clock, self.sentinel, self.output, self.runtimes, self.events
         )
         self.memory = MemoryGuard(lambda: self.runtimes.values(), self.clock)
         self._retired: set[asyncio.Future[Any]] = set()
@@ -86,6 +88,7 @@ class Supervisor:
 
     def _sync(self, cfg: ProjectConfig) -> None:
         self.output.open(self.state_dir / "logs", cfg.logs.max_size, cfg.logs.max_files)
+        self.events.configure(cfg.events.buffer, cfg.events.subscriber_queue)
         for name, spec in cfg.processes.items():
             rt = self.runtimes.get(name)
             if rt is None:
@@ -183,4 +186,5 @@ class Supervisor:
         await self.stop_processes(keep_desired=True)
         self.output.close()
         await self.sentinel.close()
+        self.events.close()  # after the last transitions: subscribers saw the processes stop
         self.store.close()

@@ -118,11 +118,18 @@ async def serve(
     import uvicorn
 
     from procler.supervisor.core import Supervisor
+    from procler.supervisor.event_routes import EventRoutes
     from procler.supervisor.handlers import Handlers
     from procler.supervisor.http import Api
 
     sup = Supervisor(root, config_path, lock_fd)
-    api = Api(app, Handlers(sup).table(), answered=answered, config_path=config_path)
+    api = Api(
+        app,
+        Handlers(sup).table(),
+        answered=answered,
+        config_path=config_path,
+        streams=EventRoutes(sup),
+    )
     config = uvicorn.Config(
         api,
         log_config=None,

@@ -23,6 +23,8 @@ from procler.supervisor.probes import http_probe, tcp_probe
 ExecProbe = Callable[[str, float], Awaitable[tuple[bool, str]]]
 # Told of each change: (status from procler.states, reason, whether to restart the run).
 OnChange = Callable[[str, str, bool], None]
+# Told of every move of the verdict, for the event stream: (from, to, reason).
+OnMove = Callable[[str, str, str], None]
 
 FIRST_DELAY = {"tcp": 0.02, "http": 0.02, "exec": 0.05, "log": 0.05}
 FAST_WINDOW = 2.0
@@ -31,12 +33,18 @@ BACKOFF = 1.5
 
 class HealthProber:
     def __init__(
-        self, check: HealthCheck, clock: Clock, exec_probe: ExecProbe, on_change: OnChange
+        self,
+        check: HealthCheck,
+        clock: Clock,
+        exec_probe: ExecProbe,
+        on_change: OnChange,
+        on_move: OnMove | None = None,
     ) -> None:
         self.check = check
         self.clock = clock
         self.exec_probe = exec_probe
         self.on_change = on_change
+        self.on_move = on_move
         self.status = states.HEALTH_STOPPED  # a verdict of procler.states' health machine
         self.failures = 0
         self.checks = 0
@@ -64,7 +72,7 @@ class HealthProber:
     def begin(self) -> None:
         """A new run started: reset and probe it."""
         self.end()
-        self._move(states.HEALTH_STARTING)
+        self._move(states.HEALTH_STARTING, "run started")
         self.failures, self.checks, self.was_healthy = 0, 0, False
         self.last_output, self.since = "", None
         self._log_matched = asyncio.Event()
@@ -81,7 +89,7 @@ class HealthProber:
         """The run ended: stop probing; health is unknown until the next run."""
         self.cancel()
         if self.status != states.HEALTH_STOPPED:
-            self._move(states.HEALTH_STOPPED)
+            self._move(states.HEALTH_STOPPED, "run ended")
             self.since = self.clock.time()
 
     def on_line(self, text: str) -> None:
@@ -144,15 +152,17 @@ class HealthProber:
                 states.HEALTH_UNHEALTHY, f"health check failed {self.failures} times: {output}"
             )
 
-    def _move(self, status: str) -> None:
+    def _move(self, status: str, reason: str) -> None:
         states.check_health(self.status, status)
-        self.status = status
+        old, self.status = self.status, status
+        if self.on_move is not None:
+            self.on_move(old, status, reason)
 
     def _become(self, status: str, reason: str) -> None:
         """A verdict: tell the runtime (which restarts a run that turned unhealthy)."""
         if status == self.status:
             return
-        self._move(status)
+        self._move(status, reason)
         self.since = self.clock.time()
         was_healthy = self.was_healthy
         self.was_healthy = self.was_healthy or status == states.HEALTH_HEALTHY

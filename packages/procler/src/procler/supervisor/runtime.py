@@ -36,6 +36,7 @@ class Host(Protocol):
 
     def environment(self, spec: ProcessSpec) -> dict[str, str]: ...
     def record(self, runtime: ProcessRuntime, src: str, dst: str, reason: str) -> None: ...
+    def health(self, runtime: ProcessRuntime, src: str, dst: str, reason: str) -> None: ...
     def spawned(self, runtime: ProcessRuntime, proc: RunningProcess) -> None: ...
     def reaped(self, runtime: ProcessRuntime, proc: RunningProcess) -> None: ...
     def output(self, runtime: ProcessRuntime, run: int, batch: OutputBatch) -> None: ...
@@ -186,6 +187,7 @@ class ProcessRuntime:
         if self._next is not None and adopted is None:
             (self.spec, self.context), self._next = self._next, None
         self._set(states.STARTING, reason)
+        await asyncio.sleep(0)  # event subscribers send the transition before the fork
         self.recent_stderr.clear()
         self.log_ready = False
         self._user_start = user
@@ -205,7 +207,11 @@ class ProcessRuntime:
         if self.spec.healthcheck is not None:
             if self.health is None or self.health.check != self.spec.healthcheck:
                 self.health = HealthProber(
-                    self.spec.healthcheck, self.clock, self._exec_probe, self.health_changed
+                    self.spec.healthcheck,
+                    self.clock,
+                    self._exec_probe,
+                    self.health_changed,
+                    lambda src, dst, reason: self.host.health(self, src, dst, reason),
                 )
             self.health.begin()
         else:
@@ -263,6 +269,7 @@ class ProcessRuntime:
         proc = self.proc
         assert proc is not None
         self._set(states.STOPPING, reason)
+        await asyncio.sleep(0)  # event subscribers send it before the /proc scans of stop
         if self.health is not None:
             self.health.end()
         info = await self.context.stop(

@@ -9,7 +9,7 @@ envelope and exit code through agentcli.main. No MCP SDK here: listing tools is 
 import json
 import time
 
-from agentcli.commands import Arg, Command, Outcome, Raw, command_args
+from agentcli.commands import Arg, Command, Outcome, Raw, Stream, command_args
 from agentcli.errors import UsageError
 from agentcli.main import answer, failure, with_builtins
 from agentcli.parser import GLOBAL_ARGS, parse
@@ -27,8 +27,8 @@ PREFIX = "procler_"
 # answers (every tool's input schema, annotations and output schema); `tui` is a screen for
 # people, built of the other tools.
 NOT_TOOLS = frozenset({"mcp", "capabilities", "tui"})
-# No tool argument: a tool answers once, so `logs` cannot --follow.
-NOT_TOOL_ARGS = frozenset({("logs", "follow")})
+# No tool argument: a tool answers once, so `logs` and `events` cannot --follow.
+NOT_TOOL_ARGS = frozenset({("logs", "follow"), ("events", "follow"), ("events", "timeout")})
 JSON_TYPES = {"integer": "integer", "number": "number", "boolean": "boolean"}
 TYPE_HINTS = {
     "duration": "a duration: 500ms, 30s, 5m, 1h30m or bare seconds",
@@ -158,6 +158,8 @@ def call(cmd: "Command", arguments: "dict[str, Any]", config: "str | None") -> "
         return json.loads(result.text), result.exit_code
     if isinstance(result, Outcome) and isinstance(result.payload, Raw):
         return json.loads(result.payload.text), result.exit_code
+    if isinstance(result, Stream):  # what the CLI prints as NDJSON lines (events)
+        return answer({"messages": list(result.items)})
     return answer(result)
 
 
