@@ -47,6 +47,7 @@ bench: sync
 	$(BENCH) bench/procler_readiness.py
 	$(BENCH) bench/procler_recovery.py
 	$(BENCH) bench/procler_events.py
+	$(BENCH) bench/procler_rest.py
 	$(BENCH) bench/logs_supervisor.py
 	$(BENCH) bench/logs_capture.py
 	$(BENCH) bench/logs_tail.py

@@ -6,7 +6,7 @@ import os
 from agentcli.commands import Arg, Command, Raw
 from procler import project
 from procler.cli.processes import FROM_DISK, IF_RUNNING, SUPERVISED
-from procler.errors import ConfigNotFound, StateDirUnwritable, SupervisorUnavailable
+from procler.errors import ConfigNotFound, PortInUse, StateDirUnwritable, SupervisorUnavailable
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -15,6 +15,7 @@ if TYPE_CHECKING:
 HANDLERS = "procler.cli.daemon:"
 RESTART = HANDLERS + "restart"  # also waits for the next supervisor
 STATUS = HANDLERS + "status"  # asks a supervisor briefly, never starts one
+SERVE = HANDLERS + "serve"  # warns on stderr, then forwards
 PEEK_WAIT = 1.0  # `daemon status` asks this long, then answers from what it sees
 
 DAEMON_COMMANDS: "tuple[Command, ...]" = (
@@ -63,7 +64,62 @@ DAEMON_COMMANDS: "tuple[Command, ...]" = (
         errors=(ConfigNotFound,),
         output={"type": "object", "properties": {"lines": {"type": "array"}}},
     ),
+    Command(
+        "serve",
+        "make the supervisor listen on TCP too (REST, OpenAPI, --mcp): bearer token, Host and "
+        "Origin checks; it listens, across daemon restarts, until `serve --stop` or `daemon stop`",
+        SERVE,
+        args=(
+            Arg("--host", "address to listen on", default="127.0.0.1"),
+            Arg("--port", "port to listen on (0: any free port)", type="integer", default=7765),
+            Arg("--read-only", "refuse every command that changes something", type="boolean"),
+            Arg("--allow-remote", "allow a host other than loopback (warns)", type="boolean"),
+            Arg(
+                "--allow-host",
+                "also accept this Host header (a name behind a tunnel or proxy; repeatable)",
+                multiple=True,
+            ),
+            Arg("--mcp", "serve the MCP tools as Streamable HTTP at /mcp too", type="boolean"),
+            Arg("--stop", "close the listener", type="boolean"),
+        ),
+        examples=(
+            "procler serve",
+            "procler serve --port 7765 --read-only",
+            "procler serve --mcp",
+            "procler serve --stop",
+        ),
+        errors=(*SUPERVISED, PortInUse),
+        output={
+            "type": "object",
+            "properties": {
+                "listening": {"type": "boolean"},
+                "url": {"type": "string"},
+                "token_file": {"type": "string", "description": "the bearer token's file (0600)"},
+                "read_only": {"type": "boolean"},
+                "allowed_hosts": {"type": "array", "items": {"type": "string"}},
+                "mcp": {"type": ["string", "null"]},
+                "already_listening": {"type": "boolean"},
+            },
+        },
+    ),
 )
+
+
+def serve(values: "dict[str, Any]", command: "Command") -> "Any":
+    """`serve`: the supervisor opens the listener; a host others can reach warns here."""
+    import sys
+
+    from procler.cli.client import forward
+    from procler.wire import is_loopback
+
+    host = values.get("host") or ""
+    if values.get("allow_remote") and not values.get("stop") and not is_loopback(host):
+        print(
+            f"procler serve: warning: {host} may be reachable from other machines; only the "
+            "token in the file this answer names protects the API",
+            file=sys.stderr,
+        )
+    return forward(values, command)
 
 
 def show(values: "dict[str, Any]", command: "Command") -> "Any":

@@ -36,6 +36,10 @@ from procler.supervisor.runtime import ProcessRuntime
 from procler.supervisor.status import CpuMeter, process_status, supervisor_status
 from procler.supervisor.waiting import wait_members
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from procler.supervisor.tcp_listener import TcpListener
+
 Handler = Callable[[dict[str, Any]], Awaitable[Any]]
 START_WAIT = 60.0  # default bound on a start waiting for its health check (--timeout)
 
@@ -44,6 +48,7 @@ class Handlers:
     def __init__(self, sup: Supervisor) -> None:
         self.sup = sup
         self.meter = CpuMeter()
+        self.listener: TcpListener | None = None  # `procler serve`'s: the daemon sets it
 
     def table(self) -> dict[str, Handler]:
         """Every command's handler; each answer carries config_warning while the config
@@ -67,6 +72,7 @@ class Handlers:
             "exec": self.exec,
             "why": self.why,
             "ci": self.ci,
+            "serve": self.serve,
         }
         return {name: self._warned(handler) for name, handler in table.items()}
 
@@ -92,6 +98,14 @@ class Handlers:
         from procler.supervisor.exec_command import exec_command
 
         return await exec_command(self.sup, values)
+
+    async def serve(self, values: dict[str, Any]) -> dict[str, Any]:
+        assert self.listener is not None, "the daemon gives its handlers a listener"
+        if self.sup.stop_requested.is_set():  # it would close with this supervisor at once
+            raise SupervisorUnavailable(
+                "the supervisor is stopping", suggestion="run `procler serve` again"
+            )
+        return await self.listener.serve(values)
 
     # -- helpers --------------------------------------------------------------------------
 
@@ -373,6 +387,8 @@ class Handlers:
 
     async def daemon_stop(self, values: dict[str, Any]) -> Any:
         stopped = await self.sup.stop_processes(keep_desired=False)
+        if self.listener is not None:
+            self.listener.forget()  # like the processes: the next supervisor does not listen
         self.sup.stop_requested.set()
         return {**supervisor_status(self.sup), "running": False, "stopped_processes": stopped}
 

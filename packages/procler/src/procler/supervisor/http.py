@@ -30,6 +30,7 @@ from agentcli.main import answer, failure, with_builtins
 from agentcli.parser import GLOBAL_ARGS, parse
 from procler.errors import ConfigNotFound, SupervisorUnavailable
 from procler.project import find_config
+from procler.supervisor.api_errors import RouteNotFound, http_status
 from procler.wire import (
     ARGV_ROUTE,
     COMMANDS_PREFIX,
@@ -51,7 +52,6 @@ Send = Callable[[dict[str, Any]], Awaitable[None]]
 # Streaming routes asked first (event_routes.EventRoutes): True when they served the request.
 Streams = Callable[[Scope, Receive, Send], Awaitable[bool]]
 
-HTTP_STATUS = {0: 200, 1: 409, 2: 400, 3: 500, 130: 503}
 Outcome = tuple[dict[str, Any], int]
 
 
@@ -127,7 +127,7 @@ class Api:
             else ""
         )
         if method != "POST" or name not in self.handlers:
-            raise UsageError(
+            raise RouteNotFound(
                 f"no such route: {method} {path}",
                 suggestion="GET /v1/capabilities lists the commands; POST /v1/commands/<name>",
             )
@@ -166,7 +166,7 @@ class Api:
         text = dumps(env).encode()
         status, payload = 200, argv_reply(code, text)
         if done and as_json:
-            status, payload = HTTP_STATUS.get(code, 500), text
+            status, payload = http_status(env, code), text
             headers = [(b"content-type", b"application/json"), (EXIT_CODE.encode(), b"%d" % code)]
         if done:
             headers.append((b"content-length", b"%d" % len(payload)))
