@@ -25,9 +25,9 @@ from agentcli.envelope import dumps
 from agentcli.errors import UsageError
 from agentcli.main import failure
 from procler.errors import ProcessNotFound
+from procler.supervisor.api_security import send_json
 from procler.supervisor.clock import iso
 from procler.supervisor.events import Event, EventBus, Subscriber
-from procler.supervisor.http import HTTP_STATUS
 from procler.supervisor.status import CpuMeter, process_status
 
 if TYPE_CHECKING:
@@ -133,16 +133,7 @@ class EventRoutes:
         try:
             sub, first, once = self.open(scope)
         except UsageError as exc:
-            env, code = failure(exc)
-            body = dumps(env).encode()
-            headers = [
-                (b"content-type", b"application/json"),
-                (b"content-length", b"%d" % len(body)),
-                (b"x-exit-code", b"%d" % code),
-            ]
-            status = HTTP_STATUS.get(code, 500)
-            await send({"type": "http.response.start", "status": status, "headers": headers})
-            await send({"type": "http.response.body", "body": body})
+            await send_json(send, *failure(exc))
             return
         headers = [
             (b"content-type", b"text/event-stream; charset=utf-8"),
