@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import os
+import signal
+import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -51,7 +54,8 @@ def app_for(project: Project, keymap: dict[str, str] | None = None) -> ProclerAp
 
 async def until(pilot: Any, condition: Callable[[], bool], timeout: float = 20.0) -> None:
     """Let the app run until the condition holds (bounded)."""
-    for _ in range(int(timeout / 0.05)):
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
         if condition():
             return
         await pilot.pause(0.05)
@@ -237,5 +241,44 @@ async def test_logs_paged_and_interleaved(tmp_path: Path, monkeypatch: pytest.Mo
             stamps = [e["ts"] for e in pane.entries]
             assert stamps == sorted(stamps)
             assert pane.lines[-1].text.startswith(("many | ", "other | "))
+    finally:
+        project.close()
+
+
+LIVE = f"""
+version: 1
+processes:
+  ticker:
+    command: {PY} -c "import itertools, time; [(print('tick', i, flush=True), time.sleep(0.2)) for i in itertools.count()]"
+  victim:
+    command: {PY} -c "import time; time.sleep(600)"
+    restart: "no"
+"""
+
+
+async def test_live_from_the_event_stream(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """No key pressed: a process dying, new log lines and the supervisor going away and
+    coming back all reach the screen through the event stream."""
+    project = Project(tmp_path / "live", LIVE)
+    monkeypatch.chdir(project.root)
+    try:
+        project.ok("start", "ticker")
+        victim = project.ok("start", "victim")["pid"]
+        app = app_for(project)
+        async with app.run_test(size=SIZE) as pilot:
+            await until(pilot, lambda: app.table.row_count == 2 and bool(app.pane.entries))
+            seen = len(app.pane.entries)
+            await until(pilot, lambda: len(app.pane.entries) >= seen + 3)  # followed live
+            texts = [e["text"] for e in app.pane.entries]
+            assert texts[-3:] == [f"tick {int(texts[-3].split()[1]) + i}" for i in range(3)]
+            os.kill(victim, signal.SIGKILL)
+            await until(pilot, lambda: status_of(app, "victim") == "failed")
+            assert project.ok("status", "victim")["status"] == "failed"
+            project.ok("daemon", "stop")
+            await until(pilot, lambda: app.banner.has_class("shown"))
+            await until(pilot, lambda: status_of(app, "ticker") == "stopped")  # from the disk
+            project.ok("start", "ticker")  # a new supervisor
+            await until(pilot, lambda: not app.banner.has_class("shown"))
+            await until(pilot, lambda: status_of(app, "ticker") == "running")
     finally:
         project.close()

@@ -15,6 +15,7 @@ from textual.widgets import DataTable, Footer, Static
 
 from procler.tui import keys
 from procler.tui.client import Answer, Client
+from procler.tui.feed import Feed
 from procler.tui.log_pane import LogPane
 from procler.tui.screens import Ask, Confirm, TextView
 from procler.tui.views import COLUMNS, row_cells, shown
@@ -46,12 +47,14 @@ class ProclerApp(App[None]):
         self.client = client
         self.keymap = keymap or {}
         self.rows: list[dict[str, Any]] = []
+        self.supervisor = "none"  # live, gone (it answered, then stopped) or none (not yet)
         self.filter_text = ""
         self.hide_stopped = False
         self.selected: set[str] = set()
         self.log_run = "current"
         self.following = True
         self.wrapping = False
+        self.feed = Feed(client.config, self._from_feed, self._feed_lost)
         self.log_page = 0  # 0: the newest lines; each older page is LOG_PAGE lines back
         self._shown_logs: tuple[tuple[str, ...], str, int] = ((), "", 0)
 
@@ -69,6 +72,53 @@ class ProclerApp(App[None]):
         self.set_keymap(self.keymap)
         self.table.add_columns(*COLUMNS)
         self.refresh_rows()
+        self.follow_feed()
+
+    def on_unmount(self) -> None:
+        self.feed.stop()
+
+    # -- live: the event stream --------------------------------------------------------
+
+    @work(thread=True, group="feed")
+    def follow_feed(self) -> None:
+        self.feed.run()
+
+    def _from_feed(self, message: "dict[str, Any]") -> None:
+        if not self.feed.stopped.is_set():
+            self.call_from_thread(self.apply_event, message)
+
+    def _feed_lost(self, gone: bool) -> None:
+        if not self.feed.stopped.is_set():
+            self.call_from_thread(self.show_supervisor_gone, gone)
+
+    def apply_event(self, message: "dict[str, Any]") -> None:
+        """One event-stream message: the table follows status and health changes, the
+        log pane the lines of the processes it shows."""
+        kind = message["type"]
+        if kind == "snapshot":
+            self.show_rows(message["processes"])
+        elif kind == "log":
+            showing = message["name"] in self._shown_logs[0]
+            if showing and (self.log_run, self.log_page) == ("current", 0):
+                self.pane.append(message)
+        elif kind in ("gap", "dropped"):
+            self._shown_logs = ((), "", 0)  # something was missed: fetch the page again
+            self.refresh_rows()
+        else:  # status, health, a recipe step: the rows as `status` answers them now
+            self.refresh_rows()
+
+    def show_supervisor_gone(self, gone: bool) -> None:
+        """Say so when the supervisor went away (not when none ran yet: the table then
+        shows the state on disk, and the first start brings one)."""
+        self.supervisor = (
+            "gone" if gone and self.supervisor != "none" else ("none" if gone else "live")
+        )
+        self.banner.update(
+            Text("The supervisor went away: reconnecting (processes are not touched).")
+        )
+        self.banner.set_class(self.supervisor == "gone", "shown")
+        self.show_state()
+        self.refresh_rows()  # from the new supervisor, or from the disk
 
     # -- data in ---------------------------------------------------------------------
 
@@ -120,6 +170,7 @@ class ProclerApp(App[None]):
         if wanted == self._shown_logs:
             return
         self._shown_logs = wanted
+        self.feed.follow_logs(names)
         if names:
             self.fetch_logs(list(names), self.log_run, self.log_page)
 
@@ -138,6 +189,8 @@ class ProclerApp(App[None]):
 
     def show_state(self) -> None:
         parts = [f"{len(self.rows)} processes"]
+        if self.supervisor == "none":
+            parts.append("no supervisor runs (the state on disk)")
         if self.filter_text:
             parts.append(f"filter {self.filter_text!r}")
         if self.hide_stopped:

@@ -41,9 +41,9 @@ class Answer:
 
 
 class Client:
-    """Runs the CLI's commands for one project (its config path, or found from the cwd)."""
+    """Runs the CLI's commands for one project (its config file)."""
 
-    def __init__(self, config: "str | None") -> None:
+    def __init__(self, config: str) -> None:
         self.config = config
 
     def run(self, command: str, **arguments: "Any") -> Answer:

@@ -32,10 +32,27 @@ class LogPane(RichLog):
         self._research()
 
     def append(self, entry: "dict[str, Any]") -> None:
+        """A live line, unless the page already holds it (a renewed subscription replays
+        the buffered events after its resume point, and the page may have them)."""
+        if self.holds(entry):
+            return
         self.entries.append(entry)
         self._write(len(self.entries) - 1, log_text(entry, self.prefixed))
         if self.needle:
             self.found = matches(self._texts(), self.needle)
+
+    def holds(self, entry: "dict[str, Any]") -> bool:
+        """Whether the page already has this line or a later one of the same process.
+        Lines are told apart by time and text: of two equal lines captured together, a
+        replayed second one is taken for the first."""
+        for held in reversed(self.entries):
+            if held["name"] != entry["name"]:
+                continue
+            if held["ts"] != entry["ts"]:
+                return bool(held["ts"] > entry["ts"])
+            if held["text"] == entry["text"]:
+                return True
+        return False
 
     def search(self, needle: str) -> int:
         """Highlight every occurrence and go to the first; the number found."""
