@@ -40,6 +40,18 @@ ANNOTATIONS = {
     "procler_group_status": (True, False, True),
     "procler_exec": (False, True, False),
     "procler_group_list": (True, False, True),
+    "procler_recipe_list": (True, False, True),
+    "procler_recipe_show": (True, False, True),
+    "procler_recipe_run": (False, True, False),
+    "procler_recipe_resume": (False, True, False),
+    "procler_recipe_cancel": (False, True, False),
+    "procler_recipe_runs": (True, False, True),
+    "procler_recipe_status": (True, False, True),
+    "procler_snippet_list": (True, False, True),
+    "procler_snippet_show": (True, False, True),
+    "procler_snippet_run": (False, True, False),
+    "procler_snippet_save": (False, False, True),
+    "procler_snippet_remove": (False, True, True),
     "procler_logs": (True, False, True),
     "procler_events": (True, False, True),
     "procler_reload": (False, False, True),
@@ -93,7 +105,19 @@ def test_schemas_come_from_the_declarations() -> None:
     by_name = {t.name: t for t in listed()}
     logs = by_name["procler_logs"]
     assert sorted(logs.input_schema["properties"]) == sorted(
-        ["name", "all", "group", "tail", "since", "until", "stream", "grep", "run", "timeout"]
+        [
+            "name",
+            "all",
+            "group",
+            "recipe",
+            "tail",
+            "since",
+            "until",
+            "stream",
+            "grep",
+            "run",
+            "timeout",
+        ]
     )
     assert logs.input_schema["properties"]["stream"] == {
         "type": "string",

@@ -41,6 +41,16 @@ ANSWERED = frozenset(
         "exec",
         "why",
         "ci",
+        "recipe list",
+        "recipe show",
+        "recipe run",
+        "recipe resume",
+        "recipe cancel",
+        "recipe runs",
+        "recipe status",
+        "snippet list",
+        "snippet show",
+        "snippet run",
     }
 )
 

@@ -6,7 +6,13 @@ import os
 from agentcli.commands import Arg, Command, Raw
 from procler import project
 from procler.cli.processes import FROM_DISK, IF_RUNNING, SUPERVISED
-from procler.errors import ConfigNotFound, PortInUse, StateDirUnwritable, SupervisorUnavailable
+from procler.errors import (
+    ConfigNotFound,
+    PortInUse,
+    StartFailed,
+    StateDirUnwritable,
+    SupervisorUnavailable,
+)
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -18,14 +24,41 @@ STATUS = HANDLERS + "status"  # asks a supervisor briefly, never starts one
 SERVE = HANDLERS + "serve"  # warns on stderr, then forwards
 PEEK_WAIT = 1.0  # `daemon status` asks this long, then answers from what it sees
 
+NAMES = {"type": "array", "items": {"type": "string"}}
+RELOAD_OUTPUT = {
+    "type": "object",
+    "description": "the diff against the running config (running: false without a supervisor)",
+    "properties": {
+        "added": NAMES,
+        "changed": {
+            "type": "array",
+            "items": {
+                "type": "object",
+                "properties": {"name": {"type": "string"}, "fields": NAMES},
+            },
+        },
+        "removed": NAMES,
+        "unchanged": NAMES,
+        "restarted": NAMES,
+        "started": NAMES,
+        "stopped": NAMES,
+        "failed": {"type": "array", "description": "name and error of each that did not start"},
+        "dry_run": {"type": "boolean"},
+        "processes": NAMES,
+    },
+}
+
 DAEMON_COMMANDS: "tuple[Command, ...]" = (
     Command(
         "reload",
-        "make a running supervisor re-read the config and runtime definitions now",
+        "apply the changed config now: restart only the processes whose definition changed "
+        "(in dependency order), start added ones that should run, stop removed ones; answers "
+        "the diff. A broken config is refused whole and nothing changes",
         IF_RUNNING,
-        examples=("procler reload",),
-        errors=(*SUPERVISED, *FROM_DISK),
-        output={"type": "object", "properties": {"processes": {"type": "array"}}},
+        args=(Arg("--dry-run", "answer the diff without applying it", type="boolean"),),
+        examples=("procler reload", "procler reload --dry-run"),
+        errors=(*SUPERVISED, *FROM_DISK, StartFailed),
+        output=RELOAD_OUTPUT,
     ),
     Command(
         "daemon status",

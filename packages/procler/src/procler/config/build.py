@@ -8,7 +8,8 @@ from typing import Any
 
 from agentcli.parser import did_you_mean
 from procler.config.build_process import ProcessBuilder, given
-from procler.config.build_recipes import build_recipes, build_snippets
+from procler.config.build_recipes import build_recipes
+from procler.config.build_snippets import build_snippets
 from procler.config.findings import Findings, child, item
 from procler.config.graph import DependencyGraph
 from procler.config.model import EventSettings, Group, LogSettings, ProcessSpec, ProjectConfig
@@ -33,14 +34,15 @@ def build_project(
     check_dependencies(processes, raw_processes or {}, findings)
     groups = _groups(tree.get("groups"), processes, findings)
     logs = LogSettings(**given(tree.get("logs"), "max_size", "max_files"))
+    snippets = build_snippets(tree.get("snippets"), builder)
     return ProjectConfig(
         root=Path(root),
         config_path=Path(config_path),
         vars=tuple(variables.items()),
         processes=processes,
         groups=groups,
-        recipes=build_recipes(tree.get("recipes"), processes, groups, builder),
-        snippets=build_snippets(tree.get("snippets"), builder),
+        recipes=build_recipes(tree.get("recipes"), processes, groups, snippets, builder),
+        snippets=snippets,
         logs=logs,
         events=EventSettings(**given(tree.get("events"), "buffer", "subscriber_queue")),
     )

@@ -7,6 +7,7 @@ import re
 from collections.abc import Callable
 from typing import Any
 
+from procler.config.build_watch import build_watch
 from procler.config.dotenv import DotenvError, parse_dotenv
 from procler.config.findings import Findings, child, item
 from procler.config.model import (
@@ -102,6 +103,8 @@ class ProcessBuilder:
         if daemon is not None:
             fields["daemon"] = daemon
         self._not_acted_on(base, raw)
+        if "watch" in given(raw, "watch"):
+            fields["watch"] = build_watch(self.sub, self.findings, at("watch"), raw["watch"])
         export_image = given(given(raw, "export").get("export"), "image").get("image")
         if export_image is not None:
             fields["export_image"] = self.sub(child(child(base, "export"), "image"), export_image)

@@ -86,6 +86,17 @@ class DaemonSpec:
 
 
 @dataclass(frozen=True)
+class WatchSpec:
+    """`watch:`: files whose change triggers `action` (globs relative to the process's cwd)."""
+
+    paths: tuple[str, ...]
+    exclude: tuple[str, ...] = ()
+    debounce: float = 0.3  # a burst of changes within this quiet time is one trigger
+    action: str = "restart"  # restart | signal:NAME | exec:COMMAND
+    cascade: bool = False  # also restart what depends on the process
+
+
+@dataclass(frozen=True)
 class ProcessSpec:
     name: str
     command: str | None = None  # launched as config.launch.plan decides
@@ -110,6 +121,7 @@ class ProcessSpec:
     replicas: int = 1  # (accepted; not acted on yet)
     namespace: str = "default"  # (accepted; not acted on yet)
     export_image: str | None = None  # `export: {image: ...}`: the image `procler export` names
+    watch: WatchSpec | None = None
     source: Source = "config"
 
     def argv(self) -> list[str]:
@@ -140,12 +152,30 @@ class Group:
 
 
 @dataclass(frozen=True)
+class StepCondition:
+    """`when`: a previous step's outcome, or a process's status, at the time the step comes."""
+
+    step: str | None = None
+    outcome: str = "succeeded"
+    process: str | None = None
+    status: str = "running"
+
+
+@dataclass(frozen=True)
 class RecipeStep:
-    """One step: `kind` is start, stop, restart, group_start, group_stop, wait or exec."""
+    """One step: `kind` is start, stop, restart, group_start, group_stop, wait, wait_for,
+    exec or snippet. `id` names it in a run's records (given, or KIND-POSITION)."""
 
     kind: str
+    id: str
     target: str = ""  # the process, group or command; empty for wait
     seconds: float = 0.0  # for wait
+    condition: str = ""  # for wait_for: running, healthy, log_ready, completed_successfully
+    idempotent: bool = True  # may a resume run it again after it was interrupted? (exec: no)
+    args: tuple[tuple[str, str], ...] = ()  # for snippet
+    retries: int = 0
+    retry_delay: float = 1.0  # before the first retry; doubling after each, capped at 30 s
+    when: StepCondition | None = None
     context: Literal["local", "docker"] = "local"
     container: str | None = None
     cwd: str | None = None
@@ -162,13 +192,30 @@ class Recipe:
 
 
 @dataclass(frozen=True)
+class SnippetArg:
+    """A typed argument of a snippet, filled into its `@{name}` placeholders."""
+
+    name: str
+    type: Literal["string", "integer", "number", "boolean"] = "string"
+    default: str | None = None
+    required: bool = False
+    choices: tuple[str, ...] = ()
+    description: str = ""
+
+
+@dataclass(frozen=True)
 class Snippet:
     name: str
-    command: str
+    command: str  # with @{arg} / @{arg:default} placeholders; \@{ is a literal @{
     description: str = ""
     context: Literal["local", "docker"] = "local"
     container: str | None = None
+    cwd: str | None = None  # relative to the project root
     tags: tuple[str, ...] = ()
+    timeout: float = 60.0
+    confirm: bool = False  # refuse to run without --yes
+    args: tuple[SnippetArg, ...] = ()
+    source: Source = "config"
 
 
 @dataclass(frozen=True)

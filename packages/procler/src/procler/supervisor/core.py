@@ -1,7 +1,7 @@
 """The supervisor: loads the project and owns one runtime per process.
 
-It reloads the config when the file or the runtime definitions change, keeps the
-runtimes in step with it, restores what a dead predecessor left running, and stops
+It reloads the config when the file or the runtime definitions change (reloader.py
+applies it), restores what a dead predecessor left running, and stops
 everything when told to. Around it: the runtimes' host (host.py), the output log
 (output_log.py), the event bus (events.py), the sentinel link (sentinel_link.py, injected) and the reaper.
 """
@@ -12,7 +12,6 @@ import asyncio
 import logging
 import os
 from pathlib import Path
-from typing import Any
 
 from procler import project, states
 from procler.config.model import ProcessSpec, ProjectConfig
@@ -22,13 +21,15 @@ from procler.errors import ProcessNotFound
 from procler.supervisor.clock import Clock
 from procler.supervisor.config_keeper import ConfigKeeper
 from procler.supervisor.events import EventBus
-from procler.supervisor.host import RuntimeHost, background
+from procler.supervisor.host import RuntimeHost
 from procler.supervisor.memory_guard import MemoryGuard
 from procler.supervisor.output_log import OutputLog
 from procler.supervisor.reaper import reap_orphans
+from procler.supervisor.reloader import Applied, Reloader
 from procler.supervisor.runtime import ProcessRuntime
 from procler.supervisor.sentinel_link import Sentinel, SentinelLink
 from procler.supervisor.store import StateStore
+from procler.supervisor.watcher import Watcher
 
 log = logging.getLogger("procler.supervisor")
 
@@ -51,6 +52,8 @@ class Supervisor:
         self.runtimes: dict[str, ProcessRuntime] = {}
         self.started_at = self.clock.time()
         self.stop_requested = asyncio.Event()
+        self.reloader = Reloader(self)
+        self.watcher = Watcher(self)
         self.keeper = ConfigKeeper(
             root, self.config_path, self.state_dir / "definitions.json", self._sync
         )
@@ -61,7 +64,6 @@ class Supervisor:
             root, self.store, self.clock, self.sentinel, self.output, self.runtimes, self.events
         )
         self.memory = MemoryGuard(lambda: self.runtimes.values(), self.clock)
-        self._retired: set[asyncio.Future[Any]] = set()
 
     # -- configuration --------------------------------------------------------------------
 
@@ -89,33 +91,13 @@ class Supervisor:
     def _sync(self, cfg: ProjectConfig) -> None:
         self.output.open(self.state_dir / "logs", cfg.logs.max_size, cfg.logs.max_files)
         self.events.configure(cfg.events.buffer, cfg.events.subscriber_queue)
-        for name, spec in cfg.processes.items():
-            rt = self.runtimes.get(name)
-            if rt is None:
-                self.runtimes[name] = self._new_runtime(spec)
-            else:
-                rt.redefine(spec, self.context_for(spec))
-        for name in [n for n in self.runtimes if n not in cfg.processes]:
-            # The definition is gone (e.g. `procler remove`): nobody could address the
-            # process any more, so it is stopped and forgotten.
-            background(self._retire(self.runtimes.pop(name)), self._retired)
+        self.reloader.take(cfg)
 
-    async def _retire(self, rt: ProcessRuntime) -> None:
-        try:
-            await rt.stop("definition removed")
-            dropped = await rt.context.forget(rt.spec)
-        except Exception:  # a background task: nobody else would see the error
-            log.exception("%s: retiring the removed process failed", rt.name)
-            return
-        if dropped:
-            log.info("%s: removed container(s) %s", rt.name, ", ".join(d[:12] for d in dropped))
+    async def settle(self) -> Applied:
+        """Wait until the configs taken so far are applied; the latest one's outcome."""
+        return await self.reloader.settled()
 
-    async def settle(self) -> None:
-        """Wait until processes whose definitions were removed are stopped and cleaned up."""
-        if self._retired:
-            await asyncio.gather(*list(self._retired), return_exceptions=True)
-
-    def _new_runtime(self, spec: ProcessSpec) -> ProcessRuntime:
+    def new_runtime(self, spec: ProcessSpec) -> ProcessRuntime:
         rt = ProcessRuntime(spec, self.context_for(spec), self.host, self.clock)
         saved = self.store.process(spec.name)
         rt.desired, rt.run, rt.restarts = saved["desired"], saved["runs"], saved["restarts"]
@@ -182,6 +164,7 @@ class Supervisor:
 
     async def close(self) -> None:
         """Stop what still runs, flush logs, release the sentinel (EOF) and the database."""
+        await self.watcher.close()
         await self.memory.close()
         await self.stop_processes(keep_desired=True)
         self.output.close()

@@ -53,7 +53,12 @@ class Handlers:
     def table(self) -> dict[str, Handler]:
         """Every command's handler; each answer carries config_warning while the config
         file is invalid (the last valid config runs meanwhile)."""
+        from procler.supervisor.recipes.commands import RecipeCommands
+        from procler.supervisor.snippets import SnippetCommands
+
         table: dict[str, Handler] = {
+            **RecipeCommands(self).table(),
+            **SnippetCommands(self).table(),
             "start": self.start,
             "stop": self.stop,
             "restart": self.restart,
@@ -74,22 +79,27 @@ class Handlers:
             "ci": self.ci,
             "serve": self.serve,
         }
-        return {name: self._warned(handler) for name, handler in table.items()}
+        return {name: self._warned(handler, name != "reload") for name, handler in table.items()}
 
-    def _warned(self, handler: Handler) -> Handler:
+    def _warned(self, handler: Handler, notice: bool) -> Handler:
         async def run(values: dict[str, Any]) -> Any:
+            taken = self.sup.reloader.generation
+            refresh = not values.get("dry_run")  # a dry run takes nothing up
             try:
                 result = await handler(values)
             except AgentError as exc:
-                warning = self.sup.keeper.warning()
+                warning = self.sup.keeper.warning(refresh)
                 # CONFIG_INVALID carries the errors already, in data.errors
                 carries = exc.data is None or isinstance(exc.data, dict)
                 if warning and carries and not isinstance(exc, ConfigInvalid):
                     exc.data = {**(exc.data or {}), "config_warning": warning}
                 raise
-            warning = self.sup.keeper.warning()
+            warning = self.sup.keeper.warning(refresh)
             if warning and isinstance(result, dict):
-                return {**result, "config_warning": warning}
+                result = {**result, "config_warning": warning}
+            if notice and self.sup.reloader.generation != taken and isinstance(result, dict):
+                # this command noticed the changed config: say what the reload does
+                result = {"config_reloaded": self.sup.reloader.latest.as_dict(), **result}
             return result
 
         return run
@@ -116,6 +126,9 @@ class Handlers:
         lost = self.sup.output.unstored(rt.name)
         if lost is not None:
             status["output_warning"] = lost  # running, but what it prints is being lost
+        watch = self.sup.watcher.describe(rt.name)
+        if watch is not None:
+            status["watch"] = watch
         return status
 
     def _graph(self) -> DependencyGraph:
@@ -150,6 +163,7 @@ class Handlers:
             return {**self.describe(rt), "already_completed": True}
         if not (restart and rt.status in states.ALIVE):
             self._check_ports(rt)
+        self.sup.watcher.rearm(rt.name)
         result = await (rt.restart() if restart else rt.start())
         self._refuse_failed(rt)
         return {**self.describe(rt), **result}
@@ -377,10 +391,9 @@ class Handlers:
     # -- the supervisor itself ------------------------------------------------------------
 
     async def reload(self, values: dict[str, Any]) -> Any:
-        self.sup.keeper.refuse_reload()
-        cfg = self.sup.config()
-        await self.sup.settle()  # `remove` answers once the removed process is gone
-        return {"processes": list(cfg.processes), "groups": list(cfg.groups)}
+        from procler.supervisor.reload_answer import reload
+
+        return await reload(self.sup, bool(values.get("dry_run")))
 
     async def daemon_status(self, values: dict[str, Any]) -> Any:
         return supervisor_status(self.sup)
