@@ -282,3 +282,59 @@ async def test_live_from_the_event_stream(tmp_path: Path, monkeypatch: pytest.Mo
             await until(pilot, lambda: status_of(app, "ticker") == "running")
     finally:
         project.close()
+
+
+ACTIONS = f"""
+version: 1
+processes:
+  api:
+    command: {PY} -c "import time; time.sleep(600)"
+  worker:
+    command: {PY} -c "import time; time.sleep(599)"
+recipes:
+  deploy:
+    steps:
+      - stop: api
+      - start: api
+snippets:
+  greet:
+    command: echo hello @{{who}}
+    args: {{who: {{type: string, default: world}}}}
+"""
+
+
+async def test_recipe_snippet_and_reload_actions(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    project = Project(tmp_path / "acts", ACTIONS)
+    monkeypatch.chdir(project.root)
+    try:
+        project.ok("start", "api")
+        app = app_for(project)
+        async with app.run_test(size=SIZE) as pilot:
+            await until(pilot, lambda: app.table.row_count == 2)
+            await pilot.press("e")
+            await until(pilot, lambda: type(app.screen).__name__ == "Choose")
+            await pilot.press("enter")
+            body = await view_body(pilot, app, "recipe")
+            run_id = project.ok("recipe", "runs")["runs"][0]["run_id"]
+            assert body == f"run {run_id}: succeeded\nstop-1: succeeded\nstart-2: succeeded"
+            await pilot.press("escape", "c")
+            await until(pilot, lambda: type(app.screen).__name__ == "Choose")
+            await pilot.press("enter")
+            await until(pilot, lambda: type(app.screen).__name__ == "Ask")
+            await pilot.press("ctrl+a", "ctrl+k", *"bob; rm -rf /", "enter")
+            body = await view_body(pilot, app, "snippet")
+            assert body == "exit 0\nhello bob; rm -rf /\n"
+            await pilot.press("escape")
+            config = project.root / ".procler" / "config.yaml"
+            config.write_text(ACTIONS.replace("sleep(599)", "sleep(598)"))
+            await pilot.press("R")
+            await until(pilot, lambda: type(app.screen).__name__ == "Confirm")
+            question = str(app.screen.query_one("#question", Static).render())
+            assert (
+                question
+                == "Apply this reload?\nadded: -\nchanged: worker\nremoved: -\nunchanged: 1"
+            )
+    finally:
+        project.close()

@@ -17,7 +17,7 @@ from procler.tui import keys
 from procler.tui.client import Answer, Client
 from procler.tui.feed import Feed
 from procler.tui.log_pane import LogPane
-from procler.tui.screens import Ask, Confirm, TextView
+from procler.tui.screens import Ask, Choose, Confirm, TextView
 from procler.tui.views import COLUMNS, row_cells, shown
 
 TYPE_CHECKING = False
@@ -318,6 +318,79 @@ class ProclerApp(App[None]):
         body = describe(view, answer.data)
         self.call_from_thread(self.push_screen, TextView(title, body, view_id=view))
 
+    @work(thread=True, group="commands")
+    def action_reload(self) -> None:
+        """Show what a reload would change; apply it only on yes."""
+        planned = self.client.run("reload", dry_run=True)
+        if not planned.ok:
+            self.call_from_thread(self.show_error, planned)
+            return
+
+        def answered(yes: "bool | None") -> None:
+            if yes:
+                self.command("reload", {})
+
+        self.call_from_thread(self.push_screen, Confirm(reload_question(planned.data)), answered)
+
+    @work(thread=True, group="commands")
+    def action_recipe(self) -> None:
+        listed = self.client.run("recipe list")
+        if not listed.ok:
+            self.call_from_thread(self.show_error, listed)
+            return
+        names = [r["name"] for r in listed.data["recipes"]]
+
+        def chosen(name: "str | None") -> None:
+            if name:
+                self.text_command("recipe run", {"name": name}, f"Recipe {name}", "recipe")
+
+        self.call_from_thread(self.push_screen, Choose("Run which recipe?", names), chosen)
+
+    @work(thread=True, group="commands")
+    def action_snippet(self) -> None:
+        listed = self.client.run("snippet list")
+        if not listed.ok:
+            self.call_from_thread(self.show_error, listed)
+            return
+        snippets = {s["name"]: s for s in listed.data["snippets"]}
+
+        def chosen(name: "str | None") -> None:
+            if name:
+                self.ask_arguments(snippets[name], list(snippets[name]["args"]), [])
+
+        self.call_from_thread(
+            self.push_screen, Choose("Run which snippet?", list(snippets)), chosen
+        )
+
+    def ask_arguments(
+        self, snippet: "dict[str, Any]", left: "list[dict[str, Any]]", given: "list[str]"
+    ) -> None:
+        """Ask for each argument in turn (its default filled in), then run the snippet;
+        one marked confirm is run only after a yes."""
+        if left:
+            arg, rest = left[0], left[1:]
+
+            def answered(value: "str | None") -> None:
+                if value is not None:
+                    self.ask_arguments(snippet, rest, [*given, f"{arg['name']}={value}"])
+
+            default = "" if arg["default"] is None else str(arg["default"])
+            self.push_screen(
+                Ask(f"{snippet['name']}: {arg['name']} ({arg['type']})", default), answered
+            )
+            return
+        values = {"name": snippet["name"], "arg": given, "yes": True}
+        title = f"Snippet {snippet['name']}"
+        if not snippet["confirm"]:
+            self.text_command("snippet run", values, title, "snippet")
+            return
+
+        def confirmed(yes: "bool | None") -> None:
+            if yes:
+                self.text_command("snippet run", values, title, "snippet")
+
+        self.push_screen(Confirm(f"Run {snippet['name']}: {snippet['command']}?"), confirmed)
+
     def action_help(self) -> None:
         lines = [f"{self.key_of(a.id):>14}  {a.description}" for a in keys.ACTIONS]
         self.push_screen(TextView("Key bindings", "\n".join(lines), view_id="help"))
@@ -327,8 +400,24 @@ class ProclerApp(App[None]):
         return self.keymap.get(action, default)
 
 
+def reload_question(diff: "dict[str, Any]") -> str:
+    if "added" not in diff:  # no supervisor runs: the next one reads the file as it is
+        return "No supervisor runs: the next start reads the config as it is. Nothing to apply."
+    lines = ["Apply this reload?"]
+    for part in ("added", "changed", "removed"):
+        names = [c["name"] if isinstance(c, dict) else c for c in diff[part]]
+        lines.append(f"{part}: {', '.join(names) or '-'}")
+    lines.append(f"unchanged: {len(diff['unchanged'])}")
+    return "\n".join(lines)
+
+
 def describe(view: str, data: "dict[str, Any]") -> str:
     """The body of a text view from its command's answer."""
+    if view == "recipe":
+        steps = [f"{s['id']}: {s['status']}" for s in data["steps"]]
+        return "\n".join([f"run {data['run_id']}: {data['status']}", *steps])
+    if view == "snippet":
+        return f"exit {data['exit_code']}\n{data['stdout']}{data['stderr']}"
     if view == "graph":
         levels = data["start_order"]
         return "\n".join(f"level {i}: {', '.join(level)}" for i, level in enumerate(levels, 1))

@@ -40,6 +40,8 @@ ACTIONS = (
     Action("details", "d", "why: the details view"),
     Action("graph", "g", "dependency graph: start levels"),
     Action("reload", "R", "reload the config (shows the diff first)"),
+    Action("recipe", "e", "run a recipe"),
+    Action("snippet", "c", "run a snippet (asks for its arguments)"),
     Action("help", "question_mark", "key bindings"),
     Action("quit", "q", "quit (processes keep running)"),
 )

@@ -8,7 +8,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical, VerticalScroll
 from textual.screen import ModalScreen
-from textual.widgets import Button, Input, Label, Static
+from textual.widgets import Button, Input, Label, OptionList, Static
 
 
 class Confirm(ModalScreen[bool]):
@@ -75,4 +75,26 @@ class TextView(ModalScreen[None]):
                 yield Static(Text(self.body), id="body")
 
     def action_close(self) -> None:
+        self.dismiss(None)
+
+
+class Choose(ModalScreen[str | None]):
+    """One of several names (a recipe, a snippet); None when cancelled."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "cancel", "cancel")]
+
+    def __init__(self, prompt: str, names: "list[str]") -> None:
+        super().__init__()
+        self.prompt = prompt
+        self.names = names
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="dialog"):
+            yield Label(Text(self.prompt))
+            yield OptionList(*[Text(name) for name in self.names], id="choices")
+
+    def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
+        self.dismiss(self.names[event.option_index])
+
+    def action_cancel(self) -> None:
         self.dismiss(None)
