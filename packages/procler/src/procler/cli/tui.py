@@ -2,7 +2,7 @@
 that no other command imports Textual (far too heavy for their start-up)."""
 
 from agentcli.commands import Arg, Command
-from procler.errors import ConfigInvalid, ConfigNotFound
+from procler.cli.processes import SUPERVISED
 
 TUI_COMMANDS: "tuple[Command, ...]" = (
     Command(
@@ -18,7 +18,7 @@ TUI_COMMANDS: "tuple[Command, ...]" = (
                 type="path",
             ),
         ),
-        errors=(ConfigNotFound, ConfigInvalid),
+        errors=SUPERVISED,  # its calls forward to a supervisor (or read the disk)
         examples=("procler tui", "procler tui --keys my-keys.toml"),
         output={"type": "object", "description": "none: the terminal shows the UI"},
         mode="stream",

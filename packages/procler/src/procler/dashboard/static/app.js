@@ -39,7 +39,7 @@ async function get(path) {
   return envelope;
 }
 
-async function call(command, values = {}) {
+async function call(command, values = {}, quiet = false) {
   const path = "/v1/commands/" + command.split(" ").map(encodeURIComponent).join("/");
   const response = await fetch(path, {
     method: "POST",
@@ -48,7 +48,7 @@ async function call(command, values = {}) {
     body: JSON.stringify({ values }),
   });
   const envelope = await envelopeOf(response);
-  if (!envelope.success) showError(envelope);
+  if (!envelope.success && !quiet) showError(envelope);
   return envelope;
 }
 
@@ -164,17 +164,23 @@ async function recipesPage() {
   const drawRuns = async () => {
     const answer = await call("recipe runs");
     if (!answer.success) return;
-    runs.replaceChildren(...answer.data.runs.map((run) => el("div", { class: "run", "data-run": run.run_id },
-      el("h3", {}, `${run.recipe} · ${run.status}`),
-      el("ol", {}, ...run.steps.map((s) => el("li", {}, `${s.id}: ${s.status}`))),
-      el("button", { onclick: () => call("recipe resume", { run_id: run.run_id }).then(drawRuns) }, "resume"),
-      el("button", { onclick: () => call("recipe cancel", { run_id: run.run_id }).then(drawRuns) }, "cancel"))));
+    const shown = [];
+    for (const run of answer.data.runs.slice(0, 10)) {
+      const detail = await call("recipe status", { run_id: run.run_id });
+      const steps = detail.success ? detail.data.steps : [];
+      shown.push(el("div", { class: "run", "data-run": run.run_id },
+        el("h3", {}, `${run.recipe} · ${run.run_id} · `, el("span", { class: "run-status" }, run.status)),
+        el("ol", {}, ...steps.map((s) => el("li", {}, `${s.id}: ${s.status}`))),
+        el("button", { onclick: () => call("recipe resume", { run_id: run.run_id }).then(drawRuns) }, "resume"),
+        el("button", { onclick: () => call("recipe cancel", { run_id: run.run_id }).then(drawRuns) }, "cancel")));
+    }
+    runs.replaceChildren(...shown);
   };
   const recipes = list.success ? list.data.recipes : [];
   await drawRuns();
   return el("section", {},
-    el("table", { id: "recipes" }, ...recipes.map((r) => el("tr", {},
-      el("td", {}, r.name), el("td", {}, r.description ?? ""),
+    el("table", { id: "recipes" }, ...recipes.map((r) => el("tr", { "data-recipe": r.name },
+      el("td", {}, r.name), el("td", {}, r.description ?? ""), el("td", {}, `${r.steps} steps`),
       el("td", {}, el("button", { onclick: () => call("recipe run", { name: r.name }).then(drawRuns) }, "run"))))),
     runs);
 }
@@ -184,15 +190,16 @@ async function snippetsPage() {
   const output = el("pre", { id: "snippet-output" });
   const snippets = list.success ? list.data.snippets : [];
   return el("section", {}, ...snippets.map((s) => {
-    const fields = Object.keys(s.args ?? {}).map((arg) =>
-      el("label", {}, `${arg} `, el("input", { name: arg, value: s.args[arg].default ?? "" })));
-    const form = el("form", { class: "args", "data-snippet": s.name }, el("h3", {}, s.name), ...fields,
-      el("button", { type: "submit" }, "run"));
+    const fields = s.args.map((arg) => el("label", {}, `${arg.name} (${arg.type}) `,
+      el("input", { name: arg.name, value: arg.default ?? "" })));
+    const form = el("form", { class: "args", "data-snippet": s.name },
+      el("h3", {}, s.name), el("code", {}, s.command), ...fields, el("button", { type: "submit" }, "run"));
     form.onsubmit = async (e) => {
       e.preventDefault();
+      if (s.confirm && !confirm(`Run ${s.name}?`)) return;
       const args = [...form.querySelectorAll("input")].map((i) => `${i.name}=${i.value}`);
       const answer = await call("snippet run", { name: s.name, arg: args, yes: true });
-      output.textContent = answer.success ? answer.data.stdout : answer.error;
+      output.textContent = answer.success ? `exit ${answer.data.exit_code}\n${answer.data.stdout}${answer.data.stderr}` : answer.error;
     };
     return form;
   }), output);
@@ -202,16 +209,21 @@ async function configPage() {
   const explain = await get("/v1/config/explain");
   const findings = el("ul", { id: "findings" });
   const diff = el("pre", { id: "reload-diff" });
-  const validate = await call("config validate");
-  const found = validate.data?.findings ?? [];
-  findings.replaceChildren(...found.map((f) =>
-    el("li", { class: "finding" }, `${f.meta?.line ?? f.line}:${f.meta?.column ?? f.column} ${f.severity} ${f.message}`)));
+  const check = async () => {
+    const planned = await call("reload", { dry_run: true }, true);
+    const errors = planned.success ? [] : planned.data?.errors ?? [];
+    findings.replaceChildren(...errors.map((e) =>
+      el("li", { class: "finding" }, `line ${e.line}, column ${e.column}: ${e.path}: ${e.message}`)));
+    if (!planned.success && !errors.length) showError(planned);
+    diff.textContent = planned.success ? ["added", "changed", "removed"].map((part) =>
+      `${part}: ${planned.data[part].map((c) => c.name ?? c).join(", ") || "-"}`).join("\n") : "";
+    return planned;
+  };
   const reload = el("button", { id: "reload", onclick: async () => {
-    const planned = await call("reload", { dry_run: true });
-    if (!planned.success) return;
-    diff.textContent = JSON.stringify(planned.data, null, 2);
-    if (confirm("Apply this reload?")) await call("reload");
+    const planned = await check();
+    if (planned.success && confirm("Apply this reload?\n" + diff.textContent)) await call("reload");
   } }, "reload (shows the diff first)");
+  await check();
   return el("section", {},
     el("p", { id: "explain" }, explain.success ? explain.data.paragraph : ""),
     findings, reload, diff);
