@@ -46,8 +46,8 @@ bench: sync
 	$(BENCH) bench/procler_scale.py
 	$(BENCH) bench/procler_readiness.py
 	$(BENCH) bench/procler_recovery.py
-	$(BENCH) bench/procler_events.py
 	$(BENCH) bench/procler_rest.py
+	$(BENCH) bench/procler_events.py
 	$(BENCH) bench/recipe_bench.py
 	$(BENCH) bench/procler_reload.py
 	$(BENCH) bench/logs_supervisor.py

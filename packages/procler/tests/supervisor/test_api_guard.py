@@ -13,7 +13,7 @@ import uvicorn
 
 from agentcli.main import with_builtins
 from procler.cli import APP
-from procler.supervisor import api_security, tcp_listener
+from procler.supervisor import api_security, head_deadline, tcp_listener
 from procler.supervisor.api_errors import http_status
 from procler.supervisor.api_security import Policy, secured
 from procler.supervisor.rest_resources import RESOURCES
@@ -128,11 +128,11 @@ def test_a_body_that_does_not_come_times_out(monkeypatch: pytest.MonkeyPatch) ->
 def test_a_client_that_never_finishes_its_head_is_cut_off(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    monkeypatch.setattr(tcp_listener, "HEADER_WAIT", 0.2)
+    monkeypatch.setattr(head_deadline, "HEADER_WAIT", 0.2)
 
     async def scenario() -> bytes:
         sock = tcp_listener.bind_tcp("127.0.0.1", 0)
-        config = uvicorn.Config(Recorder(), http=tcp_listener.HeaderDeadline, lifespan="off")
+        config = uvicorn.Config(Recorder(), http=head_deadline.HeaderDeadline, lifespan="off")
         config.load()
         server = uvicorn.Server(config)
         server.lifespan = config.lifespan_class(config)

@@ -27,7 +27,7 @@ def test_publishing_numbers_each_event_and_keeps_it() -> None:
     b = bus()
     b.status("api", "stopped", "starting", "start requested")
     b.health("api", "stopped", "starting", "run started")
-    b.recipe_step("deploy", 3, 0, "start api", "started")
+    b.recipe_step("deploy", "r7", "s1", "start api", "pending", "running")
     assert [e.body for e in b.ring] == [
         {
             "seq": BASE + 1,
@@ -52,10 +52,11 @@ def test_publishing_numbers_each_event_and_keeps_it() -> None:
             "ts": "2027-01-15T08:00:00.000000Z",
             "type": "recipe_step",
             "name": "deploy",
-            "run": 3,
-            "step": 0,
+            "run_id": "r7",
+            "step": "s1",
             "action": "start api",
-            "status": "started",
+            "from": "pending",
+            "to": "running",
             "reason": "",
         },
     ]

@@ -93,6 +93,12 @@ CALLS: list[tuple[str, dict[str, Any], Callable[[Any], Any], Any]] = [
     ("procler_why", {"name": "worker"}, lambda d: d["why"], "worker is running"),
     ("procler_logs", {"name": "api"}, lambda d: [x["text"] for x in d["lines"]], ["api up"]),
     (
+        "procler_events",
+        {},
+        lambda d: sorted((p["name"], p["status"]) for p in d["messages"][0]["processes"]),
+        [("api", "healthy"), ("oneoff", "running"), ("worker", "running")],
+    ),
+    (
         "procler_exec",
         {"cmd": f'{PY} -c "print(7)"'},
         lambda d: (d["exit_code"], d["stdout"]),
@@ -139,6 +145,7 @@ CALLS: list[tuple[str, dict[str, Any], Callable[[Any], Any], Any]] = [
     ("procler_down", {}, lambda d: sorted(statuses(d))[0], ("api", "stopped")),
     ("procler_ci", {"timeout": "30s"}, lambda d: d["ready"], True),
     ("procler_reload", {}, lambda d: d["processes"], ["api", "worker", "oneoff"]),
+    ("procler_serve", {"port": 0}, lambda d: (d["listening"], d["read_only"]), (True, False)),
     ("procler_daemon_status", {}, lambda d: d["running"], True),
     ("procler_daemon_logs", {"tail": 1}, lambda d: len(d["lines"]), 1),
     ("procler_daemon_restart", {}, lambda d: d["running"], True),

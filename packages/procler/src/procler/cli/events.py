@@ -48,13 +48,14 @@ EVENTS_COMMANDS: "tuple[Command, ...]" = (
             "procler events --follow --since 1764590000000042 --logs api --logs worker",
         ),
         errors=(*SUPERVISED, ProcessNotFound),
+        mode="stream",
         output={
             "type": "object",
             "properties": {"messages": {"type": "array", "items": {"type": "object"}}},
             "description": "the CLI prints each message as one NDJSON line instead: "
             "{seq, ts, type: snapshot, processes} first, then status/health {seq, ts, type, "
-            "name, from, to, reason}, recipe_step {seq, ts, type, name, run, step, action, "
-            "status, reason}, log {seq, ts, type, name, run, stream, text}, gap {seq, type, "
+            "name, from, to, reason}, recipe_step {seq, ts, type, name, run_id, step, "
+            "action, from, to, reason}, log {seq, ts, type, name, run, stream, text}, gap {seq, type, "
             "from, to} (events no longer buffered), dropped {seq, type, count, from, to}",
         },
     ),

@@ -8,13 +8,14 @@ from collections.abc import Callable
 from typing import Any
 
 from procler.config.build_watch import build_watch
-from procler.config.dotenv import DotenvError, parse_dotenv
+from procler.config.dotenv import DotenvError, is_plain, parse_dotenv
 from procler.config.findings import Findings, child, item
 from procler.config.model import (
     Backoff,
     DaemonSpec,
     Dependency,
     DockerSpec,
+    EnvFile,
     HealthCheck,
     HttpProbe,
     ProcessSpec,
@@ -87,7 +88,7 @@ class ProcessBuilder:
             )
         cwd = given(raw, "cwd").get("cwd")
         fields["cwd"] = self.root if cwd is None else self.path_of(at("cwd"), cwd)
-        fields["env"] = self._env(base, raw)
+        fields["env"], fields["env_files"] = self._env(base, raw)
         for key in ("tags", "ports", "success_exit_codes"):
             if isinstance(raw.get(key), list):
                 fields[key] = tuple(v for v in raw[key] if v is not INVALID)
@@ -125,8 +126,12 @@ class ProcessBuilder:
             )
         return ProcessSpec(name=name, source="config", **fields)
 
-    def _env(self, base: str, raw: dict[str, Any]) -> tuple[tuple[str, str], ...]:
+    def _env(
+        self, base: str, raw: dict[str, Any]
+    ) -> tuple[tuple[tuple[str, str], ...], tuple[EnvFile, ...]]:
+        """The resolved environment, and the env files it was read from."""
         env: dict[str, str] = {}
+        env_files: list[EnvFile] = []
         files = raw.get("env_file")
         for i, entry in enumerate(files if isinstance(files, list) else []):
             if entry is INVALID:
@@ -135,7 +140,10 @@ class ProcessBuilder:
             path = self.path_of(where, entry)
             try:
                 with open(path, encoding="utf-8") as handle:
-                    env.update(parse_dotenv(handle.read()))
+                    text = handle.read()
+                pairs = parse_dotenv(text)
+                env.update(pairs)
+                env_files.append(EnvFile(path, tuple(pairs), is_plain(text)))
             except FileNotFoundError:
                 self.findings.add(where, f"env_file not found: {path}", "create it or fix the path")
             except (OSError, UnicodeDecodeError, DotenvError) as exc:
@@ -144,7 +152,7 @@ class ProcessBuilder:
         for key, value in (values if isinstance(values, dict) else {}).items():
             if value is not INVALID:
                 env[key] = self.sub(child(child(base, "env"), key), value)
-        return tuple(env.items())
+        return tuple(env.items()), tuple(env_files)
 
     def _restart(self, path: str, raw: Any) -> RestartPolicy:
         if isinstance(raw, str):

@@ -75,6 +75,16 @@ class DockerSpec:
 
 
 @dataclass(frozen=True)
+class EnvFile:
+    """An `env_file` entry as loaded: its values are merged into ProcessSpec.env already (what
+    Procler runs with); the reference is kept for exports that read the file themselves."""
+
+    path: str  # absolute
+    env: tuple[tuple[str, str], ...] = ()  # what it set when the config was loaded
+    plain: bool = True  # every reader reads it alike (dotenv.is_plain)
+
+
+@dataclass(frozen=True)
 class DaemonSpec:
     """Procler 0.3's daemon_mode: the command forks a daemon and exits; the daemon, found by
     its pidfile or a command-line pattern, is the process Procler follows."""
@@ -102,7 +112,8 @@ class ProcessSpec:
     command: str | None = None  # launched as config.launch.plan decides
     args: tuple[str, ...] | None = None  # run directly, no shell
     cwd: str = "."  # absolute once resolved
-    env: tuple[tuple[str, str], ...] = ()
+    env: tuple[tuple[str, str], ...] = ()  # resolved: env_file values, then `env`
+    env_files: tuple[EnvFile, ...] = ()
     description: str = ""
     tags: tuple[str, ...] = ()
     ports: tuple[int, ...] = ()

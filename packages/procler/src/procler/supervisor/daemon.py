@@ -156,6 +156,8 @@ async def serve(
     await sup.stop_requested.wait()
     keeper.cancel()
     log.info("supervisor stopping")
+    for listening in server.servers:  # a command sent now waits for the next supervisor
+        listening.close()
     await listener.close()
     await sup.close()
     await server.shutdown(sockets=[sock])

@@ -22,12 +22,10 @@ import itertools
 import json
 from collections import Counter, deque
 from collections.abc import Callable, Iterable
-from typing import Any, Literal
+from typing import Any
 
 from procler.config.model import EventSettings
 from procler.supervisor.clock import iso
-
-StepStatus = Literal["started", "succeeded", "failed", "skipped"]
 
 
 class Event:
@@ -159,12 +157,12 @@ class EventBus:
         self.publish("health", {"name": name, "from": src, "to": dst, "reason": reason})
 
     def recipe_step(
-        self, recipe: str, run: int, step: int, action: str, status: StepStatus, reason: str = ""
+        self, recipe: str, run_id: str, step: str, action: str, src: str, dst: str, reason: str = ""
     ) -> None:
-        """A recipe run's step changed: `step` is its index in the recipe's steps (from 0),
-        `action` what it does as written (e.g. "start api"), `run` the recipe run's number."""
-        fields = {"name": recipe, "run": run, "step": step, "action": action, "status": status}
-        self.publish("recipe_step", {**fields, "reason": reason})
+        """A recipe run's step moved (procler.recipe_states' step machine, e.g. pending ->
+        running): `step` is the step's id, `action` what it does as written (e.g. "start api")."""
+        fields = {"name": recipe, "run_id": run_id, "step": step, "action": action}
+        self.publish("recipe_step", {**fields, "from": src, "to": dst, "reason": reason})
 
     def log_lines(self, name: str, run: int, stream: str, texts: Iterable[str], ts: float) -> None:
         """Output lines of one process: published only while someone asks for them."""

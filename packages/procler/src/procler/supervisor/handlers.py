@@ -408,7 +408,7 @@ class Handlers:
     async def daemon_stop(self, values: dict[str, Any]) -> Any:
         stopped = await self.sup.stop_processes(keep_desired=False)
         if self.listener is not None:
-            self.listener.forget()  # like the processes: the next supervisor does not listen
+            self.listener.drop_settings()  # like the processes: the next supervisor does not listen
         self.sup.stop_requested.set()
         return {**supervisor_status(self.sup), "running": False, "stopped_processes": stopped}
 

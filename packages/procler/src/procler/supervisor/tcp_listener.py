@@ -26,27 +26,21 @@ from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 from typing import Any
 
-from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
-
 from agentcli.errors import AgentError, UsageError
-from procler.dashboard.pages import HOME, LOGIN_ROUTE
-from procler.dashboard.sessions import LOGIN_LIFE
 from procler.errors import PortInUse
-from procler.supervisor.api_security import Policy, SecurityLayer, secured
-from procler.supervisor.http import Api
-from procler.supervisor.rest_resources import MCP_ROUTE
-from procler.supervisor.rest_routes import RestApi
 from procler.wire import is_loopback
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     import uvicorn
 
+    from procler.supervisor.api_security import SecurityLayer
+    from procler.supervisor.http import Api
+
 log = logging.getLogger("procler.api")
 
 TOKEN_FILE = "api-token"
 SETTINGS_FILE = "serve.json"  # the open listener's settings, for the next supervisor
-HEADER_WAIT = 10.0  # seconds from a connection (or a request's first byte) to its whole head
 KEEP_ALIVE = 5  # seconds an idle connection stays open
 MAX_CONNECTIONS = 64  # beyond: 503 at once
 SHUTDOWN_GRACE = 3  # seconds requests in flight get when the listener closes
@@ -128,38 +122,6 @@ def bind_tcp(host: str, port: int) -> socket.socket:
     return sock
 
 
-class HeaderDeadline(HttpToolsProtocol):  # type: ignore[misc]
-    """uvicorn's protocol, but a client gets HEADER_WAIT seconds to send a request's head
-    (uvicorn bounds only idle keep-alive): a slow client cannot hold a connection."""
-
-    _head_timer: asyncio.TimerHandle | None = None
-
-    def connection_made(self, transport: Any) -> None:
-        super().connection_made(transport)
-        self._arm()
-
-    def on_message_begin(self) -> None:
-        super().on_message_begin()
-        self._arm()
-
-    def on_headers_complete(self) -> None:
-        self._disarm()
-        super().on_headers_complete()
-
-    def connection_lost(self, exc: Exception | None) -> None:
-        self._disarm()
-        super().connection_lost(exc)
-
-    def _arm(self) -> None:
-        self._disarm()
-        self._head_timer = self.loop.call_later(HEADER_WAIT, self.transport.close)
-
-    def _disarm(self) -> None:
-        if self._head_timer is not None:
-            self._head_timer.cancel()
-            self._head_timer = None
-
-
 class TcpListener:
     """The supervisor's one TCP listener, absent until `serve` opens it."""
 
@@ -176,7 +138,7 @@ class TcpListener:
         """Handler of `procler serve`."""
         if values.get("stop"):
             was = self.about
-            self.forget()
+            self.drop_settings()
             await self.close()
             return {"listening": False, "stopped": was["listening"]}
         settings = ServeSettings.of(values)
@@ -185,14 +147,17 @@ class TcpListener:
         if settings == self.settings:
             return {**self.about, "already_listening": True}
         await self.close()
-        self.forget()
+        self.drop_settings()
         await self.open(settings)
-        self.remember()
+        self.keep_settings()
         return self.about
 
     async def dashboard(self, values: dict[str, Any]) -> dict[str, Any]:
         """Handler of `procler dashboard`: listen with the dashboard (as now, or on the
         port asked), and answer a login URL that works once, within a minute."""
+        from procler.dashboard.pages import LOGIN_ROUTE
+        from procler.dashboard.sessions import LOGIN_LIFE
+
         current = self.settings
         port = values.get("port")
         if current is None or not current.dashboard or port not in (None, current.port):
@@ -208,7 +173,7 @@ class TcpListener:
             "dashboard": self.about["dashboard"],
         }
 
-    def remember(self) -> None:
+    def keep_settings(self) -> None:
         """Keep the settings (with the port bound), so that a supervisor started after this
         one (`daemon restart`, or recovery after a crash) listens the same way."""
         assert self.settings is not None, "remembered once open"
@@ -216,7 +181,7 @@ class TcpListener:
         with os.fdopen(fd, "w") as out:
             json.dump(asdict(self.settings), out)
 
-    def forget(self) -> None:
+    def drop_settings(self) -> None:
         """No listener for the next supervisor (`serve --stop`, `daemon stop`)."""
         with contextlib.suppress(FileNotFoundError):
             os.unlink(self.state_dir / SETTINGS_FILE)
@@ -240,7 +205,14 @@ class TcpListener:
             log.warning("could not listen again on %s:%d: %s", settings.host, settings.port, exc)
 
     async def open(self, settings: ServeSettings) -> None:
+        # Imported on the first serve: a supervisor that never listens never loads them.
         import uvicorn
+
+        from procler.dashboard.pages import HOME
+        from procler.supervisor.api_security import Policy, secured
+        from procler.supervisor.head_deadline import HeaderDeadline
+        from procler.supervisor.rest_resources import MCP_ROUTE
+        from procler.supervisor.rest_routes import RestApi
 
         token, token_file = load_token(self.state_dir)
         sock = bind_tcp(settings.host, settings.port)
