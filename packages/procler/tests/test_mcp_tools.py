@@ -60,6 +60,7 @@ ANNOTATIONS = {
     "procler_daemon_restart": (False, False, False),
     "procler_daemon_logs": (True, False, True),
     "procler_serve": (False, False, True),
+    "procler_dashboard": (False, False, False),
     "procler_config_schema": (False, False, True),
     "procler_export_compose": (False, False, True),
     "procler_export_systemd": (False, False, True),
