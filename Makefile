@@ -46,6 +46,7 @@ bench: sync
 	$(BENCH) bench/procler_scale.py
 	$(BENCH) bench/procler_readiness.py
 	$(BENCH) bench/procler_recovery.py
+	$(BENCH) bench/procler_schedule.py
 	$(BENCH) bench/procler_rest.py
 	$(BENCH) bench/procler_events.py
 	$(BENCH) bench/recipe_bench.py

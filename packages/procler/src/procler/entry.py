@@ -52,6 +52,10 @@ ANSWERED = frozenset(
         "snippet list",
         "snippet show",
         "snippet run",
+        "schedule list",
+        "schedule run-now",
+        "schedule pause",
+        "schedule resume",
     }
 )
 

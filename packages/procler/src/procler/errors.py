@@ -52,6 +52,11 @@ class GroupNotFound(UsageError):
         return cls(f"no group named {name!r}", suggestion=suggestion)
 
 
+class NotScheduled(UsageError):
+    code = "NOT_SCHEDULED"
+    default_suggestion = "run `procler schedule list` to see the scheduled processes"
+
+
 class Conflict(UsageError):
     code = "CONFLICT"
     default_suggestion = "pass --force to replace the definition"

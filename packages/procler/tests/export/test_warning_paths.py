@@ -40,7 +40,6 @@ processes:
   hourly:
     command: run-hourly
     schedule: "@hourly"
-    replicas: 2
     restart: {policy: "no"}
     export: {image: "app:1"}
   hostnet:
@@ -95,7 +94,6 @@ def test_kubernetes_edges(project: Path) -> None:
             "restart.policy",
             "a Deployment restarts its pods whatever their exit; max_restarts is not kept",
         ),
-        ("hourly", "replicas", "a Job runs once: use parallelism to run several"),
     ]  # no group warning: no member of `cache` is exported
     documents = list(YAML(typ="safe", pure=True).load_all(result.files["kubernetes.yaml"]))
     for document in documents:
@@ -140,7 +138,6 @@ def test_systemd_edges(project: Path, tmp_path: Path) -> None:
             "cron runs when the day of month OR the weekday matches; systemd needs both: "
             "no timer written, the service runs once",
         ),
-        ("hourly", "replicas", "a timer starts one service per run: replicas not kept"),
     ]
     # A group none of whose members is exported gets no target; the replicas a template.
     assert sorted(result.files) == [

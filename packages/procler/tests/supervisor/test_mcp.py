@@ -144,6 +144,7 @@ CALLS: list[tuple[str, dict[str, Any], Callable[[Any], Any], Any]] = [
     ("procler_up", {}, lambda d: sorted(statuses(d))[0], ("api", "healthy")),
     ("procler_down", {}, lambda d: sorted(statuses(d))[0], ("api", "stopped")),
     ("procler_ci", {"timeout": "30s"}, lambda d: d["ready"], True),
+    ("procler_schedule_list", {}, lambda d: d["schedules"], []),
     ("procler_reload", {}, lambda d: d["processes"], ["api", "worker", "oneoff"]),
     ("procler_serve", {"port": 0}, lambda d: (d["listening"], d["read_only"]), (True, False)),
     ("procler_daemon_status", {}, lambda d: d["running"], True),
@@ -166,6 +167,10 @@ NOT_DRIVEN = [
     "procler_recipe_status",
     "procler_recipe_resume",
     "procler_recipe_cancel",
+    # these need a scheduled process (test_schedules.py drives them)
+    "procler_schedule_run_now",
+    "procler_schedule_pause",
+    "procler_schedule_resume",
 ]
 
 

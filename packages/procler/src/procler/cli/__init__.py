@@ -1,6 +1,6 @@
 """Everything that runs in the CLI process, one module per command family (config,
-processes, recipes, snippets, logs, events, daemon, stack_files, mcp, tui: each holds its
-declarations and the handlers that run here),
+processes, recipes, snippets, schedules, logs, events, daemon, stack_files, mcp, tui: each
+holds its declarations and the handlers that run here),
 and `client`, which sends supervisor commands over the socket (starting a supervisor).
 
 APP assembles the declarations: the single source for the parser, capabilities and the
@@ -16,6 +16,7 @@ from procler.cli.logs import LOGS_COMMANDS
 from procler.cli.mcp import MCP_COMMANDS
 from procler.cli.processes import PROCESS_COMMANDS
 from procler.cli.recipes import RECIPE_COMMANDS
+from procler.cli.schedules import SCHEDULE_COMMANDS
 from procler.cli.snippets import SNIPPET_COMMANDS
 from procler.cli.stack_files import STACK_FILE_COMMANDS
 from procler.cli.tui import TUI_COMMANDS
@@ -36,6 +37,7 @@ COMMANDS = (
     + PROCESS_COMMANDS
     + RECIPE_COMMANDS
     + SNIPPET_COMMANDS
+    + SCHEDULE_COMMANDS
     + LOGS_COMMANDS
     + EVENTS_COMMANDS
     + DAEMON_COMMANDS

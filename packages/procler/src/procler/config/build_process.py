@@ -22,13 +22,13 @@ from procler.config.model import (
     RestartPolicy,
     TcpProbe,
 )
+from procler.config.schedule_keys import schedule_of
 from procler.config.specs import INVALID
 from procler.config.substitute import SubstitutionError, substitute
 from procler.patterns import SYNTAX_HINT, PatternError, compile_pattern
 
 _STATUS = re.compile(r"([1-5][0-9][0-9])(?:\s*-\s*([1-5][0-9][0-9]))?")
 NOT_ACTED_ON = {
-    "schedule": "run it with cron, or with a recipe, until schedules arrive",
     "replicas": "define one process per instance until replicas arrive",
     "namespace": "namespaces are labels only for now; use groups to start parts of a stack",
 }
@@ -75,7 +75,6 @@ class ProcessBuilder:
             "stop_signal",
             "ready_log_line",
             "max_memory",
-            "schedule",
             "replicas",
             "namespace",
         )
@@ -103,6 +102,7 @@ class ProcessBuilder:
         daemon = self._daemon(base, raw, fields["cwd"])
         if daemon is not None:
             fields["daemon"] = daemon
+        self._schedule(base, raw, fields)
         self._not_acted_on(base, raw)
         if "watch" in given(raw, "watch"):
             fields["watch"] = build_watch(self.sub, self.findings, at("watch"), raw["watch"])
@@ -256,6 +256,28 @@ class ProcessBuilder:
             container=fields.get("daemon_container"),
             adopt_existing=adopt,
         )
+
+    def _schedule(self, base: str, raw: dict[str, Any], fields: dict[str, Any]) -> None:
+        """`schedule:` as a typed Schedule; a schedule fires one run at a time, so it
+        cannot have replicas, and the next slot (not the restart policy) is its retry."""
+        if "schedule" not in given(raw, "schedule"):
+            return
+        schedule = schedule_of(raw["schedule"])
+        if schedule is None:
+            return
+        fields["schedule"] = schedule
+        if fields.get("replicas", 1) > 1:
+            self.findings.add(
+                child(base, "replicas"),
+                f"replicas: {fields['replicas']} with a schedule: a schedule fires one run",
+                "remove replicas, or define one scheduled process per instance",
+            )
+        if "restart" in raw:
+            self.findings.warn(
+                child(base, "restart"),
+                "restart is not applied to scheduled runs: the next slot runs it again",
+                "remove restart, or give the schedule a shorter interval",
+            )
 
     def _not_acted_on(self, base: str, raw: dict[str, Any]) -> None:
         """Procler 0.3 keys this version accepts but does not act on yet: said, never silent."""

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from procler.config.schedule_keys import SCHEDULE
 from procler.config.specs import (
     Bool,
     Duration,
@@ -154,7 +155,7 @@ PROCESS = Struct(
         "depends_on": ListOf(DEPENDENCY),
         "ready_log_line": Regex(),
         "max_memory": Size(),
-        "schedule": Str(),
+        "schedule": SCHEDULE,
         "replicas": Int(1, 1000),
         "namespace": Str(),
         "daemon_mode": Bool(),

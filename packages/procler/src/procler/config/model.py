@@ -95,6 +95,25 @@ class DaemonSpec:
     adopt_existing: bool = False  # a daemon already running is adopted, not started again
 
 
+Overlap = Literal["skip", "queue", "replace"]
+
+
+@dataclass(frozen=True)
+class Schedule:
+    """`schedule:` resolved: a cron line (five fields; nicknames such as @hourly spelled out)
+    or an interval (`interval:`, `@every 10m`), and how its runs are fired."""
+
+    cron: str | None = None  # five fields, as written or from its nickname
+    every: float | None = None  # seconds between slots (exclusive with cron)
+    timezone: str | None = None  # IANA name; None: the supervisor's local zone
+    run_on_start: bool = False  # also run once when the schedule is armed
+    overlap: Overlap = "skip"  # a slot while the previous run goes on
+    catch_up: Literal["none", "one"] = "none"  # a slot missed while no supervisor ran
+    jitter: float = 0.0  # each slot fires up to this many seconds late, at random
+    timeout: float | None = None  # a run longer than this is killed (reason timed_out)
+    written: str = ""  # the schedule as the config wrote it (cron line or @every ...)
+
+
 @dataclass(frozen=True)
 class WatchSpec:
     """`watch:`: files whose change triggers `action` (globs relative to the process's cwd)."""
@@ -128,7 +147,7 @@ class ProcessSpec:
     ready_log_line: str | None = None  # a regex on the output: log_ready once a line matches
     max_memory: int | None = None  # bytes of the process tree's RSS; above it: restart
     daemon: DaemonSpec | None = None
-    schedule: str | None = None  # a cron line (accepted; not acted on yet)
+    schedule: Schedule | None = None  # a one-shot the supervisor fires on this schedule
     replicas: int = 1  # (accepted; not acted on yet)
     namespace: str = "default"  # (accepted; not acted on yet)
     export_image: str | None = None  # `export: {image: ...}`: the image `procler export` names

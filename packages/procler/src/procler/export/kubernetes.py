@@ -172,13 +172,15 @@ def _workload(
         job = {"backoffLimit": spec.restart.max_restarts, "template": template}
         if spec.replicas > 1:
             result.warn(spec.name, "replicas", "a Job runs once: use parallelism to run several")
+        if spec.schedule is not None and spec.schedule.cron is not None:
+            cron: dict[str, Any] = {"schedule": spec.schedule.cron, "jobTemplate": {"spec": job}}
+            if spec.schedule.timezone is not None:
+                cron["timeZone"] = spec.schedule.timezone
+            return {"apiVersion": "batch/v1", "kind": "CronJob", "metadata": metadata, "spec": cron}
         if spec.schedule is not None:
-            return {
-                "apiVersion": "batch/v1",
-                "kind": "CronJob",
-                "metadata": metadata,
-                "spec": {"schedule": spec.schedule, "jobTemplate": {"spec": job}},
-            }
+            result.warn(
+                spec.name, "schedule", "a CronJob needs a cron line: an interval is not kept"
+            )
         return {"apiVersion": "batch/v1", "kind": "Job", "metadata": metadata, "spec": job}
     if spec.restart.policy == "on-failure":
         result.warn(

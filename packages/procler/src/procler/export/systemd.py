@@ -247,7 +247,9 @@ def _timer(spec: ProcessSpec, units: Units, result: Conversion) -> str | None:
     if spec.replicas > 1:
         result.warn(spec.name, "replicas", "a timer starts one service per run: replicas not kept")
     try:
-        calendar = on_calendar(spec.schedule)
+        if spec.schedule.cron is None:
+            raise CronUnsupported("an interval schedule has no OnCalendar spelling")
+        calendar = on_calendar(spec.schedule.cron)
     except CronUnsupported as exc:
         result.warn(spec.name, "schedule", f"{exc}: no timer written, the service runs once")
         return None
@@ -255,7 +257,12 @@ def _timer(spec: ProcessSpec, units: Units, result: Conversion) -> str | None:
         [
             (
                 "Unit",
-                [("Description", specifier_safe(f"schedule of {spec.name}: {spec.schedule}"))],
+                [
+                    (
+                        "Description",
+                        specifier_safe(f"schedule of {spec.name}: {spec.schedule.written}"),
+                    )
+                ],
             ),
             ("Timer", [("OnCalendar", calendar), ("Unit", units.file_of(spec))]),
             ("Install", [("WantedBy", "timers.target")]),

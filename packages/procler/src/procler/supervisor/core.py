@@ -27,6 +27,8 @@ from procler.supervisor.output_log import OutputLog
 from procler.supervisor.reaper import reap_orphans
 from procler.supervisor.reloader import Applied, Reloader
 from procler.supervisor.runtime import ProcessRuntime
+from procler.supervisor.schedule_store import ScheduleStore
+from procler.supervisor.scheduler import Scheduler
 from procler.supervisor.sentinel_link import Sentinel, SentinelLink
 from procler.supervisor.store import StateStore
 from procler.supervisor.watcher import Watcher
@@ -64,6 +66,7 @@ class Supervisor:
             root, self.store, self.clock, self.sentinel, self.output, self.runtimes, self.events
         )
         self.memory = MemoryGuard(lambda: self.runtimes.values(), self.clock)
+        self.schedules = Scheduler(self.runtimes, ScheduleStore(lambda: self.store.db), self.clock)
 
     # -- configuration --------------------------------------------------------------------
 
@@ -138,10 +141,12 @@ class Supervisor:
             *(
                 self.runtimes[n].restore("restored after supervisor restart", n in lost_names)
                 for n in cfg.processes
-                if self.runtimes[n].desired == states.DESIRED_RUNNING or n in lost_names
+                if cfg.processes[n].schedule is None
+                and (self.runtimes[n].desired == states.DESIRED_RUNNING or n in lost_names)
             ),
             return_exceptions=True,
         )
+        await self.schedules.start()  # the scheduler fires scheduled processes itself
 
     def child_exited(self) -> None:
         """SIGCHLD: only note it; the reaping runs on the loop."""
@@ -164,9 +169,11 @@ class Supervisor:
 
     async def close(self) -> None:
         """Stop what still runs, flush logs, release the sentinel (EOF) and the database."""
+        self.schedules.halt()
         await self.watcher.close()
         await self.memory.close()
         await self.stop_processes(keep_desired=True)
+        await self.schedules.close()
         self.output.close()
         await self.sentinel.close()
         self.events.close()  # after the last transitions: subscribers saw the processes stop

@@ -33,6 +33,7 @@ from procler.supervisor.core import Supervisor
 from procler.supervisor.orchestrate import start_plan, stop_plan
 from procler.supervisor.ports import holder, project_process
 from procler.supervisor.runtime import ProcessRuntime
+from procler.supervisor.schedule_handlers import ScheduleCommands
 from procler.supervisor.status import CpuMeter, process_status, supervisor_status
 from procler.supervisor.waiting import wait_members
 
@@ -48,6 +49,7 @@ class Handlers:
     def __init__(self, sup: Supervisor) -> None:
         self.sup = sup
         self.meter = CpuMeter()
+        self.schedules = ScheduleCommands(sup, self.describe)
         self.listener: TcpListener | None = None  # `procler serve`'s: the daemon sets it
 
     def table(self) -> dict[str, Handler]:
@@ -77,6 +79,10 @@ class Handlers:
             "exec": self.exec,
             "why": self.why,
             "ci": self.ci,
+            "schedule list": self.schedule_list,
+            "schedule run-now": self.schedule_run_now,
+            "schedule pause": self.schedule_pause,
+            "schedule resume": self.schedule_resume,
             "serve": self.serve,
             "dashboard": self.dashboard,
         }
@@ -136,6 +142,9 @@ class Handlers:
         watch = self.sup.watcher.describe(rt.name)
         if watch is not None:
             status["watch"] = watch
+        schedule = self.sup.schedules.describe(rt.name)
+        if schedule is not None:
+            status["schedule"] = schedule
         return status
 
     def _graph(self) -> DependencyGraph:
@@ -164,6 +173,8 @@ class Handlers:
     async def _start_one(
         self, rt: ProcessRuntime, restart: bool = False, keep_completed: bool = False
     ) -> dict[str, Any]:
+        if rt.name in self.sup.schedules.entries:
+            return await self.schedules.start(rt, restart)
         if not restart and rt.status in states.ALIVE:
             return {**self.describe(rt), "already_running": True}
         if keep_completed and states.done_for_up(rt.status, rt.completed_spec == rt.spec):
@@ -211,6 +222,8 @@ class Handlers:
         return await self._start_one(rt)
 
     async def _stop_one(self, rt: ProcessRuntime) -> dict[str, Any]:
+        if rt.name in self.sup.schedules.entries:
+            return await self.schedules.stop(rt)
         result = await rt.stop()
         self.sup.reap_orphans()
         return {**self.describe(rt), **result}
@@ -394,6 +407,20 @@ class Handlers:
 
     async def group_list(self, values: dict[str, Any]) -> Any:
         return group_list(self.sup.config())
+
+    # -- schedules (supervisor/schedule_handlers.py) --------------------------------------
+
+    async def schedule_list(self, values: dict[str, Any]) -> Any:
+        return await self.schedules.list(values)
+
+    async def schedule_run_now(self, values: dict[str, Any]) -> Any:
+        return await self.schedules.run_now(values)
+
+    async def schedule_pause(self, values: dict[str, Any]) -> Any:
+        return await self.schedules.pause(values)
+
+    async def schedule_resume(self, values: dict[str, Any]) -> Any:
+        return await self.schedules.resume(values)
 
     # -- the supervisor itself ------------------------------------------------------------
 

@@ -27,6 +27,7 @@ from procler.supervisor.clock import Clock
 from procler.supervisor.host import background
 from procler.supervisor.orchestrate import Blocked, wait_condition
 from procler.supervisor.runtime import ProcessRuntime
+from procler.supervisor.scheduler import Scheduler
 from procler.supervisor.watcher import Watcher
 
 log = logging.getLogger("procler.supervisor")
@@ -42,6 +43,8 @@ class Owner(Protocol):
     def runtimes(self) -> dict[str, ProcessRuntime]: ...
     @property
     def watcher(self) -> Watcher: ...
+    @property
+    def schedules(self) -> Scheduler: ...
     def new_runtime(self, spec: ProcessSpec) -> ProcessRuntime: ...
     def context_for(self, spec: ProcessSpec) -> ExecutionContext: ...
 
@@ -90,11 +93,21 @@ class Reloader:
             # nobody could address the process any more: stopped and forgotten
             background(self._retire(runtimes.pop(name)), self._retiring)
         self.sup.watcher.update(cfg)
+        specs = cfg.processes
+        self.sup.schedules.apply(
+            [specs[n] for n in change.added], [specs[n] for n in change.changed], change.removed
+        )
         self.latest = applied = Applied(change)
         if self.generation > 1:  # at boot, `Supervisor.boot` restores what should run
-            applied.restarted = [n for n in change.changed if runtimes[n].status in states.ALIVE]
+            # a scheduled process is fired by the scheduler only (a run going on ends first)
+            unscheduled = [n for n in (*change.added, *change.changed) if specs[n].schedule is None]
+            applied.restarted = [
+                n for n in unscheduled if n in change.changed and runtimes[n].status in states.ALIVE
+            ]
             applied.started = [
-                n for n in change.added if runtimes[n].desired == states.DESIRED_RUNNING
+                n
+                for n in unscheduled
+                if n in change.added and runtimes[n].desired == states.DESIRED_RUNNING
             ]
         if applied.restarted or applied.started:
             self._work = asyncio.ensure_future(self._apply(cfg, applied, self._work))

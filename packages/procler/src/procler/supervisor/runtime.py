@@ -94,6 +94,10 @@ class ProcessRuntime:
         self.host.record(self, old, new, reason)
         self._notify()
 
+    def mark(self, new: str, reason: str) -> None:
+        """A change decided outside a run (a schedule armed or paused), checked like any."""
+        self._set(new, reason)
+
     def _notify(self) -> None:
         """Wake whoever waits on this process (a status, or the ready line, changed)."""
         self._changed.set()
@@ -394,9 +398,10 @@ class ProcessRuntime:
             # a launcher that left no daemon failed, whatever its exit code
             success_codes=() if note else self.spec.success_exit_codes,
             backoff=(policy.backoff.initial, policy.backoff.max),
+            scheduled=self.spec.schedule is not None,
         )
         self.restarts = decision.restarts
-        if decision.delay is None:
+        if decision.delay is None and decision.status != states.SCHEDULED:
             self.desired = states.DESIRED_STOPPED
         self.last_exit = self._exit_record(info, decision.reason)
         self.completed_spec = self.spec if decision.status == states.EXITED else None
