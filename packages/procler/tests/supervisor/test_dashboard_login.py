@@ -35,7 +35,9 @@ def request(
 ) -> tuple[int, dict[str, str], bytes]:
     conn = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
     try:
-        conn.request(method, target, body=body, headers={"Host": f"127.0.0.1:{port}", **(headers or {})})
+        conn.request(
+            method, target, body=body, headers={"Host": f"127.0.0.1:{port}", **(headers or {})}
+        )
         resp = conn.getresponse()
         return resp.status, {k.lower(): v for k, v in resp.getheaders()}, resp.read()
     finally:
