@@ -19,8 +19,9 @@ STATUS_STYLE = {
     states.EXITED: "cyan",
     states.FAILED: "bold red",
     states.BACKOFF: "magenta",
+    states.SCHEDULED: "blue",
 }
-COLUMNS = ("name", "status", "health", "pid", "uptime", "restarts", "cpu", "memory")
+COLUMNS = ("name", "status", "health", "pid", "uptime", "restarts", "cpu", "memory", "next run")
 MATCH_STYLE = "reverse"
 CURRENT_MATCH_STYLE = "bold black on yellow"
 
@@ -55,6 +56,7 @@ def row_cells(row: "dict[str, Any]") -> "tuple[str | Text, ...]":
         str(row["restarts"]),
         "" if cpu is None else f"{cpu:.1f}%",
         _memory(row["memory_rss_bytes"]),
+        str((row.get("schedule") or {}).get("next_run") or ""),
     )
 
 
