@@ -153,6 +153,7 @@ DAEMON_COMMANDS: "tuple[Command, ...]" = (
                 type="integer",
             ),
         ),
+        idempotent=False,  # each call makes a new login ticket
         examples=("procler dashboard", "procler dashboard --port 8800"),
         errors=(*SUPERVISED, PortInUse),
         output={
