@@ -64,6 +64,7 @@ ANNOTATIONS = {
     "procler_daemon_restart": (False, False, False),
     "procler_daemon_logs": (True, False, True),
     "procler_serve": (False, False, True),
+    "procler_dashboard": (False, False, False),
     "procler_config_schema": (False, False, True),
     "procler_export_compose": (False, False, True),
     "procler_export_systemd": (False, False, True),
@@ -83,11 +84,12 @@ def listed() -> list[Any]:
     return anyio.run(go)
 
 
-def test_the_tools_are_the_cli_commands_minus_mcp_and_capabilities() -> None:
+def test_the_tools_are_the_cli_commands_minus_mcp_capabilities_and_tui() -> None:
     names = [t.name for t in listed()]
-    commands = [c for c in with_builtins(APP).commands if c.name not in {"mcp", "capabilities"}]
+    not_tools = {"mcp", "capabilities", "tui"}
+    commands = [c for c in with_builtins(APP).commands if c.name not in not_tools]
     assert names == [tools.tool_name(c) for c in commands] + ["procler_wait_ready"]
-    assert {"mcp", "capabilities"} == tools.NOT_TOOLS
+    assert not_tools == tools.NOT_TOOLS
     assert {c.name for c in with_builtins(APP).commands} >= tools.NOT_TOOLS
 
 

@@ -37,6 +37,7 @@ ANSWERED = frozenset(
         "group status",
         "group list",
         "reload",
+        "dashboard",
         "daemon stop",
         "exec",
         "why",

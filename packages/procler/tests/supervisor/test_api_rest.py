@@ -64,6 +64,7 @@ def test_serve_answers_where_the_token_is_never_the_token(project: Project, api:
         ),
         "token_file": str(token_file),
         "mcp": None,
+        "dashboard": None,
     }
     assert len(api.token) == 64 and int(api.token, 16) >= 0  # 32 random bytes, hex
     assert stat.S_IMODE(token_file.stat().st_mode) == 0o600

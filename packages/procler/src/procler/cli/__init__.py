@@ -1,6 +1,6 @@
 """Everything that runs in the CLI process, one module per command family (config,
-processes, recipes, snippets, schedules, logs, events, daemon, stack_files, mcp: each holds
-its declarations and the handlers that run here),
+processes, recipes, snippets, schedules, logs, events, daemon, stack_files, mcp, tui: each
+holds its declarations and the handlers that run here),
 and `client`, which sends supervisor commands over the socket (starting a supervisor).
 
 APP assembles the declarations: the single source for the parser, capabilities and the
@@ -19,6 +19,7 @@ from procler.cli.recipes import RECIPE_COMMANDS
 from procler.cli.schedules import SCHEDULE_COMMANDS
 from procler.cli.snippets import SNIPPET_COMMANDS
 from procler.cli.stack_files import STACK_FILE_COMMANDS
+from procler.cli.tui import TUI_COMMANDS
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -42,6 +43,7 @@ COMMANDS = (
     + DAEMON_COMMANDS
     + STACK_FILE_COMMANDS
     + MCP_COMMANDS
+    + TUI_COMMANDS
 )
 
 APP = App(

@@ -5,7 +5,7 @@ import os
 
 from agentcli.commands import Arg, Command, Raw
 from procler import project
-from procler.cli.processes import FROM_DISK, IF_RUNNING, SUPERVISED
+from procler.cli.processes import FORWARD, FROM_DISK, IF_RUNNING, SUPERVISED
 from procler.errors import (
     ConfigNotFound,
     PortInUse,
@@ -113,6 +113,11 @@ DAEMON_COMMANDS: "tuple[Command, ...]" = (
                 multiple=True,
             ),
             Arg("--mcp", "serve the MCP tools as Streamable HTTP at /mcp too", type="boolean"),
+            Arg(
+                "--dashboard",
+                "serve the web dashboard at /dashboard/ too (get in with `procler dashboard`)",
+                type="boolean",
+            ),
             Arg("--stop", "close the listener", type="boolean"),
         ),
         examples=(
@@ -131,7 +136,32 @@ DAEMON_COMMANDS: "tuple[Command, ...]" = (
                 "read_only": {"type": "boolean"},
                 "allowed_hosts": {"type": "array", "items": {"type": "string"}},
                 "mcp": {"type": ["string", "null"]},
+                "dashboard": {"type": ["string", "null"]},
                 "already_listening": {"type": "boolean"},
+            },
+        },
+    ),
+    Command(
+        "dashboard",
+        "a one-time login URL for the web dashboard (for people; it works once, within a "
+        "minute): the supervisor listens with the dashboard first if it does not yet",
+        FORWARD,
+        args=(
+            Arg(
+                "--port",
+                "port to listen on when not listening yet (default 7765; 0: any free port)",
+                type="integer",
+            ),
+        ),
+        idempotent=False,  # each call makes a new login ticket
+        examples=("procler dashboard", "procler dashboard --port 8800"),
+        errors=(*SUPERVISED, PortInUse),
+        output={
+            "type": "object",
+            "properties": {
+                "url": {"type": "string", "description": "open it in a browser, once"},
+                "expires_in_seconds": {"type": "number"},
+                "dashboard": {"type": "string"},
             },
         },
     ),

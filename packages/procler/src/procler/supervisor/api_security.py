@@ -9,6 +9,11 @@ BODY_LIMIT bytes (413) within BODY_WAIT seconds (408), and handed on to the app.
 
 A WebSocket upgrade cannot carry a header from a browser: it may instead name a ticket
 (`?ticket=`) from POST /v1/ws-ticket, which works once and only for TICKET_LIFE seconds.
+
+With the dashboard (`serve --dashboard`), its pages are served here after the Host and
+Origin checks (procler.dashboard.pages: each needs a session), and a session cookie is a
+credential too; a request that changes something with it must carry the session's CSRF
+token (procler.dashboard.sessions).
 """
 
 from __future__ import annotations
@@ -26,6 +31,9 @@ from urllib.parse import parse_qsl
 from agentcli.envelope import dumps
 from agentcli.errors import AgentError
 from agentcli.main import answer, failure
+from procler.dashboard.pages import is_page
+from procler.dashboard.pages import serve as serve_page
+from procler.dashboard.sessions import Sessions
 from procler.supervisor.api_errors import (
     Forbidden,
     PayloadTooLarge,
@@ -57,6 +65,7 @@ class Policy:
     read_only: bool = False
     bind_host: str = "127.0.0.1"
     extra_hosts: tuple[str, ...] = ()
+    dashboard: bool = False  # the pages, and session cookies as a credential
 
     def hosts(self) -> frozenset[str]:
         """The Host header values allowed: each host with the served port, and an
@@ -112,12 +121,17 @@ class SecurityLayer:
         self.hosts = policy.hosts()
         self.origins = policy.origins()
         self.tickets = Tickets()
+        self.sessions = Sessions()
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] not in ("http", "websocket"):
             await self.app(scope, receive, send)
             return
         try:
+            if self.policy.dashboard and scope["type"] == "http" and is_page(scope["path"]):
+                self.check_host(scope)  # a page needs a session, which it checks itself
+                await serve_page(scope, send, self.sessions)
+                return
             self.check(scope)
             if scope["type"] == "http":
                 receive = await self.bounded_body(scope, receive)
@@ -132,6 +146,21 @@ class SecurityLayer:
 
     def check(self, scope: Scope) -> None:
         """Raise the refusal this request earns, if any (see the module docstring)."""
+        self.check_host(scope)
+        method = scope.get("method", "GET")
+        if scope["type"] == "http" and method == "GET" and scope["path"] == HEALTH:
+            return
+        if not self.authorized(scope):
+            raise Unauthorized("missing or wrong bearer token")
+        reads = self.reads(method, scope["path"]) or scope["path"] == TICKET_ROUTE
+        if self.policy.read_only and not reads:
+            raise Forbidden(
+                f"{method} {scope['path']} changes something; this listener is read-only",
+                suggestion="only reads are allowed: serve without --read-only to change things",
+            )
+
+    def check_host(self, scope: Scope) -> None:
+        """Host and Origin: refused before anything else (DNS rebinding)."""
         hosts = _header(scope, b"host")
         if len(hosts) != 1 or hosts[0].lower() not in self.hosts:
             raise Forbidden(
@@ -146,17 +175,6 @@ class SecurityLayer:
                 f"Origin {', '.join(origins)} is not an allowed origin",
                 suggestion="only pages served from an allowed host may call the API",
             )
-        method = scope.get("method", "GET")
-        if scope["type"] == "http" and method == "GET" and scope["path"] == HEALTH:
-            return
-        if not self.authorized(scope):
-            raise Unauthorized("missing or wrong bearer token")
-        reads = self.reads(method, scope["path"]) or scope["path"] == TICKET_ROUTE
-        if self.policy.read_only and not reads:
-            raise Forbidden(
-                f"{method} {scope['path']} changes something; this listener is read-only",
-                suggestion="only reads are allowed: serve without --read-only to change things",
-            )
 
     def authorized(self, scope: Scope) -> bool:
         token = b""
@@ -166,6 +184,15 @@ class SecurityLayer:
                 token = given.strip().encode("latin-1")
         if token:
             return hmac.compare_digest(token, self.policy.token)
+        session = self.sessions.of(scope["headers"]) if self.policy.dashboard else None
+        if session is not None:
+            changes = scope["type"] == "http" and scope["method"] not in ("GET", "HEAD")
+            if changes and not Sessions.csrf_ok(scope["headers"], session):
+                raise Forbidden(
+                    "a request that changes something with a session cookie needs its CSRF token",
+                    suggestion="send the page's token in the X-Procler-CSRF header",
+                )
+            return True
         if scope["type"] == "websocket":
             query = dict(parse_qsl(scope.get("query_string", b"").decode("latin-1")))
             return "ticket" in query and self.tickets.take(query["ticket"])

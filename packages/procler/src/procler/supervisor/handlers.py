@@ -84,6 +84,7 @@ class Handlers:
             "schedule pause": self.schedule_pause,
             "schedule resume": self.schedule_resume,
             "serve": self.serve,
+            "dashboard": self.dashboard,
         }
         return {name: self._warned(handler, name != "reload") for name, handler in table.items()}
 
@@ -116,12 +117,18 @@ class Handlers:
         return await exec_command(self.sup, values)
 
     async def serve(self, values: dict[str, Any]) -> dict[str, Any]:
+        return await self._listener("serve").serve(values)
+
+    async def dashboard(self, values: dict[str, Any]) -> dict[str, Any]:
+        return await self._listener("dashboard").dashboard(values)
+
+    def _listener(self, command: str) -> TcpListener:
         assert self.listener is not None, "the daemon gives its handlers a listener"
         if self.sup.stop_requested.is_set():  # it would close with this supervisor at once
             raise SupervisorUnavailable(
-                "the supervisor is stopping", suggestion="run `procler serve` again"
+                "the supervisor is stopping", suggestion=f"run `procler {command}` again"
             )
-        return await self.listener.serve(values)
+        return self.listener
 
     # -- helpers --------------------------------------------------------------------------
 

@@ -34,6 +34,7 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     import uvicorn
 
+    from procler.supervisor.api_security import SecurityLayer
     from procler.supervisor.http import Api
 
 log = logging.getLogger("procler.api")
@@ -52,6 +53,7 @@ class ServeSettings:
     read_only: bool
     allow_hosts: tuple[str, ...]
     mcp: bool
+    dashboard: bool = False
 
     @classmethod
     def of(cls, values: dict[str, Any]) -> ServeSettings:
@@ -69,7 +71,14 @@ class ServeSettings:
         hosts = tuple(h.strip().lower() for h in values.get("allow_host") or ())
         if any(not h or "/" in h or " " in h for h in hosts):
             raise UsageError(f"--allow-host takes a host name or address, got {hosts}")
-        return cls(host, port, bool(values.get("read_only")), hosts, bool(values.get("mcp")))
+        return cls(
+            host,
+            port,
+            bool(values.get("read_only")),
+            hosts,
+            bool(values.get("mcp")),
+            bool(values.get("dashboard")),
+        )
 
 
 def load_token(state_dir: Path) -> tuple[bytes, str]:
@@ -123,6 +132,7 @@ class TcpListener:
         self.server: uvicorn.Server | None = None
         self.stack = AsyncExitStack()
         self.about: dict[str, Any] = {"listening": False}
+        self.layer: SecurityLayer | None = None
 
     async def serve(self, values: dict[str, Any]) -> dict[str, Any]:
         """Handler of `procler serve`."""
@@ -141,6 +151,27 @@ class TcpListener:
         await self.open(settings)
         self.keep_settings()
         return self.about
+
+    async def dashboard(self, values: dict[str, Any]) -> dict[str, Any]:
+        """Handler of `procler dashboard`: listen with the dashboard (as now, or on the
+        port asked), and answer a login URL that works once, within a minute."""
+        from procler.dashboard.pages import LOGIN_ROUTE
+        from procler.dashboard.sessions import LOGIN_LIFE
+
+        current = self.settings
+        port = values.get("port")
+        if current is None or not current.dashboard or port not in (None, current.port):
+            asked = asdict(current) if current is not None else {}
+            asked["allow_host"] = asked.pop("allow_hosts", ())
+            asked["allow_remote"] = current is not None  # a remote host was allowed already
+            await self.serve({**asked, "port": port, "dashboard": True})
+        assert self.layer is not None and self.settings is not None, "serve opened it"
+        ticket = self.layer.sessions.login_ticket()
+        return {
+            "url": f"{self.about['url']}{LOGIN_ROUTE}?ticket={ticket}",
+            "expires_in_seconds": LOGIN_LIFE,
+            "dashboard": self.about["dashboard"],
+        }
 
     def keep_settings(self) -> None:
         """Keep the settings (with the port bound), so that a supervisor started after this
@@ -177,6 +208,7 @@ class TcpListener:
         # Imported on the first serve: a supervisor that never listens never loads them.
         import uvicorn
 
+        from procler.dashboard.pages import HOME
         from procler.supervisor.api_security import Policy, secured
         from procler.supervisor.head_deadline import HeaderDeadline
         from procler.supervisor.rest_resources import MCP_ROUTE
@@ -185,7 +217,9 @@ class TcpListener:
         token, token_file = load_token(self.state_dir)
         sock = bind_tcp(settings.host, settings.port)
         port = sock.getsockname()[1]
-        policy = Policy(port, token, settings.read_only, settings.host, settings.allow_hosts)
+        policy = Policy(
+            port, token, settings.read_only, settings.host, settings.allow_hosts, settings.dashboard
+        )
         mcp = None
         if settings.mcp:
             # The SDK takes seconds to import: not on the loop, which keeps answering.
@@ -194,8 +228,9 @@ class TcpListener:
                 mcp_http.mcp_app(self.api.config_path, settings.read_only)
             )
         rest = RestApi(self.api, mcp)
+        self.layer = secured(rest, policy, rest.reads)
         config = uvicorn.Config(
-            secured(rest, policy, rest.reads),
+            self.layer,
             http=HeaderDeadline,
             log_config=None,
             lifespan="off",
@@ -222,6 +257,7 @@ class TcpListener:
             "allowed_hosts": sorted(policy.hosts()),
             "token_file": token_file,
             "mcp": url + MCP_ROUTE if settings.mcp else None,
+            "dashboard": url + HOME if settings.dashboard else None,
         }
         log.info("listening on %s (read-only: %s)", url, settings.read_only)
 

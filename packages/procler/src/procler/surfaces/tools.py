@@ -26,8 +26,9 @@ if TYPE_CHECKING:
     Envelope = tuple[dict[str, Any], int]
 
 # No tool: `mcp` would serve MCP inside MCP, and `capabilities` is what tools/list already
-# answers (every tool's input schema, annotations and output schema).
-NOT_TOOLS = frozenset({"mcp", "capabilities"})
+# answers (every tool's input schema, annotations and output schema); `tui` is a screen for
+# people, built of the other tools.
+NOT_TOOLS = frozenset({"mcp", "capabilities", "tui"})
 
 
 def tool_commands() -> "list[Command]":
