@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 from harness import PROCLER, PY, Project
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, given, seed, settings
 from hypothesis import strategies as st
 
 NOT_UTF8 = "\udcff\udcfe"  # the bytes 0xff 0xfe, as Python hands them over from argv
@@ -90,10 +90,10 @@ def answer(project: Project, argv: list[str]) -> tuple[int, bytes]:
 @settings(
     max_examples=40,
     deadline=None,
-    derandomize=True,
     database=None,
     suppress_health_check=[HealthCheck.too_slow],
 )
+@seed(20261201)  # reproducible, as derandomize was (which tripped hypothesis' data tree here)
 @given(data=st.data())
 def test_any_argv_gets_one_json_answer_and_never_exit_3(
     project: Project, commands: list[dict[str, Any]], data: st.DataObject

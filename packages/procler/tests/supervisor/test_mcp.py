@@ -11,6 +11,7 @@ import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 import anyio
 import pytest
@@ -147,6 +148,7 @@ CALLS: list[tuple[str, dict[str, Any], Callable[[Any], Any], Any]] = [
     ("procler_schedule_list", {}, lambda d: d["schedules"], []),
     ("procler_reload", {}, lambda d: d["processes"], ["api", "worker", "oneoff"]),
     ("procler_serve", {"port": 0}, lambda d: (d["listening"], d["read_only"]), (True, False)),
+    ("procler_dashboard", {}, lambda d: urlsplit(d["url"]).path, "/login"),
     ("procler_daemon_status", {}, lambda d: d["running"], True),
     ("procler_daemon_logs", {"tail": 1}, lambda d: len(d["lines"]), 1),
     ("procler_daemon_restart", {}, lambda d: d["running"], True),

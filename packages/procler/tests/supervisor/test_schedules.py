@@ -147,7 +147,11 @@ def test_catch_up_runs_once_for_slots_missed_while_no_supervisor_ran(tmp_path: P
 
     async def after(sup: Supervisor, h: Handlers) -> None:
         await until(sup.runtimes["caught"], lambda r: r.run == 1 and r.status == "scheduled")
-        listed = await h.schedule_list({"runs": 5})
+        for _ in range(500):  # the run's record is written as it ends: wait for it (bounded)
+            listed = await h.schedule_list({"runs": 5})
+            if listed["schedules"][0]["history"]:
+                break
+            await asyncio.sleep(0.01)
         assert [
             (s["name"], s["status"], s["runs"], s["next_run"], [r["trigger"] for r in s["history"]])
             for s in listed["schedules"]

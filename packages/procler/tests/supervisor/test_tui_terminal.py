@@ -65,3 +65,13 @@ def test_tui_in_a_real_terminal(tmux: list[str], tmp_path: Path) -> None:
         assert project.ok("status", "api")["status"] == "running"  # quitting touched nothing
     finally:
         project.close()
+
+
+def test_tui_without_a_terminal_is_a_usage_error(tmp_path: Path) -> None:
+    project = Project(tmp_path / "proj", CONFIG)
+    code, envelope = project.run("tui")
+    assert (code, envelope["error_code"], envelope["error"]) == (
+        2,
+        "USAGE",
+        "procler tui needs a terminal (stdin and stdout)",
+    )

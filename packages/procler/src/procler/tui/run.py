@@ -15,7 +15,15 @@ if TYPE_CHECKING:
 
 def main(values: "dict[str, Any]", command: "Command") -> "Stream":
     import os
+    import sys
+
+    from agentcli.errors import UsageError
 
     config = find_config(os.getcwd(), values.get("config"))  # no config: CONFIG_NOT_FOUND, exit 2
+    if not (sys.stdin.isatty() and sys.stdout.isatty()):
+        raise UsageError(
+            "procler tui needs a terminal (stdin and stdout)",
+            suggestion="run it in a terminal; a program uses the commands or `procler mcp`",
+        )
     ProclerApp(Client(config), load_keymap(values.get("keys"))).run()
     return Stream(iter(()))  # the screen said everything: no envelope after it
