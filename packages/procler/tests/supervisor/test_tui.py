@@ -203,46 +203,42 @@ processes:
 """
 
 
-async def test_logs_paged_and_interleaved(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    project = Project(tmp_path / "paged", PAGED)
-    monkeypatch.chdir(project.root)
-    try:
-        project.ok("start", "many")
-        project.ok("start", "other")
-        assert wait_for(lambda: len(project.ok("logs", "many", "--tail", "500")["lines"]) == 500)
-        app = app_for(project)
-        async with app.run_test(size=SIZE) as pilot:
-            pane = app.pane
-            await until(pilot, lambda: len(pane.entries) == 200)
-            texts = [e["text"] for e in pane.entries]
-            assert (texts[0], texts[-1]) == ("line 300", "line 499")
-            await pilot.press("o")
-            await until(pilot, lambda: pane.entries[-1]["text"] == "line 299")
-            assert (len(pane.entries), pane.entries[0]["text"], pane.older) == (
-                200,
-                "line 100",
-                True,
-            )
-            await pilot.press("o")
-            await until(pilot, lambda: pane.entries[-1]["text"] == "line 99")
-            assert (len(pane.entries), pane.entries[0]["text"], pane.older) == (
-                100,
-                "line 0",
-                False,
-            )
-            await pilot.press("o")  # nothing older: stays
-            assert app.log_page == 2
-            await pilot.press("O", "O")
-            await until(pilot, lambda: pane.entries[-1]["text"] == "line 499")
-            await pilot.press("space", "down", "space")  # both selected: interleaved by time
-            await until(pilot, lambda: "other says hi" in [e["text"] for e in pane.entries])
-            assert pane.prefixed is True
-            assert {e["name"] for e in pane.entries} == {"many", "other"}
-            stamps = [e["ts"] for e in pane.entries]
-            assert stamps == sorted(stamps)
-            assert pane.lines[-1].text.startswith(("many | ", "other | "))
-    finally:
-        project.close()
+async def test_logs_paged_and_interleaved(make_project: Callable[[str], Project]) -> None:
+    project = make_project(PAGED)
+    project.ok("start", "many")
+    project.ok("start", "other")
+    assert wait_for(lambda: len(project.ok("logs", "many", "--tail", "500")["lines"]) == 500)
+    app = app_for(project)
+    async with app.run_test(size=SIZE) as pilot:
+        pane = app.pane
+        await until(pilot, lambda: len(pane.entries) == 200)
+        texts = [e["text"] for e in pane.entries]
+        assert (texts[0], texts[-1]) == ("line 300", "line 499")
+        await pilot.press("o")
+        await until(pilot, lambda: pane.entries[-1]["text"] == "line 299")
+        assert (len(pane.entries), pane.entries[0]["text"], pane.older) == (
+            200,
+            "line 100",
+            True,
+        )
+        await pilot.press("o")
+        await until(pilot, lambda: pane.entries[-1]["text"] == "line 99")
+        assert (len(pane.entries), pane.entries[0]["text"], pane.older) == (
+            100,
+            "line 0",
+            False,
+        )
+        await pilot.press("o")  # nothing older: stays
+        assert app.log_page == 2
+        await pilot.press("O", "O")
+        await until(pilot, lambda: pane.entries[-1]["text"] == "line 499")
+        await pilot.press("space", "down", "space")  # both selected: interleaved by time
+        await until(pilot, lambda: "other says hi" in [e["text"] for e in pane.entries])
+        assert pane.prefixed is True
+        assert {e["name"] for e in pane.entries} == {"many", "other"}
+        stamps = [e["ts"] for e in pane.entries]
+        assert stamps == sorted(stamps)
+        assert pane.lines[-1].text.startswith(("many | ", "other | "))
 
 
 LIVE = f"""
@@ -256,32 +252,28 @@ processes:
 """
 
 
-async def test_live_from_the_event_stream(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+async def test_live_from_the_event_stream(make_project: Callable[[str], Project]) -> None:
     """No key pressed: a process dying, new log lines and the supervisor going away and
     coming back all reach the screen through the event stream."""
-    project = Project(tmp_path / "live", LIVE)
-    monkeypatch.chdir(project.root)
-    try:
-        project.ok("start", "ticker")
-        victim = project.ok("start", "victim")["pid"]
-        app = app_for(project)
-        async with app.run_test(size=SIZE) as pilot:
-            await until(pilot, lambda: app.table.row_count == 2 and bool(app.pane.entries))
-            seen = len(app.pane.entries)
-            await until(pilot, lambda: len(app.pane.entries) >= seen + 3)  # followed live
-            texts = [e["text"] for e in app.pane.entries]
-            assert texts[-3:] == [f"tick {int(texts[-3].split()[1]) + i}" for i in range(3)]
-            os.kill(victim, signal.SIGKILL)
-            await until(pilot, lambda: status_of(app, "victim") == "failed")
-            assert project.ok("status", "victim")["status"] == "failed"
-            project.ok("daemon", "stop")
-            await until(pilot, lambda: app.banner.has_class("shown"))
-            await until(pilot, lambda: status_of(app, "ticker") == "stopped")  # from the disk
-            project.ok("start", "ticker")  # a new supervisor
-            await until(pilot, lambda: not app.banner.has_class("shown"))
-            await until(pilot, lambda: status_of(app, "ticker") == "running")
-    finally:
-        project.close()
+    project = make_project(LIVE)
+    project.ok("start", "ticker")
+    victim = project.ok("start", "victim")["pid"]
+    app = app_for(project)
+    async with app.run_test(size=SIZE) as pilot:
+        await until(pilot, lambda: app.table.row_count == 2 and bool(app.pane.entries))
+        seen = len(app.pane.entries)
+        await until(pilot, lambda: len(app.pane.entries) >= seen + 3)  # followed live
+        texts = [e["text"] for e in app.pane.entries]
+        assert texts[-3:] == [f"tick {int(texts[-3].split()[1]) + i}" for i in range(3)]
+        os.kill(victim, signal.SIGKILL)
+        await until(pilot, lambda: status_of(app, "victim") == "failed")
+        assert project.ok("status", "victim")["status"] == "failed"
+        project.ok("daemon", "stop")
+        await until(pilot, lambda: app.banner.has_class("shown"))
+        await until(pilot, lambda: status_of(app, "ticker") == "stopped")  # from the disk
+        project.ok("start", "ticker")  # a new supervisor
+        await until(pilot, lambda: not app.banner.has_class("shown"))
+        await until(pilot, lambda: status_of(app, "ticker") == "running")
 
 
 ACTIONS = f"""
@@ -303,38 +295,29 @@ snippets:
 """
 
 
-async def test_recipe_snippet_and_reload_actions(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    project = Project(tmp_path / "acts", ACTIONS)
-    monkeypatch.chdir(project.root)
-    try:
-        project.ok("start", "api")
-        app = app_for(project)
-        async with app.run_test(size=SIZE) as pilot:
-            await until(pilot, lambda: app.table.row_count == 2)
-            await pilot.press("e")
-            await until(pilot, lambda: type(app.screen).__name__ == "Choose")
-            await pilot.press("enter")
-            body = await view_body(pilot, app, "recipe")
-            run_id = project.ok("recipe", "runs")["runs"][0]["run_id"]
-            assert body == f"run {run_id}: succeeded\nstop-1: succeeded\nstart-2: succeeded"
-            await pilot.press("escape", "c")
-            await until(pilot, lambda: type(app.screen).__name__ == "Choose")
-            await pilot.press("enter")
-            await until(pilot, lambda: type(app.screen).__name__ == "Ask")
-            await pilot.press("ctrl+a", "ctrl+k", *"bob; rm -rf /", "enter")
-            body = await view_body(pilot, app, "snippet")
-            assert body == "exit 0\nhello bob; rm -rf /\n"
-            await pilot.press("escape")
-            config = project.root / ".procler" / "config.yaml"
-            config.write_text(ACTIONS.replace("sleep(599)", "sleep(598)"))
-            await pilot.press("R")
-            await until(pilot, lambda: type(app.screen).__name__ == "Confirm")
-            question = str(app.screen.query_one("#question", Static).render())
-            assert (
-                question
-                == "Apply this reload?\nadded: -\nchanged: worker\nremoved: -\nunchanged: 1"
-            )
-    finally:
-        project.close()
+async def test_recipe_snippet_and_reload_actions(make_project: Callable[[str], Project]) -> None:
+    project = make_project(ACTIONS)
+    project.ok("start", "api")
+    app = app_for(project)
+    async with app.run_test(size=SIZE) as pilot:
+        await until(pilot, lambda: app.table.row_count == 2)
+        await pilot.press("e")
+        await until(pilot, lambda: type(app.screen).__name__ == "Choose")
+        await pilot.press("enter")
+        body = await view_body(pilot, app, "recipe")
+        run_id = project.ok("recipe", "runs")["runs"][0]["run_id"]
+        assert body == f"run {run_id}: succeeded\nstop-1: succeeded\nstart-2: succeeded"
+        await pilot.press("escape", "c")
+        await until(pilot, lambda: type(app.screen).__name__ == "Choose")
+        await pilot.press("enter")
+        await until(pilot, lambda: type(app.screen).__name__ == "Ask")
+        await pilot.press("ctrl+a", "ctrl+k", *"bob; rm -rf /", "enter")
+        body = await view_body(pilot, app, "snippet")
+        assert body == "exit 0\nhello bob; rm -rf /\n"
+        await pilot.press("escape")
+        config = project.root / ".procler" / "config.yaml"
+        config.write_text(ACTIONS.replace("sleep(599)", "sleep(598)"))
+        await pilot.press("R")
+        await until(pilot, lambda: type(app.screen).__name__ == "Confirm")
+        question = str(app.screen.query_one("#question", Static).render())
+        assert question == "Apply this reload?\nadded: -\nchanged: worker\nremoved: -\nunchanged: 1"

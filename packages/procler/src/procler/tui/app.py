@@ -18,7 +18,7 @@ from procler.tui.client import Answer, Client
 from procler.tui.feed import Feed
 from procler.tui.log_pane import LogPane
 from procler.tui.screens import Ask, Choose, Confirm, TextView
-from procler.tui.views import COLUMNS, row_cells, shown
+from procler.tui.views import COLUMNS, describe, reload_question, row_cells, shown
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -398,36 +398,3 @@ class ProclerApp(App[None]):
     def key_of(self, action: str) -> str:
         default = next(a.key for a in keys.ACTIONS if a.id == action)
         return self.keymap.get(action, default)
-
-
-def reload_question(diff: "dict[str, Any]") -> str:
-    if "added" not in diff:  # no supervisor runs: the next one reads the file as it is
-        return "No supervisor runs: the next start reads the config as it is. Nothing to apply."
-    lines = ["Apply this reload?"]
-    for part in ("added", "changed", "removed"):
-        names = [c["name"] if isinstance(c, dict) else c for c in diff[part]]
-        lines.append(f"{part}: {', '.join(names) or '-'}")
-    lines.append(f"unchanged: {len(diff['unchanged'])}")
-    return "\n".join(lines)
-
-
-def describe(view: str, data: "dict[str, Any]") -> str:
-    """The body of a text view from its command's answer."""
-    if view == "recipe":
-        steps = [f"{s['id']}: {s['status']}" for s in data["steps"]]
-        return "\n".join([f"run {data['run_id']}: {data['status']}", *steps])
-    if view == "snippet":
-        return f"exit {data['exit_code']}\n{data['stdout']}{data['stderr']}"
-    if view == "graph":
-        levels = data["start_order"]
-        return "\n".join(f"level {i}: {', '.join(level)}" for i, level in enumerate(levels, 1))
-    lines = [str(data["why"]), ""]
-    for dep in data["dependencies"]:
-        holds = "holds" if dep["holds"] else "waiting"
-        lines.append(f"needs {dep['name']} {dep['condition']}: {dep['status']} ({holds})")
-    if data["last_exit"]:
-        lines.append(f"last exit: {data['last_exit']}")
-    lines += [f"stderr: {line}" for line in data["stderr"]]
-    budget = data["restart_budget"]
-    lines.append(f"restarts: {budget['restarts']} of {budget['max_restarts']} ({budget['policy']})")
-    return "\n".join(lines)
