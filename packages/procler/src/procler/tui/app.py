@@ -136,7 +136,8 @@ class ProclerApp(App[None]):
         for row in shown(rows, self.filter_text, self.hide_stopped):
             mark = "*" if row["name"] in self.selected else ""
             cells = row_cells(row)
-            table.add_row(*cells, key=row["name"], label=mark)
+            # None, not "": no label column at all until a process is selected
+            table.add_row(*cells, key=row["name"], label=mark or None)
         names = [str(key.value) for key in table.rows]
         if keep in names:
             table.move_cursor(row=names.index(keep))
