@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import os
 import signal
-import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -12,9 +11,8 @@ from typing import Any
 import pytest
 from harness import PY, Project, wait_for
 from textual.widgets import Static
+from tui_pilot import SIZE, app_for, status_of, table_rows, until, view_body
 
-from procler.tui.app import ProclerApp
-from procler.tui.client import Client
 from procler.tui.screens import TextView
 
 CONFIG = f"""
@@ -29,7 +27,6 @@ processes:
     command: /nonexistent/program
     restart: "no"
 """
-SIZE = (120, 40)
 pytestmark = pytest.mark.anyio
 
 
@@ -46,37 +43,6 @@ def project(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Project
         yield made
     finally:
         made.close()
-
-
-def app_for(project: Project, keymap: dict[str, str] | None = None) -> ProclerApp:
-    return ProclerApp(Client(str(project.root / ".procler" / "config.yaml")), keymap)
-
-
-async def until(pilot: Any, condition: Callable[[], bool], timeout: float = 20.0) -> None:
-    """Let the app run until the condition holds (bounded)."""
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if condition():
-            return
-        await pilot.pause(0.05)
-    assert condition()
-
-
-async def view_body(pilot: Any, app: ProclerApp, view_id: str) -> str:
-    """The text of the view on top once it is shown."""
-    await until(pilot, lambda: app.screen.id == view_id and bool(app.screen.query("#body")))
-    return str(app.screen.query_one("#body", Static).render())
-
-
-def table_rows(app: ProclerApp) -> list[tuple[str, str]]:
-    table = app.table
-    return [
-        (str(table.get_row_at(i)[0]), str(table.get_row_at(i)[1])) for i in range(table.row_count)
-    ]
-
-
-def status_of(app: ProclerApp, name: str) -> str:
-    return next(r["status"] for r in app.rows if r["name"] == name)
 
 
 async def test_table_shows_every_process_from_the_supervisor(project: Project) -> None:

@@ -17,6 +17,7 @@ from procler.tui import keys
 from procler.tui.client import Answer, Client
 from procler.tui.feed import Feed
 from procler.tui.log_pane import LogPane
+from procler.tui.palette import ActionCommands
 from procler.tui.screens import Ask, Choose, Confirm, TextView
 from procler.tui.views import COLUMNS, describe, reload_question, row_cells, shown
 
@@ -41,6 +42,7 @@ class ProclerApp(App[None]):
     CSS = CSS
     TITLE = "procler"
     BINDINGS: ClassVar[list[BindingType]] = [*keys.bindings()]
+    COMMANDS = App.COMMANDS | {ActionCommands}
 
     def __init__(self, client: Client, keymap: "dict[str, str] | None" = None) -> None:
         super().__init__()

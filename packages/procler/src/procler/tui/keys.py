@@ -14,12 +14,14 @@ if TYPE_CHECKING:
 
 @dataclass(frozen=True)
 class Action:
-    """One bindable action: its id (the method `action_<id>`), default key, help text."""
+    """One bindable action: its id (the method `action_<id>`), default key, help text;
+    a priority key works in dialogs and input lines too."""
 
     id: str
     key: str
     description: str
     show: bool = True
+    priority: bool = False
 
 
 ACTIONS = (
@@ -42,6 +44,7 @@ ACTIONS = (
     Action("reload", "R", "reload the config (shows the diff first)"),
     Action("recipe", "e", "run a recipe"),
     Action("snippet", "c", "run a snippet (asks for its arguments)"),
+    Action("command_palette", "ctrl+p", "palette", show=False, priority=True),
     Action("help", "question_mark", "key bindings"),
     Action("quit", "q", "quit (processes keep running)"),
 )
@@ -87,4 +90,7 @@ def load_keymap(path: "str | None") -> "dict[str, str]":
 def bindings() -> "list[Binding]":
     from textual.binding import Binding
 
-    return [Binding(a.key, a.id, a.description, show=a.show, id=a.id) for a in ACTIONS]
+    return [
+        Binding(a.key, a.id, a.description, show=a.show, id=a.id, priority=a.priority)
+        for a in ACTIONS
+    ]

@@ -1,0 +1,56 @@
+"""What the TUI's pilot tests share: the app for a project, bounded waits, what is shown."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from typing import Any
+
+from harness import Project
+from textual.command import CommandList
+from textual.widgets import Static
+
+from procler.tui.app import ProclerApp
+from procler.tui.client import Client
+
+SIZE = (120, 40)
+
+
+def app_for(project: Project, keymap: dict[str, str] | None = None) -> ProclerApp:
+    return ProclerApp(Client(str(project.root / ".procler" / "config.yaml")), keymap)
+
+
+async def until(pilot: Any, condition: Callable[[], bool], timeout: float = 20.0) -> None:
+    """Let the app run until the condition holds (bounded)."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if condition():
+            return
+        await pilot.pause(0.05)
+    assert condition()
+
+
+async def view_body(pilot: Any, app: ProclerApp, view_id: str) -> str:
+    """The text of the view on top once it is shown."""
+    await until(pilot, lambda: app.screen.id == view_id and bool(app.screen.query("#body")))
+    return str(app.screen.query_one("#body", Static).render())
+
+
+def table_rows(app: ProclerApp) -> list[tuple[str, str]]:
+    table = app.table
+    return [
+        (str(table.get_row_at(i)[0]), str(table.get_row_at(i)[1])) for i in range(table.row_count)
+    ]
+
+
+def status_of(app: ProclerApp, name: str) -> str:
+    return next(r["status"] for r in app.rows if r["name"] == name)
+
+
+def palette_offers(app: ProclerApp) -> list[str]:
+    """The commands the open palette lists, in order."""
+    found = app.screen.query(CommandList)
+    if not found:
+        return []
+    listed = found.first()
+    return [str(listed.get_option_at_index(i).hit.text) for i in range(listed.option_count)]
