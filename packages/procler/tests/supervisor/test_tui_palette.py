@@ -21,7 +21,7 @@ CONFIG = f"""
 version: 1
 processes:
   api:
-    command: {PY} -c "import time; print('api says hello', flush=True); time.sleep(600)"
+    command: {PY} -c "import os, time; print('api says hello', os.getpid(), flush=True); time.sleep(600)"
   worker:
     command: {PY} -c "import time; time.sleep(599)"
     depends_on: [api]
@@ -41,6 +41,14 @@ TEXTUAL_COMMANDS = ["Keys", "Maximize", "Quit", "Screenshot", "Theme"]
 @pytest.fixture
 def anyio_backend() -> str:
     return "asyncio"
+
+
+def pid_of(app: ProclerApp, name: str) -> int | None:
+    return next(r["pid"] for r in app.rows if r["name"] == name)  # type: ignore[no-any-return]
+
+
+def texts(app: ProclerApp) -> list[str]:
+    return [e["text"] for e in app.pane.entries]
 
 
 async def pick(pilot: Any, app: ProclerApp, typed: str, command: str) -> None:
@@ -85,7 +93,12 @@ async def test_palette_commands_do_what_their_keys_do(
         await until(pilot, lambda: status_of(app, "api") == "running")
         first = project.ok("status", "api")["pid"]
         await pick(pilot, app, "rest", "restart")
-        await until(pilot, lambda: project.ok("status", "api")["pid"] not in (first, None))
+        await until(pilot, lambda: pid_of(app, "api") not in (first, None))
+        assert project.ok("status", "api")["pid"] == pid_of(app, "api")
+        await pilot.press("p")  # the previous run's logs (its key; the palette's is the same)
+        await until(pilot, lambda: texts(app) == [f"api says hello {first}"])
+        assert str(app.state_line.render()).endswith(" · run previous")
+        await pilot.press("p")
         await pick(pilot, app, "asks", "stop (asks first)")
         await until(pilot, lambda: type(app.screen).__name__ == "Confirm")
         await pilot.press("y")
@@ -127,13 +140,6 @@ async def test_palette_commands_do_what_their_keys_do(
         assert body == f"run {run_id}: succeeded\nstop-1: succeeded\nstart-2: succeeded"
         await pilot.press("escape")
         await until(pilot, lambda: status_of(app, "api") == "running")
-        await pilot.press("up")  # the cursor on api: its logs shown
-        await until(pilot, lambda: [e["text"] for e in app.pane.entries] == ["api says hello"])
-        await pick(pilot, app, "sear", "search the logs")
-        await until(pilot, lambda: type(app.screen).__name__ == "Ask")
-        await pilot.press(*"hello", "enter")
-        await until(pilot, lambda: app.pane.found == [(0, 9)])
-
         await pick(pilot, app, "snip", "run a snippet (asks for its arguments)")
         await until(pilot, lambda: type(app.screen).__name__ == "Choose")
         await pilot.press("enter")
