@@ -286,4 +286,7 @@ async def test_recipe_snippet_and_reload_actions(make_project: Callable[[str], P
         await pilot.press("R")
         await until(pilot, lambda: type(app.screen).__name__ == "Confirm")
         question = str(app.screen.query_one("#question", Static).render())
-        assert question == "Apply this reload?\nadded: -\nchanged: worker\nremoved: -\nunchanged: 1"
+        assert (
+            question
+            == "Apply this reload?\nadded: -\nchanged: worker (command)\nremoved: -\nunchanged: 1"
+        )

@@ -153,4 +153,12 @@ async def test_palette_commands_do_what_their_keys_do(
         await pick(pilot, app, "relo", "reload the config (shows the diff first)")
         await until(pilot, lambda: type(app.screen).__name__ == "Confirm")
         question = str(app.screen.query_one("#question", Static).render())
-        assert question == "Apply this reload?\nadded: -\nchanged: worker\nremoved: -\nunchanged: 1"
+        assert (
+            question
+            == "Apply this reload?\nadded: -\nchanged: worker (command)\nremoved: -\nunchanged: 1"
+        )
+        await pilot.press("y")
+        await until(
+            pilot, lambda: not [w for w in app.workers if w.group == "commands" and not w.is_finished]
+        )
+        assert project.ok("reload", "--dry-run")["changed"] == []  # applied

@@ -3,7 +3,7 @@
 from rich.text import Text
 
 from procler import states
-from procler.tui.views import STATUS_STYLE, log_text, matches, row_cells, shown
+from procler.tui.views import STATUS_STYLE, log_text, matches, reload_question, row_cells, shown
 
 ROW = {
     "name": "job",
@@ -50,3 +50,16 @@ def test_log_text_is_never_markup_and_search_is_literal() -> None:
     assert matches([text, Text("A+")], "(A+)") == [(0, 17)]
     assert matches([Text("aaa")], "a") == [(0, 0), (0, 1), (0, 2)]
     assert matches([Text("x")], "") == []
+
+
+def test_reload_question_names_the_changed_fields() -> None:
+    diff = {
+        "added": ["new", "newer"],
+        "changed": [{"name": "api", "fields": ["command", "env"]}],
+        "removed": [],
+        "unchanged": ["db", "cache"],
+    }
+    assert reload_question(diff) == (
+        "Apply this reload?\nadded: new, newer\nchanged: api (command, env)\nremoved: -\n"
+        "unchanged: 2"
+    )

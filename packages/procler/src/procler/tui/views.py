@@ -97,10 +97,13 @@ def matches(texts: "list[Text]", needle: str) -> "list[tuple[int, int]]":
 def reload_question(diff: "dict[str, Any]") -> str:
     if "added" not in diff:  # no supervisor runs: the next one reads the file as it is
         return "No supervisor runs: the next start reads the config as it is. Nothing to apply."
-    lines = ["Apply this reload?"]
-    for part in ("added", "changed", "removed"):
-        names = [c["name"] if isinstance(c, dict) else c for c in diff[part]]
-        lines.append(f"{part}: {', '.join(names) or '-'}")
+    changed = [f"{c['name']} ({', '.join(c['fields'])})" for c in diff["changed"]]
+    lines = [
+        "Apply this reload?",
+        f"added: {', '.join(diff['added']) or '-'}",
+        f"changed: {', '.join(changed) or '-'}",
+        f"removed: {', '.join(diff['removed']) or '-'}",
+    ]
     lines.append(f"unchanged: {len(diff['unchanged'])}")
     return "\n".join(lines)
 
