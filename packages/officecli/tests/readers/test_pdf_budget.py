@@ -5,6 +5,7 @@ inflates, are generated here (small on disk, quick) and refused within bounded m
 from __future__ import annotations
 
 import base64
+import os
 import struct
 import threading
 import zlib
@@ -23,13 +24,13 @@ from bomb_files import (
     zlib_of_repeats,
 )
 
-from officecli.readers import pdf_budget, pdf_filters
+from officecli.readers import ocr, pdf_budget, pdf_filters
 from officecli.readers.model import ReadOptions
 from officecli.readers.pdf import read_pdf
 from officecli.readers.safety import UnsafeFileError
 
 PAST = pdf_budget.MAX_EXPANDED_BYTES + 72 * MIB  # a bomb's expansion: past the budget
-PEAK_MIB = 300  # doc2md's peak memory on any of these bombs: the bombs expand to more
+PEAK_MIB = 100  # doc2md's peak memory on any of these bombs (about 40): they expand to 200
 CATALOG = b"<< /Type /Catalog /Pages 2 0 R >>"
 TEXT = b"BT /F1 24 Tf 72 700 Td (Second page text) Tj ET"
 HELVETICA = b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>"
@@ -53,9 +54,9 @@ def _two_pages(first: bytes, first_resources: bytes, extra: list[bytes]) -> byte
     )
 
 
-def _refused(path: Path, out: Path, message: str) -> None:
+def _refused(path: Path, out: Path, message: str, peak_mib: int = PEAK_MIB) -> None:
     """doc2md refuses the file (UNSAFE_FILE, exit 2, nothing written), naming the stream
-    and where it was decoded, and stays well under what the bomb expands to."""
+    and where it was decoded, and stays under `peak_mib` of memory."""
     code, report, peak = doc2md_peak(path, "-d", out)
     failed = report["findings"][0]  # type: ignore[index]
     assert (code, failed["rule_id"], failed["field"]) == (2, "convert.failed", "UNSAFE_FILE")
@@ -64,7 +65,7 @@ def _refused(path: Path, out: Path, message: str) -> None:
         f"{pdf_budget.MAX_EXPANDED_BYTES} bytes"
     )
     assert not (out / f"{path.stem}.md").exists()
-    assert peak < PEAK_MIB
+    assert peak < peak_mib
 
 
 @pytest.mark.parametrize(
@@ -109,7 +110,38 @@ def test_pdf_pictures_past_the_budget_together_refuse_the_file(tmp_path: Path) -
     images = b"<< /XObject << /Im0 8 0 R /Im1 9 0 R /Im2 10 0 R >> >>"
     path = tmp_path / "pictures.pdf"
     path.write_bytes(_two_pages(stream(draw), images, [stream(pixels, head)] * 3))
-    _refused(path, tmp_path / "out", "stream object 10 decoded while page 1 is read")
+    # memory: the two pictures decoded within the budget, and a PNG made of one of them
+    peak = 2 * pdf_budget.MAX_EXPANDED_BYTES // MIB
+    _refused(path, tmp_path / "out", "stream object 10 decoded while page 1 is read", peak)
+
+
+@pytest.mark.skipif(
+    not ocr.available() and not os.environ.get("CI"), reason="needs tesseract (CI has it)"
+)
+def test_pdf_page_rendered_for_ocr_past_the_budget_is_refused_before_rendering(
+    tmp_path: Path,
+) -> None:
+    """A scan-like page (one picture over the page, no text) is rendered by pdfium, which
+    decodes the picture itself: 16384 x 16384 grey pixels, 256 MiB from 256 KiB."""
+    side = 16384
+    pixels = zlib_of_repeats(b"\xff" * MIB, side * side // MIB)
+    head = b"/Type /XObject /Subtype /Image /Width %d /Height %d " % (side, side)
+    head += b"/ColorSpace /DeviceGray /BitsPerComponent 8 /Filter /FlateDecode "
+    page = b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R "
+    page += b"/Resources << /XObject << /Im0 5 0 R >> >> >>"
+    path = tmp_path / "scan.pdf"
+    path.write_bytes(
+        pdf_file(
+            [
+                CATALOG,
+                b"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
+                page,
+                stream(b"q 612 0 0 792 0 0 cm /Im0 Do Q"),
+                stream(pixels, head),
+            ]
+        )
+    )
+    _refused(path, tmp_path / "out", "stream object 5 decoded when page 1 is rendered")
 
 
 @pytest.mark.parametrize(

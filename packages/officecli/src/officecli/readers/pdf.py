@@ -267,7 +267,8 @@ def _read_pages(
             doc.raw_chars += sum(count_chars(ch["text"]) for ch in pdf_page.chars)
             pages.append(_read_page(pdf_page, number, doc))
             if needs_ocr(pdf_page, options.ocr):
-                check_render(pdf_page.page_obj, budget, f"when page {number} is rendered")
+                if ocr.available():  # else nothing is rendered
+                    check_render(pdf_page.page_obj, budget, f"when page {number} is rendered")
                 scanned.append(number)
         pdf_page.close()
     return pages, scanned
