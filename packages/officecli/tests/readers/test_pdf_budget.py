@@ -164,6 +164,24 @@ def test_pdf_object_stream_expanding_past_the_budget_is_refused_at_open(
     _refused(path, tmp_path / "out", "stream object 3 decoded when the document opens")
 
 
+@pytest.mark.parametrize("with_page", [True, False], ids=["one-page", "no-page"])
+def test_pdf_refusal_a_library_catches_still_refuses_the_file(
+    tmp_path: Path, with_page: bool
+) -> None:
+    """pdfplumber reads the document information and ignores what fails there: the title
+    sits in an object stream past the budget, the refusal is kept and the file refused.
+    With no page in the tree pdfminer looks for pages in every object, when the pages are
+    counted and again when the document closes: closing is measured too."""
+    objects, first = _catalog_objects(with_page)
+    title = zlib_of_repeats(b" " * MIB, PAST // MIB, b"6 0 (T) ")
+    path = tmp_path / "title.pdf"
+    count = 3 if with_page else 2
+    data = _pdf_with_object_stream(zlib.compress(objects), first, title=title, count=count)
+    path.write_bytes(data)
+    assert path.stat().st_size < 2 * MIB
+    _refused(path, tmp_path / "out", "stream object 5 decoded when the document opens")
+
+
 def test_pdf_object_stream_within_the_budget_opens(tmp_path: Path) -> None:
     objects, first = _catalog_objects()
     path = tmp_path / "small.pdf"
@@ -173,27 +191,46 @@ def test_pdf_object_stream_within_the_budget_opens(tmp_path: Path) -> None:
     assert (code, [f["rule_id"] for f in findings]) == (0, ["convert.ok"])
 
 
-def _pdf_with_object_stream(objstm: bytes, first: int, filters: bytes = b"/FlateDecode") -> bytes:
-    """A PDF 1.5 whose catalog and page tree sit in object stream 3 (data `objstm` under
-    `filters`, objects from byte `first`), indexed by the xref stream 4."""
+def _pdf_with_object_stream(
+    objstm: bytes, first: int, filters: bytes = b"/FlateDecode", title: bytes = b"", count: int = 2
+) -> bytes:
+    """A PDF 1.5 whose catalog and page tree (and with `count` 3, page 7) sit in object
+    stream 3 (data `objstm` under `filters`, objects from byte `first`), indexed by the xref
+    stream 4. With `title` (deflated data of an object stream holding object 6 from byte 4),
+    that is stream 5 and the document information's title is object 6."""
     out = bytearray(b"%PDF-1.5\n")
+    head = b"<< /Type /ObjStm /N %d /First %d /Filter [%s] /Length %d >>"
     offsets = [len(out)]
-    head = b"<< /Type /ObjStm /N 2 /First %d /Filter [%s] /Length %d >>"
-    out += b"3 0 obj\n" + head % (first, filters, len(objstm)) + b"\nstream\n" + objstm
+    out += b"3 0 obj\n" + head % (count, first, filters, len(objstm)) + b"\nstream\n" + objstm
     out += b"\nendstream\nendobj\n"
-    offsets.append(len(out))
-    rows = [(0, 0, 65535), (2, 3, 0), (2, 3, 1), (1, offsets[0], 0), (1, offsets[1], 0)]
+    rows = [(0, 0, 65535), (2, 3, 0), (2, 3, 1), (1, offsets[0], 0)]
+    info = b""
+    if title:
+        rows += [(1, len(out), 0), (2, 5, 0)]  # objects 5 and 6; row 4 (the xref): below
+        rows += [(2, 3, 2)] * (count - 2)  # page 7, in stream 3
+        out += b"5 0 obj\n" + head % (1, 4, b"/FlateDecode", len(title)) + b"\nstream\n"
+        out += title + b"\nendstream\nendobj\n"
+        info = b"/Info << /Title 6 0 R >> "
+    rows.insert(4, (1, len(out), 0))
     table = b"".join(struct.pack(">BIH", *row) for row in rows)
-    xref = b"<< /Type /XRef /Size 5 /W [1 4 2] /Root 1 0 R /Length %d >>" % len(table)
-    out += b"4 0 obj\n" + xref + b"\nstream\n" + table + b"\nendstream\nendobj\n"
-    out += b"startxref\n%d\n%%%%EOF\n" % offsets[1]
+    xref = b"<< /Type /XRef /Size %d /W [1 4 2] /Root 1 0 R %s/Length %d >>"
+    out += b"4 0 obj\n" + xref % (len(rows), info, len(table)) + b"\nstream\n" + table
+    out += b"\nendstream\nendobj\n"
+    out += b"startxref\n%d\n%%%%EOF\n" % rows[4][1]
     return bytes(out)
 
 
-def _catalog_objects() -> tuple[bytes, int]:
-    catalog, pages = b"<< /Type /Catalog /Pages 2 0 R >> ", b"<< /Type /Pages /Kids [] /Count 0 >> "
-    index = b"1 0 2 %d " % len(catalog)
-    return index + catalog + pages, len(index)
+def _catalog_objects(with_page: bool = False) -> tuple[bytes, int]:
+    """An object stream's data holding the catalog (1), the page tree (2) and, with a page,
+    page 7; and where its objects start."""
+    kids = b"[7 0 R] /Count 1" if with_page else b"[] /Count 0"
+    bodies = [b"<< /Type /Catalog /Pages 2 0 R >> ", b"<< /Type /Pages /Kids %s >> " % kids]
+    if with_page:
+        bodies.append(b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] >> ")
+    index, at = b"", 0
+    for number, body in zip((1, 2, 7), bodies, strict=False):
+        index, at = index + b"%d %d " % (number, at), at + len(body)
+    return index + b"".join(bodies), len(index)
 
 
 def test_lzw_and_runlength_are_counted_as_pdfminer_decodes_them() -> None:

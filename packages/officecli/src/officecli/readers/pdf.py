@@ -227,12 +227,12 @@ def read_pdf(path: Path, options: ReadOptions) -> Document:
     doc = Document()
     budget = ExpansionBudget(path.name, MAX_EXPANDED_BYTES)  # every stream of the file
     try:
+        # the whole life of the document is measured: closing it may read the page tree
         with measured(budget, "when the document opens"):
             pdf = pdfplumber.open(path)
-        with pdf:
-            with measured(budget, "when the document opens"):  # the page tree may sit in
-                doc.counts["pages"] = len(pdf.pages)  # object streams too
-            pages, scanned = _read_pages(pdf, budget, options, doc)
+            with pdf:
+                doc.counts["pages"] = len(pdf.pages)
+                pages, scanned = _read_pages(pdf, budget, options, doc)
     except PdfminerException as exc:
         inner = exc.args[0] if exc.args else exc
         if isinstance(inner, UnsafeFileError):
@@ -270,7 +270,7 @@ def _read_pages(
                 if ocr.available():  # else nothing is rendered
                     check_render(pdf_page.page_obj, budget, f"when page {number} is rendered")
                 scanned.append(number)
-        pdf_page.close()
+            pdf_page.close()
     return pages, scanned
 
 
