@@ -103,7 +103,7 @@ def check_render(page: Any, budget: ExpansionBudget, where: str) -> None:
     left, total = budget.left, 0
     for stream in _drawn_streams(page):
         total += stream_cost(stream, left - total) + _codec_pixels(stream)
-        if total > left:
+        if total > left:  # refused as a decode past the budget is (message, `refused`)
             budget.take(total, f"{_stream_label(stream)} decoded {where}")
 
 
