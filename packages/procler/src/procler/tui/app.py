@@ -14,11 +14,12 @@ from textual.binding import BindingType
 from textual.widgets import DataTable, Footer, Static
 
 from procler.tui import keys
+from procler.tui.asking import AskingActions
 from procler.tui.client import Answer, Client
 from procler.tui.feed import Feed
 from procler.tui.log_pane import LogPane
 from procler.tui.palette import ActionCommands
-from procler.tui.screens import Ask, Choose, Confirm, TextView
+from procler.tui.screens import Ask, Confirm, TextView
 from procler.tui.views import COLUMNS, describe, reload_question, row_cells, shown
 
 TYPE_CHECKING = False
@@ -36,7 +37,7 @@ Confirm, Ask, TextView { align: center middle; }
 """
 
 
-class ProclerApp(App[None]):
+class ProclerApp(AskingActions, App[None]):
     """The process table, the log pane and the actions bound to keys."""
 
     CSS = CSS
@@ -334,65 +335,6 @@ class ProclerApp(App[None]):
                 self.command("reload", {})
 
         self.call_from_thread(self.push_screen, Confirm(reload_question(planned.data)), answered)
-
-    @work(thread=True, group="commands")
-    def action_recipe(self) -> None:
-        listed = self.client.run("recipe list")
-        if not listed.ok:
-            self.call_from_thread(self.show_error, listed)
-            return
-        names = [r["name"] for r in listed.data["recipes"]]
-
-        def chosen(name: "str | None") -> None:
-            if name:
-                self.text_command("recipe run", {"name": name}, f"Recipe {name}", "recipe")
-
-        self.call_from_thread(self.push_screen, Choose("Run which recipe?", names), chosen)
-
-    @work(thread=True, group="commands")
-    def action_snippet(self) -> None:
-        listed = self.client.run("snippet list")
-        if not listed.ok:
-            self.call_from_thread(self.show_error, listed)
-            return
-        snippets = {s["name"]: s for s in listed.data["snippets"]}
-
-        def chosen(name: "str | None") -> None:
-            if name:
-                self.ask_arguments(snippets[name], list(snippets[name]["args"]), [])
-
-        self.call_from_thread(
-            self.push_screen, Choose("Run which snippet?", list(snippets)), chosen
-        )
-
-    def ask_arguments(
-        self, snippet: "dict[str, Any]", left: "list[dict[str, Any]]", given: "list[str]"
-    ) -> None:
-        """Ask for each argument in turn (its default filled in), then run the snippet;
-        one marked confirm is run only after a yes."""
-        if left:
-            arg, rest = left[0], left[1:]
-
-            def answered(value: "str | None") -> None:
-                if value is not None:
-                    self.ask_arguments(snippet, rest, [*given, f"{arg['name']}={value}"])
-
-            default = "" if arg["default"] is None else str(arg["default"])
-            self.push_screen(
-                Ask(f"{snippet['name']}: {arg['name']} ({arg['type']})", default), answered
-            )
-            return
-        values = {"name": snippet["name"], "arg": given, "yes": True}
-        title = f"Snippet {snippet['name']}"
-        if not snippet["confirm"]:
-            self.text_command("snippet run", values, title, "snippet")
-            return
-
-        def confirmed(yes: "bool | None") -> None:
-            if yes:
-                self.text_command("snippet run", values, title, "snippet")
-
-        self.push_screen(Confirm(f"Run {snippet['name']}: {snippet['command']}?"), confirmed)
 
     def action_help(self) -> None:
         lines = [f"{self.key_of(a.id):>14}  {a.description}" for a in keys.ACTIONS]

@@ -1,0 +1,79 @@
+"""The TUI's actions that ask something before they run a command: which recipe, which
+snippet and its arguments."""
+
+from typing import Any
+
+from textual import work
+
+from procler.tui.screens import Ask, Choose, Confirm
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from procler.tui.app import ProclerApp
+
+
+class AskingActions:
+    """Mixed into ProclerApp, whose rows, client and commands these use (so each method's
+    self is a ProclerApp: mypy wants a self type above the class, hence the ignores)."""
+
+    @work(thread=True, group="commands")
+    def action_recipe(self: "ProclerApp") -> None:
+        listed = self.client.run("recipe list")
+        if not listed.ok:
+            self.call_from_thread(self.show_error, listed)
+            return
+        names = [r["name"] for r in listed.data["recipes"]]
+
+        def chosen(name: "str | None") -> None:
+            if name:
+                self.text_command("recipe run", {"name": name}, f"Recipe {name}", "recipe")
+
+        self.call_from_thread(self.push_screen, Choose("Run which recipe?", names), chosen)
+
+    @work(thread=True, group="commands")
+    def action_snippet(self: "ProclerApp") -> None:
+        listed = self.client.run("snippet list")
+        if not listed.ok:
+            self.call_from_thread(self.show_error, listed)
+            return
+        snippets = {s["name"]: s for s in listed.data["snippets"]}
+
+        def chosen(name: "str | None") -> None:
+            if name:
+                self.ask_arguments(snippets[name], list(snippets[name]["args"]), [])
+
+        self.call_from_thread(
+            self.push_screen, Choose("Run which snippet?", list(snippets)), chosen
+        )
+
+    def ask_arguments(  # type: ignore[misc]
+        self: "ProclerApp",
+        snippet: "dict[str, Any]",
+        left: "list[dict[str, Any]]",
+        given: "list[str]",
+    ) -> None:
+        """Ask for each argument in turn (its default filled in), then run the snippet;
+        one marked confirm is run only after a yes."""
+        if left:
+            arg, rest = left[0], left[1:]
+
+            def answered(value: "str | None") -> None:
+                if value is not None:
+                    self.ask_arguments(snippet, rest, [*given, f"{arg['name']}={value}"])
+
+            default = "" if arg["default"] is None else str(arg["default"])
+            self.push_screen(
+                Ask(f"{snippet['name']}: {arg['name']} ({arg['type']})", default), answered
+            )
+            return
+        values = {"name": snippet["name"], "arg": given, "yes": True}
+        title = f"Snippet {snippet['name']}"
+        if not snippet["confirm"]:
+            self.text_command("snippet run", values, title, "snippet")
+            return
+
+        def confirmed(yes: "bool | None") -> None:
+            if yes:
+                self.text_command("snippet run", values, title, "snippet")
+
+        self.push_screen(Confirm(f"Run {snippet['name']}: {snippet['command']}?"), confirmed)
