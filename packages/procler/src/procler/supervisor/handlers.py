@@ -33,8 +33,8 @@ from procler.supervisor.core import Supervisor
 from procler.supervisor.orchestrate import start_plan, stop_plan
 from procler.supervisor.ports import holder, project_process
 from procler.supervisor.runtime import ProcessRuntime
-from procler.supervisor.schedule_handlers import ScheduleCommands
 from procler.supervisor.sampler import ProcessSampler
+from procler.supervisor.schedule_handlers import ScheduleCommands
 from procler.supervisor.status import process_status, supervisor_status
 from procler.supervisor.waiting import wait_members
 

@@ -50,15 +50,15 @@ class ProcessSampler:
         """The sample of run `proc` in `status`: the last one while it is younger than
         SAMPLE_EVERY, else a new read of /proc."""
         last = self._samples.get(name)
-        same_run = last is not None and last.proc is proc and last.leader == leader
-        if last is not None and same_run and last.status == status:
-            if 0 <= now - last.at < SAMPLE_EVERY:
-                return last
+        if last is not None and (last.proc is not proc or last.leader != leader):
+            last = None  # another run: nothing of the last one's carries over
+        if last is not None and last.status == status and 0 <= now - last.at < SAMPLE_EVERY:
+            return last
         tree = procfs.tree(leader)
         # A shell leads the group; what the user thinks of as the process is its child.
         pid = next(iter(procfs.children(leader)), leader) if shell else leader
         cpu = sum(p.cpu_seconds for p in tree)
-        prev_cpu, prev_t = (last.cpu_seconds, last.at) if last and same_run else (0.0, started)
+        prev_cpu, prev_t = (last.cpu_seconds, last.at) if last is not None else (0.0, started)
         elapsed = now - prev_t
         percent = round(100.0 * max(0.0, cpu - prev_cpu) / elapsed, 1) if elapsed > 0 else 0.0
         fresh = Sample(
