@@ -17,7 +17,7 @@ from procler.contexts import procfs
 from procler.supervisor.clock import Clock
 from procler.supervisor.core import Supervisor
 from procler.supervisor.handlers import Handlers
-from procler.supervisor.sampler import SAMPLE_EVERY, ProcessSampler, Sample
+from procler.supervisor.sampler import SAMPLE_EVERY, ProcessSampler, Sample, lifetime
 
 T0 = 1_000_000.0
 GROW = 64 << 20  # bytes the child touches when told to
@@ -52,7 +52,7 @@ def now_in_proc(pid: int) -> tuple[int, float]:
     return sum(p.rss_bytes for p in tree), sum(p.cpu_seconds for p in tree)
 
 
-def test_a_sample_serves_a_second_then_is_read_again(child: subprocess.Popen[str]) -> None:
+def test_a_sample_serves_at_most_a_second_then_is_read_again(child: subprocess.Popen[str]) -> None:
     async def scenario() -> None:
         sampler, run = ProcessSampler(), FakeProcess(child.pid, None)
 
@@ -68,7 +68,7 @@ def test_a_sample_serves_a_second_then_is_read_again(child: subprocess.Popen[str
         child.stdin.write("grow\n")
         child.stdin.flush()
         assert child.stdout.readline() == "grown\n"
-        assert sample(T0 + SAMPLE_EVERY / 2) is first  # /proc is not read
+        assert sample(T0 + SAMPLE_EVERY / 4) is first  # /proc is not read
         fresh = sample(T0 + SAMPLE_EVERY)
         rss, cpu = now_in_proc(child.pid)
         assert (fresh.at, fresh.rss_bytes, fresh.cpu_seconds) == (T0 + SAMPLE_EVERY, rss, cpu)
@@ -81,6 +81,13 @@ def test_a_sample_serves_a_second_then_is_read_again(child: subprocess.Popen[str
         assert sample(T0).at == T0
 
     asyncio.run(scenario())
+
+
+def test_samples_of_different_processes_serve_different_times() -> None:
+    lives = {name: lifetime(name) for name in ("api", "worker", "db", "web-1", "web-2")}
+    assert all(SAMPLE_EVERY / 2 <= life < SAMPLE_EVERY for life in lives.values())
+    assert len(set(lives.values())) == len(lives)
+    assert lifetime("api") == lives["api"]
 
 
 def test_a_transition_or_a_new_run_takes_a_new_sample(child: subprocess.Popen[str]) -> None:
