@@ -6,9 +6,9 @@ processes. Like top, status shows a sample instead; a sample serves only the run
 status it was taken in, so a transition or a new run reads /proc again at once.
 
 A status call samples every process together; if each sample then served the same time,
-one call a second would pay for every tree (~90 µs a process here, 90 ms for 1000) and the
-callers queued behind it would wait: so each process's samples serve their own time
-(`lifetime`), which spreads the reads over the calls.
+one call a second would pay for every tree (40-90 µs a process here, by load: up to 90 ms
+for 1000) and the callers queued behind it would wait: so each process's samples serve
+their own time (`lifetime`), which spreads the reads over the calls.
 """
 
 from __future__ import annotations
