@@ -14,6 +14,7 @@ process). Any other sheet, or a value of an unexpected type, goes to the expat s
 from __future__ import annotations
 
 import re
+from itertools import chain
 from typing import TYPE_CHECKING, Any
 
 from officecli.readers.grid import SheetGrid, parse_ref
@@ -79,14 +80,15 @@ def _shown(value: object) -> str:
     raise _NotShown
 
 
-def _cells(rows: list[list[Any]]) -> dict[tuple[int, int], str]:
-    """The non-empty cells by (row, column); one comprehension (this is per cell)."""
-    return {
-        (r, c): v if v.__class__ is str else _shown(v)
-        for r, row in enumerate(rows)
-        for c, v in enumerate(row)
-        if v != ""
-    }
+def _displayed(rows: list[list[Any]]) -> list[list[str]]:
+    """The rows with every value as shown, in place: a row of strings only (most of a
+    design sheet) is left as calamine built it, the type test running in C."""
+    if set(map(type, chain.from_iterable(rows))) <= {str}:
+        return rows
+    for row in rows:
+        if set(map(type, row)) != {str}:
+            row[:] = [v if v.__class__ is str else _shown(v) for v in row]
+    return rows
 
 
 class CalamineSheets:
@@ -137,12 +139,11 @@ class CalamineSheets:
         except CalamineError:
             return None  # the expat scan reports what is wrong with the part
         try:
-            cells = _cells(rows)
+            grid = SheetGrid(ref.name, hidden=ref.hidden, rows=_displayed(rows))
         except _NotShown:
             return None
-        if len(cells) > cells_left:
+        if grid.cell_count() > cells_left:
             return None  # the expat scan cuts at the exact cell
-        grid = SheetGrid(ref.name, hidden=ref.hidden, cells=cells)
         grid.merges = [(r1, c1, r2, c2) for (r1, c1), (r2, c2) in merges]
         return grid
 
