@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from operator import itemgetter
 
 from agentcli.report import Finding, Severity
-from officecli.design_diff.align import align, similarity
+from officecli.design_diff.align import Alignment, align, similarity
 from officecli.design_diff.columns import ColumnMatch, header_pairs, match_columns
 from officecli.design_diff.errors import KeyColumnError
 from officecli.design_diff.normalize import Normaliser, label_key
@@ -67,15 +67,21 @@ class _Side:
             free = [i for i in range(len(self.table.headers)) if i not in self.ignored]
             self.key_cols = free[:1]
 
-    def key(self, i: int) -> Hashable | None:
-        row = self.norm[i]
+    def keys(self) -> list[Hashable | None]:
+        """Each row's key: (section, key values), None when those are blank; a loose row
+        is keyed by its first filled cell. One pass over the rows (this is per row)."""
         if self.table.loose:  # a label row: its first cell names it
-            return next(v for v in row if v.strip())
-        values = tuple(row[c] for c in self.key_cols)
-        if not any(v.strip() for v in values):
-            return None
-        section = row[self.scope] if self.scope >= 0 else self.table.rows[i].section
-        return (section, values)
+            return [next(v for v in row if v.strip()) for row in self.norm]
+        cols = self.key_cols
+        if self.scope >= 0:
+            sections = [row[self.scope] for row in self.norm]
+        else:
+            sections = [row.section for row in self.table.rows]
+        out: list[Hashable | None] = []
+        for row, section in zip(self.norm, sections, strict=True):
+            values = tuple([row[c] for c in cols])
+            out.append((section, values) if "".join(values).strip() else None)
+        return out
 
     def key_field(self) -> str:
         return ", ".join(self.table.headers[c] for c in self.key_cols)
@@ -156,11 +162,8 @@ class TableDiff:
             a, b = old.norm[o], new.norm[n]
             return similarity([a[oc] for _n, oc in shared], [b[nc] for nc, _o in shared])
 
-        rows = align(
-            [old.key(i) for i in range(len(old.norm))],
-            [new.key(i) for i in range(len(new.norm))],
-            row_score,
-        )
+        keys = old.keys(), new.keys()
+        rows = align(*keys, row_score)
         sample = rows.pairs[:CONTENT_SAMPLE]
 
         def column_score(o: int, n: int) -> float:  # over the first matched rows
@@ -175,7 +178,7 @@ class TableDiff:
         cols = match_columns(old.table.headers, new.table.headers, known, column_score)
         if not new.table.loose:  # loose cells have no header nor key to report on
             self._columns(cols)
-            self._keys(rows.old_keys.duplicates, rows.new_keys.duplicates, rows.new_keys.blank)
+            self._keys(keys, rows)
         self._compare(cols)
         by_old = sorted(rows.pairs)
         olds = [o for o, _n in by_old]
@@ -281,11 +284,13 @@ class TableDiff:
         self._put(place[0], place[1], rule, "", severity, **parts)
 
     def _keys(
-        self, old_dups: list[tuple[int, int]], new_dups: list[tuple[int, int]], blank: list[int]
+        self, keys: tuple[list[Hashable | None], list[Hashable | None]], aligned: Alignment
     ) -> None:
         # a key repeated in both versions is reported once, for the after file
-        again = {self.new.key(repeat) for _first, repeat in new_dups}
-        old_only = [(f, r) for f, r in old_dups if self.old.key(r) not in again]
+        old_keys, new_keys = keys
+        new_dups, blank = aligned.new_keys.duplicates, aligned.new_keys.blank
+        again = {new_keys[repeat] for _first, repeat in new_dups}
+        old_only = [(f, r) for f, r in aligned.old_keys.duplicates if old_keys[r] not in again]
         for side, dups in ((self.old, old_only), (self.new, new_dups)):
             which = "before" if side is self.old else "after"
             for first, repeat in dups:
