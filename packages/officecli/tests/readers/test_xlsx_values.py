@@ -163,3 +163,11 @@ def test_the_box_is_rows_times_columns_from_a1(far: str, fits: bool) -> None:
         f'<row r="1"><c r="A1"><v>1</v></c></row><row r="1048576"><c r="{far}"><v>2</v></c></row>'
     )
     assert sheet_fits(_sheet_xml(cells).encode()) is fits
+
+
+@pytest.mark.parametrize(
+    ("ref", "fits"), [("Z99999", True), ("AB7", True), ("A100000", True), ("C1500000", False)]
+)
+def test_cells_past_z99999_are_measured_exactly(ref: str, fits: bool) -> None:
+    cells = f'<row r="1"><c r="A1"><v>1</v></c><c r="{ref}"><v>2</v></c></row>'
+    assert sheet_fits(_sheet_xml(cells).encode()) is fits

@@ -10,6 +10,7 @@ joined run of values strips to empty exactly when each of them does.
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
+from operator import itemgetter
 
 from officecli.readers.grid import Merge, runs
 
@@ -41,27 +42,25 @@ class RowCells(Mapping[tuple[int, int], str]):
         """The rows with a value that is not blank."""
         return [r for r, row in enumerate(self.rows) if "".join(row).strip()]
 
-    def blocks(self, rows: list[int]) -> list[tuple[list[int], list[int]]]:
-        """grid.table_blocks: bands of rows split by an empty row, side by side blocks
-        split by an empty column, each re-banded on its own rows."""
-        columns = list(zip(*self.rows, strict=True))  # bands are runs: a column's slice
-        return self._blocks(columns, rows, 0, len(columns))
-
-    def _blocks(
-        self, columns: list[tuple[str, ...]], rows: list[int], lo: int, hi: int
+    def blocks(
+        self, rows: list[int], lo: int = 0, hi: int = -1
     ) -> list[tuple[list[int], list[int]]]:
+        """grid.table_blocks over columns lo..hi-1: bands of rows split by an empty row,
+        side by side blocks split by an empty column, each re-banded on its own rows."""
+        hi = max(map(len, self.rows), default=0) if hi < 0 else hi
         out: list[tuple[list[int], list[int]]] = []
         for band in runs(rows):
-            top, end = band[0], band[-1] + 1
-            cols = [c for c in range(lo, hi) if "".join(columns[c][top:end]).strip()]
+            lines = self.rows[band[0] : band[-1] + 1]  # a band is a run of rows
+            # a column is filled when a value strips to text: C-level, stops at the first
+            cols = [c for c in range(lo, hi) if any(map(str.strip, map(itemgetter(c), lines)))]
             groups = runs(cols)
             if len(groups) == 1:
                 out.append((band, cols))
                 continue
             for group in groups:
-                first, after = group[0], group[-1] + 1
-                inner = [r for r in band if "".join(self.rows[r][first:after]).strip()]
-                out += self._blocks(columns, inner, first, after)
+                first, end = group[0], group[-1] + 1
+                inner = [r for r in band if "".join(self.rows[r][first:end]).strip()]
+                out += self.blocks(inner, first, end)
         return out
 
     def free(self, held: dict[int, frozenset[int]]) -> dict[tuple[int, int], str]:

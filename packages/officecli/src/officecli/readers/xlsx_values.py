@@ -35,6 +35,9 @@ _FORMULA = re.compile(rb"<f[\s/>]")
 _ERROR_OR_DATE = re.compile(rb"=\s*[\"'][ed][\"']")
 _CELL_LETTERS = re.compile(rb' r="([A-Z]{1,3})[0-9]')
 _CELL_DIGITS = re.compile(rb' r="[A-Z]{1,3}([0-9]{1,7})"')
+# a cell not written <c r="A1" ... with one letter and at most five digits: when there is
+# none, every cell has a reference and lies within A1:Z99999 (2.6M cells, under MAX_BOX)
+_BEYOND_SMALL_BOX = re.compile(rb'<c(?=[\s/>])(?! r="[A-Z][0-9]{1,5}")')
 _TEXT_SCREEN = (b"_x", b"\r")  # escapes calamine decodes and the expat scan keeps; raw CR
 
 
@@ -53,6 +56,8 @@ def sheet_fits(data: bytes) -> bool:
         return False
     if not _plain(data, b"</worksheet>") or _FORMULA.search(data) or _ERROR_OR_DATE.search(data):
         return False
+    if not _BEYOND_SMALL_BOX.search(data):  # one regex pass settles the common case
+        return True
     cells = data.count(b"<c ") + data.count(b"<c>") + data.count(b"<c/>")
     letters = _CELL_LETTERS.findall(data)
     if len(letters) != cells:  # a cell without r (or written otherwise): not screened here
