@@ -5,6 +5,7 @@ from __future__ import annotations
 import bisect
 from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass, field
+from itertools import repeat
 
 MAX_PAIRS = 250_000  # similarity scores computed at most; beyond, only nearby positions
 SIMILARITY_THRESHOLD = 0.5
@@ -101,6 +102,9 @@ class Keyed:
 def index_keys(keys: Sequence[Hashable | None]) -> Keyed:
     """`None` is a blank key; a repeated key is indexed as (key, 2nd occurrence) and so on."""
     out = Keyed()
+    if None not in keys and len(set(keys)) == len(keys):  # every key once: C-level
+        out.index = dict(zip(zip(keys, repeat(0)), range(len(keys)), strict=True))
+        return out
     first: dict[Hashable, int] = {}
     count: dict[Hashable, int] = {}
     for i, key in enumerate(keys):

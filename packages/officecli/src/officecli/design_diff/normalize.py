@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import re
-from itertools import chain
 import unicodedata
 from dataclasses import dataclass
+from itertools import chain
 
 _SPACES = re.compile(r"\s+")
 _NUMBER = re.compile(r"[-+]?(\d+(\.\d*)?|\.\d+)([eE][-+]?\d+)?")

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import bisect
 from collections import Counter
-from collections.abc import Callable, Hashable
+from collections.abc import Hashable
 from dataclasses import dataclass, field
 from operator import itemgetter
 
@@ -69,18 +69,24 @@ class _Side:
 
     def keys(self) -> list[Hashable | None]:
         """Each row's key: (section, key values), None when those are blank; a loose row
-        is keyed by its first filled cell. One pass over the rows (this is per row)."""
+        is keyed by its first filled cell. Built by C-level maps and zips (this is per row)."""
         if self.table.loose:  # a label row: its first cell names it
             return [next(v for v in row if v.strip()) for row in self.norm]
-        cols = self.key_cols
+        pick = itemgetter(*self.key_cols)
+        if len(self.key_cols) == 1:
+            texts = list(map(pick, self.norm))
+            values: list[tuple[str, ...]] = list(zip(texts))
+        else:
+            values = list(map(pick, self.norm))
+            texts = list(map("".join, values))
         if self.scope >= 0:
-            sections = [row[self.scope] for row in self.norm]
+            sections = list(map(itemgetter(self.scope), self.norm))
         else:
             sections = [row.section for row in self.table.rows]
-        out: list[Hashable | None] = []
-        for row, section in zip(self.norm, sections, strict=True):
-            values = tuple([row[c] for c in cols])
-            out.append((section, values) if "".join(values).strip() else None)
+        out: list[Hashable | None] = list(zip(sections, values, strict=True))
+        for i, text in enumerate(map(str.strip, texts)):
+            if not text:
+                out[i] = None
         return out
 
     def key_field(self) -> str:
@@ -137,17 +143,22 @@ class TableDiff:
         self.counts: Counter[str] = Counter()
         self.out: list[Placed] = []
         self.compared: list[tuple[int, int]] = []  # (old, new) columns whose cells compare
-        self.unchanged: Callable[[int, int], bool] = lambda _o, _n: True
 
-    def _compare(self, cols: ColumnMatch) -> None:
-        """The compared column pairs, and a test that a row pair is equal in all of them
-        (one C-level tuple comparison, for the many rows that did not change)."""
+    def _differing(self, cols: ColumnMatch, pairs: list[tuple[int, int]]) -> set[tuple[int, int]]:
+        """The compared column pairs, and the row pairs not equal in all of them: C-level
+        comparisons of whole rows when both versions compare every column in place (the
+        common case), else of the compared values, for the many rows that did not change."""
         old, new = self.old, self.new
         self.compared = [(o, n) for o, n in cols.pairs if o not in old.ignored and n not in new.ignored]  # fmt: skip
-        if self.compared:
-            pick_old = itemgetter(*(o for o, _n in self.compared))
-            pick_new = itemgetter(*(n for _o, n in self.compared))
-            self.unchanged = lambda o, n: pick_old(old.norm[o]) == pick_new(new.norm[n])
+        if not self.compared:
+            return set()
+        olds = map(old.norm.__getitem__, [o for o, _n in pairs])
+        news = map(new.norm.__getitem__, [n for _o, n in pairs])
+        width = len(old.table.headers)
+        if len(new.table.headers) != width or self.compared != [(c, c) for c in range(width)]:
+            olds = map(itemgetter(*(o for o, _n in self.compared)), olds)
+            news = map(itemgetter(*(n for _o, n in self.compared)), news)
+        return {p for p, a, b in zip(pairs, olds, news, strict=True) if a != b}
 
     def run(self) -> list[Placed]:
         old, new = self.old, self.new
@@ -179,11 +190,12 @@ class TableDiff:
         if not new.table.loose:  # loose cells have no header nor key to report on
             self._columns(cols)
             self._keys(keys, rows)
-        self._compare(cols)
+        differing = self._differing(cols, rows.pairs)
         by_old = sorted(rows.pairs)
         olds = [o for o, _n in by_old]
-        for o, n in rows.pairs:
-            self._cells(o, n, cols, (o, n) in rows.moved)
+        for pair in rows.pairs:
+            if pair in rows.moved or pair in differing:
+                self._cells(*pair, cols, pair in rows.moved, pair in differing)
         for n in rows.added:
             self._added(n)
         for o in rows.removed:
@@ -321,7 +333,7 @@ class TableDiff:
                 suggestion="fill in the key column",
             )
 
-    def _cells(self, o: int, n: int, cols: ColumnMatch, moved: bool) -> None:
+    def _cells(self, o: int, n: int, cols: ColumnMatch, moved: bool, differ: bool) -> None:
         old, new = self.old, self.new
         a, b = old.table.rows[o], new.table.rows[n]
         if moved:
@@ -335,7 +347,7 @@ class TableDiff:
                 expected=f"row {a.number + 1}",
                 actual=f"row {b.number + 1}",
             )
-        if self.unchanged(o, n):
+        if not differ:
             return
         same = self.opts.normaliser.same
         changed = False
