@@ -52,7 +52,9 @@ class _Side:
             if role in preset.ignore or label_key(h) in ignored
         }
         self.norm = opts.normaliser.rows([row.values for row in table.rows])
-        self.scope = self.roles.index(preset.scope) if preset.scope in self.roles else -1
+        # no scope: -1 (a preset without one must not key on the first column lacking a role)
+        has_scope = bool(preset.scope) and preset.scope in self.roles
+        self.scope = self.roles.index(preset.scope) if has_scope else -1
         self.key_cols: list[int] = []
         self.by_role = False
 
