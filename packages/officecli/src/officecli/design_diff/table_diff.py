@@ -7,6 +7,7 @@ from collections import Counter
 from collections.abc import Hashable
 from dataclasses import dataclass, field
 from operator import itemgetter
+from typing import Any
 
 from agentcli.report import Finding, Severity
 from officecli.design_diff.align import Alignment, align, similarity
@@ -70,22 +71,21 @@ class _Side:
             self.key_cols = free[:1]
 
     def keys(self) -> list[Hashable | None]:
-        """Each row's key: (section, key values), None when those are blank; a loose row
-        is keyed by its first filled cell. Built by C-level maps and zips (this is per row)."""
+        """Each row's key, None when its key values are blank: (section, values) when the
+        table has sections, else the values (the one value for one key column, cheaper to
+        hash); a loose row is keyed by its first filled cell. C-level maps (this is per row)."""
         if self.table.loose:  # a label row: its first cell names it
             return [next(v for v in row if v.strip()) for row in self.norm]
-        pick = itemgetter(*self.key_cols)
-        if len(self.key_cols) == 1:
-            texts = list(map(pick, self.norm))
-            values: list[tuple[str, ...]] = list(zip(texts))
-        else:
-            values = list(map(pick, self.norm))
-            texts = list(map("".join, values))
+        if not self.key_cols:  # every column ignored: nothing to key on
+            return [None] * len(self.norm)
+        pick = itemgetter(*self.key_cols)  # one column: the value; several: a tuple
+        values: list[Any] = list(map(pick, self.norm))
+        texts: list[str] = values if len(self.key_cols) == 1 else list(map("".join, values))
         if self.scope >= 0:
-            sections = list(map(itemgetter(self.scope), self.norm))
-        else:
-            sections = [row.section for row in self.table.rows]
-        out: list[Hashable | None] = list(zip(sections, values, strict=True))
+            values = list(zip(map(itemgetter(self.scope), self.norm), values, strict=True))
+        elif self.preset.section_rows:
+            values = list(zip([row.section for row in self.table.rows], values, strict=True))
+        out: list[Hashable | None] = list(values)
         for i, text in enumerate(map(str.strip, texts)):
             if not text:
                 out[i] = None
