@@ -132,12 +132,21 @@ def test_what_calamine_would_read_otherwise_goes_to_the_expat_scan(
         lambda xml: xml.replace("<worksheet", '<!DOCTYPE w [<!ENTITY a "b">]><worksheet', 1),
         lambda xml: xml[:-20],
         lambda xml: xml.replace(f'xmlns="{MAIN}"', f'xmlns:x="{MAIN}"'),
+        lambda xml: xml.replace("<sheetData>", "<sheetData><!-- a note -->"),
+        lambda xml: '<?xml version="1.0"?>' + xml.replace("<sheetData>", "<?pi x?><sheetData>"),
     ],
-    ids=["dtd", "truncated", "prefixed"],
+    ids=["dtd", "truncated", "prefixed", "comment", "instruction"],
 )
 def test_markup_the_expat_scan_judges_is_left_to_it(edit: Callable[[str], str]) -> None:
     xml = _sheet_xml('<row r="1"><c r="A1"><v>1</v></c></row>')
     assert (sheet_fits(xml.encode()), sheet_fits(edit(xml).encode())) == (True, False)
+
+
+def test_an_xml_declaration_is_plain() -> None:
+    xml = '<?xml version="1.0" encoding="UTF-8"?>' + _sheet_xml(
+        '<row r="1"><c r="A1"><v>1</v></c></row>'
+    )
+    assert sheet_fits(xml.encode()) is True
 
 
 def test_a_date_style_sends_the_workbook_to_the_expat_scan(tmp_path: Path) -> None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from itertools import repeat
 
 from officecli.readers.model import Block, Document, ReadOptions
 from officecli.readers.ooxml import escape_inline
@@ -48,6 +49,11 @@ def _slow_ref(ref: str) -> tuple[int, int]:
     return int(digits or "1") - 1, col - 1
 
 
+def filled_count(rows: list[list[str]]) -> int:
+    """Non-empty values in dense rows (C-level counts)."""
+    return sum(map(len, rows)) - sum(map(list.count, rows, repeat("")))
+
+
 @dataclass
 class SheetGrid:
     name: str
@@ -70,7 +76,7 @@ class SheetGrid:
     def cell_count(self) -> int:
         if self.rows is None:
             return len(self.cells)
-        return sum(len(row) - row.count("") for row in self.rows)
+        return filled_count(self.rows)
 
 
 def merged_cells(grid: SheetGrid, *, escape: bool = True) -> dict[tuple[int, int], str]:

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping
 from operator import itemgetter
 
-from officecli.readers.grid import Merge, runs
+from officecli.readers.grid import Merge, filled_count, runs
 
 
 class RowCells(Mapping[tuple[int, int], str]):
@@ -36,7 +36,7 @@ class RowCells(Mapping[tuple[int, int], str]):
                     yield r, c
 
     def __len__(self) -> int:
-        return sum(len(row) - row.count("") for row in self.rows)
+        return filled_count(self.rows)
 
     def filled_rows(self) -> list[int]:
         """The rows with a value that is not blank."""

@@ -35,29 +35,37 @@ _FORMULA = re.compile(rb"<f[\s/>]")
 _ERROR_OR_DATE = re.compile(rb"=\s*[\"'][ed][\"']")
 _CELL_LETTERS = re.compile(rb' r="([A-Z]{1,3})[0-9]')
 _CELL_DIGITS = re.compile(rb' r="[A-Z]{1,3}([0-9]{1,7})"')
-# a cell not written <c r="A1" ... with one letter and at most five digits: when there is
-# none, every cell has a reference and lies within A1:Z99999 (2.6M cells, under MAX_BOX)
-_BEYOND_SMALL_BOX = re.compile(rb'<c(?=[\s/>])(?! r="[A-Z][0-9]{1,5}")')
+# after an XML declaration, a DTD, comment, CDATA, processing instruction or formula, or a
+# cell not written <c r="A1" with one letter and at most five digits: without any, the
+# sheet is plain and every cell has a reference within A1:Z99999 (2.6M cells < MAX_BOX)
+_MARKUP_OR_FAR_CELL = re.compile(rb'<(?:[!?]|f[\s/>]|c(?=[\s/>])(?! r="[A-Z][0-9]{1,5}"))')
 _TEXT_SCREEN = (b"_x", b"\r")  # escapes calamine decodes and the expat scan keeps; raw CR
+
+
+def _complete(data: bytes, closing: bytes) -> bool:
+    """Not truncated (calamine reads a part cut short as far as it goes; the expat scan
+    calls it broken), and nothing calamine decodes differently."""
+    if not data.rstrip().endswith(closing):
+        return False
+    return not any(mark in data for mark in _TEXT_SCREEN)
 
 
 def _plain(data: bytes, closing: bytes) -> bool:
     """No DTD, comment, CDATA or processing instruction (the expat scan refuses or reads
-    those its own way), nothing calamine decodes differently, and not truncated (calamine
-    reads a part cut short as far as it goes; the expat scan calls it broken)."""
-    if b"<!" in data or data.count(b"<?") > 1 or not data.rstrip().endswith(closing):
-        return False
-    return not any(mark in data for mark in _TEXT_SCREEN)
+    those its own way), and complete."""
+    return b"<!" not in data and data.count(b"<?") <= 1 and _complete(data, closing)
 
 
 def sheet_fits(data: bytes) -> bool:
     """Whether calamine reads this worksheet part exactly as the expat scan does."""
     if _DEFAULT_NS not in data or _PREFIXED_NS.search(data) or b"hidden" in data:
         return False
-    if not _plain(data, b"</worksheet>") or _FORMULA.search(data) or _ERROR_OR_DATE.search(data):
+    if not _complete(data, b"</worksheet>") or _ERROR_OR_DATE.search(data):
         return False
-    if not _BEYOND_SMALL_BOX.search(data):  # one regex pass settles the common case
-        return True
+    if not _MARKUP_OR_FAR_CELL.search(data, 2 if data.startswith(b"<?") else 0):
+        return True  # one regex pass settles the common sheet
+    if not _plain(data, b"</worksheet>") or _FORMULA.search(data):
+        return False
     cells = data.count(b"<c ") + data.count(b"<c>") + data.count(b"<c/>")
     letters = _CELL_LETTERS.findall(data)
     if len(letters) != cells:  # a cell without r (or written otherwise): not screened here
