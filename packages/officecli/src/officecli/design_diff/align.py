@@ -139,8 +139,8 @@ def align(
 ) -> Alignment:
     """Join on keys; pair what is left by similarity when one side has no key; find moves."""
     ok, nk = index_keys(old_keys), index_keys(new_keys)
-    common = nk.index.keys() & ok.index.keys()  # ordered below, by new row
-    pairs = [(ok.index[k], nk.index[k]) for k in common]
+    old_at = ok.index.get  # one lookup per new key (this is per row)
+    pairs = [(o, n) for k, n in nk.index.items() if (o := old_at(k)) is not None]
     blank_old, blank_new = set(ok.blank), set(nk.blank)
 
     def blank_score(o: int, n: int) -> float:
