@@ -193,13 +193,12 @@ class TableDiff:
             self._columns(cols)
             self._keys(keys, rows)
         differing = self._differing(cols, rows.pairs)
-        by_old = sorted(rows.pairs)
-        olds = [o for o, _n in by_old]
-        for pair in rows.pairs:
-            if pair in rows.moved or pair in differing:
-                self._cells(*pair, cols, pair in rows.moved, pair in differing)
+        for pair in sorted(rows.moved | differing, key=itemgetter(1)):  # in the pairs' order
+            self._cells(*pair, cols, pair in rows.moved, pair in differing)
         for n in rows.added:
             self._added(n)
+        by_old = sorted(rows.pairs) if rows.removed else []
+        olds = [o for o, _n in by_old]
         for o in rows.removed:
             before = bisect.bisect_left(olds, o)  # the matched row just above it
             self._removed(o, (by_old[before - 1][1] if before else -1) + 0.5)
