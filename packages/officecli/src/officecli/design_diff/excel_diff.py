@@ -7,6 +7,7 @@ from collections import Counter
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
+from operator import attrgetter, itemgetter
 
 from agentcli.errors import UsageError
 from agentcli.report import Finding
@@ -49,14 +50,20 @@ def sheet_similarity(a: Sheet, b: Sheet) -> float:
 
 
 def _jaccard(a: set[str], b: set[str]) -> float:
-    return len(a & b) / len(a | b) if a | b else 0.0
+    shared = len(a & b)
+    union = len(a) + len(b) - shared
+    return shared / union if union else 0.0
+
+
+def _firsts(table: Table) -> set[str]:
+    return set(map(itemgetter(0), map(attrgetter("values"), table.rows)))
 
 
 def table_similarity(a: Table, b: Table) -> float:
     """Half the likeness of the headers, half that of the first column's values: tables
     with the same header (request and response items) pair by what they hold."""
     headers = _jaccard({label_key(h) for h in a.headers}, {label_key(h) for h in b.headers})
-    firsts = _jaccard({r.values[0] for r in a.rows}, {r.values[0] for r in b.rows})
+    firsts = _jaccard(_firsts(a), _firsts(b))
     return (headers + firsts) / 2 if a.rows and b.rows else headers
 
 

@@ -21,7 +21,7 @@ from officecli.readers.model import ReadOptions
 from officecli.readers.paths import not_a_file
 
 Cells = Mapping[tuple[int, int], str]
-Values = Callable[[int, list[int]], list[str]]  # a row's values in a table's columns
+Values = Callable[[list[int], list[int]], list[list[str]]]  # rows' values in a table's columns
 HEADER_SCAN_ROWS = 10  # the header is among a table's first rows (titles may come first)
 
 
@@ -104,8 +104,7 @@ def _table(
     body = band[start + used :]
     rows: list[Row] = []
     section = ""
-    for r in body:
-        values = values_of(r, cols)
+    for r, values in zip(body, values_of(body, cols), strict=True):
         if preset.section_rows:
             filled = [v for v in values if v.strip()]
             if len(filled) == 1 and _is_section(filled[0], preset):
@@ -126,14 +125,15 @@ def sheet_tables(grid: SheetGrid, preset: Preset, header_row: int = 0) -> Sheet:
         cells = dense
         blocks = dense.blocks(dense.filled_rows())
 
-        def values_of(r: int, cols: list[int]) -> list[str]:  # a table's columns are a run
-            return dense.rows[r][cols[0] : cols[-1] + 1]
+        def values_of(rows: list[int], cols: list[int]) -> list[list[str]]:
+            first, end = cols[0], cols[-1] + 1  # a table's columns are a run
+            return [dense.rows[r][first:end] for r in rows]
     else:
         cells = sparse = merged_cells(grid, escape=False)
         blocks = table_blocks(sparse, sorted({r for (r, _c), v in sparse.items() if v.strip()}))
 
-        def values_of(r: int, cols: list[int]) -> list[str]:
-            return [sparse.get((r, c), "") for c in cols]
+        def values_of(rows: list[int], cols: list[int]) -> list[list[str]]:
+            return [[sparse.get((r, c), "") for c in cols] for r in rows]
 
     tables = []
     for band, cols in blocks:
