@@ -7,6 +7,7 @@ import html
 import io
 import json
 from dataclasses import dataclass, field
+from importlib import resources
 from pathlib import Path
 from typing import Any, Literal
 
@@ -88,8 +89,6 @@ class Report:
 
 def report_schema() -> dict[str, Any]:
     """The JSON Schema every report validates against (shipped in the package)."""
-    from importlib import resources  # only here: its import costs every run of every tool
-
     text = resources.files("agentcli").joinpath("schemas/report.schema.json").read_text("utf-8")
     return json.loads(text)  # type: ignore[no-any-return]
 
