@@ -302,16 +302,18 @@ def validate(values: "dict[str, Any]", command: "Command") -> "dict[str, Any]":
             },
         )
     from procler.config.explain import plural
+    from procler.config.replicas import declared_view
 
+    processes = len(declared_view(config.processes, config.replica_sets))
     groups = len(config.groups)
     warnings = findings.warning_dicts()
     return {
         "valid": True,
         "config": path,
         "root": str(config.root),
-        "summary": f"{plural(len(config.processes), 'process')}, {plural(groups, 'group')}, "
+        "summary": f"{plural(processes, 'process')}, {plural(groups, 'group')}, "
         "no errors" + (f", {plural(len(warnings), 'warning')}" if warnings else ""),
-        "processes": len(config.processes),
+        "processes": processes,
         "groups": groups,
         "warnings": warnings,
     }
@@ -349,7 +351,7 @@ def _config_names(path: "str") -> "set[str]":
     config, findings = check_config(path, with_runtime=False)
     if findings or config is None:
         raise invalid(findings)
-    return set(config.processes)
+    return {*config.processes, *config.replica_sets}
 
 
 def define(values: "dict[str, Any]", command: "Command") -> "dict[str, Any]":

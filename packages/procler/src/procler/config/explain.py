@@ -7,11 +7,14 @@ function of the ProcessSpec, so a new model field needs one new clause, not new 
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import os
 from collections.abc import Callable, Sequence
 from typing import Any
 
 from procler.config.graph import DependencyGraph
+from procler.config.replicas import declared_view
 from procler.config.model import HealthCheck, ProcessSpec, ProjectConfig
 
 _CONDITIONS = {
@@ -127,6 +130,12 @@ def _ports(spec: ProcessSpec, root: str) -> str:
 
 
 # (clause, joins the sentence with a space or after a semicolon)
+def _replicas(spec: ProcessSpec, root: str) -> str:
+    if spec.replicas == 1:
+        return ""
+    return f"{spec.replicas} replicas ({spec.name}-0 to {spec.name}-{spec.replicas - 1})"
+
+
 CLAUSES: tuple[tuple[Callable[[ProcessSpec, str], str], str], ...] = (
     (_runs, " "),
     (_where, " "),
@@ -137,6 +146,7 @@ CLAUSES: tuple[tuple[Callable[[ProcessSpec, str], str], str], ...] = (
     (_restart, "; "),
     (_memory, "; "),
     (_ports, "; "),
+    (_replicas, "; "),
 )
 
 
@@ -155,7 +165,9 @@ def start_order_sentence(levels: list[list[str]]) -> str:
 
 
 def explain(config: ProjectConfig) -> dict[str, Any]:
-    """The paragraph, the derived start order and the counts."""
+    """The paragraph, the derived start order and the counts; a process with replicas is
+    described once, as the config writes it."""
+    config = replace(config, processes=declared_view(config.processes, config.replica_sets))
     root = str(config.root)
     graph = DependencyGraph.from_config(config)
     levels = graph.start_levels()

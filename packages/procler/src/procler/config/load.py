@@ -11,6 +11,8 @@ from procler.config.definitions import DefinitionsCorrupt, definitions_path, rea
 from procler.config.findings import Finding, Findings, child
 from procler.config.keys import CONFIG
 from procler.config.model import ProjectConfig
+from procler.config.replicas import Templates
+from procler.config.scaling import read_scale
 from procler.config.specs import INVALID
 from procler.config.typed_vars import substitute_typed, variables
 from procler.config.yaml_nodes import parse_yaml
@@ -48,12 +50,14 @@ def check_config(
     if root_node is None:
         return None, findings
     environ = os.environ if environ is None else environ
-    substitute_typed(CONFIG, root_node, "", variables(root_node, environ), findings)
+    templates: Templates = {}
+    substitute_typed(CONFIG, root_node, "", variables(root_node, environ), findings, templates)
     tree = CONFIG.check(root_node, "", findings)
     if tree is INVALID:
         return None, findings
     root = project_root(path)
-    config = build_project(tree, root, path, findings, environ)
+    scale = read_scale(root, findings) if with_runtime else {}
+    config = build_project(tree, root, path, findings, environ, templates, scale)
     return (_with_runtime(config, findings) if with_runtime else config), findings
 
 
@@ -69,7 +73,7 @@ def _with_runtime(config: ProjectConfig, findings: Findings) -> ProjectConfig:
         return config
     processes = dict(config.processes)
     for name, definition in definitions.items():
-        if name in processes:
+        if name in processes or name in config.replica_sets:
             findings.add(
                 child("processes", name),
                 f"{name} is defined both in the config and at runtime (procler define)",
