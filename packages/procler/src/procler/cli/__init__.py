@@ -13,6 +13,7 @@ from procler.cli.daemon import DAEMON_COMMANDS
 from procler.cli.logs import LOGS_COMMANDS
 from procler.cli.mcp import MCP_COMMANDS
 from procler.cli.processes import PROCESS_COMMANDS
+from procler.cli.replica_commands import REPLICA_COMMANDS
 from procler.cli.stack_files import STACK_FILE_COMMANDS
 
 TYPE_CHECKING = False
@@ -29,6 +30,7 @@ GLOBAL_ARGS = (
 COMMANDS = (
     CONFIG_COMMANDS
     + PROCESS_COMMANDS
+    + REPLICA_COMMANDS
     + LOGS_COMMANDS
     + DAEMON_COMMANDS
     + STACK_FILE_COMMANDS

@@ -196,8 +196,14 @@ CONFIG_COMMANDS: "tuple[Command, ...]" = (
                 "each process's whole resolved definition (vars substituted, defaults filled)",
                 type="boolean",
             ),
+            Arg("--namespace", "only the processes of these namespaces (comma-separated)"),
         ),
-        examples=("procler list", "procler list --tag backend", "procler list --resolve"),
+        examples=(
+            "procler list",
+            "procler list --tag backend",
+            "procler list --resolve",
+            "procler list --namespace backend",
+        ),
         errors=(ConfigNotFound, ConfigInvalid),
         output={
             "type": "object",

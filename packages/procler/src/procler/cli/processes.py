@@ -22,6 +22,7 @@ from procler.errors import (
     DockerUnavailable,
     GroupNotFound,
     ImageNotFound,
+    NamespaceNotFound,
     PortInUse,
     ProcessNotFound,
     StartFailed,
@@ -38,7 +39,15 @@ FORWARD = "procler.cli.client:forward"
 IF_RUNNING = "procler.cli.client:forward_if_running"
 ANSWERED_FROM_ARGV = frozenset({FORWARD, IF_RUNNING})
 HANDLERS = "procler.cli.processes:"
-NAME = Arg("name", "process name (see `procler list`)")
+NAME = Arg(
+    "name",
+    "process name (see `procler list`); a process with replicas: every instance, or name one",
+)
+NAMESPACES = Arg(
+    "--namespace",
+    "only the processes of these namespaces (comma-separated); up: also $PROCLER_NAMESPACES",
+    short="-n",
+)
 ALL = Arg("--all", "every process of the project", type="boolean")
 TIMEOUT = Arg(
     "--timeout", "give up after this long (e.g. 500ms, 30s, 5m)", type="duration", default="30s"
@@ -149,13 +158,22 @@ PROCESS_COMMANDS: "tuple[Command, ...]" = (
         IF_RUNNING,
         read_only=True,
         args=(
-            Arg("name", "process name; omit for all"),
+            Arg(
+                "name",
+                "process name; omit for all (a process with replicas: each instance and a roll-up)",
+            ),
             Arg(
                 "--tag", "only processes carrying this tag (repeatable: any of them)", multiple=True
             ),
+            Arg("--namespace", "only the processes of these namespaces (comma-separated)"),
         ),
-        examples=("procler status", "procler status api", "procler status --tag backend"),
-        errors=(*SUPERVISED, *FROM_DISK),
+        examples=(
+            "procler status",
+            "procler status api",
+            "procler status --tag backend",
+            "procler status --namespace backend",
+        ),
+        errors=(*SUPERVISED, *FROM_DISK, NamespaceNotFound),
         output={"anyOf": [PROCESS, PROCESSES]},
     ),
     Command(
@@ -192,6 +210,7 @@ PROCESS_COMMANDS: "tuple[Command, ...]" = (
         FORWARD,
         args=(
             *START_ARGS[1:],
+            NAMESPACES,
             Arg("--rerun", "run completed one-shots again", type="boolean"),
             Arg(
                 "--wait",
@@ -199,8 +218,14 @@ PROCESS_COMMANDS: "tuple[Command, ...]" = (
                 type="boolean",
             ),
         ),
-        examples=("procler up", "procler up --rerun", "procler up --wait --timeout 60s"),
+        examples=(
+            "procler up",
+            "procler up --rerun",
+            "procler up --wait --timeout 60s",
+            "procler up -n backend,jobs",
+        ),
         errors=(
+            NamespaceNotFound,
             *SUPERVISED,
             *STARTING,
             ProcessNotFound,

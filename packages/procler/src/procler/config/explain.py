@@ -7,15 +7,14 @@ function of the ProcessSpec, so a new model field needs one new clause, not new 
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 import os
 from collections.abc import Callable, Sequence
+from dataclasses import replace
 from typing import Any
 
 from procler.config.graph import DependencyGraph
-from procler.config.replicas import declared_view
 from procler.config.model import HealthCheck, ProcessSpec, ProjectConfig
+from procler.config.replicas import declared_view
 
 _CONDITIONS = {
     "started": "has started",

@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 from collections.abc import Mapping
 from dataclasses import replace
+from typing import Any
 
 from procler.config.build import build_project
 from procler.config.definitions import DefinitionsCorrupt, definitions_path, read_definitions
@@ -36,11 +37,13 @@ def check_config(
     *,
     with_runtime: bool = True,
     text: str | None = None,
+    scale: Mapping[str, Any] | None = None,
 ) -> tuple[ProjectConfig | None, Findings]:
     """The project and every finding; the project is None when the YAML cannot be read.
 
     `text` is the config's content when the caller has read it already (or holds an
-    earlier version of it)."""
+    earlier version of it); `scale` the `procler scale` counts to check in place of the
+    stored ones (with_runtime reads those)."""
     path = os.path.abspath(config_path)
     findings = Findings(path)
     text = read_config_text(path, findings) if text is None else text
@@ -56,7 +59,8 @@ def check_config(
     if tree is INVALID:
         return None, findings
     root = project_root(path)
-    scale = read_scale(root, findings) if with_runtime else {}
+    if scale is None:
+        scale = read_scale(root, findings) if with_runtime else {}
     config = build_project(tree, root, path, findings, environ, templates, scale)
     return (_with_runtime(config, findings) if with_runtime else config), findings
 

@@ -22,9 +22,14 @@ from procler.errors import (
     Timeout,
 )
 from procler.selection import (
+    expand,
     group_list,
     group_members,
+    instances,
     named,
+    one_or_rolled,
+    outside_namespaces,
+    split_named,
     stop_answer,
     stop_levels,
     tagged,
@@ -32,6 +37,7 @@ from procler.selection import (
 from procler.supervisor.core import Supervisor
 from procler.supervisor.orchestrate import start_plan, stop_plan
 from procler.supervisor.ports import holder, project_process
+from procler.supervisor.replica_commands import replica_handlers
 from procler.supervisor.runtime import ProcessRuntime
 from procler.supervisor.status import CpuMeter, process_status, supervisor_status
 from procler.supervisor.waiting import wait_members
@@ -67,6 +73,7 @@ class Handlers:
             "exec": self.exec,
             "why": self.why,
             "ci": self.ci,
+            **replica_handlers(self),
         }
         return {name: self._warned(handler) for name, handler in table.items()}
 
@@ -181,9 +188,10 @@ class Handlers:
         return {**self.describe(rt), **result}
 
     def _names(self, values: dict[str, Any], verb: str) -> list[str]:
+        """--all (within --namespace when given), or NAME: a process or every instance."""
         if values.get("all"):
-            return list(self.sup.config().processes)
-        return [self.sup.runtime(named(values, verb, self.sup.config())).name]
+            return tagged(self.sup.config(), {"namespace": values.get("namespace")})
+        return instances(self.sup.config(), named(values, verb, self.sup.config()))
 
     def _group_members(self, name: str) -> list[str]:
         return group_members(self.sup.config(), name)
@@ -215,15 +223,22 @@ class Handlers:
         levels = stop_levels(self._graph(), names, with_dependents)
         return await stop_plan(self.sup.runtimes, levels, self._stop_one)
 
+    async def stop_names(self, names: list[str]) -> list[dict[str, Any]]:
+        """Stop these processes only, dependents first (their dependents are left alone)."""
+        return await self._stop_names(names, with_dependents=False)
+
+    async def start_names(self, names: list[str], values: dict[str, Any]) -> list[dict[str, Any]]:
+        """Start these processes after what they depend on (see start)."""
+        return await self._start_names(names, values)
+
     # -- process commands -----------------------------------------------------------------
 
     async def start(self, values: dict[str, Any], keep_completed: bool = False) -> Any:
         names = self._names(values, "start")
         outcomes = await self._start_names(names, values, keep_completed)
         if values.get("all"):
-            return {"processes": outcomes}
-        target = next(o for o in outcomes if o["name"] == names[0])
-        deps = [o for o in outcomes if o["name"] != names[0]]
+            return outside_namespaces(values, names, {"processes": outcomes})
+        target, deps = split_named(self.sup.config(), values["name"], outcomes)
         return {**target, "dependencies": deps} if deps else target
 
     async def restart(self, values: dict[str, Any]) -> Any:
@@ -232,15 +247,19 @@ class Handlers:
         one = self._restart_clean if values.get("clear_logs") else self._start_one
         started = await asyncio.gather(*(one(self.sup.runtimes[n], True) for n in names))
         results = await self._settle(list(started), float(values.get("timeout") or START_WAIT))
-        return {"processes": list(results)} if values.get("all") else results[0]
+        if values.get("all"):
+            return {"processes": list(results)}
+        return one_or_rolled(self.sup.config(), values["name"], results)
 
     async def stop(self, values: dict[str, Any]) -> Any:
         names = self._names(values, "stop")
         if values.get("all") or values.get("with_dependents"):
             outcomes = await self._stop_names(names)
-        else:
-            outcomes = [await self._stop_one(self.sup.runtimes[names[0]])]
-        return stop_answer(values, outcomes)
+        else:  # one process, or each instance of one, in parallel
+            outcomes = list(
+                await asyncio.gather(*(self._stop_one(self.sup.runtimes[n]) for n in names))
+            )
+        return stop_answer(values, outcomes, self.sup.config())
 
     async def up(self, values: dict[str, Any]) -> Any:
         keep_completed = not values.get("rerun")
@@ -258,14 +277,19 @@ class Handlers:
     async def why(self, values: dict[str, Any]) -> Any:
         from procler.supervisor.why import why
 
-        return why(self.sup, values["name"])
+        names = instances(self.sup.config(), values["name"])
+        if values["name"] in names:
+            return why(self.sup, values["name"])
+        return {"name": values["name"], "instances": [why(self.sup, n) for n in names]}
 
     async def down(self, values: dict[str, Any]) -> Any:
         return await self.stop({**values, "all": True})
 
     async def status(self, values: dict[str, Any]) -> Any:
         if values.get("name"):
-            return self.describe(self.sup.runtime(values["name"]))
+            cfg = self.sup.config()
+            rows = [self.describe(self.sup.runtimes[n]) for n in instances(cfg, values["name"])]
+            return one_or_rolled(cfg, values["name"], rows)
         names = tagged(self.sup.config(), values)
         return {"processes": [self.describe(self.sup.runtimes[n]) for n in names]}
 
@@ -277,7 +301,7 @@ class Handlers:
         elif values.get("all"):
             names = list(self.sup.config().processes)
         elif values.get("name"):
-            names = [self.sup.runtime(values["name"]).name]
+            names = instances(self.sup.config(), values["name"])
         else:
             raise UsageError(
                 "name a process, or pass --group or --all", suggestion="e.g. `procler wait api`"
@@ -300,7 +324,10 @@ class Handlers:
         if values.get("group"):
             data = {"group": values["group"], **data}
         elif not together:
-            data = {**members[0], "condition": condition}
+            data = {
+                **one_or_rolled(self.sup.config(), values["name"], members),
+                "condition": condition,
+            }
         missing = [rt.name for rt in rts if not met(rt)]
         if not missing:
             return data
@@ -344,7 +371,7 @@ class Handlers:
     async def group_stop(self, values: dict[str, Any]) -> Any:
         members = self._group_members(values["name"])
         # stop_order (Procler 0.3): those named stop one by one in that order, then the rest
-        ordered = list(self.sup.config().groups[values["name"]].stop_order)
+        ordered = expand(self.sup.config(), self.sup.config().groups[values["name"]].stop_order)
         outcomes = [await self._stop_one(self.sup.runtimes[n]) for n in ordered]
         rest = [m for m in members if m not in ordered]
         outcomes += await self._stop_names(rest, with_dependents=False) if rest else []

@@ -15,7 +15,7 @@ from typing import Any
 
 from agentcli.errors import AgentError
 from procler import states
-from procler.config.model import ProcessSpec
+from procler.config.model import Dependency, ProcessSpec
 from procler.contexts.base import OutputBatch, RunningProcess
 from procler.supervisor.clock import Clock
 from procler.supervisor.output_log import OutputLog
@@ -89,6 +89,11 @@ class RuntimeHost:
         if runtime.status in states.AT_REST and runtime.desired != states.DESIRED_RUNNING:
             return None
         for dep in runtime.spec.depends_on:
+            if dep.min is not None:
+                down = self._too_few_up(runtime, dep)
+                if down is not None:
+                    return down
+                continue
             other = self.runtimes.get(dep.name)
             if other is not None and states.dependency_down(dep.condition, other.status):
                 reason = (
@@ -99,6 +104,18 @@ class RuntimeHost:
                 why = f"{dep.name} is {other.status}" + (f" ({reason})" if reason else "")
                 return dep.name, f"{why}; {runtime.name} needs it {dep.condition}"
         return None
+
+    def _too_few_up(self, runtime: ProcessRuntime, dep: Dependency) -> tuple[str, str] | None:
+        """`depends_on: {name, min}`: (process, why) when fewer than min instances are up."""
+        base = dep.replica_of or dep.name
+        members = [d.name for d in runtime.spec.depends_on if (d.replica_of or d.name) == base]
+        statuses = [rt.status for n in members if (rt := self.runtimes.get(n)) is not None]
+        if not states.enough_down(dep.condition, statuses, dep.min or len(members)):
+            return None
+        return (
+            base,
+            f"fewer than {dep.min} of {base}'s instances are up; {runtime.name} needs them {dep.condition}",
+        )
 
     def _tell_dependents(self, dep: ProcessRuntime, status: str) -> None:
         """`depends_on: {restart: true}`: a dependent that should run is restarted when the

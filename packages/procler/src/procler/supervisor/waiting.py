@@ -35,6 +35,26 @@ async def wait_members(
                 change.cancel()
 
 
+async def wait_until_all(
+    runtimes: list[ProcessRuntime], done: Callable[[], bool], timeout: float
+) -> bool:
+    """Wait (bounded) until done(), a condition over several processes, holds; woken by
+    each change of a member's status. Whether it holds at the end."""
+    clock = runtimes[0].clock
+    deadline = clock.monotonic() + timeout
+    while not done():
+        left = deadline - clock.monotonic()
+        if left <= 0:
+            return False
+        changes = [asyncio.ensure_future(_changed(runtime, left)) for runtime in runtimes]
+        try:
+            await asyncio.wait(changes, return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            for change in changes:
+                change.cancel()
+    return True
+
+
 async def _changed(runtime: ProcessRuntime, timeout: float) -> bool:
     """Wait (bounded) until runtime's status differs from what it is now."""
     now = runtime.status
