@@ -49,7 +49,11 @@ def test_instances_get_their_index_port_and_typed_values(project: Path) -> None:
     assert two.healthcheck.tcp.port == 7020
     assert (two.namespaces, config.processes["api"].namespaces) == (("jobs",), ("web", "public"))
     rset = config.replica_sets["worker"]
-    assert (rset.declared, rset.count, rset.instances) == (3, 3, ("worker-0", "worker-1", "worker-2"))
+    assert (rset.declared, rset.count, rset.instances) == (
+        3,
+        3,
+        ("worker-0", "worker-1", "worker-2"),
+    )
 
 
 def test_a_dependency_names_every_instance_or_at_least_min(project: Path) -> None:
@@ -60,7 +64,9 @@ def test_a_dependency_names_every_instance_or_at_least_min(project: Path) -> Non
         ("worker-1", "worker", 2),
         ("worker-2", "worker", 2),
     ]
-    every = load(project, WORKERS.replace("      - {name: worker, condition: started, min: 2}\n", ""))
+    every = load(
+        project, WORKERS.replace("      - {name: worker, condition: started, min: 2}\n", "")
+    )
     assert [(d.name, d.min) for d in every.processes["api"].depends_on] == [
         ("worker-0", None),
         ("worker-1", None),
