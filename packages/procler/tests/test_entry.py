@@ -8,9 +8,9 @@ import socket
 import subprocess
 import sys
 import threading
+from pathlib import Path
 
 import pytest
-from pathlib import Path
 
 from procler.entry import explicit_config
 
