@@ -96,6 +96,7 @@ class Supervisor:
             # The definition is gone (e.g. `procler remove`): nobody could address the
             # process any more, so it is stopped and forgotten.
             background(self._retire(self.runtimes.pop(name)), self._retired)
+            self.host.specs_changed()
 
     async def _retire(self, rt: ProcessRuntime) -> None:
         try:
@@ -165,6 +166,10 @@ class Supervisor:
     def reap_orphans(self) -> int:
         """Reap zombies reparented to us, leaving our own children to their owners."""
         local = self.contexts["local"]
+        if isinstance(local, LocalContext) and local.spawning:
+            # a child forked but not yet registered could be taken for an orphan: later
+            asyncio.get_running_loop().call_later(0.1, self.reap_orphans)
+            return 0
         own = local.children if isinstance(local, LocalContext) else set()
         return reap_orphans(own | {pid for pid in (self.sentinel.pid,) if pid is not None})
 

@@ -53,6 +53,20 @@ class RuntimeHost:
         self.output_log = output
         self.base_env = base_environment(store)
         self._restarting: set[asyncio.Future[Any]] = set()  # dependents, after a dependency
+        # The runtimes with a `restart: true` dependency, found again after a spec changed:
+        # every status change looks them up, and scanning 1,000 runtimes each time is not free.
+        self._watchers: list[ProcessRuntime] | None = None
+
+    def specs_changed(self) -> None:
+        """A runtime was made or took a new definition."""
+        self._watchers = None
+
+    def _restart_watchers(self) -> list[ProcessRuntime]:
+        if self._watchers is None:
+            self._watchers = [
+                rt for rt in self.runtimes.values() if any(d.restart for d in rt.spec.depends_on)
+            ]
+        return self._watchers
 
     def environment(self, spec: ProcessSpec) -> dict[str, str]:
         env = dict(self.base_env)
@@ -120,7 +134,7 @@ class RuntimeHost:
     def _tell_dependents(self, dep: ProcessRuntime, status: str) -> None:
         """`depends_on: {restart: true}`: a dependent that should run is restarted when the
         dependency comes back (meets its condition again after it died or was stopped)."""
-        for runtime in self.runtimes.values():
+        for runtime in self._restart_watchers():
             for wanted in runtime.spec.depends_on:
                 if wanted.name != dep.name or not wanted.restart:
                     continue

@@ -39,6 +39,7 @@ class Host(Protocol):
     def spawned(self, runtime: ProcessRuntime, proc: RunningProcess) -> None: ...
     def reaped(self, runtime: ProcessRuntime, proc: RunningProcess) -> None: ...
     def output(self, runtime: ProcessRuntime, run: int, batch: OutputBatch) -> None: ...
+    def specs_changed(self) -> None: ...
 
 
 class ProcessRuntime:
@@ -64,6 +65,7 @@ class ProcessRuntime:
         self._user_start = False
         self.health: HealthProber | None = None
         self._next: tuple[ProcessSpec, ExecutionContext] | None = None  # see redefine
+        host.specs_changed()
         # The definition of the last run that completed successfully under this supervisor.
         self.completed_spec: ProcessSpec | None = None
         # Dependencies with `restart: true` that went down while we should run.
@@ -86,6 +88,7 @@ class ProcessRuntime:
             self._next = (spec, context)
         else:
             self.spec, self.context, self._next = spec, context, None
+            self.host.specs_changed()
 
     def _set(self, new: str, reason: str) -> None:
         states.check(self.status, new)
@@ -185,6 +188,7 @@ class ProcessRuntime:
     ) -> None:
         if self._next is not None and adopted is None:
             (self.spec, self.context), self._next = self._next, None
+            self.host.specs_changed()
         self._set(states.STARTING, reason)
         self.recent_stderr.clear()
         self.log_ready = False
