@@ -45,8 +45,8 @@ def main() -> None:
         + "".join(f"  p{i}:\n    args: [sleep, '3600']\n" for i in range(COUNT))
     )
     procler = tool("procler")
-    subprocess.run([procler, "daemon", "status"], cwd=work, check=True, capture_output=True)
-    subprocess.run([procler, "status"], cwd=work, check=True, capture_output=True)  # warm
+    # `why` runs in the supervisor, so it starts one (and it loads the config)
+    subprocess.run([procler, "why", "p0"], cwd=work, check=True, capture_output=True)
     pid = json.loads(
         subprocess.run(
             [procler, "daemon", "status"], cwd=work, capture_output=True, text=True
