@@ -109,3 +109,22 @@ def test_atomic_write_replaces_with_the_umask_mode(tmp_path: Path) -> None:
     mask = os.umask(0)
     os.umask(mask)
     assert (target.read_bytes(), target.stat().st_mode & 0o777) == (b"new", 0o666 & ~mask)
+
+
+def test_a_pipe_target_is_written_in_place_not_replaced(tmp_path: Path) -> None:
+    """`-o /dev/null` or a named pipe: renaming over it would replace the node with a file."""
+    import stat
+    import threading
+
+    from agentcli.outputs import write_atomic
+
+    fifo = tmp_path / "pipe"
+    os.mkfifo(fifo)
+    got: list[bytes] = []
+    reader = threading.Thread(target=lambda: got.append(fifo.read_bytes()), daemon=True)
+    reader.start()
+    write_atomic(fifo, b"report\n")
+    reader.join(10)
+    assert got == [b"report\n"]
+    assert stat.S_ISFIFO(os.stat(fifo).st_mode)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["pipe"]

@@ -4,6 +4,7 @@ writes, and the atomic write itself (a temporary name beside the target, then a 
 from __future__ import annotations
 
 import os
+import stat
 import tempfile
 from collections.abc import Iterable
 from pathlib import Path
@@ -68,7 +69,17 @@ def check_output_dir(raw: str | Path) -> Path:
 
 def write_atomic(path: Path, data: bytes) -> None:
     """Write beside the target under a temporary name, then rename: readers never see half a
-    file, and a failure leaves the old file (if any) as it was."""
+    file, and a failure leaves the old file (if any) as it was. A target that is not a
+    regular file (`-o /dev/null`, a pipe) is written to in place: a rename would replace the
+    device node itself."""
+    try:
+        special = not stat.S_ISREG(os.stat(path).st_mode)
+    except FileNotFoundError:
+        special = False
+    if special:
+        with open(path, "wb") as fh:
+            fh.write(data)
+        return
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name[:200]}.", suffix=".tmp", dir=path.parent)
     try:
         with os.fdopen(fd, "wb") as fh:
