@@ -26,7 +26,6 @@ processes:
     command: serve
     namespace: [web, public]
     depends_on:
-      - worker
       - {name: worker, condition: started, min: 2}
 """
 
@@ -39,7 +38,7 @@ def load(project: Path, text: str, scale: dict | None = None) -> ProjectConfig: 
 
 
 def test_instances_get_their_index_port_and_typed_values(project: Path) -> None:
-    config = load(project, WORKERS.replace("      - worker\n", ""))
+    config = load(project, WORKERS)
     assert list(config.processes) == ["worker-0", "worker-1", "worker-2", "api"]
     two = config.processes["worker-2"]
     assert two.command == "run-worker --id 2 --port 7020"
@@ -57,16 +56,14 @@ def test_instances_get_their_index_port_and_typed_values(project: Path) -> None:
 
 
 def test_a_dependency_names_every_instance_or_at_least_min(project: Path) -> None:
-    config = load(project, WORKERS.replace("      - worker\n", ""))
+    config = load(project, WORKERS)
     deps = config.processes["api"].depends_on
     assert [(d.name, d.replica_of, d.min) for d in deps] == [
         ("worker-0", "worker", 2),
         ("worker-1", "worker", 2),
         ("worker-2", "worker", 2),
     ]
-    every = load(
-        project, WORKERS.replace("      - {name: worker, condition: started, min: 2}\n", "")
-    )
+    every = load(project, WORKERS.replace("{name: worker, condition: started, min: 2}", "worker"))
     assert [(d.name, d.min) for d in every.processes["api"].depends_on] == [
         ("worker-0", None),
         ("worker-1", None),
@@ -146,16 +143,15 @@ def test_min_beyond_the_replicas_and_a_bad_namespace_are_errors(project: Path) -
 
 def test_a_scaled_count_holds_until_the_config_count_changes(project: Path) -> None:
     scaled = {"worker": {"declared": 3, "count": 5}}
-    text = WORKERS.replace("      - worker\n", "")
-    config = load(project, text, scale=scaled)
+    config = load(project, WORKERS, scale=scaled)
     assert (config.replica_sets["worker"].count, len(config.processes)) == (5, 6)
     assert config.processes["api"].depends_on[-1].name == "worker-4"
-    edited = load(project, text.replace("replicas: 3", "replicas: 2"), scale=scaled)
+    edited = load(project, WORKERS.replace("replicas: 3", "replicas: 2"), scale=scaled)
     assert list(edited.replica_sets["worker"].instances) == ["worker-0", "worker-1"]
 
 
 def test_explain_and_validate_see_the_process_once(project: Path) -> None:
-    write_config(project, WORKERS.replace("      - worker\n", ""))
+    write_config(project, WORKERS)
     code, answer = run_procler(project, "config", "explain")
     assert (code, answer["data"]["process_count"]) == (0, 2)
     assert "3 replicas (worker-0 to worker-2)" in answer["data"]["paragraph"]

@@ -16,6 +16,7 @@ from typing import Any
 
 from procler import project, states
 from procler.config.model import ProcessSpec, ProjectConfig
+from procler.config.scaling import write_scale
 from procler.contexts.base import ExecutionContext
 from procler.contexts.local import LocalContext
 from procler.errors import ProcessNotFound
@@ -82,6 +83,10 @@ class Supervisor:
             fd = os.open(self.keeper.definitions, os.O_WRONLY | os.O_CREAT, 0o600)
             with open(fd, "wb") as handle:
                 handle.write(self.keeper.loaded_definitions)
+        scaled = {} if self.keeper.valid is None else self.keeper.valid.replica_sets
+        counts = {n: {"declared": r.declared, "count": r.count} for n, r in scaled.items()}
+        if any(r.count != r.declared for r in scaled.values()):
+            write_scale(self.root, counts)  # the `procler scale` counts in force
         self.output.reopen(self.state_dir / "logs")
 
     def _sync(self, cfg: ProjectConfig) -> None:

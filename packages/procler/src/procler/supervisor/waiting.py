@@ -18,21 +18,11 @@ async def wait_members(
     of them cannot any more: that ends the wait at once."""
     if not runtimes:
         return
-    clock = runtimes[0].clock
-    deadline = clock.monotonic() + timeout
-    while not all(met(runtime) for runtime in runtimes) and not any(
-        why_not(runtime) is not None for runtime in runtimes
-    ):
-        left = deadline - clock.monotonic()
-        if left <= 0:
-            return
-        # Wake on the next change of any member (a done one may still fail).
-        changes = [asyncio.ensure_future(_changed(runtime, left)) for runtime in runtimes]
-        try:
-            await asyncio.wait(changes, return_when=asyncio.FIRST_COMPLETED)
-        finally:
-            for change in changes:
-                change.cancel()
+
+    def settled() -> bool:
+        return all(met(r) for r in runtimes) or any(why_not(r) is not None for r in runtimes)
+
+    await wait_until_all(runtimes, settled, timeout)
 
 
 async def wait_until_all(
@@ -46,6 +36,7 @@ async def wait_until_all(
         left = deadline - clock.monotonic()
         if left <= 0:
             return False
+        # Wake on the next change of any member (a done one may still fail).
         changes = [asyncio.ensure_future(_changed(runtime, left)) for runtime in runtimes]
         try:
             await asyncio.wait(changes, return_when=asyncio.FIRST_COMPLETED)
