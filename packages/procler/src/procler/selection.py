@@ -22,7 +22,7 @@ def tagged(config: ProjectConfig, values: dict[str, Any]) -> list[str]:
     one of the --namespace ones when given."""
     tags = set(values.get("tag") or ())
     names = [n for n, spec in config.processes.items() if not tags or tags & set(spec.tags)]
-    if values.get("namespace"):
+    if values.get("namespace") is not None:
         chosen = set(in_namespaces(config, split_namespaces(values["namespace"])))
         names = [n for n in names if n in chosen]
     return names
@@ -137,15 +137,18 @@ def in_namespaces(config: ProjectConfig, wanted: Iterable[str]) -> list[str]:
 
 
 def split_namespaces(text: str) -> list[str]:
-    """`-n a,b` as a list of namespaces."""
-    return [part.strip() for part in text.split(",") if part.strip()]
+    """`-n a,b` as a list of namespaces (a usage error when it names none)."""
+    names = [part.strip() for part in text.split(",") if part.strip()]
+    if not names:
+        raise UsageError(f"no namespace in {text!r}", suggestion="e.g. `-n web` or `-n web,jobs`")
+    return names
 
 
 def outside_namespaces(
     values: dict[str, Any], selected: list[str], answer: dict[str, Any]
 ) -> dict[str, Any]:
     """With --namespace: the answer names the dependencies started outside the selection."""
-    if not values.get("namespace"):
+    if values.get("namespace") is None:
         return answer
     wanted = set(selected)
     outside = [o["name"] for o in answer["processes"] if o["name"] not in wanted]

@@ -275,12 +275,9 @@ class Handlers:
         return await ci(self, values)
 
     async def why(self, values: dict[str, Any]) -> Any:
-        from procler.supervisor.why import why
+        from procler.supervisor.why import why_named
 
-        names = instances(self.sup.config(), values["name"])
-        if values["name"] in names:
-            return why(self.sup, values["name"])
-        return {"name": values["name"], "instances": [why(self.sup, n) for n in names]}
+        return why_named(self.sup, values["name"])
 
     async def down(self, values: dict[str, Any]) -> Any:
         return await self.stop({**values, "all": True})
