@@ -15,10 +15,9 @@ from collections.abc import Callable, Mapping
 from dataclasses import replace
 from typing import Any
 
-from agentcli.parser import did_you_mean
 from procler.config.findings import Findings, child
 from procler.config.model import Dependency, ProcessSpec, ReplicaSet
-from procler.config.specs import INVALID, Spec
+from procler.config.specs import Spec
 from procler.config.substitute import SubstitutionError, substitute
 from procler.config.yaml_nodes import YNode
 
@@ -68,7 +67,7 @@ def instance_lookup(raw: dict[str, Any], index: int, lookup: Lookup) -> Lookup:
 
 def instance_port(raw: dict[str, Any], index: int) -> int | None:
     base = raw.get("port_base")
-    if not isinstance(base, int) or base is INVALID:
+    if not isinstance(base, int):  # absent, or INVALID (a finding says why)
         return None
     step = raw.get("port_step", 1)
     return int(base + index * (step if isinstance(step, int) else 1))
@@ -195,12 +194,6 @@ def resolve_count(name: str, declared: int, scale: Mapping[str, Any]) -> int:
         if isinstance(count, int) and count >= 1:
             return count
     return declared
-
-
-def unknown_base(name: str, sets: Mapping[str, ReplicaSet]) -> str:
-    return did_you_mean(name, list(sets)) or (
-        f"processes with replicas: {', '.join(sets)}" if sets else "no process has replicas"
-    )
 
 
 def declared_view(
