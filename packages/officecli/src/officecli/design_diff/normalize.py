@@ -33,6 +33,11 @@ class Normaliser:
             text = text.casefold()
         return text
 
+    def rows(self, rows: list[list[str]]) -> list[list[str]]:
+        """Many rows at once, each distinct value normalised once (sheets repeat theirs)."""
+        shown = {v: self(v) for v in set[str]().union(*rows)}
+        return [list(map(shown.__getitem__, row)) for row in rows]
+
     def same(self, a: str, b: str) -> bool:
         """Whether two normalised values are equal (numbers within the tolerance)."""
         if a == b:

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import bisect
 from collections import Counter
-from collections.abc import Hashable
+from collections.abc import Callable, Hashable
 from dataclasses import dataclass, field
+from operator import itemgetter
 
 from agentcli.report import Finding, Severity
 from officecli.design_diff.align import align, similarity
@@ -50,8 +51,7 @@ class _Side:
             for i, (h, role) in enumerate(zip(table.headers, self.roles, strict=True))
             if role in preset.ignore or label_key(h) in ignored
         }
-        norm = opts.normaliser
-        self.norm = [list(map(norm, row.values)) for row in table.rows]
+        self.norm = opts.normaliser.rows([row.values for row in table.rows])
         self.scope = self.roles.index(preset.scope) if preset.scope in self.roles else -1
         self.key_cols: list[int] = []
         self.by_role = False
@@ -130,6 +130,18 @@ class TableDiff:
         self.new = _Side(new, preset, opts)
         self.counts: Counter[str] = Counter()
         self.out: list[Placed] = []
+        self.compared: list[tuple[int, int]] = []  # (old, new) columns whose cells compare
+        self.unchanged: Callable[[int, int], bool] = lambda _o, _n: True
+
+    def _compare(self, cols: ColumnMatch) -> None:
+        """The compared column pairs, and a test that a row pair is equal in all of them
+        (one C-level tuple comparison, for the many rows that did not change)."""
+        old, new = self.old, self.new
+        self.compared = [(o, n) for o, n in cols.pairs if o not in old.ignored and n not in new.ignored]  # fmt: skip
+        if self.compared:
+            pick_old = itemgetter(*(o for o, _n in self.compared))
+            pick_new = itemgetter(*(n for _o, n in self.compared))
+            self.unchanged = lambda o, n: pick_old(old.norm[o]) == pick_new(new.norm[n])
 
     def run(self) -> list[Placed]:
         old, new = self.old, self.new
@@ -164,6 +176,7 @@ class TableDiff:
         if not new.table.loose:  # loose cells have no header nor key to report on
             self._columns(cols)
             self._keys(rows.old_keys.duplicates, rows.new_keys.duplicates, rows.new_keys.blank)
+        self._compare(cols)
         by_old = sorted(rows.pairs)
         olds = [o for o, _n in by_old]
         for o, n in rows.pairs:
@@ -317,11 +330,11 @@ class TableDiff:
                 expected=f"row {a.number + 1}",
                 actual=f"row {b.number + 1}",
             )
+        if self.unchanged(o, n):
+            return
         same = self.opts.normaliser.same
         changed = False
-        for oc, nc in cols.pairs:
-            if oc in old.ignored or nc in new.ignored:
-                continue
+        for oc, nc in self.compared:
             if not same(old.norm[o][oc], new.norm[n][nc]):
                 changed = True
                 header = new.table.headers[nc]

@@ -8,7 +8,6 @@ header `金額/税抜`). Only the header detection and the section rows are desi
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from itertools import product
 from pathlib import Path
 
 from officecli.design_diff.errors import NoHeaderError, WorkbookError
@@ -96,12 +95,14 @@ def _table(
     body = band[start + used :]
     rows: list[Row] = []
     section = ""
+    get = cells.get
     for r in body:
-        values = [cells.get((r, c), "") for c in cols]
-        filled = [v for v in values if v.strip()]
-        if preset.section_rows and len(filled) == 1 and _is_section(filled[0], preset):
-            section = filled[0].strip()
-            continue
+        values = [get((r, c), "") for c in cols]
+        if preset.section_rows:
+            filled = [v for v in values if v.strip()]
+            if len(filled) == 1 and _is_section(filled[0], preset):
+                section = filled[0].strip()
+                continue
         rows.append(Row(r, values, section))
     last = band[start + used - 1]
     span = (band[start], band[-1])
@@ -130,10 +131,12 @@ def _loose(sheet: str, cells: Cells, tables: list[Table]) -> Table | None:
     columns are the sheet's letters, so that a change there is reported too."""
     from officecli.readers.grid import column_letter
 
-    held: set[tuple[int, int]] = set()
-    for t in tables:  # product and set difference run in C: this is per cell
-        held.update(product(range(t.span[0], t.span[1] + 1), t.columns))
-    free = {k: cells[k] for k in cells.keys() - held if cells[k].strip()}
+    held: dict[int, set[int]] = {}  # row -> the columns tables hold there
+    for t in tables:
+        for r in range(t.span[0], t.span[1] + 1):
+            held.setdefault(r, set()).update(t.columns)
+    nothing: set[int] = set()
+    free = {k: v for k, v in cells.items() if k[1] not in held.get(k[0], nothing) and v.strip()}
     if not free:
         return None
     cols = sorted({c for _r, c in free})

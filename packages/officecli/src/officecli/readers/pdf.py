@@ -11,12 +11,22 @@ from typing import Any
 from officecli.readers import ocr
 from officecli.readers.model import Block, Document, ReadOptions, count_chars
 from officecli.readers.ooxml import escape_inline
-from officecli.readers.pdf_budget import MAX_EXPANDED_BYTES, page_expansion, stream_size
+from officecli.readers.pdf_budget import (
+    MAX_EXPANDED_BYTES,
+    measured_at_open,
+    page_expansion,
+    stream_size,
+)
 from officecli.readers.pdf_layout import Line, join_lines, order_lines, text_lines
 from officecli.readers.pdf_ocr import needs_ocr, ocr_pages
 from officecli.readers.pdf_tables import borderless_tables
 from officecli.readers.pdf_text import Glyphs, clean_cell, group_blocks, group_lines
-from officecli.readers.safety import BrokenFileError, EncryptedFileError
+from officecli.readers.safety import (
+    BrokenFileError,
+    EncryptedFileError,
+    ExpansionBudget,
+    UnsafeFileError,
+)
 
 PIXEL_FILTERS = {"FlateDecode", "ASCII85Decode", "ASCIIHexDecode", "LZWDecode", "RunLengthDecode"}
 FRAME_LINES = 4  # lines in one ruled cell that make the ruling a frame, not a table
@@ -226,11 +236,15 @@ def read_pdf(path: Path, options: ReadOptions) -> Document:
     from pdfplumber.utils.exceptions import PdfminerException
 
     doc = Document()
+    opening = ExpansionBudget(path.name, MAX_EXPANDED_BYTES)  # the file's, pages take the rest
     try:
-        with pdfplumber.open(path) as pdf:
-            doc.counts["pages"] = len(pdf.pages)
+        with measured_at_open(opening):
+            pdf = pdfplumber.open(path)
+        with pdf:
+            with measured_at_open(opening):  # the page tree may sit in object streams too
+                doc.counts["pages"] = len(pdf.pages)
             pages: list[PageContent] = []
-            budget = MAX_EXPANDED_BYTES
+            budget = opening.left
             scanned: list[int] = []
             for number, pdf_page in enumerate(pdf.pages, 1):
                 expanded = page_expansion(pdf_page.page_obj, budget)
@@ -246,6 +260,8 @@ def read_pdf(path: Path, options: ReadOptions) -> Document:
                 pdf_page.close()
     except PdfminerException as exc:
         inner = exc.args[0] if exc.args else exc
+        if isinstance(inner, UnsafeFileError):
+            raise inner from None
         if isinstance(inner, PDFPasswordIncorrect):
             raise EncryptedFileError(f"{path.name}: the PDF is password-protected") from None
         raise BrokenFileError(f"{path.name}: not a readable PDF ({type(inner).__name__})") from None

@@ -117,6 +117,7 @@ class Package:
             )
         self.names = {i.filename for i in infos}
         self.label = path.name
+        self.path = path
 
     def __enter__(self) -> Package:
         return self

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -41,7 +42,6 @@ class XlsxReader:
         self.options = options
         self.doc = Document()
         self.cells_left = options.max_cells
-        self.strings: list[str] = []
         self.formats: list[str] = []
         self.date1904 = False
         self.uncalculated: dict[str, list[str]] = {}  # sheet -> cells with a formula, no value
@@ -64,20 +64,36 @@ class XlsxReader:
             )
         return self.doc
 
-    def grids(self) -> Iterator[tuple[str, SheetGrid]]:
-        """Each sheet's (part name, grid of displayed values), in workbook order."""
+    @cached_property
+    def strings(self) -> list[str]:
+        """The shared strings, read when the expat scan first needs them."""
+        return shared_strings(self.pkg)
+
+    def grids(self, fast: bool = False) -> Iterator[tuple[str, SheetGrid]]:
+        """Each sheet's (part name, grid of displayed values), in workbook order. `fast`
+        lets calamine read the sheets it reads exactly as the expat scan (xlsx_values)."""
+        from officecli.readers.xlsx_values import CalamineSheets
+
         book = workbook(self.pkg)
         self.date1904 = uses_1904_dates(book)
-        self.strings = shared_strings(self.pkg)
         self.formats = cell_formats(self.pkg)
         sheets = sheet_refs(self.pkg, book)
         self.doc.counts["sheets"] = len(sheets)
-        for sheet in sheets:
-            if (sheet.hidden and self.options.skip_hidden) or not sheet.part:
-                continue
-            grid = SheetGrid(sheet.name, hidden=sheet.hidden)
-            self._sheet(sheet.part, grid)
-            yield sheet.part, grid
+        values = CalamineSheets(self.pkg, self.formats)
+        try:
+            for sheet in sheets:
+                if (sheet.hidden and self.options.skip_hidden) or not sheet.part:
+                    continue
+                grid = values.grid(sheet, self.cells_left) if fast else None
+                if grid is None:
+                    grid = SheetGrid(sheet.name, hidden=sheet.hidden)
+                    self._sheet(sheet.part, grid)
+                else:
+                    self.cells_left -= len(grid.cells)
+                    self._comments(sheet.part, grid)
+                yield sheet.part, grid
+        finally:
+            values.close()
 
     def _display(
         self, kind: str, style: int, raw: str, inline: str, formula: str
@@ -189,8 +205,11 @@ def read_xlsx(path: Path, options: ReadOptions) -> Document:
         return XlsxReader(pkg, options).read()
 
 
-def read_grids(path: Path, options: ReadOptions) -> tuple[list[SheetGrid], list[str]]:
-    """Every sheet as a grid of displayed values, and the cuts made (--max-cells)."""
+def read_grids(
+    path: Path, options: ReadOptions, fast: bool = True
+) -> tuple[list[SheetGrid], list[str]]:
+    """Every sheet as a grid of displayed values, and the cuts made (--max-cells).
+    `fast=False` reads every sheet with the expat scan (the reference the tests compare)."""
     with Package(path) as pkg:
         reader = XlsxReader(pkg, options)
-        return [grid for _part, grid in reader.grids()], reader.doc.cuts
+        return [grid for _part, grid in reader.grids(fast)], reader.doc.cuts
