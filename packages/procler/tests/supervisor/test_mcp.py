@@ -104,6 +104,25 @@ CALLS: list[tuple[str, dict[str, Any], Callable[[Any], Any], Any]] = [
     ("procler_up", {}, lambda d: sorted(statuses(d))[0], ("api", "healthy")),
     ("procler_down", {}, lambda d: sorted(statuses(d))[0], ("api", "stopped")),
     ("procler_ci", {"timeout": "30s"}, lambda d: d["ready"], True),
+    (
+        "procler_namespace_list",
+        {},
+        lambda d: d["namespaces"],
+        [{"name": "default", "processes": ["api", "worker", "oneoff"]}],
+    ),
+    (
+        "procler_namespace_stop",
+        {"name": "default"},
+        statuses,
+        [("api", "stopped"), ("worker", "stopped"), ("oneoff", "stopped")],
+    ),
+    ("procler_namespace_start", {"name": "default"}, lambda d: d["namespaces"], ["default"]),
+    (
+        "procler_namespace_restart",
+        {"name": "default", "timeout": "30s"},
+        lambda d: sorted(p["run"] > 1 for p in d["processes"]),
+        [True, True, True],
+    ),
     ("procler_reload", {}, lambda d: d["processes"], ["api", "worker", "oneoff"]),
     ("procler_daemon_status", {}, lambda d: d["running"], True),
     ("procler_daemon_logs", {"tail": 1}, lambda d: len(d["lines"]), 1),
@@ -121,6 +140,7 @@ NOT_DRIVEN = [
     "procler_import_procfile",
     "procler_import_compose",
     "procler_import_procler03",
+    "procler_scale",  # needs a process with replicas: tests/supervisor/test_replicas.py
 ]
 
 
