@@ -39,7 +39,7 @@ def test_full_cli_path_stays_light() -> None:
         "'agentcli.main', 'agentcli.parser', 'procler', 'procler.cli', 'procler.cli.client', "
         "'procler.cli.config', 'procler.cli.daemon', 'procler.cli.logs', 'procler.cli.mcp', "
         "'procler.cli.processes', "
-        "'procler.cli.stack_files', 'procler.errors', 'procler.project', 'procler.wire']\n"
+        "'procler.cli.replica_commands', 'procler.cli.stack_files', 'procler.errors', 'procler.project', 'procler.wire']\n"
     )
 
 

@@ -17,6 +17,7 @@ from procler.errors import (
     ContainerNotFound,
     DockerUnavailable,
     ImageNotFound,
+    NamespaceNotFound,
     StartFailed,
     StateDirUnwritable,
     SupervisorUnavailable,
@@ -204,7 +205,7 @@ CONFIG_COMMANDS: "tuple[Command, ...]" = (
             "procler list --resolve",
             "procler list --namespace backend",
         ),
-        errors=(ConfigNotFound, ConfigInvalid),
+        errors=(ConfigNotFound, ConfigInvalid, NamespaceNotFound),
         output={
             "type": "object",
             "properties": {

@@ -59,7 +59,7 @@ STARTING = (PortInUse, StartFailed, ImageNotFound, ContainerNotFound, DockerUnav
 # their start errors can reach any of them.
 SUPERVISED = (ConfigNotFound, ConfigInvalid, StateDirUnwritable, SupervisorUnavailable, *STARTING)
 # What the answers from disk (IF_RUNNING commands without a supervisor) may raise besides.
-FROM_DISK = (ProcessNotFound, GroupNotFound)
+FROM_DISK = (ProcessNotFound, GroupNotFound, NamespaceNotFound)
 
 PROCESS = {
     "type": "object",
@@ -81,7 +81,7 @@ START_ARGS = (
     ),
 )
 GROUP = Arg("name", "group name (see `procler group list`)", required=True)
-GROUP_ERRORS = (*SUPERVISED, GroupNotFound)
+GROUP_ERRORS = (*SUPERVISED, GroupNotFound, ProcessNotFound)
 
 PROCESS_COMMANDS: "tuple[Command, ...]" = (
     Command(
@@ -90,7 +90,7 @@ PROCESS_COMMANDS: "tuple[Command, ...]" = (
         FORWARD,
         args=(NAME, ALL, *START_ARGS),
         examples=("procler start api", "procler start worker --no-deps", "procler start --all"),
-        errors=(*SUPERVISED, *STARTING, ProcessNotFound, DependencyFailed),
+        errors=(*SUPERVISED, *STARTING, ProcessNotFound, DependencyFailed, NamespaceNotFound),
         output={"anyOf": [PROCESS, PROCESSES], "description": "adds already_running, dependencies"},
     ),
     Command(
@@ -128,7 +128,7 @@ PROCESS_COMMANDS: "tuple[Command, ...]" = (
         ),
         idempotent=False,
         examples=("procler restart api", "procler restart api --clear-logs"),
-        errors=(*SUPERVISED, *STARTING, ProcessNotFound),
+        errors=(*SUPERVISED, *STARTING, ProcessNotFound, NamespaceNotFound),
         output={"anyOf": [PROCESS, PROCESSES]},
     ),
     Command(

@@ -10,7 +10,7 @@ if TYPE_CHECKING:
     from typing import Any
 
 NAMESPACE = Arg("name", "namespace (or several, comma-separated)", required=True)
-NAMESPACE_ERRORS = (*SUPERVISED, NamespaceNotFound)
+NAMESPACE_ERRORS = (*SUPERVISED, NamespaceNotFound, ProcessNotFound)
 NAMESPACED = {
     **PROCESSES,
     "description": "adds namespaces; outside_namespaces and warning name the dependencies "

@@ -37,7 +37,6 @@ from procler.selection import (
 from procler.supervisor.core import Supervisor
 from procler.supervisor.orchestrate import start_plan, stop_plan
 from procler.supervisor.ports import holder, project_process
-from procler.supervisor.replica_commands import replica_handlers
 from procler.supervisor.runtime import ProcessRuntime
 from procler.supervisor.status import CpuMeter, process_status, supervisor_status
 from procler.supervisor.waiting import wait_members
@@ -73,7 +72,10 @@ class Handlers:
             "exec": self.exec,
             "why": self.why,
             "ci": self.ci,
-            **replica_handlers(self),
+            "scale": self.scale,
+            "namespace start": self.namespace_start,
+            "namespace stop": self.namespace_stop,
+            "namespace restart": self.namespace_restart,
         }
         return {name: self._warned(handler) for name, handler in table.items()}
 
@@ -273,6 +275,22 @@ class Handlers:
         from procler.supervisor.stack import ci
 
         return await ci(self, values)
+
+    async def scale(self, values: dict[str, Any]) -> Any:
+        from procler.supervisor.replica_commands import scale
+
+        return await scale(self, values)
+
+    async def namespace_start(self, values: dict[str, Any]) -> Any:
+        return await self.start({**values, "all": True, "namespace": values["name"]})
+
+    async def namespace_restart(self, values: dict[str, Any]) -> Any:
+        return await self.restart({**values, "all": True, "namespace": values["name"]})
+
+    async def namespace_stop(self, values: dict[str, Any]) -> Any:
+        from procler.supervisor.replica_commands import namespace_stop
+
+        return await namespace_stop(self, values)
 
     async def why(self, values: dict[str, Any]) -> Any:
         from procler.supervisor.why import why_named

@@ -1,4 +1,4 @@
-"""`procler scale NAME N` and `procler namespace start|stop|restart NS`: the supervisor's side.
+"""`procler scale NAME N` and `procler namespace stop NS`: the supervisor's side.
 
 Scaling writes the new count beside the runtime definitions (procler.config.scaling) and
 reads the config again: new instances get runtimes and start when the process is wanted
@@ -7,7 +7,6 @@ running; instances past the count are retired (stopped gracefully, in parallel).
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable
 from typing import Any, Protocol
 
 from procler import states
@@ -21,42 +20,17 @@ from procler.selection import in_namespaces, split_namespaces
 from procler.supervisor.core import Supervisor
 from procler.supervisor.runtime import ProcessRuntime
 
-Handler = Callable[[dict[str, Any]], Awaitable[Any]]
-
 
 class Handlers(Protocol):
     """What these commands use of the supervisor's command handlers."""
 
     sup: Supervisor
 
-    async def start(self, values: dict[str, Any], keep_completed: bool = False) -> Any: ...
-    async def restart(self, values: dict[str, Any]) -> Any: ...
     async def start_names(
         self, names: list[str], values: dict[str, Any]
     ) -> list[dict[str, Any]]: ...
     async def stop_names(self, names: list[str]) -> list[dict[str, Any]]: ...
     def describe(self, rt: ProcessRuntime) -> dict[str, Any]: ...
-
-
-def replica_handlers(handlers: Handlers) -> dict[str, Handler]:
-    async def scale_command(values: dict[str, Any]) -> Any:
-        return await scale(handlers, values)
-
-    async def namespace_start(values: dict[str, Any]) -> Any:
-        return await handlers.start({**values, "all": True, "namespace": values["name"]})
-
-    async def namespace_restart(values: dict[str, Any]) -> Any:
-        return await handlers.restart({**values, "all": True, "namespace": values["name"]})
-
-    async def namespace_stop_command(values: dict[str, Any]) -> Any:
-        return await namespace_stop(handlers, values)
-
-    return {
-        "scale": scale_command,
-        "namespace start": namespace_start,
-        "namespace stop": namespace_stop_command,
-        "namespace restart": namespace_restart,
-    }
 
 
 def _wanted(rt: ProcessRuntime) -> bool:
