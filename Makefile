@@ -13,7 +13,7 @@ bootstrap:
 	@command -v uv >/dev/null 2>&1 || bash scripts/bootstrap-uv.sh "$(PYTHON)" "$(TOOLS)" >/dev/null
 
 sync: bootstrap
-	@$(UV) sync --frozen --all-packages --quiet
+	@$(UV) sync --frozen --all-packages --quiet --compile-bytecode
 	@$(RUN) python -m compileall -q $(addsuffix /src,$(PACKAGES))
 
 lint: sync
@@ -47,6 +47,11 @@ bench: sync
 	$(BENCH) bench/procler_scale.py 1000
 	$(BENCH) bench/procler_readiness.py
 	$(BENCH) bench/procler_recovery.py
+	$(BENCH) bench/procler_schedule.py
+	$(BENCH) bench/procler_rest.py
+	$(BENCH) bench/procler_events.py
+	$(BENCH) bench/recipe_bench.py
+	$(BENCH) bench/procler_reload.py
 	$(BENCH) bench/logs_supervisor.py
 	$(BENCH) bench/logs_capture.py
 	$(BENCH) bench/logs_tail.py

@@ -77,6 +77,9 @@ def test_output_dir_under_a_file_is_refused(tmp_path: Path) -> None:
     with pytest.raises(UsageError):
         check_output_dir(tmp_path / "file" / "out")
     assert check_output_dir(tmp_path / "new" / "out") == tmp_path / "new" / "out"
+    with pytest.raises(UsageError) as raised:
+        check_output_dir(tmp_path / ("a" * 300))
+    assert str(raised.value) == f"{tmp_path / ('a' * 300)}: File name too long"
 
 
 def test_check_output_file_accepts_a_new_file(tmp_path: Path) -> None:

@@ -37,9 +37,11 @@ def test_full_cli_path_stays_light() -> None:
     assert new_modules("procler.cli, procler.cli.client, agentcli.main, agentcli.parser") == (
         "['_socket', 'agentcli', 'agentcli.commands', 'agentcli.envelope', 'agentcli.errors', "
         "'agentcli.main', 'agentcli.parser', 'procler', 'procler.cli', 'procler.cli.client', "
-        "'procler.cli.config', 'procler.cli.daemon', 'procler.cli.logs', 'procler.cli.mcp', "
-        "'procler.cli.processes', "
-        "'procler.cli.replica_commands', 'procler.cli.stack_files', 'procler.errors', 'procler.project', 'procler.wire']\n"
+        "'procler.cli.config', 'procler.cli.daemon', 'procler.cli.events', 'procler.cli.logs', "
+        "'procler.cli.mcp', 'procler.cli.processes', 'procler.cli.recipes', "
+        "'procler.cli.replica_commands', 'procler.cli.schedules', "
+        "'procler.cli.snippets', 'procler.cli.stack_files', 'procler.cli.tui', 'procler.errors', "
+        "'procler.project', 'procler.wire']\n"
     )
 
 
@@ -53,11 +55,12 @@ def test_capabilities_describe_exactly_the_parser() -> None:
 def test_supervisor_handles_exactly_the_commands_sent_to_it() -> None:
     from procler.cli import APP
     from procler.cli.daemon import RESTART as RESTART_DAEMON
+    from procler.cli.daemon import SERVE
     from procler.cli.daemon import STATUS as DAEMON_STATUS
     from procler.cli.processes import FORWARD, IF_RUNNING
     from procler.supervisor.handlers import Handlers
 
-    handlers = (FORWARD, IF_RUNNING, RESTART_DAEMON, DAEMON_STATUS)
+    handlers = (FORWARD, IF_RUNNING, RESTART_DAEMON, DAEMON_STATUS, SERVE)
     sent = {c.name for c in APP.commands if c.handler in handlers}
     table = Handlers.__new__(Handlers).table()  # the table needs no supervisor to list
     assert sorted(table) == sorted(sent)

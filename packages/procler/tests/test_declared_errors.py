@@ -44,6 +44,7 @@ class Module:
     imports: dict[str, str] = field(default_factory=dict)  # alias -> "module" or "module:attr"
     classes: dict[str, tuple[list[str], dict[str, ast.AST]]] = field(default_factory=dict)
     functions: dict[str, ast.AST] = field(default_factory=dict)
+    made: dict[str, ast.Call] = field(default_factory=dict)  # NAME = call() at module level
 
 
 def read_module(name: str, tree: ast.Module) -> Module:
@@ -56,6 +57,12 @@ def read_module(name: str, tree: ast.Module) -> Module:
             for alias in node.names:
                 module.imports[alias.asname or alias.name] = f"{node.module}:{alias.name}"
     for node in tree.body:
+        if (
+            isinstance(node, ast.Assign)
+            and isinstance(node.value, ast.Call)
+            and [type(t) for t in node.targets] == [ast.Name]
+        ):
+            module.made[node.targets[0].id] = node.value  # type: ignore[attr-defined]
         if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
             module.functions[node.name] = node
         elif isinstance(node, ast.ClassDef):
@@ -167,10 +174,27 @@ class Program:
                     or owner.id in self.modules[module].classes
                 ):
                     reached += self.target(module, owner.id, sub.attr)
+                elif self.foreign(module, owner):
+                    continue  # threading.Thread(...).start(): a method of another library
                 elif id(sub) in called:  # x.m(): any m the module can see, but not our own
                     found = self.methods_named(sub.attr, self.imported[module])
                     reached += [k for k in found if k[1] != cls]
         return raised, reached
+
+    def foreign(self, module: str, owner: ast.AST) -> bool:
+        """The receiver is an object another library's class or function made (here, or
+        at module level: `log = logging.getLogger(...)`)."""
+        if isinstance(owner, ast.Name) and owner.id in self.modules[module].made:
+            owner = self.modules[module].made[owner.id]
+        if not isinstance(owner, ast.Call):
+            return False
+        root = owner.func
+        while isinstance(root, ast.Attribute):
+            root = root.value
+        imported = self.modules[module].imports.get(getattr(root, "id", ""))
+        return imported is not None and imported.split(".")[0].split(":")[0] not in {
+            p.__name__ for p in PACKAGES
+        }
 
     def returned_error(self, key: Key) -> str | None:
         """The error class a function returns by annotation (`raise invalid(...)`)."""
@@ -227,23 +251,40 @@ def walk_escaping(node: ast.AST) -> list[ast.AST]:
     return found
 
 
+def table_entries(program: Program, table: Key) -> dict[str, Key]:
+    """A `table` method's dict literal: each command to the `self.METHOD` answering it; an
+    entry `**Commands(self).table()` merges that class's table (recipes, snippets)."""
+    module, cls, _ = table
+    mapping = next(
+        n for n in ast.walk(program.body(table) or ast.Module([], [])) if isinstance(n, ast.Dict)
+    )
+    entries: dict[str, Key] = {}
+    for key, value in zip(mapping.keys, mapping.values, strict=True):
+        if key is None:  # **Commands(self).table()
+            assert isinstance(value, ast.Call) and isinstance(value.func, ast.Attribute)
+            made = value.func.value
+            assert isinstance(made, ast.Call) and isinstance(made.func, ast.Name)
+            (merged,) = program.target(module, made.func.id, value.func.attr)
+            entries |= table_entries(program, merged)
+        else:
+            assert isinstance(key, ast.Constant) and isinstance(value, ast.Attribute)
+            entries[key.value] = (module, cls, value.attr)
+    return entries
+
+
 def entry_points(program: Program, handler: str, command: str) -> list[Key]:
     """The handler, and the supervisor methods answering what it forwards: its own command
     (when the supervisor's table has it), or those it names with APP.command(...) (`run`
     forwards start or restart)."""
     module, _, name = handler.partition(":")
     entries = [(module, "", name)]
-    table = program.modules["procler.supervisor.handlers"].classes["Handlers"][1]["table"]
-    mapping = next(n for n in ast.walk(table) if isinstance(n, ast.Dict))
-    methods = {k.value: v.attr for k, v in zip(mapping.keys, mapping.values, strict=True)}  # type: ignore[union-attr]
+    methods = table_entries(program, ("procler.supervisor.handlers", "Handlers", "table"))
     forwarded = {command} & set(methods)  # the supervisor answers exactly its table's commands
     for call in ast.walk(program.body(entries[0]) or ast.Module([], [])):
         if isinstance(call, ast.Call) and ast.unparse(call.func) == "APP.command":
             named = {c.value for c in ast.walk(call) if isinstance(c, ast.Constant)}
             forwarded |= named & set(methods)
-    return entries + [
-        ("procler.supervisor.handlers", "Handlers", methods[c]) for c in sorted(forwarded)
-    ]
+    return entries + [methods[c] for c in sorted(forwarded)]
 
 
 def test_every_error_a_handler_can_raise_is_declared_on_its_command() -> None:

@@ -35,6 +35,10 @@ ANNOTATIONS = {
     "procler_ci": (False, False, False),
     "procler_why": (True, False, True),
     "procler_down": (False, True, True),
+    "procler_schedule_list": (True, False, True),
+    "procler_schedule_run_now": (False, False, False),
+    "procler_schedule_pause": (False, False, True),
+    "procler_schedule_resume": (False, False, True),
     "procler_group_start": (False, False, True),
     "procler_group_stop": (False, True, True),
     "procler_group_status": (True, False, True),
@@ -45,12 +49,27 @@ ANNOTATIONS = {
     "procler_namespace_restart": (False, False, False),
     "procler_exec": (False, True, False),
     "procler_group_list": (True, False, True),
+    "procler_recipe_list": (True, False, True),
+    "procler_recipe_show": (True, False, True),
+    "procler_recipe_run": (False, True, False),
+    "procler_recipe_resume": (False, True, False),
+    "procler_recipe_cancel": (False, True, False),
+    "procler_recipe_runs": (True, False, True),
+    "procler_recipe_status": (True, False, True),
+    "procler_snippet_list": (True, False, True),
+    "procler_snippet_show": (True, False, True),
+    "procler_snippet_run": (False, True, False),
+    "procler_snippet_save": (False, False, True),
+    "procler_snippet_remove": (False, True, True),
     "procler_logs": (True, False, True),
+    "procler_events": (True, False, True),
     "procler_reload": (False, False, True),
     "procler_daemon_status": (True, False, True),
     "procler_daemon_stop": (False, True, True),
     "procler_daemon_restart": (False, False, False),
     "procler_daemon_logs": (True, False, True),
+    "procler_serve": (False, False, True),
+    "procler_dashboard": (False, False, False),
     "procler_config_schema": (False, False, True),
     "procler_export_compose": (False, False, True),
     "procler_export_systemd": (False, False, True),
@@ -70,11 +89,12 @@ def listed() -> list[Any]:
     return anyio.run(go)
 
 
-def test_the_tools_are_the_cli_commands_minus_mcp_and_capabilities() -> None:
+def test_the_tools_are_the_cli_commands_minus_mcp_capabilities_and_tui() -> None:
     names = [t.name for t in listed()]
-    commands = [c for c in with_builtins(APP).commands if c.name not in {"mcp", "capabilities"}]
+    not_tools = {"mcp", "capabilities", "tui"}
+    commands = [c for c in with_builtins(APP).commands if c.name not in not_tools]
     assert names == [tools.tool_name(c) for c in commands] + ["procler_wait_ready"]
-    assert {"mcp", "capabilities"} == tools.NOT_TOOLS
+    assert not_tools == tools.NOT_TOOLS
     assert {c.name for c in with_builtins(APP).commands} >= tools.NOT_TOOLS
 
 
@@ -95,7 +115,19 @@ def test_schemas_come_from_the_declarations() -> None:
     by_name = {t.name: t for t in listed()}
     logs = by_name["procler_logs"]
     assert sorted(logs.input_schema["properties"]) == sorted(
-        ["name", "all", "group", "tail", "since", "until", "stream", "grep", "run", "timeout"]
+        [
+            "name",
+            "all",
+            "group",
+            "recipe",
+            "tail",
+            "since",
+            "until",
+            "stream",
+            "grep",
+            "run",
+            "timeout",
+        ]
     )
     assert logs.input_schema["properties"]["stream"] == {
         "type": "string",

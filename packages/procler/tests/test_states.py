@@ -96,3 +96,29 @@ def test_up_leaves_a_completed_one_shot_alone_only_when_unchanged() -> None:
     assert states.done_for_up(states.EXITED, same_definition=True)
     assert not states.done_for_up(states.EXITED, same_definition=False)
     assert not states.done_for_up(states.FAILED, same_definition=True)
+
+
+def test_a_scheduled_run_waits_for_its_next_slot_instead_of_restarting() -> None:
+    def decide(desired: str) -> states.AfterExit:
+        return states.after_exit(
+            "exit code 1",
+            1,
+            failed_start="during start",
+            stable=False,
+            restarts=0,
+            desired=desired,
+            policy="always",
+            max_restarts=5,
+            success_codes=(0,),
+            backoff=(1.0, 8.0),
+            scheduled=True,
+        )
+
+    armed, paused = decide(states.DESIRED_RUNNING), decide(states.DESIRED_STOPPED)
+    assert [(d.status, d.reason, d.delay) for d in (armed, paused)] == [
+        (states.SCHEDULED, "exit code 1", None),
+        (states.FAILED, "exit code 1", None),
+    ]
+    assert sorted(s for s in states.ALL if states.SCHEDULED in states.TRANSITIONS[s]) == sorted(
+        [*states.UP, states.STARTING, *states.ARMABLE]
+    )

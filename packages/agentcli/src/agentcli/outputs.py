@@ -57,7 +57,13 @@ def check_output_dir(raw: str | Path) -> Path:
     """A folder outputs can go into: it exists as a folder, or can be created."""
     path = Path(raw)
     for step in (path, *path.parents):
-        if step.exists():
+        try:
+            exists = step.exists()
+        except OSError as exc:  # a name too long for the file system, say
+            raise UsageError(
+                f"{raw}: {exc.strerror}", suggestion="choose another output folder"
+            ) from None
+        if exists:
             if not step.is_dir():
                 raise UsageError(
                     f"{raw}: {step} is a file, not a folder",

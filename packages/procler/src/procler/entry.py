@@ -37,6 +37,7 @@ ANSWERED = frozenset(
         "group status",
         "group list",
         "reload",
+        "dashboard",
         "daemon stop",
         "exec",
         "why",
@@ -45,6 +46,20 @@ ANSWERED = frozenset(
         "namespace start",
         "namespace stop",
         "namespace restart",
+        "recipe list",
+        "recipe show",
+        "recipe run",
+        "recipe resume",
+        "recipe cancel",
+        "recipe runs",
+        "recipe status",
+        "snippet list",
+        "snippet show",
+        "snippet run",
+        "schedule list",
+        "schedule run-now",
+        "schedule pause",
+        "schedule resume",
     }
 )
 

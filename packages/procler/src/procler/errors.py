@@ -52,6 +52,11 @@ class GroupNotFound(UsageError):
         return cls(f"no group named {name!r}", suggestion=suggestion)
 
 
+class NotScheduled(UsageError):
+    code = "NOT_SCHEDULED"
+    default_suggestion = "run `procler schedule list` to see the scheduled processes"
+
+
 class Conflict(UsageError):
     code = "CONFLICT"
     default_suggestion = "pass --force to replace the definition"
@@ -164,6 +169,82 @@ class NamespaceNotFound(UsageError):
         return cls(f"no process is in namespace {name!r}", suggestion=suggestion)
 
 
+class RecipeNotFound(UsageError):
+    code = "RECIPE_NOT_FOUND"
+    default_suggestion = "run `procler recipe list` to see the defined recipes"
+
+    @classmethod
+    def among(cls, name: str, known: "Iterable[str]") -> "RecipeNotFound":
+        """No recipe `name` among `known`: suggest the closest one."""
+        suggestion = _closest_then(name, known, cls.default_suggestion)
+        return cls(f"no recipe named {name!r}", suggestion=suggestion)
+
+
+class RunNotFound(UsageError):
+    code = "RUN_NOT_FOUND"
+    default_suggestion = "run `procler recipe runs` to see the recorded runs"
+
+
+class RunNotRunning(UsageError):
+    code = "RUN_NOT_RUNNING"
+    default_suggestion = "`procler recipe status RUN_ID` shows how the run ended"
+
+
+class RecipeRunning(AgentError):
+    code = "RECIPE_RUNNING"
+    exit_code = ExitCode.FINDINGS
+    default_suggestion = "follow it with `procler recipe status RUN_ID` (its id is in data)"
+
+
+class RecipeFailed(AgentError):
+    code = "RECIPE_FAILED"
+    exit_code = ExitCode.FINDINGS
+    default_suggestion = (
+        "read the failed step in data (exit code, last output), fix it, then run the recipe again"
+    )
+
+
+class RunNotResumable(UsageError):
+    code = "RUN_NOT_RESUMABLE"
+    default_suggestion = "only an interrupted run resumes; run the recipe again instead"
+
+
+class StepNotIdempotent(AgentError):
+    code = "STEP_NOT_IDEMPOTENT"
+    exit_code = ExitCode.FINDINGS
+    default_suggestion = (
+        "check what the step did (its last output is in data), then resume with "
+        "--skip-step ID (it completed) or --from-step ID (run it again)"
+    )
+
+
+class RecipeChanged(AgentError):
+    code = "RECIPE_CHANGED"
+    exit_code = ExitCode.FINDINGS
+    default_suggestion = "resume with --force to run the steps as they are defined now"
+
+
+class SnippetNotFound(UsageError):
+    code = "SNIPPET_NOT_FOUND"
+    default_suggestion = "run `procler snippet list` to see the defined snippets"
+
+    @classmethod
+    def among(cls, name: str, known: "Iterable[str]") -> "SnippetNotFound":
+        """No snippet `name` among `known`: suggest the closest one."""
+        suggestion = _closest_then(name, known, cls.default_suggestion)
+        return cls(f"no snippet named {name!r}", suggestion=suggestion)
+
+
+class InvalidArgument(UsageError):
+    code = "INVALID_ARGUMENT"
+    default_suggestion = "run `procler snippet show NAME` to see its arguments and their types"
+
+
+class ConfirmationRequired(UsageError):
+    code = "CONFIRMATION_REQUIRED"
+    default_suggestion = "read the command in data; pass --yes to run it"
+
+
 ALL_ERRORS: "tuple[type[AgentError], ...]" = (
     ConfigNotFound,
     ConfigExists,
@@ -183,4 +264,15 @@ ALL_ERRORS: "tuple[type[AgentError], ...]" = (
     ImageNotFound,
     NotReplicated,
     NamespaceNotFound,
+    RecipeNotFound,
+    RunNotFound,
+    RunNotRunning,
+    RecipeRunning,
+    RecipeFailed,
+    RunNotResumable,
+    StepNotIdempotent,
+    RecipeChanged,
+    SnippetNotFound,
+    InvalidArgument,
+    ConfirmationRequired,
 )

@@ -173,3 +173,8 @@ def private_dir(path: "str") -> "None":
             f"{path} is not a directory only this user can use",
             suggestion=f"remove {path} (procler recreates it with mode 0700)",
         )
+
+
+def recipe_log_name(recipe: str) -> str:
+    """The log store's name for a recipe's step output (no process name holds a dot)."""
+    return f"recipe.{recipe}"

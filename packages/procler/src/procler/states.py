@@ -6,6 +6,8 @@ stopped --start--> starting --spawned--> running --ready--> healthy <--> unhealt
 running/healthy/unhealthy --stop--> stopping --ended--> stopped
 starting/running/healthy/unhealthy --exit--> exited (success code) | backoff (will restart) | failed
 backoff --retry--> starting ; backoff --stop--> stopped
+a scheduled process: stopped/exited/failed --armed--> scheduled --slot--> starting ...;
+its run ends --> scheduled (exited/failed once paused); scheduled --paused--> stopped
 
 The health of one run is a second, smaller one (HEALTH_TRANSITIONS). The predicates
 `wait` and dependency conditions ask of a status, and the decision taken when a run
@@ -23,8 +25,20 @@ STOPPING = "stopping"
 EXITED = "exited"
 FAILED = "failed"
 BACKOFF = "backoff"
+SCHEDULED = "scheduled"  # a scheduled process between runs, its schedule armed
 
-ALL = (STOPPED, STARTING, RUNNING, HEALTHY, UNHEALTHY, STOPPING, EXITED, FAILED, BACKOFF)
+ALL = (
+    STOPPED,
+    STARTING,
+    RUNNING,
+    HEALTHY,
+    UNHEALTHY,
+    STOPPING,
+    EXITED,
+    FAILED,
+    BACKOFF,
+    SCHEDULED,
+)
 # Statuses in which a process (or container) of ours is alive.
 ALIVE = frozenset({STARTING, RUNNING, HEALTHY, UNHEALTHY, STOPPING})
 # Statuses in which nothing runs and nothing will run without a new start.
@@ -32,16 +46,19 @@ AT_REST = frozenset({STOPPED, EXITED, FAILED})
 UP = frozenset({RUNNING, HEALTHY, UNHEALTHY})
 
 TRANSITIONS: dict[str, frozenset[str]] = {
-    STOPPED: frozenset({STARTING}),
-    STARTING: frozenset({RUNNING, EXITED, FAILED, BACKOFF}),
-    RUNNING: frozenset({HEALTHY, UNHEALTHY, STOPPING, EXITED, FAILED, BACKOFF}),
-    HEALTHY: frozenset({UNHEALTHY, STOPPING, EXITED, FAILED, BACKOFF}),
-    UNHEALTHY: frozenset({HEALTHY, STOPPING, EXITED, FAILED, BACKOFF}),
+    STOPPED: frozenset({STARTING, SCHEDULED}),
+    STARTING: frozenset({RUNNING, EXITED, FAILED, BACKOFF, SCHEDULED}),
+    RUNNING: frozenset({HEALTHY, UNHEALTHY, STOPPING, EXITED, FAILED, BACKOFF, SCHEDULED}),
+    HEALTHY: frozenset({UNHEALTHY, STOPPING, EXITED, FAILED, BACKOFF, SCHEDULED}),
+    UNHEALTHY: frozenset({HEALTHY, STOPPING, EXITED, FAILED, BACKOFF, SCHEDULED}),
     STOPPING: frozenset({STOPPED}),
-    EXITED: frozenset({STARTING}),
-    FAILED: frozenset({STARTING}),
+    EXITED: frozenset({STARTING, SCHEDULED}),
+    FAILED: frozenset({STARTING, SCHEDULED}),
     BACKOFF: frozenset({STARTING, STOPPED}),
+    SCHEDULED: frozenset({STARTING, STOPPED}),
 }
+# Where a scheduled process at rest can be armed from (start, resume, boot).
+ARMABLE = frozenset({STOPPED, EXITED, FAILED})
 
 # What the user last asked of a process (kept across supervisors).
 DESIRED_RUNNING = "running"
@@ -95,8 +112,9 @@ WAIT_MET: dict[str, frozenset[str]] = {
 
 def wait_met(condition: str, status: str, together: bool = False) -> bool:
     """Whether a process in `status` meets `wait --for condition`. Waiting for several
-    (`--group`, `--all`), a finished one-shot counts as done for healthy."""
-    if together and condition == HEALTHY and status == EXITED:
+    (`--group`, `--all`), a finished one-shot, or a scheduled one between runs, counts as
+    done for healthy."""
+    if together and condition == HEALTHY and status in (EXITED, SCHEDULED):
         return True
     return status in WAIT_MET[condition]
 
@@ -121,8 +139,8 @@ def wait_impossible(
 
 def stack_ready(status: str, has_healthcheck: bool) -> bool:
     """`up --wait` and `ci`: a process counts once healthy (when it has a check), up (when
-    it has none), or finished with a success code (a one-shot)."""
-    if status == EXITED:
+    it has none), finished with a success code (a one-shot), or armed (a schedule)."""
+    if status in (EXITED, SCHEDULED):
         return True
     return status == HEALTHY if has_healthcheck else status in UP
 
@@ -138,7 +156,7 @@ def stack_impossible(status: str, desired: str) -> str | None:
 
 # `depends_on: {condition}`: the statuses of the dependency that meet it.
 DEPENDENCY_MET: dict[str, frozenset[str]] = {
-    "started": UP | {EXITED},
+    "started": UP | {EXITED, SCHEDULED},
     "healthy": frozenset({HEALTHY}),
     "log_ready": UP,  # and its run's output matched ready_log_line
     "completed_successfully": frozenset({EXITED}),
@@ -269,11 +287,17 @@ def after_exit(
     max_restarts: int,
     success_codes: tuple[int, ...],
     backoff: tuple[float, float],
+    scheduled: bool = False,
 ) -> AfterExit:
     """Decide a run's aftermath. `how` says how it ended; `failed_start`: how a user's
     start ended before it was known good ("during start", "before it was healthy"), if it
     did; `stable`: it ran long enough to reset the restart budget; `backoff`: (initial,
-    max) delay."""
+    max) delay. A scheduled run is never restarted: it waits for its next slot
+    (scheduled) while its schedule is armed (desired running)."""
+    if scheduled:
+        if desired == DESIRED_RUNNING:
+            return AfterExit(SCHEDULED, how, restarts, None)
+        return AfterExit(exit_status(code, success_codes, False), how, restarts, None)
     if stable:
         restarts = 0
     wants = should_restart(policy, code, success_codes)

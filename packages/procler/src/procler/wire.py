@@ -38,6 +38,18 @@ def command_path(name: "str") -> "str":
     return COMMANDS_PREFIX + name.replace(" ", "/")
 
 
+def is_loopback(host: "str") -> "bool":
+    """Whether a TCP listener on `host` is reachable from this machine only (`serve`)."""
+    if host == "localhost":
+        return True
+    import ipaddress  # only `serve` asks
+
+    try:
+        return ipaddress.ip_address(host.strip("[]")).is_loopback
+    except ValueError:
+        return False  # a name other than localhost may resolve anywhere
+
+
 def reply_bound(values: "dict[str, Any]") -> "float":
     """How long a command's answer may take: its own --timeout (or 30 s) plus a margin."""
     wait = values.get("timeout")
@@ -131,6 +143,27 @@ def request(
     if headers.get("transfer-encoding") == "chunked":
         payload = _unchunk(payload)
     return status, headers, payload
+
+
+def open_stream(
+    sock_path: "str", path: "str", timeout: "float"
+) -> "tuple[int, dict[str, str], _socket.socket, bytes]":
+    """A GET whose answer streams (the event stream): (status, headers, the socket, the
+    bytes read after the headers). The caller reads the rest and closes the socket."""
+    sock = _socket.socket(_socket.AF_UNIX, _socket.SOCK_STREAM)
+    sock.settimeout(timeout)
+    try:
+        sock.connect(sock_path)
+        sock.sendall(f"GET {path} HTTP/1.1\r\nHost: procler\r\nConnection: close\r\n\r\n".encode())
+        header_blob, _, rest = _read_head(sock).partition(b"\r\n\r\n")
+    except OSError as exc:
+        sock.close()
+        raise NotRunning(str(exc)) from None
+    except NotRunning:
+        sock.close()
+        raise
+    status, headers = _parse_head(header_blob)
+    return status, headers, sock, rest
 
 
 def _read_head(sock: "_socket.socket") -> "bytes":

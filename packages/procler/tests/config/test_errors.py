@@ -56,7 +56,7 @@ def test_unknown_top_level_key_without_close_match_lists_valid_keys(project: Pat
             1,
             "services",
             "unknown key 'services'",
-            "valid keys: version, vars, processes, groups, recipes, snippets, logs",
+            "valid keys: version, vars, processes, groups, recipes, snippets, logs, events",
         )
     ]
 

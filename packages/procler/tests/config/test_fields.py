@@ -11,6 +11,7 @@ from procler.config.model import (
     Backoff,
     Dependency,
     DockerSpec,
+    EnvFile,
     Group,
     HealthCheck,
     HttpProbe,
@@ -114,6 +115,13 @@ def test_every_field_is_parsed_and_substituted(project: Path) -> None:
             ("FROM_FILE", "single $quoted"),
             ("DOUBLE", "a\nb"),
             ("PGPORT", "5432"),
+        ),
+        env_files=(
+            EnvFile(
+                f"{root}/db.env",
+                (("SHARED", "from-file"), ("FROM_FILE", "single $quoted"), ("DOUBLE", "a\nb")),
+                plain=False,  # "a\nb" is an escape: not every env-file reader takes it
+            ),
         ),
         description="the database",
         tags=("storage", "core"),

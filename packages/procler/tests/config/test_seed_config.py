@@ -7,6 +7,7 @@ from pathlib import Path
 from config_helpers import errors_of, run_procler, write_config
 
 from procler.config.load import check_config
+from procler.config.model import Schedule
 
 # The comprehensive example of Procler 0.3's README, as published. It names a `redis`
 # process in `depends_on` and in the backend group without defining one.
@@ -157,8 +158,10 @@ def test_the_example_with_redis_is_valid_and_keeps_its_meaning(project: Path) ->
     assert config.snippets["rebuild"].tags == ("docker",)
     assert [(w["path"], w["message"]) for w in findings.warning_dicts()] == [
         ("processes.api.max_memory", "max_memory: the whole process tree's resident memory is sampled every 2 s; two samples in a row above the limit restart it (a single spike is forgiven)"),
-        ("processes.cleanup.schedule", "schedule is accepted but not acted on by this version of Procler"),
     ]  # fmt: skip
+    assert config.processes["cleanup"].schedule == Schedule(
+        cron="0 */6 * * *", written="0 */6 * * *"
+    )
 
 
 def test_validate_and_explain_answer_in_the_seed_shape(project: Path) -> None:
@@ -167,9 +170,9 @@ def test_validate_and_explain_answer_in_the_seed_shape(project: Path) -> None:
     assert (code, answer["data"]["valid"], answer["data"]["summary"]) == (
         0,
         True,
-        "6 processes, 1 group, no errors, 2 warnings",
+        "6 processes, 1 group, no errors, 1 warning",
     )
-    assert [w["line"] for w in answer["data"]["warnings"]] == [16, 46]
+    assert [w["line"] for w in answer["data"]["warnings"]] == [16]
     code, answer = run_procler(project, "config", "explain")
     data = answer["data"]
     assert (code, data["process_count"], data["group_count"], data["recipe_count"]) == (0, 6, 1, 1)
@@ -181,6 +184,7 @@ def test_validate_and_explain_answer_in_the_seed_shape(project: Path) -> None:
     assert "Recipe deploy runs 6 steps (Graceful deployment)." in data["paragraph"]
     assert "Snippets: rebuild." in data["paragraph"]
     assert "api runs `uvicorn main:app --reload --port 8000`" in data["paragraph"]
+    assert "; it runs on the schedule 0 */6 * * *, one run at a time." in data["paragraph"]
 
 
 def test_seed_rules_the_schema_keeps(project: Path) -> None:

@@ -2,7 +2,7 @@ from __future__ import annotations
 
 import pytest
 
-from procler.config.dotenv import DotenvError, parse_dotenv
+from procler.config.dotenv import DotenvError, is_plain, parse_dotenv
 from procler.config.substitute import SubstitutionError, chain_lookup, substitute
 
 LOOKUP = chain_lookup({"A": "1", "EMPTY": ""}, {"B": "2", "A": "shadowed"})
@@ -53,3 +53,18 @@ def test_dotenv_bad_line() -> None:
     with pytest.raises(DotenvError) as caught:
         parse_dotenv("A=1\nnot a pair\n")
     assert str(caught.value) == "line 2 is not KEY=VALUE"  # the line itself may be a secret
+
+
+@pytest.mark.parametrize(
+    ("text", "plain"),
+    [
+        ("# c\n\nA=1\nB = two words\nC='x # y'\nD=\"q v\"\nE=\nURL=http://h/#frag\n", True),
+        ("export A=1\n", False),
+        ("B=two words # note\n", False),
+        ('D="l1\\nl2"\n', False),
+        ("P=a\\b\n", False),
+        ('Q="x" # c\n', False),
+    ],
+)
+def test_dotenv_plain_is_read_alike_by_every_reader(text: str, plain: bool) -> None:
+    assert is_plain(text) is plain

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 import socket
 import uuid
 from datetime import datetime
@@ -24,22 +23,6 @@ def commands_in(client: Any, container: str) -> list[str]:
     top = client.api.top(container)
     column = top["Titles"].index("CMD")
     return sorted(row[column] for row in top["Processes"])
-
-
-def sentinel_running(root: str) -> bool:
-    """Whether the sentinel of the project at root is still alive (it sweeps on its way out)."""
-    wanted = ["procler.supervisor.sentinel", root]
-    for entry in os.listdir("/proc"):
-        if not entry.isdigit():
-            continue
-        try:
-            with open(f"/proc/{entry}/cmdline", "rb") as fh:
-                argv = fh.read().decode(errors="replace").split("\0")
-        except OSError:
-            continue
-        if argv[-3:-1] == wanted or argv[-2:] == wanted:
-            return True
-    return False
 
 
 def ts(text: str) -> datetime:

@@ -8,8 +8,8 @@ import signal
 from collections.abc import Callable
 from typing import Any
 
-from docker_helpers import commands_in, free_port, sentinel_running, unique
-from harness import Project, wait_for
+from docker_helpers import commands_in, free_port, unique
+from harness import Project, sentinel_running, wait_for
 
 from procler.contexts.docker import DockerContext
 from procler.contexts.docker_stream import engine_time, parse_log_line

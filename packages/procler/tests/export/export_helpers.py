@@ -2,8 +2,15 @@
 
 from __future__ import annotations
 
+import json
+import os
+import shutil
+import subprocess
 from pathlib import Path
+from typing import Any
 
+import jsonschema
+import pytest
 from config_helpers import write_config
 
 from procler.config.load import check_config
@@ -18,12 +25,13 @@ processes:
   db:
     context: docker
     docker: {image: "postgres:16", volumes: ["pgdata:/var/lib/postgresql/data"], network_mode: bridge}
-    env: {POSTGRES_PASSWORD: dev}
+    env_file: db.env
     ports: [5432]
     healthcheck: {exec: pg_isready -U postgres, interval: 2s, timeout: 1s, retries: 5, start_period: 3s}
   api:
     command: "uvicorn app:app --port 8000 # main API"
     description: the HTTP API
+    env_file: [.env]
     env: {DATABASE_URL: "postgres://db:5432/shop?sslmode=disable", GREETING: "50% off $TODAY"}
     ports: [8000]
     tags: [backend]
@@ -62,7 +70,13 @@ groups:
 """
 
 
+# The env files EVERY_FEATURE names: api's env overrides GREETING, db's has only the file.
+ENV_FILES = {".env": "SECRET_KEY=s3cret\nGREETING=hello\n", "db.env": "POSTGRES_PASSWORD=dev\n"}
+
+
 def load(root: Path, text: str = EVERY_FEATURE) -> ProjectConfig:
+    for name, content in ENV_FILES.items():
+        (root / name).write_text(content, encoding="utf-8")
     config, findings = check_config(str(write_config(root, text)), {})
     assert findings.as_dicts() == []
     assert config is not None
@@ -71,3 +85,36 @@ def load(root: Path, text: str = EVERY_FEATURE) -> ProjectConfig:
 
 def golden(name: str) -> str:
     return (Path(__file__).parent / "golden" / name).read_text(encoding="utf-8")
+
+
+SCHEMAS = Path(__file__).parent / "data" / "schemas"  # pinned: see its README.md
+_COMPOSE = json.loads((SCHEMAS / "compose-spec.json").read_text(encoding="utf-8"))
+_KUBERNETES = json.loads((SCHEMAS / "kubernetes-v1.30.0-strict.json").read_text(encoding="utf-8"))
+
+
+def validate_compose(document: Any) -> None:
+    """Raise jsonschema's ValidationError unless the Compose Specification accepts it."""
+    jsonschema.Draft202012Validator(_COMPOSE).validate(document)
+
+
+def validate_kubernetes(document: Any) -> None:
+    """Raise unless the strict Kubernetes schema of the document's kind accepts it."""
+    schema = {**_KUBERNETES, "$ref": f"#/$defs/{document['kind']}"}
+    jsonschema.Draft202012Validator(schema).validate(document)
+
+
+def verify_units(files: dict[str, str], folder: Path) -> None:
+    """`systemd-analyze verify` accepts the units (a template through its instance @1). Skipped
+    where it is not installed, unless PROCLER_REQUIRE_SYSTEMD_ANALYZE is set (CI)."""
+    if shutil.which("systemd-analyze") is None:
+        if os.environ.get("PROCLER_REQUIRE_SYSTEMD_ANALYZE"):
+            pytest.fail("PROCLER_REQUIRE_SYSTEMD_ANALYZE is set but systemd-analyze is missing")
+        pytest.skip("no systemd-analyze")
+    folder.mkdir()
+    for name, text in files.items():
+        (folder / name).write_text(text, encoding="utf-8")
+    units = sorted(str(folder / name).replace("@.service", "@1.service") for name in files)
+    proc = subprocess.run(
+        ["systemd-analyze", "verify", *units], capture_output=True, text=True, timeout=120
+    )
+    assert (proc.returncode, proc.stderr) == (0, "")

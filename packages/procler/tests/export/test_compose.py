@@ -3,21 +3,17 @@ golden file, and every field compose cannot carry is a warning with its process 
 
 from __future__ import annotations
 
-import json
 import shutil
 import subprocess
 from pathlib import Path
 from typing import Any
 
-import jsonschema
 import pytest
-from export_helpers import golden, load
+from export_helpers import golden, load, validate_compose
 from ruamel.yaml import YAML
 
 from procler.export.compose import export_compose
 from procler.export.fidelity import select
-
-SCHEMA = json.loads((Path(__file__).parent / "data" / "compose-spec-subset.json").read_text())
 
 
 def parsed(text: str) -> Any:
@@ -30,7 +26,7 @@ def test_every_feature_matches_the_golden_file_and_the_schema(project: Path) -> 
     text = result.files["compose.yaml"]
     assert text.replace(str(project), "$ROOT") == golden("every-feature.compose.yaml")
     document = parsed(text)
-    jsonschema.validate(document, SCHEMA)
+    validate_compose(document)
     assert sorted(document["services"]) == ["api", "db", "migrate", "report", "worker"]
 
 

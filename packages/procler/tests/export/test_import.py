@@ -194,7 +194,12 @@ def test_a_dependency_on_a_service_left_out_is_dropped_with_a_warning(project: P
             "compose.yaml:6:5",
             "a service without an image (build only) is not imported",
         ),
-        ("app", "depends_on", "", "assets is not imported: the dependency is dropped"),
+        (
+            "app",
+            "depends_on",
+            "compose.yaml:4:18",
+            "assets is not imported: the dependency is dropped",
+        ),
     ]
     imported = project / "imported.yaml"
     imported.write_text(new_config(result))

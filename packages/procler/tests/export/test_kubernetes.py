@@ -3,18 +3,13 @@ matches the golden file, and what Kubernetes cannot carry (start order first) is
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
-import jsonschema
-from config_helpers import run_procler, write_config
-from export_helpers import golden, load
+from export_helpers import golden, load, validate_kubernetes
 from ruamel.yaml import YAML
 
 from procler.export.fidelity import select
 from procler.export.kubernetes import export_kubernetes
-
-SCHEMA = json.loads((Path(__file__).parent / "data" / "kubernetes-subset.json").read_text())
 
 
 def test_every_feature_matches_the_golden_manifests_and_the_schema(project: Path) -> None:
@@ -23,7 +18,7 @@ def test_every_feature_matches_the_golden_manifests_and_the_schema(project: Path
     assert text.replace(str(project), "$ROOT") == golden("every-feature.kubernetes.yaml")
     documents = list(YAML(typ="safe", pure=True).load_all(text))
     for document in documents:
-        jsonschema.validate(document, SCHEMA)
+        validate_kubernetes(document)
     assert [(d["kind"], d["metadata"]["name"]) for d in documents] == [
         ("Job", "migrate"),
         ("Deployment", "db"),
@@ -41,8 +36,10 @@ def test_every_field_kubernetes_cannot_carry_is_a_warning(project: Path) -> None
     assert [(w.process, w.field) for w in warnings] == [
         ("migrate", "cwd"),
         ("db", "docker.volumes"),
+        ("db", "env_file"),
         ("db", "restart.policy"),
         ("api", "cwd"),
+        ("api", "env_file"),
         ("api", "ready_log_line"),
         ("api", "depends_on"),
         ("api", "depends_on"),
@@ -58,22 +55,7 @@ def test_every_field_kubernetes_cannot_carry_is_a_warning(project: Path) -> None
         ("tail", "export.image"),
         ("backend", "groups"),
     ]
-    assert warnings[5].message == (
+    assert warnings[7].message == (
         "Kubernetes has no start order: api may start before db is healthy; it must retry "
         "until db answers (or wait in an initContainer)"
     )
-
-
-def test_the_quickstart_example_exports_through_the_cli(tmp_path: Path) -> None:
-    example = Path(__file__).resolve().parents[4] / "examples" / "quickstart" / ".procler"
-    text = (example / "config.yaml").read_text()
-    text = text.replace(
-        'restart: {policy: "no"}', 'restart: {policy: "no"}\n    export: {image: "python:3.12"}'
-    )
-    project = tmp_path / "quickstart"
-    write_config(project, text)
-    code, env = run_procler(project, "export", "kubernetes", "migrate", "--dry-run")
-    assert code == 0
-    (document,) = YAML(typ="safe", pure=True).load_all(env["data"]["files"]["kubernetes.yaml"])
-    jsonschema.validate(document, SCHEMA)
-    assert (document["kind"], env["data"]["warnings"][0]["field"]) == ("Job", "cwd")

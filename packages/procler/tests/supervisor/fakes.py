@@ -165,12 +165,16 @@ class FakeHost:
     def __init__(self) -> None:
         self.events: list[tuple[str, str, str, str]] = []
         self.lines: list[tuple[str, int, str]] = []
+        self.health_moves: list[tuple[str, str, str]] = []
 
     def environment(self, spec: ProcessSpec) -> dict[str, str]:
         return {"PROCLER_PROCESS_NAME": spec.name}
 
     def record(self, rt: Any, src: str, dst: str, reason: str) -> None:
         self.events.append((rt.name, src, dst, reason))
+
+    def health(self, rt: Any, src: str, dst: str, reason: str) -> None:
+        self.health_moves.append((rt.name, src, dst))
 
     def spawned(self, rt: Any, proc: RunningProcess) -> None:
         pass

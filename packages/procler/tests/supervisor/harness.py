@@ -106,3 +106,19 @@ def wait_for(pred: Any, timeout: float = 10.0) -> bool:
             return True
         time.sleep(0.05)
     return bool(pred())
+
+
+def sentinel_running(root: str) -> bool:
+    """Whether the sentinel of the project at root is still alive (it sweeps on its way out)."""
+    wanted = ["procler.supervisor.sentinel", root]
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/cmdline", "rb") as fh:
+                argv = fh.read().decode(errors="replace").split("\0")
+        except OSError:
+            continue
+        if argv[-3:-1] == wanted or argv[-2:] == wanted:
+            return True
+    return False

@@ -1,5 +1,6 @@
 """Property: whatever argv an agent sends (built from `procler capabilities`), the answer is
-one JSON document of valid UTF-8 on stdout and exit 0, 1 or 2, never 3 (a bug)."""
+one JSON document of valid UTF-8 on stdout and exit 0, 1 or 2, never 3 (a bug); a command
+declared with mode stream may answer NDJSON lines instead when it works."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ from typing import Any
 
 import pytest
 from harness import PROCLER, PY, Project
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, given, seed, settings
 from hypothesis import strategies as st
 
 NOT_UTF8 = "\udcff\udcfe"  # the bytes 0xff 0xfe, as Python hands them over from argv
@@ -23,8 +24,8 @@ BY_TYPE = {
     "path": [".", "../x", "no/such/dir", NOT_UTF8, "a" * 300],
     "string": TEXT,
 }
-# config init would overwrite the project's config with the template; mcp speaks JSON-RPC
-# on stdio until its input ends, not one envelope
+# config init would overwrite the project's config with the template; mcp speaks the MCP
+# protocol on stdout (messages while stdin is open), not one envelope
 SKIPPED = {"config init", "mcp"}
 CONFIG = f"""version: 1
 processes:
@@ -52,7 +53,8 @@ def commands(project: Project) -> list[dict[str, Any]]:
 
 
 @st.composite
-def argv_of(draw: st.DrawFn, commands: list[dict[str, Any]]) -> list[str]:
+def argv_of(draw: st.DrawFn, commands: list[dict[str, Any]]) -> tuple[list[str], bool]:
+    """An argv, and whether its command prints NDJSON lines (mode stream) when it works."""
     command = draw(st.sampled_from(commands))
     argv = command["name"].split()
     rest: list[str] = []
@@ -74,7 +76,7 @@ def argv_of(draw: st.DrawFn, commands: list[dict[str, Any]]) -> list[str]:
         argv += ["--timeout", "50ms"]  # keep every wait short
     if draw(st.booleans()):
         argv.insert(draw(st.integers(0, len(argv))), draw(st.sampled_from(TEXT)))
-    return argv + rest
+    return argv + rest, command["mode"] == "stream"
 
 
 def answer(project: Project, argv: list[str]) -> tuple[int, bytes]:
@@ -88,17 +90,20 @@ def answer(project: Project, argv: list[str]) -> tuple[int, bytes]:
 @settings(
     max_examples=40,
     deadline=None,
-    derandomize=True,
     database=None,
     suppress_health_check=[HealthCheck.too_slow],
 )
+@seed(20261201)  # reproducible, as derandomize was (which tripped hypothesis' data tree here)
 @given(data=st.data())
 def test_any_argv_gets_one_json_answer_and_never_exit_3(
     project: Project, commands: list[dict[str, Any]], data: st.DataObject
 ) -> None:
-    argv = data.draw(argv_of(commands))
+    argv, streams = data.draw(argv_of(commands))
     code, stdout = answer(project, argv)
     text = stdout.decode("utf-8")  # strict: stdout is always valid UTF-8
+    if streams and code == 0 and text.count("\n") != 1:  # e.g. `events`: NDJSON messages
+        assert all(isinstance(json.loads(line), dict) for line in text.splitlines()), argv
+        return
     assert text.count("\n") == 1 and text.endswith("\n"), (argv, text)
     envelope = json.loads(text)
     assert code in (0, 1, 2), (argv, envelope)

@@ -11,6 +11,7 @@ import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 import anyio
 import pytest
@@ -30,6 +31,11 @@ processes:
     command: {SLEEP}
 groups:
   backend: {{processes: [api, worker]}}
+recipes:
+  check:
+    steps:
+      - id: hello
+        exec: "{PY} -c \\"print(1)\\""
 """
 
 
@@ -88,11 +94,46 @@ CALLS: list[tuple[str, dict[str, Any], Callable[[Any], Any], Any]] = [
     ("procler_why", {"name": "worker"}, lambda d: d["why"], "worker is running"),
     ("procler_logs", {"name": "api"}, lambda d: [x["text"] for x in d["lines"]], ["api up"]),
     (
+        "procler_events",
+        {},
+        lambda d: sorted((p["name"], p["status"]) for p in d["messages"][0]["processes"]),
+        [("api", "healthy"), ("oneoff", "running"), ("worker", "running")],
+    ),
+    (
         "procler_exec",
         {"cmd": f'{PY} -c "print(7)"'},
         lambda d: (d["exit_code"], d["stdout"]),
         (0, "7\n"),
     ),
+    ("procler_recipe_list", {}, lambda d: [r["name"] for r in d["recipes"]], ["check"]),
+    ("procler_recipe_show", {"name": "check"}, lambda d: [x["id"] for x in d["steps"]], ["hello"]),
+    (
+        "procler_recipe_run",
+        {"name": "check"},
+        lambda d: (d["status"], [(x["id"], x["output"]) for x in d["steps"]]),
+        ("succeeded", [("hello", "1\n")]),
+    ),
+    (
+        "procler_recipe_runs",
+        {"name": "check"},
+        lambda d: [r["status"] for r in d["runs"]],
+        ["succeeded"],
+    ),
+    (
+        "procler_snippet_save",
+        {"name": "hi", "command": "echo @{who}"},
+        lambda d: d["changed"],
+        True,
+    ),
+    ("procler_snippet_list", {}, lambda d: [x["name"] for x in d["snippets"]], ["hi"]),
+    ("procler_snippet_show", {"name": "hi"}, lambda d: [a["name"] for a in d["args"]], ["who"]),
+    (
+        "procler_snippet_run",
+        {"name": "hi", "arg": ["who=a; b"]},
+        lambda d: (d["command"], d["stdout"]),
+        ("echo 'a; b'", "a; b\n"),
+    ),
+    ("procler_snippet_remove", {"name": "hi"}, lambda d: d["removed"], True),
     ("procler_restart", {"name": "worker"}, lambda d: (d["status"], d["run"]), ("running", 2)),
     ("procler_stop", {"name": "worker"}, lambda d: d["status"], "stopped"),
     (
@@ -123,7 +164,10 @@ CALLS: list[tuple[str, dict[str, Any], Callable[[Any], Any], Any]] = [
         lambda d: sorted(p["run"] > 1 for p in d["processes"]),
         [True, True, True],
     ),
+    ("procler_schedule_list", {}, lambda d: d["schedules"], []),
     ("procler_reload", {}, lambda d: d["processes"], ["api", "worker", "oneoff"]),
+    ("procler_serve", {"port": 0}, lambda d: (d["listening"], d["read_only"]), (True, False)),
+    ("procler_dashboard", {}, lambda d: urlsplit(d["url"]).path, "/login"),
     ("procler_daemon_status", {}, lambda d: d["running"], True),
     ("procler_daemon_logs", {"tail": 1}, lambda d: len(d["lines"]), 1),
     ("procler_daemon_restart", {}, lambda d: d["running"], True),
@@ -141,6 +185,14 @@ NOT_DRIVEN = [
     "procler_import_compose",
     "procler_import_procler03",
     "procler_scale",  # needs a process with replicas: tests/supervisor/test_replicas.py
+    # they need a run id (an interrupted or a running run): tests/supervisor/test_recipe*.py
+    "procler_recipe_status",
+    "procler_recipe_resume",
+    "procler_recipe_cancel",
+    # these need a scheduled process (test_schedules.py drives them)
+    "procler_schedule_run_now",
+    "procler_schedule_pause",
+    "procler_schedule_resume",
 ]
 
 

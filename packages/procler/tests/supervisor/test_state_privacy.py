@@ -93,3 +93,25 @@ def test_state_files_are_private_to_their_user(shared_project: Project) -> None:
         read = subprocess.run(["cat", str(path)], user=user, capture_output=True, timeout=10)
         assert (read.returncode, SECRET.encode() in read.stdout) == (1, False), path
         assert b"Permission denied" in read.stderr
+
+
+def test_another_user_reaches_neither_the_socket_nor_the_api_token(
+    shared_project: Project,
+) -> None:
+    user = other_user()
+    p = shared_project
+    token_file = Path(p.ok("serve", "--port", "0")["token_file"])
+    sock = p.root / ".procler" / "state" / "supervisor.sock"
+    probe = f"import socket; socket.socket(socket.AF_UNIX).connect({str(sock)!r})"
+    python = "/usr/bin/python3"  # readable by every user, unlike a virtualenv under /root
+    as_root = subprocess.run([python, "-c", probe], capture_output=True, text=True, timeout=30)
+    assert as_root.returncode == 0, as_root.stderr  # the probe itself connects
+    as_other = subprocess.run(
+        [python, "-c", probe], user=user, capture_output=True, text=True, timeout=30
+    )
+    assert (as_other.returncode, as_other.stderr.strip().splitlines()[-1]) == (
+        1,
+        "PermissionError: [Errno 13] Permission denied",
+    )
+    read = subprocess.run(["cat", str(token_file)], user=user, capture_output=True, timeout=10)
+    assert (read.returncode, read.stdout) == (1, b"")

@@ -131,11 +131,12 @@ def _loose(sheet: str, cells: Cells, tables: list[Table]) -> Table | None:
     columns are the sheet's letters, so that a change there is reported too."""
     from officecli.readers.grid import column_letter
 
-    held: dict[int, set[int]] = {}  # row -> the columns tables hold there
+    held: dict[int, frozenset[int]] = {}  # row -> the columns tables hold there
     for t in tables:
+        table_cols = frozenset(t.columns)  # one set shared by the rows of a table
         for r in range(t.span[0], t.span[1] + 1):
-            held.setdefault(r, set()).update(t.columns)
-    nothing: set[int] = set()
+            held[r] = held[r] | table_cols if r in held else table_cols
+    nothing: frozenset[int] = frozenset()
     free = {k: v for k, v in cells.items() if k[1] not in held.get(k[0], nothing) and v.strip()}
     if not free:
         return None

@@ -1,5 +1,6 @@
 """Everything that runs in the CLI process, one module per command family (config,
-processes, logs, daemon, stack_files, mcp: each holds its declarations and the handlers that run here),
+processes, recipes, snippets, schedules, logs, events, daemon, stack_files, mcp, tui: each
+holds its declarations and the handlers that run here),
 and `client`, which sends supervisor commands over the socket (starting a supervisor).
 
 APP assembles the declarations: the single source for the parser, capabilities and the
@@ -10,11 +11,16 @@ from agentcli.commands import App, Arg
 from procler import __version__
 from procler.cli.config import CONFIG_COMMANDS
 from procler.cli.daemon import DAEMON_COMMANDS
+from procler.cli.events import EVENTS_COMMANDS
 from procler.cli.logs import LOGS_COMMANDS
 from procler.cli.mcp import MCP_COMMANDS
 from procler.cli.processes import PROCESS_COMMANDS
+from procler.cli.recipes import RECIPE_COMMANDS
 from procler.cli.replica_commands import REPLICA_COMMANDS
+from procler.cli.schedules import SCHEDULE_COMMANDS
+from procler.cli.snippets import SNIPPET_COMMANDS
 from procler.cli.stack_files import STACK_FILE_COMMANDS
+from procler.cli.tui import TUI_COMMANDS
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -31,10 +37,15 @@ COMMANDS = (
     CONFIG_COMMANDS
     + PROCESS_COMMANDS
     + REPLICA_COMMANDS
+    + RECIPE_COMMANDS
+    + SNIPPET_COMMANDS
+    + SCHEDULE_COMMANDS
     + LOGS_COMMANDS
+    + EVENTS_COMMANDS
     + DAEMON_COMMANDS
     + STACK_FILE_COMMANDS
     + MCP_COMMANDS
+    + TUI_COMMANDS
 )
 
 APP = App(

@@ -14,11 +14,7 @@ from procler.errors import (
     ConfigInvalid,
     ConfigNotFound,
     Conflict,
-    ContainerNotFound,
-    DockerUnavailable,
-    ImageNotFound,
     NamespaceNotFound,
-    StartFailed,
     StateDirUnwritable,
     SupervisorUnavailable,
 )
@@ -166,18 +162,7 @@ CONFIG_COMMANDS: "tuple[Command, ...]" = (
         args=(NAME,),
         destructive=True,
         examples=("procler remove tail",),
-        # remove reloads the supervisor, which takes up the whole changed config
-        errors=(
-            ConfigNotFound,
-            ConfigInvalid,
-            Conflict,
-            StateDirUnwritable,
-            SupervisorUnavailable,
-            StartFailed,
-            ImageNotFound,
-            ContainerNotFound,
-            DockerUnavailable,
-        ),
+        errors=(ConfigNotFound, ConfigInvalid, Conflict, StateDirUnwritable, SupervisorUnavailable),
         output={
             "type": "object",
             "properties": {"name": {"type": "string"}, "changed": {"type": "boolean"}},
@@ -249,7 +234,7 @@ CONFIG_COMMANDS: "tuple[Command, ...]" = (
 )
 
 
-def _config_path(values: "dict[str, Any]") -> "str":
+def config_path(values: "dict[str, Any]") -> "str":
     return find_config(os.getcwd(), values.get("config"))
 
 
@@ -257,7 +242,7 @@ def project(values: "dict[str, Any]") -> "ProjectConfig":
     """The current project, valid (ConfigInvalid / ConfigNotFound otherwise)."""
     from procler.config.load import load_project
 
-    return load_project(_config_path(values))
+    return load_project(config_path(values))
 
 
 def _write_atomic(path: "str", text: "str") -> "None":
@@ -294,7 +279,7 @@ def init(values: "dict[str, Any]", command: "Command") -> "dict[str, Any]":
 def validate(values: "dict[str, Any]", command: "Command") -> "dict[str, Any]":
     from procler.config.load import check_config
 
-    path = _config_path(values)
+    path = config_path(values)
     config, findings = check_config(path)
     if findings or config is None:
         count = len(findings.items)
@@ -344,7 +329,7 @@ def list_processes(values: "dict[str, Any]", command: "Command") -> "dict[str, A
     from procler.config.serialize import process_json, process_summary
     from procler.selection import tagged
 
-    config, warning = load(_config_path(values))  # a broken file: the last valid config
+    config, warning = load(config_path(values))  # a broken file: the last valid config
     row = process_json if values.get("resolve") else process_summary
     rows = [row(config.processes[name]) for name in tagged(config, values)]
     listed = {"processes": rows, "count": len(rows)}
@@ -352,13 +337,24 @@ def list_processes(values: "dict[str, Any]", command: "Command") -> "dict[str, A
 
 
 def _config_names(path: "str") -> "set[str]":
-    """Names of the YAML processes; the config must be valid to change definitions."""
+    """Names of the YAML processes (a process with replicas: its own name and each
+    instance's); the config must be valid to change definitions."""
+    config = _yaml_config(path)
+    return {*config.processes, *config.replica_sets}
+
+
+def config_snippet_names(path: "str") -> "set[str]":
+    """Names of the YAML snippets (a saved snippet cannot shadow one)."""
+    return set(_yaml_config(path).snippets)
+
+
+def _yaml_config(path: "str") -> "ProjectConfig":
     from procler.config.load import check_config, invalid
 
     config, findings = check_config(path, with_runtime=False)
     if findings or config is None:
         raise invalid(findings)
-    return {*config.processes, *config.replica_sets}
+    return config
 
 
 def define(values: "dict[str, Any]", command: "Command") -> "dict[str, Any]":
@@ -374,7 +370,7 @@ def define(values: "dict[str, Any]", command: "Command") -> "dict[str, Any]":
     image = values.get("image")
     if image is not None and (len(image) > MAX_IMAGE or not re.fullmatch(IMAGE_PATTERN, image)):
         raise UsageError(f"--image {image[:80]!r} is not an image reference", suggestion=IMAGE_HINT)
-    path = _config_path(values)
+    path = config_path(values)
     root = project_root(path)
     cwd = os.path.normpath(os.path.join(os.getcwd(), values.get("cwd") or root))
     try:
@@ -406,7 +402,7 @@ def definition_of(values: "dict[str, Any]") -> "RuntimeDefinition | None":
     """The runtime definition of values["name"] as it is now."""
     from procler.config import definitions
 
-    return definitions.read_definitions(project_root(_config_path(values))).get(values["name"])
+    return definitions.read_definitions(project_root(config_path(values))).get(values["name"])
 
 
 def put_back(
@@ -419,7 +415,7 @@ def put_back(
     from procler.cli.client import notify_reload
     from procler.config import definitions
 
-    path = _config_path(values)
+    path = config_path(values)
     definitions.define(project_root(path), values["name"], before, _config_names(path), force=True)
     notify_reload(path)
 
@@ -427,7 +423,7 @@ def put_back(
 def remove(values: "dict[str, Any]", command: "Command") -> "dict[str, Any]":
     from procler.config import definitions
 
-    path = _config_path(values)
+    path = config_path(values)
     name = values["name"]
     names = _config_names(path)
     root = project_root(path)

@@ -10,7 +10,13 @@ import os
 from agentcli.commands import Arg, Command
 from agentcli.errors import UsageError
 from procler import project
-from procler.errors import ConfigInvalid, ConfigNotFound, GroupNotFound, ProcessNotFound
+from procler.errors import (
+    ConfigInvalid,
+    ConfigNotFound,
+    GroupNotFound,
+    ProcessNotFound,
+    RecipeNotFound,
+)
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -31,6 +37,7 @@ LOGS_COMMANDS: "tuple[Command, ...]" = (
             ),
             Arg("--all", "every process, interleaved by time", type="boolean"),
             Arg("--group", "every member of this group, interleaved by time"),
+            Arg("--recipe", "the output of this recipe's steps (every run)"),
             Arg("--tail", "at most this many lines (the newest)", type="integer", default=100),
             Arg("--since", "only lines at or after this time (5m, 1h30m, or ISO-8601)"),
             Arg("--until", "only lines at or before this time (5m, 1h30m, or ISO-8601)"),
@@ -55,7 +62,7 @@ LOGS_COMMANDS: "tuple[Command, ...]" = (
             "procler logs api --run last-failed",
             "procler logs --all --follow --timeout 10s",
         ),
-        errors=(ConfigNotFound, ConfigInvalid, ProcessNotFound, GroupNotFound),
+        errors=(ConfigNotFound, ConfigInvalid, ProcessNotFound, GroupNotFound, RecipeNotFound),
         output={
             "type": "object",
             "properties": {
@@ -106,13 +113,18 @@ def _names(values: "dict[str, Any]", config_path: "str", logs: "Path") -> "tuple
 
     try:
         cfg, warning = load(config_path)
-        known, groups, sets = list(cfg.processes), cfg.groups, cfg.replica_sets
+        known, groups, recipes = list(cfg.processes), cfg.groups, list(cfg.recipes)
+        sets = cfg.replica_sets
     except ConfigInvalid as exc:
-        if values.get("group"):
+        if values.get("group") or values.get("recipe"):
             raise
         warning = {"message": exc.message, "errors": exc.data["errors"]}
         known = sorted(p.name for p in logs.iterdir() if p.is_dir()) if logs.is_dir() else []
-        groups, sets = {}, {}
+        groups, recipes, sets = {}, [], {}
+    if values.get("recipe"):
+        if values["recipe"] not in recipes:
+            raise RecipeNotFound.among(values["recipe"], recipes)
+        return [project.recipe_log_name(values["recipe"])], warning
     if values.get("group"):
         group = groups.get(values["group"])
         if group is None:

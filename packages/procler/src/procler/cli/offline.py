@@ -126,6 +126,7 @@ class DiskAnswers:
 
     def _statuses(self, names: list[str], stopping: bool = False) -> list[dict[str, Any]] | None:
         """Each process's status (None if runs are open); stopping records desired stopped."""
+        from procler.supervisor.schedule_store import ScheduleStore, summary
         from procler.supervisor.status import resting_status
         from procler.supervisor.store import NEVER_RAN, StateStore
 
@@ -140,6 +141,8 @@ class DiskAnswers:
             try:
                 if store is not None and store.open_runs():
                     return None
+                db = None if store is None else store.db
+                schedules = None if db is None else ScheduleStore(lambda: db)
                 for name in names:
                     saved = dict(NEVER_RAN) if store is None else store.process(name)
                     if stopping and store is not None:
@@ -149,6 +152,9 @@ class DiskAnswers:
                         )
                         store.event(name, "stopped", "stopped", "desired stopped (no supervisor)")
                     row = resting_status(specs[name], "stopped", saved)
+                    schedule = specs[name].schedule
+                    if schedule is not None and schedules is not None:
+                        row["schedule"] = summary(schedules, name, schedule, None)
                     out.append({**row, "already_stopped": True} if stopping else row)
             except sqlite3.DatabaseError:
                 return None

@@ -55,9 +55,9 @@ TIMEOUT = Arg(
 WAIT_FOR = ("running", "stopped", "exited", "failed", "healthy", "unhealthy")
 # What starting a process can answer, local or in Docker.
 STARTING = (PortInUse, StartFailed, ImageNotFound, ContainerNotFound, DockerUnavailable)
-# Every supervisor command first takes up a changed config, which may (re)start processes:
-# their start errors can reach any of them.
-SUPERVISED = (ConfigNotFound, ConfigInvalid, StateDirUnwritable, SupervisorUnavailable, *STARTING)
+# Every supervisor command first takes up a changed config; the restarts it brings run in
+# a task (procler.supervisor.reloader), so their errors reach only `reload`.
+SUPERVISED = (ConfigNotFound, ConfigInvalid, StateDirUnwritable, SupervisorUnavailable)
 # What the answers from disk (IF_RUNNING commands without a supervisor) may raise besides.
 FROM_DISK = (ProcessNotFound, GroupNotFound, NamespaceNotFound)
 
@@ -67,7 +67,9 @@ PROCESS = {
     "a shell runs it), started_at, uptime_seconds, run, restarts, exit_code, last_exit, desired, "
     "dependency_down and why (a dependency died or was stopped), source, tags, memory_rss_bytes, "
     "cpu_percent, linux_state (local) or docker (docker), health (with a healthcheck), "
-    "log_ready (with a ready_log_line)",
+    "log_ready (with a ready_log_line), watch (with watch:: state armed|disarmed|suspended, "
+    "triggers, last_trigger, suspended_by); config_reloaded when this command took up a "
+    "changed config",
 }
 PROCESSES = {"type": "object", "properties": {"processes": {"type": "array", "items": PROCESS}}}
 
@@ -80,6 +82,8 @@ START_ARGS = (
         default="60s",
     ),
 )
+# How a one-off command (exec, a snippet) can fail.
+EXEC_ERRORS = (CommandFailed, Timeout, StartFailed, DockerUnavailable, ContainerNotFound)
 GROUP = Arg("name", "group name (see `procler group list`)", required=True)
 GROUP_ERRORS = (*SUPERVISED, GroupNotFound, ProcessNotFound)
 
@@ -342,14 +346,7 @@ PROCESS_COMMANDS: "tuple[Command, ...]" = (
             "procler exec 'alembic upgrade head'",
             "procler exec 'psql -c \\dt' --container my-postgres --timeout 10s",
         ),
-        errors=(
-            *SUPERVISED,
-            CommandFailed,
-            Timeout,
-            StartFailed,
-            DockerUnavailable,
-            ContainerNotFound,
-        ),
+        errors=(*SUPERVISED, *EXEC_ERRORS),
         output={
             "type": "object",
             "properties": {

@@ -130,7 +130,8 @@ STACK_FILE_COMMANDS: "tuple[Command, ...]" = (
     ),
     Command(
         "import procfile",
-        "a Procfile's processes as a config (.env beside it, PORT from a base in steps of 100)",
+        "a Procfile's processes as a config (.env beside it, PORT from a base in steps of 100; "
+        "nested `foreman start -f` Procfiles become groups)",
         HANDLERS + "import_file",
         args=(
             *IMPORT_ARGS,

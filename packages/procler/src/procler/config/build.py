@@ -8,14 +8,23 @@ from typing import Any
 
 from agentcli.parser import did_you_mean
 from procler.config.build_process import ProcessBuilder, given
-from procler.config.build_recipes import build_recipes, build_snippets
+from procler.config.build_recipes import build_recipes
+from procler.config.build_snippets import build_snippets
 from procler.config.findings import Findings, child, item
 from procler.config.graph import DependencyGraph
-from procler.config.model import Group, LogSettings, ProcessSpec, ProjectConfig, ReplicaSet
+from procler.config.model import (
+    EventSettings,
+    Group,
+    LogSettings,
+    ProcessSpec,
+    ProjectConfig,
+    ReplicaSet,
+)
 from procler.config.replicas import (
     Templates,
     check_collisions,
     check_port_range,
+    check_schedule,
     expand_dependencies,
     instance_lookup,
     instance_raw,
@@ -53,6 +62,7 @@ def build_project(
             continue
         count = resolve_count(name, raw["replicas"], scale or {})
         check_port_range(name, raw, count, findings)
+        check_schedule(name, raw, count, findings)
         sets[name] = ReplicaSet(name, raw["replicas"], count)
         for index in range(count):
             instance = ProcessBuilder(root, findings, instance_lookup(raw, index, lookup))
@@ -65,15 +75,19 @@ def build_project(
     processes = expand_dependencies(processes, sets, findings)
     groups = _groups(tree.get("groups"), processes, sets, findings)
     logs = LogSettings(**given(tree.get("logs"), "max_size", "max_files"))
+    snippets = build_snippets(tree.get("snippets"), builder)
     return ProjectConfig(
         root=Path(root),
         config_path=Path(config_path),
         vars=tuple(variables.items()),
         processes=processes,
         groups=groups,
-        recipes=build_recipes(tree.get("recipes"), {**processes, **declared}, groups, builder),
-        snippets=build_snippets(tree.get("snippets"), builder),
+        recipes=build_recipes(
+            tree.get("recipes"), {**processes, **declared}, groups, snippets, builder
+        ),
+        snippets=snippets,
         logs=logs,
+        events=EventSettings(**given(tree.get("events"), "buffer", "subscriber_queue")),
         replica_sets=sets,
     )
 

@@ -7,13 +7,15 @@ import re
 from collections.abc import Callable
 from typing import Any
 
-from procler.config.dotenv import DotenvError, parse_dotenv
+from procler.config.build_watch import build_watch
+from procler.config.dotenv import DotenvError, is_plain, parse_dotenv
 from procler.config.findings import Findings, child, item
 from procler.config.model import (
     Backoff,
     DaemonSpec,
     Dependency,
     DockerSpec,
+    EnvFile,
     HealthCheck,
     HttpProbe,
     ProcessSpec,
@@ -22,14 +24,12 @@ from procler.config.model import (
     instance_name,
 )
 from procler.config.replicas import instance_port, instance_vars
+from procler.config.schedule_keys import schedule_of
 from procler.config.specs import INVALID
 from procler.config.substitute import SubstitutionError, substitute
 from procler.patterns import SYNTAX_HINT, PatternError, compile_pattern
 
 _STATUS = re.compile(r"([1-5][0-9][0-9])(?:\s*-\s*([1-5][0-9][0-9]))?")
-NOT_ACTED_ON = {
-    "schedule": "run it with cron, or with a recipe, until schedules arrive",
-}
 _NAMESPACE = re.compile(r"[^\s,]{1,128}")
 
 
@@ -87,7 +87,7 @@ class ProcessBuilder:
             )
         cwd = given(raw, "cwd").get("cwd")
         fields["cwd"] = self.root if cwd is None else self.path_of(at("cwd"), cwd)
-        fields["env"] = self._env(base, raw)
+        fields["env"], fields["env_files"] = self._env(base, raw)
         for key in ("tags", "ports", "success_exit_codes"):
             if isinstance(raw.get(key), list):
                 fields[key] = tuple(v for v in raw[key] if v is not INVALID)
@@ -112,7 +112,9 @@ class ProcessBuilder:
         daemon = self._daemon(base, raw, fields["cwd"])
         if daemon is not None:
             fields["daemon"] = daemon
-        self._not_acted_on(base, raw)
+        self._schedule(base, raw, fields)
+        if "watch" in given(raw, "watch"):
+            fields["watch"] = build_watch(self.sub, self.findings, at("watch"), raw["watch"])
         export_image = given(given(raw, "export").get("export"), "image").get("image")
         if export_image is not None:
             fields["export_image"] = self.sub(child(child(base, "export"), "image"), export_image)
@@ -133,8 +135,12 @@ class ProcessBuilder:
             )
         return ProcessSpec(name=name, source="config", **fields)
 
-    def _env(self, base: str, raw: dict[str, Any]) -> tuple[tuple[str, str], ...]:
+    def _env(
+        self, base: str, raw: dict[str, Any]
+    ) -> tuple[tuple[tuple[str, str], ...], tuple[EnvFile, ...]]:
+        """The resolved environment, and the env files it was read from."""
         env: dict[str, str] = {}
+        env_files: list[EnvFile] = []
         files = raw.get("env_file")
         for i, entry in enumerate(files if isinstance(files, list) else []):
             if entry is INVALID:
@@ -143,7 +149,10 @@ class ProcessBuilder:
             path = self.path_of(where, entry)
             try:
                 with open(path, encoding="utf-8") as handle:
-                    env.update(parse_dotenv(handle.read()))
+                    text = handle.read()
+                pairs = parse_dotenv(text)
+                env.update(pairs)
+                env_files.append(EnvFile(path, tuple(pairs), is_plain(text)))
             except FileNotFoundError:
                 self.findings.add(where, f"env_file not found: {path}", "create it or fix the path")
             except (OSError, UnicodeDecodeError, DotenvError) as exc:
@@ -152,7 +161,7 @@ class ProcessBuilder:
         for key, value in (values if isinstance(values, dict) else {}).items():
             if value is not INVALID:
                 env[key] = self.sub(child(child(base, "env"), key), value)
-        return tuple(env.items())
+        return tuple(env.items()), tuple(env_files)
 
     def _namespaces(self, base: str, raw: dict[str, Any]) -> tuple[str, ...]:
         listed = [n for n in given(raw, "namespace").get("namespace", []) if n is not INVALID]
@@ -282,15 +291,21 @@ class ProcessBuilder:
             adopt_existing=adopt,
         )
 
-    def _not_acted_on(self, base: str, raw: dict[str, Any]) -> None:
-        """Procler 0.3 keys this version accepts but does not act on yet: said, never silent."""
-        for key in NOT_ACTED_ON:
-            if key in raw and raw[key] is not INVALID:
-                self.findings.warn(
-                    child(base, key),
-                    f"{key} is accepted but not acted on by this version of Procler",
-                    NOT_ACTED_ON[key],
-                )
+    def _schedule(self, base: str, raw: dict[str, Any], fields: dict[str, Any]) -> None:
+        """`schedule:` as a typed Schedule; a schedule fires one run at a time, so it
+        cannot have replicas, and the next slot (not the restart policy) is its retry."""
+        if "schedule" not in given(raw, "schedule"):
+            return
+        schedule = schedule_of(raw["schedule"])
+        if schedule is None:
+            return
+        fields["schedule"] = schedule
+        if "restart" in raw:
+            self.findings.warn(
+                child(base, "restart"),
+                "restart is not applied to scheduled runs: the next slot runs it again",
+                "remove restart, or give the schedule a shorter interval",
+            )
 
     def _healthcheck(self, path: str, raw: dict[str, Any], ports: tuple[int, ...]) -> HealthCheck:
         raw = self._seed_probe(path, raw)

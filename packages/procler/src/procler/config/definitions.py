@@ -1,4 +1,5 @@
-"""Processes defined at runtime (`procler define`), kept in <state>/definitions.json.
+"""Processes defined at runtime (`procler define`) and snippets saved at runtime (`procler
+snippet save`), kept in <state>/definitions.json.
 
 Every change happens under an exclusive fcntl lock and is written atomically (temp file +
 rename), so concurrent `define`s never lose each other's work or leave half a file.
@@ -15,7 +16,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
 
-from procler.config.model import DockerSpec, ProcessSpec
+from procler.config.model import DockerSpec, ProcessSpec, Snippet
 from procler.errors import Conflict, StateDirUnwritable
 from procler.project import make_state_dir, open_private, state_dir
 
@@ -76,8 +77,8 @@ def definitions_path(root: str) -> str:
     return os.path.join(state_dir(root), DEFINITIONS_FILE)
 
 
-def read_definitions(root: str) -> dict[str, RuntimeDefinition]:
-    """The stored definitions in definition order; {} when none were ever made."""
+def _read_body(root: str) -> dict[str, Any]:
+    """The file's JSON object; {} when nothing was ever defined."""
     path = definitions_path(root)
     try:
         with open(path, encoding="utf-8") as handle:
@@ -86,10 +87,28 @@ def read_definitions(root: str) -> dict[str, RuntimeDefinition]:
         return {}
     except (OSError, ValueError) as exc:
         raise DefinitionsCorrupt(f"cannot read {path}: {exc}") from None
-    processes = data.get("processes") if isinstance(data, dict) else None
+    if not isinstance(data, dict):
+        raise DefinitionsCorrupt(f"{path} does not hold a JSON object")
+    return data
+
+
+def read_definitions(root: str) -> dict[str, RuntimeDefinition]:
+    """The stored definitions in definition order; {} when none were ever made."""
+    data = _read_body(root)
+    processes = data.get("processes", {}) if data else {}
     if not isinstance(processes, dict):
-        raise DefinitionsCorrupt(f"{path} has no `processes` object")
+        raise DefinitionsCorrupt(f"{definitions_path(root)} has no `processes` object")
     return {str(name): RuntimeDefinition.from_json(d) for name, d in processes.items()}
+
+
+def read_snippets(root: str) -> dict[str, dict[str, Any]]:
+    """Snippets saved with `procler snippet save`: name -> {command, description, tags, ...}."""
+    snippets = _read_body(root).get("snippets", {})
+    if not isinstance(snippets, dict) or not all(
+        isinstance(s, dict) and isinstance(s.get("command"), str) for s in snippets.values()
+    ):
+        raise DefinitionsCorrupt(f"{definitions_path(root)}: `snippets` needs a command each")
+    return {str(name): snippet for name, snippet in snippets.items()}
 
 
 @contextmanager
@@ -106,9 +125,10 @@ def _locked(root: str) -> Iterator[None]:
         yield
 
 
-def _write(root: str, definitions: dict[str, RuntimeDefinition]) -> None:
+def _write(root: str, section: str, entries: dict[str, Any]) -> None:
+    """Replace one section (processes or snippets) of the file, keeping the other."""
     path = definitions_path(root)
-    body = {"version": 1, "processes": {n: d.to_json() for n, d in definitions.items()}}
+    body = {"version": 1, "processes": {}, **_read_body(root), section: entries}
     fd, temp = tempfile.mkstemp(dir=os.path.dirname(path), prefix=".definitions-")
     try:
         with os.fdopen(fd, "w", encoding="utf-8") as handle:
@@ -147,7 +167,7 @@ def define(
                 data={"name": name, "existing": existing.to_json()},
             )
         definitions[name] = definition
-        _write(root, definitions)
+        _write(root, "processes", {n: d.to_json() for n, d in definitions.items()})
     return True
 
 
@@ -161,5 +181,56 @@ def remove(root: str, name: str, config_names: set[str]) -> bool:
         if name not in definitions:
             return False
         del definitions[name]
-        _write(root, definitions)
+        _write(root, "processes", {n: d.to_json() for n, d in definitions.items()})
+    return True
+
+
+def saved_snippet(name: str, saved: dict[str, Any]) -> Snippet:
+    """A saved snippet as the config model holds it (source: runtime)."""
+    return Snippet(
+        name,
+        str(saved["command"]),
+        description=str(saved.get("description") or ""),
+        context="docker" if saved.get("container") else "local",
+        container=saved.get("container"),
+        tags=tuple(str(t) for t in saved.get("tags") or ()),
+        source="runtime",
+    )
+
+
+def save_snippet(
+    root: str, name: str, snippet: dict[str, Any], config_names: set[str], force: bool
+) -> bool:
+    """Store a snippet; False when it is already stored as given (nothing written). A
+    different one of that name is replaced only with force."""
+    if name in config_names:
+        raise Conflict(
+            f"snippet {name} is defined in the config file; it cannot be saved at runtime",
+            suggestion=f"edit snippets.{name} in the config file instead",
+        )
+    with _locked(root):
+        snippets = read_snippets(root)
+        if snippets.get(name) == snippet:
+            return False
+        if name in snippets and not force:
+            raise Conflict(
+                f"snippet {name} is already saved with a different definition",
+                suggestion=f"pass --force to replace it, or `procler snippet remove {name}`",
+                data={"name": name, "existing": snippets[name]},
+            )
+        snippets[name] = snippet
+        _write(root, "snippets", snippets)
+    return True
+
+
+def remove_snippet(root: str, name: str) -> bool:
+    """Drop a saved snippet; False when there was none."""
+    if not os.path.exists(definitions_path(root)):
+        return False
+    with _locked(root):
+        snippets = read_snippets(root)
+        if name not in snippets:
+            return False
+        del snippets[name]
+        _write(root, "snippets", snippets)
     return True

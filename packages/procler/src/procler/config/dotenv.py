@@ -27,6 +27,28 @@ def parse_dotenv(text: str) -> list[tuple[str, str]]:
     return pairs
 
 
+_PLAIN_QUOTED = re.compile(r"'[^']*'|\"[^\"\\]*\"")
+
+
+def is_plain(text: str) -> bool:
+    """Whether every assignment reads the same in any env-file reader (systemd's
+    EnvironmentFile= among them): no `export` prefix, no backslash, and a value either quoted
+    whole or unquoted without a ` #` comment."""
+    for raw in text.splitlines():
+        line = raw.strip()
+        if not line or line.startswith("#"):
+            continue
+        value = line.partition("=")[2].strip()
+        if re.match(r"export\s", line) or "\\" in value:
+            return False
+        if value[:1] in ("'", '"'):
+            if not _PLAIN_QUOTED.fullmatch(value):
+                return False
+        elif re.search(r"\s#", value):
+            return False
+    return True
+
+
 def _value(raw: str, number: int) -> str:
     if raw[:1] in ("'", '"'):
         quote = raw[0]

@@ -97,6 +97,10 @@ def _health(spec: ProcessSpec, root: str) -> str:
 
 
 def _restart(spec: ProcessSpec, root: str) -> str:
+    schedule = spec.schedule
+    if schedule is not None:
+        zone = f" ({schedule.timezone})" if schedule.timezone else ""
+        return f"it runs on the schedule {schedule.written}{zone}, one run at a time"
     policy = spec.restart
     if policy.policy == "no":
         return "it is not restarted"

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from procler.config.schedule_keys import SCHEDULE
 from procler.config.specs import (
     Bool,
     Duration,
@@ -17,6 +18,7 @@ from procler.config.specs import (
     Str,
     Struct,
 )
+from procler.states import ALL as STATUSES
 
 # A process's name names its log folder: bounded well under a file name's 255 bytes.
 MAX_NAME = 128
@@ -119,6 +121,28 @@ DOCKER = Struct(
     need_one=True,
 )
 
+# What a file change under a process's `watch:` does: restart it, send it a signal, or
+# run a command (in its cwd, with its environment).
+WATCH_ACTION = Matching(
+    rf"restart|signal:(?:SIG)?(?:{'|'.join(SIGNALS)})|exec:\S.*",
+    4096,
+    "a watch action",
+    f"write restart, signal:NAME ({', '.join(SIGNALS)}) or exec:COMMAND",
+)
+WATCH = Either(
+    Str(),  # one glob
+    Struct(
+        {
+            "paths": ListOf(Str(), scalar_ok=True),
+            "exclude": ListOf(Str(), scalar_ok=True),
+            "debounce": DURATION,
+            "action": WATCH_ACTION,
+            "cascade": Bool(),
+        },
+        required=("paths",),
+    ),
+)
+
 PROCESS = Struct(
     {
         "command": Str(),
@@ -140,7 +164,7 @@ PROCESS = Struct(
         "depends_on": ListOf(DEPENDENCY),
         "ready_log_line": Regex(),
         "max_memory": Size(),
-        "schedule": Str(),
+        "schedule": SCHEDULE,
         "replicas": Int(1, MAX_REPLICAS),
         "port_base": PORT,
         "port_step": Int(1, 65535),
@@ -151,6 +175,7 @@ PROCESS = Struct(
         "daemon_container": Str(),
         "adopt_existing": Bool(),
         "export": Struct({"image": Str()}),  # hints read by `procler export` only
+        "watch": WATCH,
     },
     exclusive=("command", "args"),
 )
@@ -160,15 +185,49 @@ GROUP = Struct(
     required=("processes",),
 )
 
-STEP_KINDS = ("start", "stop", "restart", "group_start", "group_stop", "wait", "exec")
+STEP_KINDS = (
+    "start",
+    "stop",
+    "restart",
+    "group_start",
+    "group_stop",
+    "wait",
+    "wait_for",
+    "exec",
+    "snippet",
+)
+WAIT_FOR_CONDITIONS = ("running", "healthy", "log_ready", "completed_successfully", "port")
+WAIT_FOR = Struct(
+    {"process": Str(), "condition": Enum(*WAIT_FOR_CONDITIONS), "timeout": DURATION},
+    required=("process", "condition"),
+)
+STEP_OUTCOMES = ("succeeded", "failed", "skipped")
+WHEN = Struct(
+    {
+        "step": Str(),
+        "outcome": Enum(*STEP_OUTCOMES),
+        "process": Str(),
+        "status": Enum(*STATUSES),
+    },
+    exclusive=("step", "process"),
+    need_one=True,
+)
 STEP = Struct(
     {
+        "id": Str(),
+        "idempotent": Bool(),
+        "retries": Int(0, 100),
+        "retry_delay": DURATION,
+        "when": WHEN,
+        "snippet": Str(),
+        "args": MapOf(Str(), ENV_NAME_PATTERN, ENV_NAME_HINT),
         "start": Str(),
         "stop": Str(),
         "restart": Str(),
         "group_start": Str(),
         "group_stop": Str(),
         "wait": DURATION,
+        "wait_for": WAIT_FOR,
         "exec": Str(),
         "context": Enum("local", "docker"),
         "container": Str(),
@@ -185,18 +244,34 @@ RECIPE = Struct(
     required=("steps",),
 )
 
+ARG_TYPES = ("string", "integer", "number", "boolean")
+SNIPPET_ARG = Struct(
+    {
+        "type": Enum(*ARG_TYPES),
+        "default": Str(),
+        "required": Bool(),
+        "choices": ListOf(Str()),
+        "description": Str(),
+    }
+)
 SNIPPET = Struct(
     {
         "command": Str(),
         "description": Str(),
         "context": Enum("local", "docker"),
         "container": Str(),
+        "cwd": Str(),
         "tags": ListOf(Str()),
+        "timeout": DURATION,
+        "confirm": Bool(),
+        "args": MapOf(SNIPPET_ARG, ENV_NAME_PATTERN, ENV_NAME_HINT),
     },
     required=("command",),
 )
 
 LOGS = Struct({"max_size": Size(1024, "1KB"), "max_files": Int(1)})
+# The event stream (GET /v1/events, procler events): kept events, and a subscriber's queue.
+EVENTS = Struct({"buffer": Int(1, 1_000_000), "subscriber_queue": Int(1, 1_000_000)})
 
 CONFIG = Struct(
     {
@@ -207,5 +282,6 @@ CONFIG = Struct(
         "recipes": MapOf(RECIPE, NAME_PATTERN, NAME_HINT),
         "snippets": MapOf(SNIPPET, NAME_PATTERN, NAME_HINT),
         "logs": LOGS,
+        "events": EVENTS,
     },
 )

@@ -8,7 +8,13 @@ from dataclasses import replace
 from typing import Any
 
 from procler.config.build import build_project
-from procler.config.definitions import DefinitionsCorrupt, definitions_path, read_definitions
+from procler.config.definitions import (
+    DefinitionsCorrupt,
+    definitions_path,
+    read_definitions,
+    read_snippets,
+    saved_snippet,
+)
 from procler.config.findings import Finding, Findings, child
 from procler.config.keys import CONFIG
 from procler.config.model import ProjectConfig
@@ -70,6 +76,7 @@ def _with_runtime(config: ProjectConfig, findings: Findings) -> ProjectConfig:
     root = str(config.root)
     try:
         definitions = read_definitions(root)
+        saved = read_snippets(root)
     except DefinitionsCorrupt as exc:
         where = definitions_path(root)
         hint = f"fix or delete {where} (it holds the `procler define` definitions)"
@@ -85,7 +92,10 @@ def _with_runtime(config: ProjectConfig, findings: Findings) -> ProjectConfig:
             )
             continue
         processes[name] = definition.to_spec(name)
-    return replace(config, processes=processes)
+    snippets = dict(config.snippets)
+    for name, snippet in saved.items():
+        snippets.setdefault(name, saved_snippet(name, snippet))
+    return replace(config, processes=processes, snippets=snippets)
 
 
 def invalid(findings: Findings) -> ConfigInvalid:

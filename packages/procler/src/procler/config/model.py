@@ -80,6 +80,16 @@ class DockerSpec:
 
 
 @dataclass(frozen=True)
+class EnvFile:
+    """An `env_file` entry as loaded: its values are merged into ProcessSpec.env already (what
+    Procler runs with); the reference is kept for exports that read the file themselves."""
+
+    path: str  # absolute
+    env: tuple[tuple[str, str], ...] = ()  # what it set when the config was loaded
+    plain: bool = True  # every reader reads it alike (dotenv.is_plain)
+
+
+@dataclass(frozen=True)
 class DaemonSpec:
     """Procler 0.3's daemon_mode: the command forks a daemon and exits; the daemon, found by
     its pidfile or a command-line pattern, is the process Procler follows."""
@@ -90,13 +100,44 @@ class DaemonSpec:
     adopt_existing: bool = False  # a daemon already running is adopted, not started again
 
 
+Overlap = Literal["skip", "queue", "replace"]
+
+
+@dataclass(frozen=True)
+class Schedule:
+    """`schedule:` resolved: a cron line (five fields; nicknames such as @hourly spelled out)
+    or an interval (`interval:`, `@every 10m`), and how its runs are fired."""
+
+    cron: str | None = None  # five fields, as written or from its nickname
+    every: float | None = None  # seconds between slots (exclusive with cron)
+    timezone: str | None = None  # IANA name; None: the supervisor's local zone
+    run_on_start: bool = False  # also run once when the schedule is armed
+    overlap: Overlap = "skip"  # a slot while the previous run goes on
+    catch_up: Literal["none", "one"] = "none"  # a slot missed while no supervisor ran
+    jitter: float = 0.0  # each slot fires up to this many seconds late, at random
+    timeout: float | None = None  # a run longer than this is killed (reason timed_out)
+    written: str = ""  # the schedule as the config wrote it (cron line or @every ...)
+
+
+@dataclass(frozen=True)
+class WatchSpec:
+    """`watch:`: files whose change triggers `action` (globs relative to the process's cwd)."""
+
+    paths: tuple[str, ...]
+    exclude: tuple[str, ...] = ()
+    debounce: float = 0.3  # a burst of changes within this quiet time is one trigger
+    action: str = "restart"  # restart | signal:NAME | exec:COMMAND
+    cascade: bool = False  # also restart what depends on the process
+
+
 @dataclass(frozen=True)
 class ProcessSpec:
     name: str
     command: str | None = None  # launched as config.launch.plan decides
     args: tuple[str, ...] | None = None  # run directly, no shell
     cwd: str = "."  # absolute once resolved
-    env: tuple[tuple[str, str], ...] = ()
+    env: tuple[tuple[str, str], ...] = ()  # resolved: env_file values, then `env`
+    env_files: tuple[EnvFile, ...] = ()
     description: str = ""
     tags: tuple[str, ...] = ()
     ports: tuple[int, ...] = ()
@@ -111,7 +152,7 @@ class ProcessSpec:
     ready_log_line: str | None = None  # a regex on the output: log_ready once a line matches
     max_memory: int | None = None  # bytes of the process tree's RSS; above it: restart
     daemon: DaemonSpec | None = None
-    schedule: str | None = None  # a cron line (accepted; not acted on yet)
+    schedule: Schedule | None = None  # a one-shot the supervisor fires on this schedule
     # `replicas: N` makes N instances NAME-0 ... NAME-(N-1), each a spec of its own naming
     # the process it came from; `replicas` is the config's count (scale may run another,
     # see ProjectConfig.replica_sets), 1 for a process without replicas.
@@ -120,6 +161,7 @@ class ProcessSpec:
     replica: int | None = None
     namespaces: tuple[str, ...] = ("default",)
     export_image: str | None = None  # `export: {image: ...}`: the image `procler export` names
+    watch: WatchSpec | None = None
     source: Source = "config"
 
     def argv(self) -> list[str]:
@@ -168,12 +210,30 @@ class Group:
 
 
 @dataclass(frozen=True)
+class StepCondition:
+    """`when`: a previous step's outcome, or a process's status, at the time the step comes."""
+
+    step: str | None = None
+    outcome: str = "succeeded"
+    process: str | None = None
+    status: str = "running"
+
+
+@dataclass(frozen=True)
 class RecipeStep:
-    """One step: `kind` is start, stop, restart, group_start, group_stop, wait or exec."""
+    """One step: `kind` is start, stop, restart, group_start, group_stop, wait, wait_for,
+    exec or snippet. `id` names it in a run's records (given, or KIND-POSITION)."""
 
     kind: str
+    id: str
     target: str = ""  # the process, group or command; empty for wait
     seconds: float = 0.0  # for wait
+    condition: str = ""  # for wait_for: running, healthy, log_ready, completed_successfully
+    idempotent: bool = True  # may a resume run it again after it was interrupted? (exec: no)
+    args: tuple[tuple[str, str], ...] = ()  # for snippet
+    retries: int = 0
+    retry_delay: float = 1.0  # before the first retry; doubling after each, capped at 30 s
+    when: StepCondition | None = None
     context: Literal["local", "docker"] = "local"
     container: str | None = None
     cwd: str | None = None
@@ -190,19 +250,42 @@ class Recipe:
 
 
 @dataclass(frozen=True)
+class SnippetArg:
+    """A typed argument of a snippet, filled into its `@{name}` placeholders."""
+
+    name: str
+    type: Literal["string", "integer", "number", "boolean"] = "string"
+    default: str | None = None
+    required: bool = False
+    choices: tuple[str, ...] = ()
+    description: str = ""
+
+
+@dataclass(frozen=True)
 class Snippet:
     name: str
-    command: str
+    command: str  # with @{arg} / @{arg:default} placeholders; \@{ is a literal @{
     description: str = ""
     context: Literal["local", "docker"] = "local"
     container: str | None = None
+    cwd: str | None = None  # relative to the project root
     tags: tuple[str, ...] = ()
+    timeout: float = 60.0
+    confirm: bool = False  # refuse to run without --yes
+    args: tuple[SnippetArg, ...] = ()
+    source: Source = "config"
 
 
 @dataclass(frozen=True)
 class LogSettings:
     max_size: int = 10 * 1024 * 1024  # bytes per segment before rotation
     max_files: int = 5  # segments kept per process
+
+
+@dataclass(frozen=True)
+class EventSettings:
+    buffer: int = 10_000  # events the supervisor keeps for subscribers resuming (since=SEQ)
+    subscriber_queue: int = 1_000  # messages waiting per subscriber before its drops count
 
 
 @dataclass(frozen=True)
@@ -216,3 +299,4 @@ class ProjectConfig:
     snippets: dict[str, Snippet] = field(default_factory=dict)
     logs: LogSettings = field(default_factory=LogSettings)
     replica_sets: dict[str, ReplicaSet] = field(default_factory=dict)
+    events: EventSettings = field(default_factory=EventSettings)

@@ -100,7 +100,11 @@ def _scalar(spec: Spec) -> dict[str, Any]:
             "description": spec.hint,
         }
     assert isinstance(spec, Str), f"no JSON Schema for {type(spec).__name__}"
-    return {"type": "string"}
+    return (
+        {"type": "string", "description": spec.description}
+        if spec.description
+        else {"type": "string"}
+    )
 
 
 def _written(title: str, number: str, pattern: str, text: str) -> dict[str, Any]:

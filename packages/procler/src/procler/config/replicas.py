@@ -144,6 +144,17 @@ def check_port_range(name: str, raw: dict[str, Any], count: int, findings: Findi
         )
 
 
+def check_schedule(name: str, raw: dict[str, Any], count: int, findings: Findings) -> None:
+    """A schedule fires one run at a time: it cannot have more than one instance (neither
+    in the config nor by `procler scale`)."""
+    if count > 1 and "schedule" in raw:
+        findings.add(
+            child(child("processes", name), "replicas"),
+            f"{count} replicas with a schedule: a schedule fires one run",
+            "remove replicas, or define one scheduled process per instance",
+        )
+
+
 def expand_dependencies(
     processes: dict[str, ProcessSpec],
     sets: Mapping[str, ReplicaSet],
@@ -217,9 +228,14 @@ def declared_view(
                 env=tuple((k, v) for k, v in spec.env if k not in PLACEHOLDERS),
             )
             name = spec.name
-        deps = {
-            d.replica_of or d.name: replace(d, name=d.replica_of or d.name, replica_of=None)
-            for d in spec.depends_on
-        }
-        out[name] = replace(spec, depends_on=tuple(deps.values()))
+        out[name] = replace(spec, depends_on=fold_dependencies(spec.depends_on))
     return out
+
+
+def fold_dependencies(deps: tuple[Dependency, ...]) -> tuple[Dependency, ...]:
+    """Dependencies on instances folded back to one per process, as the config writes them."""
+    folded: dict[str, Dependency] = {}
+    for dep in deps:
+        base = dep.replica_of or dep.name
+        folded.setdefault(base, replace(dep, name=base, replica_of=None))
+    return tuple(folded.values())

@@ -86,6 +86,7 @@ class Scalar(Spec):
 
 class Str(Scalar):
     what = "a string"
+    description = ""  # what the text must be, for the reference (when it has a form)
 
 
 class Matching(Scalar):

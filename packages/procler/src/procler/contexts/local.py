@@ -212,7 +212,7 @@ class LocalContext(ExecutionContext):
         loop = asyncio.get_running_loop()
         deadline = loop.time() + timeout
         await self.signal(proc, signum)
-        procfs.signal_pids(self.escaped(proc), signum)
+        procfs.signal_pids(self.escaped(proc, procfs.own_descendants()), signum)
         try:
             info = await asyncio.wait_for(proc.wait(), timeout)
         except TimeoutError:
@@ -228,23 +228,33 @@ class LocalContext(ExecutionContext):
 
     def members(self, proc: RunningProcess) -> list[int]:
         """Live processes of the run: its group and those that left it."""
-        group = procfs.group_members(proc.pid) if proc.pid is not None else []
-        return group + self.escaped(proc)
+        among = procfs.own_descendants()
+        group = procfs.group_members(proc.pid, among) if proc.pid is not None else []
+        return group + self.escaped(proc, among)
 
-    def escaped(self, proc: RunningProcess) -> list[int]:
-        """Live processes of this run outside its group (not our own children: probes)."""
-        if not isinstance(proc, LocalProcess):
+    def escaped(self, proc: RunningProcess, among: list[procfs.ProcStat] | None) -> list[int]:
+        """Live processes of this run outside its group (not our own children: probes),
+        looked for among `among` (see procfs.own_descendants) or on the whole machine."""
+        if not isinstance(proc, LocalProcess) or not proc.run_id:
             return []
-        marker = f"{RUN_ID_KEY}={proc.run_id}".encode()
-        found = procfs.pids_with_env(marker, {os.getpid(), *self.children})
+        return self._outside_group(proc, proc.run_id, among)
+
+    def _outside_group(
+        self, proc: RunningProcess, run_id: str, among: list[procfs.ProcStat] | None
+    ) -> list[int]:
+        # Members of the group are left out: they get the group's signal, and one just
+        # SIGKILLed with it may not be gone yet (it would be counted twice).
+        marker = f"{RUN_ID_KEY}={run_id}".encode()
+        found = procfs.pids_with_env(marker, {os.getpid(), *self.children}, among)
         pgid = proc.pid
         return [pid for pid in found if (st := procfs.read_stat(pid)) and st.pgrp != pgid]
 
     async def reap_leftovers(self, proc: RunningProcess) -> int:
         left = 0
         if proc.pid is not None:
-            snapshot = procfs.all_stats()
-            left = sum(1 for st in snapshot.values() if st.pgrp == proc.pid)
+            among = procfs.own_descendants()
+            snapshot = procfs.all_stats().values() if among is None else among
+            left = sum(1 for st in snapshot if st.pgrp == proc.pid)
             await self.signal(proc, signal.SIGKILL)
         return left + self.kill_escaped(proc)
 
@@ -281,7 +291,8 @@ class LocalContext(ExecutionContext):
         """SIGKILL processes of this run that left the group (e.g. daemonized); return how many."""
         if not isinstance(proc, LocalProcess | FollowedDaemon) or not proc.run_id:
             return 0
-        return procfs.kill_with_env(f"{RUN_ID_KEY}={proc.run_id}".encode(), self.children)
+        found = self._outside_group(proc, proc.run_id, procfs.own_descendants())
+        return procfs.signal_pids(found, signal.SIGKILL)
 
     async def follow_daemon(
         self, spec: ProcessSpec, launcher: RunningProcess

@@ -135,31 +135,64 @@ def children(pid: int, threads: int = 0) -> list[int]:
     return out
 
 
-def pids_with_env(marker: bytes, exclude: set[int]) -> list[int]:
+def pids_with_env(
+    marker: bytes, exclude: set[int], among: list[ProcStat] | None = None
+) -> list[int]:
     """Pids whose environment holds the exact entry `marker` (e.g. b"KEY=value").
 
     Descendants inherit the environment, so this finds processes that left their
-    process group (daemonized) as well.
+    process group (daemonized) as well. `among` limits the look to those processes
+    (see `own_descendants`); None looks at every process on the machine.
     """
-    return pids_with_any_env({marker}, exclude)
+    return pids_with_any_env({marker}, exclude, among)
 
 
-def pids_with_any_env(markers: set[bytes], exclude: set[int]) -> list[int]:
+def pids_with_any_env(
+    markers: set[bytes], exclude: set[int], among: list[ProcStat] | None = None
+) -> list[int]:
     """Pids (not zombies: their environment reads empty) holding one of the exact entries."""
+    pids = (
+        (int(e) for e in os.listdir("/proc") if e.isdigit())
+        if among is None
+        else (st.pid for st in among)
+    )
     found = []
-    for entry in os.listdir("/proc"):
-        if not entry.isdigit() or int(entry) in exclude:
+    for pid in pids:
+        if pid in exclude:
             continue
-        env = read_small(f"/proc/{entry}/environ")
+        env = read_small(f"/proc/{pid}/environ")
         if env and not markers.isdisjoint(env.split(b"\0")):
-            found.append(int(entry))
+            found.append(pid)
     return found
 
 
-def group_members(pgid: int) -> list[int]:
-    """Live (not zombie) processes of process group pgid."""
-    stats = all_stats().values()
+def group_members(pgid: int, among: list[ProcStat] | None = None) -> list[int]:
+    """Live (not zombie) processes of process group pgid, among those given or all."""
+    stats = all_stats().values() if among is None else among
     return [st.pid for st in stats if st.pgrp == pgid and st.state != "Z"]
+
+
+def is_child_subreaper() -> bool:
+    """Whether orphans of our descendants are reparented to us (PR_SET_CHILD_SUBREAPER)."""
+    import ctypes
+
+    pr_get_child_subreaper = 37
+    flag = ctypes.c_int(0)
+    libc = ctypes.CDLL(None, use_errno=True)
+    return libc.prctl(pr_get_child_subreaper, ctypes.byref(flag), 0, 0, 0) == 0 and bool(flag.value)
+
+
+def own_descendants() -> list[ProcStat] | None:
+    """Every process below us when we are a child subreaper, else None.
+
+    A subreaper keeps every process it started below it, even those that daemonized
+    (their orphans are reparented to it), so a look at its own tree (a few files)
+    replaces a scan of every process on the machine (tens of milliseconds on a busy one).
+    """
+    if not is_child_subreaper():
+        return None
+    me = os.getpid()
+    return [st for st in tree(me) if st.pid != me]
 
 
 def signal_pids(pids: list[int], signum: int) -> int:

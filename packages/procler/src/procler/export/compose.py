@@ -6,7 +6,14 @@ from __future__ import annotations
 from typing import Any
 
 from procler.config.model import Backoff, HealthCheck, ProcessSpec, ProjectConfig, RestartPolicy
-from procler.export.fidelity import Conversion, dump_yaml, project_name, seconds
+from procler.export.fidelity import (
+    Conversion,
+    dump_yaml,
+    image_of,
+    own_env,
+    project_name,
+    seconds,
+)
 
 CONDITIONS = {
     "started": "service_started",
@@ -40,36 +47,24 @@ def export_compose(config: ProjectConfig, chosen: list[ProcessSpec]) -> Conversi
     return result
 
 
-def _image(spec: ProcessSpec, result: Conversion) -> str | None:
-    docker = spec.docker
-    if docker is not None and docker.container is not None:
-        result.warn(
-            spec.name,
-            "docker.container",
-            f"runs in the existing container {docker.container!r}, which compose does not own: "
-            "left out; declare that container's own service, or reach it as an external one",
-        )
-        return None
-    image = docker.image if docker is not None else spec.export_image
-    if image is None:
-        result.warn(
-            spec.name,
-            "export.image",
-            "a local process needs an image to run under compose: left out; "
-            "add `export: {image: IMAGE}` to it in the config",
-        )
-    return image
-
-
 def _service(spec: ProcessSpec, result: Conversion) -> dict[str, Any] | None:
-    image = _image(spec, result)
+    image = image_of(
+        spec,
+        result,
+        "compose",
+        "declare that container's own service, or reach it as an external one",
+    )
     if image is None:
         return None
     service: dict[str, Any] = {"image": image}
     if spec.args is not None or spec.command is not None:
         service["command"] = spec.written_argv()
-    if spec.env:
-        service["environment"] = dict(spec.env)
+    if spec.env_files:
+        # compose reads them when it starts the service; `environment` wins, as Procler's env.
+        service["env_file"] = [f.path for f in spec.env_files]
+    own = own_env(spec, spec.env_files)
+    if own:
+        service["environment"] = dict(own)
     docker = spec.docker
     if docker is None:
         # A local process runs in the project folder: mount it at the same path.
@@ -216,7 +211,9 @@ def _uncarried(spec: ProcessSpec, service: dict[str, Any], result: Conversion) -
             spec.name, "ready_log_line", "compose cannot watch the output for a line: not kept"
         )
     if spec.max_memory is not None:
-        service.setdefault("deploy", {})["resources"] = {"limits": {"memory": spec.max_memory}}
+        service.setdefault("deploy", {})["resources"] = {
+            "limits": {"memory": f"{spec.max_memory}b"}
+        }
         result.warn(
             spec.name,
             "max_memory",

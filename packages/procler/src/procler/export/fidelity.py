@@ -7,7 +7,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from procler.config.model import ProcessSpec, ProjectConfig
+from procler.config.model import EnvFile, ProcessSpec, ProjectConfig
 from procler.config.replicas import declared_view
 from procler.errors import GroupNotFound, ProcessNotFound
 
@@ -56,6 +56,40 @@ def select(config: ProjectConfig, names: tuple[str, ...], group: str | None) -> 
             f"no process named {missing[0]!r}", data={"processes": sorted(processes)}
         )
     return [processes[n] for n in dict.fromkeys(names)]
+
+
+def image_of(spec: ProcessSpec, result: Conversion, engine: str, external: str) -> str | None:
+    """The image an engine runs the process from, or None (warned) when there is none: an
+    existing container is not the engine's to run (`external` says what to do instead), and a
+    local process needs the `export: {image: ...}` hint."""
+    docker = spec.docker
+    if docker is not None and docker.container is not None:
+        result.warn(
+            spec.name,
+            "docker.container",
+            f"runs in the existing container {docker.container!r}, which {engine} does not own: "
+            f"left out; {external}",
+        )
+        return None
+    image = docker.image if docker is not None else spec.export_image
+    if image is None:
+        result.warn(
+            spec.name,
+            "export.image",
+            f"a local process needs an image to run on {engine}: left out; "
+            "add `export: {image: IMAGE}` to it in the config",
+        )
+    return image
+
+
+def own_env(spec: ProcessSpec, files: tuple[EnvFile, ...]) -> list[tuple[str, str]]:
+    """The pairs of spec.env these env files do not give (the config's `env`, and the files
+    left out): what a target that reads the files itself (EnvironmentFile=, compose's
+    env_file) still has to set."""
+    from_files: dict[str, str] = {}
+    for env_file in files:
+        from_files.update(env_file.env)
+    return [(key, value) for key, value in spec.env if from_files.get(key) != value]
 
 
 def project_name(config: ProjectConfig) -> str:

@@ -10,7 +10,9 @@ from pathlib import Path
 from typing import Any
 
 from agentcli.errors import InputError
+from agentcli.values import parse_duration
 from procler.config.findings import Findings
+from procler.config.keys import SIGNALS
 from procler.config.yaml_nodes import YNode, parse_yaml
 from procler.export.imported import Imported
 
@@ -66,6 +68,25 @@ class Source:
         self.result.warn(service, key, message, f"{self.name}:{node.line}:{node.column}")
 
 
+def _duration(name: str, key: str, node: YNode, where: Source) -> str | None:
+    """A compose duration Procler reads the same way (10s, 1m30s, 500ms), else warned."""
+    try:
+        parse_duration(node.text)
+    except ValueError:
+        where.warn(
+            name, key, node, f"duration {node.text!r} is not one Procler reads: not imported"
+        )
+        return None
+    return node.text
+
+
+def _count(name: str, key: str, node: YNode, where: Source) -> int | None:
+    if node.kind == "scalar" and node.text.isdigit():
+        return int(node.text)
+    where.warn(name, key, node, f"{_plain(node)!r} is not a whole number: not imported")
+    return None
+
+
 def _map(node: YNode) -> dict[str, YNode]:
     return {k.text: v for k, v in node.pairs} if node.kind == "map" else {}
 
@@ -99,19 +120,28 @@ def import_compose(text: str, source: Path) -> Imported:
         if process is not None:
             result.processes[name_node.text] = process
     for name, process in result.processes.items():
-        _drop_missing_dependencies(name, process, result)
+        depends_on = _map(_map(services)[name]).get("depends_on") if services else None
+        _drop_missing_dependencies(name, process, depends_on, where)
     return result
 
 
-def _drop_missing_dependencies(name: str, process: dict[str, Any], result: Imported) -> None:
-    """A dependency on a service left out would make the config invalid: it goes, warned."""
+def _drop_missing_dependencies(
+    name: str, process: dict[str, Any], node: YNode | None, where: Source
+) -> None:
+    """A dependency on a service left out would make the config invalid: it goes, warned at
+    its entry in depends_on (an item of the list form, a key of the mapping form)."""
+    entries = (
+        [] if node is None else node.items if node.kind == "seq" else [k for k, _ in node.pairs]
+    )
     kept = []
-    for dep in process.get("depends_on", []):
+    for dep, entry in zip(process.get("depends_on", []), entries, strict=True):
         target = dep if isinstance(dep, str) else dep["name"]
-        if target in result.processes:
+        if target in where.result.processes:
             kept.append(dep)
         else:
-            result.warn(name, "depends_on", f"{target} is not imported: the dependency is dropped")
+            where.warn(
+                name, "depends_on", entry, f"{target} is not imported: the dependency is dropped"
+            )
     if "depends_on" in process:
         process["depends_on"] = kept
 
@@ -152,20 +182,36 @@ def _service(name: str, node: YNode, where: Source) -> dict[str, Any] | None:
     # compose's default is not to restart; Procler's is on-failure.
     process["restart"] = _restart(name, keys["restart"], where) if "restart" in keys else "no"
     profiles = keys.get("profiles")
-    if profiles is not None and profiles.items:
-        process["namespace"] = profiles.items[0].text
-        if len(profiles.items) > 1:
-            where.warn(name, "profiles", profiles, "only the first profile becomes the namespace")
+    if profiles is not None and profiles.items:  # each profile a namespace
+        texts = [p.text for p in profiles.items]
+        process["namespace"] = texts[0] if len(texts) == 1 else texts
     replicas = _map(keys["deploy"]).get("replicas") if "deploy" in keys else None
-    if replicas is not None:
-        process["replicas"] = int(replicas.text)
-    for key in ("deploy", "labels", "container_name", "working_dir"):
-        if key in keys and not (key == "deploy" and set(_map(keys[key])) == {"replicas"}):
-            where.warn(name, key, keys[key], f"`{key}` is not imported (only deploy.replicas is)")
+    count = _count(name, "deploy.replicas", replicas, where) if replicas is not None else None
+    if count:  # compose's 0 (scaled to none) has no Procler spelling: replicas is at least 1
+        process["replicas"] = count
+    for key_node, _ in keys["deploy"].pairs if "deploy" in keys else ():
+        if key_node.text != "replicas":
+            where.warn(
+                name,
+                f"deploy.{key_node.text}",
+                key_node,
+                f"`deploy.{key_node.text}` is not imported",
+            )
+    for key in ("labels", "container_name", "working_dir"):
+        if key in keys:
+            where.warn(name, key, keys[key], f"`{key}` is not imported")
     if "stop_signal" in keys:
-        process["stop_signal"] = keys["stop_signal"].text.removeprefix("SIG")
+        signal = keys["stop_signal"].text.removeprefix("SIG")
+        if signal in SIGNALS:
+            process["stop_signal"] = signal
+        else:
+            where.warn(
+                name, "stop_signal", keys["stop_signal"], f"{signal} is not one Procler sends"
+            )
     if "stop_grace_period" in keys:
-        process["stop_timeout"] = keys["stop_grace_period"].text
+        grace = _duration(name, "stop_grace_period", keys["stop_grace_period"], where)
+        if grace is not None:
+            process["stop_timeout"] = grace
     return process
 
 
@@ -213,9 +259,15 @@ def _healthcheck(name: str, node: YNode, where: Source) -> dict[str, Any] | None
         where.warn(name, "healthcheck.test", test, "NONE: the image's healthcheck is disabled")
         return None
     check: dict[str, Any] = {"exec": literal(command)}
-    for key in ("interval", "timeout", "retries", "start_period"):
-        if key in keys:
-            check[key] = int(keys[key].text) if key == "retries" else keys[key].text
+    for key_node, value_node in node.pairs:
+        key = key_node.text
+        if key in ("interval", "timeout", "retries", "start_period"):
+            read = _count if key == "retries" else _duration
+            value = read(name, f"healthcheck.{key}", value_node, where)
+            if value is not None:
+                check[key] = value
+        elif key not in ("test", "disable"):
+            where.warn(name, f"healthcheck.{key}", key_node, f"healthcheck `{key}` is not imported")
     return check
 
 
@@ -237,4 +289,7 @@ def _restart(name: str, node: YNode, where: Source) -> Any:
         return "always"
     if policy == "on-failure" and count.isdigit():
         return {"policy": "on-failure", "max_restarts": int(count)}
-    return policy if policy in ("no", "always", "on-failure") else "on-failure"
+    if policy in ("no", "always", "on-failure") and not count:
+        return policy
+    where.warn(name, "restart", node, f"restart {node.text!r} is not a compose policy: on-failure")
+    return "on-failure"

@@ -10,7 +10,7 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from procler.config.model import HealthCheck, ProcessSpec, ProjectConfig
-from procler.export.fidelity import Conversion, dump_yaml, project_name
+from procler.export.fidelity import Conversion, dump_yaml, image_of, project_name
 
 KUBERNETES_FILE = "kubernetes.yaml"
 _LOOPBACK = ("127.0.0.1", "localhost", "::1")
@@ -50,7 +50,10 @@ def export_kubernetes(config: ProjectConfig, chosen: list[ProcessSpec]) -> Conve
                 f"{dep.condition}; it must retry until {dep.name} answers (or wait in an "
                 "initContainer)",
             )
+    chosen_names = {spec.name for spec in chosen}
     for group in config.groups.values():
+        if not chosen_names.intersection(group.processes):
+            continue
         result.warn(
             group.name,
             "groups",
@@ -62,24 +65,10 @@ def export_kubernetes(config: ProjectConfig, chosen: list[ProcessSpec]) -> Conve
 
 
 def _container(spec: ProcessSpec, result: Conversion) -> dict[str, Any] | None:
-    docker = spec.docker
-    if docker is not None and docker.container is not None:
-        result.warn(
-            spec.name,
-            "docker.container",
-            f"runs in the existing container {docker.container!r}: left out; "
-            "deploy that container's image instead",
-        )
-        return None
-    image = docker.image if docker is not None else spec.export_image
+    image = image_of(spec, result, "Kubernetes", "deploy that container's image instead")
     if image is None:
-        result.warn(
-            spec.name,
-            "export.image",
-            "a local process needs an image to run on Kubernetes: left out; "
-            "add `export: {image: IMAGE}` to it in the config",
-        )
         return None
+    docker = spec.docker
     container: dict[str, Any] = {"name": dns_name(spec.name), "image": image}
     if spec.args is not None or spec.command is not None:
         container["args"] = spec.written_argv()  # like compose: the image's entrypoint stays
@@ -94,6 +83,12 @@ def _container(spec: ProcessSpec, result: Conversion) -> dict[str, Any] | None:
     elif docker.volumes:
         result.warn(
             spec.name, "docker.volumes", "volumes are not carried: declare PersistentVolumeClaims"
+        )
+    if spec.env_files:
+        result.warn(
+            spec.name,
+            "env_file",
+            "its values are written into the manifest: keep secrets in a Secret (envFrom) instead",
         )
     if spec.env:
         container["env"] = [{"name": k, "value": v} for k, v in spec.env]
@@ -177,13 +172,15 @@ def _workload(
         job = {"backoffLimit": spec.restart.max_restarts, "template": template}
         if spec.replicas > 1:
             result.warn(spec.name, "replicas", "a Job runs once: use parallelism to run several")
+        if spec.schedule is not None and spec.schedule.cron is not None:
+            cron: dict[str, Any] = {"schedule": spec.schedule.cron, "jobTemplate": {"spec": job}}
+            if spec.schedule.timezone is not None:
+                cron["timeZone"] = spec.schedule.timezone
+            return {"apiVersion": "batch/v1", "kind": "CronJob", "metadata": metadata, "spec": cron}
         if spec.schedule is not None:
-            return {
-                "apiVersion": "batch/v1",
-                "kind": "CronJob",
-                "metadata": metadata,
-                "spec": {"schedule": spec.schedule, "jobTemplate": {"spec": job}},
-            }
+            result.warn(
+                spec.name, "schedule", "a CronJob needs a cron line: an interval is not kept"
+            )
         return {"apiVersion": "batch/v1", "kind": "Job", "metadata": metadata, "spec": job}
     if spec.restart.policy == "on-failure":
         result.warn(

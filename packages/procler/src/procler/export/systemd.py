@@ -3,13 +3,19 @@ per group, a `.timer` for a schedule and a `name@.service` template for replicas
 
 from __future__ import annotations
 
-from procler.config.model import ProcessSpec, ProjectConfig
+from procler.config.model import EnvFile, ProcessSpec, ProjectConfig
 from procler.config.replicas import declared_view
-from procler.export.fidelity import Conversion, project_name
+from procler.export.fidelity import Conversion, own_env, project_name
 from procler.export.oncalendar import CronUnsupported, on_calendar
 from procler.export.units import Specified, assignment, exec_line, render, specifier_safe
 
 Lines = list[tuple[str, str]]
+
+
+def templated(spec: ProcessSpec) -> bool:
+    """Replicas become instances of a `name@.service` template; a timer starts one unit, so a
+    scheduled process stays one service (its replicas warned)."""
+    return spec.replicas > 1 and spec.schedule is None
 
 
 class Units:
@@ -27,12 +33,12 @@ class Units:
 
     def instances(self, name: str) -> list[str]:
         spec = self.declared[name]
-        if spec.replicas > 1:
+        if templated(spec):
             return [f"{self.project}-{name}@{i}.service" for i in range(1, spec.replicas + 1)]
         return [f"{self.project}-{name}.service"]
 
     def file_of(self, spec: ProcessSpec) -> str:
-        suffix = "@.service" if spec.replicas > 1 else ".service"
+        suffix = "@.service" if templated(spec) else ".service"
         return f"{self.project}-{spec.name}{suffix}"
 
     def one_shots(self) -> set[str]:
@@ -120,17 +126,30 @@ def _exec_start(spec: ProcessSpec, units: Units) -> Lines:
             ("ExecStop", exec_line(["docker", "stop", docker.container])),
         ]
     name = f"{units.project}-{spec.name}"  # project and process names are safe words
-    if spec.replicas > 1:
+    if templated(spec):
         name = Specified(f"{name}-%i")  # one container per instance
     argv = ["docker", "run", "--rm", "--name", name, "--network", docker.network_mode]
     for volume in docker.volumes:
         argv += ["--volume", volume]
-    for key, value in spec.env:
+    own = own_env(spec, read_by_systemd(spec))
+    # A bare --env KEY passes the value systemd read from the EnvironmentFile=; KEY=VALUE wins.
+    argv += [a for key in _file_keys(spec) if key not in dict(own) for a in ("--env", key)]
+    for key, value in own:
         argv += ["--env", f"{key}={value}"]
     argv.append(docker.image or "")
     if spec.args is not None or spec.command is not None:
         argv += spec.written_argv()
     return [("ExecStart", exec_line(argv)), ("ExecStop", exec_line(["docker", "stop", name]))]
+
+
+def read_by_systemd(spec: ProcessSpec) -> tuple[EnvFile, ...]:
+    """The env files systemd reads as Procler does; the others' values go in the unit."""
+    return tuple(f for f in spec.env_files if f.plain)
+
+
+def _file_keys(spec: ProcessSpec) -> list[str]:
+    """The keys the env files systemd reads set, once each, in order."""
+    return list(dict.fromkeys(key for f in read_by_systemd(spec) for key, _ in f.env))
 
 
 def _service_section(spec: ProcessSpec, units: Units, oneshot: bool, result: Conversion) -> Lines:
@@ -156,9 +175,27 @@ def _service_section(spec: ProcessSpec, units: Units, oneshot: bool, result: Con
         lines.append(("Type", "exec"))
     lines += _exec_start(spec, units)
     lines.append(("WorkingDirectory", specifier_safe(spec.cwd)))
-    if spec.env and spec.docker is None:
-        lines.append(("Environment", " ".join(assignment(k, v) for k, v in spec.env)))
-    if spec.replicas > 1:
+    lines += [("EnvironmentFile", specifier_safe(f.path)) for f in read_by_systemd(spec)]
+    for env_file in spec.env_files:
+        if not env_file.plain:
+            result.warn(
+                spec.name,
+                "env_file",
+                f"{env_file.path} uses `export`, a backslash or a comment after a value, which "
+                "systemd reads differently: its values are written into the unit instead",
+            )
+    own = own_env(spec, read_by_systemd(spec))
+    if own and spec.docker is None:
+        lines.append(("Environment", " ".join(assignment(k, v) for k, v in own)))
+        overridden = [key for key, _ in own if key in _file_keys(spec)]
+        if overridden:
+            result.warn(
+                spec.name,
+                "env",
+                f"systemd lets EnvironmentFile= win over Environment=: {', '.join(overridden)} "
+                "would take the env file's value; set each in one place only",
+            )
+    if templated(spec):
         lines.append(("Environment", "PROCLER_REPLICA=%i"))  # the instance number
     if not oneshot:
         lines.append(("Restart", spec.restart.policy))
@@ -209,8 +246,12 @@ def _uncarried(spec: ProcessSpec, result: Conversion) -> None:
 def _timer(spec: ProcessSpec, units: Units, result: Conversion) -> str | None:
     if spec.schedule is None:
         return None
+    if spec.replicas > 1:
+        result.warn(spec.name, "replicas", "a timer starts one service per run: replicas not kept")
     try:
-        calendar = on_calendar(spec.schedule)
+        if spec.schedule.cron is None:
+            raise CronUnsupported("an interval schedule has no OnCalendar spelling")
+        calendar = on_calendar(spec.schedule.cron)
     except CronUnsupported as exc:
         result.warn(spec.name, "schedule", f"{exc}: no timer written, the service runs once")
         return None
@@ -218,7 +259,12 @@ def _timer(spec: ProcessSpec, units: Units, result: Conversion) -> str | None:
         [
             (
                 "Unit",
-                [("Description", specifier_safe(f"schedule of {spec.name}: {spec.schedule}"))],
+                [
+                    (
+                        "Description",
+                        specifier_safe(f"schedule of {spec.name}: {spec.schedule.written}"),
+                    )
+                ],
             ),
             ("Timer", [("OnCalendar", calendar), ("Unit", units.file_of(spec))]),
             ("Install", [("WantedBy", "timers.target")]),

@@ -20,6 +20,12 @@ class Clock:
     async def sleep(self, seconds: float) -> None:
         await asyncio.sleep(seconds)
 
+    async def sleep_until(self, wall: float) -> None:
+        """Sleep until wall time `wall` (epoch seconds), in bounded steps so that a clock
+        set forward or back (NTP, a suspended laptop) is noticed within a minute."""
+        while (left := wall - self.time()) > 0:
+            await self.sleep(min(left, 60.0))
+
     async def wait(self, event: asyncio.Event, timeout: float) -> bool:
         """Wait for event at most timeout seconds; True if it was set."""
         try:

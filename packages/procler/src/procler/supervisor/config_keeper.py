@@ -19,11 +19,13 @@ from procler.errors import ConfigInvalid
 log = logging.getLogger("procler.supervisor")
 
 
-def _stamp(path: Path) -> float | None:
+def _stamp(path: Path) -> tuple[int, int, int] | None:
+    """When, how long and which file: an edit within the clock's tick still shows."""
     try:
-        return path.stat().st_mtime_ns
+        found = path.stat()
     except OSError:
         return None
+    return found.st_mtime_ns, found.st_size, found.st_ino
 
 
 def _read_text(path: Path) -> str | None:
@@ -56,7 +58,7 @@ class ConfigKeeper:
         self.on_valid = on_valid
         self.valid: ProjectConfig | None = None
         self.broken: tuple[ProjectConfig | None, Findings] | None = None
-        self._stamps: tuple[float | None, ...] = ()
+        self._stamps: tuple[tuple[int, int, int] | None, ...] = ()
         # definitions.json as last loaded: written again if the state directory is removed
         self.loaded_definitions: bytes | None = None
 
@@ -86,10 +88,21 @@ class ConfigKeeper:
         self._stamps = ()
         return self.current()
 
-    def warning(self) -> dict[str, Any] | None:
-        """The file's errors while the last valid config runs in its place, else None."""
+    def peek(self) -> ProjectConfig:
+        """The file's config as it is now, taken up by nobody (`reload --dry-run`);
+        CONFIG_INVALID with every error when it is broken."""
+        text = _read_text(self.config_path)
+        cfg, findings = check_config(str(self.config_path), text=text)
+        if findings or cfg is None or text is None:
+            raise still_invalid(findings)
+        return cfg
+
+    def warning(self, refresh: bool = True) -> dict[str, Any] | None:
+        """The file's errors while the last valid config runs in its place, else None;
+        with refresh, the file is read again (and taken up) if it changed."""
         with contextlib.suppress(ConfigInvalid):
-            self.current()
+            if refresh:
+                self.current()
         return None if self.broken is None else warning(self.broken[1])
 
     def refuse_changed(self, names: list[str]) -> None:

@@ -1,9 +1,9 @@
 """The supervisor: loads the project and owns one runtime per process.
 
-It reloads the config when the file or the runtime definitions change, keeps the
-runtimes in step with it, restores what a dead predecessor left running, and stops
+It reloads the config when the file or the runtime definitions change (reloader.py
+applies it), restores what a dead predecessor left running, and stops
 everything when told to. Around it: the runtimes' host (host.py), the output log
-(output_log.py), the sentinel link (sentinel_link.py, injected) and the reaper.
+(output_log.py), the event bus (events.py), the sentinel link (sentinel_link.py, injected) and the reaper.
 """
 
 from __future__ import annotations
@@ -12,7 +12,6 @@ import asyncio
 import logging
 import os
 from pathlib import Path
-from typing import Any
 
 from procler import project, states
 from procler.config.model import ProcessSpec, ProjectConfig
@@ -22,13 +21,18 @@ from procler.contexts.local import LocalContext
 from procler.errors import ProcessNotFound
 from procler.supervisor.clock import Clock
 from procler.supervisor.config_keeper import ConfigKeeper
-from procler.supervisor.host import RuntimeHost, background
+from procler.supervisor.events import EventBus
+from procler.supervisor.host import RuntimeHost
 from procler.supervisor.memory_guard import MemoryGuard
 from procler.supervisor.output_log import OutputLog
 from procler.supervisor.reaper import reap_orphans
+from procler.supervisor.reloader import Applied, Reloader
 from procler.supervisor.runtime import ProcessRuntime
+from procler.supervisor.schedule_store import ScheduleStore
+from procler.supervisor.scheduler import Scheduler
 from procler.supervisor.sentinel_link import Sentinel, SentinelLink
 from procler.supervisor.store import StateStore
+from procler.supervisor.watcher import Watcher
 
 log = logging.getLogger("procler.supervisor")
 
@@ -51,16 +55,19 @@ class Supervisor:
         self.runtimes: dict[str, ProcessRuntime] = {}
         self.started_at = self.clock.time()
         self.stop_requested = asyncio.Event()
+        self.reloader = Reloader(self)
+        self.watcher = Watcher(self)
         self.keeper = ConfigKeeper(
             root, self.config_path, self.state_dir / "definitions.json", self._sync
         )
         self.output = OutputLog()
+        self.events = EventBus(self.clock.time)
         self.sentinel = sentinel or SentinelLink(root, lock_fd)
         self.host = RuntimeHost(
-            root, self.store, self.clock, self.sentinel, self.output, self.runtimes
+            root, self.store, self.clock, self.sentinel, self.output, self.runtimes, self.events
         )
         self.memory = MemoryGuard(lambda: self.runtimes.values(), self.clock)
-        self._retired: set[asyncio.Future[Any]] = set()
+        self.schedules = Scheduler(self.runtimes, ScheduleStore(lambda: self.store.db), self.clock)
 
     # -- configuration --------------------------------------------------------------------
 
@@ -91,34 +98,14 @@ class Supervisor:
 
     def _sync(self, cfg: ProjectConfig) -> None:
         self.output.open(self.state_dir / "logs", cfg.logs.max_size, cfg.logs.max_files)
-        for name, spec in cfg.processes.items():
-            rt = self.runtimes.get(name)
-            if rt is None:
-                self.runtimes[name] = self._new_runtime(spec)
-            else:
-                rt.redefine(spec, self.context_for(spec))
-        for name in [n for n in self.runtimes if n not in cfg.processes]:
-            # The definition is gone (e.g. `procler remove`): nobody could address the
-            # process any more, so it is stopped and forgotten.
-            background(self._retire(self.runtimes.pop(name)), self._retired)
-            self.host.specs_changed()
+        self.events.configure(cfg.events.buffer, cfg.events.subscriber_queue)
+        self.reloader.take(cfg)
 
-    async def _retire(self, rt: ProcessRuntime) -> None:
-        try:
-            await rt.stop("definition removed")
-            dropped = await rt.context.forget(rt.spec)
-        except Exception:  # a background task: nobody else would see the error
-            log.exception("%s: retiring the removed process failed", rt.name)
-            return
-        if dropped:
-            log.info("%s: removed container(s) %s", rt.name, ", ".join(d[:12] for d in dropped))
+    async def settle(self) -> Applied:
+        """Wait until the configs taken so far are applied; the latest one's outcome."""
+        return await self.reloader.settled()
 
-    async def settle(self) -> None:
-        """Wait until processes whose definitions were removed are stopped and cleaned up."""
-        if self._retired:
-            await asyncio.gather(*list(self._retired), return_exceptions=True)
-
-    def _new_runtime(self, spec: ProcessSpec) -> ProcessRuntime:
+    def new_runtime(self, spec: ProcessSpec) -> ProcessRuntime:
         rt = ProcessRuntime(spec, self.context_for(spec), self.host, self.clock)
         saved = self.store.process(spec.name)
         rt.desired, rt.run, rt.restarts = saved["desired"], saved["runs"], saved["restarts"]
@@ -159,10 +146,12 @@ class Supervisor:
             *(
                 self.runtimes[n].restore("restored after supervisor restart", n in lost_names)
                 for n in cfg.processes
-                if self.runtimes[n].desired == states.DESIRED_RUNNING or n in lost_names
+                if cfg.processes[n].schedule is None
+                and (self.runtimes[n].desired == states.DESIRED_RUNNING or n in lost_names)
             ),
             return_exceptions=True,
         )
+        await self.schedules.start()  # the scheduler fires scheduled processes itself
 
     def child_exited(self) -> None:
         """SIGCHLD: only note it; the reaping runs on the loop."""
@@ -189,8 +178,12 @@ class Supervisor:
 
     async def close(self) -> None:
         """Stop what still runs, flush logs, release the sentinel (EOF) and the database."""
+        self.schedules.halt()
+        await self.watcher.close()
         await self.memory.close()
         await self.stop_processes(keep_desired=True)
+        await self.schedules.close()
         self.output.close()
         await self.sentinel.close()
+        self.events.close()  # after the last transitions: subscribers saw the processes stop
         self.store.close()

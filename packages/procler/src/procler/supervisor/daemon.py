@@ -118,11 +118,21 @@ async def serve(
     import uvicorn
 
     from procler.supervisor.core import Supervisor
+    from procler.supervisor.event_routes import EventRoutes
     from procler.supervisor.handlers import Handlers
     from procler.supervisor.http import Api
+    from procler.supervisor.tcp_listener import TcpListener
 
     sup = Supervisor(root, config_path, lock_fd)
-    api = Api(app, Handlers(sup).table(), answered=answered, config_path=config_path)
+    handlers = Handlers(sup)
+    api = Api(
+        app,
+        handlers.table(),
+        answered=answered,
+        config_path=config_path,
+        streams=EventRoutes(sup),
+    )
+    handlers.listener = listener = TcpListener(api, sup.state_dir)
     config = uvicorn.Config(
         api,
         log_config=None,
@@ -141,10 +151,14 @@ async def serve(
     await sup.boot()  # restore before answering, so the first answer shows the restored state
     await server.startup(sockets=[sock])
     log.info("supervisor %d serving %s on %s", os.getpid(), root, sock.getsockname())
+    await listener.restore()  # `procler serve`'s listener, if the previous supervisor had one
     keeper = asyncio.create_task(keep_state(root, sup, server, sock.getsockname()))
     await sup.stop_requested.wait()
     keeper.cancel()
     log.info("supervisor stopping")
+    for listening in server.servers:  # a command sent now waits for the next supervisor
+        listening.close()
+    await listener.close()
     await sup.close()
     await server.shutdown(sockets=[sock])
 

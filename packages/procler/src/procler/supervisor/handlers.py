@@ -38,8 +38,13 @@ from procler.supervisor.core import Supervisor
 from procler.supervisor.orchestrate import start_plan, stop_plan
 from procler.supervisor.ports import holder, project_process
 from procler.supervisor.runtime import ProcessRuntime
+from procler.supervisor.schedule_handlers import ScheduleCommands
 from procler.supervisor.status import CpuMeter, process_status, supervisor_status
 from procler.supervisor.waiting import wait_members
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from procler.supervisor.tcp_listener import TcpListener
 
 Handler = Callable[[dict[str, Any]], Awaitable[Any]]
 START_WAIT = 60.0  # default bound on a start waiting for its health check (--timeout)
@@ -49,11 +54,18 @@ class Handlers:
     def __init__(self, sup: Supervisor) -> None:
         self.sup = sup
         self.meter = CpuMeter()
+        self.schedules = ScheduleCommands(sup, self.describe)
+        self.listener: TcpListener | None = None  # `procler serve`'s: the daemon sets it
 
     def table(self) -> dict[str, Handler]:
         """Every command's handler; each answer carries config_warning while the config
         file is invalid (the last valid config runs meanwhile)."""
+        from procler.supervisor.recipes.commands import RecipeCommands
+        from procler.supervisor.snippets import SnippetCommands
+
         table: dict[str, Handler] = {
+            **RecipeCommands(self).table(),
+            **SnippetCommands(self).table(),
             "start": self.start,
             "stop": self.stop,
             "restart": self.restart,
@@ -76,23 +88,34 @@ class Handlers:
             "namespace start": self.namespace_start,
             "namespace stop": self.namespace_stop,
             "namespace restart": self.namespace_restart,
+            "schedule list": self.schedule_list,
+            "schedule run-now": self.schedule_run_now,
+            "schedule pause": self.schedule_pause,
+            "schedule resume": self.schedule_resume,
+            "serve": self.serve,
+            "dashboard": self.dashboard,
         }
-        return {name: self._warned(handler) for name, handler in table.items()}
+        return {name: self._warned(handler, name != "reload") for name, handler in table.items()}
 
-    def _warned(self, handler: Handler) -> Handler:
+    def _warned(self, handler: Handler, notice: bool) -> Handler:
         async def run(values: dict[str, Any]) -> Any:
+            taken = self.sup.reloader.generation
+            refresh = not values.get("dry_run")  # a dry run takes nothing up
             try:
                 result = await handler(values)
             except AgentError as exc:
-                warning = self.sup.keeper.warning()
+                warning = self.sup.keeper.warning(refresh)
                 # CONFIG_INVALID carries the errors already, in data.errors
                 carries = exc.data is None or isinstance(exc.data, dict)
                 if warning and carries and not isinstance(exc, ConfigInvalid):
                     exc.data = {**(exc.data or {}), "config_warning": warning}
                 raise
-            warning = self.sup.keeper.warning()
+            warning = self.sup.keeper.warning(refresh)
             if warning and isinstance(result, dict):
-                return {**result, "config_warning": warning}
+                result = {**result, "config_warning": warning}
+            if notice and self.sup.reloader.generation != taken and isinstance(result, dict):
+                # this command noticed the changed config: say what the reload does
+                result = {"config_reloaded": self.sup.reloader.latest.as_dict(), **result}
             return result
 
         return run
@@ -101,6 +124,20 @@ class Handlers:
         from procler.supervisor.exec_command import exec_command
 
         return await exec_command(self.sup, values)
+
+    async def serve(self, values: dict[str, Any]) -> dict[str, Any]:
+        return await self._listener("serve").serve(values)
+
+    async def dashboard(self, values: dict[str, Any]) -> dict[str, Any]:
+        return await self._listener("dashboard").dashboard(values)
+
+    def _listener(self, command: str) -> TcpListener:
+        assert self.listener is not None, "the daemon gives its handlers a listener"
+        if self.sup.stop_requested.is_set():  # it would close with this supervisor at once
+            raise SupervisorUnavailable(
+                "the supervisor is stopping", suggestion=f"run `procler {command}` again"
+            )
+        return self.listener
 
     # -- helpers --------------------------------------------------------------------------
 
@@ -111,6 +148,12 @@ class Handlers:
         lost = self.sup.output.unstored(rt.name)
         if lost is not None:
             status["output_warning"] = lost  # running, but what it prints is being lost
+        watch = self.sup.watcher.describe(rt.name)
+        if watch is not None:
+            status["watch"] = watch
+        schedule = self.sup.schedules.describe(rt.name)
+        if schedule is not None:
+            status["schedule"] = schedule
         return status
 
     def _graph(self) -> DependencyGraph:
@@ -139,12 +182,17 @@ class Handlers:
     async def _start_one(
         self, rt: ProcessRuntime, restart: bool = False, keep_completed: bool = False
     ) -> dict[str, Any]:
+        if rt.name in self.sup.schedules.entries:
+            return await self.schedules.start(rt, restart)
         if not restart and rt.status in states.ALIVE:
-            return {**self.describe(rt), "already_running": True}
+            await rt.settled()  # a start in flight ends first: this answer has its pid
+            if rt.status in states.ALIVE:
+                return {**self.describe(rt), "already_running": True}
         if keep_completed and states.done_for_up(rt.status, rt.completed_spec == rt.spec):
             return {**self.describe(rt), "already_completed": True}
         if not (restart and rt.status in states.ALIVE):
             self._check_ports(rt)
+        self.sup.watcher.rearm(rt.name)
         result = await (rt.restart() if restart else rt.start())
         self._refuse_failed(rt)
         return {**self.describe(rt), **result}
@@ -185,6 +233,8 @@ class Handlers:
         return await self._start_one(rt)
 
     async def _stop_one(self, rt: ProcessRuntime) -> dict[str, Any]:
+        if rt.name in self.sup.schedules.entries:
+            return await self.schedules.stop(rt)
         result = await rt.stop()
         self.sup.reap_orphans()
         return {**self.describe(rt), **result}
@@ -402,19 +452,34 @@ class Handlers:
     async def group_list(self, values: dict[str, Any]) -> Any:
         return group_list(self.sup.config())
 
+    # -- schedules (supervisor/schedule_handlers.py) --------------------------------------
+
+    async def schedule_list(self, values: dict[str, Any]) -> Any:
+        return await self.schedules.list(values)
+
+    async def schedule_run_now(self, values: dict[str, Any]) -> Any:
+        return await self.schedules.run_now(values)
+
+    async def schedule_pause(self, values: dict[str, Any]) -> Any:
+        return await self.schedules.pause(values)
+
+    async def schedule_resume(self, values: dict[str, Any]) -> Any:
+        return await self.schedules.resume(values)
+
     # -- the supervisor itself ------------------------------------------------------------
 
     async def reload(self, values: dict[str, Any]) -> Any:
-        self.sup.keeper.refuse_reload()
-        cfg = self.sup.config()
-        await self.sup.settle()  # `remove` answers once the removed process is gone
-        return {"processes": list(cfg.processes), "groups": list(cfg.groups)}
+        from procler.supervisor.reload_answer import reload
+
+        return await reload(self.sup, bool(values.get("dry_run")))
 
     async def daemon_status(self, values: dict[str, Any]) -> Any:
         return supervisor_status(self.sup)
 
     async def daemon_stop(self, values: dict[str, Any]) -> Any:
         stopped = await self.sup.stop_processes(keep_desired=False)
+        if self.listener is not None:
+            self.listener.drop_settings()  # like the processes: the next supervisor does not listen
         self.sup.stop_requested.set()
         return {**supervisor_status(self.sup), "running": False, "stopped_processes": stopped}
 

@@ -2,7 +2,8 @@
 
 It gives a run its environment, persists every transition (and follows it to the
 dependents: `dependency_down`, `depends_on: {restart: true}`), tells the sentinel which
-runs exist, and sends the output to the log.
+runs exist, and sends the output to the log; transitions, health moves and output lines
+also go to the event bus (events.py).
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from procler import states
 from procler.config.model import Dependency, ProcessSpec
 from procler.contexts.base import OutputBatch, RunningProcess
 from procler.supervisor.clock import Clock
+from procler.supervisor.events import EventBus
 from procler.supervisor.output_log import OutputLog
 from procler.supervisor.runtime import ProcessRuntime
 from procler.supervisor.sentinel_link import Sentinel, register, unregister
@@ -44,8 +46,10 @@ class RuntimeHost:
         sentinel: Sentinel,
         output: OutputLog,
         runtimes: dict[str, ProcessRuntime],
+        events: EventBus,
     ) -> None:
         self.root = root
+        self.events = events
         self.runtimes = runtimes  # the supervisor's, by name: the dependents to tell
         self.store = store
         self.clock = clock
@@ -82,7 +86,11 @@ class RuntimeHost:
             runtime.name, runtime.desired, runtime.run, runtime.restarts, runtime.last_exit
         )
         if src != dst:
+            self.events.status(runtime.name, src, dst, reason)
             self._tell_dependents(runtime, dst)
+
+    def health(self, runtime: ProcessRuntime, src: str, dst: str, reason: str) -> None:
+        self.events.health(runtime.name, src, dst, reason)
 
     def spawned(self, runtime: ProcessRuntime, proc: RunningProcess) -> None:
         self.store.run_started(runtime.name, runtime.run, proc.pid, self.clock.time())
@@ -94,6 +102,7 @@ class RuntimeHost:
 
     def output(self, runtime: ProcessRuntime, run: int, batch: OutputBatch) -> None:
         self.output_log.append(runtime.name, run, batch)
+        self.events.log_lines(runtime.name, run, batch.stream, batch.texts, batch.ts)
 
     # -- dependencies ---------------------------------------------------------------------
 

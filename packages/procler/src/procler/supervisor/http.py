@@ -6,6 +6,8 @@ in the X-Exit-Code header and picks the HTTP status. A slow one sends its header
 (X-Reply-Within), then the exit code, a newline and the envelope. A request whose
 deadline (X-Deadline) passed before the supervisor read it is dropped, not carried out.
 
+GET /v1/events and /v1/ws (the event stream) are served by `streams` (event_routes.py).
+
 POST /v1/argv is the console entry's shortcut (see procler.entry): the supervisor parses
 the raw argv with the same declarations and answers the commands it would be forwarded
 anyway; it declines everything else, and the entry then runs the full CLI.
@@ -28,6 +30,7 @@ from agentcli.main import answer, failure, with_builtins
 from agentcli.parser import GLOBAL_ARGS, parse
 from procler.errors import ConfigNotFound, SupervisorUnavailable
 from procler.project import find_config
+from procler.supervisor.api_errors import RouteNotFound, http_status
 from procler.wire import (
     ARGV_ROUTE,
     COMMANDS_PREFIX,
@@ -46,8 +49,9 @@ Handler = Callable[[dict[str, Any]], Awaitable[Any]]
 Scope = dict[str, Any]
 Receive = Callable[[], Awaitable[dict[str, Any]]]
 Send = Callable[[dict[str, Any]], Awaitable[None]]
+# Streaming routes asked first (event_routes.EventRoutes): True when they served the request.
+Streams = Callable[[Scope, Receive, Send], Awaitable[bool]]
 
-HTTP_STATUS = {0: 200, 1: 409, 2: 400, 3: 500, 130: 503}
 Outcome = tuple[dict[str, Any], int]
 
 
@@ -65,14 +69,18 @@ class Api:
         *,
         answered: frozenset[str],
         config_path: str,
+        streams: Streams | None = None,
     ) -> None:
         self.app = with_builtins(app)
+        self.streams = streams
         self.handlers = handlers
         self.answered = answered
         self.config_path = config_path
         self.config_real = os.path.realpath(config_path)
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if self.streams is not None and await self.streams(scope, receive, send):
+            return
         if scope["type"] != "http":
             return
         body = b""
@@ -119,7 +127,7 @@ class Api:
             else ""
         )
         if method != "POST" or name not in self.handlers:
-            raise UsageError(
+            raise RouteNotFound(
                 f"no such route: {method} {path}",
                 suggestion="GET /v1/capabilities lists the commands; POST /v1/commands/<name>",
             )
@@ -158,7 +166,7 @@ class Api:
         text = dumps(env).encode()
         status, payload = 200, argv_reply(code, text)
         if done and as_json:
-            status, payload = HTTP_STATUS.get(code, 500), text
+            status, payload = http_status(env, code), text
             headers = [(b"content-type", b"application/json"), (EXIT_CODE.encode(), b"%d" % code)]
         if done:
             headers.append((b"content-length", b"%d" % len(payload)))

@@ -64,8 +64,10 @@ async def run_once(
     timeout: float,
     on_spawn: Callable[[RunningProcess], None] | None = None,
     cap: int = OUTPUT_CAP,
+    on_output: Callable[[OutputBatch], None] | None = None,
 ) -> OneShotResult:
-    """Run spec once to its end (or its timeout) and answer what it printed and how it ended."""
+    """Run spec once to its end (or its timeout) and answer what it printed and how it ended;
+    on_output sees the output as it comes (a recipe step's, for the log store)."""
     began = time.monotonic()
     proc = await context.start(spec, env, 1)
     if on_spawn is not None:
@@ -74,12 +76,16 @@ async def run_once(
 
     async def collect() -> None:
         async for item in proc.output():
-            if isinstance(item, OutputBatch):
-                ending = "" if item.partial else "\n"
-                for text in item.texts:
-                    streams[item.stream].add(text + ending)
-            else:
-                streams[item.stream].add(item.text + "\n")
+            batch = (
+                item
+                if isinstance(item, OutputBatch)
+                else OutputBatch(item.stream, [item.text], item.ts or time.time())
+            )
+            ending = "" if batch.partial else "\n"
+            for text in batch.texts:
+                streams[batch.stream].add(text + ending)
+            if on_output is not None:
+                on_output(batch)
 
     collector = asyncio.create_task(collect())
     timed_out = False
@@ -88,6 +94,11 @@ async def run_once(
     except TimeoutError:
         timed_out = True
         info = await context.stop(proc, signal.SIGTERM, STOP_GRACE)
+    except asyncio.CancelledError:  # cancelled (a recipe's cancel): stop it, leave nothing
+        await context.stop(proc, signal.SIGTERM, STOP_GRACE)
+        await context.reap_leftovers(proc)
+        collector.cancel()
+        raise
     await context.reap_leftovers(proc)  # a one-off leaves nothing running behind it
     try:
         await asyncio.wait_for(collector, DRAIN_WAIT)

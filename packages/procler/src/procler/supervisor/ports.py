@@ -74,3 +74,8 @@ def holder(port: int) -> PortHolder | None:
         return None
     pid, command = _owner(inodes)
     return PortHolder(port, pid, command)
+
+
+def listening(port: int) -> bool:
+    """Something listens on the port (cheap: the owner is not looked up)."""
+    return bool(_listening_inodes(port))

@@ -36,6 +36,7 @@ class Host(Protocol):
 
     def environment(self, spec: ProcessSpec) -> dict[str, str]: ...
     def record(self, runtime: ProcessRuntime, src: str, dst: str, reason: str) -> None: ...
+    def health(self, runtime: ProcessRuntime, src: str, dst: str, reason: str) -> None: ...
     def spawned(self, runtime: ProcessRuntime, proc: RunningProcess) -> None: ...
     def reaped(self, runtime: ProcessRuntime, proc: RunningProcess) -> None: ...
     def output(self, runtime: ProcessRuntime, run: int, batch: OutputBatch) -> None: ...
@@ -65,6 +66,9 @@ class ProcessRuntime:
         self._user_start = False
         self.health: HealthProber | None = None
         self._next: tuple[ProcessSpec, ExecutionContext] | None = None  # see redefine
+        # Called once, in the same step, when the run leaves the alive statuses: a
+        # schedule's history has the run's end before anyone sees `scheduled`.
+        self.on_rest: Callable[[ProcessRuntime], None] | None = None
         host.specs_changed()
         # The definition of the last run that completed successfully under this supervisor.
         self.completed_spec: ProcessSpec | None = None
@@ -90,11 +94,27 @@ class ProcessRuntime:
             self.spec, self.context, self._next = spec, context, None
             self.host.specs_changed()
 
+    def retarget(self, spec: ProcessSpec) -> None:
+        """The same definition with its dependencies on a scaled process listed again (one
+        entry per instance): taken at once, as it changes nothing about how it runs."""
+        if self._next is not None:
+            self._next = (spec, self._next[1])
+        else:
+            self.spec = spec
+        self.host.specs_changed()
+
     def _set(self, new: str, reason: str) -> None:
         states.check(self.status, new)
         old, self.status = self.status, new
+        if self.on_rest is not None and old in states.ALIVE and new not in states.ALIVE:
+            rested, self.on_rest = self.on_rest, None
+            rested(self)
         self.host.record(self, old, new, reason)
         self._notify()
+
+    def mark(self, new: str, reason: str) -> None:
+        """A change decided outside a run (a schedule armed or paused), checked like any."""
+        self._set(new, reason)
 
     def _notify(self) -> None:
         """Wake whoever waits on this process (a status, or the ready line, changed)."""
@@ -110,6 +130,11 @@ class ProcessRuntime:
                 return False
             await self.clock.wait(self._changed, left)
         return True
+
+    async def settled(self) -> None:
+        """Wait until a start, stop or restart in flight has ended (it holds the lock)."""
+        async with self.lock:
+            pass
 
     # -- commands -------------------------------------------------------------------------
 
@@ -190,6 +215,7 @@ class ProcessRuntime:
             (self.spec, self.context), self._next = self._next, None
             self.host.specs_changed()
         self._set(states.STARTING, reason)
+        await asyncio.sleep(0)  # event subscribers send the transition before the fork
         self.recent_stderr.clear()
         self.log_ready = False
         self._user_start = user
@@ -209,7 +235,11 @@ class ProcessRuntime:
         if self.spec.healthcheck is not None:
             if self.health is None or self.health.check != self.spec.healthcheck:
                 self.health = HealthProber(
-                    self.spec.healthcheck, self.clock, self._exec_probe, self.health_changed
+                    self.spec.healthcheck,
+                    self.clock,
+                    self._exec_probe,
+                    self.health_changed,
+                    lambda src, dst, reason: self.host.health(self, src, dst, reason),
                 )
             self.health.begin()
         else:
@@ -267,6 +297,7 @@ class ProcessRuntime:
         proc = self.proc
         assert proc is not None
         self._set(states.STOPPING, reason)
+        await asyncio.sleep(0)  # event subscribers send it before the /proc scans of stop
         if self.health is not None:
             self.health.end()
         info = await self.context.stop(
@@ -391,9 +422,10 @@ class ProcessRuntime:
             # a launcher that left no daemon failed, whatever its exit code
             success_codes=() if note else self.spec.success_exit_codes,
             backoff=(policy.backoff.initial, policy.backoff.max),
+            scheduled=self.spec.schedule is not None,
         )
         self.restarts = decision.restarts
-        if decision.delay is None:
+        if decision.delay is None and decision.status != states.SCHEDULED:
             self.desired = states.DESIRED_STOPPED
         self.last_exit = self._exit_record(info, decision.reason)
         self.completed_spec = self.spec if decision.status == states.EXITED else None

@@ -3,13 +3,12 @@ in what status, against which condition, with its last stderr lines."""
 
 from __future__ import annotations
 
-from collections.abc import Awaitable
-from typing import Any, Protocol
+from typing import Any
 
 from agentcli.errors import AgentError
 from procler import states
 from procler.errors import ConditionImpossible, Timeout
-from procler.supervisor.core import Supervisor
+from procler.supervisor.commands_api import CommandHandlers
 from procler.supervisor.runtime import ProcessRuntime
 from procler.supervisor.waiting import wait_members
 
@@ -17,17 +16,6 @@ LOG_LINES = 10  # stderr lines shown for a process that is not ready
 # A process without a health check counts as ready once it has stayed up this long, so one
 # that dies a moment after its start is caught rather than reported ready.
 SETTLE = 1.0
-
-
-class Handlers(Protocol):
-    """What up --wait and ci use of the supervisor's command handlers."""
-
-    sup: Supervisor
-
-    async def start(self, values: dict[str, Any], keep_completed: bool = False) -> Any: ...
-    async def stop(self, values: dict[str, Any]) -> Any: ...
-    def describe(self, rt: ProcessRuntime) -> dict[str, Any]: ...
-    async def unless_stopping(self, work: Awaitable[None], doing: str) -> None: ...
 
 
 def _condition(rt: ProcessRuntime) -> str:
@@ -61,7 +49,7 @@ async def _settled(rts: list[ProcessRuntime], timeout: float) -> None:
 
 
 async def up_and_wait(
-    handlers: Handlers, values: dict[str, Any], keep_completed: bool = False
+    handlers: CommandHandlers, values: dict[str, Any], keep_completed: bool = False
 ) -> dict[str, Any]:
     """Start everything (dependency order), then wait until each process is ready;
     keep_completed: leave alone one-shots that completed (see `up --rerun`)."""
@@ -100,7 +88,7 @@ async def up_and_wait(
     )
 
 
-async def ci(handlers: Handlers, values: dict[str, Any]) -> dict[str, Any]:
+async def ci(handlers: CommandHandlers, values: dict[str, Any]) -> dict[str, Any]:
     """up --wait, then everything stopped whatever the outcome (exit 0 ready, 1 not)."""
     try:
         data = await up_and_wait(handlers, values)

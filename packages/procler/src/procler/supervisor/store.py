@@ -1,4 +1,5 @@
-"""Persistent supervisor state in SQLite: desired state, runs, counters, events, settings."""
+"""Persistent supervisor state in SQLite: desired state, runs, counters, events, settings,
+and recipe runs with their steps (read and written by supervisor.recipes.records)."""
 
 from __future__ import annotations
 
@@ -27,6 +28,22 @@ CREATE TABLE IF NOT EXISTS run (
     started_at REAL NOT NULL,
     ended_at REAL,
     PRIMARY KEY (name, run)
+);
+CREATE TABLE IF NOT EXISTS recipe_run (
+    run_id TEXT PRIMARY KEY,
+    recipe TEXT NOT NULL,
+    definition_hash TEXT NOT NULL,
+    status TEXT NOT NULL,
+    started_at REAL NOT NULL,
+    ended_at REAL,
+    error TEXT,
+    interrupted_step TEXT
+);
+CREATE TABLE IF NOT EXISTS recipe_step (
+    run_id TEXT NOT NULL,
+    position INTEGER NOT NULL,
+    record TEXT NOT NULL,
+    PRIMARY KEY (run_id, position)
 );
 CREATE TABLE IF NOT EXISTS event (
     ts REAL NOT NULL, name TEXT NOT NULL, src TEXT NOT NULL, dst TEXT NOT NULL, reason TEXT NOT NULL

@@ -27,8 +27,14 @@ def _dependencies(sup: Supervisor, rt: ProcessRuntime) -> list[dict[str, Any]]:
     return out
 
 
-def _sentence(rt: ProcessRuntime, unmet: list[dict[str, Any]]) -> str:
+def _sentence(
+    rt: ProcessRuntime, unmet: list[dict[str, Any]], schedule: dict[str, Any] | None
+) -> str:
     reason = (rt.last_exit or {}).get("reason", "")
+    if schedule is not None and rt.status == states.SCHEDULED:
+        return f"{rt.name} is scheduled: its next run is at {schedule['next_run']}"
+    if schedule is not None and schedule["paused"] and rt.status not in states.ALIVE:
+        return f"{rt.name}'s schedule is paused; `procler start {rt.name}` arms it again"
     waits = ", ".join(f"{d['name']} to be {d['condition']} (it is {d['status']})" for d in unmet)
     if rt.status in states.UP or rt.status == states.STARTING:
         return f"{rt.name} is {rt.status}" + (
@@ -55,7 +61,7 @@ def why(sup: Supervisor, name: str) -> dict[str, Any]:
         "name": rt.name,
         "status": rt.status,
         "desired": rt.desired,
-        "why": _sentence(rt, unmet),
+        "why": _sentence(rt, unmet, sup.schedules.describe(rt.name)),
         "dependencies": deps,
         "waiting_for": [f"{d['name']} {d['condition']}" for d in unmet],
         "last_exit": rt.last_exit,

@@ -80,10 +80,14 @@ def result(envelope: "dict[str, Any]") -> "types.CallToolResult":
     )
 
 
-def runners(config: "str | None") -> "dict[str, tuple[types.Tool, Runner]]":
-    """Every tool with the function that answers it."""
+def runners(
+    config: "str | None", keep: "Callable[[Command], bool] | None" = None
+) -> "dict[str, tuple[types.Tool, Runner]]":
+    """Every tool (of the commands `keep` accepts) with the function that answers it."""
     table: dict[str, tuple[types.Tool, Runner]] = {}
     for cmd in tools.tool_commands():
+        if keep is not None and not keep(cmd):
+            continue
 
         def run(arguments: "dict[str, Any]", cmd: "Command" = cmd) -> "tools.Envelope":
             return tools.call(cmd, arguments, config)
@@ -99,8 +103,10 @@ def runners(config: "str | None") -> "dict[str, tuple[types.Tool, Runner]]":
     return table
 
 
-def build_server(config: "str | None" = None) -> "Server[Any]":
-    table = runners(config)
+def build_server(
+    config: "str | None" = None, keep: "Callable[[Command], bool] | None" = None
+) -> "Server[Any]":
+    table = runners(config, keep)
 
     async def list_tools(
         ctx: "ServerRequestContext[Any]", params: "types.PaginatedRequestParams | None"

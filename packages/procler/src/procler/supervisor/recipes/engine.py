@@ -1,0 +1,210 @@
+"""The supervisor's recipe runs: one run of a recipe at a time, owned by the supervisor (a
+client that goes away never stops it), runs a dead supervisor left marked interrupted."""
+
+from __future__ import annotations
+
+import asyncio
+import dataclasses
+import secrets
+from typing import TYPE_CHECKING, Any
+
+from procler import recipe_states as rs
+from procler.config.model import Recipe
+from procler.errors import (
+    RecipeChanged,
+    RecipeFailed,
+    RecipeNotFound,
+    RecipeRunning,
+    RunNotFound,
+    RunNotResumable,
+    RunNotRunning,
+    StepNotIdempotent,
+)
+from procler.logs.query import query
+from procler.project import recipe_log_name
+from procler.supervisor.recipes.model import (
+    RunRecord,
+    StepRecord,
+    definition_hash,
+    new_run,
+    step_prefix,
+)
+from procler.supervisor.recipes.records import RunRecords
+from procler.supervisor.recipes.runner import RunControl, execute
+
+if TYPE_CHECKING:
+    from procler.supervisor.commands_api import CommandHandlers
+
+LOGGED_LINES = 200  # of the recipe's log read back for an interrupted step
+
+
+class RecipeEngine:
+    def __init__(self, handlers: CommandHandlers) -> None:
+        self.handlers = handlers
+        self.records = RunRecords(handlers.sup.store)
+        # recipe -> (run id, its task, its control)
+        self.active: dict[str, tuple[str, asyncio.Task[None], RunControl]] = {}
+        self._mark_interrupted()
+
+    def _mark_interrupted(self) -> None:
+        """Runs still `running` in the database belonged to a supervisor that died."""
+        for run in self.records.with_status(rs.RUN_RUNNING):
+            step = next((s for s in run.steps if s.status == rs.RUNNING), None)
+            if step is not None:
+                step.move(rs.CANCELLED)
+                step.error = "interrupted: the supervisor stopped during this step"
+                step.output = self._logged_output(run, step)
+                run.interrupted_step = step.id
+            run.move(rs.RUN_INTERRUPTED)
+            run.error = "the supervisor stopped during the run" + (
+                f" (at step {step.id})" if step is not None else ""
+            )
+            self.records.save(run)
+
+    def _logged_output(self, run: RunRecord, step: StepRecord) -> str:
+        """What a step printed before its supervisor died, from the recipe's log (where
+        exec and snippet steps stream their lines), its last LOGGED_LINES lines."""
+        store = self.handlers.sup.output.store
+        if store is None:
+            return ""
+        store.flush()
+        lines = query(
+            store.directory,
+            recipe_log_name(run.recipe),
+            tail=LOGGED_LINES,
+            since=step.started_at,
+            run="all",
+        ).lines
+        prefix = step_prefix(step.id)
+        return "".join(
+            line["text"][len(prefix) :] + "\n" for line in lines if line["text"].startswith(prefix)
+        )
+
+    def recipe(self, name: str) -> Recipe:
+        recipes = self.handlers.sup.config().recipes
+        if name not in recipes:
+            raise RecipeNotFound.among(name, recipes)
+        return recipes[name]
+
+    def run_record(self, run_id: str) -> RunRecord:
+        run = self.records.load(run_id)
+        if run is None:
+            raise RunNotFound(f"no recipe run {run_id!r}")
+        return run
+
+    async def start_run(self, name: str, detach: bool, wait: bool = False) -> dict[str, Any]:
+        recipe = self.recipe(name)
+        while wait and name in self.active:  # each pass waits for one run to end
+            # its done callback (added first) has released it by the time this resumes
+            await asyncio.shield(self.active[name][1])
+        self._refuse_second(name)
+        run = new_run(f"{name}-{secrets.token_hex(4)}", recipe, self.handlers.sup.clock.time())
+        self.records.save(run)
+        return await self._launch(recipe, run, detach)
+
+    async def resume_run(
+        self, run_id: str, skip: str | None, start: str | None, force: bool, detach: bool
+    ) -> dict[str, Any]:
+        run = self.run_record(run_id)
+        if run.status != rs.RUN_INTERRUPTED:
+            raise RunNotResumable(f"run {run_id} is {run.status}, not interrupted")
+        recipe = self.recipe(run.recipe)
+        self._refuse_second(run.recipe)
+        if definition_hash(recipe) != run.definition_hash and not force:
+            raise RecipeChanged(
+                f"recipe {run.recipe} changed since run {run_id} started",
+                data={"run_id": run_id},
+            )
+        if run.definition_hash != definition_hash(recipe):
+            _redefine(run, recipe)
+        self._decide(run, skip, start)
+        run.move(rs.RUN_RUNNING)
+        run.error, run.ended_at = None, None
+        self.records.save(run)
+        return await self._launch(recipe, run, detach)
+
+    def _decide(self, run: RunRecord, skip: str | None, start: str | None) -> None:
+        """Where a resume continues: the first unfinished step, unless told otherwise; an
+        interrupted step that is not idempotent needs the user's word."""
+        unfinished = [s for s in run.steps if s.status not in rs.FINISHED]
+        chosen = skip or start
+        if chosen is not None and chosen not in [s.id for s in unfinished]:
+            raise RunNotResumable(
+                f"{chosen!r} is not an unfinished step of run {run.run_id}",
+                suggestion="unfinished steps: " + ", ".join(s.id for s in unfinished),
+            )
+        if chosen is not None:
+            for step in unfinished[: [s.id for s in unfinished].index(chosen)]:
+                step.move(rs.SKIPPED)
+            if skip is not None:
+                run.step(skip).move(rs.SKIPPED)  # type: ignore[union-attr]
+            return
+        first = run.first_unfinished()
+        if first is not None and first.id == run.interrupted_step and not first.idempotent:
+            raise StepNotIdempotent(
+                f"step {first.id} ({first.kind} {first.target}) was interrupted and is not "
+                "idempotent: it may have done part of its work",
+                data={"run_id": run.run_id, "step": first.id, "last_output": first.last_lines()},
+            )
+
+    def _refuse_second(self, name: str) -> None:
+        if name in self.active:
+            run_id = self.active[name][0]
+            raise RecipeRunning(
+                f"recipe {name} is already running (run {run_id})", data={"run_id": run_id}
+            )
+
+    async def _launch(self, recipe: Recipe, run: RunRecord, detach: bool) -> dict[str, Any]:
+        control = RunControl()
+        task = asyncio.ensure_future(execute(self.handlers, self.records, recipe, run, control))
+        self.active[recipe.name] = (run.run_id, task, control)
+        task.add_done_callback(lambda _t: self._finished(recipe.name, run.run_id))
+        if detach:
+            return {"run_id": run.run_id, "recipe": recipe.name, "status": run.status}
+        await asyncio.shield(task)  # the caller going away leaves the run going
+        return answer(run)
+
+    async def cancel_run(self, run_id: str) -> dict[str, Any]:
+        """Cancel the step a run is in (an exec: TERM, then KILL); answers the ended run."""
+        run = self.run_record(run_id)
+        found = next((a for a in self.active.values() if a[0] == run_id), None)
+        if found is None:
+            raise RunNotRunning(f"run {run_id} is {run.status}, not running")
+        _, task, control = found
+        control.cancel()
+        await asyncio.shield(task)
+        return self.run_record(run_id).as_dict()
+
+    def _finished(self, name: str, run_id: str) -> None:
+        if self.active.get(name, ("",))[0] == run_id:
+            del self.active[name]
+
+
+def _redefine(run: RunRecord, recipe: Recipe) -> None:
+    """resume --force: the steps as defined now; a step whose id (and kind) the run knows
+    keeps its record."""
+    known = {s.id: s for s in run.steps}
+    run.steps = [
+        dataclasses.replace(
+            known[f.id], position=f.position, target=f.target, idempotent=f.idempotent
+        )
+        if f.id in known and known[f.id].kind == f.kind
+        else f
+        for f in new_run(run.run_id, recipe, run.started_at).steps
+    ]
+    run.definition_hash = definition_hash(recipe)
+
+
+def answer(run: RunRecord) -> dict[str, Any]:
+    """A finished run's answer; a failed run is RECIPE_FAILED naming the step that failed."""
+    data = run.as_dict()
+    failure = next((s for s in run.steps if s.status == rs.FAILED and not s.ignored_error), None)
+    if failure is None:
+        return data
+    code = "" if failure.exit_code is None else f" (exit {failure.exit_code})"
+    lines = "; ".join(failure.last_lines())
+    raise RecipeFailed(
+        f"recipe {run.recipe} failed at step {failure.id}{code}: {failure.error}"
+        + (f" -- last output: {lines}" if lines else ""),
+        data=data,
+    )

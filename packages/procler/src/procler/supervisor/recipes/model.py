@@ -1,0 +1,84 @@
+"""A recipe run and its steps as records: statuses move only as procler.recipe_states allows."""
+
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+import json
+from dataclasses import dataclass, field
+from typing import Any
+
+from procler import recipe_states as rs
+from procler.config.model import Recipe
+
+LAST_LINES = 5  # output lines a failure message quotes
+
+
+def step_prefix(step_id: str) -> str:
+    """What marks a step's lines in the recipe's log."""
+    return f"[{step_id}] "
+
+
+def definition_hash(recipe: Recipe) -> str:
+    """A digest of the recipe as defined: resume refuses a run whose recipe changed since."""
+    text = json.dumps(dataclasses.asdict(recipe), sort_keys=True)
+    return hashlib.sha256(text.encode()).hexdigest()[:16]
+
+
+@dataclass
+class StepRecord:
+    position: int
+    id: str
+    kind: str
+    target: str
+    idempotent: bool
+    status: str = rs.PENDING
+    started_at: float | None = None
+    ended_at: float | None = None
+    exit_code: int | None = None
+    output: str = ""
+    truncated: bool = False
+    error: str | None = None
+    ignored_error: bool = False  # failed with ignore_error: the run goes on as if it passed
+    attempts: int = 0  # 1 + the retries it took
+
+    def move(self, new: str) -> None:
+        rs.check_step(self.status, new)
+        self.status = new
+
+    def last_lines(self) -> list[str]:
+        return self.output.splitlines()[-LAST_LINES:]
+
+
+@dataclass
+class RunRecord:
+    run_id: str
+    recipe: str
+    definition_hash: str
+    started_at: float
+    status: str = rs.RUN_RUNNING
+    ended_at: float | None = None
+    error: str | None = None
+    interrupted_step: str | None = None
+    steps: list[StepRecord] = field(default_factory=list)
+
+    def move(self, new: str) -> None:
+        rs.check_run(self.status, new)
+        self.status = new
+
+    def step(self, step_id: str) -> StepRecord | None:
+        return next((s for s in self.steps if s.id == step_id), None)
+
+    def first_unfinished(self) -> StepRecord | None:
+        return next((s for s in self.steps if s.status not in rs.FINISHED), None)
+
+    def as_dict(self) -> dict[str, Any]:
+        return dataclasses.asdict(self)
+
+
+def new_run(run_id: str, recipe: Recipe, now: float) -> RunRecord:
+    steps = [
+        StepRecord(i, s.id, s.kind, s.target or f"{s.seconds:g}s", s.idempotent)
+        for i, s in enumerate(recipe.steps)
+    ]
+    return RunRecord(run_id, recipe.name, definition_hash(recipe), now, steps=steps)

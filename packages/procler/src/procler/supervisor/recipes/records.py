@@ -1,0 +1,86 @@
+"""Recipe runs in the state database: written whole after every step, so a supervisor that
+dies leaves the last checkpoint behind."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from procler.supervisor.recipes.model import RunRecord, StepRecord
+from procler.supervisor.store import StateStore
+
+_RUN_COLUMNS = (
+    "run_id, recipe, definition_hash, status, started_at, ended_at, error, interrupted_step"
+)
+
+
+class RunRecords:
+    def __init__(self, store: StateStore) -> None:
+        self.db = store.db
+
+    def save(self, run: RunRecord) -> None:
+        """The run and all its steps, in one transaction."""
+        self.db.execute("BEGIN")
+        try:
+            self.db.execute(
+                f"INSERT OR REPLACE INTO recipe_run ({_RUN_COLUMNS}) VALUES (?,?,?,?,?,?,?,?)",
+                (
+                    run.run_id,
+                    run.recipe,
+                    run.definition_hash,
+                    run.status,
+                    run.started_at,
+                    run.ended_at,
+                    run.error,
+                    run.interrupted_step,
+                ),
+            )
+            self.db.executemany(
+                "INSERT OR REPLACE INTO recipe_step VALUES (?, ?, ?)",
+                [
+                    (run.run_id, s.position, json.dumps(s.__dict__, sort_keys=True))
+                    for s in run.steps
+                ],
+            )
+        except BaseException:
+            self.db.execute("ROLLBACK")
+            raise
+        self.db.execute("COMMIT")
+
+    def load(self, run_id: str) -> RunRecord | None:
+        row = self.db.execute(
+            f"SELECT {_RUN_COLUMNS} FROM recipe_run WHERE run_id=?", (run_id,)
+        ).fetchone()
+        return None if row is None else self._run(row)
+
+    def runs(self, recipe: str | None = None, limit: int = 50) -> list[RunRecord]:
+        """The latest runs (of one recipe, or of all), newest first."""
+        where, args = ("WHERE recipe=?", (recipe,)) if recipe else ("", ())
+        rows = self.db.execute(
+            f"SELECT {_RUN_COLUMNS} FROM recipe_run {where} "
+            "ORDER BY started_at DESC, rowid DESC LIMIT ?",
+            (*args, limit),
+        ).fetchall()
+        return [self._run(row) for row in rows]
+
+    def with_status(self, status: str) -> list[RunRecord]:
+        rows = self.db.execute(
+            f"SELECT {_RUN_COLUMNS} FROM recipe_run WHERE status=?", (status,)
+        ).fetchall()
+        return [self._run(row) for row in rows]
+
+    def _run(self, row: tuple[Any, ...]) -> RunRecord:
+        steps = self.db.execute(
+            "SELECT record FROM recipe_step WHERE run_id=? ORDER BY position", (row[0],)
+        ).fetchall()
+        return RunRecord(
+            run_id=row[0],
+            recipe=row[1],
+            definition_hash=row[2],
+            status=row[3],
+            started_at=row[4],
+            ended_at=row[5],
+            error=row[6],
+            interrupted_step=row[7],
+            steps=[StepRecord(**json.loads(s[0])) for s in steps],
+        )

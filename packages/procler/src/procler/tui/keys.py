@@ -1,0 +1,90 @@
+"""The TUI's key bindings: one table of actions with default keys, remappable from a TOML
+file (`[keys]` action = "key", e.g. `stop = "ctrl+x"`)."""
+
+import os
+import tomllib
+from dataclasses import dataclass
+
+from procler.errors import ConfigInvalid
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from textual.binding import Binding
+
+
+@dataclass(frozen=True)
+class Action:
+    """One bindable action: its id (the method `action_<id>`), default key, help text."""
+
+    id: str
+    key: str
+    description: str
+    show: bool = True
+
+
+ACTIONS = (
+    Action("start", "s", "start"),
+    Action("stop", "x", "stop (asks first)"),
+    Action("restart", "r", "restart"),
+    Action("select", "space", "select / unselect for the log pane", show=False),
+    Action("filter", "slash", "filter processes"),
+    Action("toggle_stopped", "h", "hide / show stopped"),
+    Action("search", "ctrl+f", "search the logs"),
+    Action("next_match", "n", "next match", show=False),
+    Action("previous_match", "N", "previous match", show=False),
+    Action("toggle_follow", "f", "follow logs on / off"),
+    Action("toggle_wrap", "w", "wrap log lines on / off"),
+    Action("toggle_previous_run", "p", "logs of the previous run / the current one"),
+    Action("older_logs", "o", "page back: older log lines"),
+    Action("newer_logs", "O", "page forward: newer log lines"),
+    Action("details", "d", "why: the details view"),
+    Action("graph", "g", "dependency graph: start levels"),
+    Action("reload", "R", "reload the config (shows the diff first)"),
+    Action("recipe", "e", "run a recipe"),
+    Action("snippet", "c", "run a snippet (asks for its arguments)"),
+    Action("help", "question_mark", "key bindings"),
+    Action("quit", "q", "quit (processes keep running)"),
+)
+
+
+def default_keys_file() -> str:
+    base = os.environ.get("XDG_CONFIG_HOME") or os.path.join(os.path.expanduser("~"), ".config")
+    return os.path.join(base, "procler", "tui-keys.toml")
+
+
+def load_keymap(path: "str | None") -> "dict[str, str]":
+    """Action id -> key from the file (the default file may be absent; a named one may not)."""
+    target = path or default_keys_file()
+    try:
+        with open(target, "rb") as handle:
+            table = tomllib.load(handle)
+    except FileNotFoundError:
+        if path is None:
+            return {}
+        raise ConfigInvalid(
+            f"key bindings file not found: {path}", suggestion="give an existing TOML file"
+        ) from None
+    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
+        raise ConfigInvalid(
+            f"{target}: not valid TOML: {exc}", suggestion='write e.g. [keys] stop = "ctrl+x"'
+        ) from None
+    keys = table.get("keys", {})
+    known = {a.id for a in ACTIONS}
+    if not isinstance(keys, dict) or not all(isinstance(v, str) for v in keys.values()):
+        raise ConfigInvalid(
+            f"{target}: [keys] must map actions to key names",
+            suggestion='write e.g. [keys] stop = "ctrl+x"',
+        )
+    unknown = sorted(set(keys) - known)
+    if unknown:
+        raise ConfigInvalid(
+            f"{target}: unknown action(s): {', '.join(unknown)}",
+            suggestion="actions: " + ", ".join(a.id for a in ACTIONS),
+        )
+    return dict(keys)
+
+
+def bindings() -> "list[Binding]":
+    from textual.binding import Binding
+
+    return [Binding(a.key, a.id, a.description, show=a.show, id=a.id) for a in ACTIONS]

@@ -1,0 +1,52 @@
+"""What the TUI shows, as plain functions: every status has its colour, cells, search."""
+
+from rich.text import Text
+
+from procler import states
+from procler.tui.views import STATUS_STYLE, log_text, matches, row_cells, shown
+
+ROW = {
+    "name": "job",
+    "status": "scheduled",
+    "pid": None,
+    "uptime_seconds": 3725.5,
+    "restarts": 2,
+    "cpu_percent": 1.25,
+    "memory_rss_bytes": 3 * 2**20,
+    "health": {"status": "healthy"},
+    "schedule": {"next_run": "2026-12-01T21:50:00Z"},
+}
+
+
+def test_every_status_of_the_state_machine_has_a_colour() -> None:
+    assert set(STATUS_STYLE) == set(states.ALL)
+
+
+def test_row_cells() -> None:
+    cells = [c.plain if isinstance(c, Text) else c for c in row_cells(ROW)]
+    assert cells == [
+        "job",
+        "scheduled",
+        "healthy",
+        "",
+        "1h02m",
+        "2",
+        "1.2%",
+        "3.0 MiB",
+        "2026-12-01T21:50:00Z",
+    ]
+
+
+def test_filter_by_name_and_hide_at_rest() -> None:
+    rows = [{"name": "API", "status": "running"}, {"name": "worker", "status": "stopped"}]
+    assert [r["name"] for r in shown(rows, "ap", False)] == ["API"]
+    assert [r["name"] for r in shown(rows, "", True)] == ["API"]
+
+
+def test_log_text_is_never_markup_and_search_is_literal() -> None:
+    line = {"name": "api", "text": "[bold]x[/] (a+)+$ \x1b[32mok\x1b[0m", "stream": "stderr"}
+    text = log_text(line, prefix=True)
+    assert text.plain == "api | [bold]x[/] (a+)+$ ok"
+    assert matches([text, Text("A+")], "(A+)") == [(0, 17)]
+    assert matches([Text("aaa")], "a") == [(0, 0), (0, 1), (0, 2)]
+    assert matches([Text("x")], "") == []
