@@ -1,6 +1,6 @@
 """N sleeping processes (default 100; `procler_scale.py 1000` for issue 21's goals):
 time from `procler start --all` to all running, `procler status` wall time with N
-processes, then the supervisor's CPU and RSS while idle.
+processes, the supervisor's CPU and RSS while idle, then `procler stop --all`.
 
 Goals: 100 running in < 1 s; 1,000 running in < 3 s, status < 100 ms, idle CPU < 1% of
 one core, RSS < 150 MiB. Usage: procler_scale.py [COUNT] [IDLE_SECONDS].
@@ -80,6 +80,19 @@ def main() -> None:
         f"idle {IDLE_SECONDS:g} s with {COUNT} running: supervisor CPU "
         f"{100 * used / IDLE_SECONDS:.2f}% of one core (goal < 1%), "
         f"RSS {rss_bytes(pid) / 2**20:.1f} MiB (goal < 150 MiB)"
+    )
+    cpu0, t0 = cpu_seconds(pid), time.perf_counter()
+    out = subprocess.run([procler, "stop", "--all"], cwd=work, capture_output=True, text=True)
+    elapsed, cpu = time.perf_counter() - t0, cpu_seconds(pid) - cpu0
+    answer = json.loads(out.stdout)
+    if answer["success"]:
+        done = sum(p["status"] == "stopped" for p in answer["data"]["processes"])
+        what = f"{done}/{COUNT} stopped"
+    else:
+        what = f"{answer['error_code']} ({answer['error']})"
+    print(
+        f"stop --all: {what} in {elapsed:.3f} s, supervisor CPU {cpu:.2f} s, "
+        f"load average {os.getloadavg()[0]:.1f}"
     )
     subprocess.run([procler, "daemon", "stop"], cwd=work, capture_output=True)
     subprocess.run(["rm", "-rf", str(work)])

@@ -182,20 +182,22 @@ class Handlers:
     async def _start_one(
         self, rt: ProcessRuntime, restart: bool = False, keep_completed: bool = False
     ) -> dict[str, Any]:
+        """What starting did (its name and flags): the status is described once, when the
+        start has settled (_settle), not per step, which `up` of 1,000 processes felt."""
         if rt.name in self.sup.schedules.entries:
             return await self.schedules.start(rt, restart)
         if not restart and rt.status in states.ALIVE:
-            await rt.settled()  # a start in flight ends first: this answer has its pid
+            await rt.settled()  # a start in flight ends first: the answer has its pid
             if rt.status in states.ALIVE:
-                return {**self.describe(rt), "already_running": True}
+                return {"name": rt.name, "already_running": True}
         if keep_completed and states.done_for_up(rt.status, rt.completed_spec == rt.spec):
-            return {**self.describe(rt), "already_completed": True}
+            return {"name": rt.name, "already_completed": True}
         if not (restart and rt.status in states.ALIVE):
             self._check_ports(rt)
         self.sup.watcher.rearm(rt.name)
         result = await (rt.restart() if restart else rt.start())
         self._refuse_failed(rt)
-        return {**self.describe(rt), **result}
+        return {"name": rt.name, **result}
 
     def _refuse_failed(self, rt: ProcessRuntime) -> None:
         if rt.status == states.FAILED:
@@ -224,7 +226,12 @@ class Handlers:
         )
         for rt in fresh:
             self._refuse_failed(rt)
-        return [{**o, **self.describe(self.sup.runtimes[o["name"]])} for o in outcomes]
+        return [self._described(o) for o in outcomes]
+
+    def _described(self, outcome: dict[str, Any]) -> dict[str, Any]:
+        """The process's status now, with what its start said after it (already_running...)."""
+        now = self.describe(self.sup.runtimes[outcome["name"]])
+        return {**now, **outcome, **now}
 
     async def _restart_clean(self, rt: ProcessRuntime, restart: bool) -> dict[str, Any]:
         """restart --clear-logs: the old run stopped, its logs removed, a new run started."""
@@ -265,7 +272,7 @@ class Handlers:
             lambda rt: self._start_one(rt, keep_completed=keep_completed),
             timeout,
             with_deps=not values.get("no_deps"),
-            describe=self.describe,
+            describe=self._described,
         )
         return await self._settle(outcomes, timeout)
 

@@ -107,9 +107,10 @@ async def start_plan(
     start_one: Callable[[ProcessRuntime], Awaitable[dict[str, Any]]],
     timeout: float,
     with_deps: bool = True,
-    describe: Callable[[ProcessRuntime], dict[str, Any]] | None = None,
+    describe: Callable[[dict[str, Any]], dict[str, Any]] | None = None,
 ) -> list[dict[str, Any]]:
-    """Start targets (and, with_deps, what they need) in dependency order; return outcomes."""
+    """Start targets (and, with_deps, what they need) in dependency order; return outcomes
+    (`describe` makes an outcome a whole answer, for the error of a blocked start)."""
     wanted = list(targets)
     names = graph.start_order(wanted) if with_deps else wanted
     clock = runtimes[names[0]].clock if names else None
@@ -146,21 +147,20 @@ async def start_plan(
             for task in tasks.values():
                 task.cancel()
             dep = result.dep
-            info = describe(dep) if describe else {"name": dep.name, "status": dep.status}
+            whole = describe or (lambda o: o)
+            info = whole({"name": dep.name, "status": dep.status})
             raise DependencyFailed(
                 f"cannot start {result.waiting}: {result.why}",
                 data={
                     "blocking": {**info, "stderr": list(dep.recent_stderr)},
                     "waiting": result.waiting,
                     "condition": result.condition,
-                    "started": [outcomes[n] for n in names if n in outcomes],
+                    "started": [whole(outcomes[n]) for n in names if n in outcomes],
                 },
             )
     for result in done:
         if isinstance(result, BaseException):
             raise result
-    if describe is not None:  # statuses as they are now, not as they were at each start
-        return [{**outcomes[n], **describe(runtimes[n])} for n in names]
     return [outcomes[n] for n in names]
 
 

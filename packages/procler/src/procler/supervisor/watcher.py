@@ -134,12 +134,12 @@ class Watcher:
 
     def describe(self, name: str) -> dict[str, Any] | None:
         """The watch as `status` shows it; None for a process without one."""
-        from procler.supervisor.clock import iso
-
         watch = self.watches.get(name)
         rt = self.sup.runtimes.get(name)
         if watch is None or rt is None:
             return None
+        from procler.supervisor.clock import iso  # (after the common case: no watch)
+
         if rt.desired != states.DESIRED_RUNNING:
             state = "disarmed"  # `stop` disarms it; the next start arms it again
         else:
