@@ -5,6 +5,7 @@ Every reader goes through this module, so the limits are enforced once.
 
 from __future__ import annotations
 
+import threading
 import zipfile
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -221,19 +222,25 @@ def resolve_part(folder: str, target: str) -> str:
 
 
 class ExpansionBudget:
-    """The bytes one input file may expand to, shared by all its parts (pages, streams)."""
+    """The bytes one input file may expand to, shared by all its parts (pages, streams),
+    from any thread. A refusal is kept (`refused`), so a library that swallows the error
+    cannot hide it."""
 
     def __init__(self, label: str, limit: int) -> None:
         self.label = label
         self.limit = limit
         self.left = limit
+        self.refused = ""
+        self._lock = threading.Lock()
 
     def take(self, size: int, what: str) -> None:
-        if size > self.left:
-            raise UnsafeFileError(
-                f"{self.label}: {what} expands past the file's budget of {self.limit} bytes"
-            )
-        self.left -= size
+        with self._lock:
+            if size > self.left:
+                self.refused = (
+                    f"{self.label}: {what} expands past the file's budget of {self.limit} bytes"
+                )
+                raise UnsafeFileError(self.refused)
+            self.left -= size
 
 
 def inflate_limited(data: bytes, limit: int, label: str) -> bytes:
