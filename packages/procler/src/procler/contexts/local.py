@@ -103,7 +103,7 @@ class LocalProcess(RunningProcess):
         return {"linux_state": procfs.linux_state(stat or procfs.read_stat(self.popen.pid))}
 
 
-SPAWN_THREADS = 4  # forks in parallel: each waits for its exec with the GIL released
+SPAWN_THREADS = 8  # forks in parallel: each waits for its exec with the GIL released
 
 
 def _popen(
