@@ -21,6 +21,7 @@ from watchfiles._rust_notify import RustNotify
 
 from procler import states
 from procler.config.model import ProcessSpec, ProjectConfig
+from procler.supervisor.clock import iso
 from procler.supervisor.host import background
 from procler.supervisor.watch_actions import Owner, Watch, act
 from procler.supervisor.watch_filter import PathFilter, gitignore, watched_folders
@@ -138,8 +139,6 @@ class Watcher:
         rt = self.sup.runtimes.get(name)
         if watch is None or rt is None:
             return None
-        from procler.supervisor.clock import iso  # (after the common case: no watch)
-
         if rt.desired != states.DESIRED_RUNNING:
             state = "disarmed"  # `stop` disarms it; the next start arms it again
         else:
