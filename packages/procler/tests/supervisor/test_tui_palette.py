@@ -159,6 +159,7 @@ async def test_palette_commands_do_what_their_keys_do(
         )
         await pilot.press("y")
         await until(
-            pilot, lambda: not [w for w in app.workers if w.group == "commands" and not w.is_finished]
+            pilot,
+            lambda: not [w for w in app.workers if w.group == "commands" and not w.is_finished],
         )
         assert project.ok("reload", "--dry-run")["changed"] == []  # applied

@@ -3,10 +3,18 @@
 from rich.text import Text
 
 from procler import states
-from procler.tui.views import STATUS_STYLE, log_text, matches, reload_question, row_cells, shown
+from procler.tui.views import (
+    STATUS_STYLE,
+    log_text,
+    matches,
+    reload_question,
+    replica_counts,
+    row_cells,
+    shown,
+)
 
 ROW = {
-    "name": "job",
+    "name": "job-1",
     "status": "scheduled",
     "pid": None,
     "uptime_seconds": 3725.5,
@@ -15,6 +23,8 @@ ROW = {
     "memory_rss_bytes": 3 * 2**20,
     "health": {"status": "healthy"},
     "schedule": {"next_run": "2026-12-01T21:50:00Z"},
+    "namespaces": ["batch", "nightly"],
+    "replica_of": "job",
 }
 
 
@@ -23,9 +33,11 @@ def test_every_status_of_the_state_machine_has_a_colour() -> None:
 
 
 def test_row_cells() -> None:
-    cells = [c.plain if isinstance(c, Text) else c for c in row_cells(ROW)]
+    rows = [ROW, {**ROW, "name": "job-0"}, {**ROW, "name": "api", "replica_of": None}]
+    assert replica_counts(rows) == {"job": 2}
+    cells = [c.plain if isinstance(c, Text) else c for c in row_cells(ROW, replica_counts(rows))]
     assert cells == [
-        "job",
+        "job-1",
         "scheduled",
         "healthy",
         "",
@@ -33,14 +45,23 @@ def test_row_cells() -> None:
         "2",
         "1.2%",
         "3.0 MiB",
+        "batch, nightly",
         "2026-12-01T21:50:00Z",
+        "2",
     ]
+    assert row_cells(rows[2], {"job": 2})[-1] == ""
 
 
-def test_filter_by_name_and_hide_at_rest() -> None:
-    rows = [{"name": "API", "status": "running"}, {"name": "worker", "status": "stopped"}]
+def test_filter_by_name_namespace_and_hide_at_rest() -> None:
+    rows = [
+        {"name": "API", "status": "running", "namespaces": ["web"]},
+        {"name": "worker", "status": "stopped", "namespaces": ["jobs", "web"]},
+    ]
     assert [r["name"] for r in shown(rows, "ap", False)] == ["API"]
     assert [r["name"] for r in shown(rows, "", True)] == ["API"]
+    assert [r["name"] for r in shown(rows, "", False, "jobs")] == ["worker"]
+    assert [r["name"] for r in shown(rows, "", False, "web")] == ["API", "worker"]
+    assert [r["name"] for r in shown(rows, "", True, "jobs")] == []
 
 
 def test_log_text_is_never_markup_and_search_is_literal() -> None:

@@ -65,7 +65,8 @@ PROCESS = {
     "type": "object",
     "description": "one process: name, status, context, pid (the program's; shell: true when "
     "a shell runs it), started_at, uptime_seconds, run, restarts, exit_code, last_exit, desired, "
-    "dependency_down and why (a dependency died or was stopped), source, tags, memory_rss_bytes, "
+    "dependency_down and why (a dependency died or was stopped), source, tags, namespaces, "
+    "replica_of (an instance of a process with replicas: that process), memory_rss_bytes, "
     "cpu_percent, linux_state (local) or docker (docker) (pid, memory, CPU and linux_state from "
     "a /proc sample at most 1 s old, new at each transition), health (with a healthcheck), "
     "log_ready (with a ready_log_line), watch (with watch:: state armed|disarmed|suspended, "

@@ -43,6 +43,7 @@ def resting_status(
         "source": spec.source,
         "tags": list(spec.tags),
         "namespaces": list(spec.namespaces),
+        "replica_of": spec.replica_of,  # an instance NAME-i: NAME (None: no replicas)
         "memory_rss_bytes": None,
         "cpu_percent": None,
         "linux_state": None,

@@ -20,7 +20,7 @@ from procler.tui.feed import Feed
 from procler.tui.log_pane import LogPane
 from procler.tui.palette import ActionCommands
 from procler.tui.screens import Ask, Confirm, TextView
-from procler.tui.views import COLUMNS, describe, reload_question, row_cells, shown
+from procler.tui.views import COLUMNS, describe, reload_question, replica_counts, row_cells, shown
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -53,6 +53,7 @@ class ProclerApp(AskingActions, App[None]):
         self.supervisor = "none"  # live, gone (it answered, then stopped) or none (not yet)
         self.filter_text = ""
         self.hide_stopped = False
+        self.namespace: str | None = None  # only this namespace's processes shown
         self.selected: set[str] = set()
         self.log_run = "current"
         self.following = True
@@ -136,9 +137,10 @@ class ProclerApp(AskingActions, App[None]):
         table = self.table
         keep = self.current_name()
         table.clear()
-        for row in shown(rows, self.filter_text, self.hide_stopped):
+        replicas = replica_counts(rows)
+        for row in shown(rows, self.filter_text, self.hide_stopped, self.namespace):
             mark = "*" if row["name"] in self.selected else ""
-            cells = row_cells(row)
+            cells = row_cells(row, replicas)
             # None, not "": no label column at all until a process is selected
             table.add_row(*cells, key=row["name"], label=mark or None)
         names = [str(key.value) for key in table.rows]
@@ -197,6 +199,8 @@ class ProclerApp(AskingActions, App[None]):
             parts.append("no supervisor runs (the state on disk)")
         if self.filter_text:
             parts.append(f"filter {self.filter_text!r}")
+        if self.namespace is not None:
+            parts.append(f"namespace {self.namespace}")
         if self.hide_stopped:
             parts.append("stopped hidden")
         parts.append("follow" if self.following else "follow off")

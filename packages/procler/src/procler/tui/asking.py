@@ -1,11 +1,13 @@
 """The TUI's actions that ask something before they run a command: which recipe, which
-snippet and its arguments."""
+snippet and its arguments, how many instances (`procler scale`), and which namespace to
+show (from `procler namespace list`)."""
 
 from typing import Any
 
 from textual import work
 
 from procler.tui.screens import Ask, Choose, Confirm
+from procler.tui.views import EVERY_NAMESPACE, replica_counts
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -77,3 +79,34 @@ class AskingActions:
                 self.text_command("snippet run", values, title, "snippet")
 
         self.push_screen(Confirm(f"Run {snippet['name']}: {snippet['command']}?"), confirmed)
+
+    def action_scale(self: "ProclerApp") -> None:  # type: ignore[misc]
+        """Ask how many instances the cursor's process (or the process an instance is of)
+        should run; `scale` answers NOT_REPLICATED, shown as any error, for one without."""
+        name = self.current_name()
+        if not name:
+            return
+        row = next(r for r in self.rows if r["name"] == name)
+        base = row["replica_of"] or name
+        count = replica_counts(self.rows).get(base, 1)
+
+        def answered(text: "str | None") -> None:
+            if text:
+                self.command("scale", {"name": base, "count": text.strip()})
+
+        self.push_screen(Ask(f"Scale {base} to how many instances?", str(count)), answered)
+
+    @work(thread=True, group="commands")
+    def action_namespace(self: "ProclerApp") -> None:
+        listed = self.client.run("namespace list")
+        if not listed.ok:
+            self.call_from_thread(self.show_error, listed)
+            return
+        names = [EVERY_NAMESPACE, *(n["name"] for n in listed.data["namespaces"])]
+
+        def chosen(name: "str | None") -> None:
+            if name is not None:
+                self.namespace = None if name == EVERY_NAMESPACE else name
+                self.show_rows(self.rows)
+
+        self.call_from_thread(self.push_screen, Choose("Show which namespace?", names), chosen)

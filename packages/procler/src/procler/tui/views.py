@@ -1,6 +1,8 @@
 """What the TUI shows, as plain functions of the commands' answers (no widgets, so they are
 tested directly): status colours from the one state machine, table cells, log lines."""
 
+from collections import Counter
+
 from rich.text import Text
 
 from procler import states
@@ -21,7 +23,20 @@ STATUS_STYLE = {
     states.BACKOFF: "magenta",
     states.SCHEDULED: "blue",
 }
-COLUMNS = ("name", "status", "health", "pid", "uptime", "restarts", "cpu", "memory", "next run")
+COLUMNS = (
+    "name",
+    "status",
+    "health",
+    "pid",
+    "uptime",
+    "restarts",
+    "cpu",
+    "memory",
+    "namespace",
+    "next run",
+    "replicas",
+)
+EVERY_NAMESPACE = "(every namespace)"  # the namespace filter's first choice: no filter
 MATCH_STYLE = "reverse"
 CURRENT_MATCH_STYLE = "bold black on yellow"
 
@@ -43,10 +58,16 @@ def _memory(rss: "int | None") -> str:
     return "" if rss is None else f"{rss / 2**20:.1f} MiB"
 
 
-def row_cells(row: "dict[str, Any]") -> "tuple[str | Text, ...]":
-    """One status row as the table's cells, in COLUMNS order."""
+def replica_counts(rows: "list[dict[str, Any]]") -> "dict[str, int]":
+    """How many instances each process with replicas runs, from its instances' rows."""
+    return dict(Counter(r["replica_of"] for r in rows if r["replica_of"]))
+
+
+def row_cells(row: "dict[str, Any]", replicas: "dict[str, int]") -> "tuple[str | Text, ...]":
+    """One status row as the table's cells, in COLUMNS order (replicas: replica_counts)."""
     health = row.get("health") or {}
     cpu = row.get("cpu_percent")
+    base = row["replica_of"]
     return (
         row["name"],
         status_cell(row["status"]),
@@ -56,17 +77,24 @@ def row_cells(row: "dict[str, Any]") -> "tuple[str | Text, ...]":
         str(row["restarts"]),
         "" if cpu is None else f"{cpu:.1f}%",
         _memory(row["memory_rss_bytes"]),
+        ", ".join(row["namespaces"]),
         str((row.get("schedule") or {}).get("next_run") or ""),
+        str(replicas[base]) if base else "",
     )
 
 
-def shown(rows: "list[dict[str, Any]]", text: str, hide_stopped: bool) -> "list[dict[str, Any]]":
-    """The rows the filter keeps: name containing the text (any case), at rest hidden on ask."""
+def shown(
+    rows: "list[dict[str, Any]]", text: str, hide_stopped: bool, namespace: "str | None" = None
+) -> "list[dict[str, Any]]":
+    """The rows the filters keep: name containing the text (any case), in the namespace
+    when one is chosen, at rest hidden on ask."""
     needle = text.casefold()
     return [
         r
         for r in rows
-        if needle in r["name"].casefold() and not (hide_stopped and r["status"] in states.AT_REST)
+        if needle in r["name"].casefold()
+        and (namespace is None or namespace in r["namespaces"])
+        and not (hide_stopped and r["status"] in states.AT_REST)
     ]
 
 
