@@ -61,6 +61,7 @@ STATUS_KEYS = [
     "source",
     "tags",
     "namespaces",
+    "replica_of",
     "memory_rss_bytes",
     "cpu_percent",
     "linux_state",
