@@ -2,24 +2,39 @@
 snippet and its arguments, how many instances (`procler scale`), and which namespace to
 show (from `procler namespace list`)."""
 
-from typing import Any
+from typing import Any, Protocol
 
 from textual import work
 
+from procler.tui.client import Answer, Client
 from procler.tui.screens import Ask, Choose, Confirm
 from procler.tui.views import EVERY_NAMESPACE, replica_counts
 
-TYPE_CHECKING = False
-if TYPE_CHECKING:
-    from procler.tui.app import ProclerApp
+
+class Host(Protocol):
+    """What these actions use of the app they are mixed into (ProclerApp)."""
+
+    client: Client
+    rows: list[dict[str, Any]]
+    namespace: str | None
+
+    def current_name(self) -> str | None: ...
+    def command(self, name: str, arguments: dict[str, Any]) -> Any: ...
+    def text_command(self, name: str, arguments: dict[str, Any], title: str, view: str) -> Any: ...
+    def show_error(self, answer: Answer) -> None: ...
+    def show_rows(self, rows: list[dict[str, Any]]) -> None: ...
+    def ask_arguments(
+        self, snippet: dict[str, Any], left: list[dict[str, Any]], given: list[str]
+    ) -> None: ...
+    def push_screen(self, screen: Any, callback: Any = None) -> Any: ...
+    def call_from_thread(self, callback: Any, *args: Any) -> Any: ...
 
 
 class AskingActions:
-    """Mixed into ProclerApp, whose rows, client and commands these use (so each method's
-    self is a ProclerApp: mypy wants a self type above the class, hence the ignores)."""
+    """Mixed into ProclerApp; each method's self is its Host."""
 
     @work(thread=True, group="commands")
-    def action_recipe(self: "ProclerApp") -> None:
+    def action_recipe(self: Host) -> None:
         listed = self.client.run("recipe list")
         if not listed.ok:
             self.call_from_thread(self.show_error, listed)
@@ -33,7 +48,7 @@ class AskingActions:
         self.call_from_thread(self.push_screen, Choose("Run which recipe?", names), chosen)
 
     @work(thread=True, group="commands")
-    def action_snippet(self: "ProclerApp") -> None:
+    def action_snippet(self: Host) -> None:
         listed = self.client.run("snippet list")
         if not listed.ok:
             self.call_from_thread(self.show_error, listed)
@@ -48,8 +63,8 @@ class AskingActions:
             self.push_screen, Choose("Run which snippet?", list(snippets)), chosen
         )
 
-    def ask_arguments(  # type: ignore[misc]
-        self: "ProclerApp",
+    def ask_arguments(
+        self: Host,
         snippet: "dict[str, Any]",
         left: "list[dict[str, Any]]",
         given: "list[str]",
@@ -80,7 +95,7 @@ class AskingActions:
 
         self.push_screen(Confirm(f"Run {snippet['name']}: {snippet['command']}?"), confirmed)
 
-    def action_scale(self: "ProclerApp") -> None:  # type: ignore[misc]
+    def action_scale(self: Host) -> None:
         """Ask how many instances the cursor's process (or the process an instance is of)
         should run; `scale` answers NOT_REPLICATED, shown as any error, for one without."""
         name = self.current_name()
@@ -97,7 +112,7 @@ class AskingActions:
         self.push_screen(Ask(f"Scale {base} to how many instances?", str(count)), answered)
 
     @work(thread=True, group="commands")
-    def action_namespace(self: "ProclerApp") -> None:
+    def action_namespace(self: Host) -> None:
         listed = self.client.run("namespace list")
         if not listed.ok:
             self.call_from_thread(self.show_error, listed)

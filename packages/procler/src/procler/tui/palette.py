@@ -2,7 +2,7 @@
 found by its description, run as its key runs it (`App.run_action` with the action's id)."""
 
 from functools import partial
-from typing import cast
+from typing import Protocol, cast
 
 from rich.text import Text
 from textual.command import DiscoveryHit, Hit, Hits, Provider
@@ -15,7 +15,9 @@ if TYPE_CHECKING:
     from collections.abc import Callable, Coroutine
     from typing import Any
 
-    from procler.tui.app import ProclerApp
+
+class KeyedApp(Protocol):
+    def key_of(self, action: str) -> str: ...
 
 
 class ActionCommands(Provider):
@@ -25,7 +27,7 @@ class ActionCommands(Provider):
         # Over a dialog (a question, a view) the actions would act behind it: none offered.
         if isinstance(self.screen, ModalScreen):
             return []
-        key_of = cast("ProclerApp", self.app).key_of
+        key_of = cast("KeyedApp", self.app).key_of
         return [
             (a.description, partial(self.app.run_action, a.id), f"key {key_of(a.id)}")
             for a in keys.ACTIONS
