@@ -9,6 +9,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from procler import states
+from procler.config.graph import DependencyGraph
 from procler.config.model import RecipeStep
 from procler.contexts.base import OutputBatch
 from procler.errors import ConditionImpossible, Timeout
@@ -104,6 +105,20 @@ async def _wait_for(handlers: CommandHandlers, step: RecipeStep) -> StepOutcome:
     if reason is not None:
         raise ConditionImpossible(f"{rt.name} cannot be {step.condition}: {reason}")
     raise Timeout(f"{rt.name} not {step.condition} after {step.timeout:g}s: it is {rt.status}")
+
+
+def step_processes(handlers: CommandHandlers, step: RecipeStep) -> list[str]:
+    """The processes a step acts on: a start's with what it starts first, a group's
+    members; none for exec, snippet and wait (nor for a group a reload removed)."""
+    cfg = handlers.sup.config()
+    group = cfg.groups.get(step.target)
+    members = list(group.processes) if group is not None else []
+    if step.kind in ("start", "group_start"):
+        wanted = [step.target] if step.kind == "start" else members
+        return DependencyGraph.from_config(cfg).start_order(wanted)
+    if step.kind == "group_stop":
+        return members
+    return [step.target] if step.kind in ("stop", "restart", "wait_for") else []
 
 
 def condition_met(
