@@ -173,11 +173,12 @@ class LocalContext(ExecutionContext):
             await self.signal(proc, signal.SIGKILL)
             info = await asyncio.wait_for(proc.wait(), KILL_WAIT)
         delay = MEMBER_POLL
-        while self.members(proc) and loop.time() < deadline:
+        while (left := self.members(proc)) and loop.time() < deadline:
             await asyncio.sleep(min(delay, max(0.0, deadline - loop.time())))
             delay = min(delay * 2, MEMBER_POLL_MAX)
-        await self.signal(proc, signal.SIGKILL)
-        self.kill_escaped(proc)
+        if left:  # still there after stop_timeout (none left: nothing of the run can fork)
+            await self.signal(proc, signal.SIGKILL)
+            self.kill_escaped(proc)
         return info
 
     def members(self, proc: RunningProcess) -> list[int]:
