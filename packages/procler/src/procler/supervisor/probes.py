@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import errno
+import select
 import socket
 from typing import Any
 from urllib.parse import urlsplit
@@ -20,8 +22,9 @@ def short(text: str) -> str:
 
 async def tcp_probe(probe: TcpProbe, timeout: float) -> tuple[bool, str]:
     """A connect and a close on a bare socket: no name lookup for an address, no stream
-    objects (a run's readiness is probed every few ms; a refused loopback connect is then
-    about a tenth of a millisecond). A name is looked up, its addresses tried in order."""
+    objects, and on loopback no wait at all (a run's readiness is probed every few ms,
+    so a probe costs tens of microseconds). A name is looked up, its addresses tried in
+    order."""
     where = f"tcp {probe.host}:{probe.port}"
     failure: OSError | None = None
     try:
@@ -39,9 +42,35 @@ async def tcp_probe(probe: TcpProbe, timeout: float) -> tuple[bool, str]:
 
 
 async def _connect(family: int, address: Any) -> None:
+    """Raise OSError unless address takes the connection. On loopback the handshake (or
+    the refusal) happens inside connect() itself: its outcome is read at once, and only
+    a connect still in progress is waited for."""
     with socket.socket(family, socket.SOCK_STREAM) as sock:
         sock.setblocking(False)
-        await asyncio.get_running_loop().sock_connect(sock, address)
+        code = sock.connect_ex(address)
+        if code == errno.EINPROGRESS:
+            settled = select.poll()
+            settled.register(sock, select.POLLOUT)
+            if not settled.poll(0):
+                await _writable(sock)
+            code = sock.getsockopt(socket.SOL_SOCKET, socket.SO_ERROR)
+        if code:
+            raise OSError(code, f"Connect call failed {address}")
+
+
+async def _writable(sock: socket.socket) -> None:
+    loop = asyncio.get_running_loop()
+    done: asyncio.Future[None] = loop.create_future()
+
+    def ready() -> None:
+        if not done.done():
+            done.set_result(None)
+
+    loop.add_writer(sock, ready)
+    try:
+        await done
+    finally:
+        loop.remove_writer(sock)
 
 
 async def _addresses(host: str, port: int) -> list[tuple[int, Any]]:

@@ -137,7 +137,8 @@ def condition_met(
 
 async def _wait_for_ports(rt: ProcessRuntime, timeout: float) -> StepOutcome:
     """Until every declared port of the process is listening; a port opening is no status
-    change, so it is looked up every PORT_POLL seconds, bounded by the timeout."""
+    change, so it is looked up every PORT_POLL seconds, bounded by the timeout (the end of
+    the process wakes the wait at once)."""
     deadline = rt.clock.monotonic() + timeout
     while True:
         closed = [port for port in rt.spec.ports if not listening(port)]
@@ -148,6 +149,7 @@ async def _wait_for_ports(rt: ProcessRuntime, timeout: float) -> StepOutcome:
             raise ConditionImpossible(
                 f"{rt.name} will not open port {closed[0]}: it is {rt.status}"
             )
-        if rt.clock.monotonic() >= deadline:
+        left = deadline - rt.clock.monotonic()
+        if left <= 0:
             raise Timeout(f"{rt.name}: port {closed[0]} not listening after {timeout:g}s")
-        await rt.clock.sleep(PORT_POLL)
+        await rt.wait_until(lambda r: r.status in states.AT_REST, min(PORT_POLL, left))
