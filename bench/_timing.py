@@ -14,6 +14,12 @@ ROOT = Path(__file__).resolve().parent.parent
 VENV_BIN = Path(sys.executable).parent
 
 
+def cpu_seconds(pid: int) -> float:
+    """CPU time (user + system) pid has used, from /proc/PID/stat."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 def tool(name: str) -> str:
     """Path of a console script installed next to this interpreter."""
     return str(VENV_BIN / name)

@@ -29,7 +29,7 @@ import time
 from datetime import datetime
 from pathlib import Path
 
-from _timing import ROOT, tool
+from _timing import ROOT, cpu_seconds, tool
 
 IDLE_SECONDS = 10.0
 SLEEP = f"[{sys.executable}, -c, 'import time; time.sleep(3600)']"
@@ -114,11 +114,6 @@ def latency(work: Path, subscribers: int, cycles: int) -> list[float]:
     for sock in socks:
         sock.close()
     return samples
-
-
-def cpu_seconds(pid: int) -> float:
-    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 def idle_cpu(work: Path) -> float:

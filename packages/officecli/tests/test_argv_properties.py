@@ -20,17 +20,20 @@ from agentcli.main import with_builtins
 from officecli.design_diff.commands import APP as DESIGN_DIFF
 from officecli.doc2md.commands import APP as DOC2MD
 from officecli.fieldcheck.commands import APP as FIELDCHECK
+from officecli.office_replace.commands import APP as OFFICE_REPLACE
 
 CORPUS = Path(__file__).resolve().parents[3] / ".." / "shared" / "corpus" / "markitdown"
 ENTRIES = {
     "doc2md": "from officecli.doc2md.cli import main; main()",
     "fieldcheck": "from officecli.fieldcheck.cli import main; main()",
     "design-diff": "from officecli.design_diff.cli import main; main()",
+    "office-replace": "from officecli.office_replace.cli import main; main()",
 }
 BAD_NAME = os.fsdecode(b"bad-\xff\xfe.csv")  # not UTF-8: must come back escaped, not raw
 PATHS = [
     "data.csv",
     "rules.yaml",
+    "replace.csv",
     "test.docx",
     "test.xlsx",
     "broken.pdf",
@@ -65,6 +68,11 @@ EXAMPLES = {
         ["spec", "--excel", "test.xlsx", "--oas", "rules.yaml"],
         ["excel", "--before", "test.xlsx", "--after", "empty.docx", "--preset-file", "data.csv"],
     ],
+    "office-replace": [
+        ["replace", "test.docx", "--rules", "replace.csv", "-d", "."],
+        ["replace", "test.docx", "--rules", "rules.yaml", "--dry-run"],
+        ["replace", BAD_NAME, "--rules", "replace.csv", "-d", "data.csv"],
+    ],
 }
 # The report format is left at json, and --help/--version (plain text) are not drawn.
 SKIPPED = {"format"}
@@ -75,6 +83,7 @@ def _workspace(root: Path) -> None:
     (root / "rules.yaml").write_text(
         "version: 1\nrules:\n  - {id: R1, type: required, field: a}\n", encoding="utf-8"
     )
+    (root / "replace.csv").write_text("find,replace\nthe,THE\n", encoding="utf-8")
     shutil.copy(CORPUS / "test.docx", root / "test.docx")
     shutil.copy(CORPUS / "test.xlsx", root / "test.xlsx")
     (root / "broken.pdf").write_bytes(b"%PDF-1.4\nnot really")
@@ -124,7 +133,9 @@ def _check(tool: str, words: list[str], cwd: Path) -> None:
     assert done.returncode in (0, 1, 2), (words, text[:300], done.stderr[-300:])
 
 
-@pytest.mark.parametrize("app", [DOC2MD, FIELDCHECK, DESIGN_DIFF], ids=lambda app: app.name)
+@pytest.mark.parametrize(
+    "app", [DOC2MD, FIELDCHECK, DESIGN_DIFF, OFFICE_REPLACE], ids=lambda app: app.name
+)
 def test_any_argv_answers_one_json_document_and_exit_0_1_or_2(
     app: Any, tmp_path_factory: pytest.TempPathFactory
 ) -> None:

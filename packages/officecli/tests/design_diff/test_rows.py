@@ -122,6 +122,14 @@ def test_generic_preset_keys_on_first_column_and_fail_on(diff: Diff) -> None:
     assert [f["severity"] for f in report["findings"]] == ["warning", "warning"]
 
 
+def test_a_change_left_of_the_key_column_is_a_cell_change(diff: Diff) -> None:
+    """Without a scope column (generic), the first column is a value, not part of the key."""
+    old = [["名前", "ID", "値"], ["a", "k1", 1], ["b", "k2", 2]]
+    new = [["名前", "ID", "値"], ["a2", "k1", 1], ["b", "k2", 2]]
+    _, report = diff({"S": old}, {"S": new}, "--key", "ID")
+    assert rules(report) == [("cell.changed", "S!A2 (ID=k1)")]
+
+
 def test_markdown_report_written_to_a_file(tmp_path: Path, diff: Diff) -> None:
     new = api_rows()
     new[2][3] = "integer"

@@ -65,7 +65,7 @@ def _calamine_reads(path: Path) -> bool:
 def _both(path: Path) -> tuple[list[Any], list[Any]]:
     def shape(fast: bool) -> list[Any]:
         grids, cuts = read_grids(path, ReadOptions(max_cells=10_000), fast=fast)
-        return [(g.name, g.hidden, g.cells, g.merges, g.comments) for g in grids] + [cuts]
+        return [(g.name, g.hidden, g.cell_map(), g.merges, g.comments) for g in grids] + [cuts]
 
     return shape(True), shape(False)
 
@@ -132,12 +132,21 @@ def test_what_calamine_would_read_otherwise_goes_to_the_expat_scan(
         lambda xml: xml.replace("<worksheet", '<!DOCTYPE w [<!ENTITY a "b">]><worksheet', 1),
         lambda xml: xml[:-20],
         lambda xml: xml.replace(f'xmlns="{MAIN}"', f'xmlns:x="{MAIN}"'),
+        lambda xml: xml.replace("<sheetData>", "<sheetData><!-- a note -->"),
+        lambda xml: '<?xml version="1.0"?>' + xml.replace("<sheetData>", "<?pi x?><sheetData>"),
     ],
-    ids=["dtd", "truncated", "prefixed"],
+    ids=["dtd", "truncated", "prefixed", "comment", "instruction"],
 )
 def test_markup_the_expat_scan_judges_is_left_to_it(edit: Callable[[str], str]) -> None:
     xml = _sheet_xml('<row r="1"><c r="A1"><v>1</v></c></row>')
     assert (sheet_fits(xml.encode()), sheet_fits(edit(xml).encode())) == (True, False)
+
+
+def test_an_xml_declaration_is_plain() -> None:
+    xml = '<?xml version="1.0" encoding="UTF-8"?>' + _sheet_xml(
+        '<row r="1"><c r="A1"><v>1</v></c></row>'
+    )
+    assert sheet_fits(xml.encode()) is True
 
 
 def test_a_date_style_sends_the_workbook_to_the_expat_scan(tmp_path: Path) -> None:
@@ -152,7 +161,7 @@ def test_a_date_style_sends_the_workbook_to_the_expat_scan(tmp_path: Path) -> No
 def test_a_sheet_over_max_cells_is_cut_where_the_expat_scan_cuts(tmp_path: Path) -> None:
     path = _book(tmp_path / "b.xlsx", [[f"v{r}{c}" for c in range(4)] for r in range(4)])
     cut = [read_grids(path, ReadOptions(max_cells=10), fast=f) for f in (True, False)]
-    assert [(len(grids[0].cells), cuts[:1]) for grids, cuts in cut] == [
+    assert [(grids[0].cell_count(), cuts[:1]) for grids, cuts in cut] == [
         (10, ["cut at --max-cells 10: sheet '項目' and any later sheets are incomplete"])
     ] * 2
 
@@ -162,4 +171,12 @@ def test_the_box_is_rows_times_columns_from_a1(far: str, fits: bool) -> None:
     cells = (
         f'<row r="1"><c r="A1"><v>1</v></c></row><row r="1048576"><c r="{far}"><v>2</v></c></row>'
     )
+    assert sheet_fits(_sheet_xml(cells).encode()) is fits
+
+
+@pytest.mark.parametrize(
+    ("ref", "fits"), [("Z99999", True), ("AB7", True), ("A100000", True), ("C1500000", False)]
+)
+def test_cells_past_z99999_are_measured_exactly(ref: str, fits: bool) -> None:
+    cells = f'<row r="1"><c r="A1"><v>1</v></c><c r="{ref}"><v>2</v></c></row>'
     assert sheet_fits(_sheet_xml(cells).encode()) is fits

@@ -5,6 +5,8 @@ from __future__ import annotations
 import bisect
 from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass, field
+from itertools import repeat
+from operator import itemgetter
 
 MAX_PAIRS = 250_000  # similarity scores computed at most; beyond, only nearby positions
 SIMILARITY_THRESHOLD = 0.5
@@ -34,7 +36,7 @@ def longest_increasing(seq: Sequence[int]) -> set[int]:
 
 def moved_pairs(pairs: Sequence[tuple[int, int]]) -> set[tuple[int, int]]:
     """The pairs (old, new) outside a longest run kept in the same relative order."""
-    ordered = sorted(pairs, key=lambda p: p[1])
+    ordered = sorted(pairs, key=itemgetter(1))
     keep = longest_increasing([old for old, _new in ordered])
     return {p for i, p in enumerate(ordered) if i not in keep}
 
@@ -101,6 +103,9 @@ class Keyed:
 def index_keys(keys: Sequence[Hashable | None]) -> Keyed:
     """`None` is a blank key; a repeated key is indexed as (key, 2nd occurrence) and so on."""
     out = Keyed()
+    if None not in keys and len(set(keys)) == len(keys):  # every key once: C-level
+        out.index = dict(zip(zip(keys, repeat(0)), range(len(keys)), strict=True))
+        return out
     first: dict[Hashable, int] = {}
     count: dict[Hashable, int] = {}
     for i, key in enumerate(keys):
@@ -134,25 +139,22 @@ def align(
 ) -> Alignment:
     """Join on keys; pair what is left by similarity when one side has no key; find moves."""
     ok, nk = index_keys(old_keys), index_keys(new_keys)
-    pairs = [(ok.index[k], n) for k, n in nk.index.items() if k in ok.index]
-    matched_old = {o for o, _ in pairs}
-    matched_new = {n for _, n in pairs}
-    rest_old = [i for i in range(len(old_keys)) if i not in matched_old]
-    rest_new = [i for i in range(len(new_keys)) if i not in matched_new]
+    old_at = ok.index.get  # one lookup per new key (this is per row)
+    pairs = [(o, n) for k, n in nk.index.items() if (o := old_at(k)) is not None]
     blank_old, blank_new = set(ok.blank), set(nk.blank)
 
     def blank_score(o: int, n: int) -> float:
         return score(o, n) if o in blank_old or n in blank_new else 0.0
 
     if blank_old or blank_new:
+        rest_old = sorted(set(range(len(old_keys))).difference(map(itemgetter(0), pairs)))
+        rest_new = sorted(set(range(len(new_keys))).difference(map(itemgetter(1), pairs)))
         pairs += assign_similar(rest_old, rest_new, blank_score)
-    pairs.sort(key=lambda p: p[1])
-    matched_old = {o for o, _ in pairs}
-    matched_new = {n for _, n in pairs}
+    pairs.sort(key=itemgetter(1))  # each new row once: a total order
     return Alignment(
         pairs=pairs,
-        removed=[i for i in range(len(old_keys)) if i not in matched_old],
-        added=[i for i in range(len(new_keys)) if i not in matched_new],
+        removed=sorted(set(range(len(old_keys))).difference(map(itemgetter(0), pairs))),
+        added=sorted(set(range(len(new_keys))).difference(map(itemgetter(1), pairs))),
         moved=moved_pairs(pairs),
         old_keys=ok,
         new_keys=nk,

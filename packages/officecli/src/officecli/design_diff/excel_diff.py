@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+import gc
 from collections import Counter
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
+from operator import attrgetter, itemgetter
 
 from agentcli.errors import UsageError
 from agentcli.report import Finding
@@ -46,14 +50,20 @@ def sheet_similarity(a: Sheet, b: Sheet) -> float:
 
 
 def _jaccard(a: set[str], b: set[str]) -> float:
-    return len(a & b) / len(a | b) if a | b else 0.0
+    shared = len(a & b)
+    union = len(a) + len(b) - shared
+    return shared / union if union else 0.0
+
+
+def _firsts(table: Table) -> set[str]:
+    return set(map(itemgetter(0), map(attrgetter("values"), table.rows)))
 
 
 def table_similarity(a: Table, b: Table) -> float:
     """Half the likeness of the headers, half that of the first column's values: tables
     with the same header (request and response items) pair by what they hold."""
     headers = _jaccard({label_key(h) for h in a.headers}, {label_key(h) for h in b.headers})
-    firsts = _jaccard({r.values[0] for r in a.rows}, {r.values[0] for r in b.rows})
+    firsts = _jaccard(_firsts(a), _firsts(b))
     return (headers + firsts) / 2 if a.rows and b.rows else headers
 
 
@@ -182,5 +192,20 @@ def _like(shape: Table, sheet: str) -> Table:
     return Table(sheet, list(shape.headers), list(shape.columns), shape.header_row, [], shape.loose)
 
 
+@contextmanager
+def _no_cycle_collection() -> Iterator[None]:
+    """The diff builds hundreds of thousands of lists and tuples that never form cycles;
+    the cyclic collector would walk them again and again (a sixth of the run) to find
+    nothing. Reference counting still frees them; collection resumes afterwards."""
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was_enabled:
+            gc.enable()
+
+
 def diff_workbooks(before: str, after: str, preset: Preset, options: DiffOptions) -> DiffResult:
-    return WorkbookDiff(preset, options).run(before, after)
+    with _no_cycle_collection():
+        return WorkbookDiff(preset, options).run(before, after)

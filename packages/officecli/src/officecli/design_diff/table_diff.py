@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import bisect
 from collections import Counter
-from collections.abc import Callable, Hashable
+from collections.abc import Hashable
 from dataclasses import dataclass, field
 from operator import itemgetter
+from typing import Any
 
 from agentcli.report import Finding, Severity
-from officecli.design_diff.align import align, similarity
+from officecli.design_diff.align import Alignment, align, similarity
 from officecli.design_diff.columns import ColumnMatch, header_pairs, match_columns
 from officecli.design_diff.errors import KeyColumnError
 from officecli.design_diff.normalize import Normaliser, label_key
@@ -52,7 +53,9 @@ class _Side:
             if role in preset.ignore or label_key(h) in ignored
         }
         self.norm = opts.normaliser.rows([row.values for row in table.rows])
-        self.scope = self.roles.index(preset.scope) if preset.scope in self.roles else -1
+        # no scope: -1 (a preset without one must not key on the first column lacking a role)
+        has_scope = bool(preset.scope) and preset.scope in self.roles
+        self.scope = self.roles.index(preset.scope) if has_scope else -1
         self.key_cols: list[int] = []
         self.by_role = False
 
@@ -67,15 +70,26 @@ class _Side:
             free = [i for i in range(len(self.table.headers)) if i not in self.ignored]
             self.key_cols = free[:1]
 
-    def key(self, i: int) -> Hashable | None:
-        row = self.norm[i]
+    def keys(self) -> list[Hashable | None]:
+        """Each row's key, None when its key values are blank: (section, values) when the
+        table has sections, else the values (the one value for one key column, cheaper to
+        hash); a loose row is keyed by its first filled cell. C-level maps (this is per row)."""
         if self.table.loose:  # a label row: its first cell names it
-            return next(v for v in row if v.strip())
-        values = tuple(row[c] for c in self.key_cols)
-        if not any(v.strip() for v in values):
-            return None
-        section = row[self.scope] if self.scope >= 0 else self.table.rows[i].section
-        return (section, values)
+            return [next(v for v in row if v.strip()) for row in self.norm]
+        if not self.key_cols:  # every column ignored: nothing to key on
+            return [None] * len(self.norm)
+        pick = itemgetter(*self.key_cols)  # one column: the value; several: a tuple
+        values: list[Any] = list(map(pick, self.norm))
+        texts: list[str] = values if len(self.key_cols) == 1 else list(map("".join, values))
+        if self.scope >= 0:
+            values = list(zip(map(itemgetter(self.scope), self.norm), values, strict=True))
+        elif self.preset.section_rows:
+            values = list(zip([row.section for row in self.table.rows], values, strict=True))
+        out: list[Hashable | None] = list(values)
+        for i, text in enumerate(map(str.strip, texts)):
+            if not text:
+                out[i] = None
+        return out
 
     def key_field(self) -> str:
         return ", ".join(self.table.headers[c] for c in self.key_cols)
@@ -131,17 +145,22 @@ class TableDiff:
         self.counts: Counter[str] = Counter()
         self.out: list[Placed] = []
         self.compared: list[tuple[int, int]] = []  # (old, new) columns whose cells compare
-        self.unchanged: Callable[[int, int], bool] = lambda _o, _n: True
 
-    def _compare(self, cols: ColumnMatch) -> None:
-        """The compared column pairs, and a test that a row pair is equal in all of them
-        (one C-level tuple comparison, for the many rows that did not change)."""
+    def _differing(self, cols: ColumnMatch, pairs: list[tuple[int, int]]) -> set[tuple[int, int]]:
+        """The compared column pairs, and the row pairs not equal in all of them: C-level
+        comparisons of whole rows when both versions compare every column in place (the
+        common case), else of the compared values, for the many rows that did not change."""
         old, new = self.old, self.new
         self.compared = [(o, n) for o, n in cols.pairs if o not in old.ignored and n not in new.ignored]  # fmt: skip
-        if self.compared:
-            pick_old = itemgetter(*(o for o, _n in self.compared))
-            pick_new = itemgetter(*(n for _o, n in self.compared))
-            self.unchanged = lambda o, n: pick_old(old.norm[o]) == pick_new(new.norm[n])
+        if not self.compared:
+            return set()
+        olds = map(old.norm.__getitem__, [o for o, _n in pairs])
+        news = map(new.norm.__getitem__, [n for _o, n in pairs])
+        width = len(old.table.headers)
+        if len(new.table.headers) != width or self.compared != [(c, c) for c in range(width)]:
+            olds = map(itemgetter(*(o for o, _n in self.compared)), olds)
+            news = map(itemgetter(*(n for _o, n in self.compared)), news)
+        return {p for p, a, b in zip(pairs, olds, news, strict=True) if a != b}
 
     def run(self) -> list[Placed]:
         old, new = self.old, self.new
@@ -156,11 +175,8 @@ class TableDiff:
             a, b = old.norm[o], new.norm[n]
             return similarity([a[oc] for _n, oc in shared], [b[nc] for nc, _o in shared])
 
-        rows = align(
-            [old.key(i) for i in range(len(old.norm))],
-            [new.key(i) for i in range(len(new.norm))],
-            row_score,
-        )
+        keys = old.keys(), new.keys()
+        rows = align(*keys, row_score)
         sample = rows.pairs[:CONTENT_SAMPLE]
 
         def column_score(o: int, n: int) -> float:  # over the first matched rows
@@ -175,14 +191,14 @@ class TableDiff:
         cols = match_columns(old.table.headers, new.table.headers, known, column_score)
         if not new.table.loose:  # loose cells have no header nor key to report on
             self._columns(cols)
-            self._keys(rows.old_keys.duplicates, rows.new_keys.duplicates, rows.new_keys.blank)
-        self._compare(cols)
-        by_old = sorted(rows.pairs)
-        olds = [o for o, _n in by_old]
-        for o, n in rows.pairs:
-            self._cells(o, n, cols, (o, n) in rows.moved)
+            self._keys(keys, rows)
+        differing = self._differing(cols, rows.pairs)
+        for pair in sorted(rows.moved | differing, key=itemgetter(1)):  # in the pairs' order
+            self._cells(*pair, cols, pair in rows.moved, pair in differing)
         for n in rows.added:
             self._added(n)
+        by_old = sorted(rows.pairs) if rows.removed else []
+        olds = [o for o, _n in by_old]
         for o in rows.removed:
             before = bisect.bisect_left(olds, o)  # the matched row just above it
             self._removed(o, (by_old[before - 1][1] if before else -1) + 0.5)
@@ -281,11 +297,13 @@ class TableDiff:
         self._put(place[0], place[1], rule, "", severity, **parts)
 
     def _keys(
-        self, old_dups: list[tuple[int, int]], new_dups: list[tuple[int, int]], blank: list[int]
+        self, keys: tuple[list[Hashable | None], list[Hashable | None]], aligned: Alignment
     ) -> None:
         # a key repeated in both versions is reported once, for the after file
-        again = {self.new.key(repeat) for _first, repeat in new_dups}
-        old_only = [(f, r) for f, r in old_dups if self.old.key(r) not in again]
+        old_keys, new_keys = keys
+        new_dups, blank = aligned.new_keys.duplicates, aligned.new_keys.blank
+        again = {new_keys[repeat] for _first, repeat in new_dups}
+        old_only = [(f, r) for f, r in aligned.old_keys.duplicates if old_keys[r] not in again]
         for side, dups in ((self.old, old_only), (self.new, new_dups)):
             which = "before" if side is self.old else "after"
             for first, repeat in dups:
@@ -316,7 +334,7 @@ class TableDiff:
                 suggestion="fill in the key column",
             )
 
-    def _cells(self, o: int, n: int, cols: ColumnMatch, moved: bool) -> None:
+    def _cells(self, o: int, n: int, cols: ColumnMatch, moved: bool, differ: bool) -> None:
         old, new = self.old, self.new
         a, b = old.table.rows[o], new.table.rows[n]
         if moved:
@@ -330,7 +348,7 @@ class TableDiff:
                 expected=f"row {a.number + 1}",
                 actual=f"row {b.number + 1}",
             )
-        if self.unchanged(o, n):
+        if not differ:
             return
         same = self.opts.normaliser.same
         changed = False

@@ -7,6 +7,7 @@ header `金額/税抜`). Only the header detection and the section rows are desi
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -15,10 +16,12 @@ from officecli.design_diff.normalize import as_number
 from officecli.design_diff.presets import Preset
 from officecli.readers import registry
 from officecli.readers.grid import SheetGrid, merged_cells, table_blocks, table_header
+from officecli.readers.grid_rows import RowCells, merged_rows
 from officecli.readers.model import ReadOptions
 from officecli.readers.paths import not_a_file
 
-Cells = dict[tuple[int, int], str]
+Cells = Mapping[tuple[int, int], str]
+Values = Callable[[list[int], list[int]], list[list[str]]]  # rows' values in a table's columns
 HEADER_SCAN_ROWS = 10  # the header is among a table's first rows (titles may come first)
 
 
@@ -89,15 +92,19 @@ def _is_section(text: str, preset: Preset) -> bool:
 
 
 def _table(
-    grid: SheetGrid, cells: Cells, band: list[int], cols: list[int], start: int, preset: Preset
+    grid: SheetGrid,
+    cells: Cells,
+    values_of: Values,
+    block: tuple[list[int], list[int]],
+    start: int,
+    preset: Preset,
 ) -> Table:
+    band, cols = block
     headers, used = table_header(grid, cells, band[start:], cols)
     body = band[start + used :]
     rows: list[Row] = []
     section = ""
-    get = cells.get
-    for r in body:
-        values = [get((r, c), "") for c in cols]
+    for r, values in zip(body, values_of(body, cols), strict=True):
         if preset.section_rows:
             filled = [v for v in values if v.strip()]
             if len(filled) == 1 and _is_section(filled[0], preset):
@@ -110,11 +117,26 @@ def _table(
 
 
 def sheet_tables(grid: SheetGrid, preset: Preset, header_row: int = 0) -> Sheet:
-    """The tables of one sheet; `header_row` (1-based, 0 = auto) fixes the header's row."""
-    cells = merged_cells(grid, escape=False)
-    rows = sorted({r for (r, _c), v in cells.items() if v.strip()})
+    """The tables of one sheet; `header_row` (1-based, 0 = auto) fixes the header's row.
+    Dense rows (calamine) are read by row slices; other sheets by their dict of cells."""
+    dense = merged_rows(grid.rows, grid.merges) if grid.rows is not None else None
+    cells: Cells
+    if dense is not None:
+        cells = dense
+        blocks = dense.blocks(dense.filled_rows())
+
+        def values_of(rows: list[int], cols: list[int]) -> list[list[str]]:
+            first, end = cols[0], cols[-1] + 1  # a table's columns are a run
+            return [dense.rows[r][first:end] for r in rows]
+    else:
+        cells = sparse = merged_cells(grid, escape=False)
+        blocks = table_blocks(sparse, sorted({r for (r, _c), v in sparse.items() if v.strip()}))
+
+        def values_of(rows: list[int], cols: list[int]) -> list[list[str]]:
+            return [[sparse.get((r, c), "") for c in cols] for r in rows]
+
     tables = []
-    for band, cols in table_blocks(cells, rows):
+    for band, cols in blocks:
         if len(cols) < 2 or len(band) < 1:
             continue
         if header_row and band[0] <= header_row - 1 <= band[-1]:
@@ -122,7 +144,7 @@ def sheet_tables(grid: SheetGrid, preset: Preset, header_row: int = 0) -> Sheet:
         else:
             start = _header_index(cells, band, cols, preset)
         if start >= 0:
-            tables.append(_table(grid, cells, band, cols, start, preset))
+            tables.append(_table(grid, cells, values_of, (band, cols), start, preset))
     return Sheet(grid.name, tables, cells, _loose(grid.name, cells, tables))
 
 
@@ -137,7 +159,10 @@ def _loose(sheet: str, cells: Cells, tables: list[Table]) -> Table | None:
         for r in range(t.span[0], t.span[1] + 1):
             held[r] = held[r] | table_cols if r in held else table_cols
     nothing: frozenset[int] = frozenset()
-    free = {k: v for k, v in cells.items() if k[1] not in held.get(k[0], nothing) and v.strip()}
+    if isinstance(cells, RowCells):
+        free = cells.free(held)
+    else:
+        free = {k: v for k, v in cells.items() if k[1] not in held.get(k[0], nothing) and v.strip()}
     if not free:
         return None
     cols = sorted({c for _r, c in free})

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
+from itertools import repeat
 
 from officecli.readers.model import Block, Document, ReadOptions
 from officecli.readers.ooxml import escape_inline
@@ -47,6 +49,11 @@ def _slow_ref(ref: str) -> tuple[int, int]:
     return int(digits or "1") - 1, col - 1
 
 
+def filled_count(rows: list[list[str]]) -> int:
+    """Non-empty values in dense rows (C-level counts)."""
+    return sum(map(len, rows)) - sum(map(list.count, rows, repeat("")))
+
+
 @dataclass
 class SheetGrid:
     name: str
@@ -56,6 +63,20 @@ class SheetGrid:
     hidden_rows: set[int] = field(default_factory=set)
     hidden_cols: set[int] = field(default_factory=set)
     comments: list[tuple[str, str]] = field(default_factory=list)
+    # dense rows from A1 when the reader had them (calamine): `cells` is then left empty,
+    # since building a dict of every cell costs more than the rest of design-diff's read
+    rows: list[list[str]] | None = None
+
+    def cell_map(self) -> dict[tuple[int, int], str]:
+        """The non-empty cells by (row, column), whichever form the reader gave."""
+        if self.rows is None:
+            return self.cells
+        return {(r, c): v for r, row in enumerate(self.rows) for c, v in enumerate(row) if v}
+
+    def cell_count(self) -> int:
+        if self.rows is None:
+            return len(self.cells)
+        return filled_count(self.rows)
 
 
 def merged_cells(grid: SheetGrid, *, escape: bool = True) -> dict[tuple[int, int], str]:
@@ -63,7 +84,8 @@ def merged_cells(grid: SheetGrid, *, escape: bool = True) -> dict[tuple[int, int
 
     `escape` makes each value Markdown inline text; without it values stay as displayed.
     """
-    cells = {k: escape_inline(v) for k, v in grid.cells.items()} if escape else dict(grid.cells)
+    given = grid.cell_map()
+    cells = {k: escape_inline(v) for k, v in given.items()} if escape else dict(given)
     for r1, c1, r2, c2 in grid.merges:
         value = cells.get((r1, c1), "")
         for r in range(r1, r2 + 1):
@@ -74,7 +96,8 @@ def merged_cells(grid: SheetGrid, *, escape: bool = True) -> dict[tuple[int, int
     return cells
 
 
-def _bands(rows: list[int]) -> list[list[int]]:
+def runs(rows: list[int]) -> list[list[int]]:
+    """Sorted numbers cut into runs of consecutive ones."""
     bands: list[list[int]] = []
     for r in rows:
         if bands and r == bands[-1][-1] + 1:
@@ -94,9 +117,9 @@ def table_blocks(
         if v.strip():
             filled.setdefault(r, set()).add(c)
     out: list[tuple[list[int], list[int]]] = []
-    for band in _bands(rows):
+    for band in runs(rows):
         cols = sorted(set[int]().union(*(filled.get(r, set()) for r in band)))
-        groups = _bands(cols)
+        groups = runs(cols)
         if len(groups) == 1:
             out.append((band, cols))
             continue
@@ -108,7 +131,7 @@ def table_blocks(
 
 
 def table_header(
-    grid: SheetGrid, cells: dict[tuple[int, int], str], rows: list[int], cols: list[int]
+    grid: SheetGrid, cells: Mapping[tuple[int, int], str], rows: list[int], cols: list[int]
 ) -> tuple[list[str], int]:
     """The header of a table and how many rows it used (two rows when the first is merged)."""
     first = rows[0]

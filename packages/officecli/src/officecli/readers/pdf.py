@@ -11,12 +11,7 @@ from typing import Any
 from officecli.readers import ocr
 from officecli.readers.model import Block, Document, ReadOptions, count_chars
 from officecli.readers.ooxml import escape_inline
-from officecli.readers.pdf_budget import (
-    MAX_EXPANDED_BYTES,
-    measured_at_open,
-    page_expansion,
-    stream_size,
-)
+from officecli.readers.pdf_budget import MAX_EXPANDED_BYTES, check_render, measured
 from officecli.readers.pdf_layout import Line, join_lines, order_lines, text_lines
 from officecli.readers.pdf_ocr import needs_ocr, ocr_pages
 from officecli.readers.pdf_tables import borderless_tables
@@ -63,11 +58,12 @@ def _image_asset(doc: Document, image: dict[str, Any]) -> str:
         if filters and filters[-1] == "JPXDecode":
             return doc.add_asset("image", ".jp2", stream.get_rawdata())
         if set(filters) <= PIXEL_FILTERS and image.get("bits") == 8:
-            # plain pixels, plus one byte a row for a PNG predictor; anything larger is refused
-            bound = _pixel_bytes(image) + int(image["srcsize"][1])
-            if bound > MAX_PICTURE_BYTES or stream_size(stream, bound) > bound:
+            # declared pixels too many: not decoded (decoding is measured against the budget)
+            if _pixel_bytes(image) > MAX_PICTURE_BYTES:
                 return ""
             return _png_asset(doc, image, stream.get_data())
+    except UnsafeFileError:
+        raise  # past the file's budget: the file is refused, not just the picture
     except Exception:  # noqa: BLE001 - a damaged picture stream must not lose the page's text
         return ""
     return ""
@@ -222,13 +218,6 @@ def _page_blocks(
     doc.dropped_glyphs += glyphs.dropped
 
 
-def _over_budget(number: int) -> str:
-    return (
-        f"page {number} not read: its content streams expand past what is left of the "
-        f"file's budget of {MAX_EXPANDED_BYTES} bytes (a decompression bomb, or a huge page)"
-    )
-
-
 def read_pdf(path: Path, options: ReadOptions) -> Document:
     import pdfplumber
     from pdfminer.pdfdocument import PDFPasswordIncorrect
@@ -236,28 +225,14 @@ def read_pdf(path: Path, options: ReadOptions) -> Document:
     from pdfplumber.utils.exceptions import PdfminerException
 
     doc = Document()
-    opening = ExpansionBudget(path.name, MAX_EXPANDED_BYTES)  # the file's, pages take the rest
+    budget = ExpansionBudget(path.name, MAX_EXPANDED_BYTES)  # every stream of the file
     try:
-        with measured_at_open(opening):
+        # the whole life of the document is measured: closing it may read the page tree
+        with measured(budget, "when the document opens"):
             pdf = pdfplumber.open(path)
-        with pdf:
-            with measured_at_open(opening):  # the page tree may sit in object streams too
+            with pdf:
                 doc.counts["pages"] = len(pdf.pages)
-            pages: list[PageContent] = []
-            budget = opening.left
-            scanned: list[int] = []
-            for number, pdf_page in enumerate(pdf.pages, 1):
-                expanded = page_expansion(pdf_page.page_obj, budget)
-                if expanded > budget:
-                    doc.cuts.append(_over_budget(number))
-                    pdf_page.close()
-                    continue
-                budget -= expanded
-                doc.raw_chars += sum(count_chars(ch["text"]) for ch in pdf_page.chars)
-                pages.append(_read_page(pdf_page, number, doc))
-                if needs_ocr(pdf_page, options.ocr):
-                    scanned.append(number)
-                pdf_page.close()
+                pages, scanned = _read_pages(pdf, budget, options, doc)
     except PdfminerException as exc:
         inner = exc.args[0] if exc.args else exc
         if isinstance(inner, UnsafeFileError):
@@ -267,6 +242,8 @@ def read_pdf(path: Path, options: ReadOptions) -> Document:
         raise BrokenFileError(f"{path.name}: not a readable PDF ({type(inner).__name__})") from None
     except (PDFSyntaxError, PDFPasswordIncorrect) as exc:
         raise BrokenFileError(f"{path.name}: not a readable PDF ({type(exc).__name__})") from None
+    if budget.refused:  # a refusal something on the way caught and ignored
+        raise UnsafeFileError(budget.refused)
     if scanned:
         _apply_ocr(path, pages, scanned, options, doc)
     running = set() if options.keep_running_headers else _running_headers(pages)
@@ -276,6 +253,25 @@ def read_pdf(path: Path, options: ReadOptions) -> Document:
     if running:
         doc.notes.append(f"{len(running)} running header/footer line(s) removed")
     return doc
+
+
+def _read_pages(
+    pdf: Any, budget: ExpansionBudget, options: ReadOptions, doc: Document
+) -> tuple[list[PageContent], list[int]]:
+    """Every page's content, and the numbers of the pages to OCR; each page's decoding
+    (and, for OCR, rendering) measured against the file's budget."""
+    pages: list[PageContent] = []
+    scanned: list[int] = []
+    for number, pdf_page in enumerate(pdf.pages, 1):
+        with measured(budget, f"while page {number} is read"):
+            doc.raw_chars += sum(count_chars(ch["text"]) for ch in pdf_page.chars)
+            pages.append(_read_page(pdf_page, number, doc))
+            if needs_ocr(pdf_page, options.ocr):
+                if ocr.available():  # else nothing is rendered
+                    check_render(pdf_page.page_obj, budget, f"when page {number} is rendered")
+                scanned.append(number)
+            pdf_page.close()
+    return pages, scanned
 
 
 def _apply_ocr(

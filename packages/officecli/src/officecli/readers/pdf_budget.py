@@ -1,161 +1,142 @@
-"""The PDF expansion budget: before a page is read, its content streams (and the forms it
-draws) are inflated with a bounded inflater and counted against one budget for the file,
-so a FlateDecode bomb costs at most the budget, never the memory it would expand to.
-The streams pdfminer decodes while the document opens (xref and object streams, document
-info) are measured the same way, just before pdfminer decodes each (`measured_at_open`)."""
+"""The PDF expansion budget: one per input file, for every stream decoded while it is read.
+
+While `measured(budget, where)` runs, each stream pdfminer decodes (xref and object
+streams when the document opens; content streams, forms, fonts, CMaps, object streams and
+pictures while a page is read) is first measured with the bounded counters of
+`pdf_filters` and taken from the budget: past it, UnsafeFileError naming the stream and
+where it was decoded, before anything is decoded in full. The wrapper round pdfminer's
+`PDFStream.decode` is installed only while some thread is inside `measured` (counted, so
+threads share one install) and each thread sees its own budget (a context variable).
+Pages that pdfium renders for OCR are measured before rendering (`check_render`)."""
 
 from __future__ import annotations
 
-import zlib
-from collections.abc import Iterator
+import threading
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
 from typing import Any
 
+from officecli.readers.pdf_filters import expanded_cost, filter_name
 from officecli.readers.safety import ExpansionBudget
 
-MAX_EXPANDED_BYTES = 128 * 1024 * 1024  # all measured streams of one PDF together
-_STEP = 1 << 20
-_FLATE = ("FlateDecode", "Fl")
-_ASCII = ("ASCII85Decode", "A85", "ASCIIHexDecode", "AHx")
-_MAX_FORM_DEPTH = 8
+MAX_EXPANDED_BYTES = 128 * 1024 * 1024  # all decoded streams of one PDF together
+_CODECS = ("DCTDecode", "DCT", "JPXDecode", "JBIG2Decode", "CCITTFaxDecode", "CCF")
+_SKIPPED_KEYS = ("Parent", "P")  # links back up to the page tree, not what a page draws
+
+_CURRENT: ContextVar[tuple[ExpansionBudget, str] | None] = ContextVar("pdf_budget", default=None)
 
 
-def _name(obj: Any) -> str:
-    return str(getattr(obj, "name", obj)).strip("/'")
+class _DecodeHook:
+    """pdfminer's PDFStream.decode, wrapped while at least one conversion needs it."""
+
+    def __init__(self) -> None:
+        self.lock = threading.Lock()
+        self.users = 0
+        self.original: Callable[[Any], None] | None = None
+
+    def enter(self) -> None:
+        from pdfminer.pdftypes import PDFStream
+
+        with self.lock:
+            if self.users == 0:
+                original = PDFStream.decode
+                self.original = original
+
+                def decode(stream: PDFStream) -> None:
+                    current = _CURRENT.get()
+                    if current is not None and stream.rawdata is not None:
+                        budget, where = current
+                        cost = stream_cost(stream, budget.left)
+                        budget.take(cost, f"{_stream_label(stream)} decoded {where}")
+                    original(stream)
+
+                PDFStream.decode = decode  # type: ignore[method-assign,assignment]
+            self.users += 1
+
+    def leave(self) -> None:
+        from pdfminer.pdftypes import PDFStream
+
+        with self.lock:
+            self.users -= 1
+            if self.users == 0 and self.original is not None:
+                PDFStream.decode = self.original  # type: ignore[method-assign,assignment]
+                self.original = None
 
 
-def stream_size(stream: Any, limit: int) -> int:
-    """The bytes a stream decodes to, counted up to limit + 1 (then it is over budget)."""
-    raw = stream.get_rawdata()
-    if raw is None:  # already decoded by pdfminer
-        return len(stream.get_data())
-    return inflated_size(raw, [_name(f) for f, _ in stream.get_filters()], limit)
-
-
-def inflated_size(raw: bytes, filters: list[str], limit: int) -> int:
-    """The size of raw bytes decoded through their filters, counted up to limit + 1.
-
-    ASCII filters (which only shrink) are decoded; a FlateDecode that another filter
-    follows is inflated within the limit and handed on; the last FlateDecode is inflated
-    step by step and its output dropped. At any other filter, or an inflation that fails
-    (encrypted, damaged), the bytes so far are the size.
-    """
-    from pdfminer.ascii85 import ascii85decode, asciihexdecode
-
-    data = raw
-    for i, name in enumerate(filters):
-        if name in _ASCII:
-            try:
-                data = (ascii85decode if name in _ASCII[:2] else asciihexdecode)(data)
-            except ValueError:
-                break
-        elif name not in _FLATE:
-            break
-        elif i == len(filters) - 1:
-            return _inflated(data, limit, keep=False)[0]
-        else:
-            size, data = _inflated(data, limit, keep=True)
-            if size > limit:
-                return size
-    return len(data)
-
-
-def _inflated(data: bytes, limit: int, keep: bool) -> tuple[int, bytes]:
-    """(bytes inflated, up to limit + 1; the bytes too if `keep`); the input's own size
-    (and the input) when it is not zlib data."""
-    inflater = zlib.decompressobj()
-    size, rest, out = 0, data, []
-    try:
-        while rest and size <= limit:
-            chunk = inflater.decompress(rest, _STEP)
-            size += len(chunk)
-            if keep:
-                out.append(chunk)
-            rest = inflater.unconsumed_tail
-    except zlib.error:
-        return len(data), data
-    return size, b"".join(out)
-
-
-def _resolved(obj: Any) -> Any:
-    from pdfminer.pdftypes import resolve1
-
-    return resolve1(obj)
-
-
-def page_streams(page: Any) -> Iterator[Any]:
-    """The page's content streams and the form XObjects it can draw, each once."""
-    from pdfminer.pdftypes import PDFStream
-
-    seen: set[int] = set()
-
-    def forms(resources: Any, depth: int) -> Iterator[Any]:
-        resources = _resolved(resources)
-        xobjects = _resolved(resources.get("XObject")) if isinstance(resources, dict) else None
-        if not isinstance(xobjects, dict) or depth > _MAX_FORM_DEPTH:
-            return
-        for ref in xobjects.values():
-            xobject = _resolved(ref)
-            if not isinstance(xobject, PDFStream) or id(xobject) in seen:
-                continue
-            seen.add(id(xobject))
-            if _name(xobject.get("Subtype")) == "Form":
-                yield xobject
-                yield from forms(xobject.get("Resources"), depth + 1)
-
-    contents = page.contents if isinstance(page.contents, list) else [page.contents]
-    for stream in contents:
-        stream = _resolved(stream)
-        if isinstance(stream, PDFStream):
-            yield stream
-    yield from forms(page.resources, 0)
-
-
-def page_expansion(page: Any, limit: int) -> int:
-    """Bytes the page's streams expand to; stops counting once past `limit`."""
-    total = 0
-    for stream in page_streams(page):
-        total += stream_size(stream, limit - total)
-        if total > limit:
-            break
-    return total
-
-
-_OPENING: ContextVar[ExpansionBudget | None] = ContextVar("pdf_opening", default=None)
+_HOOK = _DecodeHook()
 
 
 @contextmanager
-def measured_at_open(budget: ExpansionBudget) -> Iterator[None]:
-    """While the block runs, each stream pdfminer decodes is first measured (bounded) and
-    taken from `budget`: past it, UnsafeFileError before anything is inflated in full."""
-    _measure_decodes()
-    token = _OPENING.set(budget)
+def measured(budget: ExpansionBudget, where: str) -> Iterator[None]:
+    """Every stream pdfminer decodes in this thread while the block runs is measured and
+    taken from `budget`; `where` ("while page 3 is read") says when, in the refusal."""
+    _HOOK.enter()
+    token = _CURRENT.set((budget, where))
     try:
         yield
     finally:
-        _OPENING.reset(token)
+        _CURRENT.reset(token)
+        _HOOK.leave()
 
 
-def _measure_decodes() -> None:
-    """Wrap pdfminer's PDFStream.decode (once per process): outside measured_at_open it
-    decodes as before."""
-    from pdfminer.pdftypes import PDFStream
+def stream_cost(stream: Any, limit: int) -> int:
+    """What decoding a stream costs, counted up to limit + 1 (after decryption)."""
+    data = stream.rawdata
+    if data is None:
+        return 0  # decoded already, and counted then
+    if stream.decipher and stream.objid is not None and stream.genno is not None:
+        data = stream.decipher(stream.objid, stream.genno, data, stream.attrs)
+    filters = [(filter_name(f), params) for f, params in stream.get_filters()]
+    return expanded_cost(data, filters, limit)
 
-    original = PDFStream.decode
-    if getattr(original, "measured", False):
-        return
 
-    def decode(stream: PDFStream) -> None:
-        budget = _OPENING.get()
-        if budget is not None and stream.rawdata is not None:
-            data = stream.rawdata
-            if stream.decipher and stream.objid is not None and stream.genno is not None:
-                data = stream.decipher(stream.objid, stream.genno, data, stream.attrs)
-            filters = [_name(f) for f, _ in stream.get_filters()]
-            size = inflated_size(data, filters, budget.left)
-            budget.take(size, f"stream object {stream.objid} decoded when the document opens")
-        original(stream)
+def _stream_label(stream: Any) -> str:
+    return "an inline image" if stream.objid is None else f"stream object {stream.objid}"
 
-    decode.measured = True  # type: ignore[attr-defined]
-    PDFStream.decode = decode  # type: ignore[method-assign,assignment]
+
+def check_render(page: Any, budget: ExpansionBudget, where: str) -> None:
+    """Before pdfium renders a page (for OCR): the streams it will decode that pdfminer
+    has not (pictures, soft masks, patterns, annotation appearances) must fit in what is
+    left of the budget. pdfium frees them with the page, so they are checked, not taken;
+    a picture in an image codec counts its declared pixels."""
+    left, total = budget.left, 0
+    for stream in _drawn_streams(page):
+        total += stream_cost(stream, left - total) + _codec_pixels(stream)
+        if total > left:  # refused as a decode past the budget is (message, `refused`)
+            budget.take(total, f"{_stream_label(stream)} decoded {where}")
+
+
+def _codec_pixels(stream: Any) -> int:
+    filters = [filter_name(f) for f, _ in stream.get_filters()]
+    if not filters or filters[-1] not in _CODECS:
+        return 0
+    attrs = stream.attrs
+    width, height = attrs.get("Width", 0), attrs.get("Height", 0)
+    if not (isinstance(width, int) and isinstance(height, int)):
+        return 0
+    return max(width, 0) * max(height, 0) * 4  # at most four colour channels a pixel
+
+
+def _drawn_streams(page: Any) -> Iterator[Any]:
+    """Every stream reachable from what a page draws (contents, resources, annotation
+    appearances), each once, not yet decoded."""
+    from pdfminer.pdftypes import PDFStream, resolve1
+
+    seen: set[int] = set()
+    annots = resolve1(page.attrs.get("Annots"))
+    appearances = [resolve1(a).get("AP") for a in annots or [] if isinstance(resolve1(a), dict)]
+    todo: list[Any] = [page.attrs.get("Contents"), page.attrs.get("Resources"), *appearances]
+    while todo:
+        obj = resolve1(todo.pop())
+        if not isinstance(obj, dict | list | PDFStream) or id(obj) in seen:
+            continue
+        seen.add(id(obj))
+        if isinstance(obj, PDFStream):
+            if obj.rawdata is not None:
+                yield obj
+            obj = obj.attrs
+        if isinstance(obj, list):
+            todo.extend(obj)
+        else:
+            todo.extend(value for key, value in obj.items() if key not in _SKIPPED_KEYS)

@@ -5,6 +5,7 @@ Every reader goes through this module, so the limits are enforced once.
 
 from __future__ import annotations
 
+import threading
 import zipfile
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -146,22 +147,16 @@ class Package:
     def xml(self, name: str) -> Element:
         return parse_xml(self.read(name), f"{self.label}:{name}")
 
-    def iter_xml(self, name: str) -> Iterator[Element]:
-        """Stream a big part element by element ("end" events), with the same XML defences."""
-        from defusedxml.ElementTree import iterparse
-
-        label = f"{self.label}:{name}"
-        try:
-            with xml_errors(label), self.zip.open(name) as stream:
-                for _event, el in iterparse(stream, forbid_dtd=True, forbid_entities=True):
-                    yield el
-        except (zipfile.BadZipFile, OSError, EOFError) as exc:
-            raise BrokenFileError(f"{label}: member is damaged ({exc})") from None
-
     def scan_xml(self, name: str, handler: XmlHandler) -> None:
-        """Stream a big part through expat callbacks (no element objects: about twice as
-        fast as iter_xml). DTDs and entity declarations are refused as in parse_xml;
-        names arrive as 'namespace}local'. A handler raises StopScan to stop early."""
+        """Stream a big part through expat callbacks (no element objects: several times
+        faster than an element tree). DTDs and entity declarations are refused as in
+        parse_xml; names arrive as 'namespace}local'. A handler raises StopScan to stop."""
+        for _ in self.scan_xml_steps(name, handler):
+            pass
+
+    def scan_xml_steps(self, name: str, handler: XmlHandler) -> Iterator[None]:
+        """scan_xml one 1 MiB chunk at a time, pausing after each: a reader hands on what
+        its handler collected so far (rows), so memory stays bounded by a chunk."""
         from xml.parsers import expat
 
         label = f"{self.label}:{name}"
@@ -182,6 +177,7 @@ class Package:
             with self.zip.open(name) as stream:
                 while chunk := stream.read(1 << 20):
                     parser.Parse(chunk, False)
+                    yield
                 parser.Parse(b"", True)
         except StopScan:
             return
@@ -221,19 +217,25 @@ def resolve_part(folder: str, target: str) -> str:
 
 
 class ExpansionBudget:
-    """The bytes one input file may expand to, shared by all its parts (pages, streams)."""
+    """The bytes one input file may expand to, shared by all its parts (pages, streams),
+    from any thread. A refusal is kept (`refused`), so a library that swallows the error
+    cannot hide it."""
 
     def __init__(self, label: str, limit: int) -> None:
         self.label = label
         self.limit = limit
         self.left = limit
+        self.refused = ""
+        self._lock = threading.Lock()
 
     def take(self, size: int, what: str) -> None:
-        if size > self.left:
-            raise UnsafeFileError(
-                f"{self.label}: {what} expands past the file's budget of {self.limit} bytes"
-            )
-        self.left -= size
+        with self._lock:
+            if size > self.left:
+                self.refused = (
+                    f"{self.label}: {what} expands past the file's budget of {self.limit} bytes"
+                )
+                raise UnsafeFileError(self.refused)
+            self.left -= size
 
 
 def inflate_limited(data: bytes, limit: int, label: str) -> bytes:

@@ -89,7 +89,7 @@ class XlsxReader:
                     grid = SheetGrid(sheet.name, hidden=sheet.hidden)
                     self._sheet(sheet.part, grid)
                 else:
-                    self.cells_left -= len(grid.cells)
+                    self.cells_left -= grid.cell_count()
                     self._comments(sheet.part, grid)
                 yield sheet.part, grid
         finally:

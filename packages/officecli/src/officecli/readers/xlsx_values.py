@@ -14,6 +14,7 @@ process). Any other sheet, or a value of an unexpected type, goes to the expat s
 from __future__ import annotations
 
 import re
+from itertools import chain
 from typing import TYPE_CHECKING, Any
 
 from officecli.readers.grid import SheetGrid, parse_ref
@@ -34,23 +35,36 @@ _FORMULA = re.compile(rb"<f[\s/>]")
 _ERROR_OR_DATE = re.compile(rb"=\s*[\"'][ed][\"']")
 _CELL_LETTERS = re.compile(rb' r="([A-Z]{1,3})[0-9]')
 _CELL_DIGITS = re.compile(rb' r="[A-Z]{1,3}([0-9]{1,7})"')
+# after an XML declaration, a DTD, comment, CDATA, processing instruction or formula, or a
+# cell not written <c r="A1" with one letter and at most five digits: without any, the
+# sheet is plain and every cell has a reference within A1:Z99999 (2.6M cells < MAX_BOX)
+_MARKUP_OR_FAR_CELL = re.compile(rb'<(?:[!?]|f[\s/>]|c(?=[\s/>])(?! r="[A-Z][0-9]{1,5}"))')
 _TEXT_SCREEN = (b"_x", b"\r")  # escapes calamine decodes and the expat scan keeps; raw CR
+
+
+def _complete(data: bytes, closing: bytes) -> bool:
+    """Not truncated (calamine reads a part cut short as far as it goes; the expat scan
+    calls it broken), and nothing calamine decodes differently."""
+    if not data.rstrip().endswith(closing):
+        return False
+    return not any(mark in data for mark in _TEXT_SCREEN)
 
 
 def _plain(data: bytes, closing: bytes) -> bool:
     """No DTD, comment, CDATA or processing instruction (the expat scan refuses or reads
-    those its own way), nothing calamine decodes differently, and not truncated (calamine
-    reads a part cut short as far as it goes; the expat scan calls it broken)."""
-    if b"<!" in data or data.count(b"<?") > 1 or not data.rstrip().endswith(closing):
-        return False
-    return not any(mark in data for mark in _TEXT_SCREEN)
+    those its own way), and complete."""
+    return b"<!" not in data and data.count(b"<?") <= 1 and _complete(data, closing)
 
 
 def sheet_fits(data: bytes) -> bool:
     """Whether calamine reads this worksheet part exactly as the expat scan does."""
     if _DEFAULT_NS not in data or _PREFIXED_NS.search(data) or b"hidden" in data:
         return False
-    if not _plain(data, b"</worksheet>") or _FORMULA.search(data) or _ERROR_OR_DATE.search(data):
+    if not _complete(data, b"</worksheet>") or _ERROR_OR_DATE.search(data):
+        return False
+    if not _MARKUP_OR_FAR_CELL.search(data, 2 if data.startswith(b"<?") else 0):
+        return True  # one regex pass settles the common sheet
+    if not _plain(data, b"</worksheet>") or _FORMULA.search(data):
         return False
     cells = data.count(b"<c ") + data.count(b"<c>") + data.count(b"<c/>")
     letters = _CELL_LETTERS.findall(data)
@@ -79,14 +93,15 @@ def _shown(value: object) -> str:
     raise _NotShown
 
 
-def _cells(rows: list[list[Any]]) -> dict[tuple[int, int], str]:
-    """The non-empty cells by (row, column); one comprehension (this is per cell)."""
-    return {
-        (r, c): v if v.__class__ is str else _shown(v)
-        for r, row in enumerate(rows)
-        for c, v in enumerate(row)
-        if v != ""
-    }
+def _displayed(rows: list[list[Any]]) -> list[list[str]]:
+    """The rows with every value as shown, in place: a row of strings only (most of a
+    design sheet) is left as calamine built it, the type test running in C."""
+    if set(map(type, chain.from_iterable(rows))) <= {str}:
+        return rows
+    for row in rows:
+        if set(map(type, row)) != {str}:
+            row[:] = [v if v.__class__ is str else _shown(v) for v in row]
+    return rows
 
 
 class CalamineSheets:
@@ -137,12 +152,11 @@ class CalamineSheets:
         except CalamineError:
             return None  # the expat scan reports what is wrong with the part
         try:
-            cells = _cells(rows)
+            grid = SheetGrid(ref.name, hidden=ref.hidden, rows=_displayed(rows))
         except _NotShown:
             return None
-        if len(cells) > cells_left:
+        if grid.cell_count() > cells_left:
             return None  # the expat scan cuts at the exact cell
-        grid = SheetGrid(ref.name, hidden=ref.hidden, cells=cells)
         grid.merges = [(r1, c1, r2, c2) for (r1, c1), (r2, c2) in merges]
         return grid
 

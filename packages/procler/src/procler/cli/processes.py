@@ -57,7 +57,8 @@ PROCESS = {
     "description": "one process: name, status, context, pid (the program's; shell: true when "
     "a shell runs it), started_at, uptime_seconds, run, restarts, exit_code, last_exit, desired, "
     "dependency_down and why (a dependency died or was stopped), source, tags, memory_rss_bytes, "
-    "cpu_percent, linux_state (local) or docker (docker), health (with a healthcheck), "
+    "cpu_percent, linux_state (local) or docker (docker) (pid, memory, CPU and linux_state from "
+    "a /proc sample at most 1 s old, new at each transition), health (with a healthcheck), "
     "log_ready (with a ready_log_line), watch (with watch:: state armed|disarmed|suspended, "
     "triggers, last_trigger, suspended_by); config_reloaded when this command took up a "
     "changed config",

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import cached_property
 from pathlib import Path
 from typing import Literal
 
@@ -167,7 +168,7 @@ class ProcessSpec:
             return list(self.args)
         return ["/bin/sh", "-c", self.command or ""]
 
-    @property
+    @cached_property  # status asks on every call, and planning parses the command (~0.1 ms)
     def keeps_shell(self) -> bool:
         """The command needs a shell that stays the run's leader (a pipeline, a list...)."""
         return self.args is None and plan(self.command or "").keeps_shell

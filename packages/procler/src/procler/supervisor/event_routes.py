@@ -28,7 +28,8 @@ from procler.errors import ProcessNotFound
 from procler.supervisor.api_security import send_json
 from procler.supervisor.clock import iso
 from procler.supervisor.events import Event, EventBus, Subscriber
-from procler.supervisor.status import CpuMeter, process_status
+from procler.supervisor.sampler import ProcessSampler
+from procler.supervisor.status import process_status
 
 if TYPE_CHECKING:
     from procler.supervisor.core import Supervisor
@@ -83,9 +84,9 @@ def parse_request(scope: Scope, known: list[str], head: int) -> Request:
 
 def snapshot(sup: Supervisor, seq: int) -> Event:
     """Every process's status (as `procler status` shows it) at event seq."""
-    meter, now = CpuMeter(), sup.clock.time()
+    sampler, now = ProcessSampler(), sup.clock.time()
     processes = [
-        process_status(sup.runtimes[n], meter, now, sup.host.dependency_down(sup.runtimes[n]))
+        process_status(sup.runtimes[n], sampler, now, sup.host.dependency_down(sup.runtimes[n]))
         for n in sup.config().processes
         if n in sup.runtimes
     ]

@@ -33,8 +33,9 @@ from procler.supervisor.core import Supervisor
 from procler.supervisor.orchestrate import start_plan, stop_plan
 from procler.supervisor.ports import holder, project_process
 from procler.supervisor.runtime import ProcessRuntime
+from procler.supervisor.sampler import ProcessSampler
 from procler.supervisor.schedule_handlers import ScheduleCommands
-from procler.supervisor.status import CpuMeter, process_status, supervisor_status
+from procler.supervisor.status import process_status, supervisor_status
 from procler.supervisor.waiting import wait_members
 
 TYPE_CHECKING = False
@@ -48,7 +49,7 @@ START_WAIT = 60.0  # default bound on a start waiting for its health check (--ti
 class Handlers:
     def __init__(self, sup: Supervisor) -> None:
         self.sup = sup
-        self.meter = CpuMeter()
+        self.sampler = ProcessSampler()
         self.schedules = ScheduleCommands(sup, self.describe)
         self.listener: TcpListener | None = None  # `procler serve`'s: the daemon sets it
 
@@ -134,7 +135,7 @@ class Handlers:
 
     def describe(self, rt: ProcessRuntime) -> dict[str, Any]:
         status = process_status(
-            rt, self.meter, self.sup.clock.time(), self.sup.host.dependency_down(rt)
+            rt, self.sampler, self.sup.clock.time(), self.sup.host.dependency_down(rt)
         )
         lost = self.sup.output.unstored(rt.name)
         if lost is not None:

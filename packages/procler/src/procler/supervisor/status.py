@@ -10,29 +10,12 @@ from typing import TYPE_CHECKING, Any
 
 from procler import __version__, project, states
 from procler.config.model import ProcessSpec
-from procler.contexts import procfs
 from procler.supervisor.clock import iso
+from procler.supervisor.sampler import ProcessSampler
 
 if TYPE_CHECKING:
     from procler.supervisor.core import Supervisor
     from procler.supervisor.runtime import ProcessRuntime
-
-
-class CpuMeter:
-    """CPU percent of a process tree between two status calls (since start on the first)."""
-
-    def __init__(self) -> None:
-        self._last: dict[str, tuple[int | None, float, float]] = {}
-
-    def percent(
-        self, name: str, pid: int | None, cpu_seconds: float, now: float, started: float
-    ) -> float:
-        prev_pid, prev_cpu, prev_t = self._last.get(name, (None, 0.0, started))
-        if prev_pid != pid:
-            prev_cpu, prev_t = 0.0, started
-        self._last[name] = (pid, cpu_seconds, now)
-        elapsed = now - prev_t
-        return round(100.0 * max(0.0, cpu_seconds - prev_cpu) / elapsed, 1) if elapsed > 0 else 0.0
 
 
 def resting_status(
@@ -70,9 +53,13 @@ def resting_status(
 
 
 def process_status(
-    runtime: ProcessRuntime, meter: CpuMeter, now: float, down: tuple[str, str] | None = None
+    runtime: ProcessRuntime,
+    sampler: ProcessSampler,
+    now: float,
+    down: tuple[str, str] | None = None,
 ) -> dict[str, Any]:
-    """Everything an agent needs about one process, from the runtime and /proc.
+    """Everything an agent needs about one process, from the runtime and a /proc sample
+    (pid, memory, CPU and linux_state at most a second old: see procler.supervisor.sampler).
 
     `down` is (dependency, why) when a dependency of a process that runs (or should)
     died or was stopped."""
@@ -87,23 +74,23 @@ def process_status(
         out["dependency_down"], out["why"] = down
     if runtime.health is not None:
         out["health"] = runtime.health.summary()
-    if runtime.proc is not None and runtime.status in states.ALIVE:
-        leader = runtime.proc.pid
-        pid = leader
-        if out["shell"] and pid is not None:
-            # The shell leads the group; what the user thinks of as the process is its child.
-            pid = next(iter(procfs.children(pid)), pid)
-        out["pid"] = pid
+    proc = runtime.proc
+    if proc is not None and runtime.status in states.ALIVE:
         out["started_at"] = iso(runtime.started_at)
         out["uptime_seconds"] = round(now - runtime.started_at, 3) if runtime.started_at else None
-        tree = procfs.tree(leader) if leader is not None else []
-        out.update(runtime.proc.details(next((p for p in tree if p.pid == pid), None)))
-        if tree:
-            out["memory_rss_bytes"] = sum(p.rss_bytes for p in tree)
-            cpu = sum(p.cpu_seconds for p in tree)
-            out["cpu_percent"] = meter.percent(
-                runtime.name, leader, cpu, now, runtime.started_at or now
-            )
+        leader = proc.pid
+        if leader is None:
+            out.update(proc.details(None))
+            return out
+        started = runtime.started_at or now
+        sample = sampler.sample(
+            runtime.name, proc, leader, runtime.status, out["shell"], now, started
+        )
+        out["pid"] = sample.pid
+        out.update(proc.details(sample.stat))
+        if sample.rss_bytes is not None:
+            out["memory_rss_bytes"] = sample.rss_bytes
+            out["cpu_percent"] = sample.cpu_percent
     return out
 
 

@@ -21,6 +21,7 @@ from watchfiles._rust_notify import RustNotify
 
 from procler import states
 from procler.config.model import ProcessSpec, ProjectConfig
+from procler.supervisor.clock import iso
 from procler.supervisor.host import background
 from procler.supervisor.watch_actions import Owner, Watch, act
 from procler.supervisor.watch_filter import PathFilter, gitignore, watched_folders
@@ -134,8 +135,6 @@ class Watcher:
 
     def describe(self, name: str) -> dict[str, Any] | None:
         """The watch as `status` shows it; None for a process without one."""
-        from procler.supervisor.clock import iso
-
         watch = self.watches.get(name)
         rt = self.sup.runtimes.get(name)
         if watch is None or rt is None:

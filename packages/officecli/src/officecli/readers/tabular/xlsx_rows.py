@@ -1,5 +1,5 @@
 """The rows of one xlsx sheet, streamed through the guarded Package (zip-bomb and XML
-limits), with the same shared strings and number formats as doc2md's xlsx reader.
+limits) with doc2md's expat scan of a sheet, the same shared strings and number formats.
 
 Values are the cached ones, as text a person would read: numbers plainly (8800, 0.1),
 cells formatted as dates as ISO dates, booleans as true/false.
@@ -10,9 +10,8 @@ from __future__ import annotations
 import datetime as dt
 from collections.abc import Iterator
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-from officecli.readers.grid import parse_ref
 from officecli.readers.numfmt import is_date_format
 from officecli.readers.safety import Package
 from officecli.readers.tabular.table import (
@@ -24,19 +23,13 @@ from officecli.readers.tabular.table import (
     in_chunks,
 )
 from officecli.readers.xlsx_book import (
-    X,
     cell_formats,
-    rich_text,
     shared_strings,
     sheet_refs,
     uses_1904_dates,
     workbook,
 )
-
-if TYPE_CHECKING:
-    from xml.etree.ElementTree import Element
-
-_CELL, _ROW, _VALUE, _INLINE = X + "c", X + "row", X + "v", X + "is"
+from officecli.readers.xlsx_sheet import SheetScan
 
 
 class _Cells:
@@ -47,20 +40,15 @@ class _Cells:
         self.dates = [is_date_format(code) for code in cell_formats(pkg)]
         self.epoch = dt.datetime(1904, 1, 1) if date1904 else dt.datetime(1899, 12, 30)
 
-    def value(self, c: Element) -> Any:
-        kind = c.get("t", "n")
+    def value(self, kind: str, style: int, raw: str, inline: str) -> Any:
         if kind == "inlineStr":
-            inline = c.find(_INLINE)
-            return rich_text(inline) if inline is not None else ""
-        v = c.find(_VALUE)
-        raw = v.text or "" if v is not None else ""
+            return inline
         if kind == "s":
             return self.strings[int(raw)] if raw.isdigit() and int(raw) < len(self.strings) else ""
         if kind == "b":
             return raw == "1" if raw else None
         if kind != "n" or not raw:
             return raw  # str (a formula's text), e (#N/A), d (ISO text)
-        style = int(c.get("s", "0") or 0)
         if style < len(self.dates) and self.dates[style]:
             return self._moment(raw)
         try:
@@ -82,22 +70,39 @@ class _Cells:
         return moment.time() if 0 <= days < 1 else moment
 
 
-def _sheet_rows(elements: Iterator[Element], cells: _Cells) -> Iterator[tuple[int, list[Any]]]:
-    """(sheet row number, values by column) for every row element, in file order."""
-    values: dict[int, Any] = {}
-    next_col = 0
-    for el in elements:
-        if el.tag == _CELL:
-            ref = el.get("r")
-            col = parse_ref(ref)[1] if ref else next_col
-            values[col] = cells.value(el)
-            next_col = col + 1
-            el.clear()
-        elif el.tag == _ROW:
-            width = max(values) + 1 if values else 0
-            yield int(el.get("r", "0") or 0), [values.get(i) for i in range(width)]
-            values, next_col = {}, 0
-            el.clear()
+class _Rows:
+    """Collects the cells SheetScan hands over into rows: (sheet row number, values by
+    column), in file order; a row is complete when a cell of another row arrives."""
+
+    def __init__(self, cells: _Cells) -> None:
+        self.cells = cells
+        self.done: list[tuple[int, list[Any]]] = []
+        self.row = -1
+        self.values: dict[int, Any] = {}
+
+    def cell(
+        self, row: int, col: int, kind: str, style: int, raw: str, inline: str, _formula: str
+    ) -> bool:
+        if row != self.row:
+            self.flush()
+            self.row = row
+        self.values[col] = self.cells.value(kind, style, raw, inline)
+        return True
+
+    def flush(self) -> None:
+        if self.values:
+            width = max(self.values) + 1
+            self.done.append((self.row + 1, [self.values.get(i) for i in range(width)]))
+            self.values = {}
+
+
+def _sheet_rows(pkg: Package, part: str, cells: _Cells) -> Iterator[tuple[int, list[Any]]]:
+    rows = _Rows(cells)
+    for _ in pkg.scan_xml_steps(part, SheetScan(rows.cell)):
+        ready, rows.done = rows.done, []
+        yield from ready
+    rows.flush()
+    yield from rows.done
 
 
 def xlsx_rows(path: Path, sheet: str | None) -> tuple[str, Opened]:
@@ -112,7 +117,7 @@ def xlsx_rows(path: Path, sheet: str | None) -> tuple[str, Opened]:
                 suggestion="use --sheet with one of: " + ", ".join(names),
             )
         ref = refs[names.index(sheet)] if sheet is not None else refs[0]
-        rows = _sheet_rows(pkg.iter_xml(ref.part), _Cells(pkg, uses_1904_dates(book)))
+        rows = _sheet_rows(pkg, ref.part, _Cells(pkg, uses_1904_dates(book)))
         header_number, first = next(
             ((n, values) for n, values in rows if any(v not in (None, "") for v in values)),
             (0, []),
