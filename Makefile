@@ -44,6 +44,7 @@ bench: sync
 	$(BENCH) bench/cli_startup.py
 	$(BENCH) bench/procler_status.py
 	$(BENCH) bench/procler_scale.py
+	$(BENCH) bench/procler_scale.py 1000
 	$(BENCH) bench/procler_readiness.py
 	$(BENCH) bench/procler_recovery.py
 	$(BENCH) bench/procler_schedule.py

@@ -10,6 +10,8 @@ import sys
 import threading
 from pathlib import Path
 
+import pytest
+
 from procler.entry import explicit_config
 
 PROCLER = str(Path(sys.executable).parent / "procler")
@@ -92,3 +94,21 @@ def test_explicit_config_is_read_as_the_parser_reads_it() -> None:
     assert explicit_config(["--config=b.yaml", "status"]) == "b.yaml"
     assert explicit_config(["run", "x", "--", "tool", "--config", "c.yaml"]) is None
     assert explicit_config(["status", "--config"]) is None
+
+
+def test_procler_namespaces_reads_as_up_n(monkeypatch: pytest.MonkeyPatch) -> None:
+    from procler.entry import with_namespaces
+
+    monkeypatch.setenv("PROCLER_NAMESPACES", "web,jobs")
+    assert with_namespaces(["up", "--wait"]) == ["up", "--namespace", "web,jobs", "--wait"]
+    assert with_namespaces(["--config", "c.yaml", "up"]) == [
+        "--config",
+        "c.yaml",
+        "up",
+        "--namespace",
+        "web,jobs",
+    ]
+    assert with_namespaces(["up", "-n", "data"]) == ["up", "-n", "data"]
+    assert with_namespaces(["logs", "up"]) == ["logs", "up"]
+    monkeypatch.delenv("PROCLER_NAMESPACES")
+    assert with_namespaces(["up"]) == ["up"]

@@ -42,6 +42,10 @@ ANSWERED = frozenset(
         "exec",
         "why",
         "ci",
+        "scale",
+        "namespace start",
+        "namespace stop",
+        "namespace restart",
         "recipe list",
         "recipe show",
         "recipe run",
@@ -125,9 +129,22 @@ def offer(argv: "list[str]") -> "int | None":
     return code
 
 
+def with_namespaces(argv: "list[str]") -> "list[str]":
+    """`up` without -n takes $PROCLER_NAMESPACES, as if written `up -n VALUE`."""
+    chosen = os.environ.get("PROCLER_NAMESPACES")
+    at = 0
+    while at < len(argv) and argv[at].startswith("-"):
+        at += 2 if argv[at] == "--config" else 1
+    if not chosen or argv[at : at + 1] != ["up"]:
+        return argv
+    if any(a in ("-n", "--namespace") or a.startswith("--namespace=") for a in argv):
+        return argv
+    return [*argv[: at + 1], "--namespace", chosen, *argv[at + 1 :]]
+
+
 def main() -> "None":
     """Console entry: the supervisor's answer if it has one, else the full CLI."""
-    argv = sys.argv[1:]
+    sys.argv[1:] = argv = with_namespaces(sys.argv[1:])
     try:
         code = offer(argv)
     except (Exception, KeyboardInterrupt) as exc:  # noqa: BLE001 - mapped in one place

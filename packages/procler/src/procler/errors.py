@@ -154,6 +154,21 @@ class ImageNotFound(UsageError):
     )
 
 
+class NotReplicated(UsageError):
+    code = "NOT_REPLICATED"
+    default_suggestion = "give the process `replicas: N` in the config, then scale it"
+
+
+class NamespaceNotFound(UsageError):
+    code = "NAMESPACE_NOT_FOUND"
+    default_suggestion = "run `procler namespace list` to see the namespaces"
+
+    @classmethod
+    def among(cls, name: str, known: "Iterable[str]") -> "NamespaceNotFound":
+        suggestion = _closest_then(name, known, cls.default_suggestion)
+        return cls(f"no process is in namespace {name!r}", suggestion=suggestion)
+
+
 class RecipeNotFound(UsageError):
     code = "RECIPE_NOT_FOUND"
     default_suggestion = "run `procler recipe list` to see the defined recipes"
@@ -247,6 +262,8 @@ ALL_ERRORS: "tuple[type[AgentError], ...]" = (
     DockerUnavailable,
     ContainerNotFound,
     ImageNotFound,
+    NotReplicated,
+    NamespaceNotFound,
     RecipeNotFound,
     RunNotFound,
     RunNotRunning,

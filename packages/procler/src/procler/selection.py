@@ -6,18 +6,26 @@ Shared by the supervisor's handlers and the answers given from disk without one
 
 from __future__ import annotations
 
+from collections import Counter
+from collections.abc import Iterable
 from typing import Any
 
 from agentcli.errors import UsageError
+from procler import states
 from procler.config.graph import DependencyGraph
 from procler.config.model import ProjectConfig
-from procler.errors import GroupNotFound
+from procler.errors import GroupNotFound, NamespaceNotFound, ProcessNotFound
 
 
 def tagged(config: ProjectConfig, values: dict[str, Any]) -> list[str]:
-    """The processes carrying one of the --tag values (every process without --tag)."""
+    """The processes carrying one of the --tag values (every process without --tag), in
+    one of the --namespace ones when given."""
     tags = set(values.get("tag") or ())
-    return [n for n, spec in config.processes.items() if not tags or tags & set(spec.tags)]
+    names = [n for n, spec in config.processes.items() if not tags or tags & set(spec.tags)]
+    if values.get("namespace") is not None:
+        chosen = set(in_namespaces(config, split_namespaces(values["namespace"])))
+        names = [n for n in names if n in chosen]
+    return names
 
 
 def named(values: dict[str, Any], verb: str, config: ProjectConfig) -> str:
@@ -33,9 +41,10 @@ def named(values: dict[str, Any], verb: str, config: ProjectConfig) -> str:
 
 
 def group_members(config: ProjectConfig, name: str) -> list[str]:
+    """A group's processes (a member with replicas as its instances)."""
     if name not in config.groups:
         raise GroupNotFound.among(name, config.groups)
-    return list(config.groups[name].processes)
+    return expand(config, config.groups[name].processes)
 
 
 def group_list(config: ProjectConfig) -> dict[str, Any]:
@@ -56,13 +65,95 @@ def stop_levels(graph: DependencyGraph, names: list[str], with_dependents: bool)
     return [level for level in levels if level]
 
 
-def stop_answer(values: dict[str, Any], outcomes: list[dict[str, Any]]) -> Any:
+def stop_answer(
+    values: dict[str, Any], outcomes: list[dict[str, Any]], config: ProjectConfig
+) -> Any:
     """The answer of `stop`: every outcome with --all, else the named process's (and its
     dependents' with --with-dependents)."""
     if values.get("all"):
         return {"processes": outcomes}
-    target = values["name"]
-    found = next(o for o in outcomes if o["name"] == target)
-    if not values.get("with_dependents"):
-        return found
-    return {**found, "dependents": [o for o in outcomes if o["name"] != target]}
+    found, rest = split_named(config, values["name"], outcomes)
+    return {**found, "dependents": rest} if values.get("with_dependents") else found
+
+
+def split_named(
+    config: ProjectConfig, name: str, outcomes: list[dict[str, Any]]
+) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    """NAME's outcome (its instances' rolled up) and the other outcomes."""
+    mine = set(instances(config, name))
+    found = one_or_rolled(config, name, [o for o in outcomes if o["name"] in mine])
+    return found, [o for o in outcomes if o["name"] not in mine]
+
+
+def instances(config: ProjectConfig, name: str) -> list[str]:
+    """The processes NAME stands for: itself, or each instance of a process with replicas."""
+    if name in config.processes:
+        return [name]
+    rset = config.replica_sets.get(name)
+    if rset is not None:
+        return list(rset.instances)
+    raise ProcessNotFound.among(name, [*config.replica_sets, *config.processes])
+
+
+def expand(config: ProjectConfig, names: Iterable[str]) -> list[str]:
+    """Names as a config writes them (a group's members), each as its processes."""
+    return list(dict.fromkeys(n for name in names for n in instances(config, name)))
+
+
+def rolled_up(name: str, rows: list[dict[str, Any]]) -> dict[str, Any]:
+    """The answer for a process with replicas: each instance, and one status for all."""
+    statuses = [row["status"] for row in rows]
+    return {
+        "name": name,
+        "status": states.rollup(statuses),
+        "replicas": len(rows),
+        "counts": dict(Counter(statuses)),
+        "instances": rows,
+    }
+
+
+def one_or_rolled(config: ProjectConfig, name: str, rows: list[dict[str, Any]]) -> dict[str, Any]:
+    """The answer for NAME: its row, or the roll-up of its instances' rows."""
+    return rolled_up(name, rows) if name in config.replica_sets else rows[0]
+
+
+def namespaces_of(config: ProjectConfig) -> dict[str, list[str]]:
+    """Each namespace and its processes, in config order."""
+    out: dict[str, list[str]] = {}
+    for name, spec in config.processes.items():
+        for namespace in spec.namespaces:
+            out.setdefault(namespace, []).append(name)
+    return out
+
+
+def in_namespaces(config: ProjectConfig, wanted: Iterable[str]) -> list[str]:
+    """The processes in any of the namespaces (NAMESPACE_NOT_FOUND for one without any)."""
+    known = namespaces_of(config)
+    chosen = list(wanted)
+    for namespace in chosen:
+        if namespace not in known:
+            raise NamespaceNotFound.among(namespace, known)
+    return [n for n, spec in config.processes.items() if set(spec.namespaces) & set(chosen)]
+
+
+def split_namespaces(text: str) -> list[str]:
+    """`-n a,b` as a list of namespaces (a usage error when it names none)."""
+    names = [part.strip() for part in text.split(",") if part.strip()]
+    if not names:
+        raise UsageError(f"no namespace in {text!r}", suggestion="e.g. `-n web` or `-n web,jobs`")
+    return names
+
+
+def outside_namespaces(
+    values: dict[str, Any], selected: list[str], answer: dict[str, Any]
+) -> dict[str, Any]:
+    """With --namespace: the answer names the dependencies started outside the selection."""
+    if values.get("namespace") is None:
+        return answer
+    wanted = set(selected)
+    outside = [o["name"] for o in answer["processes"] if o["name"] not in wanted]
+    out = {**answer, "namespaces": split_namespaces(values["namespace"])}
+    if outside:
+        out["outside_namespaces"] = outside
+        out["warning"] = f"started outside the namespaces, as dependencies: {', '.join(outside)}"
+    return out

@@ -187,6 +187,30 @@ def dependency_down(condition: str, status: str) -> bool:
     return status in DOWN or (status == EXITED and condition == "healthy")
 
 
+def enough_met(condition: str, members: list[tuple[str, bool]], least: int) -> bool:
+    """`depends_on: {name, min}`: at least `least` of the instances, each (status,
+    log_ready), meet condition."""
+    return sum(dependency_met(condition, s, ready) for s, ready in members) >= least
+
+
+def enough_impossible(condition: str, statuses: list[str], least: int) -> bool:
+    """Fewer than `least` instances can still reach condition without a new start."""
+    return sum(not dependency_impossible(condition, s) for s in statuses) < least
+
+
+def enough_down(condition: str, statuses: list[str], least: int) -> bool:
+    """Fewer than `least` instances are up: the dependents are told."""
+    return sum(not dependency_down(condition, s) for s in statuses) < least
+
+
+MIXED = "mixed"  # the roll-up of instances whose statuses differ
+
+
+def rollup(statuses: list[str]) -> str:
+    """One status for a process's instances: theirs when they agree, else `mixed`."""
+    return statuses[0] if statuses and len(set(statuses)) == 1 else MIXED
+
+
 def failed_start(user_start: bool, status: str, has_check: bool, ever_healthy: bool) -> bool:
     """A run the user started that ends before it was known good (during the start grace
     period, or with a health check before it ever passed) is failed, not restarted."""

@@ -108,7 +108,13 @@ def test_the_example_with_redis_is_valid_and_keeps_its_meaning(project: Path) ->
     config, findings = check_config(str(path), {})
     assert (findings.as_dicts(), config is not None) == ([], True)
     assert config is not None
-    api, worker, db = config.processes["api"], config.processes["worker"], config.processes["db"]
+    api, worker, db = config.processes["api"], config.processes["worker-2"], config.processes["db"]
+    assert [n for n in config.processes if n.startswith("worker")] == [
+        "worker-0",
+        "worker-1",
+        "worker-2",
+    ]  # replicas act now: NAME-0 ... NAME-(N-1) (Procler 0.3 said worker-1 ... worker-3)
+    assert (api.namespaces, worker.replica_of, worker.replica) == (("backend",), "worker", 2)
     assert api.healthcheck is not None and api.healthcheck.http is not None
     assert (api.healthcheck.kind, api.healthcheck.http.url) == (
         "http",
@@ -151,9 +157,7 @@ def test_the_example_with_redis_is_valid_and_keeps_its_meaning(project: Path) ->
     assert (deploy.steps[3].context, deploy.steps[3].container) == ("docker", "postgres-dev")
     assert config.snippets["rebuild"].tags == ("docker",)
     assert [(w["path"], w["message"]) for w in findings.warning_dicts()] == [
-        ("processes.api.namespace", "namespace is accepted but not acted on by this version of Procler"),
         ("processes.api.max_memory", "max_memory: the whole process tree's resident memory is sampled every 2 s; two samples in a row above the limit restart it (a single spike is forgiven)"),
-        ("processes.worker.replicas", "replicas is accepted but not acted on by this version of Procler"),
     ]  # fmt: skip
     assert config.processes["cleanup"].schedule == Schedule(
         cron="0 */6 * * *", written="0 */6 * * *"
@@ -166,9 +170,9 @@ def test_validate_and_explain_answer_in_the_seed_shape(project: Path) -> None:
     assert (code, answer["data"]["valid"], answer["data"]["summary"]) == (
         0,
         True,
-        "6 processes, 1 group, no errors, 3 warnings",
+        "6 processes, 1 group, no errors, 1 warning",
     )
-    assert [w["line"] for w in answer["data"]["warnings"]] == [14, 16, 26]
+    assert [w["line"] for w in answer["data"]["warnings"]] == [16]
     code, answer = run_procler(project, "config", "explain")
     data = answer["data"]
     assert (code, data["process_count"], data["group_count"], data["recipe_count"]) == (0, 6, 1, 1)

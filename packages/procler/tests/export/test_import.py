@@ -82,9 +82,9 @@ def test_compose_import_warns_at_line_and_column(project: Path) -> None:
     assert findings.as_dicts() == []
     assert config is not None
     assert config.processes["vote"].depends_on[0].condition == "healthy"
-    assert (config.processes["worker"].replicas, config.processes["result"].namespace) == (
+    assert (config.replica_sets["worker"].declared, config.processes["result"].namespaces) == (
         2,
-        "frontend",
+        ("frontend",),
     )
 
 

@@ -60,7 +60,6 @@ def test_values_procler_cannot_read_are_warned_and_the_config_loads(project: Pat
         ("web", "healthcheck.retries", "compose.yaml:21:16"),
         ("web", "healthcheck.start_interval", "compose.yaml:22:7"),
         ("web", "restart", "compose.yaml:16:14"),
-        ("web", "profiles", "compose.yaml:11:15"),
         ("web", "deploy.resources", "compose.yaml:12:27"),
         ("web", "labels", "compose.yaml:13:13"),
         ("job", "healthcheck.test", "compose.yaml:25:25"),
@@ -83,7 +82,9 @@ def test_values_procler_cannot_read_are_warned_and_the_config_loads(project: Pat
     config, findings = check_config(str(imported), {"HOME": "/home/ada"})
     assert findings.as_dicts() == []
     assert config is not None
-    assert (config.processes["web"].stop_signal, config.processes["job"].restart.policy) == (
+    web_0 = config.processes["web-0"]  # replicas: 2
+    assert (web_0.stop_signal, web_0.namespaces, config.processes["job"].restart.policy) == (
         "QUIT",
+        ("front", "edge"),
         "on-failure",
     )

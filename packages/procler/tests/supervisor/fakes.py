@@ -182,5 +182,8 @@ class FakeHost:
     def reaped(self, rt: Any, proc: RunningProcess) -> None:
         pass
 
+    def specs_changed(self) -> None:
+        pass
+
     def output(self, rt: Any, run: int, batch: OutputBatch) -> None:
         self.lines.extend((rt.name, run, text) for text in batch.texts)

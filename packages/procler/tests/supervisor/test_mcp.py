@@ -145,6 +145,25 @@ CALLS: list[tuple[str, dict[str, Any], Callable[[Any], Any], Any]] = [
     ("procler_up", {}, lambda d: sorted(statuses(d))[0], ("api", "healthy")),
     ("procler_down", {}, lambda d: sorted(statuses(d))[0], ("api", "stopped")),
     ("procler_ci", {"timeout": "30s"}, lambda d: d["ready"], True),
+    (
+        "procler_namespace_list",
+        {},
+        lambda d: d["namespaces"],
+        [{"name": "default", "processes": ["api", "worker", "oneoff"]}],
+    ),
+    (
+        "procler_namespace_stop",
+        {"name": "default"},
+        statuses,
+        [("api", "stopped"), ("worker", "stopped"), ("oneoff", "stopped")],
+    ),
+    ("procler_namespace_start", {"name": "default"}, lambda d: d["namespaces"], ["default"]),
+    (
+        "procler_namespace_restart",
+        {"name": "default", "timeout": "30s"},
+        lambda d: sorted(p["run"] > 1 for p in d["processes"]),
+        [True, True, True],
+    ),
     ("procler_schedule_list", {}, lambda d: d["schedules"], []),
     ("procler_reload", {}, lambda d: d["processes"], ["api", "worker", "oneoff"]),
     ("procler_serve", {"port": 0}, lambda d: (d["listening"], d["read_only"]), (True, False)),
@@ -165,6 +184,7 @@ NOT_DRIVEN = [
     "procler_import_procfile",
     "procler_import_compose",
     "procler_import_procler03",
+    "procler_scale",  # needs a process with replicas: tests/supervisor/test_replicas.py
     # they need a run id (an interrupted or a running run): tests/supervisor/test_recipe*.py
     "procler_recipe_status",
     "procler_recipe_resume",

@@ -40,6 +40,7 @@ def resting(name: str, **saved: Any) -> dict[str, Any]:
         "why": None,
         "source": "config",
         "tags": [],
+        "namespaces": ["default"],
         "memory_rss_bytes": None,
         "cpu_percent": None,
         "linux_state": None,

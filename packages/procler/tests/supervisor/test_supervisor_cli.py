@@ -60,6 +60,7 @@ STATUS_KEYS = [
     "why",
     "source",
     "tags",
+    "namespaces",
     "memory_rss_bytes",
     "cpu_percent",
     "linux_state",

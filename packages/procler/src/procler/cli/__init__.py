@@ -16,6 +16,7 @@ from procler.cli.logs import LOGS_COMMANDS
 from procler.cli.mcp import MCP_COMMANDS
 from procler.cli.processes import PROCESS_COMMANDS
 from procler.cli.recipes import RECIPE_COMMANDS
+from procler.cli.replica_commands import REPLICA_COMMANDS
 from procler.cli.schedules import SCHEDULE_COMMANDS
 from procler.cli.snippets import SNIPPET_COMMANDS
 from procler.cli.stack_files import STACK_FILE_COMMANDS
@@ -35,6 +36,7 @@ GLOBAL_ARGS = (
 COMMANDS = (
     CONFIG_COMMANDS
     + PROCESS_COMMANDS
+    + REPLICA_COMMANDS
     + RECIPE_COMMANDS
     + SNIPPET_COMMANDS
     + SCHEDULE_COMMANDS

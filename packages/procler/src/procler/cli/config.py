@@ -14,6 +14,7 @@ from procler.errors import (
     ConfigInvalid,
     ConfigNotFound,
     Conflict,
+    NamespaceNotFound,
     StateDirUnwritable,
     SupervisorUnavailable,
 )
@@ -181,9 +182,15 @@ CONFIG_COMMANDS: "tuple[Command, ...]" = (
                 "each process's whole resolved definition (vars substituted, defaults filled)",
                 type="boolean",
             ),
+            Arg("--namespace", "only the processes of these namespaces (comma-separated)"),
         ),
-        examples=("procler list", "procler list --tag backend", "procler list --resolve"),
-        errors=(ConfigNotFound, ConfigInvalid),
+        examples=(
+            "procler list",
+            "procler list --tag backend",
+            "procler list --resolve",
+            "procler list --namespace backend",
+        ),
+        errors=(ConfigNotFound, ConfigInvalid, NamespaceNotFound),
         output={
             "type": "object",
             "properties": {
@@ -287,16 +294,18 @@ def validate(values: "dict[str, Any]", command: "Command") -> "dict[str, Any]":
             },
         )
     from procler.config.explain import plural
+    from procler.config.replicas import declared_view
 
+    processes = len(declared_view(config.processes, config.replica_sets))
     groups = len(config.groups)
     warnings = findings.warning_dicts()
     return {
         "valid": True,
         "config": path,
         "root": str(config.root),
-        "summary": f"{plural(len(config.processes), 'process')}, {plural(groups, 'group')}, "
+        "summary": f"{plural(processes, 'process')}, {plural(groups, 'group')}, "
         "no errors" + (f", {plural(len(warnings), 'warning')}" if warnings else ""),
-        "processes": len(config.processes),
+        "processes": processes,
         "groups": groups,
         "warnings": warnings,
     }
@@ -328,8 +337,10 @@ def list_processes(values: "dict[str, Any]", command: "Command") -> "dict[str, A
 
 
 def _config_names(path: "str") -> "set[str]":
-    """Names of the YAML processes; the config must be valid to change definitions."""
-    return set(_yaml_config(path).processes)
+    """Names of the YAML processes (a process with replicas: its own name and each
+    instance's); the config must be valid to change definitions."""
+    config = _yaml_config(path)
+    return {*config.processes, *config.replica_sets}
 
 
 def config_snippet_names(path: "str") -> "set[str]":

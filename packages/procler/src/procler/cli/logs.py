@@ -30,7 +30,11 @@ LOGS_COMMANDS: "tuple[Command, ...]" = (
         "procler.cli.logs:show",
         read_only=True,
         args=(
-            Arg("name", "process name (or use --all / --group)"),
+            Arg(
+                "name",
+                "process name (a process with replicas: all its instances, interleaved; "
+                "or use --all / --group)",
+            ),
             Arg("--all", "every process, interleaved by time", type="boolean"),
             Arg("--group", "every member of this group, interleaved by time"),
             Arg("--recipe", "the output of this recipe's steps (every run)"),
@@ -110,12 +114,13 @@ def _names(values: "dict[str, Any]", config_path: "str", logs: "Path") -> "tuple
     try:
         cfg, warning = load(config_path)
         known, groups, recipes = list(cfg.processes), cfg.groups, list(cfg.recipes)
+        sets = cfg.replica_sets
     except ConfigInvalid as exc:
         if values.get("group") or values.get("recipe"):
             raise
         warning = {"message": exc.message, "errors": exc.data["errors"]}
         known = sorted(p.name for p in logs.iterdir() if p.is_dir()) if logs.is_dir() else []
-        groups, recipes = {}, []
+        groups, recipes, sets = {}, [], {}
     if values.get("recipe"):
         if values["recipe"] not in recipes:
             raise RecipeNotFound.among(values["recipe"], recipes)
@@ -124,7 +129,7 @@ def _names(values: "dict[str, Any]", config_path: "str", logs: "Path") -> "tuple
         group = groups.get(values["group"])
         if group is None:
             raise GroupNotFound.among(values["group"], groups)
-        return list(group.processes), warning
+        return [n for m in group.processes for n in _instances(m, sets)], warning
     if values.get("all"):
         return known, warning
     name = values.get("name")
@@ -132,9 +137,15 @@ def _names(values: "dict[str, Any]", config_path: "str", logs: "Path") -> "tuple
         raise UsageError(
             "name a process, or pass --all or --group", suggestion="e.g. `procler logs api`"
         )
+    if name in sets:  # a process with replicas: all of its instances, interleaved
+        return list(sets[name].instances), warning
     if name not in known and not (logs / name).is_dir():
         raise ProcessNotFound.among(name, known)
     return [name], warning
+
+
+def _instances(name: "str", sets: "dict[str, Any]") -> "list[str]":
+    return list(sets[name].instances) if name in sets else [name]
 
 
 def show(values: "dict[str, Any]", command: "Command") -> "Any":
@@ -162,9 +173,8 @@ def show(values: "dict[str, Any]", command: "Command") -> "Any":
         "current_run": {n: runs[n] for n in names if n in runs} or None,
         "crashed": crashed,
     }
-    target: str | list[str] = (
-        names if len(names) > 1 or values.get("all") or values.get("group") else names[0]
-    )
+    together = values.get("all") or values.get("group") or len(names) > 1
+    target: str | list[str] = names if together or names[0] != values.get("name") else names[0]
     if values.get("follow"):
         # Ctrl-C ends the stream with exit 130 and a closed pipe with 0 (agentcli.main);
         # stdout stays valid NDJSON either way.

@@ -20,11 +20,15 @@ from typing import Any
 from procler import project
 from procler.config.graph import DependencyGraph
 from procler.config.model import ProjectConfig
-from procler.errors import ProcessNotFound, StateDirUnwritable
+from procler.errors import StateDirUnwritable
 from procler.selection import (
     group_list,
     group_members,
+    in_namespaces,
+    instances,
     named,
+    one_or_rolled,
+    split_namespaces,
     stop_answer,
     stop_levels,
     tagged,
@@ -95,6 +99,7 @@ class DiskAnswers:
             "group list": self.group_list,
             "reload": self.reload,
             "daemon stop": self.daemon_stop,
+            "namespace stop": self.namespace_stop,
         }
 
     def config(self) -> ProjectConfig:
@@ -111,10 +116,9 @@ class DiskAnswers:
             return result
         return {**result, "config_warning": self.warning}
 
-    def _known(self, name: str) -> str:
-        if name not in self.config().processes:
-            raise ProcessNotFound.among(name, self.config().processes)
-        return name
+    def _known(self, name: str) -> list[str]:
+        """NAME's processes: itself, or each instance of a process with replicas."""
+        return instances(self.config(), name)
 
     def _stop_order(self, names: list[str], with_dependents: bool) -> list[str]:
         graph = DependencyGraph.from_config(self.config())
@@ -163,8 +167,9 @@ class DiskAnswers:
 
     def status(self, values: dict[str, Any]) -> Any:
         if values.get("name"):
-            found = self._statuses([self._known(values["name"])])
-            return self._warned(None if found is None else found[0])
+            found = self._statuses(self._known(values["name"]))
+            rolled = None if found is None else one_or_rolled(self.config(), values["name"], found)
+            return self._warned(rolled)
         found = self._statuses(tagged(self.config(), values))
         return self._warned(None if found is None else {"processes": found})
 
@@ -172,11 +177,20 @@ class DiskAnswers:
         if values.get("all"):
             names = self._stop_order(list(self.config().processes), False)
         elif values.get("with_dependents"):
-            names = self._stop_order([self._known(named(values, "stop", self.config()))], True)
+            names = self._stop_order(self._known(named(values, "stop", self.config())), True)
         else:
-            names = [self._known(named(values, "stop", self.config()))]
+            names = self._known(named(values, "stop", self.config()))
         found = self._statuses(names, stopping=True)
-        return self._warned(None if found is None else stop_answer(values, found))
+        answer = None if found is None else stop_answer(values, found, self.config())
+        return self._warned(answer)
+
+    def namespace_stop(self, values: dict[str, Any]) -> Any:
+        """Nothing runs, so nothing is needed by another namespace: all are recorded stopped."""
+        chosen = in_namespaces(self.config(), split_namespaces(values["name"]))
+        found = self._statuses(self._stop_order(chosen, False), stopping=True)
+        return self._warned(
+            None if found is None else {"namespace": values["name"], "processes": found}
+        )
 
     def down(self, values: dict[str, Any]) -> Any:
         return self.stop({**values, "all": True})

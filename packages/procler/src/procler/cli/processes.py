@@ -22,6 +22,7 @@ from procler.errors import (
     DockerUnavailable,
     GroupNotFound,
     ImageNotFound,
+    NamespaceNotFound,
     PortInUse,
     ProcessNotFound,
     StartFailed,
@@ -38,7 +39,15 @@ FORWARD = "procler.cli.client:forward"
 IF_RUNNING = "procler.cli.client:forward_if_running"
 ANSWERED_FROM_ARGV = frozenset({FORWARD, IF_RUNNING})
 HANDLERS = "procler.cli.processes:"
-NAME = Arg("name", "process name (see `procler list`)")
+NAME = Arg(
+    "name",
+    "process name (see `procler list`); a process with replicas: every instance, or name one",
+)
+NAMESPACES = Arg(
+    "--namespace",
+    "only the processes of these namespaces (comma-separated); up: also $PROCLER_NAMESPACES",
+    short="-n",
+)
 ALL = Arg("--all", "every process of the project", type="boolean")
 TIMEOUT = Arg(
     "--timeout", "give up after this long (e.g. 500ms, 30s, 5m)", type="duration", default="30s"
@@ -50,7 +59,7 @@ STARTING = (PortInUse, StartFailed, ImageNotFound, ContainerNotFound, DockerUnav
 # a task (procler.supervisor.reloader), so their errors reach only `reload`.
 SUPERVISED = (ConfigNotFound, ConfigInvalid, StateDirUnwritable, SupervisorUnavailable)
 # What the answers from disk (IF_RUNNING commands without a supervisor) may raise besides.
-FROM_DISK = (ProcessNotFound, GroupNotFound)
+FROM_DISK = (ProcessNotFound, GroupNotFound, NamespaceNotFound)
 
 PROCESS = {
     "type": "object",
@@ -77,7 +86,7 @@ START_ARGS = (
 # How a one-off command (exec, a snippet) can fail.
 EXEC_ERRORS = (CommandFailed, Timeout, StartFailed, DockerUnavailable, ContainerNotFound)
 GROUP = Arg("name", "group name (see `procler group list`)", required=True)
-GROUP_ERRORS = (*SUPERVISED, GroupNotFound)
+GROUP_ERRORS = (*SUPERVISED, GroupNotFound, ProcessNotFound)
 
 PROCESS_COMMANDS: "tuple[Command, ...]" = (
     Command(
@@ -86,7 +95,7 @@ PROCESS_COMMANDS: "tuple[Command, ...]" = (
         FORWARD,
         args=(NAME, ALL, *START_ARGS),
         examples=("procler start api", "procler start worker --no-deps", "procler start --all"),
-        errors=(*SUPERVISED, *STARTING, ProcessNotFound, DependencyFailed),
+        errors=(*SUPERVISED, *STARTING, ProcessNotFound, DependencyFailed, NamespaceNotFound),
         output={"anyOf": [PROCESS, PROCESSES], "description": "adds already_running, dependencies"},
     ),
     Command(
@@ -124,7 +133,7 @@ PROCESS_COMMANDS: "tuple[Command, ...]" = (
         ),
         idempotent=False,
         examples=("procler restart api", "procler restart api --clear-logs"),
-        errors=(*SUPERVISED, *STARTING, ProcessNotFound),
+        errors=(*SUPERVISED, *STARTING, ProcessNotFound, NamespaceNotFound),
         output={"anyOf": [PROCESS, PROCESSES]},
     ),
     Command(
@@ -154,13 +163,22 @@ PROCESS_COMMANDS: "tuple[Command, ...]" = (
         IF_RUNNING,
         read_only=True,
         args=(
-            Arg("name", "process name; omit for all"),
+            Arg(
+                "name",
+                "process name; omit for all (a process with replicas: each instance and a roll-up)",
+            ),
             Arg(
                 "--tag", "only processes carrying this tag (repeatable: any of them)", multiple=True
             ),
+            Arg("--namespace", "only the processes of these namespaces (comma-separated)"),
         ),
-        examples=("procler status", "procler status api", "procler status --tag backend"),
-        errors=(*SUPERVISED, *FROM_DISK),
+        examples=(
+            "procler status",
+            "procler status api",
+            "procler status --tag backend",
+            "procler status --namespace backend",
+        ),
+        errors=(*SUPERVISED, *FROM_DISK, NamespaceNotFound),
         output={"anyOf": [PROCESS, PROCESSES]},
     ),
     Command(
@@ -197,6 +215,7 @@ PROCESS_COMMANDS: "tuple[Command, ...]" = (
         FORWARD,
         args=(
             *START_ARGS[1:],
+            NAMESPACES,
             Arg("--rerun", "run completed one-shots again", type="boolean"),
             Arg(
                 "--wait",
@@ -204,8 +223,14 @@ PROCESS_COMMANDS: "tuple[Command, ...]" = (
                 type="boolean",
             ),
         ),
-        examples=("procler up", "procler up --rerun", "procler up --wait --timeout 60s"),
+        examples=(
+            "procler up",
+            "procler up --rerun",
+            "procler up --wait --timeout 60s",
+            "procler up -n backend,jobs",
+        ),
         errors=(
+            NamespaceNotFound,
             *SUPERVISED,
             *STARTING,
             ProcessNotFound,

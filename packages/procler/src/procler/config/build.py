@@ -12,7 +12,25 @@ from procler.config.build_recipes import build_recipes
 from procler.config.build_snippets import build_snippets
 from procler.config.findings import Findings, child, item
 from procler.config.graph import DependencyGraph
-from procler.config.model import EventSettings, Group, LogSettings, ProcessSpec, ProjectConfig
+from procler.config.model import (
+    EventSettings,
+    Group,
+    LogSettings,
+    ProcessSpec,
+    ProjectConfig,
+    ReplicaSet,
+)
+from procler.config.replicas import (
+    Templates,
+    check_collisions,
+    check_port_range,
+    check_schedule,
+    expand_dependencies,
+    instance_lookup,
+    instance_raw,
+    resolve_count,
+    unused_templates,
+)
 from procler.config.specs import INVALID
 from procler.config.substitute import SubstitutionError, chain_lookup, substitute
 
@@ -23,16 +41,39 @@ def build_project(
     config_path: str,
     findings: Findings,
     environ: Mapping[str, str],
+    templates: Templates | None = None,
+    scale: Mapping[str, Any] | None = None,
 ) -> ProjectConfig:
+    """`templates`: the typed values to read again per replica (see config.replicas);
+    `scale`: the `procler scale` counts."""
     variables = resolve_vars(tree.get("vars"), findings, environ)
-    builder = ProcessBuilder(root, findings, chain_lookup(variables, environ))
+    lookup = chain_lookup(variables, environ)
+    builder = ProcessBuilder(root, findings, lookup)
     raw_processes = tree.get("processes")
     processes: dict[str, ProcessSpec] = {}
+    declared: dict[str, ProcessSpec] = {}  # one spec per name as the config writes it
+    sets: dict[str, ReplicaSet] = {}
     for name, raw in (raw_processes if isinstance(raw_processes, dict) else {}).items():
-        if raw is not INVALID:
-            processes[name] = builder.build(name, raw)
-    check_dependencies(processes, raw_processes or {}, findings)
-    groups = _groups(tree.get("groups"), processes, findings)
+        if raw is INVALID:
+            continue
+        if "replicas" not in given(raw, "replicas"):
+            unused_templates(name, templates or {}, findings)
+            declared[name] = processes[name] = builder.build(name, raw)
+            continue
+        count = resolve_count(name, raw["replicas"], scale or {})
+        check_port_range(name, raw, count, findings)
+        check_schedule(name, raw, count, findings)
+        sets[name] = ReplicaSet(name, raw["replicas"], count)
+        for index in range(count):
+            instance = ProcessBuilder(root, findings, instance_lookup(raw, index, lookup))
+            raw_i = instance_raw(raw, name, templates or {}, instance.lookup, findings)
+            spec = instance.build(name, raw_i, index)
+            processes[spec.name] = spec
+            declared.setdefault(name, spec)
+    check_collisions(sets, processes, findings)
+    check_dependencies(declared, raw_processes or {}, findings)
+    processes = expand_dependencies(processes, sets, findings)
+    groups = _groups(tree.get("groups"), processes, sets, findings)
     logs = LogSettings(**given(tree.get("logs"), "max_size", "max_files"))
     snippets = build_snippets(tree.get("snippets"), builder)
     return ProjectConfig(
@@ -41,10 +82,13 @@ def build_project(
         vars=tuple(variables.items()),
         processes=processes,
         groups=groups,
-        recipes=build_recipes(tree.get("recipes"), processes, groups, snippets, builder),
+        recipes=build_recipes(
+            tree.get("recipes"), {**processes, **declared}, groups, snippets, builder
+        ),
         snippets=snippets,
         logs=logs,
         events=EventSettings(**given(tree.get("events"), "buffer", "subscriber_queue")),
+        replica_sets=sets,
     )
 
 
@@ -72,7 +116,9 @@ def _dependency_path(raw_process: Any, index: int, name: str) -> str:
 def check_dependencies(
     processes: dict[str, ProcessSpec], raw: dict[str, Any], findings: Findings
 ) -> None:
-    """Unknown names, repeated entries, `healthy` without a health check, and cycles."""
+    """Unknown names, repeated entries, `healthy` without a health check, and cycles, over
+    the processes as the config names them (a process with replicas under its own name:
+    one depends on all of its instances, or on `min` of them)."""
     names = list(processes)
     for name, spec in processes.items():
         seen: set[str] = set()
@@ -112,9 +158,16 @@ def check_dependencies(
         )
 
 
-def _groups(raw: Any, processes: dict[str, ProcessSpec], findings: Findings) -> dict[str, Group]:
+def _groups(
+    raw: Any,
+    processes: dict[str, ProcessSpec],
+    sets: Mapping[str, ReplicaSet],
+    findings: Findings,
+) -> dict[str, Group]:
+    """Groups as the config writes them: a member with replicas stands for its instances
+    (procler.selection.expand)."""
     groups: dict[str, Group] = {}
-    names = list(processes)
+    names = [*processes, *sets]
     for gname, graw in (raw if isinstance(raw, dict) else {}).items():
         if graw is INVALID:
             continue
@@ -124,7 +177,7 @@ def _groups(raw: Any, processes: dict[str, ProcessSpec], findings: Findings) -> 
             path = item(child(child("groups", gname), "processes"), index)
             if member is INVALID:
                 continue
-            if member not in processes:
+            if member not in processes and member not in sets:
                 findings.add(
                     path,
                     f"group {gname} names unknown process {member!r}",
@@ -134,7 +187,7 @@ def _groups(raw: Any, processes: dict[str, ProcessSpec], findings: Findings) -> 
                 findings.add(path, f"{member!r} is listed twice in group {gname}", "keep one")
             else:
                 members.append(member)
-        stop_order = _stop_order(gname, graw, members, processes, findings)
+        stop_order = _stop_order(gname, graw, members, [*processes, *sets], findings)
         groups[gname] = Group(
             gname, tuple(members), stop_order=stop_order, **given(graw, "description")
         )
@@ -142,7 +195,7 @@ def _groups(raw: Any, processes: dict[str, ProcessSpec], findings: Findings) -> 
 
 
 def _stop_order(
-    gname: str, graw: Any, members: list[str], processes: dict[str, ProcessSpec], findings: Findings
+    gname: str, graw: Any, members: list[str], processes: list[str], findings: Findings
 ) -> tuple[str, ...]:
     """groups.NAME.stop_order (Procler 0.3): known processes; members missing from it stop
     after the listed ones, a non-member listed in it is left alone (said as a warning)."""
@@ -156,7 +209,7 @@ def _stop_order(
             findings.add(
                 path,
                 f"group {gname} stop_order names unknown process {name!r}",
-                did_you_mean(name, list(processes)) or f"group members: {', '.join(members)}",
+                did_you_mean(name, processes) or f"group members: {', '.join(members)}",
             )
         elif name not in members:
             findings.warn(

@@ -21,17 +21,16 @@ from procler.config.model import (
     ProcessSpec,
     RestartPolicy,
     TcpProbe,
+    instance_name,
 )
+from procler.config.replicas import instance_port, instance_vars
 from procler.config.schedule_keys import schedule_of
 from procler.config.specs import INVALID
 from procler.config.substitute import SubstitutionError, substitute
 from procler.patterns import SYNTAX_HINT, PatternError, compile_pattern
 
 _STATUS = re.compile(r"([1-5][0-9][0-9])(?:\s*-\s*([1-5][0-9][0-9]))?")
-NOT_ACTED_ON = {
-    "replicas": "define one process per instance until replicas arrive",
-    "namespace": "namespaces are labels only for now; use groups to start parts of a stack",
-}
+_NAMESPACE = re.compile(r"[^\s,]{1,128}")
 
 
 def given(raw: Any, *keys: str) -> dict[str, Any]:
@@ -61,7 +60,9 @@ class ProcessBuilder:
         resolved = os.path.expanduser(self.sub(path, text))
         return os.path.normpath(os.path.join(self.root, resolved))
 
-    def build(self, name: str, raw: dict[str, Any]) -> ProcessSpec:
+    def build(self, name: str, raw: dict[str, Any], replica: int | None = None) -> ProcessSpec:
+        """The spec of process `name`, or of its instance `replica` (this builder's lookup
+        then defines the instance's variables, see procler.config.replicas)."""
         base = child("processes", name)
 
         def at(key: str) -> str:
@@ -75,8 +76,7 @@ class ProcessBuilder:
             "stop_signal",
             "ready_log_line",
             "max_memory",
-            "replicas",
-            "namespace",
+            "schedule",
         )
         if "command" in given(raw, "command"):
             fields["command"] = self.sub(at("command"), raw["command"])
@@ -91,6 +91,16 @@ class ProcessBuilder:
         for key in ("tags", "ports", "success_exit_codes"):
             if isinstance(raw.get(key), list):
                 fields[key] = tuple(v for v in raw[key] if v is not INVALID)
+        fields["namespaces"] = self._namespaces(base, raw)
+        if replica is not None:
+            fields.update(self._replica(name, raw, replica, fields))
+            name = instance_name(name, replica)
+        else:
+            for key in ("port_base", "port_step"):
+                if key in raw:
+                    self.findings.warn(
+                        child(base, key), f"{key} is read only with replicas", "add replicas: N"
+                    )
         if "restart" in given(raw, "restart"):
             fields["restart"] = self._restart(at("restart"), raw["restart"])
         docker = self._docker(base, raw, fields.get("context", "local"))
@@ -103,7 +113,6 @@ class ProcessBuilder:
         if daemon is not None:
             fields["daemon"] = daemon
         self._schedule(base, raw, fields)
-        self._not_acted_on(base, raw)
         if "watch" in given(raw, "watch"):
             fields["watch"] = build_watch(self.sub, self.findings, at("watch"), raw["watch"])
         export_image = given(given(raw, "export").get("export"), "image").get("image")
@@ -118,7 +127,7 @@ class ProcessBuilder:
             )
         if isinstance(raw.get("depends_on"), list):
             fields["depends_on"] = tuple(
-                Dependency(**given(d, "name", "condition", "restart"))
+                Dependency(**given(d, "name", "condition", "restart", "min"))
                 if isinstance(d, dict)
                 else Dependency(d)
                 for d in raw["depends_on"]
@@ -153,6 +162,31 @@ class ProcessBuilder:
             if value is not INVALID:
                 env[key] = self.sub(child(child(base, "env"), key), value)
         return tuple(env.items()), tuple(env_files)
+
+    def _namespaces(self, base: str, raw: dict[str, Any]) -> tuple[str, ...]:
+        listed = [n for n in given(raw, "namespace").get("namespace", []) if n is not INVALID]
+        for index, namespace in enumerate(listed):
+            if not _NAMESPACE.fullmatch(namespace):
+                self.findings.add(
+                    item(child(base, "namespace"), index),
+                    f"invalid namespace {namespace!r}",
+                    "use at most 128 characters, without spaces or commas",
+                )
+        return tuple(dict.fromkeys(listed)) or ("default",)
+
+    def _replica(
+        self, name: str, raw: dict[str, Any], index: int, fields: dict[str, Any]
+    ) -> dict[str, Any]:
+        """What an instance adds: its variables in env, its port first in ports."""
+        own = instance_vars(raw, index)
+        port = instance_port(raw, index)
+        ports = fields.get("ports", ())
+        return {
+            "replica_of": name,
+            "replica": index,
+            "env": (*fields["env"], *own.items()),
+            "ports": ports if port is None or port in ports else (port, *ports),
+        }
 
     def _restart(self, path: str, raw: Any) -> RestartPolicy:
         if isinstance(raw, str):
@@ -266,28 +300,12 @@ class ProcessBuilder:
         if schedule is None:
             return
         fields["schedule"] = schedule
-        if fields.get("replicas", 1) > 1:
-            self.findings.add(
-                child(base, "replicas"),
-                f"replicas: {fields['replicas']} with a schedule: a schedule fires one run",
-                "remove replicas, or define one scheduled process per instance",
-            )
         if "restart" in raw:
             self.findings.warn(
                 child(base, "restart"),
                 "restart is not applied to scheduled runs: the next slot runs it again",
                 "remove restart, or give the schedule a shorter interval",
             )
-
-    def _not_acted_on(self, base: str, raw: dict[str, Any]) -> None:
-        """Procler 0.3 keys this version accepts but does not act on yet: said, never silent."""
-        for key in NOT_ACTED_ON:
-            if key in raw and raw[key] is not INVALID:
-                self.findings.warn(
-                    child(base, key),
-                    f"{key} is accepted but not acted on by this version of Procler",
-                    NOT_ACTED_ON[key],
-                )
 
     def _healthcheck(self, path: str, raw: dict[str, Any], ports: tuple[int, ...]) -> HealthCheck:
         raw = self._seed_probe(path, raw)

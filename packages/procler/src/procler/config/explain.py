@@ -9,10 +9,12 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable, Sequence
+from dataclasses import replace
 from typing import Any
 
 from procler.config.graph import DependencyGraph
 from procler.config.model import HealthCheck, ProcessSpec, ProjectConfig
+from procler.config.replicas import declared_view
 
 _CONDITIONS = {
     "started": "has started",
@@ -131,6 +133,12 @@ def _ports(spec: ProcessSpec, root: str) -> str:
 
 
 # (clause, joins the sentence with a space or after a semicolon)
+def _replicas(spec: ProcessSpec, root: str) -> str:
+    if spec.replicas == 1:
+        return ""
+    return f"{spec.replicas} replicas ({spec.name}-0 to {spec.name}-{spec.replicas - 1})"
+
+
 CLAUSES: tuple[tuple[Callable[[ProcessSpec, str], str], str], ...] = (
     (_runs, " "),
     (_where, " "),
@@ -141,6 +149,7 @@ CLAUSES: tuple[tuple[Callable[[ProcessSpec, str], str], str], ...] = (
     (_restart, "; "),
     (_memory, "; "),
     (_ports, "; "),
+    (_replicas, "; "),
 )
 
 
@@ -159,7 +168,9 @@ def start_order_sentence(levels: list[list[str]]) -> str:
 
 
 def explain(config: ProjectConfig) -> dict[str, Any]:
-    """The paragraph, the derived start order and the counts."""
+    """The paragraph, the derived start order and the counts; a process with replicas is
+    described once, as the config writes it."""
+    config = replace(config, processes=declared_view(config.processes, config.replica_sets))
     root = str(config.root)
     graph = DependencyGraph.from_config(config)
     levels = graph.start_levels()

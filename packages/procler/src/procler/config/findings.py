@@ -58,7 +58,9 @@ class Findings:
         self.positions.setdefault(path, (line, column))
 
     def at(self, line: int, column: int, path: str, message: str, suggestion: str) -> None:
-        self.items.append(Finding(self.file, line, column, path, message, suggestion))
+        found = Finding(self.file, line, column, path, message, suggestion)
+        if found not in self.items:  # each replica of a process would say it again
+            self.items.append(found)
 
     def add(self, path: str, message: str, suggestion: str) -> None:
         """A finding at the value of `path` (or of its nearest marked ancestor)."""
@@ -66,7 +68,9 @@ class Findings:
 
     def warn(self, path: str, message: str, suggestion: str = "") -> None:
         """A warning at the value of `path`: reported, but the config stays valid."""
-        self.warnings.append(Finding(self.file, *self._position(path), path, message, suggestion))
+        found = Finding(self.file, *self._position(path), path, message, suggestion)
+        if found not in self.warnings:
+            self.warnings.append(found)
 
     def _position(self, path: str) -> tuple[int, int]:
         probe = path

@@ -45,6 +45,7 @@ CONDITIONS = ("started", "healthy", "log_ready", "completed_successfully")
 POLICIES = ("no", "on-failure", "always")
 
 PORT = Int(1, 65535)
+MAX_REPLICAS = 1000
 DURATION = Duration()
 
 HTTP_PROBE = Struct(
@@ -87,7 +88,15 @@ HEALTHCHECK = Struct(
 
 DEPENDENCY = Either(
     Str(),
-    Struct({"name": Str(), "condition": Enum(*CONDITIONS), "restart": Bool()}, required=("name",)),
+    Struct(
+        {
+            "name": Str(),
+            "condition": Enum(*CONDITIONS),
+            "restart": Bool(),
+            "min": Int(1, MAX_REPLICAS),
+        },
+        required=("name",),
+    ),
 )
 
 RESTART = Either(
@@ -156,8 +165,10 @@ PROCESS = Struct(
         "ready_log_line": Regex(),
         "max_memory": Size(),
         "schedule": SCHEDULE,
-        "replicas": Int(1, 1000),
-        "namespace": Str(),
+        "replicas": Int(1, MAX_REPLICAS),
+        "port_base": PORT,
+        "port_step": Int(1, 65535),
+        "namespace": ListOf(Str(), scalar_ok=True),
         "daemon_mode": Bool(),
         "daemon_match_pattern": Regex(),
         "daemon_pidfile": Str(),

@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 from collections.abc import Mapping
 from dataclasses import replace
+from typing import Any
 
 from procler.config.build import build_project
 from procler.config.definitions import (
@@ -17,6 +18,8 @@ from procler.config.definitions import (
 from procler.config.findings import Finding, Findings, child
 from procler.config.keys import CONFIG
 from procler.config.model import ProjectConfig
+from procler.config.replicas import Templates
+from procler.config.scaling import read_scale
 from procler.config.specs import INVALID
 from procler.config.typed_vars import substitute_typed, variables
 from procler.config.yaml_nodes import parse_yaml
@@ -40,11 +43,13 @@ def check_config(
     *,
     with_runtime: bool = True,
     text: str | None = None,
+    scale: Mapping[str, Any] | None = None,
 ) -> tuple[ProjectConfig | None, Findings]:
     """The project and every finding; the project is None when the YAML cannot be read.
 
     `text` is the config's content when the caller has read it already (or holds an
-    earlier version of it)."""
+    earlier version of it); `scale` the `procler scale` counts to check in place of the
+    stored ones (with_runtime reads those)."""
     path = os.path.abspath(config_path)
     findings = Findings(path)
     text = read_config_text(path, findings) if text is None else text
@@ -54,12 +59,15 @@ def check_config(
     if root_node is None:
         return None, findings
     environ = os.environ if environ is None else environ
-    substitute_typed(CONFIG, root_node, "", variables(root_node, environ), findings)
+    templates: Templates = {}
+    substitute_typed(CONFIG, root_node, "", variables(root_node, environ), findings, templates)
     tree = CONFIG.check(root_node, "", findings)
     if tree is INVALID:
         return None, findings
     root = project_root(path)
-    config = build_project(tree, root, path, findings, environ)
+    if scale is None:
+        scale = read_scale(root, findings) if with_runtime else {}
+    config = build_project(tree, root, path, findings, environ, templates, scale)
     return (_with_runtime(config, findings) if with_runtime else config), findings
 
 
@@ -76,7 +84,7 @@ def _with_runtime(config: ProjectConfig, findings: Findings) -> ProjectConfig:
         return config
     processes = dict(config.processes)
     for name, definition in definitions.items():
-        if name in processes:
+        if name in processes or name in config.replica_sets:
             findings.add(
                 child("processes", name),
                 f"{name} is defined both in the config and at runtime (procler define)",

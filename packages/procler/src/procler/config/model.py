@@ -63,6 +63,11 @@ class Dependency:
     name: str
     condition: Condition = "started"
     restart: bool = False  # restart the dependent when this dependency comes back
+    # A dependency on a process with replicas becomes one entry per instance (`name` is
+    # the instance), each naming the process in `replica_of`; `min` set: at least that
+    # many of those instances must meet the condition, else every one of them.
+    replica_of: str | None = None
+    min: int | None = None
 
 
 @dataclass(frozen=True)
@@ -149,8 +154,13 @@ class ProcessSpec:
     max_memory: int | None = None  # bytes of the process tree's RSS; above it: restart
     daemon: DaemonSpec | None = None
     schedule: Schedule | None = None  # a one-shot the supervisor fires on this schedule
-    replicas: int = 1  # (accepted; not acted on yet)
-    namespace: str = "default"  # (accepted; not acted on yet)
+    # `replicas: N` makes N instances NAME-0 ... NAME-(N-1), each a spec of its own naming
+    # the process it came from; `replicas` is the config's count (scale may run another,
+    # see ProjectConfig.replica_sets), 1 for a process without replicas.
+    replicas: int = 1
+    replica_of: str | None = None
+    replica: int | None = None
+    namespaces: tuple[str, ...] = ("default",)
     export_image: str | None = None  # `export: {image: ...}`: the image `procler export` names
     watch: WatchSpec | None = None
     source: Source = "config"
@@ -172,6 +182,24 @@ class ProcessSpec:
     def keeps_shell(self) -> bool:
         """The command needs a shell that stays the run's leader (a pipeline, a list...)."""
         return self.args is None and plan(self.command or "").keeps_shell
+
+
+@dataclass(frozen=True)
+class ReplicaSet:
+    """A process with `replicas:`: the count the config gives and the count that runs
+    (another after `procler scale`)."""
+
+    name: str
+    declared: int
+    count: int
+
+    @property
+    def instances(self) -> tuple[str, ...]:
+        return tuple(instance_name(self.name, i) for i in range(self.count))
+
+
+def instance_name(name: str, index: int) -> str:
+    return f"{name}-{index}"
 
 
 @dataclass(frozen=True)
@@ -271,4 +299,5 @@ class ProjectConfig:
     recipes: dict[str, Recipe] = field(default_factory=dict)
     snippets: dict[str, Snippet] = field(default_factory=dict)
     logs: LogSettings = field(default_factory=LogSettings)
+    replica_sets: dict[str, ReplicaSet] = field(default_factory=dict)
     events: EventSettings = field(default_factory=EventSettings)

@@ -48,4 +48,6 @@ def process_summary(spec: ProcessSpec) -> dict[str, Any]:
         "description": spec.description,
         "tags": list(spec.tags),
         "depends_on": [d.name for d in spec.depends_on],
+        "namespaces": list(spec.namespaces),
+        **({"replica_of": spec.replica_of, "replica": spec.replica} if spec.replica_of else {}),
     }

@@ -7,9 +7,11 @@ doing both here would substitute twice (and turn a literal `$${X}` into a refere
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
+from dataclasses import replace
 
 from procler.config.build import resolve_vars
 from procler.config.findings import Findings, child, item
+from procler.config.replicas import Templates, per_instance, with_placeholders
 from procler.config.specs import Either, ListOf, MapOf, Regex, Spec, Str, Struct
 from procler.config.substitute import SubstitutionError, chain_lookup, substitute
 from procler.config.yaml_nodes import YNode
@@ -30,25 +32,31 @@ def variables(root: YNode, environ: Mapping[str, str]) -> Lookup:
 
 
 def substitute_typed(
-    spec: Spec, node: YNode, path: str, lookup: Lookup, findings: Findings
+    spec: Spec, node: YNode, path: str, lookup: Lookup, findings: Findings, templates: Templates
 ) -> None:
-    """Walk the node with its spec and substitute every non-text scalar in place."""
+    """Walk the node with its spec and substitute every non-text scalar in place; one that
+    uses PROCLER_REPLICA or PROCLER_PORT is also kept in `templates`, to be read again per
+    replica (procler.config.replicas)."""
     if isinstance(spec, Struct) and node.kind == "map":
         for key, value in node.pairs:
             field = spec.fields.get(key.text)
             if field is not None:
-                substitute_typed(field, value, child(path, key.text), lookup, findings)
+                substitute_typed(field, value, child(path, key.text), lookup, findings, templates)
     elif isinstance(spec, MapOf) and node.kind == "map":
         for key, value in node.pairs:
-            substitute_typed(spec.each, value, child(path, key.text), lookup, findings)
+            substitute_typed(spec.each, value, child(path, key.text), lookup, findings, templates)
     elif isinstance(spec, ListOf) and node.kind == "seq":
         for index, entry in enumerate(node.items):
-            substitute_typed(spec.each, entry, item(path, index), lookup, findings)
+            substitute_typed(spec.each, entry, item(path, index), lookup, findings, templates)
     elif isinstance(spec, Either):
         chosen: Spec = spec.mapping if node.kind == "map" else spec.scalar
-        substitute_typed(chosen, node, path, lookup, findings)
+        substitute_typed(chosen, node, path, lookup, findings, templates)
     elif node.kind == "scalar" and "${" in node.text and not isinstance(spec, Str | Regex):
+        look = lookup
+        if per_instance(node.text):
+            templates[path] = (spec, replace(node))
+            look = with_placeholders(lookup)
         try:
-            node.text = substitute(node.text, lookup)
+            node.text = substitute(node.text, look)
         except SubstitutionError as exc:
             findings.at(node.line, node.column, path, exc.message, exc.suggestion)

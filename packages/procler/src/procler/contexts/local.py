@@ -8,6 +8,7 @@ import os
 import signal
 import subprocess
 from collections.abc import AsyncIterator, Callable, Mapping
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 from procler.config.model import ProcessSpec
@@ -48,8 +49,8 @@ async def exits(pids: list[int], timeout: float) -> None:
     try:
         if ended:
             await asyncio.wait(ended.values(), timeout=bound)
-        elif unwatched:
-            await asyncio.sleep(bound)
+        else:  # all gone meanwhile: still yield once, so the caller's next look is afresh
+            await asyncio.sleep(bound if unwatched else 0)
     finally:
         for fd in ended:
             loop.remove_reader(fd)
@@ -134,6 +135,34 @@ class LocalProcess(RunningProcess):
         return {"linux_state": procfs.linux_state(stat or procfs.read_stat(self.popen.pid))}
 
 
+SPAWN_THREADS = 8  # forks in parallel: each waits for its exec with the GIL released
+
+
+def _popen(
+    argv: list[str], cwd: str, env: Mapping[str, str], run_id: str
+) -> subprocess.Popen[bytes]:
+    return subprocess.Popen(
+        argv,
+        cwd=cwd,
+        env={**env, RUN_ID_KEY: run_id},
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        start_new_session=True,
+        close_fds=True,
+    )
+
+
+def _abandon(forked: asyncio.Future[subprocess.Popen[bytes]]) -> None:
+    """A fork whose start was cancelled: its group is killed and it is reaped."""
+    if forked.cancelled() or forked.exception() is not None:
+        return
+    popen = forked.result()
+    with contextlib.suppress(OSError):
+        os.killpg(popen.pid, signal.SIGKILL)
+    popen.wait()
+
+
 class LocalContext(ExecutionContext):
     name = "local"
 
@@ -144,20 +173,56 @@ class LocalContext(ExecutionContext):
         # The current run id of each process: its probes carry it, so that the sentinel,
         # which sweeps by run id, also ends a probe running when the supervisor dies.
         self.run_ids: dict[str, str] = {}
+        self._spawner: ThreadPoolExecutor | None = None
+        self.spawning = 0  # forks in flight (spawn_soon)
+        self._tree: list[procfs.ProcStat] | None = None  # see _descendants
+        self._tree_taken = False
+
+    def _descendants(self) -> list[procfs.ProcStat] | None:
+        """procfs.own_descendants, looked at once per turn of the event loop: the stops of
+        a burst (`down` of 1,000 processes) that run in one turn share one walk of the
+        tree instead of each walking all of it (which made stopping N processes N^2)."""
+        if self._tree_taken:
+            return self._tree
+        self._tree = procfs.own_descendants()
+        try:
+            asyncio.get_running_loop().call_soon(self._forget_tree)
+        except RuntimeError:  # no loop: nothing can share it
+            return self._tree
+        self._tree_taken = True
+        return self._tree
+
+    def _forget_tree(self) -> None:
+        self._tree, self._tree_taken = None, False
 
     def spawn(self, argv: list[str], cwd: str, env: Mapping[str, str], run_id: str) -> LocalProcess:
         """Fork and exec in a new session with piped output (synchronous, registered)."""
-        popen = subprocess.Popen(
-            argv,
-            cwd=cwd,
-            env={**env, RUN_ID_KEY: run_id},
-            stdin=subprocess.DEVNULL,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
-            start_new_session=True,
-            close_fds=True,
-        )
+        popen = _popen(argv, cwd, env, run_id)
         self.children.add(popen.pid)
+        return LocalProcess(popen, run_id, self.children.discard)
+
+    async def spawn_soon(
+        self, argv: list[str], cwd: str, env: Mapping[str, str], run_id: str
+    ) -> LocalProcess:
+        """spawn, with the fork and exec in a worker thread: the parent waits there for the
+        exec, so a burst of starts (up of 1,000 processes) neither holds the loop (every
+        other answer) nor runs one at a time. While one is in flight the orphan reaper
+        waits (`spawning`): the child is not registered yet."""
+        if self._spawner is None:
+            self._spawner = ThreadPoolExecutor(SPAWN_THREADS, thread_name_prefix="spawn")
+        self.spawning += 1
+        try:
+            forked = asyncio.get_running_loop().run_in_executor(
+                self._spawner, _popen, argv, cwd, env, run_id
+            )
+            try:
+                popen = await asyncio.shield(forked)
+            except asyncio.CancelledError:
+                forked.add_done_callback(_abandon)  # nobody will own it: ended at once
+                raise
+            self.children.add(popen.pid)
+        finally:
+            self.spawning -= 1
         return LocalProcess(popen, run_id, self.children.discard)
 
     async def start(self, spec: ProcessSpec, env: Mapping[str, str], run: int) -> RunningProcess:
@@ -166,7 +231,7 @@ class LocalContext(ExecutionContext):
         run_id = f"{spec.name}.{run}.{os.urandom(6).hex()}"
         self.run_ids[spec.name] = run_id
         try:
-            return self.spawn(spec.argv(), spec.cwd, env, run_id)
+            return await self.spawn_soon(spec.argv(), spec.cwd, env, run_id)
         except FileNotFoundError as exc:
             raise StartFailed(
                 f"{spec.name}: cannot start: {exc.strerror}: {exc.filename}",
@@ -198,7 +263,7 @@ class LocalContext(ExecutionContext):
         loop = asyncio.get_running_loop()
         deadline = loop.time() + timeout
         await self.signal(proc, signum)
-        procfs.signal_pids(self.escaped(proc, procfs.own_descendants()), signum)
+        procfs.signal_pids(self.escaped(proc, self._descendants()), signum)
         try:
             info = await asyncio.wait_for(proc.wait(), timeout)
         except TimeoutError:
@@ -214,7 +279,7 @@ class LocalContext(ExecutionContext):
 
     def members(self, proc: RunningProcess) -> list[int]:
         """Live processes of the run: its group and those that left it."""
-        among = procfs.own_descendants()
+        among = self._descendants()
         group = procfs.group_members(proc.pid, among) if proc.pid is not None else []
         return group + self.escaped(proc, among)
 
@@ -238,7 +303,7 @@ class LocalContext(ExecutionContext):
     async def reap_leftovers(self, proc: RunningProcess) -> int:
         left = 0
         if proc.pid is not None:
-            among = procfs.own_descendants()
+            among = self._descendants()
             snapshot = procfs.all_stats().values() if among is None else among
             left = sum(1 for st in snapshot if st.pgrp == proc.pid)
             await self.signal(proc, signal.SIGKILL)
@@ -277,7 +342,7 @@ class LocalContext(ExecutionContext):
         """SIGKILL processes of this run that left the group (e.g. daemonized); return how many."""
         if not isinstance(proc, LocalProcess | FollowedDaemon) or not proc.run_id:
             return 0
-        found = self._outside_group(proc, proc.run_id, procfs.own_descendants())
+        found = self._outside_group(proc, proc.run_id, self._descendants())
         return procfs.signal_pids(found, signal.SIGKILL)
 
     async def follow_daemon(

@@ -31,8 +31,9 @@ def export_compose(config: ProjectConfig, chosen: list[ProcessSpec]) -> Conversi
         service = _service(spec, result)
         if service is not None:
             services[spec.name] = service
+    specs = {spec.name: spec for spec in chosen}
     for name, service in services.items():
-        _depends_on(config.processes[name], service, set(services), result)
+        _depends_on(specs[name], service, set(services), result)
     for group in config.groups.values():
         if any(p in services for p in group.processes):
             result.warn(
@@ -85,8 +86,8 @@ def _service(spec: ProcessSpec, result: Conversion) -> dict[str, Any] | None:
     service["stop_grace_period"] = seconds(spec.stop_timeout)
     if spec.replicas > 1:
         service["deploy"] = {"replicas": spec.replicas}
-    if spec.namespace != "default":
-        service["profiles"] = [spec.namespace]
+    if spec.namespaces != ("default",):
+        service["profiles"] = list(spec.namespaces)
     labels = {"procler.process": spec.name}
     if spec.tags:
         labels["procler.tags"] = ",".join(spec.tags)

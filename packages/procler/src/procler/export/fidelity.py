@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from procler.config.model import EnvFile, ProcessSpec, ProjectConfig
+from procler.config.replicas import declared_view
 from procler.errors import GroupNotFound, ProcessNotFound
 
 
@@ -39,20 +40,22 @@ class Conversion:
 
 
 def select(config: ProjectConfig, names: tuple[str, ...], group: str | None) -> list[ProcessSpec]:
-    """The processes to export: the named ones, a group's, or (neither given) all of them."""
+    """The processes to export: the named ones, a group's, or (neither given) all of them;
+    a process with replicas once, under its own name (see config.replicas.declared_view)."""
+    processes = declared_view(config.processes, config.replica_sets)
     if group is not None:
         found = config.groups.get(group)
         if found is None:
             raise GroupNotFound(f"no group named {group!r}", data={"groups": sorted(config.groups)})
         names = found.processes
     if not names:
-        return list(config.processes.values())
-    missing = [n for n in names if n not in config.processes]
+        return list(processes.values())
+    missing = [n for n in names if n not in processes]
     if missing:
         raise ProcessNotFound(
-            f"no process named {missing[0]!r}", data={"processes": sorted(config.processes)}
+            f"no process named {missing[0]!r}", data={"processes": sorted(processes)}
         )
-    return [config.processes[n] for n in dict.fromkeys(names)]
+    return [processes[n] for n in dict.fromkeys(names)]
 
 
 def image_of(spec: ProcessSpec, result: Conversion, engine: str, external: str) -> str | None:

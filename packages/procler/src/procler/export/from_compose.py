@@ -182,10 +182,9 @@ def _service(name: str, node: YNode, where: Source) -> dict[str, Any] | None:
     # compose's default is not to restart; Procler's is on-failure.
     process["restart"] = _restart(name, keys["restart"], where) if "restart" in keys else "no"
     profiles = keys.get("profiles")
-    if profiles is not None and profiles.items:
-        process["namespace"] = profiles.items[0].text
-        if len(profiles.items) > 1:
-            where.warn(name, "profiles", profiles, "only the first profile becomes the namespace")
+    if profiles is not None and profiles.items:  # each profile a namespace
+        texts = [p.text for p in profiles.items]
+        process["namespace"] = texts[0] if len(texts) == 1 else texts
     replicas = _map(keys["deploy"]).get("replicas") if "deploy" in keys else None
     count = _count(name, "deploy.replicas", replicas, where) if replicas is not None else None
     if count:  # compose's 0 (scaled to none) has no Procler spelling: replicas is at least 1

@@ -37,8 +37,8 @@ def export_kubernetes(config: ProjectConfig, chosen: list[ProcessSpec]) -> Conve
             "app.kubernetes.io/managed-by": "procler",
         }
         metadata: dict[str, Any] = {"name": dns_name(spec.name), "labels": labels}
-        if spec.namespace != "default":
-            metadata["namespace"] = dns_name(spec.namespace)
+        if spec.namespaces[0] != "default":
+            metadata["namespace"] = dns_name(spec.namespaces[0])
         documents.append(_workload(spec, container, metadata, result))
         if spec.ports:
             documents.append(_service(spec, metadata))

@@ -4,6 +4,7 @@ per group, a `.timer` for a schedule and a `name@.service` template for replicas
 from __future__ import annotations
 
 from procler.config.model import EnvFile, ProcessSpec, ProjectConfig
+from procler.config.replicas import declared_view
 from procler.export.fidelity import Conversion, own_env, project_name
 from procler.export.oncalendar import CronUnsupported, on_calendar
 from procler.export.units import Specified, assignment, exec_line, render, specifier_safe
@@ -24,13 +25,14 @@ class Units:
         self.project = project_name(config)
         self.config = config
         self.chosen = {spec.name: spec for spec in chosen}
+        self.declared = declared_view(config.processes, config.replica_sets)
 
     def service(self, name: str) -> str:
         """The unit to depend on or want: a template's instances are listed one by one."""
         return " ".join(self.instances(name))
 
     def instances(self, name: str) -> list[str]:
-        spec = self.config.processes[name]
+        spec = self.declared[name]
         if templated(spec):
             return [f"{self.project}-{name}@{i}.service" for i in range(1, spec.replicas + 1)]
         return [f"{self.project}-{name}.service"]

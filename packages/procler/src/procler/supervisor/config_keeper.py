@@ -13,6 +13,7 @@ from procler.config.findings import Findings
 from procler.config.last_valid import remember, still_invalid, warning
 from procler.config.load import check_config
 from procler.config.model import ProjectConfig
+from procler.config.scaling import scale_path
 from procler.errors import ConfigInvalid
 
 log = logging.getLogger("procler.supervisor")
@@ -53,6 +54,7 @@ class ConfigKeeper:
         self.root = root
         self.config_path = config_path
         self.definitions = definitions
+        self.scale_file = Path(scale_path(root))  # the `procler scale` counts
         self.on_valid = on_valid
         self.valid: ProjectConfig | None = None
         self.broken: tuple[ProjectConfig | None, Findings] | None = None
@@ -63,7 +65,7 @@ class ConfigKeeper:
     def current(self) -> ProjectConfig:
         """The config running now: the file's, or the last valid one while it is broken
         (CONFIG_INVALID when there never was a valid one)."""
-        stamps = (_stamp(self.config_path), _stamp(self.definitions))
+        stamps = (_stamp(self.config_path), _stamp(self.definitions), _stamp(self.scale_file))
         if self.valid is None or stamps != self._stamps:
             text = _read_text(self.config_path)
             cfg, findings = check_config(str(self.config_path), text=text)
@@ -80,6 +82,11 @@ class ConfigKeeper:
                 remember(self.root, text)
                 self.on_valid(cfg)
         return self.valid
+
+    def read_again(self) -> ProjectConfig:
+        """The config read now, whatever the files' stamps say (after `procler scale`)."""
+        self._stamps = ()
+        return self.current()
 
     def peek(self) -> ProjectConfig:
         """The file's config as it is now, taken up by nobody (`reload --dry-run`);

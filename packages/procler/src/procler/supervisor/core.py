@@ -15,6 +15,7 @@ from pathlib import Path
 
 from procler import project, states
 from procler.config.model import ProcessSpec, ProjectConfig
+from procler.config.scaling import write_scale
 from procler.contexts.base import ExecutionContext
 from procler.contexts.local import LocalContext
 from procler.errors import ProcessNotFound
@@ -89,6 +90,10 @@ class Supervisor:
             fd = os.open(self.keeper.definitions, os.O_WRONLY | os.O_CREAT, 0o600)
             with open(fd, "wb") as handle:
                 handle.write(self.keeper.loaded_definitions)
+        scaled = {} if self.keeper.valid is None else self.keeper.valid.replica_sets
+        counts = {n: {"declared": r.declared, "count": r.count} for n, r in scaled.items()}
+        if any(r.count != r.declared for r in scaled.values()):
+            write_scale(self.root, counts)  # the `procler scale` counts in force
         self.output.reopen(self.state_dir / "logs")
 
     def _sync(self, cfg: ProjectConfig) -> None:
@@ -155,6 +160,10 @@ class Supervisor:
     def reap_orphans(self) -> int:
         """Reap zombies reparented to us, leaving our own children to their owners."""
         local = self.contexts["local"]
+        if isinstance(local, LocalContext) and local.spawning:
+            # a child forked but not yet registered could be taken for an orphan: later
+            asyncio.get_running_loop().call_later(0.1, self.reap_orphans)
+            return 0
         own = local.children if isinstance(local, LocalContext) else set()
         return reap_orphans(own | {pid for pid in (self.sentinel.pid,) if pid is not None})
 

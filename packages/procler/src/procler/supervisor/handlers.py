@@ -22,9 +22,14 @@ from procler.errors import (
     Timeout,
 )
 from procler.selection import (
+    expand,
     group_list,
     group_members,
+    instances,
     named,
+    one_or_rolled,
+    outside_namespaces,
+    split_named,
     stop_answer,
     stop_levels,
     tagged,
@@ -80,6 +85,10 @@ class Handlers:
             "exec": self.exec,
             "why": self.why,
             "ci": self.ci,
+            "scale": self.scale,
+            "namespace start": self.namespace_start,
+            "namespace stop": self.namespace_stop,
+            "namespace restart": self.namespace_restart,
             "schedule list": self.schedule_list,
             "schedule run-now": self.schedule_run_now,
             "schedule pause": self.schedule_pause,
@@ -174,18 +183,22 @@ class Handlers:
     async def _start_one(
         self, rt: ProcessRuntime, restart: bool = False, keep_completed: bool = False
     ) -> dict[str, Any]:
+        """What starting did (its name and flags): the status is described once, when the
+        start has settled (_settle), not per step, which `up` of 1,000 processes felt."""
         if rt.name in self.sup.schedules.entries:
             return await self.schedules.start(rt, restart)
         if not restart and rt.status in states.ALIVE:
-            return {**self.describe(rt), "already_running": True}
+            await rt.settled()  # a start in flight ends first: the answer has its pid
+            if rt.status in states.ALIVE:
+                return {"name": rt.name, "already_running": True}
         if keep_completed and states.done_for_up(rt.status, rt.completed_spec == rt.spec):
-            return {**self.describe(rt), "already_completed": True}
+            return {"name": rt.name, "already_completed": True}
         if not (restart and rt.status in states.ALIVE):
             self._check_ports(rt)
         self.sup.watcher.rearm(rt.name)
         result = await (rt.restart() if restart else rt.start())
         self._refuse_failed(rt)
-        return {**self.describe(rt), **result}
+        return {"name": rt.name, **result}
 
     def _refuse_failed(self, rt: ProcessRuntime) -> None:
         if rt.status == states.FAILED:
@@ -214,7 +227,12 @@ class Handlers:
         )
         for rt in fresh:
             self._refuse_failed(rt)
-        return [{**o, **self.describe(self.sup.runtimes[o["name"]])} for o in outcomes]
+        return [self._described(o) for o in outcomes]
+
+    def _described(self, outcome: dict[str, Any]) -> dict[str, Any]:
+        """The process's status now, with what its start said after it (already_running...)."""
+        now = self.describe(self.sup.runtimes[outcome["name"]])
+        return {**now, **outcome, **now}
 
     async def _restart_clean(self, rt: ProcessRuntime, restart: bool) -> dict[str, Any]:
         """restart --clear-logs: the old run stopped, its logs removed, a new run started."""
@@ -230,9 +248,10 @@ class Handlers:
         return {**self.describe(rt), **result}
 
     def _names(self, values: dict[str, Any], verb: str) -> list[str]:
+        """--all (within --namespace when given), or NAME: a process or every instance."""
         if values.get("all"):
-            return list(self.sup.config().processes)
-        return [self.sup.runtime(named(values, verb, self.sup.config())).name]
+            return tagged(self.sup.config(), {"namespace": values.get("namespace")})
+        return instances(self.sup.config(), named(values, verb, self.sup.config()))
 
     def _group_members(self, name: str) -> list[str]:
         return group_members(self.sup.config(), name)
@@ -254,7 +273,7 @@ class Handlers:
             lambda rt: self._start_one(rt, keep_completed=keep_completed),
             timeout,
             with_deps=not values.get("no_deps"),
-            describe=self.describe,
+            describe=self._described,
         )
         return await self._settle(outcomes, timeout)
 
@@ -264,15 +283,22 @@ class Handlers:
         levels = stop_levels(self._graph(), names, with_dependents)
         return await stop_plan(self.sup.runtimes, levels, self._stop_one)
 
+    async def stop_names(self, names: list[str]) -> list[dict[str, Any]]:
+        """Stop these processes only, dependents first (their dependents are left alone)."""
+        return await self._stop_names(names, with_dependents=False)
+
+    async def start_names(self, names: list[str], values: dict[str, Any]) -> list[dict[str, Any]]:
+        """Start these processes after what they depend on (see start)."""
+        return await self._start_names(names, values)
+
     # -- process commands -----------------------------------------------------------------
 
     async def start(self, values: dict[str, Any], keep_completed: bool = False) -> Any:
         names = self._names(values, "start")
         outcomes = await self._start_names(names, values, keep_completed)
         if values.get("all"):
-            return {"processes": outcomes}
-        target = next(o for o in outcomes if o["name"] == names[0])
-        deps = [o for o in outcomes if o["name"] != names[0]]
+            return outside_namespaces(values, names, {"processes": outcomes})
+        target, deps = split_named(self.sup.config(), values["name"], outcomes)
         return {**target, "dependencies": deps} if deps else target
 
     async def restart(self, values: dict[str, Any]) -> Any:
@@ -281,15 +307,19 @@ class Handlers:
         one = self._restart_clean if values.get("clear_logs") else self._start_one
         started = await asyncio.gather(*(one(self.sup.runtimes[n], True) for n in names))
         results = await self._settle(list(started), float(values.get("timeout") or START_WAIT))
-        return {"processes": list(results)} if values.get("all") else results[0]
+        if values.get("all"):
+            return {"processes": list(results)}
+        return one_or_rolled(self.sup.config(), values["name"], results)
 
     async def stop(self, values: dict[str, Any]) -> Any:
         names = self._names(values, "stop")
         if values.get("all") or values.get("with_dependents"):
             outcomes = await self._stop_names(names)
-        else:
-            outcomes = [await self._stop_one(self.sup.runtimes[names[0]])]
-        return stop_answer(values, outcomes)
+        else:  # one process, or each instance of one, in parallel
+            outcomes = list(
+                await asyncio.gather(*(self._stop_one(self.sup.runtimes[n]) for n in names))
+            )
+        return stop_answer(values, outcomes, self.sup.config())
 
     async def up(self, values: dict[str, Any]) -> Any:
         keep_completed = not values.get("rerun")
@@ -304,17 +334,35 @@ class Handlers:
 
         return await ci(self, values)
 
-    async def why(self, values: dict[str, Any]) -> Any:
-        from procler.supervisor.why import why
+    async def scale(self, values: dict[str, Any]) -> Any:
+        from procler.supervisor.replica_commands import scale
 
-        return why(self.sup, values["name"])
+        return await scale(self, values)
+
+    async def namespace_start(self, values: dict[str, Any]) -> Any:
+        return await self.start({**values, "all": True, "namespace": values["name"]})
+
+    async def namespace_restart(self, values: dict[str, Any]) -> Any:
+        return await self.restart({**values, "all": True, "namespace": values["name"]})
+
+    async def namespace_stop(self, values: dict[str, Any]) -> Any:
+        from procler.supervisor.replica_commands import namespace_stop
+
+        return await namespace_stop(self, values)
+
+    async def why(self, values: dict[str, Any]) -> Any:
+        from procler.supervisor.why import why_named
+
+        return why_named(self.sup, values["name"])
 
     async def down(self, values: dict[str, Any]) -> Any:
         return await self.stop({**values, "all": True})
 
     async def status(self, values: dict[str, Any]) -> Any:
         if values.get("name"):
-            return self.describe(self.sup.runtime(values["name"]))
+            cfg = self.sup.config()
+            rows = [self.describe(self.sup.runtimes[n]) for n in instances(cfg, values["name"])]
+            return one_or_rolled(cfg, values["name"], rows)
         names = tagged(self.sup.config(), values)
         return {"processes": [self.describe(self.sup.runtimes[n]) for n in names]}
 
@@ -326,7 +374,7 @@ class Handlers:
         elif values.get("all"):
             names = list(self.sup.config().processes)
         elif values.get("name"):
-            names = [self.sup.runtime(values["name"]).name]
+            names = instances(self.sup.config(), values["name"])
         else:
             raise UsageError(
                 "name a process, or pass --group or --all", suggestion="e.g. `procler wait api`"
@@ -349,7 +397,10 @@ class Handlers:
         if values.get("group"):
             data = {"group": values["group"], **data}
         elif not together:
-            data = {**members[0], "condition": condition}
+            data = {
+                **one_or_rolled(self.sup.config(), values["name"], members),
+                "condition": condition,
+            }
         missing = [rt.name for rt in rts if not met(rt)]
         if not missing:
             return data
@@ -393,7 +444,7 @@ class Handlers:
     async def group_stop(self, values: dict[str, Any]) -> Any:
         members = self._group_members(values["name"])
         # stop_order (Procler 0.3): those named stop one by one in that order, then the rest
-        ordered = list(self.sup.config().groups[values["name"]].stop_order)
+        ordered = expand(self.sup.config(), self.sup.config().groups[values["name"]].stop_order)
         outcomes = [await self._stop_one(self.sup.runtimes[n]) for n in ordered]
         rest = [m for m in members if m not in ordered]
         outcomes += await self._stop_names(rest, with_dependents=False) if rest else []

@@ -16,7 +16,7 @@ from typing import Any
 
 from agentcli.errors import AgentError
 from procler import states
-from procler.config.model import ProcessSpec
+from procler.config.model import Dependency, ProcessSpec
 from procler.contexts.base import OutputBatch, RunningProcess
 from procler.supervisor.clock import Clock
 from procler.supervisor.events import EventBus
@@ -57,6 +57,20 @@ class RuntimeHost:
         self.output_log = output
         self.base_env = base_environment(store)
         self._restarting: set[asyncio.Future[Any]] = set()  # dependents, after a dependency
+        # The runtimes with a `restart: true` dependency, found again after a spec changed:
+        # every status change looks them up, and scanning 1,000 runtimes each time is not free.
+        self._watchers: list[ProcessRuntime] | None = None
+
+    def specs_changed(self) -> None:
+        """A runtime was made or took a new definition."""
+        self._watchers = None
+
+    def _restart_watchers(self) -> list[ProcessRuntime]:
+        if self._watchers is None:
+            self._watchers = [
+                rt for rt in self.runtimes.values() if any(d.restart for d in rt.spec.depends_on)
+            ]
+        return self._watchers
 
     def environment(self, spec: ProcessSpec) -> dict[str, str]:
         env = dict(self.base_env)
@@ -98,6 +112,11 @@ class RuntimeHost:
         if runtime.status in states.AT_REST and runtime.desired != states.DESIRED_RUNNING:
             return None
         for dep in runtime.spec.depends_on:
+            if dep.min is not None:
+                down = self._too_few_up(runtime, dep)
+                if down is not None:
+                    return down
+                continue
             other = self.runtimes.get(dep.name)
             if other is not None and states.dependency_down(dep.condition, other.status):
                 reason = (
@@ -109,10 +128,22 @@ class RuntimeHost:
                 return dep.name, f"{why}; {runtime.name} needs it {dep.condition}"
         return None
 
+    def _too_few_up(self, runtime: ProcessRuntime, dep: Dependency) -> tuple[str, str] | None:
+        """`depends_on: {name, min}`: (process, why) when fewer than min instances are up."""
+        base = dep.replica_of or dep.name
+        members = [d.name for d in runtime.spec.depends_on if (d.replica_of or d.name) == base]
+        statuses = [rt.status for n in members if (rt := self.runtimes.get(n)) is not None]
+        if not states.enough_down(dep.condition, statuses, dep.min or len(members)):
+            return None
+        return (
+            base,
+            f"fewer than {dep.min} of {base}'s instances are up; {runtime.name} needs them {dep.condition}",
+        )
+
     def _tell_dependents(self, dep: ProcessRuntime, status: str) -> None:
         """`depends_on: {restart: true}`: a dependent that should run is restarted when the
         dependency comes back (meets its condition again after it died or was stopped)."""
-        for runtime in self.runtimes.values():
+        for runtime in self._restart_watchers():
             for wanted in runtime.spec.depends_on:
                 if wanted.name != dep.name or not wanted.restart:
                     continue

@@ -18,6 +18,7 @@ from procler.config.graph import DependencyGraph
 from procler.config.model import Dependency
 from procler.errors import DependencyFailed
 from procler.supervisor.runtime import ProcessRuntime
+from procler.supervisor.waiting import wait_until_all
 
 
 class Blocked(DependencyFailed):
@@ -54,6 +55,50 @@ async def wait_condition(
         )
 
 
+def at_least(deps: tuple[Dependency, ...]) -> list[list[Dependency]]:
+    """The `depends_on: {name, min}` entries, one list per process with replicas."""
+    sets: dict[str, list[Dependency]] = {}
+    for dep in deps:
+        if dep.min is not None:
+            sets.setdefault(dep.replica_of or dep.name, []).append(dep)
+    return list(sets.values())
+
+
+async def wait_enough(
+    runtimes: dict[str, ProcessRuntime],
+    deps: list[Dependency],
+    tasks: dict[str, asyncio.Task[dict[str, Any]]],
+    waiting: str,
+    deadline: float,
+) -> None:
+    """Wait until `min` of a process's instances meet the condition (the others may fail);
+    raise Blocked when too few can, or time is up."""
+    first = deps[0]
+    least, condition, base = first.min or len(deps), first.condition, first.replica_of
+    rts = [runtimes[d.name] for d in deps]
+    mine = [tasks[d.name] for d in deps if d.name in tasks]
+    if mine:  # their starts run in this plan: once begun, their statuses tell
+        await asyncio.wait([asyncio.shield(t) for t in mine])
+
+    def enough() -> bool:
+        return states.enough_met(condition, [(r.status, r.log_ready) for r in rts], least)
+
+    def hopeless() -> bool:
+        return states.enough_impossible(condition, [r.status for r in rts], least)
+
+    left = deadline - rts[0].clock.monotonic()
+    await wait_until_all(rts, lambda: enough() or hopeless(), max(0.0, left))
+    if enough():
+        return
+    had = ", ".join(f"{r.name} {r.status}" for r in rts)
+    why = (
+        f"fewer than {least} of {base}'s instances can be {condition} ({had})"
+        if hopeless()
+        else f"timed out waiting for {least} of {base}'s instances to be {condition} ({had})"
+    )
+    raise Blocked(rts[0], condition, waiting, why)
+
+
 async def start_plan(
     runtimes: dict[str, ProcessRuntime],
     graph: DependencyGraph,
@@ -62,9 +107,10 @@ async def start_plan(
     start_one: Callable[[ProcessRuntime], Awaitable[dict[str, Any]]],
     timeout: float,
     with_deps: bool = True,
-    describe: Callable[[ProcessRuntime], dict[str, Any]] | None = None,
+    describe: Callable[[dict[str, Any]], dict[str, Any]] | None = None,
 ) -> list[dict[str, Any]]:
-    """Start targets (and, with_deps, what they need) in dependency order; return outcomes."""
+    """Start targets (and, with_deps, what they need) in dependency order; return outcomes
+    (`describe` makes an outcome a whole answer, for the error of a blocked start)."""
     wanted = list(targets)
     names = graph.start_order(wanted) if with_deps else wanted
     clock = runtimes[names[0]].clock if names else None
@@ -75,7 +121,11 @@ async def start_plan(
     async def bring_up(name: str) -> dict[str, Any]:
         rt = runtimes[name]
         if with_deps:
+            for enough in at_least(deps_of(name)):
+                await wait_enough(runtimes, enough, tasks, name, deadline)
             for dep in deps_of(name):
+                if dep.min is not None:
+                    continue  # waited for above
                 if dep.name in tasks:
                     try:
                         await asyncio.shield(tasks[dep.name])
@@ -97,21 +147,20 @@ async def start_plan(
             for task in tasks.values():
                 task.cancel()
             dep = result.dep
-            info = describe(dep) if describe else {"name": dep.name, "status": dep.status}
+            whole = describe or (lambda o: o)
+            info = whole({"name": dep.name, "status": dep.status})
             raise DependencyFailed(
                 f"cannot start {result.waiting}: {result.why}",
                 data={
                     "blocking": {**info, "stderr": list(dep.recent_stderr)},
                     "waiting": result.waiting,
                     "condition": result.condition,
-                    "started": [outcomes[n] for n in names if n in outcomes],
+                    "started": [whole(outcomes[n]) for n in names if n in outcomes],
                 },
             )
     for result in done:
         if isinstance(result, BaseException):
             raise result
-    if describe is not None:  # statuses as they are now, not as they were at each start
-        return [{**outcomes[n], **describe(runtimes[n])} for n in names]
     return [outcomes[n] for n in names]
 
 

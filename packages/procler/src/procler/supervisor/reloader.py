@@ -21,7 +21,7 @@ from agentcli.errors import AgentError
 from procler import states
 from procler.config.fingerprint import ConfigDiff, diff
 from procler.config.graph import DependencyGraph
-from procler.config.model import ProcessSpec, ProjectConfig
+from procler.config.model import ProcessSpec, ProjectConfig, ReplicaSet
 from procler.contexts.base import ExecutionContext
 from procler.supervisor.clock import Clock
 from procler.supervisor.host import background
@@ -72,6 +72,7 @@ class Reloader:
     def __init__(self, sup: Owner) -> None:
         self.sup = sup
         self.applied: dict[str, ProcessSpec] = {}
+        self.replica_sets: dict[str, ReplicaSet] = {}  # of the config applied last
         self.generation = 0  # configs taken so far: the first is the boot's own
         self.latest = Applied(ConfigDiff())
         self._work: asyncio.Future[None] | None = None
@@ -81,7 +82,8 @@ class Reloader:
         """Take up a new valid config: the diff is applied at once where no process needs
         (re)starting, the rest by a task queued after the previous reload's."""
         change = diff(self.applied, cfg.processes)
-        self.applied = dict(cfg.processes)
+        previous, self.applied = self.applied, dict(cfg.processes)
+        sets_before, self.replica_sets = self.replica_sets, dict(cfg.replica_sets)
         self.generation += 1
         runtimes = self.sup.runtimes
         for name in change.added:
@@ -89,6 +91,9 @@ class Reloader:
         for name in change.changed:
             spec = cfg.processes[name]
             runtimes[name].redefine(spec, self.sup.context_for(spec))  # alive: at its next run
+        for name in change.unchanged:
+            if previous[name] != cfg.processes[name]:  # only its dependencies' instances
+                runtimes[name].retarget(cfg.processes[name])
         for name in change.removed:
             # nobody could address the process any more: stopped and forgotten
             background(self._retire(runtimes.pop(name)), self._retiring)
@@ -107,13 +112,36 @@ class Reloader:
             applied.started = [
                 n
                 for n in unscheduled
-                if n in change.added and runtimes[n].desired == states.DESIRED_RUNNING
+                if n in change.added and self._wanted(cfg, n, change, sets_before)
             ]
         if applied.restarted or applied.started:
             self._work = asyncio.ensure_future(self._apply(cfg, applied, self._work))
         if change.added or change.changed or change.removed:
             log.info("config reloaded: %s", applied.as_dict())
         return applied
+
+    def _wanted(
+        self,
+        cfg: ProjectConfig,
+        name: str,
+        change: ConfigDiff,
+        sets_before: dict[str, ReplicaSet],
+    ) -> bool:
+        """An added process starts if its desired state is running; an instance a new
+        `replicas:` value adds also when one of the instances it had is wanted running
+        (one that `procler scale` adds is started by scale, which waits for it)."""
+        runtimes = self.sup.runtimes
+        if runtimes[name].desired == states.DESIRED_RUNNING:
+            return True
+        rset = cfg.replica_sets.get(cfg.processes[name].replica_of or "")
+        before = None if rset is None else sets_before.get(rset.name)
+        if rset is None or before is None or before.declared == rset.declared:
+            return False
+        return any(
+            runtimes[n].desired == states.DESIRED_RUNNING or runtimes[n].status in states.ALIVE
+            for n in rset.instances
+            if n not in change.added
+        )
 
     async def settled(self) -> Applied:
         """Wait until the configs taken so far are applied (removed processes stopped and

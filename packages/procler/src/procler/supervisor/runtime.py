@@ -40,6 +40,7 @@ class Host(Protocol):
     def spawned(self, runtime: ProcessRuntime, proc: RunningProcess) -> None: ...
     def reaped(self, runtime: ProcessRuntime, proc: RunningProcess) -> None: ...
     def output(self, runtime: ProcessRuntime, run: int, batch: OutputBatch) -> None: ...
+    def specs_changed(self) -> None: ...
 
 
 class ProcessRuntime:
@@ -65,6 +66,10 @@ class ProcessRuntime:
         self._user_start = False
         self.health: HealthProber | None = None
         self._next: tuple[ProcessSpec, ExecutionContext] | None = None  # see redefine
+        # Called once, in the same step, when the run leaves the alive statuses: a
+        # schedule's history has the run's end before anyone sees `scheduled`.
+        self.on_rest: Callable[[ProcessRuntime], None] | None = None
+        host.specs_changed()
         # The definition of the last run that completed successfully under this supervisor.
         self.completed_spec: ProcessSpec | None = None
         # Dependencies with `restart: true` that went down while we should run.
@@ -87,10 +92,23 @@ class ProcessRuntime:
             self._next = (spec, context)
         else:
             self.spec, self.context, self._next = spec, context, None
+            self.host.specs_changed()
+
+    def retarget(self, spec: ProcessSpec) -> None:
+        """The same definition with its dependencies on a scaled process listed again (one
+        entry per instance): taken at once, as it changes nothing about how it runs."""
+        if self._next is not None:
+            self._next = (spec, self._next[1])
+        else:
+            self.spec = spec
+        self.host.specs_changed()
 
     def _set(self, new: str, reason: str) -> None:
         states.check(self.status, new)
         old, self.status = self.status, new
+        if self.on_rest is not None and old in states.ALIVE and new not in states.ALIVE:
+            rested, self.on_rest = self.on_rest, None
+            rested(self)
         self.host.record(self, old, new, reason)
         self._notify()
 
@@ -112,6 +130,11 @@ class ProcessRuntime:
                 return False
             await self.clock.wait(self._changed, left)
         return True
+
+    async def settled(self) -> None:
+        """Wait until a start, stop or restart in flight has ended (it holds the lock)."""
+        async with self.lock:
+            pass
 
     # -- commands -------------------------------------------------------------------------
 
@@ -190,6 +213,7 @@ class ProcessRuntime:
     ) -> None:
         if self._next is not None and adopted is None:
             (self.spec, self.context), self._next = self._next, None
+            self.host.specs_changed()
         self._set(states.STARTING, reason)
         await asyncio.sleep(0)  # event subscribers send the transition before the fork
         self.recent_stderr.clear()

@@ -7,6 +7,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from procler.errors import NotScheduled
+from procler.selection import instances
 
 if TYPE_CHECKING:
     from procler.supervisor.core import Supervisor
@@ -27,10 +28,11 @@ class ScheduleCommands:
         self.describe = describe  # a process's status answer (Handlers.describe)
 
     def _scheduled(self, name: str) -> ProcessRuntime:
-        rt = self.sup.runtime(name)
-        if name not in self.sup.schedules.entries:
+        """NAME's runtime: a process, or the one instance of a scheduled `replicas: 1`."""
+        found = instances(self.sup.config(), name)
+        if len(found) != 1 or found[0] not in self.sup.schedules.entries:
             raise NotScheduled(f"{name} has no schedule")
-        return rt
+        return self.sup.runtime(found[0])
 
     async def list(self, values: dict[str, Any]) -> Any:
         runs = int(values.get("runs") or 0)

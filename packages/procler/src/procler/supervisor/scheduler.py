@@ -258,12 +258,21 @@ class Scheduler:
     ) -> None:
         began = self.clock.monotonic()
         planned = f" (slot {iso(slot)})" if slot is not None else ""
+        # recorded before the start: a quick run may end before start answers, and its
+        # end is written as it leaves the alive statuses (before anyone sees `scheduled`)
+        row = self.store.run_started(entry.name, slot, trigger, self.clock.time())
+
+        def rested(r: ProcessRuntime) -> None:
+            self.store.run_ended(row, self.clock.time(), r.last_exit)
+
+        rt.on_rest = rested
         try:
             await rt.start(f"{trigger} run{planned}")
         except AgentError as err:  # the runtime recorded the failed start
             log.info("%s: scheduled run could not start: %s", entry.name, err.message)
-            row = self.store.run_started(entry.name, slot, trigger, self.clock.time())
-            self.store.run_ended(row, self.clock.time(), rt.last_exit)
+            if rt.on_rest is rested:  # refused before it was starting
+                rt.on_rest = None
+                rested(rt)
             return
         finally:
             # while it runs, whatever its timing, its end leads to `scheduled` (_run_all
@@ -271,7 +280,6 @@ class Scheduler:
             rt.desired = states.DESIRED_RUNNING
             entry.attempts += 1
         run = rt.run
-        row = self.store.run_started(entry.name, slot, trigger, rt.started_at or self.clock.time())
 
         def ended(r: ProcessRuntime) -> bool:
             return r.run != run or r.status not in states.ALIVE
@@ -284,7 +292,6 @@ class Scheduler:
                 rt.desired = states.DESIRED_RUNNING
         while not await rt.wait_until(ended, RUN_WAIT):
             pass
-        self.store.run_ended(row, self.clock.time(), rt.last_exit)
 
     # -- answers --------------------------------------------------------------------------
 

@@ -54,8 +54,9 @@ async def up_and_wait(
     """Start everything (dependency order), then wait until each process is ready;
     keep_completed: leave alone one-shots that completed (see `up --rerun`)."""
     timeout = float(values.get("timeout") or 60.0)
-    await handlers.start({**values, "all": True}, keep_completed=keep_completed)
-    rts = list(handlers.sup.runtimes[n] for n in handlers.sup.config().processes)
+    started = await handlers.start({**values, "all": True}, keep_completed=keep_completed)
+    # what was started (with --namespace: the selection and what it depends on)
+    rts = [handlers.sup.runtimes[p["name"]] for p in started["processes"]]
     await handlers.unless_stopping(_settled(rts, timeout), "during up --wait")
     members = [{**handlers.describe(rt), "ready": _ready(rt)} for rt in rts]
     missing = [rt for rt in rts if not _ready(rt)]

@@ -42,6 +42,7 @@ def resting_status(
         "why": None,
         "source": spec.source,
         "tags": list(spec.tags),
+        "namespaces": list(spec.namespaces),
         "memory_rss_bytes": None,
         "cpu_percent": None,
         "linux_state": None,

@@ -18,14 +18,24 @@ async def wait_members(
     of them cannot any more: that ends the wait at once."""
     if not runtimes:
         return
+
+    def settled() -> bool:
+        return all(met(r) for r in runtimes) or any(why_not(r) is not None for r in runtimes)
+
+    await wait_until_all(runtimes, settled, timeout)
+
+
+async def wait_until_all(
+    runtimes: list[ProcessRuntime], done: Callable[[], bool], timeout: float
+) -> bool:
+    """Wait (bounded) until done(), a condition over several processes, holds; woken by
+    each change of a member's status. Whether it holds at the end."""
     clock = runtimes[0].clock
     deadline = clock.monotonic() + timeout
-    while not all(met(runtime) for runtime in runtimes) and not any(
-        why_not(runtime) is not None for runtime in runtimes
-    ):
+    while not done():
         left = deadline - clock.monotonic()
         if left <= 0:
-            return
+            return False
         # Wake on the next change of any member (a done one may still fail).
         changes = [asyncio.ensure_future(_changed(runtime, left)) for runtime in runtimes]
         try:
@@ -33,6 +43,7 @@ async def wait_members(
         finally:
             for change in changes:
                 change.cancel()
+    return True
 
 
 async def _changed(runtime: ProcessRuntime, timeout: float) -> bool:

@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from procler import states
+from procler.selection import instances
 from procler.supervisor.core import Supervisor
 from procler.supervisor.runtime import ProcessRuntime
 
@@ -75,3 +76,11 @@ def why(sup: Supervisor, name: str) -> dict[str, Any]:
     if rt.health is not None:
         data["health"] = rt.health.summary()
     return data
+
+
+def why_named(sup: Supervisor, name: str) -> dict[str, Any]:
+    """why of a process, or of each instance of a process with replicas."""
+    names = instances(sup.config(), name)
+    if names == [name]:
+        return why(sup, name)
+    return {"name": name, "instances": [why(sup, n) for n in names]}
