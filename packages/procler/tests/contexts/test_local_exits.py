@@ -25,3 +25,18 @@ def test_exits_is_bounded_by_its_timeout() -> None:
     finally:
         stays.kill()
         stays.wait(10)
+
+
+def test_exits_yields_to_the_loop_even_when_every_process_is_gone() -> None:
+    """The caller looks at /proc again after it; a look cached for the loop's turn must
+    not be taken for a fresh one (a stop would spin without ever yielding)."""
+    gone = subprocess.Popen([sys.executable, "-c", "pass"])
+    gone.wait(10)
+
+    async def turns() -> list[str]:
+        seen: list[str] = []
+        asyncio.get_running_loop().call_soon(seen.append, "next turn")
+        await exits([gone.pid], 30.0)
+        return seen
+
+    assert asyncio.run(turns()) == ["next turn"]
