@@ -1,5 +1,6 @@
 """Recovery: a new supervisor after kill -9 never has its restored processes killed by the
-old one's sentinel, and removing the state directory never makes a second supervisor."""
+old one's sentinel, removing the state directory never makes a second supervisor, and
+removing the whole project ends its supervisor and processes."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ import signal
 from collections.abc import Callable
 from pathlib import Path
 
-from harness import PY, Project, supervisors_of, wait_for
+from harness import PY, Project, alive, supervisors_of, wait_for
 
 GRACEFUL = Path(__file__).parent / "scripts" / "graceful.py"
 SENTINEL = "procler.supervisor.sentinel"
@@ -66,3 +67,15 @@ def test_removing_the_state_directory_keeps_one_supervisor(
     # What the next supervisor needs was written again: it restores the process.
     os.kill(sup, signal.SIGKILL)
     assert p.ok("status", "quick")["status"] == "running"
+
+
+def test_removing_the_project_directory_stops_its_processes_and_its_supervisor(
+    make_project: Callable[[str], Project], tmp_path: Path
+) -> None:
+    p = make_project(config(tmp_path))
+    pid = p.ok("start", "quick")["pid"]
+    sup = p.supervisor_pid()
+    shutil.rmtree(p.root)  # nobody can reach this supervisor any more
+    assert wait_for(lambda: not alive(sup) and not alive(pid), timeout=30)
+    assert p.marked_pids() == []
+    Project(p.root, config(tmp_path))  # put it back: the fixture's close asks it to stop

@@ -174,13 +174,19 @@ def identity(path: str) -> tuple[int, int] | None:
 async def keep_state(root: str, sup: Supervisor, server: uvicorn.Server, path: str) -> None:
     """Notice the state directory or the socket removed under us (as `git clean -xdf`
     does) and put them back, so the next command finds this supervisor instead of
-    starting another one (which the lock would refuse anyway)."""
+    starting another one (which the lock would refuse anyway). The project directory
+    itself removed: nobody can reach this supervisor any more, so it stops its processes
+    and exits rather than run them unseen."""
     state = project.state_dir(root)
     marks = (identity(state), identity(path))
     while True:
         await asyncio.sleep(STATE_CHECK)
+        if not os.path.isdir(root):
+            log.warning("project directory %s removed; stopping its processes", root)
+            sup.stop_requested.set()
+            return
         if (identity(state), identity(path)) == marks or not os.path.exists(sup.config_path):
-            continue  # unchanged, or the whole project is gone: nothing to put back
+            continue  # unchanged, or the config is gone too: nothing to put back
         log.warning("state directory or socket removed; recreating them")
         try:
             os.makedirs(state, mode=0o700, exist_ok=True)
