@@ -90,10 +90,11 @@ def test_bad_snippet_steps_and_when_are_found_at_load_time(tmp_path: Path) -> No
     ]
 
 
-def test_wait_for_port_waits_until_the_port_listens(tmp_path: Path) -> None:
-    with socket.socket() as sock:
+def test_wait_for_port_waits_until_the_port_listens_or_the_process_ends(tmp_path: Path) -> None:
+    with socket.socket() as sock, socket.socket() as other:
         sock.bind(("127.0.0.1", 0))
-        port = sock.getsockname()[1]
+        other.bind(("127.0.0.1", 0))
+        port, never = sock.getsockname()[1], other.getsockname()[1]
     server = (
         f"import socket, time; time.sleep(0.3); s = socket.socket(); "
         f"s.bind(('127.0.0.1', {port})); s.listen(); time.sleep(600)"
@@ -106,15 +107,30 @@ processes:
   web:
     command: {PY} -c "{server}"
     ports: [{port}]
+  quitter:
+    command: {PY} -c "import time; time.sleep(0.5)"
+    ports: [{never}]
 recipes:
   up:
     steps:
       - start: web
       - wait_for: {{process: web, condition: port, timeout: 20s}}
+  gone:
+    steps:
+      - start: quitter
+      - wait_for: {{process: quitter, condition: port, timeout: 20s}}
 """,
     )
     try:
         run = project.ok("recipe", "run", "up")
         assert run["steps"][1]["output"] == f"web listens on {port}"
+        # the process ending ends the wait (not its 20 s timeout)
+        code, answer = project.run("recipe", "run", "gone")
+        step = answer["data"]["steps"][1]
+        assert (code, step["status"], step["error"]) == (
+            1,
+            "failed",
+            f"quitter will not open port {never}: it is exited",
+        )
     finally:
         project.close()

@@ -80,6 +80,20 @@ def test_the_deploy_recipe_runs_to_completion_with_exact_step_records(project: P
         ("start-6", "start", "succeeded", None, "worker is running"),
     ]
     assert [s["idempotent"] for s in run["steps"]] == [True, True, True, False, True, True]
+    # each process step's own status changes, timed by the supervisor within the step
+    assert [
+        [(t["process"], t["from"], t["to"]) for t in s["transitions"]] for s in run["steps"]
+    ] == [
+        [("worker", "running", "stopping"), ("worker", "stopping", "stopped")],
+        [("api", "running", "stopping"), ("api", "stopping", "stopped")],
+        [],
+        [],
+        [("api", "stopped", "starting"), ("api", "starting", "running")],
+        [("worker", "stopped", "starting"), ("worker", "starting", "running")],
+    ]
+    for step in run["steps"]:
+        times = [step["started_at"], *(t["at"] for t in step["transitions"]), step["ended_at"]]
+        assert times == sorted(times)
     assert project.ok("status", "api")["status"] == "running"
     stored = project.ok("recipe", "status", run["run_id"])
     assert stored == run

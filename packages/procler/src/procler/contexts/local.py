@@ -26,8 +26,40 @@ from procler.errors import StartFailed
 from procler.logs.capture import read_batches
 
 RUN_ID_KEY = "PROCLER_RUN_ID"
-MEMBER_POLL = 0.01  # first gap between checks that every process of a stopping run is gone
-MEMBER_POLL_MAX = 0.1
+UNWATCHED_RETRY = 0.05  # seconds: a process whose exit cannot be watched is looked at again
+
+
+async def exits(pids: list[int], timeout: float) -> None:
+    """Wait (bounded) until every one of pids has ended, woken by their pidfds (readable
+    when a process has exited, a child of ours or not)."""
+    loop = asyncio.get_running_loop()
+    ended: dict[int, asyncio.Future[None]] = {}
+    unwatched = False
+    for pid in pids:
+        try:
+            fd = os.pidfd_open(pid)
+        except ProcessLookupError:
+            continue  # gone already
+        except OSError:  # e.g. out of descriptors: the caller looks again a little later
+            unwatched = True
+            continue
+        ended[fd] = loop.create_future()
+        loop.add_reader(fd, _ended, ended[fd])
+    bound = max(0.0, min(timeout, UNWATCHED_RETRY) if unwatched else timeout)
+    try:
+        if ended:
+            await asyncio.wait(ended.values(), timeout=bound)
+        else:  # all gone meanwhile: still yield once, so the caller's next look is afresh
+            await asyncio.sleep(bound if unwatched else 0)
+    finally:
+        for fd in ended:
+            loop.remove_reader(fd)
+            os.close(fd)
+
+
+def _ended(future: asyncio.Future[None]) -> None:
+    if not future.done():
+        future.set_result(None)
 
 
 class LocalProcess(RunningProcess):
@@ -237,12 +269,12 @@ class LocalContext(ExecutionContext):
         except TimeoutError:
             await self.signal(proc, signal.SIGKILL)
             info = await asyncio.wait_for(proc.wait(), KILL_WAIT)
-        delay = MEMBER_POLL
-        while self.members(proc) and loop.time() < deadline:
-            await asyncio.sleep(min(delay, max(0.0, deadline - loop.time())))
-            delay = min(delay * 2, MEMBER_POLL_MAX)
-        await self.signal(proc, signal.SIGKILL)
-        self.kill_escaped(proc)
+        while (left := self.members(proc)) and loop.time() < deadline:
+            # woken by their exits; a member may have forked meanwhile: look again after
+            await exits(left, deadline - loop.time())
+        if left:  # still there after stop_timeout (none left: nothing of the run can fork)
+            await self.signal(proc, signal.SIGKILL)
+            self.kill_escaped(proc)
         return info
 
     def members(self, proc: RunningProcess) -> list[int]:

@@ -116,6 +116,20 @@ class StateStore:
             "INSERT INTO event VALUES (?, ?, ?, ?, ?)", (time.time(), name, src, dst, reason)
         )
 
+    def event_mark(self) -> int:
+        """Where the event log ends now: events_since(mark) is what was recorded after."""
+        return int(self.db.execute("SELECT coalesce(max(rowid), 0) FROM event").fetchone()[0])
+
+    def events_since(self, mark: int, names: list[str], limit: int = 50) -> list[dict[str, Any]]:
+        """The status changes of the named processes recorded after mark, oldest first:
+        the last `limit` of them (a crash loop during a long wait records many)."""
+        rows = self.db.execute(
+            "SELECT ts, name, src, dst FROM event WHERE rowid > ? AND src != dst "
+            f"AND name IN ({','.join('?' * len(names))}) ORDER BY rowid DESC LIMIT ?",
+            (mark, *names, limit),
+        ).fetchall()
+        return [{"process": r[1], "from": r[2], "to": r[3], "at": r[0]} for r in reversed(rows)]
+
     def events(self, name: str, limit: int = 20) -> list[dict[str, Any]]:
         rows = self.db.execute(
             "SELECT ts, src, dst, reason FROM event WHERE name=? ORDER BY rowid DESC LIMIT ?",

@@ -41,6 +41,10 @@ class StepRecord:
     error: str | None = None
     ignored_error: bool = False  # failed with ignore_error: the run goes on as if it passed
     attempts: int = 0  # 1 + the retries it took
+    # The status changes of the processes the step acts on while it ran, each
+    # {process, from, to, at}: when a start forked (starting) and came up, when a stop
+    # signalled (stopping) and saw the run end.
+    transitions: list[dict[str, Any]] = field(default_factory=list)
 
     def move(self, new: str) -> None:
         rs.check_step(self.status, new)

@@ -1,9 +1,10 @@
-"""Recipe runs in the state database: written whole after every step, so a supervisor that
-dies leaves the last checkpoint behind."""
+"""Recipe runs in the state database: written before every step does its work and when the
+run ends, so a supervisor that dies leaves the last checkpoint behind."""
 
 from __future__ import annotations
 
 import json
+from collections.abc import Iterable
 from typing import Any
 
 from procler.supervisor.recipes.model import RunRecord, StepRecord
@@ -18,8 +19,8 @@ class RunRecords:
     def __init__(self, store: StateStore) -> None:
         self.db = store.db
 
-    def save(self, run: RunRecord) -> None:
-        """The run and all its steps, in one transaction."""
+    def save(self, run: RunRecord, steps: Iterable[StepRecord] | None = None) -> None:
+        """The run and its steps (those given, or all of them), in one transaction."""
         self.db.execute("BEGIN")
         try:
             self.db.execute(
@@ -39,7 +40,7 @@ class RunRecords:
                 "INSERT OR REPLACE INTO recipe_step VALUES (?, ?, ?)",
                 [
                     (run.run_id, s.position, json.dumps(s.__dict__, sort_keys=True))
-                    for s in run.steps
+                    for s in (run.steps if steps is None else steps)
                 ],
             )
         except BaseException:

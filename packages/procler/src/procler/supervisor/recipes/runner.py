@@ -22,6 +22,7 @@ from procler.supervisor.recipes.steps import (
     condition_met,
     exec_outcome,
     run_step,
+    step_processes,
 )
 
 if TYPE_CHECKING:
@@ -49,13 +50,20 @@ async def execute(
     run: RunRecord,
     control: RunControl,
 ) -> None:
-    """Run every step not finished yet; on_error stop skips the rest after a failure."""
-    clock = handlers.sup.clock
+    """Run every step not finished yet; on_error stop skips the rest after a failure.
+
+    The run is written before each step does its work (one transaction: the steps changed
+    since the last write, the step now running) and when it ends. Nothing awaits between
+    a step's end and the next write, so the database is never behind what the run did
+    but for the step in progress, and a step costs one write, not two."""
+    clock, store = handlers.sup.clock, handlers.sup.store
     failed = False
+    changed: list[StepRecord] = []  # not written yet
     for record, step in zip(run.steps, recipe.steps, strict=True):
         if record.status in rs.FINISHED:
             failed = failed or (record.status == rs.FAILED and not record.ignored_error)
             continue
+        changed.append(record)
         if failed and recipe.on_error == "stop" and step.when is None:
             record.move(rs.SKIPPED)  # a step with `when` decides for itself (e.g. a cleanup)
             continue
@@ -63,13 +71,14 @@ async def execute(
         if why_not is not None:
             record.move(rs.SKIPPED)
             record.output = f"when does not hold: {why_not}"
-            records.save(run)
             continue
         record.move(rs.RUNNING)
         record.started_at, record.ended_at = clock.time(), None
         record.error, record.exit_code, record.output = None, None, ""
-        record.attempts = 0
-        records.save(run)
+        record.attempts, record.transitions = 0, []
+        records.save(run, changed)
+        changed = [record]
+        mark = store.event_mark()
         current = asyncio.ensure_future(_attempts(handlers, run, step, record))
         control.step = current
         try:
@@ -96,13 +105,14 @@ async def execute(
             record.truncated = outcome.truncated
             record.move(rs.SUCCEEDED)
         record.ended_at = clock.time()
-        records.save(run)
+        names = step_processes(handlers, step)
+        record.transitions = store.events_since(mark, names) if names else []
         _log(handlers, run, record)
     run.move(rs.RUN_FAILED if failed else rs.RUN_SUCCEEDED)
     failure = next((s for s in run.steps if s.status == rs.FAILED and not s.ignored_error), None)
     run.error = None if failure is None else f"step {failure.id} failed: {failure.error}"
     run.ended_at = clock.time()
-    records.save(run)
+    records.save(run, changed)
 
 
 def _streamer(

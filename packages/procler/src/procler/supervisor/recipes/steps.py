@@ -9,6 +9,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from procler import states
+from procler.config.graph import DependencyGraph
 from procler.config.model import RecipeStep
 from procler.contexts.base import OutputBatch
 from procler.errors import ConditionImpossible, Timeout
@@ -106,6 +107,20 @@ async def _wait_for(handlers: CommandHandlers, step: RecipeStep) -> StepOutcome:
     raise Timeout(f"{rt.name} not {step.condition} after {step.timeout:g}s: it is {rt.status}")
 
 
+def step_processes(handlers: CommandHandlers, step: RecipeStep) -> list[str]:
+    """The processes a step acts on: a start's with what it starts first, a group's
+    members; none for exec, snippet and wait (nor for a group a reload removed)."""
+    cfg = handlers.sup.config()
+    group = cfg.groups.get(step.target)
+    members = list(group.processes) if group is not None else []
+    if step.kind in ("start", "group_start"):
+        wanted = [step.target] if step.kind == "start" else members
+        return DependencyGraph.from_config(cfg).start_order(wanted)
+    if step.kind == "group_stop":
+        return members
+    return [step.target] if step.kind in ("stop", "restart", "wait_for") else []
+
+
 def condition_met(
     handlers: CommandHandlers, step: RecipeStep, outcomes: dict[str, str]
 ) -> str | None:
@@ -122,7 +137,8 @@ def condition_met(
 
 async def _wait_for_ports(rt: ProcessRuntime, timeout: float) -> StepOutcome:
     """Until every declared port of the process is listening; a port opening is no status
-    change, so it is looked up every PORT_POLL seconds, bounded by the timeout."""
+    change, so it is looked up every PORT_POLL seconds, bounded by the timeout (the end of
+    the process wakes the wait at once)."""
     deadline = rt.clock.monotonic() + timeout
     while True:
         closed = [port for port in rt.spec.ports if not listening(port)]
@@ -133,6 +149,7 @@ async def _wait_for_ports(rt: ProcessRuntime, timeout: float) -> StepOutcome:
             raise ConditionImpossible(
                 f"{rt.name} will not open port {closed[0]}: it is {rt.status}"
             )
-        if rt.clock.monotonic() >= deadline:
+        left = deadline - rt.clock.monotonic()
+        if left <= 0:
             raise Timeout(f"{rt.name}: port {closed[0]} not listening after {timeout:g}s")
-        await rt.clock.sleep(PORT_POLL)
+        await rt.wait_until(lambda r: r.status in states.AT_REST, min(PORT_POLL, left))
