@@ -49,11 +49,11 @@ def _busybox_rootfs() -> bytes:
 def docker_client() -> Iterator[Any]:
     import docker
 
-    from procler.contexts.docker_engine import engine_url, socket_missing
+    from procler.contexts.docker_engine import engine_url, socket_unanswered
 
     try:
-        if socket_missing(engine_url()):
-            raise docker.errors.DockerException(f"no socket at {engine_url()}")
+        if socket_unanswered(engine_url()):
+            raise docker.errors.DockerException(f"nothing answers at {engine_url()}")
         client = docker.from_env(timeout=10)
         client.ping()
     except docker.errors.DockerException as exc:

@@ -3,8 +3,12 @@
 from __future__ import annotations
 
 import asyncio
+import gc
 import signal
+import socket
+import warnings
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -90,13 +94,25 @@ def test_docker_states_are_normalised_onto_ours(
     assert normalised_status({"Status": "dead", "ExitCode": 0}) == states.FAILED
 
 
-def test_unreachable_engine_is_docker_unavailable_without_hanging() -> None:
-    ctx = DockerContext("/tmp/project", base_url="unix:///nonexistent/docker.sock")
+@pytest.mark.parametrize("left_behind", [False, True], ids=["no socket", "dead engine's socket"])
+def test_unreachable_engine_is_docker_unavailable_without_hanging_or_leaking(
+    tmp_path: Path, left_behind: bool
+) -> None:
+    path = tmp_path / "docker.sock"
+    if left_behind:  # the socket file of an engine that died: connecting is refused
+        with socket.socket(socket.AF_UNIX) as dead:
+            dead.bind(str(path))
+    ctx = DockerContext("/tmp/project", base_url=f"unix://{path}")
     spec = ProcessSpec(name="db", context="docker", docker=DockerSpec(image="x"))
-    with pytest.raises(DockerUnavailable) as raised:
-        asyncio.run(ctx.start(spec, {}, 1))
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        with pytest.raises(DockerUnavailable) as raised:
+            asyncio.run(ctx.start(spec, {}, 1))
+        raised.value.__traceback__ = None  # its frames may hold what the SDK left open
+        gc.collect()
     assert raised.value.code == "DOCKER_UNAVAILABLE"
-    assert raised.value.data == {"docker_host": "unix:///nonexistent/docker.sock"}
+    assert raised.value.data == {"docker_host": f"unix://{path}"}
+    assert [str(w.message) for w in caught if w.category is ResourceWarning] == []
 
 
 def test_exec_output_reaches_the_context_output(

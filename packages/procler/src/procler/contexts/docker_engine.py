@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import os
+import socket
 from collections.abc import Callable, Mapping
 from typing import Any, TypeVar
 
@@ -36,9 +37,19 @@ def engine_url(base_url: str | None = None) -> str:
     return base_url or os.environ.get("DOCKER_HOST") or DEFAULT_SOCKET
 
 
-def socket_missing(url: str) -> bool:
-    """A unix socket URL whose file does not exist: no engine, without trying to connect."""
-    return url.startswith("unix://") and not os.path.exists(url[len("unix://") :])
+def socket_unanswered(url: str) -> bool:
+    """A unix socket URL that nobody answers on: its file is missing, or left behind by an
+    engine that died (the connect is refused). Checked with a socket of our own, closed
+    at once, because the SDK leaks the socket of a failed unix connect."""
+    if not url.startswith("unix://"):
+        return False
+    with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as probe:
+        probe.settimeout(CLIENT_TIMEOUT)
+        try:
+            probe.connect(url[len("unix://") :])
+        except OSError:
+            return True
+    return False
 
 
 class DockerEngine:
@@ -65,9 +76,8 @@ class DockerEngine:
             import docker
 
             url = engine_url(self.base_url)
-            if socket_missing(url):
-                # Fail before connecting: the SDK leaks the socket of a failed unix connect.
-                raise docker.errors.DockerException(f"no Docker socket at {url}")
+            if socket_unanswered(url):
+                raise docker.errors.DockerException(f"no Docker engine answers at {url}")
             kwargs: dict[str, Any] = {"timeout": CLIENT_TIMEOUT, "max_pool_size": POOL_SIZE}
             if self.base_url is None:
                 self._client = docker.from_env(**kwargs).api
