@@ -92,11 +92,17 @@ async def test_palette_commands_do_what_their_keys_do(
         await pick(pilot, app, "start", "start")
         await until(pilot, lambda: status_of(app, "api") == "running")
         first = project.ok("status", "api")["pid"]
+        # its line logged before the restart ends the run (running means it survived its
+        # start, not that it has printed yet)
+        said = [f"api says hello {first}"]
+        await until(
+            pilot, lambda: [ln["text"] for ln in project.ok("logs", "api")["lines"]] == said
+        )
         await pick(pilot, app, "rest", "restart")
         await until(pilot, lambda: pid_of(app, "api") not in (first, None))
         assert project.ok("status", "api")["pid"] == pid_of(app, "api")
         await pilot.press("p")  # the previous run's logs (its key; the palette's is the same)
-        await until(pilot, lambda: texts(app) == [f"api says hello {first}"])
+        await until(pilot, lambda: texts(app) == said)
         assert str(app.state_line.render()).endswith(" · run previous")
         await pilot.press("p")
         await pick(pilot, app, "asks", "stop (asks first)")
