@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 
+from procler.logs.record import format_ts
 from procler.supervisor.events import EventBus
 
 START = 1_800_000_000.0  # the bus's clock: seqs start at this time in microseconds
@@ -124,3 +125,14 @@ def test_close_ends_every_subscription_after_what_was_queued() -> None:
     assert asyncio.run(sub.take()) == []
     late = b.subscribe(frozenset())
     assert (late.closed, b.subscribers, dict(b.log_names)) == (True, set(), {})
+
+
+def test_a_log_event_carries_the_time_the_log_store_answers_for_its_line() -> None:
+    """A read time whose microseconds round up (…456.7 us): the store cuts it to 456, and so
+    must the event, or a client merging `logs` with the stream shows the line twice."""
+    read_at = 1_800_000_000.1234567
+    b = bus()
+    sub = b.subscribe(frozenset({"api"}))
+    b.log_lines("api", 1, "stdout", ["tick 4"], read_at)
+    (event,) = [e.body for e in asyncio.run(sub.take())]
+    assert event["ts"] == format_ts(int(read_at * 1_000_000)) == "2027-01-15T08:00:00.123456Z"

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import asyncio
 import time
-from datetime import UTC, datetime
 from functools import lru_cache
+
+from procler.logs.record import format_ts
 
 
 class Clock:
@@ -37,7 +38,10 @@ class Clock:
 
 @lru_cache(maxsize=1024)  # status formats the same start times again and again
 def iso(ts: float | None) -> str | None:
-    """UTC ISO-8601 with microseconds and a Z, or None."""
+    """UTC ISO-8601 with microseconds and a Z, or None. Cut to the microsecond below, as
+    the log store keeps a line's time: an event for a line carries the very text that
+    `logs` answers for it (rounding made them differ by 1 us, and the TUI showed the line
+    twice)."""
     if ts is None:
         return None
-    return datetime.fromtimestamp(ts, UTC).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
+    return format_ts(int(ts * 1_000_000))
