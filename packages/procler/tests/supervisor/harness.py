@@ -21,9 +21,9 @@ class Project:
         (root / ".procler").mkdir(parents=True, exist_ok=True)
         (root / ".procler" / "config.yaml").write_text(config)
 
-    def run(self, *args: str, timeout: float = 60) -> tuple[int, dict[str, Any]]:
+    def _call(self, args: tuple[str, ...], timeout: float) -> subprocess.CompletedProcess[str]:
         env = {k: v for k, v in os.environ.items() if not k.startswith("PROCLER_")}
-        proc = subprocess.run(
+        return subprocess.run(
             [PROCLER, *args],
             cwd=self.root,
             capture_output=True,
@@ -31,8 +31,17 @@ class Project:
             timeout=timeout,
             env=env,
         )
+
+    def run(self, *args: str, timeout: float = 60) -> tuple[int, dict[str, Any]]:
+        proc = self._call(args, timeout)
         assert proc.stdout.count("\n") == 1, proc.stdout + proc.stderr
         return proc.returncode, json.loads(proc.stdout)
+
+    def events(self, *args: str) -> list[dict[str, Any]]:
+        """`procler events` (the buffered ones, then it ends): its NDJSON messages."""
+        proc = self._call(("events", *args), 60)
+        assert proc.returncode == 0, proc.stdout + proc.stderr
+        return [json.loads(line) for line in proc.stdout.splitlines()]
 
     def ok(self, *args: str) -> Any:
         code, env = self.run(*args)

@@ -28,6 +28,19 @@ processes:
     args: [{PY}, -u, -c, "import time; print('ready', flush=True); time.sleep(600)"]
     healthcheck: {{log: ready}}
 """
+MIGRATE = f'{PY} -c "import sys; sys.exit(3)"'
+RECIPE = (
+    SLEEPER
+    + f"""
+recipes:
+  deploy:
+    steps:
+      - start: api
+      - id: migrate
+        exec: '{MIGRATE}'
+      - start: web
+"""
+)
 LINES = 20_000
 CHATTY = f"""
 processes:
@@ -81,16 +94,8 @@ def change(m: Message) -> tuple[str, str, str, str, str]:
 def head(proj: Project) -> int:
     """The newest event's seq (the snapshot's), read with `procler events` (which starts
     a supervisor when none runs)."""
-    out = events_cli(proj)
+    out = proj.events()
     return int(out[0]["seq"])
-
-
-def events_cli(proj: Project, *args: str) -> list[Message]:
-    proc = subprocess.run(
-        [PROCLER, "events", *args], cwd=proj.root, capture_output=True, text=True, timeout=60
-    )
-    assert proc.returncode == 0, proc.stdout + proc.stderr
-    return [json.loads(line) for line in proc.stdout.splitlines()]
 
 
 STARTED_API = [
@@ -179,7 +184,7 @@ def test_gap_when_the_resume_point_left_the_buffer(
     assert [change(stream.next()[1]) for _ in STOPPED_API] == STOPPED_API
     assert stream.resp.readline() == b""  # `once`: the stream ends after the backlog
     stream.close()
-    assert [m["type"] for m in events_cli(proj, "--since", str(seq))] == [
+    assert [m["type"] for m in proj.events("--since", str(seq))] == [
         "snapshot",
         "gap",
         "status",
@@ -218,10 +223,10 @@ def test_events_cli_once_follow_sigint_and_mcp(make_project: Callable[[str], Pro
     proj = make_project(SLEEPER)
     seq = head(proj)
     proj.ok("start", "api")
-    out = events_cli(proj)
+    out = proj.events()
     assert [m["type"] for m in out] == ["snapshot", "status", "status"]
     assert [change(m) for m in out[1:]] == STARTED_API
-    assert [change(m) for m in events_cli(proj, "--since", str(seq + 1))[1:]] == STARTED_API[1:]
+    assert [change(m) for m in proj.events("--since", str(seq + 1))[1:]] == STARTED_API[1:]
     code, env = proj.run("events", "--logs", "nope")
     assert (code, env["error_code"]) == (2, "PROCESS_NOT_FOUND")
     env, code = tools.call(
@@ -242,6 +247,24 @@ def test_events_cli_once_follow_sigint_and_mcp(make_project: Callable[[str], Pro
         assert json.loads(ending.stdout.readline())["type"] == "snapshot"
         proj.ok("daemon", "stop")  # the stream ends with the supervisor
         assert ending.wait(timeout=20) == 0
+
+
+def test_recipe_steps_are_published_as_they_move(make_project: Callable[[str], Project]) -> None:
+    proj = make_project(RECIPE)
+    seq = head(proj)
+    code, env = proj.run("recipe", "run", "deploy")
+    assert (code, env["error_code"]) == (1, "RECIPE_FAILED")
+    run_id = env["data"]["run_id"]
+    steps = [m for m in proj.events("--since", str(seq)) if m["type"] == "recipe_step"]
+    assert {(m["name"], m["run_id"]) for m in steps} == {("deploy", run_id)}
+    migrate = f"exec {MIGRATE}"
+    assert [(m["step"], m["action"], m["from"], m["to"], m["reason"]) for m in steps] == [
+        ("start-1", "start api", "pending", "running", ""),
+        ("start-1", "start api", "running", "succeeded", ""),
+        ("migrate", migrate, "pending", "running", ""),
+        ("migrate", migrate, "running", "failed", f"`{MIGRATE}` exited with 3"),
+        ("start-3", "start web", "pending", "skipped", "an earlier step failed (on_error: stop)"),
+    ]
 
 
 def follow(proj: Project) -> subprocess.Popen[str]:

@@ -97,6 +97,18 @@ def test_an_interrupted_exec_step_is_not_rerun_without_the_users_word(project: P
         [("stop-1", "succeeded"), ("migrate", "skipped"), ("start-3", "succeeded")],
     )
     assert project.ok("status", "api")["status"] == "running"
+    # on the event stream since the new supervisor began (after a gap: the old one's)
+    moves = [
+        (m["step"], m["from"], m["to"], m["reason"])
+        for m in project.events("--since", "0")
+        if m["type"] == "recipe_step"
+    ]
+    assert moves == [
+        ("migrate", "running", "cancelled", "interrupted: the supervisor stopped during this step"),
+        ("migrate", "cancelled", "skipped", "resume --skip-step migrate"),
+        ("start-3", "pending", "running", ""),
+        ("start-3", "running", "succeeded", ""),
+    ]
     code, answer = project.run("recipe", "resume", run_id)
     assert (code, answer["error_code"], answer["error"]) == (
         2,

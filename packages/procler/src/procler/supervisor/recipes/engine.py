@@ -48,12 +48,12 @@ class RecipeEngine:
 
     def _mark_interrupted(self) -> None:
         """Runs still `running` in the database belonged to a supervisor that died."""
-        for run in self.records.with_status(rs.RUN_RUNNING):
+        for run in map(self._watched, self.records.with_status(rs.RUN_RUNNING)):
             step = next((s for s in run.steps if s.status == rs.RUNNING), None)
             if step is not None:
-                step.move(rs.CANCELLED)
                 step.error = "interrupted: the supervisor stopped during this step"
                 step.output = self._logged_output(run, step)
+                run.move_step(step, rs.CANCELLED, step.error)
                 run.interrupted_step = step.id
             run.move(rs.RUN_INTERRUPTED)
             run.error = "the supervisor stopped during the run" + (
@@ -90,7 +90,18 @@ class RecipeEngine:
         run = self.records.load(run_id)
         if run is None:
             raise RunNotFound(f"no recipe run {run_id!r}")
+        return self._watched(run)
+
+    def _watched(self, run: RunRecord) -> RunRecord:
+        """The run, its step moves published on the supervisor's event bus."""
+        run.observer = self._publish
         return run
+
+    def _publish(self, run: RunRecord, step: StepRecord, src: str, reason: str) -> None:
+        action = f"{step.kind} {step.target}"
+        self.handlers.sup.events.recipe_step(
+            run.recipe, run.run_id, step.id, action, src, step.status, reason
+        )
 
     async def start_run(self, name: str, detach: bool, wait: bool = False) -> dict[str, Any]:
         recipe = self.recipe(name)
@@ -99,6 +110,7 @@ class RecipeEngine:
             await asyncio.shield(self.active[name][1])
         self._refuse_second(name)
         run = new_run(f"{name}-{secrets.token_hex(4)}", recipe, self.handlers.sup.clock.time())
+        self._watched(run)
         self.records.save(run)
         return await self._launch(recipe, run, detach)
 
@@ -134,10 +146,10 @@ class RecipeEngine:
                 suggestion="unfinished steps: " + ", ".join(s.id for s in unfinished),
             )
         if chosen is not None:
-            for step in unfinished[: [s.id for s in unfinished].index(chosen)]:
-                step.move(rs.SKIPPED)
-            if skip is not None:
-                run.step(skip).move(rs.SKIPPED)  # type: ignore[union-attr]
+            why = f"resume {'--skip-step' if skip else '--from-step'} {chosen}"
+            through = [s.id for s in unfinished].index(chosen) + (skip is not None)
+            for step in unfinished[:through]:
+                run.move_step(step, rs.SKIPPED, why)
             return
         first = run.first_unfinished()
         if first is not None and first.id == run.interrupted_step and not first.idempotent:

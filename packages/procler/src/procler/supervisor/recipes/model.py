@@ -5,6 +5,7 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 import json
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -54,6 +55,10 @@ class StepRecord:
         return self.output.splitlines()[-LAST_LINES:]
 
 
+# Told of every step move: the run, the step (already moved), the status it left, why.
+StepObserver = Callable[["RunRecord", StepRecord, str, str], None]
+
+
 @dataclass
 class RunRecord:
     run_id: str
@@ -65,10 +70,19 @@ class RunRecord:
     error: str | None = None
     interrupted_step: str | None = None
     steps: list[StepRecord] = field(default_factory=list)
+    # The supervisor's event bus (set by the recipe engine); not part of the record.
+    observer: StepObserver | None = field(default=None, repr=False, compare=False)
 
     def move(self, new: str) -> None:
         rs.check_run(self.status, new)
         self.status = new
+
+    def move_step(self, step: StepRecord, new: str, reason: str = "") -> None:
+        """Every step status change goes through here, so each one is published."""
+        src = step.status
+        step.move(new)
+        if self.observer is not None:
+            self.observer(self, step, src, reason)
 
     def step(self, step_id: str) -> StepRecord | None:
         return next((s for s in self.steps if s.id == step_id), None)
@@ -77,7 +91,9 @@ class RunRecord:
         return next((s for s in self.steps if s.status not in rs.FINISHED), None)
 
     def as_dict(self) -> dict[str, Any]:
-        return dataclasses.asdict(self)
+        record = dataclasses.asdict(dataclasses.replace(self, observer=None))
+        del record["observer"]
+        return record
 
 
 def new_run(run_id: str, recipe: Recipe, now: float) -> RunRecord:

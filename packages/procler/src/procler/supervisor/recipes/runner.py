@@ -65,14 +65,15 @@ async def execute(
             continue
         changed.append(record)
         if failed and recipe.on_error == "stop" and step.when is None:
-            record.move(rs.SKIPPED)  # a step with `when` decides for itself (e.g. a cleanup)
+            # a step with `when` decides for itself (e.g. a cleanup)
+            run.move_step(record, rs.SKIPPED, "an earlier step failed (on_error: stop)")
             continue
         why_not = condition_met(handlers, step, {s.id: s.status for s in run.steps})
         if why_not is not None:
-            record.move(rs.SKIPPED)
             record.output = f"when does not hold: {why_not}"
+            run.move_step(record, rs.SKIPPED, record.output)
             continue
-        record.move(rs.RUNNING)
+        run.move_step(record, rs.RUNNING)
         record.started_at, record.ended_at = clock.time(), None
         record.error, record.exit_code, record.output = None, None, ""
         record.attempts, record.transitions = 0, []
@@ -86,24 +87,24 @@ async def execute(
         except asyncio.CancelledError:
             if not current.cancelled() or _cancelling():
                 raise  # the supervisor itself is stopping: the run stays interrupted
-            record.move(rs.CANCELLED)
             record.error = "cancelled (recipe cancel)"
+            run.move_step(record, rs.CANCELLED, record.error)
             _cancel_rest(run, record)
             run.move(rs.RUN_CANCELLED)
             run.error, run.ended_at = f"cancelled at step {record.id}", clock.time()
             records.save(run)
             return
         except AgentError as exc:
-            _failed(record, exc, step.ignore_error)
+            _failed(run, record, exc, step.ignore_error)
             failed = failed or not step.ignore_error
         except Exception as exc:  # a bug: the run records it rather than dying silently
             log.exception("recipe %s step %s", run.recipe, record.id)
-            _failed(record, exc, False)
+            _failed(run, record, exc, False)
             failed = True
         else:
             record.output, record.exit_code = outcome.output, outcome.exit_code
             record.truncated = outcome.truncated
-            record.move(rs.SUCCEEDED)
+            run.move_step(record, rs.SUCCEEDED)
         record.ended_at = clock.time()
         names = step_processes(handlers, step)
         record.transitions = store.events_since(mark, names) if names else []
@@ -165,10 +166,10 @@ def _cancelling() -> bool:
 def _cancel_rest(run: RunRecord, current: StepRecord) -> None:
     for step in run.steps[current.position + 1 :]:
         if step.status == rs.PENDING:
-            step.move(rs.CANCELLED)
+            run.move_step(step, rs.CANCELLED, f"the run was cancelled at step {current.id}")
 
 
-def _failed(record: StepRecord, exc: Exception, ignored: bool) -> None:
+def _failed(run: RunRecord, record: StepRecord, exc: Exception, ignored: bool) -> None:
     data = getattr(exc, "data", None)
     if isinstance(data, dict) and "stdout" in data:
         outcome = exec_outcome(data)
@@ -176,4 +177,4 @@ def _failed(record: StepRecord, exc: Exception, ignored: bool) -> None:
         record.truncated = outcome.truncated
     record.error = str(exc)
     record.ignored_error = ignored
-    record.move(rs.FAILED)
+    run.move_step(record, rs.FAILED, record.error)
