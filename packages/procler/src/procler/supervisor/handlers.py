@@ -1,4 +1,5 @@
-"""The supervisor's side of each command: async functions over the Supervisor.
+"""The supervisor's side of each command: async functions over the Supervisor (starting
+processes, with its checks and settle wait, is starting.Starter's).
 
 `Handlers.table()` maps every declared supervisor command to its function; a test checks
 that it covers exactly the commands the declarations forward to the supervisor.
@@ -16,8 +17,6 @@ from procler.config.graph import DependencyGraph
 from procler.errors import (
     ConditionImpossible,
     ConfigInvalid,
-    PortInUse,
-    StartFailed,
     SupervisorUnavailable,
     Timeout,
 )
@@ -35,11 +34,11 @@ from procler.selection import (
     tagged,
 )
 from procler.supervisor.core import Supervisor
-from procler.supervisor.orchestrate import start_plan, stop_plan
-from procler.supervisor.ports import holder, project_process
+from procler.supervisor.orchestrate import stop_plan
 from procler.supervisor.runtime import ProcessRuntime
 from procler.supervisor.sampler import ProcessSampler
 from procler.supervisor.schedule_handlers import ScheduleCommands
+from procler.supervisor.starting import START_WAIT, Starter
 from procler.supervisor.status import process_status, supervisor_status
 from procler.supervisor.waiting import wait_members
 
@@ -48,7 +47,6 @@ if TYPE_CHECKING:
     from procler.supervisor.tcp_listener import TcpListener
 
 Handler = Callable[[dict[str, Any]], Awaitable[Any]]
-START_WAIT = 60.0  # default bound on a start waiting for its health check (--timeout)
 
 
 class Handlers:
@@ -56,6 +54,7 @@ class Handlers:
         self.sup = sup
         self.sampler = ProcessSampler()
         self.schedules = ScheduleCommands(sup, self.describe)
+        self.starter = Starter(sup, self.describe, self.schedules)
         self.listener: TcpListener | None = None  # `procler serve`'s: the daemon sets it
 
     def table(self) -> dict[str, Handler]:
@@ -160,86 +159,6 @@ class Handlers:
     def _graph(self) -> DependencyGraph:
         return DependencyGraph.from_config(self.sup.config())
 
-    def _check_ports(self, rt: ProcessRuntime) -> None:
-        for port in rt.spec.ports:
-            held = holder(port)
-            if held is None:
-                continue
-            ours = project_process(held.pid, self.sup.root)
-            data = {"name": rt.name, "port": port, "pid": held.pid, "command": held.command}
-            if ours is not None:
-                raise PortInUse(
-                    f"{rt.name}: port {port} is already in use by Procler process {ours!r} "
-                    f"(pid {held.pid})",
-                    suggestion=f"`procler stop {ours}` first, or change {rt.name}'s ports",
-                    data={**data, "process": ours},
-                )
-            raise PortInUse(
-                f"{rt.name}: port {port} is already in use by pid {held.pid} ({held.command})",
-                suggestion=f"stop pid {held.pid} or change {rt.name}'s ports",
-                data=data,
-            )
-
-    async def _start_one(
-        self, rt: ProcessRuntime, restart: bool = False, keep_completed: bool = False
-    ) -> dict[str, Any]:
-        """What starting did (its name and flags): the status is described once, when the
-        start has settled (_settle), not per step, which `up` of 1,000 processes felt."""
-        if rt.name in self.sup.schedules.entries:
-            return await self.schedules.start(rt, restart)
-        if not restart and rt.status in states.ALIVE:
-            await rt.settled()  # a start in flight ends first: the answer has its pid
-            if rt.status in states.ALIVE:
-                return {"name": rt.name, "already_running": True}
-        if keep_completed and states.done_for_up(rt.status, rt.completed_spec == rt.spec):
-            return {"name": rt.name, "already_completed": True}
-        if not (restart and rt.status in states.ALIVE):
-            self._check_ports(rt)
-        self.sup.watcher.rearm(rt.name)
-        result = await (rt.restart() if restart else rt.start())
-        self._refuse_failed(rt)
-        return {"name": rt.name, **result}
-
-    def _refuse_failed(self, rt: ProcessRuntime) -> None:
-        if rt.status == states.FAILED:
-            raise StartFailed(
-                f"{rt.name} failed during start: {(rt.last_exit or {}).get('reason', '')}",
-                data={**self.describe(rt), "stderr": list(rt.recent_stderr)},
-            )
-
-    async def _settle(self, outcomes: list[dict[str, Any]], timeout: float) -> list[dict[str, Any]]:
-        """Wait (bounded) until each process just started is known good (its health check
-        passed) or known bad; a failed one raises START_FAILED. Dependents with condition
-        `started` did not wait for this."""
-        fresh = [
-            self.sup.runtimes[o["name"]]
-            for o in outcomes
-            if not (o.get("already_running") or o.get("already_completed"))
-        ]
-        await asyncio.gather(
-            *(
-                rt.wait_until(
-                    lambda r: states.start_settled(r.status, r.spec.healthcheck is not None),
-                    timeout,
-                )
-                for rt in fresh
-            )
-        )
-        for rt in fresh:
-            self._refuse_failed(rt)
-        return [self._described(o) for o in outcomes]
-
-    def _described(self, outcome: dict[str, Any]) -> dict[str, Any]:
-        """The process's status now, with what its start said after it (already_running...)."""
-        now = self.describe(self.sup.runtimes[outcome["name"]])
-        return {**now, **outcome, **now}
-
-    async def _restart_clean(self, rt: ProcessRuntime, restart: bool) -> dict[str, Any]:
-        """restart --clear-logs: the old run stopped, its logs removed, a new run started."""
-        await rt.stop("restart requested (clearing logs)")
-        self.sup.output.clear(rt.name)
-        return await self._start_one(rt)
-
     async def _stop_one(self, rt: ProcessRuntime) -> dict[str, Any]:
         if rt.name in self.sup.schedules.entries:
             return await self.schedules.stop(rt)
@@ -256,27 +175,6 @@ class Handlers:
     def _group_members(self, name: str) -> list[str]:
         return group_members(self.sup.config(), name)
 
-    async def _start_names(
-        self, names: list[str], values: dict[str, Any], keep_completed: bool = False
-    ) -> list[dict[str, Any]]:
-        cfg = self.sup.config()
-        graph = self._graph()
-        self.sup.keeper.refuse_changed(
-            graph.start_order(names) if not values.get("no_deps") else names
-        )
-        timeout = float(values.get("timeout") or START_WAIT)
-        outcomes = await start_plan(
-            self.sup.runtimes,
-            graph,
-            names,
-            lambda n: cfg.processes[n].depends_on,
-            lambda rt: self._start_one(rt, keep_completed=keep_completed),
-            timeout,
-            with_deps=not values.get("no_deps"),
-            describe=self._described,
-        )
-        return await self._settle(outcomes, timeout)
-
     async def _stop_names(
         self, names: list[str], with_dependents: bool = True
     ) -> list[dict[str, Any]]:
@@ -289,13 +187,13 @@ class Handlers:
 
     async def start_names(self, names: list[str], values: dict[str, Any]) -> list[dict[str, Any]]:
         """Start these processes after what they depend on (see start)."""
-        return await self._start_names(names, values)
+        return await self.starter.start_names(names, values)
 
     # -- process commands -----------------------------------------------------------------
 
     async def start(self, values: dict[str, Any], keep_completed: bool = False) -> Any:
         names = self._names(values, "start")
-        outcomes = await self._start_names(names, values, keep_completed)
+        outcomes = await self.starter.start_names(names, values, keep_completed)
         if values.get("all"):
             return outside_namespaces(values, names, {"processes": outcomes})
         target, deps = split_named(self.sup.config(), values["name"], outcomes)
@@ -304,9 +202,10 @@ class Handlers:
     async def restart(self, values: dict[str, Any]) -> Any:
         names = self._names(values, "restart")
         self.sup.keeper.refuse_changed(names)
-        one = self._restart_clean if values.get("clear_logs") else self._start_one
+        one = self.starter.restart_clean if values.get("clear_logs") else self.starter.start_one
         started = await asyncio.gather(*(one(self.sup.runtimes[n], True) for n in names))
-        results = await self._settle(list(started), float(values.get("timeout") or START_WAIT))
+        timeout = float(values.get("timeout") or START_WAIT)
+        results = await self.starter.settle(list(started), timeout)
         if values.get("all"):
             return {"processes": list(results)}
         return one_or_rolled(self.sup.config(), values["name"], results)
@@ -438,7 +337,7 @@ class Handlers:
 
     async def group_start(self, values: dict[str, Any]) -> Any:
         members = self._group_members(values["name"])
-        outcomes = await self._start_names(members, values)
+        outcomes = await self.starter.start_names(members, values)
         return {"group": values["name"], "processes": outcomes}
 
     async def group_stop(self, values: dict[str, Any]) -> Any:
