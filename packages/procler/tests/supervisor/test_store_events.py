@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import asyncio
+import sqlite3
 from pathlib import Path
+from typing import Any
 
 from procler.supervisor.store import StateStore
 
@@ -27,4 +30,43 @@ def test_events_since_keeps_the_named_changes_after_the_mark_and_the_last_ones(
         "s1",
         "s2",
     ]
+    store.close()
+
+
+def test_a_batched_store_writes_a_turn_of_the_loop_later_and_reads_write_first(
+    tmp_path: Path,
+) -> None:
+    path = tmp_path / "state.db"
+
+    async def record() -> list[Any]:
+        store = StateStore(path, batched=True)
+        other = sqlite3.connect(path)  # what another process reading state.db sees
+        seen = []
+        store.event("api", "stopped", "starting", "start requested")
+        store.save_process("api", "running", 1, 0, None)
+        store.run_started("api", 1, 4242, 10.0)
+        seen.append(other.execute("SELECT count(*) FROM event").fetchone()[0])
+        await asyncio.sleep(0)  # the next turn: the three rows, in one transaction
+        seen.append(other.execute("SELECT name, desired, runs FROM process").fetchall())
+        seen.append(other.execute("SELECT name, run, pid, ended_at FROM run").fetchall())
+        store.event("api", "starting", "running", "started")
+        seen.append([e["to"] for e in store.events("api")])  # written before it reads
+        store.run_ended("api", 1, 11.0)
+        store.close()  # and before it closes
+        seen.append(other.execute("SELECT ended_at FROM run").fetchall())
+        other.close()
+        return seen
+
+    assert asyncio.run(record()) == [
+        0,
+        [("api", "running", 1)],
+        [("api", 1, 4242, None)],
+        ["starting", "running"],
+        [(11.0,)],
+    ]
+    store = StateStore(path, batched=True)  # no loop running: written at once
+    store.event("api", "running", "stopping", "stop requested")
+    other = sqlite3.connect(path)
+    assert other.execute("SELECT count(*) FROM event").fetchone()[0] == 3
+    other.close()
     store.close()

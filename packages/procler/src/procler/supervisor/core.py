@@ -50,7 +50,7 @@ class Supervisor:
         self.config_path = Path(config_path)
         self.state_dir = Path(project.state_dir(root))
         self.clock = clock or Clock()
-        self.store = StateStore(self.state_dir / "state.db")
+        self.store = StateStore(self.state_dir / "state.db", batched=True)
         self.contexts: dict[str, ExecutionContext] = {"local": LocalContext()}
         self.runtimes: dict[str, ProcessRuntime] = {}
         self.started_at = self.clock.time()
@@ -78,7 +78,7 @@ class Supervisor:
     def reopen_state(self) -> None:
         """The state directory was removed under us (`git clean`): write it again from what
         we hold (desired state, open runs, runtime definitions) and start new log files."""
-        old, self.store = self.store, StateStore(self.state_dir / "state.db")
+        old, self.store = self.store, StateStore(self.state_dir / "state.db", batched=True)
         old.close()
         self.host.store = self.store
         self.store.set_meta("base_env", self.host.base_env)

@@ -110,6 +110,8 @@ class Handlers:
                 if warning and carries and not isinstance(exc, ConfigInvalid):
                     exc.data = {**(exc.data or {}), "config_warning": warning}
                 raise
+            finally:
+                self.sup.store.commit()  # an answer never precedes what it reports in state.db
             warning = self.sup.keeper.warning(refresh)
             if warning and isinstance(result, dict):
                 result = {**result, "config_warning": warning}
