@@ -52,8 +52,12 @@ def test_a_batched_store_writes_a_turn_of_the_loop_later_and_reads_write_first(
         store.event("api", "starting", "running", "started")
         seen.append([e["to"] for e in store.events("api")])  # written before it reads
         store.run_ended("api", 1, 11.0)
+        store.run_started("api", 2, 4343, 11.5)  # one turn: a run's end is written after
+        store.event("api", "running", "backoff", "exit code 1")  # its start (table by table)
+        store.run_ended("api", 2, 12.0)
         store.close()  # and before it closes
-        seen.append(other.execute("SELECT ended_at FROM run").fetchall())
+        seen.append(other.execute("SELECT run, ended_at FROM run ORDER BY run").fetchall())
+        seen.append(other.execute("SELECT dst FROM event ORDER BY rowid").fetchall())
         other.close()
         return seen
 
@@ -62,11 +66,12 @@ def test_a_batched_store_writes_a_turn_of_the_loop_later_and_reads_write_first(
         [("api", "running", 1)],
         [("api", 1, 4242, None)],
         ["starting", "running"],
-        [(11.0,)],
+        [(1, 11.0), (2, 12.0)],
+        [("starting",), ("running",), ("backoff",)],
     ]
     store = StateStore(path, batched=True)  # no loop running: written at once
     store.event("api", "running", "stopping", "stop requested")
     other = sqlite3.connect(path)
-    assert other.execute("SELECT count(*) FROM event").fetchone()[0] == 3
+    assert other.execute("SELECT count(*) FROM event").fetchone()[0] == 4
     other.close()
     store.close()

@@ -12,11 +12,13 @@ state that was not reached; every read, and every command's answer, writes them 
 from __future__ import annotations
 
 import asyncio
+import itertools
 import json
 import logging
 import os
 import sqlite3
 import time
+from operator import itemgetter
 from pathlib import Path
 from typing import Any
 
@@ -79,13 +81,13 @@ class StateStore:
         self.db.execute("PRAGMA synchronous=NORMAL")
         self.db.executescript(SCHEMA)
         self.batched = batched  # writes wait for the next turn of the loop (see above)
-        self._pending: list[tuple[str, tuple[Any, ...]]] = []
+        self._pending: list[tuple[str, str, tuple[Any, ...]]] = []  # table, statement, row
 
     def close(self) -> None:
         self.commit()
         self.db.close()
 
-    def _write(self, sql: str, params: tuple[Any, ...]) -> None:
+    def _write(self, table: str, sql: str, params: tuple[Any, ...]) -> None:
         if not self.batched:
             self.db.execute(sql, params)
             return
@@ -95,17 +97,21 @@ class StateStore:
             except RuntimeError:  # no loop running: nothing would write it later
                 self.db.execute(sql, params)
                 return
-        self._pending.append((sql, params))
+        self._pending.append((table, sql, params))
 
     def commit(self) -> None:
-        """Write the rows recorded since the last commit, in one transaction (in order)."""
+        """Write the rows recorded since the last commit, in one transaction: table by
+        table, each table's in the order they were recorded (the order that matters: event
+        rowids, a run's end after its start, the last counters of a process), as one
+        executemany per run of the same statement."""
         if not self._pending:
             return
         pending, self._pending = self._pending, []
+        pending.sort(key=itemgetter(0))  # stable: each table keeps its order
         self.db.execute("BEGIN")
         try:
-            for sql, params in pending:
-                self.db.execute(sql, params)
+            for sql, rows in itertools.groupby(pending, key=itemgetter(1)):
+                self.db.executemany(sql, [row[2] for row in rows])
         except sqlite3.Error:
             self.db.execute("ROLLBACK")
             log.exception("state database: %d rows not written", len(pending))
@@ -118,7 +124,7 @@ class StateStore:
         return None if row is None else json.loads(row[0])
 
     def set_meta(self, key: str, value: Any) -> None:
-        self._write("INSERT OR REPLACE INTO meta VALUES (?, ?)", (key, json.dumps(value)))
+        self._write("meta", "INSERT OR REPLACE INTO meta VALUES (?, ?)", (key, json.dumps(value)))
 
     def process(self, name: str) -> dict[str, Any]:
         self.commit()
@@ -138,15 +144,18 @@ class StateStore:
         self, name: str, desired: str, runs: int, restarts: int, last_exit: dict[str, Any] | None
     ) -> None:
         self._write(
+            "process",
             "INSERT OR REPLACE INTO process VALUES (?, ?, ?, ?, ?)",
             (name, desired, runs, restarts, json.dumps(last_exit) if last_exit else None),
         )
 
     def run_started(self, name: str, run: int, pid: int | None, at: float) -> None:
-        self._write("INSERT OR REPLACE INTO run VALUES (?, ?, ?, ?, NULL)", (name, run, pid, at))
+        self._write(
+            "run", "INSERT OR REPLACE INTO run VALUES (?, ?, ?, ?, NULL)", (name, run, pid, at)
+        )
 
     def run_ended(self, name: str, run: int, at: float) -> None:
-        self._write("UPDATE run SET ended_at=? WHERE name=? AND run=?", (at, name, run))
+        self._write("run", "UPDATE run SET ended_at=? WHERE name=? AND run=?", (at, name, run))
 
     def open_runs(self) -> list[tuple[str, int, int | None]]:
         """Runs a previous supervisor started and never saw end (it died)."""
@@ -156,7 +165,9 @@ class StateStore:
 
     def event(self, name: str, src: str, dst: str, reason: str) -> None:
         self._write(
-            "INSERT INTO event VALUES (?, ?, ?, ?, ?)", (time.time(), name, src, dst, reason)
+            "event",
+            "INSERT INTO event VALUES (?, ?, ?, ?, ?)",
+            (time.time(), name, src, dst, reason),
         )
 
     def event_mark(self) -> int:
