@@ -22,8 +22,8 @@ from procler.contexts.base import (
     RunningProcess,
 )
 from procler.contexts.daemon import FollowedDaemon, await_daemon, find_daemon
+from procler.contexts.pipe_reader import PipeReader
 from procler.errors import StartFailed
-from procler.logs.capture import read_batches
 
 RUN_ID_KEY = "PROCLER_RUN_ID"
 UNWATCHED_RETRY = 0.05  # seconds: a process whose exit cannot be watched is looked at again
@@ -100,36 +100,26 @@ class LocalProcess(RunningProcess):
         return await asyncio.shield(self._exited)
 
     async def output(self) -> AsyncIterator[OutputLine | OutputBatch]:
-        loop = asyncio.get_running_loop()
-        queue: asyncio.Queue[OutputBatch | None] = asyncio.Queue(maxsize=256)
-
-        async def pump(pipe: Any, stream: str) -> None:
-            reader = asyncio.StreamReader(limit=1 << 20)
-            transport, _ = await loop.connect_read_pipe(
-                lambda: asyncio.StreamReaderProtocol(reader), pipe
-            )
-            try:
-                async for batch in read_batches(reader, stream):
-                    await queue.put(OutputBatch(stream, batch.texts, batch.ts, batch.partial))
-            finally:
-                transport.close()
-                await queue.put(None)
-
-        tasks = [
-            asyncio.create_task(pump(self.popen.stdout, "stdout")),
-            asyncio.create_task(pump(self.popen.stderr, "stderr")),
+        # unbounded for put_nowait; each PipeReader stops reading at its QUEUE_BOUND
+        queue: asyncio.Queue[OutputBatch | None] = asyncio.Queue()
+        assert self.popen.stdout is not None and self.popen.stderr is not None
+        readers = [
+            PipeReader(self.popen.stdout, "stdout", queue),
+            PipeReader(self.popen.stderr, "stderr", queue),
         ]
         open_streams = 2
         try:
             while open_streams:
                 item = await queue.get()
+                for reader in readers:
+                    reader.resume()
                 if item is None:
                     open_streams -= 1
                 else:
                     yield item
         finally:
-            for task in tasks:
-                task.cancel()
+            for reader in readers:
+                reader.close()
 
     def details(self, stat: Any = None) -> dict[str, Any]:
         return {"linux_state": procfs.linux_state(stat or procfs.read_stat(self.popen.pid))}
