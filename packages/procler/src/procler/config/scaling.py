@@ -11,6 +11,7 @@ import tempfile
 from typing import Any
 
 from procler.config.findings import Finding, Findings
+from procler.config.state_files import StateFileCorrupt, read_state_json
 from procler.project import make_state_dir, state_dir
 
 SCALE_FILE = "replicas.json"
@@ -25,15 +26,15 @@ def read_scale(root: str, findings: Findings) -> dict[str, Any]:
     a finding on that file (every scale is lost until it is fixed or removed)."""
     path = scale_path(root)
     try:
-        with open(path, encoding="utf-8") as handle:
-            data = json.load(handle)
-    except FileNotFoundError:
-        return {}
-    except (OSError, ValueError) as exc:
-        data = f"cannot read it: {exc}"
-    if isinstance(data, dict) and isinstance(data.get("processes"), dict):
-        return dict(data["processes"])
-    why = data if isinstance(data, str) else "it has no `processes` object"
+        data = read_state_json(path)
+    except StateFileCorrupt as exc:
+        why = str(exc)
+    else:
+        if data is None:
+            return {}
+        if isinstance(data.get("processes"), dict):
+            return dict(data["processes"])
+        why = "it has no `processes` object"
     hint = f"delete {path} (it holds the `procler scale` counts), then scale again"
     findings.items.append(Finding(path, 0, 0, "", why, hint))
     return {}
