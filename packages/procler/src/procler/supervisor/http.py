@@ -215,6 +215,23 @@ class Api:
         return cmd.name, values
 
 
+async def send_json(
+    send: Send, env: dict[str, Any], code: int, extra: list[tuple[bytes, bytes]] | None = None
+) -> None:
+    """One whole JSON answer, its status from the envelope (api_errors.http_status)."""
+    body = dumps(env).encode()
+    headers = [
+        (b"content-type", b"application/json"),
+        (b"content-length", b"%d" % len(body)),
+        (EXIT_CODE.encode(), b"%d" % code),
+        *(extra or []),
+    ]
+    await send(
+        {"type": "http.response.start", "status": http_status(env, code), "headers": headers}
+    )
+    await send({"type": "http.response.body", "body": body})
+
+
 async def _ready(outcome: Outcome) -> Outcome:
     return outcome
 
