@@ -163,14 +163,13 @@ class Api:
         if not done:
             await send({"type": "http.response.start", "status": 200, "headers": headers})
         env, code = await task
-        text = dumps(env).encode()
-        status, payload = 200, argv_reply(code, text)
         if done and as_json:
-            status, payload = http_status(env, code), text
-            headers = [(b"content-type", b"application/json"), (EXIT_CODE.encode(), b"%d" % code)]
+            await send_json(send, env, code)
+            return
+        payload = argv_reply(code, dumps(env).encode())
         if done:
             headers.append((b"content-length", b"%d" % len(payload)))
-            await send({"type": "http.response.start", "status": status, "headers": headers})
+            await send({"type": "http.response.start", "status": 200, "headers": headers})
         await send({"type": "http.response.body", "body": payload})
 
     async def serve_argv(self, body: bytes, send: Send) -> None:
