@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from config_helpers import errors_of, write_config
 
-from procler.config.state_files import StateFileCorrupt, read_state_json
+from procler.config.state_files import StateFileCorrupt, read_state_json, write_state_json
 
 CONFIG = """
 version: 1
@@ -82,3 +82,14 @@ def test_scale_counts_without_a_processes_object_are_a_finding(project: Path) ->
     assert [(e["file"], e["message"]) for e in errors_of(config)] == [
         (str(path), "it has no `processes` object")
     ]
+
+
+def test_a_written_file_replaces_the_old_one_whole_and_private(tmp_path: Path) -> None:
+    path = tmp_path / "replicas.json"
+    path.write_text("old", encoding="utf-8")
+    write_state_json(str(path), {"version": 1, "processes": {"wörker": {"count": 2}}})
+    assert read_state_json(str(path)) == {"version": 1, "processes": {"wörker": {"count": 2}}}
+    assert (oct(path.stat().st_mode & 0o777), [p.name for p in tmp_path.iterdir()]) == (
+        "0o600",
+        ["replicas.json"],
+    )

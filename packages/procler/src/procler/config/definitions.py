@@ -8,16 +8,14 @@ rename), so concurrent `define`s never lose each other's work or leave half a fi
 from __future__ import annotations
 
 import fcntl
-import json
 import os
-import tempfile
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
 
 from procler.config.model import DockerSpec, ProcessSpec, Snippet
-from procler.config.state_files import StateFileCorrupt, read_state_json
+from procler.config.state_files import StateFileCorrupt, read_state_json, write_state_json
 from procler.errors import Conflict, StateDirUnwritable
 from procler.project import make_state_dir, open_private, state_dir
 
@@ -114,19 +112,8 @@ def _locked(root: str) -> Iterator[None]:
 
 def _write(root: str, section: str, entries: dict[str, Any]) -> None:
     """Replace one section (processes or snippets) of the file, keeping the other."""
-    path = definitions_path(root)
     body = {"version": 1, "processes": {}, **_read_body(root), section: entries}
-    fd, temp = tempfile.mkstemp(dir=os.path.dirname(path), prefix=".definitions-")
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as handle:
-            json.dump(body, handle, indent=2, ensure_ascii=False)
-            handle.write("\n")
-            handle.flush()
-            os.fsync(handle.fileno())
-        os.replace(temp, path)
-    except BaseException:
-        os.unlink(temp)
-        raise
+    write_state_json(definitions_path(root), body)
 
 
 def _refuse_config_name(name: str, config_names: set[str], doing: str) -> None:

@@ -5,13 +5,11 @@ the config gives another, the config's count wins (see procler.config.replicas).
 
 from __future__ import annotations
 
-import json
 import os
-import tempfile
 from typing import Any
 
 from procler.config.findings import Finding, Findings
-from procler.config.state_files import StateFileCorrupt, read_state_json
+from procler.config.state_files import StateFileCorrupt, read_state_json, write_state_json
 from procler.project import make_state_dir, state_dir
 
 SCALE_FILE = "replicas.json"
@@ -41,15 +39,6 @@ def read_scale(root: str, findings: Findings) -> dict[str, Any]:
 
 
 def write_scale(root: str, counts: dict[str, Any]) -> None:
-    """Replace the file at once (temp file + rename): a reader never sees half of it."""
+    """Replace the file at once: a reader never sees half of it."""
     make_state_dir(root)
-    path = scale_path(root)
-    fd, temp = tempfile.mkstemp(dir=os.path.dirname(path), prefix=".replicas-")
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as handle:
-            json.dump({"version": 1, "processes": counts}, handle, indent=2)
-            handle.write("\n")
-        os.replace(temp, path)
-    except BaseException:
-        os.unlink(temp)
-        raise
+    write_state_json(scale_path(root), {"version": 1, "processes": counts})
