@@ -28,7 +28,6 @@ from dataclasses import dataclass
 from typing import Any
 from urllib.parse import parse_qsl
 
-from agentcli.envelope import dumps
 from agentcli.errors import AgentError
 from agentcli.main import answer, failure
 from procler.dashboard.pages import is_page
@@ -42,6 +41,7 @@ from procler.supervisor.api_errors import (
     http_status,
 )
 from procler.supervisor.http import Receive, Scope, Send, send_json
+from procler.supervisor.wire import encode
 
 log = logging.getLogger("procler.api")
 
@@ -240,7 +240,7 @@ class SecurityLayer:
         if scope["type"] == "http":
             await send_json(send, env, code, extra)
         elif "websocket.http.response" in scope.get("extensions", {}):
-            body = dumps(env).encode()
+            body = encode(env)
             await send(
                 {
                     "type": "websocket.http.response.start",

@@ -24,13 +24,13 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 from agentcli.commands import App, capabilities
-from agentcli.envelope import dumps
 from agentcli.errors import AgentError, UsageError
 from agentcli.main import answer, failure, with_builtins
 from agentcli.parser import GLOBAL_ARGS, parse
 from procler.errors import ConfigNotFound, SupervisorUnavailable
 from procler.project import find_config
 from procler.supervisor.api_errors import RouteNotFound, http_status
+from procler.supervisor.wire import encode
 from procler.wire import (
     ARGV_ROUTE,
     COMMANDS_PREFIX,
@@ -166,7 +166,7 @@ class Api:
         if done and as_json:
             await send_json(send, env, code)
             return
-        payload = argv_reply(code, dumps(env).encode())
+        payload = argv_reply(code, encode(env))
         if done:
             headers.append((b"content-length", b"%d" % len(payload)))
             await send({"type": "http.response.start", "status": 200, "headers": headers})
@@ -218,7 +218,7 @@ async def send_json(
     send: Send, env: dict[str, Any], code: int, extra: list[tuple[bytes, bytes]] | None = None
 ) -> None:
     """One whole JSON answer, its status from the envelope (api_errors.http_status)."""
-    body = dumps(env).encode()
+    body = encode(env)
     headers = [
         (b"content-type", b"application/json"),
         (b"content-length", b"%d" % len(body)),
