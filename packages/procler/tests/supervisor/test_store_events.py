@@ -7,6 +7,8 @@ import sqlite3
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from procler.supervisor.store import StateStore
 
 
@@ -75,3 +77,20 @@ def test_a_batched_store_writes_a_turn_of_the_loop_later_and_reads_write_first(
     assert other.execute("SELECT count(*) FROM event").fetchone()[0] == 4
     other.close()
     store.close()
+
+
+def test_a_batch_that_fails_is_rolled_back_whole_and_the_next_one_is_written(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    async def record() -> list[Any]:
+        store = StateStore(tmp_path / "state.db", batched=True)
+        store.event("api", "stopped", "starting", "start requested")
+        store.run_started("api", 1, 4242, None)  # type: ignore[arg-type]  # NOT NULL: refused
+        await asyncio.sleep(0)
+        store.event("api", "starting", "failed", "could not start")
+        seen = [[e["to"] for e in store.events("api")], store.db.in_transaction]
+        store.close()
+        return seen
+
+    assert asyncio.run(record()) == [["failed"], False]
+    assert [r.getMessage() for r in caplog.records] == ["state database: 2 rows not written"]

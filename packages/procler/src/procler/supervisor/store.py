@@ -108,15 +108,15 @@ class StateStore:
             return
         pending, self._pending = self._pending, []
         pending.sort(key=itemgetter(0))  # stable: each table keeps its order
-        self.db.execute("BEGIN")
         try:
+            self.db.execute("BEGIN")
             for sql, rows in itertools.groupby(pending, key=itemgetter(1)):
                 self.db.executemany(sql, [row[2] for row in rows])
-        except sqlite3.Error:
-            self.db.execute("ROLLBACK")
+            self.db.execute("COMMIT")
+        except sqlite3.Error:  # e.g. a full disk: the next turn's rows get a transaction
+            if self.db.in_transaction:
+                self.db.execute("ROLLBACK")
             log.exception("state database: %d rows not written", len(pending))
-            return
-        self.db.execute("COMMIT")
 
     def get_meta(self, key: str) -> Any:
         self.commit()
