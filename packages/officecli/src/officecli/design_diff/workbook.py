@@ -171,10 +171,9 @@ def _loose(sheet: str, cells: Cells, tables: list[Table]) -> Table | None:
     return Table(sheet, headers, cols, rows[0].number, rows, loose=True)
 
 
-def read_workbook(
-    path: str, preset: Preset, *, header_row: int = 0, formulas: bool = False, max_cells: int
-) -> list[Sheet]:
-    """Every sheet of an xlsx with its tables; bad input raises WorkbookError (exit 2)."""
+def workbook_grids(path: str, *, formulas: bool = False, max_cells: int) -> list[SheetGrid]:
+    """Every sheet of an xlsx as a grid of displayed values; bad input raises
+    WorkbookError or a reader's error (exit 2)."""
     from officecli.readers.xlsx import read_grids
 
     problem = not_a_file(path)
@@ -191,6 +190,14 @@ def read_workbook(
         raise WorkbookError(
             f"{path}: more than {max_cells} cells", suggestion="raise --max-cells or pass --sheet"
         )
+    return grids
+
+
+def read_workbook(
+    path: str, preset: Preset, *, header_row: int = 0, formulas: bool = False, max_cells: int
+) -> list[Sheet]:
+    """Every sheet of an xlsx with its tables; bad input raises WorkbookError (exit 2)."""
+    grids = workbook_grids(path, formulas=formulas, max_cells=max_cells)
     return [sheet_tables(grid, preset, header_row) for grid in grids]
 
 

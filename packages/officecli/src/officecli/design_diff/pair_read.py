@@ -1,0 +1,48 @@
+"""The two workbooks of a diff read at once: the before one in a forked child, the after
+one here (calamine holds the GIL, so only a process reads on the other core).
+
+The child runs the very read this process would (its limits: the zip checks, --max-cells)
+and hands back the grids by marshal (lists, tuples, sets, dicts of str and int: several
+times faster than pickling objects). The outcome is the sequential one: the before file's
+error when both fail, the after file's when only it does; with no answer from the child
+the before file is read here.
+"""
+
+from __future__ import annotations
+
+import marshal
+from collections.abc import Callable
+from dataclasses import fields
+
+from officecli.readers.forked import ForkedCall
+from officecli.readers.grid import SheetGrid
+
+ReadGrids = Callable[[str], list[SheetGrid]]
+GRID_FIELDS = tuple(f.name for f in fields(SheetGrid))
+
+
+def pack_grids(grids: list[SheetGrid]) -> bytes:
+    return marshal.dumps([tuple(getattr(g, name) for name in GRID_FIELDS) for g in grids])
+
+
+def unpack_grids(data: bytes) -> list[SheetGrid]:
+    return [SheetGrid(*values) for values in marshal.loads(data)]  # our own child wrote it
+
+
+def read_pair(read: ReadGrids, before: str, after: str) -> tuple[list[SheetGrid], list[SheetGrid]]:
+    """(grids of before, grids of after), and the error reading them in order would raise."""
+    worker = ForkedCall(lambda: pack_grids(read(before)))
+    try:
+        try:
+            new = read(after)
+        except Exception:
+            _before(worker, read, before)  # its error comes first, as it would in order
+            raise
+        return _before(worker, read, before), new
+    finally:
+        worker.close()
+
+
+def _before(worker: ForkedCall, read: ReadGrids, before: str) -> list[SheetGrid]:
+    data = worker.answer()
+    return read(before) if data is None else unpack_grids(data)
