@@ -18,7 +18,13 @@ from officecli.design_diff.normalize import label_key
 from officecli.design_diff.pair_read import read_pair
 from officecli.design_diff.presets import Preset
 from officecli.design_diff.table_diff import TableDiff, TableOptions, find_column
-from officecli.design_diff.workbook import Sheet, Table, sheet_tables, workbook_grids
+from officecli.design_diff.workbook import (
+    Sheet,
+    Table,
+    import_readers,
+    sheet_tables,
+    workbook_grids,
+)
 from officecli.fieldcheck.errors import closest
 from officecli.readers.grid import SheetGrid
 
@@ -103,11 +109,11 @@ class WorkbookDiff:
         def read(path: str) -> list[SheetGrid]:
             return workbook_grids(path, formulas=opts.formulas, max_cells=opts.max_cells)
 
-        old_grids, new_grids = read_pair(read, before, after)
-        old_all, new_all = (
-            [sheet_tables(grid, self.preset, opts.header_row) for grid in grids]
-            for grids in (old_grids, new_grids)
-        )
+        def tables(grids: list[SheetGrid]) -> list[Sheet]:
+            return [sheet_tables(grid, self.preset, opts.header_row) for grid in grids]
+
+        import_readers()  # once, before the fork: the child inherits them
+        old_all, new_all = read_pair(read, tables, before, after)
         old = select_sheets(old_all, opts.sheets, new_all)
         new = select_sheets(new_all, opts.sheets, old_all)
         for path, sheets in ((before, old), (after, new)):

@@ -13,10 +13,12 @@ from __future__ import annotations
 import marshal
 from collections.abc import Callable
 from dataclasses import fields
+from typing import TypeVar
 
 from officecli.readers.forked import ForkedCall
 from officecli.readers.grid import SheetGrid
 
+T = TypeVar("T")
 ReadGrids = Callable[[str], list[SheetGrid]]
 GRID_FIELDS = tuple(f.name for f in fields(SheetGrid))
 
@@ -29,16 +31,19 @@ def unpack_grids(data: bytes) -> list[SheetGrid]:
     return [SheetGrid(*values) for values in marshal.loads(data)]  # our own child wrote it
 
 
-def read_pair(read: ReadGrids, before: str, after: str) -> tuple[list[SheetGrid], list[SheetGrid]]:
-    """(grids of before, grids of after), and the error reading them in order would raise."""
+def read_pair(
+    read: ReadGrids, finish: Callable[[list[SheetGrid]], T], before: str, after: str
+) -> tuple[T, T]:
+    """finish(grids) of before and of after, or the error reading them in order would
+    raise; the after grids are finished while the child packs the before ones."""
     worker = ForkedCall(lambda: pack_grids(read(before)))
     try:
         try:
-            new = read(after)
+            new = finish(read(after))
         except Exception:
             _before(worker, read, before)  # its error comes first, as it would in order
             raise
-        return _before(worker, read, before), new
+        return finish(_before(worker, read, before)), new
     finally:
         worker.close()
 

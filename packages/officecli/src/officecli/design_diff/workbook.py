@@ -171,6 +171,21 @@ def _loose(sheet: str, cells: Cells, tables: list[Table]) -> Table | None:
     return Table(sheet, headers, cols, rows[0].number, rows, loose=True)
 
 
+READER_MODULES = (  # what reading an xlsx imports on its way (lazily: other tools need less)
+    "officecli.readers.xlsx",
+    "officecli.readers.xlsx_values",
+    "python_calamine",
+    "defusedxml.ElementTree",
+)
+
+
+def import_readers() -> None:
+    from importlib import import_module
+
+    for name in READER_MODULES:
+        import_module(name)
+
+
 def workbook_grids(path: str, *, formulas: bool = False, max_cells: int) -> list[SheetGrid]:
     """Every sheet of an xlsx as a grid of displayed values; bad input raises
     WorkbookError or a reader's error (exit 2)."""

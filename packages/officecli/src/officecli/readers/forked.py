@@ -13,7 +13,6 @@ it is still there: none is left behind, whatever happens here.
 from __future__ import annotations
 
 import os
-import pickle
 import signal
 import threading
 import time
@@ -59,6 +58,8 @@ class ForkedCall:
         if self.status != 0:
             return None
         if message[:1] == ERROR:
+            import pickle  # errors only
+
             error = pickle.loads(message[1:])  # our own child wrote it
             if isinstance(error, AgentError):
                 raise error
@@ -111,6 +112,8 @@ def _child(work: Callable[[], bytes], read_fd: int, fd: int) -> None:
         try:
             message = ANSWER + work()
         except AgentError as exc:
+            import pickle
+
             message = ERROR + pickle.dumps(exc)
         view = memoryview(message)
         while view:
