@@ -102,15 +102,17 @@ def _table(
     band, cols = block
     headers, used = table_header(grid, cells, band[start:], cols)
     body = band[start + used :]
-    rows: list[Row] = []
-    section = ""
-    for r, values in zip(body, values_of(body, cols), strict=True):
-        if preset.section_rows:
+    if not preset.section_rows:  # the common case: one Row per line, made in C
+        rows = list(map(Row, body, values_of(body, cols)))
+    else:
+        rows = []
+        section = ""
+        for r, values in zip(body, values_of(body, cols), strict=True):
             filled = [v for v in values if v.strip()]
             if len(filled) == 1 and _is_section(filled[0], preset):
                 section = filled[0].strip()
                 continue
-        rows.append(Row(r, values, section))
+            rows.append(Row(r, values, section))
     last = band[start + used - 1]
     span = (band[start], band[-1])
     return Table(grid.name, _unique(headers, cols), cols, last, rows, span=span)
