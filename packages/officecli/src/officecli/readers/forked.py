@@ -32,7 +32,7 @@ class ForkedCall:
         self.pid = 0  # 0: no child (not started, or already reaped)
         self.status = -1  # the child's exit status once reaped
         self.fd = -1
-        if not hasattr(os, "fork") or threading.active_count() > 1:
+        if not hasattr(os, "fork") or _threads() > 1:
             return  # forking a process with other threads running can deadlock the child
         read_fd, write_fd = os.pipe()
         try:
@@ -88,9 +88,9 @@ class ForkedCall:
         if self.fd >= 0:
             os.close(self.fd)
             self.fd = -1
-        if self.pid:
-            pid, self.pid = self.pid, 0
-            self.status = os.waitstatus_to_exitcode(os.waitpid(pid, 0)[1])
+        if self.pid:  # forgotten only once reaped: an interrupted wait is done again
+            self.status = os.waitstatus_to_exitcode(os.waitpid(self.pid, 0)[1])
+            self.pid = 0
 
     def close(self) -> None:
         """Kill the child if it is still there, and reap it (no zombie): a killed
@@ -98,6 +98,16 @@ class ForkedCall:
         if self.pid:
             os.kill(self.pid, signal.SIGKILL)  # an exited child is a zombie until reaped
         self._reap()
+
+
+def _threads() -> int:
+    """Threads of this process: Python's, and on Linux the system's too (a library's own
+    threads; Python 3.12 warns on a fork with any, and the warning can be an error)."""
+    try:
+        system = len(os.listdir("/proc/self/task"))
+    except OSError:
+        system = 0
+    return max(threading.active_count(), system)
 
 
 def _child(work: Callable[[], bytes], read_fd: int, fd: int) -> None:
