@@ -182,6 +182,7 @@ READER_MODULES = (  # what reading an xlsx imports on its way (lazily: other too
 
 
 def import_readers() -> None:
+    """Import them now (before a fork: a child inherits them instead of importing again)."""
     from importlib import import_module
 
     for name in READER_MODULES:
