@@ -17,6 +17,7 @@ from officecli.readers.grid import SheetGrid
 from officecli.readers.safety import BrokenFileError
 
 MAX_CELLS = 10_000
+real_spare_core = pair_read.spare_core  # the fixture below stands in for it
 
 
 def read_here(path: str) -> list[SheetGrid]:
@@ -32,6 +33,12 @@ def reader_pid(path: str) -> list[SheetGrid]:
     grids = read_here(path)
     grids[0].name = str(os.getpid())
     return grids
+
+
+@pytest.fixture(autouse=True)
+def spare_core(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A core free whatever the machine's load, so that the child is used."""
+    monkeypatch.setattr(pair_read, "spare_core", lambda: True)
 
 
 @pytest.fixture
@@ -120,3 +127,28 @@ def test_an_interrupted_read_leaves_no_child(
     with pytest.raises(ChildProcessError):
         os.waitpid(calls[0].child, os.WNOHANG)
     assert (calls[0].pid, calls[0].status) == (0, -signal.SIGKILL)
+
+
+def test_on_a_busy_machine_both_are_read_here(
+    books: tuple[str, str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    before, after = books
+    monkeypatch.setattr(pair_read, "spare_core", lambda: False)
+    old, new = read_pair(reader_pid, as_read, before, after)
+    assert (old[0].name, new[0].name) == (str(os.getpid()), str(os.getpid()))
+
+
+@pytest.mark.parametrize(
+    ("load", "cores", "spare"), [(0.9, 2, True), (1.99, 2, True), (2.0, 2, False), (None, 2, True)]
+)
+def test_a_core_is_spare_while_the_load_average_is_below_the_cores(
+    monkeypatch: pytest.MonkeyPatch, load: float | None, cores: int, spare: bool
+) -> None:
+    def loadavg() -> tuple[float, float, float]:
+        if load is None:
+            raise OSError("no load average here")
+        return load, 0.0, 0.0
+
+    monkeypatch.setattr(pair_read.os, "getloadavg", loadavg)
+    monkeypatch.setattr(pair_read.os, "sched_getaffinity", lambda _pid: set(range(cores)))
+    assert real_spare_core() is spare

@@ -5,12 +5,15 @@ The child runs the very read this process would (its limits: the zip checks, --m
 and hands back the grids by marshal (lists, tuples, sets, dicts of str and int: several
 times faster than pickling objects). The outcome is the sequential one: the before file's
 error when both fail, the after file's when only it does; with no answer from the child
-the before file is read here.
+the before file is read here. On a machine whose every core was busy over the last
+minute, a second process finds no core of its own and its extra work (packing, copied
+pages) only adds to the run: then both are read here, one after the other.
 """
 
 from __future__ import annotations
 
 import marshal
+import os
 from collections.abc import Callable
 from dataclasses import fields
 from typing import TypeVar
@@ -36,6 +39,8 @@ def read_pair(
 ) -> tuple[T, T]:
     """finish(grids) of before and of after, or the error reading them in order would
     raise; the after grids are finished while the child packs the before ones."""
+    if not spare_core():
+        return finish(read(before)), finish(read(after))
     worker = ForkedCall(lambda: pack_grids(read(before)))
     try:
         try:
@@ -46,6 +51,18 @@ def read_pair(
         return finish(_before(worker, read, before)), new
     finally:
         worker.close()
+
+
+def spare_core() -> bool:
+    """Whether the load average of the last minute leaves a core free (as `make -l`)."""
+    try:
+        cores = len(os.sched_getaffinity(0))
+    except (AttributeError, OSError):  # not on every system
+        cores = os.cpu_count() or 1
+    try:
+        return os.getloadavg()[0] < cores
+    except (AttributeError, OSError):
+        return True
 
 
 def _before(worker: ForkedCall, read: ReadGrids, before: str) -> list[SheetGrid]:
