@@ -139,9 +139,9 @@ def test_on_a_busy_machine_both_are_read_here(
 
 
 @pytest.mark.parametrize(
-    ("load", "cores", "spare"), [(0.9, 2, True), (1.99, 2, True), (2.0, 2, False), (None, 2, True)]
+    ("load", "cores", "spare"), [(0.9, 2, True), (2.99, 2, True), (3.0, 2, False), (None, 2, True)]
 )
-def test_a_core_is_spare_while_the_load_average_is_below_the_cores(
+def test_a_core_is_spare_while_the_load_average_is_below_the_cores_plus_one(
     monkeypatch: pytest.MonkeyPatch, load: float | None, cores: int, spare: bool
 ) -> None:
     def loadavg() -> tuple[float, float, float]:

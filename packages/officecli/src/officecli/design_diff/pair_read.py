@@ -5,9 +5,9 @@ The child runs the very read this process would (its limits: the zip checks, --m
 and hands back the grids by marshal (lists, tuples, sets, dicts of str and int: several
 times faster than pickling objects). The outcome is the sequential one: the before file's
 error when both fail, the after file's when only it does; with no answer from the child
-the before file is read here. On a machine whose every core was busy over the last
-minute, a second process finds no core of its own and its extra work (packing, copied
-pages) only adds to the run: then both are read here, one after the other.
+the before file is read here. On a machine whose cores were all busy with other work over
+the last minute, a second process finds no core of its own and its extra work (packing,
+copied pages) only adds to the run: then both are read here, one after the other.
 """
 
 from __future__ import annotations
@@ -54,13 +54,14 @@ def read_pair(
 
 
 def spare_core() -> bool:
-    """Whether the load average of the last minute leaves a core free (as `make -l`)."""
+    """Whether the load average of the last minute leaves a core free of other work: below
+    the cores plus one, since it counts this run too when it is one of a series."""
     try:
         cores = len(os.sched_getaffinity(0))
     except (AttributeError, OSError):  # not on every system
         cores = os.cpu_count() or 1
     try:
-        return os.getloadavg()[0] < cores
+        return os.getloadavg()[0] < cores + 1
     except (AttributeError, OSError):
         return True
 
