@@ -290,3 +290,49 @@ async def test_recipe_snippet_and_reload_actions(make_project: Callable[[str], P
             question
             == "Apply this reload?\nadded: -\nchanged: worker (command)\nremoved: -\nunchanged: 1"
         )
+
+
+HISTORY = f"""
+version: 1
+processes:
+  flaky:
+    command: {PY} -c "import os, sys, time; first = not os.path.exists('ran'); open('ran', 'w').close(); time.sleep(0.5); sys.exit(3) if first else time.sleep(600)"
+    restart: {{policy: on-failure, backoff: {{initial: 0.1s}}}}
+  probed:
+    command: {PY} -c "import os, time; open('ok', 'w').close(); time.sleep(1); os.remove('ok'); time.sleep(600)"
+    healthcheck: {{test: "test -e ok", interval: 0.2s, retries: 1}}
+"""
+
+
+async def test_details_view_shows_health_history_and_last_exits(
+    make_project: Callable[[str], Project],
+) -> None:
+    project = make_project(HISTORY)
+    project.ok("start", "flaky")
+    project.ok("start", "probed")
+    assert wait_for(lambda: project.ok("status", "flaky")["run"] == 2)
+    project.ok("wait", "probed", "--for", "unhealthy", "--timeout", "20s")
+    app = app_for(project)
+    async with app.run_test(size=SIZE) as pilot:
+        await until(pilot, lambda: app.table.row_count == 2)
+        await pilot.press("d")
+        body = (await view_body(pilot, app, "details")).splitlines()
+        ended = project.ok("history", "flaky")["exits"][0]
+        assert body[body.index("health history: none") :] == [
+            "health history: none",
+            "last exits, newest first:",
+            f"  {ended['ended_at']}  run 1  exit code 3  after {ended['duration_seconds']}s"
+            "  exit code 3; restart 1/5 in 0.1s",
+        ]
+        await pilot.press("escape")
+        await until(pilot, lambda: app.screen.id != "details")
+        await pilot.press("down", "d")
+        body = (await view_body(pilot, app, "details")).splitlines()
+        at = [m["at"] for m in project.ok("history", "probed")["health"]]
+        assert body[body.index("health history, newest first:") :] == [
+            "health history, newest first:",
+            f"  {at[0]}  run 1  healthy -> unhealthy  health check failed 1 times: exit 1: ",
+            f"  {at[1]}  run 1  starting -> healthy  health check passed: exit 0: ",
+            f"  {at[2]}  run 1  stopped -> starting  run started",
+            "last exits: none",
+        ]
