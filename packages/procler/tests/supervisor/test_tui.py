@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 from harness import PY, Project, wait_for
 from textual.widgets import Static
-from tui_pilot import SIZE, app_for, status_of, table_rows, until, view_body
+from tui_pilot import ACTIONS, SIZE, app_for, status_of, table_rows, until, view_body
 
 from procler.tui.screens import TextView
 
@@ -240,25 +240,6 @@ async def test_live_from_the_event_stream(make_project: Callable[[str], Project]
         project.ok("start", "ticker")  # a new supervisor
         await until(pilot, lambda: not app.banner.has_class("shown"))
         await until(pilot, lambda: status_of(app, "ticker") == "running")
-
-
-ACTIONS = f"""
-version: 1
-processes:
-  api:
-    command: {PY} -c "import time; time.sleep(600)"
-  worker:
-    command: {PY} -c "import time; time.sleep(599)"
-recipes:
-  deploy:
-    steps:
-      - stop: api
-      - start: api
-snippets:
-  greet:
-    command: echo hello @{{who}}
-    args: {{who: {{type: string, default: world}}}}
-"""
 
 
 async def test_recipe_snippet_and_reload_actions(make_project: Callable[[str], Project]) -> None:
