@@ -6,7 +6,6 @@ import os
 import signal
 from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Any
 
 import pytest
 from harness import PY, Project, wait_for
@@ -137,26 +136,6 @@ async def test_details_graph_and_help_views(project: Project) -> None:
         lines = (await view_body(pilot, app, "help")).splitlines()
         assert "             k  stop (asks first)" in lines
         assert isinstance(app.screen, TextView)
-
-
-def test_snapshot_of_the_process_table(project: Project, snap_compare: Any) -> None:
-    app = app_for(project)
-
-    async def loaded(pilot: Any) -> None:
-        await until(pilot, lambda: app.table.row_count == 3)
-
-    assert snap_compare(app, terminal_size=SIZE, run_before=loaded)
-
-
-def test_snapshot_of_the_help_screen(project: Project, snap_compare: Any) -> None:
-    app = app_for(project)
-
-    async def opened(pilot: Any) -> None:
-        await until(pilot, lambda: app.table.row_count == 3)
-        await pilot.press("question_mark")
-        await until(pilot, lambda: app.screen.id == "help")
-
-    assert snap_compare(app, terminal_size=SIZE, run_before=opened)
 
 
 PAGED = f"""
