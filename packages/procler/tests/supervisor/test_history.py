@@ -4,37 +4,14 @@ first, bounded by --limit; answered by a supervisor, and from the disk without o
 from __future__ import annotations
 
 import sqlite3
-from collections.abc import Iterator
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-import pytest
-from harness import PY, Project, wait_for
+from harness import HISTORY, Project, wait_for
 
 from procler.supervisor.history import history
 from procler.supervisor.store import StateStore
-
-# flaky's first run exits 3 after 0.5 s (restarted after a 0.1 s backoff), the next stays up;
-# probed is healthy while its file exists (1 s), then unhealthy.
-CONFIG = f"""
-version: 1
-processes:
-  flaky:
-    command: {PY} -c "import os, sys, time; first = not os.path.exists('ran'); open('ran', 'w').close(); time.sleep(0.5); sys.exit(3) if first else time.sleep(600)"
-    restart: {{policy: on-failure, backoff: {{initial: 0.1s}}}}
-  probed:
-    command: {PY} -c "import os, time; open('ok', 'w').close(); time.sleep(1); os.remove('ok'); time.sleep(600)"
-    healthcheck: {{test: "test -e ok", interval: 0.2s, retries: 1}}
-"""
-
-
-@pytest.fixture
-def project(tmp_path: Path) -> Iterator[Project]:
-    made = Project(tmp_path / "proj", CONFIG)
-    try:
-        yield made
-    finally:
-        made.close()
 
 
 def moves(rows: list[dict[str, Any]]) -> list[tuple[Any, ...]]:
@@ -50,8 +27,9 @@ def newest_first(stamps: list[str]) -> bool:
 
 
 def test_exits_and_transitions_of_a_process_that_exited_3_then_was_restarted(
-    project: Project,
+    make_project: Callable[[str], Project],
 ) -> None:
+    project = make_project(HISTORY)
     assert project.ok("history", "flaky") == {
         "name": "flaky",
         "exits": [],
@@ -90,7 +68,10 @@ def test_exits_and_transitions_of_a_process_that_exited_3_then_was_restarted(
     )
 
 
-def test_health_history_healthy_then_unhealthy_then_read_from_disk(project: Project) -> None:
+def test_health_history_healthy_then_unhealthy_then_read_from_disk(
+    make_project: Callable[[str], Project],
+) -> None:
+    project = make_project(HISTORY)
     project.ok("start", "probed")
     project.ok("wait", "probed", "--for", "unhealthy", "--timeout", "20s")
     health = [
@@ -110,7 +91,10 @@ def test_health_history_healthy_then_unhealthy_then_read_from_disk(project: Proj
     assert exits(answer["data"]["exits"]) == [(1, None, 15, "daemon stop")]
 
 
-def test_bad_limit_and_unknown_process_are_usage_errors(project: Project) -> None:
+def test_bad_limit_and_unknown_process_are_usage_errors(
+    make_project: Callable[[str], Project],
+) -> None:
+    project = make_project(HISTORY)
     code, answer = project.run("history", "probed", "--limit", "0")
     assert (code, answer["error_code"]) == (2, "USAGE")
     assert answer["error"] == "--limit must be between 1 and 1000, got 0"

@@ -8,7 +8,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
-from harness import PY, Project, wait_for
+from harness import HISTORY, PY, Project, wait_for
 from textual.widgets import Static
 from tui_pilot import ACTIONS, SIZE, app_for, status_of, table_rows, until, view_body
 
@@ -250,18 +250,6 @@ async def test_recipe_snippet_and_reload_actions(make_project: Callable[[str], P
             question
             == "Apply this reload?\nadded: -\nchanged: worker (command)\nremoved: -\nunchanged: 1"
         )
-
-
-HISTORY = f"""
-version: 1
-processes:
-  flaky:
-    command: {PY} -c "import os, sys, time; first = not os.path.exists('ran'); open('ran', 'w').close(); time.sleep(0.5); sys.exit(3) if first else time.sleep(600)"
-    restart: {{policy: on-failure, backoff: {{initial: 0.1s}}}}
-  probed:
-    command: {PY} -c "import os, time; open('ok', 'w').close(); time.sleep(1); os.remove('ok'); time.sleep(600)"
-    healthcheck: {{test: "test -e ok", interval: 0.2s, retries: 1}}
-"""
 
 
 async def test_details_view_shows_health_history_and_last_exits(

@@ -9,7 +9,6 @@ state is settled (none runs, or the feed is live), and an input's cursor does no
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -42,16 +41,6 @@ snippets:
 """
 
 
-@pytest.fixture
-def project(tmp_path: Path) -> Iterator[Project]:
-    """Nothing ran: no supervisor, the state on disk."""
-    made = Project(tmp_path / "proj", CONFIG)
-    try:
-        yield made
-    finally:
-        made.close()
-
-
 @pytest.fixture(scope="module")
 def printed(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Project]:
     """printer has run and exited (its three lines are in the store); a supervisor runs.
@@ -77,8 +66,10 @@ def still_cursor(app: ProclerApp) -> None:
     field._cursor_visible = True
 
 
-def test_snapshot_of_the_process_table(project: Project, snap_compare: Any) -> None:
-    app = app_for(project)
+def test_snapshot_of_the_process_table(
+    make_project: Callable[[str], Project], snap_compare: Any
+) -> None:
+    app = app_for(make_project(CONFIG))  # nothing ran: no supervisor, the state on disk
 
     async def loaded(pilot: Any) -> None:
         await until(pilot, settled(app, "none"))
@@ -86,8 +77,10 @@ def test_snapshot_of_the_process_table(project: Project, snap_compare: Any) -> N
     assert snap_compare(app, terminal_size=SIZE, run_before=loaded)
 
 
-def test_snapshot_of_the_help_screen(project: Project, snap_compare: Any) -> None:
-    app = app_for(project)
+def test_snapshot_of_the_help_screen(
+    make_project: Callable[[str], Project], snap_compare: Any
+) -> None:
+    app = app_for(make_project(CONFIG))
 
     async def opened(pilot: Any) -> None:
         await until(pilot, settled(app, "none"))
@@ -113,60 +106,26 @@ def test_snapshot_of_the_log_pane(printed: Project, snap_compare: Any) -> None:
     assert snap_compare(app, terminal_size=SIZE, run_before=searched)
 
 
-def test_snapshot_of_the_details_view(printed: Project, snap_compare: Any) -> None:
+# The dialogs over the table, each reached by its keys: (keys, the screen they bring up).
+DIALOGS = {
+    "details": [(("down", "d"), "TextView")],  # worker's: it never ran, so no time is shown
+    "stop_confirmation": [(("down", "x"), "Confirm")],
+    "scale": [(("down", "S"), "Ask")],
+    "recipe_choice": [(("e",), "Choose")],
+    "snippet_argument": [(("c",), "Choose"), (("enter",), "Ask")],
+}
+
+
+@pytest.mark.parametrize("dialog", list(DIALOGS))
+def test_snapshot_of_a_dialog(printed: Project, snap_compare: Any, dialog: str) -> None:
     app = app_for(printed)
 
     async def opened(pilot: Any) -> None:
         await until(pilot, settled(app, "live"))
-        await pilot.press("down", "d")  # worker: it never ran, so no time is shown
-        await until(pilot, lambda: app.screen.id == "details")
+        for keys, screen in DIALOGS[dialog]:
+            await pilot.press(*keys)
+            await until(pilot, lambda: type(app.screen).__name__ == screen)  # noqa: B023
+        if screen == "Ask":
+            still_cursor(app)
 
     assert snap_compare(app, terminal_size=SIZE, run_before=opened)
-
-
-def test_snapshot_of_the_stop_confirmation(printed: Project, snap_compare: Any) -> None:
-    app = app_for(printed)
-
-    async def asked(pilot: Any) -> None:
-        await until(pilot, settled(app, "live"))
-        await pilot.press("down", "x")
-        await until(pilot, lambda: type(app.screen).__name__ == "Confirm")
-
-    assert snap_compare(app, terminal_size=SIZE, run_before=asked)
-
-
-def test_snapshot_of_the_scale_dialog(printed: Project, snap_compare: Any) -> None:
-    app = app_for(printed)
-
-    async def asked(pilot: Any) -> None:
-        await until(pilot, settled(app, "live"))
-        await pilot.press("down", "S")
-        await until(pilot, lambda: type(app.screen).__name__ == "Ask")
-        still_cursor(app)
-
-    assert snap_compare(app, terminal_size=SIZE, run_before=asked)
-
-
-def test_snapshot_of_the_recipe_choice(printed: Project, snap_compare: Any) -> None:
-    app = app_for(printed)
-
-    async def asked(pilot: Any) -> None:
-        await until(pilot, settled(app, "live"))
-        await pilot.press("e")
-        await until(pilot, lambda: type(app.screen).__name__ == "Choose")
-
-    assert snap_compare(app, terminal_size=SIZE, run_before=asked)
-
-
-def test_snapshot_of_a_snippet_argument(printed: Project, snap_compare: Any) -> None:
-    app = app_for(printed)
-
-    async def asked(pilot: Any) -> None:
-        await until(pilot, settled(app, "live"))
-        await pilot.press("c")
-        await until(pilot, lambda: type(app.screen).__name__ == "Choose")
-        await pilot.press("enter")
-        await until(pilot, lambda: type(app.screen).__name__ == "Ask")
-        still_cursor(app)
-
-    assert snap_compare(app, terminal_size=SIZE, run_before=asked)
