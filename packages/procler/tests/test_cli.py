@@ -33,12 +33,15 @@ def new_modules(imports: str) -> str:
 
 
 def test_full_cli_path_stays_light() -> None:
-    """The full CLI (parser, declarations, client): no supervisor, pydantic or yaml."""
-    assert new_modules("procler.cli, procler.cli.client, agentcli.main, agentcli.parser") == (
+    """The full CLI (parser, declarations, client): no supervisor, pydantic or yaml, and
+    not the handlers of define/remove (procler.cli.definitions)."""
+    loaded = new_modules("procler.cli, procler.cli.client, agentcli.main, agentcli.parser")
+    assert "'procler.cli.definitions'" not in loaded
+    assert loaded == (
         "['_socket', 'agentcli', 'agentcli.commands', 'agentcli.envelope', 'agentcli.errors', "
         "'agentcli.main', 'agentcli.parser', 'procler', 'procler.cli', 'procler.cli.client', "
-        "'procler.cli.config', 'procler.cli.daemon', 'procler.cli.events', 'procler.cli.logs', "
-        "'procler.cli.mcp', 'procler.cli.processes', 'procler.cli.recipes', "
+        "'procler.cli.config', 'procler.cli.daemon', 'procler.cli.events', "
+        "'procler.cli.history', 'procler.cli.logs', 'procler.cli.mcp', 'procler.cli.processes', 'procler.cli.recipes', "
         "'procler.cli.replica_commands', 'procler.cli.schedules', "
         "'procler.cli.snippets', 'procler.cli.stack_files', 'procler.cli.tui', 'procler.errors', "
         "'procler.project', 'procler.wire']\n"

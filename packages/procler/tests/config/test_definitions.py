@@ -11,6 +11,7 @@ from config_helpers import write_config
 from procler.config import definitions
 from procler.config.definitions import RuntimeDefinition
 from procler.config.load import check_config, load_project
+from procler.config.state_files import StateFileCorrupt
 from procler.errors import Conflict
 
 
@@ -111,5 +112,5 @@ def test_docker_definitions_round_trip_and_become_docker_processes(project: Path
 
 
 def test_a_stored_definition_without_command_or_docker_is_corrupt(project: Path) -> None:
-    with pytest.raises(definitions.DefinitionsCorrupt):
+    with pytest.raises(StateFileCorrupt):
         RuntimeDefinition.from_json({"command": None, "cwd": str(project), "env": {}})

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from config_helpers import errors_of, run_procler, write_config
 
 from procler.config.load import check_config
@@ -71,74 +72,104 @@ def test_a_dependency_names_every_instance_or_at_least_min(project: Path) -> Non
     ]
 
 
-def test_an_instance_name_taken_by_another_process_is_an_error_at_replicas(project: Path) -> None:
-    path = write_config(
-        project,
-        """
-        version: 1
-        processes:
-          web:
-            command: serve
-            replicas: 2
-          web-1:
-            command: other
-        """,
-    )
-    assert [(e["line"], e["column"], e["path"], e["message"]) for e in errors_of(path)] == [
-        (5, 15, "processes.web.replicas", "web's replica web-1 has the name of process web-1")
-    ]
-    code, answer = run_procler(project, "config", "validate")
-    assert (code, [e["line"] for e in answer["data"]["errors"]]) == (1, [5])
+NAME_TAKEN = """
+version: 1
+processes:
+  web:
+    command: serve
+    replicas: 2
+  web-1:
+    command: other
+"""
+VARIABLES_AND_PORTS = """
+version: 1
+processes:
+  web:
+    command: serve
+    replicas: 3
+    port_base: 65530
+    port_step: 3
+  one:
+    command: serve ${PROCLER_REPLICA}
+  two:
+    command: serve
+    ports: ["80${PROCLER_REPLICA}0"]
+"""
+MIN_AND_NAMESPACE = """
+version: 1
+processes:
+  worker: {command: work, replicas: 2}
+  db: {command: db}
+  api:
+    command: serve
+    namespace: "web, public"
+    depends_on: [{name: worker, min: 3}, {name: db, min: 1}]
+"""
 
 
-def test_replica_variables_and_ports_are_checked(project: Path) -> None:
-    path = write_config(
-        project,
-        """
-        version: 1
-        processes:
-          web:
-            command: serve
-            replicas: 3
-            port_base: 65530
-            port_step: 3
-          one:
-            command: serve ${PROCLER_REPLICA}
-          two:
-            command: serve
-            ports: ["80${PROCLER_REPLICA}0"]
-        """,
-    )
-    assert [(e["line"], e["path"], e["message"]) for e in errors_of(path)] == [
-        (6, "processes.web.port_base", "web's replica 2 would get port 65536, above 65535"),
-        (9, "processes.one.command", "undefined variable 'PROCLER_REPLICA'"),
-        (
-            12,
-            "processes.two.ports[0]",
-            "PROCLER_REPLICA and PROCLER_PORT are defined only in a process with replicas",
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        pytest.param(
+            NAME_TAKEN,
+            [
+                (
+                    5,
+                    15,
+                    "processes.web.replicas",
+                    "web's replica web-1 has the name of process web-1",
+                )
+            ],
+            id="an instance name taken by another process: at replicas",
         ),
-    ]
-
-
-def test_min_beyond_the_replicas_and_a_bad_namespace_are_errors(project: Path) -> None:
-    path = write_config(
-        project,
-        """
-        version: 1
-        processes:
-          worker: {command: work, replicas: 2}
-          db: {command: db}
-          api:
-            command: serve
-            namespace: "web, public"
-            depends_on: [{name: worker, min: 3}, {name: db, min: 1}]
-        """,
-    )
-    assert [(e["path"], e["message"]) for e in errors_of(path)] == [
-        ("processes.api.namespace[0]", "invalid namespace 'web, public'"),
-        ("processes.api.depends_on[0].min", "worker runs 2 replica(s): min 3 can never hold"),
-        ("processes.api.depends_on[1].min", "min counts replicas, and db has no replicas"),
-    ]
+        pytest.param(
+            VARIABLES_AND_PORTS,
+            [
+                (
+                    6,
+                    16,
+                    "processes.web.port_base",
+                    "web's replica 2 would get port 65536, above 65535",
+                ),
+                (9, 14, "processes.one.command", "undefined variable 'PROCLER_REPLICA'"),
+                (
+                    12,
+                    13,
+                    "processes.two.ports[0]",
+                    "PROCLER_REPLICA and PROCLER_PORT are defined only in a process with replicas",
+                ),
+            ],
+            id="replica variables and ports",
+        ),
+        pytest.param(
+            MIN_AND_NAMESPACE,
+            [
+                (7, 16, "processes.api.namespace[0]", "invalid namespace 'web, public'"),
+                (
+                    8,
+                    38,
+                    "processes.api.depends_on[0].min",
+                    "worker runs 2 replica(s): min 3 can never hold",
+                ),
+                (
+                    8,
+                    58,
+                    "processes.api.depends_on[1].min",
+                    "min counts replicas, and db has no replicas",
+                ),
+            ],
+            id="min beyond the replicas, a bad namespace",
+        ),
+    ],
+)
+def test_replica_errors_are_findings_at_their_key(
+    project: Path, text: str, expected: list[tuple[int, int, str, str]]
+) -> None:
+    path = write_config(project, text)
+    found = [(e["line"], e["column"], e["path"], e["message"]) for e in errors_of(path)]
+    assert found == expected
+    code, answer = run_procler(project, "config", "validate")
+    assert (code, [e["line"] for e in answer["data"]["errors"]]) == (1, [e[0] for e in expected])
 
 
 def test_a_scaled_count_holds_until_the_config_count_changes(project: Path) -> None:

@@ -7,14 +7,11 @@ from __future__ import annotations
 from collections.abc import Callable
 from pathlib import Path
 
-from harness import PY, Project
+from harness import Project
+from reload_helpers import config_file, pids, sleeper
 from test_wait import supervise
 
 from procler.supervisor.handlers import Handlers
-
-
-def sleeper(seconds: int) -> str:
-    return f'[{PY}, -c, "import time; time.sleep({seconds})"]'
 
 
 def config(api: int = 600, db: int = 601, extra: bool = False, gone: bool = True) -> str:
@@ -36,14 +33,10 @@ processes:
     return text
 
 
-def pids(handlers: Handlers) -> dict[str, int | None]:
-    return {name: rt.proc.pid if rt.proc else None for name, rt in handlers.sup.runtimes.items()}
-
-
 def test_reload_restarts_only_the_changed_process_and_answers_the_exact_diff(
     tmp_path: Path,
 ) -> None:
-    path = tmp_path / "proj" / ".procler" / "config.yaml"
+    path = config_file(tmp_path)
 
     async def scenario(handlers: Handlers) -> None:
         await handlers.up({})
@@ -90,7 +83,7 @@ def test_reload_restarts_only_the_changed_process_and_answers_the_exact_diff(
 def test_changed_processes_restart_in_dependency_order_and_added_ones_start_if_desired(
     tmp_path: Path,
 ) -> None:
-    path = tmp_path / "proj" / ".procler" / "config.yaml"
+    path = config_file(tmp_path)
 
     async def scenario(handlers: Handlers) -> None:
         await handlers.up({})

@@ -7,7 +7,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from harness import PY, alive
+from harness import alive
+from reload_helpers import config_file, pids, sleeper
 from test_wait import supervise
 
 from procler.supervisor.handlers import Handlers
@@ -17,18 +18,14 @@ def config(replicas: int, worker_sleep: int = 600, solo_sleep: int = 601) -> str
     return f"""version: 1
 processes:
   worker:
-    args: [{PY}, -c, "import time; time.sleep({worker_sleep})"]
+    args: {sleeper(worker_sleep)}
     replicas: {replicas}
   api:
-    args: [{PY}, -c, "import time; time.sleep(602)"]
+    args: {sleeper(602)}
     depends_on: [worker]
   solo:
-    args: [{PY}, -c, "import time; time.sleep({solo_sleep})"]
+    args: {sleeper(solo_sleep)}
 """
-
-
-def pids(handlers: Handlers) -> dict[str, int | None]:
-    return {name: rt.proc.pid if rt.proc else None for name, rt in handlers.sup.runtimes.items()}
 
 
 def workers(count: int) -> list[str]:
@@ -38,7 +35,7 @@ def workers(count: int) -> list[str]:
 def test_a_new_replicas_count_starts_or_stops_only_the_instances_it_adds_or_drops(
     tmp_path: Path,
 ) -> None:
-    path = tmp_path / "proj" / ".procler" / "config.yaml"
+    path = config_file(tmp_path)
 
     async def scenario(handlers: Handlers) -> None:
         await handlers.up({})
@@ -89,7 +86,7 @@ def test_a_new_replicas_count_starts_or_stops_only_the_instances_it_adds_or_drop
 def test_a_scaled_count_survives_a_reload_until_the_config_changes_replicas(
     tmp_path: Path,
 ) -> None:
-    path = tmp_path / "proj" / ".procler" / "config.yaml"
+    path = config_file(tmp_path)
 
     async def scenario(handlers: Handlers) -> None:
         await handlers.up({})

@@ -1,5 +1,6 @@
 """The configuration commands (config init/validate/explain/show, define, remove, list):
-their declarations, then their handlers (find the project, call the core, shape the answer).
+their declarations, then their handlers (find the project, call the core, shape the answer);
+define and remove are handled in procler.cli.definitions.
 
 Imported by every CLI run for the declarations, so the handlers import the config core
 only when they run.
@@ -18,16 +19,16 @@ from procler.errors import (
     StateDirUnwritable,
     SupervisorUnavailable,
 )
-from procler.project import CONFIG_DIR, CONFIG_FILE, find_config, project_root
+from procler.project import CONFIG_DIR, CONFIG_FILE, find_config
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
 
-    from procler.config.definitions import RuntimeDefinition
     from procler.config.model import ProjectConfig
 
 HANDLERS = "procler.cli.config:"
+DEFINITIONS = "procler.cli.definitions:"
 GUIDE = "procler.cli.guide:"
 FINDING = {
     "type": "object",
@@ -129,7 +130,7 @@ CONFIG_COMMANDS: "tuple[Command, ...]" = (
     Command(
         "define",
         "add a process to the project without editing the config (kept in .procler/state)",
-        HANDLERS + "define",
+        DEFINITIONS + "define",
         args=(
             NAME,
             Arg("--command", "shell command to run (optional with --image or --container)"),
@@ -158,7 +159,7 @@ CONFIG_COMMANDS: "tuple[Command, ...]" = (
     Command(
         "remove",
         "remove a runtime definition (config processes are edited in the config instead)",
-        HANDLERS + "remove",
+        DEFINITIONS + "remove",
         args=(NAME,),
         destructive=True,
         examples=("procler remove tail",),
@@ -336,106 +337,16 @@ def list_processes(values: "dict[str, Any]", command: "Command") -> "dict[str, A
     return {**listed, "config_warning": warning} if warning else listed
 
 
-def _config_names(path: "str") -> "set[str]":
-    """Names of the YAML processes (a process with replicas: its own name and each
-    instance's); the config must be valid to change definitions."""
-    config = _yaml_config(path)
-    return {*config.processes, *config.replica_sets}
-
-
 def config_snippet_names(path: "str") -> "set[str]":
     """Names of the YAML snippets (a saved snippet cannot shadow one)."""
-    return set(_yaml_config(path).snippets)
+    return set(yaml_config(path).snippets)
 
 
-def _yaml_config(path: "str") -> "ProjectConfig":
+def yaml_config(path: "str") -> "ProjectConfig":
+    """The YAML config alone (no runtime definitions), valid (ConfigInvalid otherwise)."""
     from procler.config.load import check_config, invalid
 
     config, findings = check_config(path, with_runtime=False)
     if findings or config is None:
         raise invalid(findings)
     return config
-
-
-def define(values: "dict[str, Any]", command: "Command") -> "dict[str, Any]":
-    import re
-
-    from procler.config import definitions
-    from procler.config.keys import IMAGE_HINT, IMAGE_PATTERN, MAX_IMAGE, NAME_HINT, NAME_PATTERN
-    from procler.config.serialize import process_json
-
-    name = values["name"]
-    if not re.fullmatch(NAME_PATTERN, name):
-        raise UsageError(f"invalid process name {name[:80]!r}", suggestion=NAME_HINT)
-    image = values.get("image")
-    if image is not None and (len(image) > MAX_IMAGE or not re.fullmatch(IMAGE_PATTERN, image)):
-        raise UsageError(f"--image {image[:80]!r} is not an image reference", suggestion=IMAGE_HINT)
-    path = config_path(values)
-    root = project_root(path)
-    cwd = os.path.normpath(os.path.join(os.getcwd(), values.get("cwd") or root))
-    try:
-        cwd.encode("utf-8")
-    except UnicodeEncodeError:
-        raise UsageError(
-            f"--cwd {cwd!r} is not valid UTF-8",
-            suggestion="use a directory whose path is UTF-8 (definitions are stored as JSON)",
-        ) from None
-    env = tuple(dict(values.get("env") or ()).items())  # a repeated --env KEY: the last wins
-    container = values.get("container")
-    if image and container:
-        raise UsageError(
-            "--image and --container exclude each other",
-            suggestion="--image: Procler creates and owns a container; "
-            "--container: run in (or start) an existing one",
-        )
-    if not (values.get("command") or image or container):
-        raise UsageError(
-            f"{name} needs a command",
-            suggestion="give --command, or --image / --container for a docker process",
-        )
-    definition = definitions.RuntimeDefinition(values.get("command"), cwd, env, image, container)
-    changed = definitions.define(root, name, definition, _config_names(path), values["force"])
-    return {"name": name, "changed": changed, "process": process_json(definition.to_spec(name))}
-
-
-def definition_of(values: "dict[str, Any]") -> "RuntimeDefinition | None":
-    """The runtime definition of values["name"] as it is now."""
-    from procler.config import definitions
-
-    return definitions.read_definitions(project_root(config_path(values))).get(values["name"])
-
-
-def put_back(
-    values: "dict[str, Any]", before: "RuntimeDefinition | None", command: "Command"
-) -> "None":
-    """Undo a definition `run` made: remove it, or restore the one it replaced."""
-    if before is None:
-        remove({"name": values["name"], "config": values.get("config")}, command)
-        return
-    from procler.cli.client import notify_reload
-    from procler.config import definitions
-
-    path = config_path(values)
-    definitions.define(project_root(path), values["name"], before, _config_names(path), force=True)
-    notify_reload(path)
-
-
-def remove(values: "dict[str, Any]", command: "Command") -> "dict[str, Any]":
-    from procler.config import definitions
-
-    path = config_path(values)
-    name = values["name"]
-    names = _config_names(path)
-    root = project_root(path)
-    existing = definitions.read_definitions(root).get(name)
-    if existing is not None and existing.image:
-        from procler.cli.client import call
-
-        # Its container outlives supervisors: one must know it before the definition goes.
-        call(path, "reload", {}, autostart=True)
-    changed = definitions.remove(root, name, names)
-    if changed:
-        from procler.cli.client import notify_reload
-
-        notify_reload(path)  # a running supervisor stops (and cleans up) what it cannot name
-    return {"name": name, "changed": changed}

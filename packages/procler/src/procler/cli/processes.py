@@ -10,7 +10,7 @@ it, from the CLI process.
 
 from agentcli.commands import Arg, Command
 from agentcli.errors import UsageError
-from procler.cli.config import DOCKER_ARGS, define, definition_of, put_back
+from procler.cli.config import DOCKER_ARGS
 from procler.errors import (
     CommandFailed,
     ConditionImpossible,
@@ -387,6 +387,7 @@ def run(values: "dict[str, Any]", command: "Command") -> "Any":
     from agentcli.commands import Raw
     from agentcli.errors import AgentError
     from procler.cli import client
+    from procler.cli.definitions import define, definition_of, put_back
 
     argv = values.pop("cmd") or []
     keep = values.pop("keep", False)

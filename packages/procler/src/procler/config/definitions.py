@@ -8,24 +8,19 @@ rename), so concurrent `define`s never lose each other's work or leave half a fi
 from __future__ import annotations
 
 import fcntl
-import json
 import os
-import tempfile
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
 
 from procler.config.model import DockerSpec, ProcessSpec, Snippet
+from procler.config.state_files import StateFileCorrupt, read_state_json, write_state_json
 from procler.errors import Conflict, StateDirUnwritable
 from procler.project import make_state_dir, open_private, state_dir
 
 DEFINITIONS_FILE = "definitions.json"
 LOCK_FILE = "definitions.lock"
-
-
-class DefinitionsCorrupt(ValueError):
-    """definitions.json cannot be read; the message says why."""
 
 
 @dataclass(frozen=True)
@@ -44,15 +39,15 @@ class RuntimeDefinition:
     @classmethod
     def from_json(cls, data: Any) -> RuntimeDefinition:
         if not isinstance(data, dict) or not isinstance(data.get("command"), str | None):
-            raise DefinitionsCorrupt(f"a definition must be an object with a command: {data!r}")
+            raise StateFileCorrupt(f"a definition must be an object with a command: {data!r}")
         env = data.get("env") or {}
         if not isinstance(data.get("cwd"), str) or not isinstance(env, dict):
-            raise DefinitionsCorrupt(f"a definition needs cwd text and an env object: {data!r}")
+            raise StateFileCorrupt(f"a definition needs cwd text and an env object: {data!r}")
         docker = {k: data.get(k) for k in ("image", "container")}
         if any(v is not None and not isinstance(v, str) for v in docker.values()):
-            raise DefinitionsCorrupt(f"image and container must be text: {data!r}")
+            raise StateFileCorrupt(f"image and container must be text: {data!r}")
         if data.get("command") is None and not (docker["image"] or docker["container"]):
-            raise DefinitionsCorrupt(f"a definition without a command needs docker: {data!r}")
+            raise StateFileCorrupt(f"a definition without a command needs docker: {data!r}")
         env_items = tuple((str(k), str(v)) for k, v in env.items())
         return cls(
             data.get("command"), data["cwd"], env_items, docker["image"], docker["container"]
@@ -79,17 +74,7 @@ def definitions_path(root: str) -> str:
 
 def _read_body(root: str) -> dict[str, Any]:
     """The file's JSON object; {} when nothing was ever defined."""
-    path = definitions_path(root)
-    try:
-        with open(path, encoding="utf-8") as handle:
-            data = json.load(handle)
-    except FileNotFoundError:
-        return {}
-    except (OSError, ValueError) as exc:
-        raise DefinitionsCorrupt(f"cannot read {path}: {exc}") from None
-    if not isinstance(data, dict):
-        raise DefinitionsCorrupt(f"{path} does not hold a JSON object")
-    return data
+    return read_state_json(definitions_path(root)) or {}
 
 
 def read_definitions(root: str) -> dict[str, RuntimeDefinition]:
@@ -97,7 +82,7 @@ def read_definitions(root: str) -> dict[str, RuntimeDefinition]:
     data = _read_body(root)
     processes = data.get("processes", {}) if data else {}
     if not isinstance(processes, dict):
-        raise DefinitionsCorrupt(f"{definitions_path(root)} has no `processes` object")
+        raise StateFileCorrupt(f"{definitions_path(root)} has no `processes` object")
     return {str(name): RuntimeDefinition.from_json(d) for name, d in processes.items()}
 
 
@@ -107,7 +92,7 @@ def read_snippets(root: str) -> dict[str, dict[str, Any]]:
     if not isinstance(snippets, dict) or not all(
         isinstance(s, dict) and isinstance(s.get("command"), str) for s in snippets.values()
     ):
-        raise DefinitionsCorrupt(f"{definitions_path(root)}: `snippets` needs a command each")
+        raise StateFileCorrupt(f"{definitions_path(root)}: `snippets` needs a command each")
     return {str(name): snippet for name, snippet in snippets.items()}
 
 
@@ -127,19 +112,8 @@ def _locked(root: str) -> Iterator[None]:
 
 def _write(root: str, section: str, entries: dict[str, Any]) -> None:
     """Replace one section (processes or snippets) of the file, keeping the other."""
-    path = definitions_path(root)
     body = {"version": 1, "processes": {}, **_read_body(root), section: entries}
-    fd, temp = tempfile.mkstemp(dir=os.path.dirname(path), prefix=".definitions-")
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as handle:
-            json.dump(body, handle, indent=2, ensure_ascii=False)
-            handle.write("\n")
-            handle.flush()
-            os.fsync(handle.fileno())
-        os.replace(temp, path)
-    except BaseException:
-        os.unlink(temp)
-        raise
+    write_state_json(definitions_path(root), body)
 
 
 def _refuse_config_name(name: str, config_names: set[str], doing: str) -> None:

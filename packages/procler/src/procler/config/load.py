@@ -9,7 +9,6 @@ from typing import Any
 
 from procler.config.build import build_project
 from procler.config.definitions import (
-    DefinitionsCorrupt,
     definitions_path,
     read_definitions,
     read_snippets,
@@ -21,6 +20,7 @@ from procler.config.model import ProjectConfig
 from procler.config.replicas import Templates
 from procler.config.scaling import read_scale
 from procler.config.specs import INVALID
+from procler.config.state_files import StateFileCorrupt
 from procler.config.typed_vars import substitute_typed, variables
 from procler.config.yaml_nodes import parse_yaml
 from procler.errors import ConfigInvalid
@@ -77,7 +77,7 @@ def _with_runtime(config: ProjectConfig, findings: Findings) -> ProjectConfig:
     try:
         definitions = read_definitions(root)
         saved = read_snippets(root)
-    except DefinitionsCorrupt as exc:
+    except StateFileCorrupt as exc:
         where = definitions_path(root)
         hint = f"fix or delete {where} (it holds the `procler define` definitions)"
         findings.items.append(Finding(where, 0, 0, "", str(exc), hint))

@@ -5,12 +5,11 @@ the config gives another, the config's count wins (see procler.config.replicas).
 
 from __future__ import annotations
 
-import json
 import os
-import tempfile
 from typing import Any
 
 from procler.config.findings import Finding, Findings
+from procler.config.state_files import StateFileCorrupt, read_state_json, write_state_json
 from procler.project import make_state_dir, state_dir
 
 SCALE_FILE = "replicas.json"
@@ -25,30 +24,21 @@ def read_scale(root: str, findings: Findings) -> dict[str, Any]:
     a finding on that file (every scale is lost until it is fixed or removed)."""
     path = scale_path(root)
     try:
-        with open(path, encoding="utf-8") as handle:
-            data = json.load(handle)
-    except FileNotFoundError:
-        return {}
-    except (OSError, ValueError) as exc:
-        data = f"cannot read it: {exc}"
-    if isinstance(data, dict) and isinstance(data.get("processes"), dict):
-        return dict(data["processes"])
-    why = data if isinstance(data, str) else "it has no `processes` object"
+        data = read_state_json(path)
+    except StateFileCorrupt as exc:
+        why = str(exc)
+    else:
+        if data is None:
+            return {}
+        if isinstance(data.get("processes"), dict):
+            return dict(data["processes"])
+        why = "it has no `processes` object"
     hint = f"delete {path} (it holds the `procler scale` counts), then scale again"
     findings.items.append(Finding(path, 0, 0, "", why, hint))
     return {}
 
 
 def write_scale(root: str, counts: dict[str, Any]) -> None:
-    """Replace the file at once (temp file + rename): a reader never sees half of it."""
+    """Replace the file at once: a reader never sees half of it."""
     make_state_dir(root)
-    path = scale_path(root)
-    fd, temp = tempfile.mkstemp(dir=os.path.dirname(path), prefix=".replicas-")
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as handle:
-            json.dump({"version": 1, "processes": counts}, handle, indent=2)
-            handle.write("\n")
-        os.replace(temp, path)
-    except BaseException:
-        os.unlink(temp)
-        raise
+    write_state_json(scale_path(root), {"version": 1, "processes": counts})

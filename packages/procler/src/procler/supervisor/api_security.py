@@ -40,7 +40,7 @@ from procler.supervisor.api_errors import (
     Unauthorized,
     http_status,
 )
-from procler.supervisor.http import Receive, Scope, Send
+from procler.supervisor.http import Receive, Scope, Send, send_json
 from procler.supervisor.wire import encode
 
 log = logging.getLogger("procler.api")
@@ -251,23 +251,6 @@ class SecurityLayer:
             await send({"type": "websocket.http.response.body", "body": body})
         else:
             await send({"type": "websocket.close", "code": 1008})  # the server answers 403
-
-
-async def send_json(
-    send: Send, env: dict[str, Any], code: int, extra: list[tuple[bytes, bytes]] | None = None
-) -> None:
-    """One whole JSON answer, its status from the envelope (api_errors.http_status)."""
-    body = encode(env)
-    headers = [
-        (b"content-type", b"application/json"),
-        (b"content-length", b"%d" % len(body)),
-        (b"x-exit-code", b"%d" % code),
-        *(extra or []),
-    ]
-    await send(
-        {"type": "http.response.start", "status": http_status(env, code), "headers": headers}
-    )
-    await send({"type": "http.response.body", "body": body})
 
 
 def secured(app: ASGIApp, policy: Policy, reads: Callable[[str, str], bool]) -> SecurityLayer:

@@ -18,16 +18,16 @@ import asyncio
 import contextlib
 import logging
 from collections.abc import Awaitable, Callable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 from urllib.parse import parse_qs
 
 from agentcli.envelope import dumps
 from agentcli.errors import UsageError
 from agentcli.main import failure
 from procler.errors import ProcessNotFound
-from procler.supervisor.api_security import send_json
 from procler.supervisor.clock import iso
 from procler.supervisor.events import Event, EventBus, Subscriber
+from procler.supervisor.http import Receive, Scope, Send, send_json
 from procler.supervisor.sampler import ProcessSampler
 from procler.supervisor.status import process_status
 
@@ -35,10 +35,6 @@ if TYPE_CHECKING:
     from procler.supervisor.core import Supervisor
 
 log = logging.getLogger("procler.events")
-
-Scope = dict[str, Any]
-Receive = Callable[[], Awaitable[dict[str, Any]]]
-Send = Callable[[dict[str, Any]], Awaitable[None]]
 
 SSE_ROUTE = "/v1/events"
 WS_ROUTE = "/v1/ws"

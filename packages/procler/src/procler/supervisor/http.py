@@ -163,14 +163,13 @@ class Api:
         if not done:
             await send({"type": "http.response.start", "status": 200, "headers": headers})
         env, code = await task
-        text = encode(env)
-        status, payload = 200, argv_reply(code, text)
         if done and as_json:
-            status, payload = http_status(env, code), text
-            headers = [(b"content-type", b"application/json"), (EXIT_CODE.encode(), b"%d" % code)]
+            await send_json(send, env, code)
+            return
+        payload = argv_reply(code, encode(env))
         if done:
             headers.append((b"content-length", b"%d" % len(payload)))
-            await send({"type": "http.response.start", "status": status, "headers": headers})
+            await send({"type": "http.response.start", "status": 200, "headers": headers})
         await send({"type": "http.response.body", "body": payload})
 
     async def serve_argv(self, body: bytes, send: Send) -> None:
@@ -213,6 +212,23 @@ class Api:
         for arg in (*GLOBAL_ARGS, *self.app.global_args):
             values.pop(arg.dest, None)
         return cmd.name, values
+
+
+async def send_json(
+    send: Send, env: dict[str, Any], code: int, extra: list[tuple[bytes, bytes]] | None = None
+) -> None:
+    """One whole JSON answer, its status from the envelope (api_errors.http_status)."""
+    body = encode(env)
+    headers = [
+        (b"content-type", b"application/json"),
+        (b"content-length", b"%d" % len(body)),
+        (EXIT_CODE.encode(), b"%d" % code),
+        *(extra or []),
+    ]
+    await send(
+        {"type": "http.response.start", "status": http_status(env, code), "headers": headers}
+    )
+    await send({"type": "http.response.body", "body": body})
 
 
 async def _ready(outcome: Outcome) -> Outcome:

@@ -23,8 +23,8 @@ from agentcli.errors import AgentError, UsageError
 from agentcli.main import answer, failure
 from agentcli.parser import GLOBAL_ARGS, parse
 from procler.supervisor.api_errors import MethodNotAllowed, RouteNotFound
-from procler.supervisor.api_security import ASGIApp, send_json
-from procler.supervisor.http import Api, Outcome, Receive, Scope, Send
+from procler.supervisor.api_security import ASGIApp
+from procler.supervisor.http import Api, Outcome, Receive, Scope, Send, send_json
 from procler.supervisor.openapi import openapi_document
 from procler.supervisor.rest_resources import (
     HEALTH_ROUTE,

@@ -27,6 +27,7 @@ from pathlib import Path
 from typing import Any
 
 from agentcli.errors import AgentError, UsageError
+from procler.config.state_files import read_state_json
 from procler.errors import PortInUse
 from procler.wire import is_loopback
 
@@ -189,14 +190,13 @@ class TcpListener:
     async def restore(self) -> None:
         """Listen as the previous supervisor did, if it did; a failure is logged only."""
         try:
-            with open(self.state_dir / SETTINGS_FILE, encoding="utf-8") as handle:
-                saved = json.load(handle)
+            saved = read_state_json(str(self.state_dir / SETTINGS_FILE))
+            if saved is None:
+                return
             settings = ServeSettings.of(
                 {**saved, "allow_host": saved["allow_hosts"], "allow_remote": True}
             )
-        except FileNotFoundError:
-            return
-        except (OSError, ValueError, KeyError, TypeError, AgentError) as exc:
+        except (ValueError, KeyError, TypeError, AgentError) as exc:  # StateFileCorrupt too
             log.warning("not listening as the previous supervisor did: %s", exc)
             return
         try:

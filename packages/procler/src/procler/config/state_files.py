@@ -1,0 +1,45 @@
+"""The JSON files Procler keeps in .procler/state (runtime definitions, `procler scale`
+counts, the `serve` settings): one reader, so a missing, unreadable or malformed file is
+told apart the same way for each, and one writer that replaces a file at once."""
+
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+from typing import Any
+
+
+class StateFileCorrupt(ValueError):
+    """A state file cannot be read or does not hold what it should; the message says why."""
+
+
+def read_state_json(path: str) -> dict[str, Any] | None:
+    """The file's JSON object; None when there is no file."""
+    try:
+        with open(path, encoding="utf-8") as handle:
+            data = json.load(handle)
+    except FileNotFoundError:
+        return None
+    except (OSError, ValueError) as exc:
+        raise StateFileCorrupt(f"cannot read {path}: {exc}") from None
+    if not isinstance(data, dict):
+        raise StateFileCorrupt(f"{path} does not hold a JSON object")
+    return data
+
+
+def write_state_json(path: str, body: dict[str, Any]) -> None:
+    """Replace the file at once (a 0600 temp file beside it, synced, then renamed): a reader
+    never sees half of it, and a crash leaves the old file or the new one."""
+    prefix = "." + os.path.basename(path).removesuffix(".json") + "-"
+    fd, temp = tempfile.mkstemp(dir=os.path.dirname(path), prefix=prefix)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as handle:
+            json.dump(body, handle, indent=2, ensure_ascii=False)
+            handle.write("\n")
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.replace(temp, path)
+    except BaseException:
+        os.unlink(temp)
+        raise
