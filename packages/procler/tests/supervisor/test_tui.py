@@ -10,7 +10,16 @@ from pathlib import Path
 import pytest
 from harness import HISTORY, PY, Project, wait_for
 from textual.widgets import Static
-from tui_pilot import ACTIONS, SIZE, app_for, status_of, table_rows, until, view_body
+from tui_pilot import (
+    ACTIONS,
+    SIZE,
+    app_for,
+    edit_config_when_idle,
+    status_of,
+    table_rows,
+    until,
+    view_body,
+)
 
 from procler.tui.screens import TextView
 
@@ -241,8 +250,9 @@ async def test_recipe_snippet_and_reload_actions(make_project: Callable[[str], P
         body = await view_body(pilot, app, "snippet")
         assert body == "exit 0\nhello bob; rm -rf /\n"
         await pilot.press("escape")
-        config = project.root / ".procler" / "config.yaml"
-        config.write_text(ACTIONS.replace("sleep(599)", "sleep(598)"))
+        await edit_config_when_idle(
+            pilot, app, project, ACTIONS.replace("sleep(599)", "sleep(598)")
+        )
         await pilot.press("R")
         await until(pilot, lambda: type(app.screen).__name__ == "Confirm")
         question = str(app.screen.query_one("#question", Static).render())

@@ -14,6 +14,7 @@ from tui_pilot import (
     ACTIONS,
     SIZE,
     app_for,
+    edit_config_when_idle,
     palette_offers,
     status_of,
     table_rows,
@@ -145,8 +146,9 @@ async def test_palette_commands_do_what_their_keys_do(
         assert await view_body(pilot, app, "snippet") == "exit 0\nhello palette\n"
         await pilot.press("escape")
 
-        config = project.root / ".procler" / "config.yaml"
-        config.write_text(ACTIONS.replace("sleep(599)", "sleep(598)"))
+        await edit_config_when_idle(
+            pilot, app, project, ACTIONS.replace("sleep(599)", "sleep(598)")
+        )
         await pick(pilot, app, "relo", "reload the config (shows the diff first)")
         await until(pilot, lambda: type(app.screen).__name__ == "Confirm")
         question = str(app.screen.query_one("#question", Static).render())

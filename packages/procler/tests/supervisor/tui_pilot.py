@@ -50,6 +50,19 @@ async def until(pilot: Any, condition: Callable[[], bool], timeout: float = 20.0
     assert condition()
 
 
+async def edit_config_when_idle(pilot: Any, app: ProclerApp, project: Project, text: str) -> None:
+    """Write the config once the app has no command or refresh in flight: any supervisor
+    command takes a changed config up (a late `status` refresh would apply the edit before
+    the reload under test could show its diff)."""
+    await until(
+        pilot,
+        lambda: (
+            not [w for w in app.workers if not w.is_finished and w.group in ("rows", "commands")]
+        ),
+    )
+    (project.root / ".procler" / "config.yaml").write_text(text)
+
+
 async def view_body(pilot: Any, app: ProclerApp, view_id: str) -> str:
     """The text of the view on top once it is shown."""
     await until(pilot, lambda: app.screen.id == view_id and bool(app.screen.query("#body")))
