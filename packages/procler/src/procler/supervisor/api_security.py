@@ -28,7 +28,6 @@ from dataclasses import dataclass
 from typing import Any
 from urllib.parse import parse_qsl
 
-from agentcli.envelope import dumps
 from agentcli.errors import AgentError
 from agentcli.main import answer, failure
 from procler.dashboard.pages import is_page
@@ -42,6 +41,7 @@ from procler.supervisor.api_errors import (
     http_status,
 )
 from procler.supervisor.http import Receive, Scope, Send
+from procler.supervisor.wire import encode
 
 log = logging.getLogger("procler.api")
 
@@ -240,7 +240,7 @@ class SecurityLayer:
         if scope["type"] == "http":
             await send_json(send, env, code, extra)
         elif "websocket.http.response" in scope.get("extensions", {}):
-            body = dumps(env).encode()
+            body = encode(env)
             await send(
                 {
                     "type": "websocket.http.response.start",
@@ -257,7 +257,7 @@ async def send_json(
     send: Send, env: dict[str, Any], code: int, extra: list[tuple[bytes, bytes]] | None = None
 ) -> None:
     """One whole JSON answer, its status from the envelope (api_errors.http_status)."""
-    body = dumps(env).encode()
+    body = encode(env)
     headers = [
         (b"content-type", b"application/json"),
         (b"content-length", b"%d" % len(body)),

@@ -24,13 +24,13 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 from agentcli.commands import App, capabilities
-from agentcli.envelope import dumps
 from agentcli.errors import AgentError, UsageError
 from agentcli.main import answer, failure, with_builtins
 from agentcli.parser import GLOBAL_ARGS, parse
 from procler.errors import ConfigNotFound, SupervisorUnavailable
 from procler.project import find_config
 from procler.supervisor.api_errors import RouteNotFound, http_status
+from procler.supervisor.wire import encode
 from procler.wire import (
     ARGV_ROUTE,
     COMMANDS_PREFIX,
@@ -163,7 +163,7 @@ class Api:
         if not done:
             await send({"type": "http.response.start", "status": 200, "headers": headers})
         env, code = await task
-        text = dumps(env).encode()
+        text = encode(env)
         status, payload = 200, argv_reply(code, text)
         if done and as_json:
             status, payload = http_status(env, code), text
