@@ -21,7 +21,7 @@ class Point:
     "value",
     [
         {"schema_version": "1.0", "success": True, "data": {"name": "api", "pid": None}},
-        {"text": "名前 é \n \t \" \\ \u2028", "floats": [0.1, 81.972, -3.0], "big": 2**63 - 1},
+        {"text": '名前 é \n \t " \\ \u2028', "floats": [0.1, 81.972, -3.0], "big": 2**63 - 1},
         {"nested": [[], {}, [1, [2, {"a": (3, 4)}]]], "bool": [True, False]},
         {"beyond 64 bits": 2**70, "negative": -(2**65)},  # orjson refuses: dumps writes them
         {1: "an int key", None: "a null key"},  # idem: dumps writes "1" and "null"
