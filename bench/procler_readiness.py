@@ -26,14 +26,20 @@ READY_AFTER = 0.2
 LATENCY_RUNS = int(sys.argv[1]) if len(sys.argv) > 1 else 15
 SERVER = """
 import os, socket, sys, time
-# Ready exactly READY seconds after the process was forked (not after Python started).
+# Ready READY seconds after the process was forked (not after Python started), counted
+# from the latest moment the fork can have been: the kernel gives the fork's boot time in
+# clock ticks (it is before the next tick), and the time this process has run or waited
+# to run (schedstat, in ns) is at most its age. Never ready early; late by the lesser
+# slack (a ms or two). Its line: `open LISTENED FORKED` (wall times).
 ticks = int(open("/proc/self/stat").read().rsplit(")", 1)[1].split()[19])
-uptime = float(open("/proc/uptime").read().split()[0])
-started = time.time() - (uptime - ticks / os.sysconf("SC_CLK_TCK"))
-time.sleep(max(0.0, started + float(sys.argv[2]) - time.time()))
+ran, waited = map(int, open("/proc/self/schedstat").read().split()[:2])
+boot, now = time.clock_gettime(time.CLOCK_BOOTTIME), time.time()
+fork = min((ticks + 1) / os.sysconf("SC_CLK_TCK"), boot - (ran + waited) / 1e9)
+forked = now - (boot - fork)
+time.sleep(max(0.0, forked + float(sys.argv[2]) - time.time()))
 s = socket.socket(); s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
 s.bind(("127.0.0.1", int(sys.argv[1]))); s.listen()
-print(f"open {time.time():.6f}", flush=True)
+print(f"open {time.time():.6f} {forked:.6f}", flush=True)
 while True:
     s.accept()[0].close()
 """

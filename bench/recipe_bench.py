@@ -1,26 +1,33 @@
 """A recipe of 20 steps (start, wait_for healthy, stop, start, wait_for healthy on each of 4
 local processes that become ready 100 ms after they are forked): total wall time of
 `procler recipe run` against the sum of the readiness floors (8 x 100 ms), ratio printed.
-Goal: <= 1.10x (no sleeps hidden in step transitions). Run twice: readiness seen by a tcp
-probe, then by the server's log line.
+Goal: <= 1.10x (no sleeps hidden in step transitions). Readiness seen by a tcp probe, then
+by the server's log line; each RUNS times (argument 1, default 3), medians at the end.
 
-Where the rest goes, from the step records (their `transitions`: when each start forked,
+Where the rest goes, from the step records (their `transitions`: when each start began,
 each stop signalled, each process came up or ended, supervisor-side) and the servers' own
-"open TS" lines: a start step's way to its fork, how late the server listened after its
-fork (interpreter start under the machine's load), readiness detection, and the way back;
-a stop step's way to its signal, the exit, and the way back; the gaps between steps (a
-checkpoint each); the client call (the `procler` process and the socket round trip)."""
+"open LISTENED FORKED" lines (the server counts its 100 ms from the latest moment its
+fork can have been, see procler_readiness.SERVER): a start step's way to the fork, how
+late the server listened after its 100 ms (interpreter start under the machine's load),
+readiness detection, and the way back; a stop step's way to its signal, the exit, and the
+way back; the wait_for steps; the gaps between steps (a checkpoint each); the client call
+(the `procler` process and the socket round trip). The supervisor's own share is its time
+less the floor and the servers' lateness: everything else, process exits included."""
 
 from __future__ import annotations
 
+import os
 import shutil
+import statistics
 import sys
 import time
+from pathlib import Path
 
 from procler_readiness import free_ports, project, run
 
 PROCESSES = 4
 READY_AFTER = 0.1
+RUNS = int(sys.argv[1]) if len(sys.argv) > 1 else 3
 # how readiness is seen: a tcp probe (every 5 ms until ready, see supervisor/health.py) or
 # the server's own "open" line (no polling: the line wakes the check)
 CHECKS = {
@@ -31,10 +38,20 @@ CHECKS = {
 
 def main() -> None:
     for check in CHECKS:
-        bench(check)
+        load = os.getloadavg()[0]
+        runs = [bench(check) for _ in range(RUNS)]
+        print(
+            f"{check} readiness, {RUNS} runs (load {load:.2f} before, "
+            f"{os.getloadavg()[0]:.2f} after): median "
+            f"{statistics.median(r[0] for r in runs):.2f}x the floor (goal <= 1.10x); less "
+            f"the servers' lateness {statistics.median(r[1] for r in runs):.2f}x; the "
+            f"supervisor's own share {statistics.median(r[2] for r in runs):.2f}x"
+        )
 
 
-def bench(check: str) -> None:
+def bench(check: str) -> tuple[float, float, float]:
+    """One run: total, total less the servers' lateness, and floor plus the supervisor's
+    own share, each over the floor."""
     ports = free_ports(PROCESSES)
     body = "version: 1\nprocesses:\n"
     steps = ""
@@ -47,6 +64,14 @@ def bench(check: str) -> None:
         steps += f"      - start: s{i}\n{ready}      - stop: s{i}\n      - start: s{i}\n{ready}"
     body += f"recipes:\n  bench:\n    steps:\n{steps}"
     work = project(body)
+    try:
+        return measure(work, check)
+    finally:
+        run(work, "daemon", "stop")
+        shutil.rmtree(work)
+
+
+def measure(work: Path, check: str) -> tuple[float, float, float]:
     run(work, "status")  # supervisor up
     run(work, "recipe", "run", "bench", "--dry-run")  # its recipe engine made, config read
     t0 = time.perf_counter()
@@ -55,19 +80,21 @@ def bench(check: str) -> None:
     floor = PROCESSES * 2 * READY_AFTER
     data = answer["data"]
     inside = data["ended_at"] - data["started_at"]
-    opened: dict[str, list[float]] = {}
+    opened: dict[str, list[tuple[float, float]]] = {}  # (listened, forked) of each run
     for i in range(PROCESSES):
         lines = run(work, "logs", f"s{i}", "--grep", "^open ", "--run", "all")["data"]["lines"]
-        opened[f"s{i}"] = [float(line["text"].split()[1]) for line in lines]
+        opened[f"s{i}"] = [
+            (float(line["text"].split()[1]), float(line["text"].split()[2])) for line in lines
+        ]
     parts = dict.fromkeys(("fork", "late", "detect", "answer", "signal", "exit", "stopped"), 0.0)
     waits = 0.0
     for step in data["steps"]:
         # the step's own status changes (supervisor-side): starting/stopping, then the end
         at = {t["to"]: t["at"] for t in step["transitions"]}
         if step["kind"] == "start":
-            listened = opened[step["target"]].pop(0)
-            parts["fork"] += at["starting"] - step["started_at"]
-            parts["late"] += listened - at["starting"] - READY_AFTER
+            listened, forked = opened[step["target"]].pop(0)
+            parts["fork"] += forked - step["started_at"]
+            parts["late"] += listened - forked - READY_AFTER
             parts["detect"] += at["healthy"] - listened
             parts["answer"] += step["ended_at"] - at["healthy"]
         elif step["kind"] == "stop":
@@ -94,8 +121,7 @@ def bench(check: str) -> None:
         f"client call {(total - inside) * 1000:.0f}; the supervisor's own share "
         f"{share * 1000:.0f} ms ({(floor + share) / floor:.2f}x the floor)"
     )
-    run(work, "daemon", "stop")
-    shutil.rmtree(work)
+    return total / floor, (total - parts["late"]) / floor, (floor + share) / floor
 
 
 if __name__ == "__main__":

@@ -40,8 +40,8 @@ def test_full_cli_path_stays_light() -> None:
     assert loaded == (
         "['_socket', 'agentcli', 'agentcli.commands', 'agentcli.envelope', 'agentcli.errors', "
         "'agentcli.main', 'agentcli.parser', 'procler', 'procler.cli', 'procler.cli.client', "
-        "'procler.cli.config', 'procler.cli.daemon', 'procler.cli.events', 'procler.cli.logs', "
-        "'procler.cli.mcp', 'procler.cli.processes', 'procler.cli.recipes', "
+        "'procler.cli.config', 'procler.cli.daemon', 'procler.cli.events', "
+        "'procler.cli.history', 'procler.cli.logs', 'procler.cli.mcp', 'procler.cli.processes', 'procler.cli.recipes', "
         "'procler.cli.replica_commands', 'procler.cli.schedules', "
         "'procler.cli.snippets', 'procler.cli.stack_files', 'procler.cli.tui', 'procler.errors', "
         "'procler.project', 'procler.wire']\n"

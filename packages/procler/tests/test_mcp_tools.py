@@ -34,6 +34,7 @@ ANNOTATIONS = {
     "procler_up": (False, False, True),
     "procler_ci": (False, False, False),
     "procler_why": (True, False, True),
+    "procler_history": (True, False, True),
     "procler_down": (False, True, True),
     "procler_schedule_list": (True, False, True),
     "procler_schedule_run_now": (False, False, False),

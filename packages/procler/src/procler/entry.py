@@ -41,6 +41,7 @@ ANSWERED = frozenset(
         "daemon stop",
         "exec",
         "why",
+        "history",
         "ci",
         "scale",
         "namespace start",

@@ -176,6 +176,9 @@ class FakeHost:
     def health(self, rt: Any, src: str, dst: str, reason: str) -> None:
         self.health_moves.append((rt.name, src, dst))
 
+    def exited(self, rt: Any, run: int | None) -> None:
+        pass
+
     def spawned(self, rt: Any, proc: RunningProcess) -> None:
         pass
 

@@ -13,6 +13,18 @@ from typing import Any
 
 PROCLER = str(Path(sys.executable).parent / "procler")
 PY = sys.executable
+# flaky's first run exits 3 after 0.5 s (restarted after a 0.1 s backoff), the next stays up;
+# probed is healthy while its file exists (1 s), then unhealthy (`history`, its views).
+HISTORY = f"""
+version: 1
+processes:
+  flaky:
+    command: {PY} -c "import os, sys, time; first = not os.path.exists('ran'); open('ran', 'w').close(); time.sleep(0.5); sys.exit(3) if first else time.sleep(600)"
+    restart: {{policy: on-failure, backoff: {{initial: 0.1s}}}}
+  probed:
+    command: {PY} -c "import os, time; open('ok', 'w').close(); time.sleep(1); os.remove('ok'); time.sleep(600)"
+    healthcheck: {{test: "test -e ok", interval: 0.2s, retries: 1}}
+"""
 
 
 class Project:

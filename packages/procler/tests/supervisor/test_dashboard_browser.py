@@ -58,6 +58,18 @@ def shot(page: Any, name: str) -> None:
         page.screenshot(path=str(Path(SHOTS) / f"dashboard-{name}.png"), full_page=True)
 
 
+def table_rows(page: Any, table: str) -> list[list[str]]:
+    rows = page.locator(f"{table} tbody tr")
+    return [rows.nth(i).locator("td").all_inner_texts() for i in range(rows.count())]
+
+
+def health_rows(history: dict[str, Any]) -> list[list[str]]:
+    """`procler history`'s health moves as the page shows them (a cell's text is trimmed)."""
+    return [
+        [m["at"], str(m["run"]), m["from"], m["to"], m["reason"].strip()] for m in history["health"]
+    ]
+
+
 def test_dashboard_in_a_real_browser(browser: Any, tmp_path: Path) -> None:
     project = Project(tmp_path / "proj", CONFIG)
     try:
@@ -83,10 +95,26 @@ def test_dashboard_in_a_real_browser(browser: Any, tmp_path: Path) -> None:
         page.fill("#search", "HELLO")
         assert page.locator("#logs div").all_inner_texts() == ["api says hello"]
         assert page.locator("#logs mark").all_inner_texts() == ["hello"]
+        history = project.ok("history", "api")
+        assert history["health"][0]["to"] == "healthy"
+        assert table_rows(page, "#health-history") == health_rows(history)
+        assert page.locator("#exits td").all_inner_texts() == ["no run has ended"]
+
+        page.locator("#info").get_by_role("button", name="stop", exact=True).click()
+        page.wait_for_selector("#exits td:text('stop requested')")  # live, no reload
+        history = project.ok("history", "api")
+        ended = history["exits"][0]
+        assert table_rows(page, "#exits") == [
+            [ended["ended_at"], "1", "", "15", f"{ended['duration_seconds']}s", "stop requested"]
+        ]
+        page.wait_for_selector("#health-history td:text('run ended')")
+        page.wait_for_selector("#info .status-stopped")
+        assert page.locator("#info p").first.inner_text() == "pid - · restarts 0 · run 1"
+        assert table_rows(page, "#health-history") == health_rows(project.ok("history", "api"))
+        assert loads == []
         shot(page, "process")
 
         page.goto(login["dashboard"] + "#/")
-        page.locator('tr[data-name="api"]').get_by_role("button", name="stop", exact=True).click()
         page.wait_for_selector('tr[data-name="api"] .status-stopped')
         assert project.ok("status", "api")["status"] == "stopped"
 

@@ -92,6 +92,12 @@ CALLS: list[tuple[str, dict[str, Any], Callable[[Any], Any], Any]] = [
         [{"name": "backend", "description": "", "processes": ["api", "worker"]}],
     ),
     ("procler_why", {"name": "worker"}, lambda d: d["why"], "worker is running"),
+    (
+        "procler_history",
+        {"name": "api", "limit": 1},
+        lambda d: (d["exits"], [t["to"] for t in d["transitions"]]),
+        ([], ["healthy"]),
+    ),
     ("procler_logs", {"name": "api"}, lambda d: [x["text"] for x in d["lines"]], ["api up"]),
     (
         "procler_events",

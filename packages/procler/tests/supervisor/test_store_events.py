@@ -52,7 +52,7 @@ def test_a_batched_store_writes_a_turn_of_the_loop_later_and_reads_write_first(
         seen.append(other.execute("SELECT name, desired, runs FROM process").fetchall())
         seen.append(other.execute("SELECT name, run, pid, ended_at FROM run").fetchall())
         store.event("api", "starting", "running", "started")
-        seen.append([e["to"] for e in store.events("api")])  # written before it reads
+        seen.append([e["to"] for e in store.events_since(0, ["api"])])  # written before it reads
         store.run_ended("api", 1, 11.0)
         store.run_started("api", 2, 4343, 11.5)  # one turn: a run's end is written after
         store.event("api", "running", "backoff", "exit code 1")  # its start (table by table)
@@ -88,7 +88,7 @@ def test_a_batch_that_fails_is_rolled_back_whole_and_the_next_one_is_written(
         store.run_started("api", 1, 4242, None)  # type: ignore[arg-type]  # NOT NULL: refused
         await asyncio.sleep(0)
         store.event("api", "starting", "failed", "could not start")
-        seen = [[e["to"] for e in store.events("api")], store.db.in_transaction]
+        seen = [[e["to"] for e in store.events_since(0, ["api"])], store.db.in_transaction]
         store.close()
         return seen
 

@@ -6,12 +6,20 @@ import os
 import signal
 from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Any
 
 import pytest
-from harness import PY, Project, wait_for
+from harness import HISTORY, PY, Project, wait_for
 from textual.widgets import Static
-from tui_pilot import SIZE, app_for, status_of, table_rows, until, view_body
+from tui_pilot import (
+    ACTIONS,
+    SIZE,
+    app_for,
+    edit_config_when_idle,
+    status_of,
+    table_rows,
+    until,
+    view_body,
+)
 
 from procler.tui.screens import TextView
 
@@ -139,26 +147,6 @@ async def test_details_graph_and_help_views(project: Project) -> None:
         assert isinstance(app.screen, TextView)
 
 
-def test_snapshot_of_the_process_table(project: Project, snap_compare: Any) -> None:
-    app = app_for(project)
-
-    async def loaded(pilot: Any) -> None:
-        await until(pilot, lambda: app.table.row_count == 3)
-
-    assert snap_compare(app, terminal_size=SIZE, run_before=loaded)
-
-
-def test_snapshot_of_the_help_screen(project: Project, snap_compare: Any) -> None:
-    app = app_for(project)
-
-    async def opened(pilot: Any) -> None:
-        await until(pilot, lambda: app.table.row_count == 3)
-        await pilot.press("question_mark")
-        await until(pilot, lambda: app.screen.id == "help")
-
-    assert snap_compare(app, terminal_size=SIZE, run_before=opened)
-
-
 PAGED = f"""
 version: 1
 processes:
@@ -242,25 +230,6 @@ async def test_live_from_the_event_stream(make_project: Callable[[str], Project]
         await until(pilot, lambda: status_of(app, "ticker") == "running")
 
 
-ACTIONS = f"""
-version: 1
-processes:
-  api:
-    command: {PY} -c "import time; time.sleep(600)"
-  worker:
-    command: {PY} -c "import time; time.sleep(599)"
-recipes:
-  deploy:
-    steps:
-      - stop: api
-      - start: api
-snippets:
-  greet:
-    command: echo hello @{{who}}
-    args: {{who: {{type: string, default: world}}}}
-"""
-
-
 async def test_recipe_snippet_and_reload_actions(make_project: Callable[[str], Project]) -> None:
     project = make_project(ACTIONS)
     project.ok("start", "api")
@@ -281,8 +250,9 @@ async def test_recipe_snippet_and_reload_actions(make_project: Callable[[str], P
         body = await view_body(pilot, app, "snippet")
         assert body == "exit 0\nhello bob; rm -rf /\n"
         await pilot.press("escape")
-        config = project.root / ".procler" / "config.yaml"
-        config.write_text(ACTIONS.replace("sleep(599)", "sleep(598)"))
+        await edit_config_when_idle(
+            pilot, app, project, ACTIONS.replace("sleep(599)", "sleep(598)")
+        )
         await pilot.press("R")
         await until(pilot, lambda: type(app.screen).__name__ == "Confirm")
         question = str(app.screen.query_one("#question", Static).render())
@@ -290,3 +260,37 @@ async def test_recipe_snippet_and_reload_actions(make_project: Callable[[str], P
             question
             == "Apply this reload?\nadded: -\nchanged: worker (command)\nremoved: -\nunchanged: 1"
         )
+
+
+async def test_details_view_shows_health_history_and_last_exits(
+    make_project: Callable[[str], Project],
+) -> None:
+    project = make_project(HISTORY)
+    project.ok("start", "flaky")
+    project.ok("start", "probed")
+    assert wait_for(lambda: project.ok("status", "flaky")["run"] == 2)
+    project.ok("wait", "probed", "--for", "unhealthy", "--timeout", "20s")
+    app = app_for(project)
+    async with app.run_test(size=SIZE) as pilot:
+        await until(pilot, lambda: app.table.row_count == 2)
+        await pilot.press("d")
+        body = (await view_body(pilot, app, "details")).splitlines()
+        ended = project.ok("history", "flaky")["exits"][0]
+        assert body[body.index("health history: none") :] == [
+            "health history: none",
+            "last exits, newest first:",
+            f"  {ended['ended_at']}  run 1  exit code 3  after {ended['duration_seconds']}s"
+            "  exit code 3; restart 1/5 in 0.1s",
+        ]
+        await pilot.press("escape")
+        await until(pilot, lambda: app.screen.id != "details")
+        await pilot.press("down", "d")
+        body = (await view_body(pilot, app, "details")).splitlines()
+        at = [m["at"] for m in project.ok("history", "probed")["health"]]
+        assert body[body.index("health history, newest first:") :] == [
+            "health history, newest first:",
+            f"  {at[0]}  run 1  healthy -> unhealthy  health check failed 1 times: exit 1: ",
+            f"  {at[1]}  run 1  starting -> healthy  health check passed: exit 0: ",
+            f"  {at[2]}  run 1  stopped -> starting  run started",
+            "last exits: none",
+        ]

@@ -7,34 +7,26 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
-from harness import PY, Project
+from harness import Project
 from textual.command import CommandList, CommandPalette
 from textual.widgets import Static
-from tui_pilot import SIZE, app_for, palette_offers, status_of, table_rows, until, view_body
+from tui_pilot import (
+    ACTIONS,
+    SIZE,
+    app_for,
+    edit_config_when_idle,
+    palette_offers,
+    status_of,
+    table_rows,
+    until,
+    view_body,
+)
 
 from procler.tui import keys
 from procler.tui.app import ProclerApp
 
 pytestmark = pytest.mark.anyio
 
-CONFIG = f"""
-version: 1
-processes:
-  api:
-    command: {PY} -c "import os, time; print('api says hello', os.getpid(), flush=True); time.sleep(600)"
-  worker:
-    command: {PY} -c "import time; time.sleep(599)"
-    depends_on: [api]
-recipes:
-  deploy:
-    steps:
-      - stop: api
-      - start: api
-snippets:
-  greet:
-    command: echo hello @{{who}}
-    args: {{who: {{type: string, default: world}}}}
-"""
 TEXTUAL_COMMANDS = ["Keys", "Maximize", "Quit", "Screenshot", "Theme"]
 
 
@@ -63,7 +55,7 @@ async def pick(pilot: Any, app: ProclerApp, typed: str, command: str) -> None:
 async def test_palette_lists_every_action_with_its_key(
     make_project: Callable[[str], Project],
 ) -> None:
-    app = app_for(make_project(CONFIG), {"stop": "k"})
+    app = app_for(make_project(ACTIONS), {"stop": "k"})
     async with app.run_test(size=SIZE) as pilot:
         await until(pilot, lambda: app.table.row_count == 2)
         await pilot.press("ctrl+p")
@@ -85,7 +77,7 @@ async def test_palette_lists_every_action_with_its_key(
 async def test_palette_commands_do_what_their_keys_do(
     make_project: Callable[[str], Project],
 ) -> None:
-    project = make_project(CONFIG)
+    project = make_project(ACTIONS)
     app = app_for(project)
     async with app.run_test(size=SIZE) as pilot:
         await until(pilot, lambda: app.table.row_count == 2)
@@ -154,8 +146,9 @@ async def test_palette_commands_do_what_their_keys_do(
         assert await view_body(pilot, app, "snippet") == "exit 0\nhello palette\n"
         await pilot.press("escape")
 
-        config = project.root / ".procler" / "config.yaml"
-        config.write_text(CONFIG.replace("sleep(599)", "sleep(598)"))
+        await edit_config_when_idle(
+            pilot, app, project, ACTIONS.replace("sleep(599)", "sleep(598)")
+        )
         await pick(pilot, app, "relo", "reload the config (shows the diff first)")
         await until(pilot, lambda: type(app.screen).__name__ == "Confirm")
         question = str(app.screen.query_one("#question", Static).render())

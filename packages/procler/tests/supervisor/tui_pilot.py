@@ -1,4 +1,5 @@
-"""What the TUI's pilot tests share: the app for a project, bounded waits, what is shown."""
+"""What the TUI's pilot tests share: a project to act on, the app for a project, bounded
+waits, what is shown."""
 
 from __future__ import annotations
 
@@ -6,7 +7,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from harness import Project
+from harness import PY, Project
 from textual.command import CommandList
 from textual.widgets import Static
 
@@ -14,6 +15,25 @@ from procler.tui.app import ProclerApp
 from procler.tui.client import Client
 
 SIZE = (120, 40)
+# Processes, a recipe and a snippet for the actions (from their keys or from the palette).
+ACTIONS = f"""
+version: 1
+processes:
+  api:
+    command: {PY} -c "import os, time; print('api says hello', os.getpid(), flush=True); time.sleep(600)"
+  worker:
+    command: {PY} -c "import time; time.sleep(599)"
+    depends_on: [api]
+recipes:
+  deploy:
+    steps:
+      - stop: api
+      - start: api
+snippets:
+  greet:
+    command: echo hello @{{who}}
+    args: {{who: {{type: string, default: world}}}}
+"""
 
 
 def app_for(project: Project, keymap: dict[str, str] | None = None) -> ProclerApp:
@@ -28,6 +48,19 @@ async def until(pilot: Any, condition: Callable[[], bool], timeout: float = 20.0
             return
         await pilot.pause(0.05)
     assert condition()
+
+
+async def edit_config_when_idle(pilot: Any, app: ProclerApp, project: Project, text: str) -> None:
+    """Write the config once the app has no command or refresh in flight: any supervisor
+    command takes a changed config up (a late `status` refresh would apply the edit before
+    the reload under test could show its diff)."""
+    await until(
+        pilot,
+        lambda: (
+            not [w for w in app.workers if not w.is_finished and w.group in ("rows", "commands")]
+        ),
+    )
+    (project.root / ".procler" / "config.yaml").write_text(text)
 
 
 async def view_body(pilot: Any, app: ProclerApp, view_id: str) -> str:

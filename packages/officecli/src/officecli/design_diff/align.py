@@ -18,6 +18,11 @@ def longest_increasing(seq: Sequence[int]) -> set[int]:
     tail_at: list[int] = []  # its position in seq
     before: list[int] = [-1] * len(seq)
     for i, value in enumerate(seq):
+        if tails and value > tails[-1]:  # the common case (rows in order): no search
+            before[i] = tail_at[-1]
+            tails.append(value)
+            tail_at.append(i)
+            continue
         k = bisect.bisect_left(tails, value)
         if k == len(tails):
             tails.append(value)

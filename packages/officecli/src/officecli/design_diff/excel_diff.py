@@ -15,10 +15,18 @@ from officecli.design_diff.align import SIMILARITY_THRESHOLD, assign_similar
 from officecli.design_diff.commands import DEFAULT_MAX_CELLS
 from officecli.design_diff.errors import KeyColumnError, NoHeaderError
 from officecli.design_diff.normalize import label_key
+from officecli.design_diff.pair_read import read_pair
 from officecli.design_diff.presets import Preset
 from officecli.design_diff.table_diff import TableDiff, TableOptions, find_column
-from officecli.design_diff.workbook import Sheet, Table, read_workbook
+from officecli.design_diff.workbook import (
+    Sheet,
+    Table,
+    import_readers,
+    sheet_tables,
+    workbook_grids,
+)
 from officecli.fieldcheck.errors import closest
+from officecli.readers.grid import SheetGrid
 
 
 @dataclass(frozen=True)
@@ -98,16 +106,14 @@ class WorkbookDiff:
     def run(self, before: str, after: str) -> DiffResult:
         opts = self.options
 
-        def read(path: str) -> list[Sheet]:
-            return read_workbook(
-                path,
-                self.preset,
-                header_row=opts.header_row,
-                formulas=opts.formulas,
-                max_cells=opts.max_cells,
-            )
+        def read(path: str) -> list[SheetGrid]:
+            return workbook_grids(path, formulas=opts.formulas, max_cells=opts.max_cells)
 
-        old_all, new_all = read(before), read(after)
+        def tables(grids: list[SheetGrid]) -> list[Sheet]:
+            return [sheet_tables(grid, self.preset, opts.header_row) for grid in grids]
+
+        import_readers()  # once, before the fork: the child inherits them
+        old_all, new_all = read_pair(read, tables, before, after)
         old = select_sheets(old_all, opts.sheets, new_all)
         new = select_sheets(new_all, opts.sheets, old_all)
         for path, sheets in ((before, old), (after, new)):

@@ -6,7 +6,8 @@ import bisect
 from collections import Counter
 from collections.abc import Hashable
 from dataclasses import dataclass, field
-from operator import itemgetter
+from itertools import compress
+from operator import itemgetter, ne
 from typing import Any
 
 from agentcli.report import Finding, Severity
@@ -160,7 +161,7 @@ class TableDiff:
         if len(new.table.headers) != width or self.compared != [(c, c) for c in range(width)]:
             olds = map(itemgetter(*(o for o, _n in self.compared)), olds)
             news = map(itemgetter(*(n for _o, n in self.compared)), news)
-        return {p for p, a, b in zip(pairs, olds, news, strict=True) if a != b}
+        return set(compress(pairs, map(ne, olds, news)))  # one pair per row: C-level
 
     def run(self) -> list[Placed]:
         old, new = self.old, self.new

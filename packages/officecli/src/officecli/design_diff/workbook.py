@@ -102,15 +102,17 @@ def _table(
     band, cols = block
     headers, used = table_header(grid, cells, band[start:], cols)
     body = band[start + used :]
-    rows: list[Row] = []
-    section = ""
-    for r, values in zip(body, values_of(body, cols), strict=True):
-        if preset.section_rows:
+    if not preset.section_rows:  # the common case: one Row per line, made in C
+        rows = list(map(Row, body, values_of(body, cols)))
+    else:
+        rows = []
+        section = ""
+        for r, values in zip(body, values_of(body, cols), strict=True):
             filled = [v for v in values if v.strip()]
             if len(filled) == 1 and _is_section(filled[0], preset):
                 section = filled[0].strip()
                 continue
-        rows.append(Row(r, values, section))
+            rows.append(Row(r, values, section))
     last = band[start + used - 1]
     span = (band[start], band[-1])
     return Table(grid.name, _unique(headers, cols), cols, last, rows, span=span)
@@ -171,10 +173,25 @@ def _loose(sheet: str, cells: Cells, tables: list[Table]) -> Table | None:
     return Table(sheet, headers, cols, rows[0].number, rows, loose=True)
 
 
-def read_workbook(
-    path: str, preset: Preset, *, header_row: int = 0, formulas: bool = False, max_cells: int
-) -> list[Sheet]:
-    """Every sheet of an xlsx with its tables; bad input raises WorkbookError (exit 2)."""
+READER_MODULES = (  # what reading an xlsx imports on its way (lazily: other tools need less)
+    "officecli.readers.xlsx",
+    "officecli.readers.xlsx_values",
+    "python_calamine",
+    "defusedxml.ElementTree",
+)
+
+
+def import_readers() -> None:
+    """Import them now (before a fork: a child inherits them instead of importing again)."""
+    from importlib import import_module
+
+    for name in READER_MODULES:
+        import_module(name)
+
+
+def workbook_grids(path: str, *, formulas: bool = False, max_cells: int) -> list[SheetGrid]:
+    """Every sheet of an xlsx as a grid of displayed values; bad input raises
+    WorkbookError or a reader's error (exit 2)."""
     from officecli.readers.xlsx import read_grids
 
     problem = not_a_file(path)
@@ -191,6 +208,14 @@ def read_workbook(
         raise WorkbookError(
             f"{path}: more than {max_cells} cells", suggestion="raise --max-cells or pass --sheet"
         )
+    return grids
+
+
+def read_workbook(
+    path: str, preset: Preset, *, header_row: int = 0, formulas: bool = False, max_cells: int
+) -> list[Sheet]:
+    """Every sheet of an xlsx with its tables; bad input raises WorkbookError (exit 2)."""
+    grids = workbook_grids(path, formulas=formulas, max_cells=max_cells)
     return [sheet_tables(grid, preset, header_row) for grid in grids]
 
 

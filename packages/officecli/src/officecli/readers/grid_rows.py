@@ -10,6 +10,7 @@ joined run of values strips to empty exactly when each of them does.
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
+from itertools import compress
 from operator import itemgetter
 
 from officecli.readers.grid import Merge, filled_count, runs
@@ -39,8 +40,8 @@ class RowCells(Mapping[tuple[int, int], str]):
         return filled_count(self.rows)
 
     def filled_rows(self) -> list[int]:
-        """The rows with a value that is not blank."""
-        return [r for r, row in enumerate(self.rows) if "".join(row).strip()]
+        """The rows with a value that is not blank (selected in C: no bytecode per row)."""
+        return list(compress(range(len(self.rows)), map(str.strip, map("".join, self.rows))))
 
     def blocks(
         self, rows: list[int], lo: int = 0, hi: int = -1

@@ -37,8 +37,10 @@ _CELL_LETTERS = re.compile(rb' r="([A-Z]{1,3})[0-9]')
 _CELL_DIGITS = re.compile(rb' r="[A-Z]{1,3}([0-9]{1,7})"')
 # after an XML declaration, a DTD, comment, CDATA, processing instruction or formula, or a
 # cell not written <c r="A1" with one letter and at most five digits: without any, the
-# sheet is plain and every cell has a reference within A1:Z99999 (2.6M cells < MAX_BOX)
-_MARKUP_OR_FAR_CELL = re.compile(rb'<(?:[!?]|f[\s/>]|c(?=[\s/>])(?! r="[A-Z][0-9]{1,5}"))')
+# sheet is plain and every cell has a reference within A1:Z99999 (2.6M cells < MAX_BOX).
+# Two passes, each quicker than one pass of their alternation (which stops at every "<")
+_MARKUP = re.compile(rb"<(?:[!?]|f[\s/>])")
+_FAR_CELL = re.compile(rb'<c(?=[\s/>])(?! r="[A-Z][0-9]{1,5}")')
 _TEXT_SCREEN = (b"_x", b"\r")  # escapes calamine decodes and the expat scan keeps; raw CR
 
 
@@ -62,8 +64,9 @@ def sheet_fits(data: bytes) -> bool:
         return False
     if not _complete(data, b"</worksheet>") or _ERROR_OR_DATE.search(data):
         return False
-    if not _MARKUP_OR_FAR_CELL.search(data, 2 if data.startswith(b"<?") else 0):
-        return True  # one regex pass settles the common sheet
+    start = 2 if data.startswith(b"<?") else 0
+    if not _MARKUP.search(data, start) and not _FAR_CELL.search(data, start):
+        return True  # two regex passes settle the common sheet
     if not _plain(data, b"</worksheet>") or _FORMULA.search(data):
         return False
     cells = data.count(b"<c ") + data.count(b"<c>") + data.count(b"<c/>")

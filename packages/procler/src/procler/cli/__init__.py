@@ -1,5 +1,5 @@
 """Everything that runs in the CLI process, one module per command family (config,
-processes, recipes, snippets, schedules, logs, events, daemon, stack_files, mcp, tui: each
+processes, recipes, snippets, schedules, logs, history, events, daemon, stack_files, mcp, tui: each
 holds its declarations and the handlers that run here),
 and `client`, which sends supervisor commands over the socket (starting a supervisor).
 
@@ -12,6 +12,7 @@ from procler import __version__
 from procler.cli.config import CONFIG_COMMANDS
 from procler.cli.daemon import DAEMON_COMMANDS
 from procler.cli.events import EVENTS_COMMANDS
+from procler.cli.history import HISTORY_COMMANDS
 from procler.cli.logs import LOGS_COMMANDS
 from procler.cli.mcp import MCP_COMMANDS
 from procler.cli.processes import PROCESS_COMMANDS
@@ -41,6 +42,7 @@ COMMANDS = (
     + SNIPPET_COMMANDS
     + SCHEDULE_COMMANDS
     + LOGS_COMMANDS
+    + HISTORY_COMMANDS
     + EVENTS_COMMANDS
     + DAEMON_COMMANDS
     + STACK_FILE_COMMANDS

@@ -88,15 +88,15 @@ def show(values: "dict[str, Any]", command: "Command") -> "Any":
         query.append("logs=" + ",".join(quote(n, safe="") for n in names))
     path = "/v1/events" + ("?" + "&".join(query) if query else "")
     sock_path = project.socket_path(project.project_root(config_path))
-    opened = _open(sock_path, path)
+    opened = open_events(sock_path, path)
     if isinstance(opened, Raw):
         return opened
     until = time.monotonic() + values["timeout"] if values.get("follow") else None
     sock, rest = opened
-    return Stream(_messages(sock, rest, until))
+    return Stream(event_messages(sock, rest, until))
 
 
-def _open(sock_path: "str", path: "str") -> "tuple[_socket.socket, bytes] | Raw":
+def open_events(sock_path: "str", path: "str") -> "tuple[_socket.socket, bytes] | Raw":
     """(socket, bytes after the headers) of an open stream, or Raw: the supervisor's refusal."""
     from agentcli.commands import Raw
     from procler.errors import SupervisorUnavailable
@@ -119,7 +119,7 @@ def _open(sock_path: "str", path: "str") -> "tuple[_socket.socket, bytes] | Raw"
     return Raw(rest.decode("utf-8"), int(headers.get(EXIT_CODE, "3")))
 
 
-def _messages(sock: "_socket.socket", rest: "bytes", until: "float | None") -> "Iterator[Any]":
+def event_messages(sock: "_socket.socket", rest: "bytes", until: "float | None") -> "Iterator[Any]":
     """The stream's messages until it ends (or, following, until `until`)."""
     import json
     import time

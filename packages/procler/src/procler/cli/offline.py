@@ -34,6 +34,10 @@ from procler.selection import (
     tagged,
 )
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from procler.supervisor.store import StateStore
+
 Answer = Callable[[dict[str, Any]], Any]
 
 
@@ -97,6 +101,7 @@ class DiskAnswers:
             "group stop": self.group_stop,
             "group status": self.group_status,
             "group list": self.group_list,
+            "history": self.history,
             "reload": self.reload,
             "daemon stop": self.daemon_stop,
             "namespace stop": self.namespace_stop,
@@ -124,21 +129,32 @@ class DiskAnswers:
         graph = DependencyGraph.from_config(self.config())
         return [n for level in stop_levels(graph, names, with_dependents) for n in level]
 
+    @contextlib.contextmanager
+    def _store(self) -> Iterator[StateStore | None]:
+        """The state database, under the supervisor lock (None: nothing ever ran). A damaged
+        one raises sqlite3.DatabaseError: the answer is declined, and a supervisor reports
+        what is wrong with it (its log, its error)."""
+        from procler.supervisor.store import StateStore
+
+        path = Path(project.state_dir(self.root)) / "state.db"
+        with holding_lock(self.root):
+            store = StateStore(path) if path.exists() else None
+            try:
+                yield store
+            finally:
+                if store is not None:
+                    store.close()
+
     def _statuses(self, names: list[str], stopping: bool = False) -> list[dict[str, Any]] | None:
         """Each process's status (None if runs are open); stopping records desired stopped."""
         from procler.supervisor.schedule_store import ScheduleStore, summary
         from procler.supervisor.status import resting_status
-        from procler.supervisor.store import NEVER_RAN, StateStore
+        from procler.supervisor.store import NEVER_RAN
 
         specs = self.config().processes
-        path = Path(project.state_dir(self.root)) / "state.db"
         out = []
-        with holding_lock(self.root):
-            try:
-                store = StateStore(path) if path.exists() else None  # None: nothing ever ran
-            except sqlite3.DatabaseError:
-                return None  # a supervisor reports what is wrong with it (its log, its error)
-            try:
+        try:
+            with self._store() as store:
                 if store is not None and store.open_runs():
                     return None
                 db = None if store is None else store.db
@@ -156,11 +172,8 @@ class DiskAnswers:
                     if schedule is not None and schedules is not None:
                         row["schedule"] = summary(schedules, name, schedule, None)
                     out.append({**row, "already_stopped": True} if stopping else row)
-            except sqlite3.DatabaseError:
-                return None
-            finally:
-                if store is not None:
-                    store.close()
+        except sqlite3.DatabaseError:
+            return None
         return out
 
     # -- the commands ---------------------------------------------------------------------
@@ -210,6 +223,18 @@ class DiskAnswers:
 
     def group_list(self, values: dict[str, Any]) -> Any:
         return self._warned(group_list(self.config()))
+
+    def history(self, values: dict[str, Any]) -> Any:
+        """Read from the event table as a supervisor reads it (runs left open by a dead
+        supervisor are simply not ended yet)."""
+        from procler.supervisor.history import history_named
+
+        config = self.config()
+        try:
+            with self._store() as store:
+                return self._warned(history_named(config, store, values))
+        except sqlite3.DatabaseError:
+            return None
 
     def reload(self, values: dict[str, Any]) -> Any:
         from procler.config.last_valid import require_valid

@@ -164,7 +164,8 @@ class LocalContext(ExecutionContext):
         # which sweeps by run id, also ends a probe running when the supervisor dies.
         self.run_ids: dict[str, str] = {}
         self._spawner: ThreadPoolExecutor | None = None
-        self.spawning = 0  # forks in flight (spawn_soon)
+        self.spawning = 0  # forks in flight in the spawner's threads (spawn_soon)
+        self._forked_inline = False  # this turn of the loop (see spawn_soon)
         self._tree: list[procfs.ProcStat] | None = None  # see _descendants
         self._tree_taken = False
 
@@ -185,6 +186,9 @@ class LocalContext(ExecutionContext):
     def _forget_tree(self) -> None:
         self._tree, self._tree_taken = None, False
 
+    def _next_turn(self) -> None:
+        self._forked_inline = False
+
     def spawn(self, argv: list[str], cwd: str, env: Mapping[str, str], run_id: str) -> LocalProcess:
         """Fork and exec in a new session with piped output (synchronous, registered)."""
         popen = _popen(argv, cwd, env, run_id)
@@ -197,7 +201,16 @@ class LocalContext(ExecutionContext):
         """spawn, with the fork and exec in a worker thread: the parent waits there for the
         exec, so a burst of starts (up of 1,000 processes) neither holds the loop (every
         other answer) nor runs one at a time. While one is in flight the orphan reaper
-        waits (`spawning`): the child is not registered yet."""
+        waits (`spawning`): the child is not registered yet.
+
+        A lone start (no fork in flight, none done on the loop in this turn) forks on the
+        loop: the exec it waits for takes about a millisecond, while handing the fork to a
+        thread costs two wake-ups before the child even exists (each several ms on a
+        loaded machine), and a recipe's or a dependency chain's starts come one by one."""
+        if not self.spawning and not self._forked_inline:
+            self._forked_inline = True
+            asyncio.get_running_loop().call_soon(self._next_turn)
+            return self.spawn(argv, cwd, env, run_id)
         if self._spawner is None:
             self._spawner = ThreadPoolExecutor(SPAWN_THREADS, thread_name_prefix="spawn")
         self.spawning += 1

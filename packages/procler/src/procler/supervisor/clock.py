@@ -28,9 +28,13 @@ class Clock:
             await self.sleep(min(left, 60.0))
 
     async def wait(self, event: asyncio.Event, timeout: float) -> bool:
-        """Wait for event at most timeout seconds; True if it was set."""
+        """Wait for event at most timeout seconds; True if it was set. (asyncio.timeout,
+        not wait_for: no task per wait, and a readiness probe waits every 5 ms.)"""
+        if event.is_set():
+            return True
         try:
-            await asyncio.wait_for(event.wait(), timeout)
+            async with asyncio.timeout(timeout):
+                await event.wait()
         except TimeoutError:
             return False
         return True

@@ -83,6 +83,7 @@ class Handlers:
             "daemon restart": self.daemon_restart,
             "exec": self.exec,
             "why": self.why,
+            "history": self.history,
             "ci": self.ci,
             "scale": self.scale,
             "namespace start": self.namespace_start,
@@ -255,6 +256,11 @@ class Handlers:
         from procler.supervisor.why import why_named
 
         return why_named(self.sup, values["name"])
+
+    async def history(self, values: dict[str, Any]) -> Any:
+        from procler.supervisor.history import history_named
+
+        return history_named(self.sup.config(), self.sup.store, values)
 
     async def down(self, values: dict[str, Any]) -> Any:
         return await self.stop({**values, "all": True})

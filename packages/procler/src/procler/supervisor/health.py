@@ -5,7 +5,9 @@ http (a refused loopback connect costs tens of microseconds) and every 50 ms for
 process each time) during the first FAST_WINDOW seconds of a run, then the gap grows by
 half each time up to `interval`. A process ready in 300 ms is seen healthy a few ms later,
 not after a 10 s period; once healthy, or past the window, no fast probing is left.
-Once healthy: every `interval`.
+Until its first success, a tcp or http check is also tried at once when the process
+prints (a server says it listens right after it does: the line wakes the probe, not the
+next tick), and a log check waits on its line alone. Once healthy: every `interval`.
 """
 
 from __future__ import annotations
@@ -28,6 +30,7 @@ OnChange = Callable[[str, str, bool], None]
 OnMove = Callable[[str, str, str], None]
 
 FIRST_DELAY = {"tcp": 0.005, "http": 0.005, "exec": 0.05, "log": 0.05}
+WOKEN_BY_OUTPUT = ("tcp", "http")  # cheap probes: tried again as soon as a line comes
 FAST_WINDOW = 2.0
 BACKOFF = 1.5
 
@@ -55,6 +58,7 @@ class HealthProber:
         self.was_healthy = False
         self._pattern = compile_pattern(check.log) if check.log else None
         self._log_matched = asyncio.Event()
+        self._printed = asyncio.Event()  # a line came since the last probe began
         self._task: asyncio.Task[None] | None = None
         self._run_started = 0.0
         self._next_count_at = 0.0
@@ -77,6 +81,7 @@ class HealthProber:
         self.failures, self.checks, self.was_healthy = 0, 0, False
         self.last_output, self.since = "", None
         self._log_matched = asyncio.Event()
+        self._printed = asyncio.Event()
         self._run_started = self.clock.monotonic()
         self._next_count_at = self._run_started + self.check.interval
         self._task = asyncio.create_task(self._loop())
@@ -94,6 +99,7 @@ class HealthProber:
             self.since = self.clock.time()
 
     def on_line(self, text: str) -> None:
+        self._printed.set()
         if (
             self._pattern is not None
             and not self._log_matched.is_set()
@@ -114,11 +120,13 @@ class HealthProber:
         return await self.exec_probe(check.exec, check.timeout)
 
     async def _loop(self) -> None:
-        delay = FIRST_DELAY[self.check.kind]
+        kind = self.check.kind
+        delay = FIRST_DELAY[kind]
         while True:
-            if self.check.kind == "log" and self.status != states.HEALTH_HEALTHY:
+            if kind == "log" and self.status != states.HEALTH_HEALTHY:
                 # No polling needed: wake as soon as the line arrives (or the period ends).
                 await self.clock.wait(self._log_matched, delay)
+            self._printed.clear()
             try:
                 ok, output = await self.probe()
             except Exception as exc:  # noqa: BLE001 - a broken probe is a failed check
@@ -128,7 +136,10 @@ class HealthProber:
                 delay = self.check.interval
             elif self.clock.monotonic() - self._run_started > FAST_WINDOW:
                 delay = min(delay * BACKOFF, self.check.interval)
-            if self.check.kind != "log" or self.status == states.HEALTH_HEALTHY:
+            if kind in WOKEN_BY_OUTPUT and not self.was_healthy:
+                # not ready yet: probe again at the next tick, or once a line is printed
+                await self.clock.wait(self._printed, delay)
+            elif kind != "log" or self.status == states.HEALTH_HEALTHY:
                 await self.clock.sleep(delay)
 
     def _record(self, ok: bool, output: str) -> None:

@@ -1,6 +1,6 @@
 """The runtimes' Host: what each ProcessRuntime needs from the supervisor around it.
 
-It gives a run its environment, persists every transition (and follows it to the
+It gives a run its environment, persists every transition, health move and exit (and follows it to the
 dependents: `dependency_down`, `depends_on: {restart: true}`), tells the sentinel which
 runs exist, and sends the output to the log; transitions, health moves and output lines
 also go to the event bus (events.py).
@@ -81,7 +81,9 @@ class RuntimeHost:
 
     def record(self, runtime: ProcessRuntime, src: str, dst: str, reason: str) -> None:
         log.info("%s: %s -> %s (%s)", runtime.name, src, dst, reason)
-        self.store.event(runtime.name, src, dst, reason)
+        # A start is the next run's: the runtime counts the run once its process exists.
+        starting = dst == states.STARTING and src != dst
+        self.store.event(runtime.name, src, dst, reason, runtime.run + starting)
         self.store.save_process(
             runtime.name, runtime.desired, runtime.run, runtime.restarts, runtime.last_exit
         )
@@ -90,7 +92,12 @@ class RuntimeHost:
             self._tell_dependents(runtime, dst)
 
     def health(self, runtime: ProcessRuntime, src: str, dst: str, reason: str) -> None:
+        self.store.health_event(runtime.name, runtime.run, src, dst, reason)
         self.events.health(runtime.name, src, dst, reason)
+
+    def exited(self, runtime: ProcessRuntime, run: int | None) -> None:
+        assert runtime.last_exit is not None
+        self.store.exit_event(runtime.name, run, runtime.status, runtime.last_exit)
 
     def spawned(self, runtime: ProcessRuntime, proc: RunningProcess) -> None:
         self.store.run_started(runtime.name, runtime.run, proc.pid, self.clock.time())

@@ -56,6 +56,7 @@ RESOURCES = (
         "get_process_logs",
         query=("tail", "since", "until", "grep", "run", "stream"),
     ),
+    Resource("/v1/processes/{name}/history", "history", "get_process_history", query=("limit",)),
     Resource("/v1/groups", "group list", "list_groups"),
     Resource("/v1/config/explain", "config explain", "explain_config"),
     Resource("/v1/capabilities", "capabilities", "get_capabilities"),

@@ -37,6 +37,7 @@ class Host(Protocol):
     def environment(self, spec: ProcessSpec) -> dict[str, str]: ...
     def record(self, runtime: ProcessRuntime, src: str, dst: str, reason: str) -> None: ...
     def health(self, runtime: ProcessRuntime, src: str, dst: str, reason: str) -> None: ...
+    def exited(self, runtime: ProcessRuntime, run: int | None) -> None: ...
     def spawned(self, runtime: ProcessRuntime, proc: RunningProcess) -> None: ...
     def reaped(self, runtime: ProcessRuntime, proc: RunningProcess) -> None: ...
     def output(self, runtime: ProcessRuntime, run: int, batch: OutputBatch) -> None: ...
@@ -200,7 +201,7 @@ class ProcessRuntime:
                 )
                 return
             if lost:
-                self.last_exit = self._exit_record(ExitInfo(None), "supervisor_lost")
+                self._exited(ExitInfo(None), "supervisor_lost", self.run)
                 self.host.record(self, self.status, self.status, "run lost: the supervisor died")
             if self.desired == states.DESIRED_RUNNING:
                 self.restarts += 1
@@ -224,7 +225,7 @@ class ProcessRuntime:
             proc = adopted or await self.context.start(self.spec, env, self.run + 1)
         except Exception as exc:
             self.desired = states.DESIRED_STOPPED
-            self.last_exit = self._exit_record(ExitInfo(None), f"could not start: {exc}")
+            self._exited(ExitInfo(None), f"could not start: {exc}", None)
             self._set(states.FAILED, f"could not start: {exc}")
             raise
         self.run += 1
@@ -306,16 +307,18 @@ class ProcessRuntime:
         if self._monitor is not None:
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(asyncio.shield(self._monitor), DRAIN_WAIT)
-        self.last_exit = self._exit_record(info, reason)
+        self._exited(info, reason, self.run)
         self._set(states.STOPPED, reason)
 
-    def _exit_record(self, info: ExitInfo, reason: str) -> dict[str, Any]:
-        return {
+    def _exited(self, info: ExitInfo, reason: str, run: int | None) -> None:
+        """A new last_exit: how run ended (None: a start that failed), kept in the history."""
+        self.last_exit = {
             "code": info.code,
             "signal": info.signal,
             "at": iso(self.clock.time()),
             "reason": reason,
         }
+        self.host.exited(self, run)
 
     async def _pump(self, proc: RunningProcess, run: int) -> None:
         async for item in proc.output():
@@ -427,7 +430,7 @@ class ProcessRuntime:
         self.restarts = decision.restarts
         if decision.delay is None and decision.status != states.SCHEDULED:
             self.desired = states.DESIRED_STOPPED
-        self.last_exit = self._exit_record(info, decision.reason)
+        self._exited(info, decision.reason, self.run)
         self.completed_spec = self.spec if decision.status == states.EXITED else None
         self._set(decision.status, decision.reason)
         if decision.delay is not None:

@@ -16,6 +16,7 @@ from typing import Protocol
 from procler.contexts.base import RunningProcess
 
 CLOSE_WAIT = 10.0  # bound on waiting for the sentinel's final sweep
+ENDED_WITHIN = 0.05  # seconds: a run's end reaches the sentinel this soon (see tell)
 
 
 class Sentinel(Protocol):
@@ -40,19 +41,44 @@ class SentinelLink:
             start_new_session=True,
             pass_fds=() if lock_fd is None else (lock_fd,),
         )
+        self._pending: list[bytes] = []  # lines not written yet (see tell)
+        self._flush_soon: asyncio.TimerHandle | None = None
 
     @property
     def pid(self) -> int | None:
         return self._proc.pid
 
     def tell(self, line: str) -> None:
+        """A new run (`+`) at once, with the ends not told yet: a run the sentinel does not
+        know would outlive a killed supervisor. An end (`-`) within ENDED_WITHIN, with the
+        others of that moment: each write wakes the sentinel, which the kernel then often
+        runs in the supervisor's place for a time slice (ms under load), and a stop is
+        waited on; a run told late as ended is one the sweep finds gone anyway."""
+        self._pending.append(line.encode() + b"\n")
+        if line.startswith("+"):
+            self._flush()
+        elif self._flush_soon is None:
+            try:
+                loop = asyncio.get_running_loop()
+            except RuntimeError:  # no loop: nothing would flush it later
+                self._flush()
+                return
+            self._flush_soon = loop.call_later(ENDED_WITHIN, self._flush)
+
+    def _flush(self) -> None:
+        if self._flush_soon is not None:
+            self._flush_soon.cancel()
+            self._flush_soon = None
         assert self._proc.stdin is not None
-        self._proc.stdin.write(line.encode() + b"\n")
-        self._proc.stdin.flush()
+        if self._pending:
+            self._proc.stdin.write(b"".join(self._pending))
+            self._proc.stdin.flush()
+            self._pending = []
 
     async def close(self) -> None:
         """EOF: the sentinel sweeps (nothing is left after a clean stop) and exits."""
         assert self._proc.stdin is not None
+        self._flush()
         self._proc.stdin.close()
         await asyncio.to_thread(self._proc.wait, CLOSE_WAIT)
 

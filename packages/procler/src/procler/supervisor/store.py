@@ -1,6 +1,10 @@
 """Persistent supervisor state in SQLite: desired state, runs, counters, events, settings,
 and recipe runs with their steps (read and written by supervisor.recipes.records).
 
+The event table holds three kinds of row: `status` (a transition, or a note when from and
+to are the same), `health` (a move of a run's health verdict) and `exit` (a value the
+process's last_exit took: how a run ended, or that a start failed), each with its run.
+
 The supervisor's store is `batched`: the transitions, counters and runs recorded during one
 turn of the event loop are written at the start of the next turn in one transaction (a burst
 of 1,000 starts made 5,000 commits of their own, most of the supervisor's SQLite time). Each
@@ -63,6 +67,14 @@ CREATE TABLE IF NOT EXISTS event (
     ts REAL NOT NULL, name TEXT NOT NULL, src TEXT NOT NULL, dst TEXT NOT NULL, reason TEXT NOT NULL
 );
 """
+# Columns the event table gained after its first release: added to an older database when
+# it is opened (its rows are status rows whose run is not known).
+EVENT_COLUMNS = {
+    "kind": "TEXT NOT NULL DEFAULT 'status'",
+    "run": "INTEGER",
+    "code": "INTEGER",
+    "signal": "INTEGER",
+}
 
 
 # What is known of a process that never ran (no row yet).
@@ -80,6 +92,10 @@ class StateStore:
         self.db.execute("PRAGMA journal_mode=WAL")
         self.db.execute("PRAGMA synchronous=NORMAL")
         self.db.executescript(SCHEMA)
+        have = {row[1] for row in self.db.execute("PRAGMA table_info(event)")}
+        for column, declared in EVENT_COLUMNS.items():
+            if column not in have:
+                self.db.execute(f"ALTER TABLE event ADD COLUMN {column} {declared}")
         self.batched = batched  # writes wait for the next turn of the loop (see above)
         self._pending: list[tuple[str, str, tuple[Any, ...]]] = []  # table, statement, row
 
@@ -163,11 +179,41 @@ class StateStore:
         rows = self.db.execute("SELECT name, run, pid FROM run WHERE ended_at IS NULL").fetchall()
         return [(r[0], r[1], r[2]) for r in rows]
 
-    def event(self, name: str, src: str, dst: str, reason: str) -> None:
+    def event(self, name: str, src: str, dst: str, reason: str, run: int | None = None) -> None:
+        """A status transition (or, from == to, a note) of the process's run."""
         self._write(
             "event",
-            "INSERT INTO event VALUES (?, ?, ?, ?, ?)",
-            (time.time(), name, src, dst, reason),
+            "INSERT INTO event (ts, name, src, dst, reason, run) VALUES (?, ?, ?, ?, ?, ?)",
+            (time.time(), name, src, dst, reason, run),
+        )
+
+    def health_event(self, name: str, run: int, src: str, dst: str, reason: str) -> None:
+        """A move of the run's health verdict."""
+        self._write(
+            "event",
+            "INSERT INTO event (ts, name, src, dst, reason, kind, run) "
+            "VALUES (?, ?, ?, ?, ?, 'health', ?)",
+            (time.time(), name, src, dst, reason, run),
+        )
+
+    def exit_event(
+        self, name: str, run: int | None, status: str, last_exit: dict[str, Any]
+    ) -> None:
+        """A new last_exit (status: the process's status when it was taken)."""
+        self._write(
+            "event",
+            "INSERT INTO event (ts, name, src, dst, reason, kind, run, code, signal) "
+            "VALUES (?, ?, ?, ?, ?, 'exit', ?, ?, ?)",
+            (
+                time.time(),
+                name,
+                status,
+                status,
+                last_exit["reason"],
+                run,
+                last_exit["code"],
+                last_exit["signal"],
+            ),
         )
 
     def event_mark(self) -> int:
@@ -180,16 +226,20 @@ class StateStore:
         the last `limit` of them (a crash loop during a long wait records many)."""
         self.commit()
         rows = self.db.execute(
-            "SELECT ts, name, src, dst FROM event WHERE rowid > ? AND src != dst "
-            f"AND name IN ({','.join('?' * len(names))}) ORDER BY rowid DESC LIMIT ?",
+            "SELECT ts, name, src, dst FROM event WHERE rowid > ? AND kind = 'status' "
+            f"AND src != dst AND name IN ({','.join('?' * len(names))}) "
+            "ORDER BY rowid DESC LIMIT ?",
             (mark, *names, limit),
         ).fetchall()
         return [{"process": r[1], "from": r[2], "to": r[3], "at": r[0]} for r in reversed(rows)]
 
-    def events(self, name: str, limit: int = 20) -> list[dict[str, Any]]:
+    def newest_events(self, name: str, kind: str, limit: int) -> list[tuple[Any, ...]]:
+        """The process's newest rows of one kind, newest first: (ts, run, from, to, reason,
+        code, signal, the run's started_at or None)."""
         self.commit()
-        rows = self.db.execute(
-            "SELECT ts, src, dst, reason FROM event WHERE name=? ORDER BY rowid DESC LIMIT ?",
-            (name, limit),
+        return self.db.execute(
+            "SELECT e.ts, e.run, e.src, e.dst, e.reason, e.code, e.signal, r.started_at "
+            "FROM event e LEFT JOIN run r ON r.name = e.name AND r.run = e.run "
+            "WHERE e.name = ? AND e.kind = ? ORDER BY e.rowid DESC LIMIT ?",
+            (name, kind, limit),
         ).fetchall()
-        return [{"ts": r[0], "from": r[1], "to": r[2], "reason": r[3]} for r in reversed(rows)]

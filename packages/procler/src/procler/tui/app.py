@@ -20,7 +20,15 @@ from procler.tui.feed import Feed
 from procler.tui.log_pane import LogPane
 from procler.tui.palette import ActionCommands
 from procler.tui.screens import Ask, Confirm, TextView
-from procler.tui.views import COLUMNS, describe, reload_question, replica_counts, row_cells, shown
+from procler.tui.views import (
+    COLUMNS,
+    describe,
+    history_lines,
+    reload_question,
+    replica_counts,
+    row_cells,
+    shown,
+)
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -312,7 +320,19 @@ class ProclerApp(AskingActions, App[None]):
     def action_details(self) -> None:
         name = self.current_name()
         if name:
-            self.text_command("why", {"name": name}, f"Why {name} is as it is", "details")
+            self.show_details(name)
+
+    @work(thread=True, group="commands")
+    def show_details(self, name: str) -> None:
+        """The details view: `why`, then `history` (its health moves and last exits)."""
+        why = self.client.run("why", name=name)
+        past = self.client.run("history", name=name) if why.ok else why
+        if not past.ok:
+            self.call_from_thread(self.show_error, past)
+            return
+        body = "\n".join([describe("details", why.data), "", *history_lines(past.data)])
+        view = TextView(f"Why {name} is as it is", body, view_id="details")
+        self.call_from_thread(self.push_screen, view)
 
     def action_graph(self) -> None:
         self.text_command("config explain", {}, "Start order", "graph")

@@ -16,7 +16,7 @@ from urllib.parse import quote
 
 from agentcli.commands import Raw
 from procler import project
-from procler.cli.events import _messages, _open
+from procler.cli.events import event_messages, open_events
 from procler.errors import SupervisorUnavailable
 
 TYPE_CHECKING = False
@@ -72,7 +72,7 @@ class Feed:
             asked = self.logs
             path = self._path(since, asked)
             try:
-                opened = _open(self.sock_path, path)
+                opened = open_events(self.sock_path, path)
             except SupervisorUnavailable:
                 if gone is not True:
                     gone = True
@@ -98,7 +98,7 @@ class Feed:
                 if self.logs != asked:  # changed while opening: interrupt came too early
                     sock.shutdown(socket.SHUT_RDWR)
             try:
-                for message in _messages(sock, rest, time.monotonic() + FOLLOW_FOR):
+                for message in event_messages(sock, rest, time.monotonic() + FOLLOW_FOR):
                     if isinstance(message.get("seq"), int) and message.get("type") != "snapshot":
                         since = message["seq"]
                     self.deliver(message)

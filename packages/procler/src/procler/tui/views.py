@@ -1,5 +1,6 @@
 """What the TUI shows, as plain functions of the commands' answers (no widgets, so they are
-tested directly): status colours from the one state machine, table cells, log lines."""
+tested directly): status colours from the one state machine, table cells, log lines, the
+details view (`why` and `history`)."""
 
 from collections import Counter
 
@@ -156,3 +157,22 @@ def describe(view: str, data: "dict[str, Any]") -> str:
     budget = data["restart_budget"]
     lines.append(f"restarts: {budget['restarts']} of {budget['max_restarts']} ({budget['policy']})")
     return "\n".join(lines)
+
+
+def history_lines(data: "dict[str, Any]") -> "list[str]":
+    """`procler history`'s health moves and last exits, newest first, for the details view."""
+    health, exits = data["health"], data["exits"]
+    lines = ["health history, newest first:" if health else "health history: none"]
+    lines += [
+        f"  {m['at']}  run {m['run']}  {m['from']} -> {m['to']}  {m['reason']}" for m in health
+    ]
+    lines.append("last exits, newest first:" if exits else "last exits: none")
+    for x in exits:
+        if x["exit_code"] is not None:
+            how = f"exit code {x['exit_code']}"
+        else:
+            how = "no exit code" if x["signal"] is None else f"signal {x['signal']}"
+        ran = "" if x["duration_seconds"] is None else f"  after {x['duration_seconds']}s"
+        run = "-" if x["run"] is None else x["run"]
+        lines.append(f"  {x['ended_at']}  run {run}  {how}{ran}  {x['reason']}")
+    return lines

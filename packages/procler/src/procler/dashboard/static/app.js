@@ -115,8 +115,39 @@ function logLine(line, needle) {
   return node;
 }
 
+// A fetch of path drawn when it answers, unless a newer fetch of it was asked meanwhile.
+function latest(path, draw) {
+  let asked = 0;
+  return async () => {
+    const mine = ++asked;
+    const answer = await get(path);
+    if (answer.success && mine === asked) draw(answer.data);
+  };
+}
+
+function table(id, heads, rows, empty) {
+  const body = rows.length ? rows.map((cells) => el("tr", {}, ...cells.map((c) => el("td", {}, c))))
+    : [el("tr", {}, el("td", { colspan: heads.length, class: "empty" }, empty))];
+  return el("table", { id }, el("thead", {}, el("tr", {}, ...heads.map((h) => el("th", {}, h)))),
+    el("tbody", {}, ...body));
+}
+
+function historyTables(history) {
+  const moves = history.health.map((m) => [m.at, m.run ?? "", m.from, m.to, m.reason]);
+  const exits = history.exits.map((x) => [x.ended_at, x.run ?? "", x.exit_code ?? "",
+    x.signal ?? "", x.duration_seconds === null ? "" : `${x.duration_seconds}s`, x.reason]);
+  return [
+    el("h3", {}, "health history"),
+    table("health-history", ["at", "run", "from", "to", "reason"], moves, "no health check has run"),
+    el("h3", {}, "last exits"),
+    table("exits", ["ended", "run", "exit code", "signal", "ran for", "reason"], exits, "no run has ended"),
+  ];
+}
+
 async function processPage(name) {
+  const path = `/v1/processes/${encodeURIComponent(name)}`;
   const info = el("div", { id: "info" });
+  const past = el("div", { id: "history" });
   const logs = el("pre", { class: "logs", id: "logs" });
   const search = el("input", { id: "search", placeholder: "search the logs" });
   const lines = [];
@@ -128,24 +159,29 @@ async function processPage(name) {
   };
   search.oninput = drawLogs;
   const drawInfo = (row) => {
-    const exit = row.last_exit ? JSON.stringify(row.last_exit) : "none";
     info.replaceChildren(
       el("h2", {}, name, " ", statusCell(row.status)),
       el("p", {}, `pid ${row.pid ?? "-"} · restarts ${row.restarts} · run ${row.run}`),
-      el("p", {}, `health: ${row.health ? row.health.status : "no check"} · last exit: ${exit}`),
+      el("p", {}, `health: ${row.health ? row.health.status : "no check"}`),
       actions(name));
   };
-  const first = await get(`/v1/processes/${encodeURIComponent(name)}`);
-  if (first.success) drawInfo(first.data);
-  const tail = await get(`/v1/processes/${encodeURIComponent(name)}/logs?tail=200`);
+  // Its status and `procler history`, fetched again on each of its events (no polling).
+  const drawStatus = latest(path, drawInfo);
+  const drawHistory = latest(`${path}/history?limit=10`,
+    (history) => past.replaceChildren(...historyTables(history)));
+  const tail = await get(`${path}/logs?tail=200`);
   if (tail.success) lines.push(...tail.data.lines);
+  await Promise.all([drawStatus(), drawHistory()]);
   onEvent = (event) => {
     if (event.type === "log" && event.name === name) { lines.push(event); drawLogs(); }
-    if (event.type !== "log" && rows.has(name)) drawInfo({ ...first.data, ...rows.get(name) });
+    if (event.type === "snapshot" || (event.type !== "log" && event.name === name)) {
+      drawStatus();
+      drawHistory();
+    }
   };
   listen(`?logs=${encodeURIComponent(name)}`);
   drawLogs();
-  return el("section", {}, info, search, logs);
+  return el("section", {}, info, past, search, logs);
 }
 
 async function groupsPage() {
