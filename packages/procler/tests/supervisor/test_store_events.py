@@ -1,4 +1,5 @@
-"""The event log read back for a recipe step's transitions: after a mark, by name, bounded."""
+"""The event log: read back for a recipe step's transitions (after a mark, by name,
+bounded), batched writes, and its bound per process."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ from typing import Any
 
 import pytest
 
+from procler.supervisor import store as store_module
 from procler.supervisor.store import StateStore
 
 
@@ -94,3 +96,32 @@ def test_a_batch_that_fails_is_rolled_back_whole_and_the_next_one_is_written(
 
     assert asyncio.run(record()) == [["failed"], False]
     assert [r.getMessage() for r in caplog.records] == ["state database: 2 rows not written"]
+
+
+def test_each_process_keeps_its_newest_events_and_an_old_database_is_cut_at_open(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(store_module, "EVENTS_KEPT", 5)
+    monkeypatch.setattr(store_module, "PRUNE_EVERY", 3)
+    store = StateStore(tmp_path / "state.db")
+    for i in range(20):
+        store.event("api", "running", f"s{i}", "")
+    store.health_event("worker", 1, "starting", "healthy", "ok")
+    store.exit_event("worker", 1, "running", {"code": 3, "signal": None, "reason": "exited"})
+
+    def rows(name: str) -> list[str]:
+        found = store.db.execute("SELECT dst FROM event WHERE name=? ORDER BY rowid", (name,))
+        return [r[0] for r in found]
+
+    # pruned after the 18th row to the newest 5, then two more
+    assert rows("api") == [f"s{i}" for i in range(13, 20)]
+    assert rows("worker") == ["healthy", "running"]  # another process's rows are its own
+    store.db.executemany(
+        "INSERT INTO event (ts, name, src, dst, reason) VALUES (0, 'api', 'x', ?, '')",
+        [(f"old{i}",) for i in range(4)],
+    )  # written by a store that kept everything
+    store.close()
+    again = StateStore(tmp_path / "state.db")
+    found = again.db.execute("SELECT dst FROM event WHERE name='api' ORDER BY rowid")
+    assert [r[0] for r in found] == ["s19", "old0", "old1", "old2", "old3"]
+    again.close()

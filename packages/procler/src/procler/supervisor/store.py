@@ -22,6 +22,7 @@ import logging
 import os
 import sqlite3
 import time
+from collections import Counter
 from operator import itemgetter
 from pathlib import Path
 from typing import Any
@@ -66,7 +67,17 @@ CREATE TABLE IF NOT EXISTS recipe_step (
 CREATE TABLE IF NOT EXISTS event (
     ts REAL NOT NULL, name TEXT NOT NULL, src TEXT NOT NULL, dst TEXT NOT NULL, reason TEXT NOT NULL
 );
+CREATE INDEX IF NOT EXISTS event_by_name ON event (name);
 """
+# The event table is bounded: each process keeps its newest EVENTS_KEPT rows (a crash loop
+# left for days would otherwise grow it without end). Older ones are deleted after every
+# PRUNE_EVERY rows of that process, and at open for a database that holds more.
+EVENTS_KEPT = 2000
+PRUNE_EVERY = 200
+_PRUNE = (
+    "DELETE FROM event WHERE name = ? AND rowid <= "
+    "(SELECT rowid FROM event WHERE name = ? ORDER BY rowid DESC LIMIT 1 OFFSET ?)"
+)
 # Columns the event table gained after its first release: added to an older database when
 # it is opened (its rows are status rows whose run is not known).
 EVENT_COLUMNS = {
@@ -96,6 +107,11 @@ class StateStore:
         for column, declared in EVENT_COLUMNS.items():
             if column not in have:
                 self.db.execute(f"ALTER TABLE event ADD COLUMN {column} {declared}")
+        for (name,) in self.db.execute(
+            "SELECT name FROM event GROUP BY name HAVING COUNT(*) > ?", (EVENTS_KEPT,)
+        ).fetchall():
+            self.db.execute(_PRUNE, (name, name, EVENTS_KEPT))
+        self._unpruned: Counter[str] = Counter()  # event rows per process since its prune
         self.batched = batched  # writes wait for the next turn of the loop (see above)
         self._pending: list[tuple[str, str, tuple[Any, ...]]] = []  # table, statement, row
 
@@ -186,6 +202,7 @@ class StateStore:
             "INSERT INTO event (ts, name, src, dst, reason, run) VALUES (?, ?, ?, ?, ?, ?)",
             (time.time(), name, src, dst, reason, run),
         )
+        self._counted(name)
 
     def health_event(self, name: str, run: int, src: str, dst: str, reason: str) -> None:
         """A move of the run's health verdict."""
@@ -195,6 +212,7 @@ class StateStore:
             "VALUES (?, ?, ?, ?, ?, 'health', ?)",
             (time.time(), name, src, dst, reason, run),
         )
+        self._counted(name)
 
     def exit_event(
         self, name: str, run: int | None, status: str, last_exit: dict[str, Any]
@@ -215,6 +233,13 @@ class StateStore:
                 last_exit["signal"],
             ),
         )
+        self._counted(name)
+
+    def _counted(self, name: str) -> None:
+        self._unpruned[name] += 1
+        if self._unpruned[name] >= PRUNE_EVERY:
+            del self._unpruned[name]
+            self._write("event", _PRUNE, (name, name, EVENTS_KEPT))
 
     def event_mark(self) -> int:
         """Where the event log ends now: events_since(mark) is what was recorded after."""
