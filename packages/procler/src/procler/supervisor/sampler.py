@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import zlib
 from dataclasses import dataclass
+from typing import Any
 
 from procler.contexts import procfs
 from procler.contexts.base import RunningProcess
@@ -38,7 +39,8 @@ class Sample:
     at: float
     until: float  # when it stops serving: at + lifetime(name)
     pid: int  # the program's pid: the leader, or a shell leader's first child
-    stat: procfs.ProcStat | None  # pid's /proc/PID/stat (None: it is gone)
+    # the context's fields of status (linux_state, docker) from pid's /proc/PID/stat
+    details: dict[str, Any]
     rss_bytes: int | None  # the whole tree's; None when the tree is gone
     cpu_seconds: float
     cpu_percent: float | None  # since the previous sample of this run (its start on the first)
@@ -74,6 +76,7 @@ class ProcessSampler:
         prev_cpu, prev_t = (last.cpu_seconds, last.at) if last is not None else (0.0, started)
         elapsed = now - prev_t
         percent = round(100.0 * max(0.0, cpu - prev_cpu) / elapsed, 1) if elapsed > 0 else 0.0
+        stat = next((p for p in tree if p.pid == pid), None)
         fresh = Sample(
             proc=proc,
             leader=leader,
@@ -81,7 +84,7 @@ class ProcessSampler:
             at=now,
             until=now + lifetime(name),
             pid=pid,
-            stat=next((p for p in tree if p.pid == pid), None),
+            details=proc.details(stat),
             rss_bytes=sum(p.rss_bytes for p in tree) if tree else None,
             cpu_seconds=cpu,
             cpu_percent=percent if tree else None,
