@@ -84,9 +84,6 @@ class RunRecord:
         if self.observer is not None:
             self.observer(self, step, src, reason)
 
-    def step(self, step_id: str) -> StepRecord | None:
-        return next((s for s in self.steps if s.id == step_id), None)
-
     def first_unfinished(self) -> StepRecord | None:
         return next((s for s in self.steps if s.status not in rs.FINISHED), None)
 
