@@ -37,7 +37,23 @@ def test_events_since_keeps_the_named_changes_after_the_mark_and_the_last_ones(
     store.close()
 
 
-def test_a_batched_store_writes_a_turn_of_the_loop_later_and_reads_write_first(
+def test_events_since_stays_exact_past_what_each_process_keeps(tmp_path: Path) -> None:
+    store = StateStore(tmp_path / "state.db")
+    mark = store.event_mark()
+    recorded = []
+    for i in range(store_module.CHANGES_KEPT + 10):
+        store.event("api", "running", f"a{i}", "")
+        recorded.append(f"a{i}")
+        if i % 3 == 0:
+            store.event("worker", "running", f"w{i}", "")
+            recorded.append(f"w{i}")
+    newest = [e["to"] for e in store.events_since(mark, ["api", "worker"])]
+    assert newest == recorded[-store_module.CHANGES_KEPT :]
+    assert [e["to"] for e in store.events_since(store.event_mark(), ["api"])] == []
+    store.close()
+
+
+def test_a_batched_store_writes_within_commit_within_and_reads_write_first(
     tmp_path: Path,
 ) -> None:
     path = tmp_path / "state.db"
@@ -50,11 +66,14 @@ def test_a_batched_store_writes_a_turn_of_the_loop_later_and_reads_write_first(
         store.save_process("api", "running", 1, 0, None)
         store.run_started("api", 1, 4242, 10.0)
         seen.append(other.execute("SELECT count(*) FROM event").fetchone()[0])
-        await asyncio.sleep(0)  # the next turn: the three rows, in one transaction
+        await asyncio.sleep(0)  # a turn later: still gathering (COMMIT_WITHIN)
+        seen.append(other.execute("SELECT count(*) FROM event").fetchone()[0])
+        await asyncio.sleep(2 * store_module.COMMIT_WITHIN)  # the three, in one transaction
         seen.append(other.execute("SELECT name, desired, runs FROM process").fetchall())
         seen.append(other.execute("SELECT name, run, pid, ended_at FROM run").fetchall())
         store.event("api", "starting", "running", "started")
-        seen.append([e["to"] for e in store.events_since(0, ["api"])])  # written before it reads
+        store.process("api")  # a read writes what is pending first
+        seen.append(other.execute("SELECT dst FROM event ORDER BY rowid").fetchall())
         store.run_ended("api", 1, 11.0)
         store.run_started("api", 2, 4343, 11.5)  # one turn: a run's end is written after
         store.event("api", "running", "backoff", "exit code 1")  # its start (table by table)
@@ -67,9 +86,10 @@ def test_a_batched_store_writes_a_turn_of_the_loop_later_and_reads_write_first(
 
     assert asyncio.run(record()) == [
         0,
+        0,
         [("api", "running", 1)],
         [("api", 1, 4242, None)],
-        ["starting", "running"],
+        [("starting",), ("running",)],
         [(1, 11.0), (2, 12.0)],
         [("starting",), ("running",), ("backoff",)],
     ]
@@ -88,9 +108,11 @@ def test_a_batch_that_fails_is_rolled_back_whole_and_the_next_one_is_written(
         store = StateStore(tmp_path / "state.db", batched=True)
         store.event("api", "stopped", "starting", "start requested")
         store.run_started("api", 1, 4242, None)  # type: ignore[arg-type]  # NOT NULL: refused
-        await asyncio.sleep(0)
+        await asyncio.sleep(2 * store_module.COMMIT_WITHIN)
         store.event("api", "starting", "failed", "could not start")
-        seen = [[e["to"] for e in store.events_since(0, ["api"])], store.db.in_transaction]
+        store.process("api")  # a read writes what is pending first
+        written = [row[0] for row in store.db.execute("SELECT dst FROM event ORDER BY rowid")]
+        seen = [written, store.db.in_transaction]
         store.close()
         return seen
 

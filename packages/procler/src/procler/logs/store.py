@@ -160,6 +160,11 @@ class LogStore:
             if wrote:
                 self.unwritable.pop(process, None)
 
+    def prepare(self, process: str) -> None:
+        """Open the process's files now (it is starting), so that its first line, often
+        the one a readiness check waits for, does not wait for them to open."""
+        self._writer(process)
+
     def _writer(self, process: str) -> _Writer | None:
         """The process's writer, opened on first use; None while its output cannot be stored."""
         writer = self._writers.get(process)

@@ -76,16 +76,6 @@ def write_pid(root: str) -> None:
         os.close(fd)
 
 
-def become_subreaper() -> None:
-    """Orphans of our processes get reparented to us (not to PID 1, which may never reap
-    them in a container), so the supervisor can reap their zombies."""
-    import ctypes
-
-    pr_set_child_subreaper = 36
-    libc = ctypes.CDLL(None, use_errno=True)
-    libc.prctl(pr_set_child_subreaper, 1, 0, 0, 0)
-
-
 def bind_socket(path: str) -> socket.socket:
     """Bind the unix socket with mode 0600; any file there is stale because we hold the lock."""
     parent = os.path.dirname(path)
@@ -220,7 +210,7 @@ def main(app: App, answered: frozenset[str]) -> None:
     if lock is None:
         log.info("another supervisor holds the lock for %s; exiting", root)
         return
-    become_subreaper()
+    procfs.become_child_subreaper()
     path = project.socket_path(root)
     sock = bind_socket(path)
     try:

@@ -102,6 +102,7 @@ class RuntimeHost:
     def spawned(self, runtime: ProcessRuntime, proc: RunningProcess) -> None:
         self.store.run_started(runtime.name, runtime.run, proc.pid, self.clock.time())
         register(self.sentinel, proc, runtime.spec.context == "local")
+        self.output_log.prepare(runtime.name)
 
     def reaped(self, runtime: ProcessRuntime, proc: RunningProcess) -> None:
         self.store.run_ended(runtime.name, runtime.run, self.clock.time())

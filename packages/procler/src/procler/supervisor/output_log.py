@@ -40,6 +40,11 @@ class OutputLog:
         self.store.append_many(name, batch.ts, batch.stream, run, batch.texts, batch.partial)
         self._pending.set()
 
+    def prepare(self, name: str) -> None:
+        """A process is starting: its log files are opened before it prints."""
+        if self.store is not None:
+            self.store.prepare(name)
+
     def unstored(self, name: str) -> str | None:
         """Why this process's output is not being stored at the moment (None: it is)."""
         return self.store.unwritable.get(name) if self.store is not None else None

@@ -88,15 +88,17 @@ class Starter:
             for o in outcomes
             if not (o.get("already_running") or o.get("already_completed"))
         ]
-        await asyncio.gather(
-            *(
-                rt.wait_until(
-                    lambda r: states.start_settled(r.status, r.spec.healthcheck is not None),
-                    timeout,
-                )
-                for rt in fresh
+        settled = [
+            rt.wait_until(
+                lambda r: states.start_settled(r.status, r.spec.healthcheck is not None),
+                timeout,
             )
-        )
+            for rt in fresh
+        ]
+        if len(settled) == 1:
+            await settled[0]  # no gather's task for a lone start
+        else:
+            await asyncio.gather(*settled)
         for rt in fresh:
             self.refuse_failed(rt)
         return [self.described(o) for o in outcomes]

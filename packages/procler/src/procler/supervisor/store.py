@@ -5,12 +5,15 @@ The event table holds three kinds of row: `status` (a transition, or a note when
 to are the same), `health` (a move of a run's health verdict) and `exit` (a value the
 process's last_exit took: how a run ended, or that a start failed), each with its run.
 
-The supervisor's store is `batched`: the transitions, counters and runs recorded during one
-turn of the event loop are written at the start of the next turn in one transaction (a burst
-of 1,000 starts made 5,000 commits of their own, most of the supervisor's SQLite time). Each
-row is written after what it records happened, so the database may lag the supervisor by
-one turn (a kill -9 in that turn loses it) but never claims a transition, a run or a desired
-state that was not reached; every read, and every command's answer, writes them first.
+The supervisor's store is `batched`: the transitions, counters and runs recorded within
+COMMIT_WITHIN of the first one are written together in one transaction (a burst of 1,000
+starts made 5,000 commits of their own, most of the supervisor's SQLite time; and the few
+rows of one start or stop, written at once, stood between the step of a recipe and its
+process: written a few ms later, they fall in the time the process itself takes). Each row
+is written after what it records happened, so the database may lag the supervisor by
+COMMIT_WITHIN (a kill -9 then loses those rows) but never claims a transition, a run or a
+desired state that was not reached; every read, and every command's answer, writes them
+first.
 """
 
 from __future__ import annotations
@@ -22,7 +25,7 @@ import logging
 import os
 import sqlite3
 import time
-from collections import Counter
+from collections import Counter, deque
 from operator import itemgetter
 from pathlib import Path
 from typing import Any
@@ -88,6 +91,13 @@ EVENT_COLUMNS = {
 }
 
 
+COMMIT_WITHIN = 0.005  # seconds: how far a batched store may lag the supervisor (see above)
+# events_since answers from memory: each process's newest CHANGES_KEPT status changes (its
+# largest limit), numbered in the order they were recorded (the order of the event rows).
+# A recipe step asks after each step; a commit and two queries for it were most of a
+# step's own cost.
+CHANGES_KEPT = 50
+
 # What is known of a process that never ran (no row yet).
 NEVER_RAN: dict[str, Any] = {"desired": "stopped", "runs": 0, "restarts": 0, "last_exit": None}
 
@@ -112,8 +122,11 @@ class StateStore:
         ).fetchall():
             self.db.execute(_PRUNE, (name, name, EVENTS_KEPT))
         self._unpruned: Counter[str] = Counter()  # event rows per process since its prune
-        self.batched = batched  # writes wait for the next turn of the loop (see above)
+        self.batched = batched  # writes wait up to COMMIT_WITHIN (see above)
         self._pending: list[tuple[str, str, tuple[Any, ...]]] = []  # table, statement, row
+        self._commit_soon: asyncio.TimerHandle | None = None
+        self._changes: dict[str, deque[tuple[int, float, str, str]]] = {}  # see CHANGES_KEPT
+        self._changed = 0  # status changes recorded (the last one's number)
 
     def close(self) -> None:
         self.commit()
@@ -123,12 +136,13 @@ class StateStore:
         if not self.batched:
             self.db.execute(sql, params)
             return
-        if not self._pending:
+        if self._commit_soon is None:
             try:
-                asyncio.get_running_loop().call_soon(self.commit)
+                loop = asyncio.get_running_loop()
             except RuntimeError:  # no loop running: nothing would write it later
                 self.db.execute(sql, params)
                 return
+            self._commit_soon = loop.call_later(COMMIT_WITHIN, self.commit)
         self._pending.append((table, sql, params))
 
     def commit(self) -> None:
@@ -136,6 +150,9 @@ class StateStore:
         table, each table's in the order they were recorded (the order that matters: event
         rowids, a run's end after its start, the last counters of a process), as one
         executemany per run of the same statement."""
+        if self._commit_soon is not None:
+            self._commit_soon.cancel()
+            self._commit_soon = None
         if not self._pending:
             return
         pending, self._pending = self._pending, []
@@ -145,7 +162,7 @@ class StateStore:
             for sql, rows in itertools.groupby(pending, key=itemgetter(1)):
                 self.db.executemany(sql, [row[2] for row in rows])
             self.db.execute("COMMIT")
-        except sqlite3.Error:  # e.g. a full disk: the next turn's rows get a transaction
+        except sqlite3.Error:  # e.g. a full disk: the next rows get a transaction of their own
             if self.db.in_transaction:
                 self.db.execute("ROLLBACK")
             log.exception("state database: %d rows not written", len(pending))
@@ -197,12 +214,19 @@ class StateStore:
 
     def event(self, name: str, src: str, dst: str, reason: str, run: int | None = None) -> None:
         """A status transition (or, from == to, a note) of the process's run."""
+        ts = time.time()
         self._write(
             "event",
             "INSERT INTO event (ts, name, src, dst, reason, run) VALUES (?, ?, ?, ?, ?, ?)",
-            (time.time(), name, src, dst, reason, run),
+            (ts, name, src, dst, reason, run),
         )
         self._counted(name)
+        if src != dst:
+            self._changed += 1
+            kept = self._changes.get(name)
+            if kept is None:
+                kept = self._changes[name] = deque(maxlen=CHANGES_KEPT)
+            kept.append((self._changed, ts, src, dst))
 
     def health_event(self, name: str, run: int, src: str, dst: str, reason: str) -> None:
         """A move of the run's health verdict."""
@@ -242,21 +266,21 @@ class StateStore:
             self._write("event", _PRUNE, (name, name, EVENTS_KEPT))
 
     def event_mark(self) -> int:
-        """Where the event log ends now: events_since(mark) is what was recorded after."""
-        self.commit()
-        return int(self.db.execute("SELECT coalesce(max(rowid), 0) FROM event").fetchone()[0])
+        """Where the status changes end now: events_since(mark) is what was recorded after."""
+        return self._changed
 
     def events_since(self, mark: int, names: list[str], limit: int = 50) -> list[dict[str, Any]]:
         """The status changes of the named processes recorded after mark, oldest first:
-        the last `limit` of them (a crash loop during a long wait records many)."""
-        self.commit()
-        rows = self.db.execute(
-            "SELECT ts, name, src, dst FROM event WHERE rowid > ? AND kind = 'status' "
-            f"AND src != dst AND name IN ({','.join('?' * len(names))}) "
-            "ORDER BY rowid DESC LIMIT ?",
-            (mark, *names, limit),
-        ).fetchall()
-        return [{"process": r[1], "from": r[2], "to": r[3], "at": r[0]} for r in reversed(rows)]
+        the last `limit` of them (a crash loop during a long wait records many). Exact up
+        to CHANGES_KEPT: the last `limit` of all are among each process's last `limit`."""
+        limit = min(limit, CHANGES_KEPT)
+        found = sorted(
+            (number, ts, name, src, dst)
+            for name in dict.fromkeys(names)
+            for number, ts, src, dst in self._changes.get(name, ())
+            if number > mark
+        )
+        return [{"process": n, "from": s, "to": d, "at": t} for _, t, n, s, d in found[-limit:]]
 
     def newest_events(self, name: str, kind: str, limit: int) -> list[tuple[Any, ...]]:
         """The process's newest rows of one kind, newest first: (ts, run, from, to, reason,

@@ -20,10 +20,23 @@ def step_prefix(step_id: str) -> str:
     return f"[{step_id}] "
 
 
+# id(recipe) -> (the recipe, its digest): a run starts with it, and asdict of 20 steps
+# costs more than half a millisecond. Bounded: cleared once reloads leave this many.
+_HASHES: dict[int, tuple[Recipe, str]] = {}
+HASHES_KEPT = 1000
+
+
 def definition_hash(recipe: Recipe) -> str:
     """A digest of the recipe as defined: resume refuses a run whose recipe changed since."""
+    known = _HASHES.get(id(recipe))
+    if known is not None and known[0] is recipe:
+        return known[1]
+    if len(_HASHES) >= HASHES_KEPT:
+        _HASHES.clear()
     text = json.dumps(dataclasses.asdict(recipe), sort_keys=True)
-    return hashlib.sha256(text.encode()).hexdigest()[:16]
+    digest = hashlib.sha256(text.encode()).hexdigest()[:16]
+    _HASHES[id(recipe)] = (recipe, digest)
+    return digest
 
 
 @dataclass
@@ -53,6 +66,10 @@ class StepRecord:
 
     def last_lines(self) -> list[str]:
         return self.output.splitlines()[-LAST_LINES:]
+
+    def as_dict(self) -> dict[str, Any]:
+        """The step as plain data, in field order (its own copy of the transitions)."""
+        return {**self.__dict__, "transitions": [dict(t) for t in self.transitions]}
 
 
 # Told of every step move: the run, the step (already moved), the status it left, why.
@@ -88,9 +105,14 @@ class RunRecord:
         return next((s for s in self.steps if s.status not in rs.FINISHED), None)
 
     def as_dict(self) -> dict[str, Any]:
-        record = dataclasses.asdict(dataclasses.replace(self, observer=None))
-        del record["observer"]
+        """The run as plain data, in field order (an answer: built by hand, as
+        dataclasses.asdict took a millisecond for 20 steps)."""
+        record = {name: getattr(self, name) for name in _RUN_FIELDS}
+        record["steps"] = [step.as_dict() for step in self.steps]
         return record
+
+
+_RUN_FIELDS = [f.name for f in dataclasses.fields(RunRecord) if f.name not in ("steps", "observer")]
 
 
 def new_run(run_id: str, recipe: Recipe, now: float) -> RunRecord:

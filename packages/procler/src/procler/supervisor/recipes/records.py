@@ -7,6 +7,7 @@ import json
 from collections.abc import Iterable
 from typing import Any
 
+from procler import recipe_states as rs
 from procler.supervisor.recipes.model import RunRecord, StepRecord
 from procler.supervisor.store import StateStore
 
@@ -18,24 +19,30 @@ _RUN_COLUMNS = (
 class RunRecords:
     def __init__(self, store: StateStore) -> None:
         self.db = store.db
+        # The run row last written of each run in progress: a step's checkpoint leaves an
+        # unchanged one alone (half the pages of its transaction).
+        self._written: dict[str, tuple[Any, ...]] = {}
 
     def save(self, run: RunRecord, steps: Iterable[StepRecord] | None = None) -> None:
-        """The run and its steps (those given, or all of them), in one transaction."""
+        """The run (if it changed) and its steps (those given, or all of them), in one
+        transaction."""
+        row = (
+            run.run_id,
+            run.recipe,
+            run.definition_hash,
+            run.status,
+            run.started_at,
+            run.ended_at,
+            run.error,
+            run.interrupted_step,
+        )
         self.db.execute("BEGIN")
         try:
-            self.db.execute(
-                f"INSERT OR REPLACE INTO recipe_run ({_RUN_COLUMNS}) VALUES (?,?,?,?,?,?,?,?)",
-                (
-                    run.run_id,
-                    run.recipe,
-                    run.definition_hash,
-                    run.status,
-                    run.started_at,
-                    run.ended_at,
-                    run.error,
-                    run.interrupted_step,
-                ),
-            )
+            if self._written.get(run.run_id) != row:
+                self.db.execute(
+                    f"INSERT OR REPLACE INTO recipe_run ({_RUN_COLUMNS}) VALUES (?,?,?,?,?,?,?,?)",
+                    row,
+                )
             self.db.executemany(
                 "INSERT OR REPLACE INTO recipe_step VALUES (?, ?, ?)",
                 [
@@ -45,8 +52,13 @@ class RunRecords:
             )
         except BaseException:
             self.db.execute("ROLLBACK")
+            self._written.pop(run.run_id, None)
             raise
         self.db.execute("COMMIT")
+        if run.status != rs.RUN_RUNNING:  # ended: its row changes no more
+            self._written.pop(run.run_id, None)
+        else:
+            self._written[run.run_id] = row
 
     def load(self, run_id: str) -> RunRecord | None:
         row = self.db.execute(
