@@ -40,6 +40,19 @@ def test_rotation_keeps_the_newest_lines_and_bounded_disk(logs_dir: Path) -> Non
     assert first > 1000  # the oldest segments were deleted
 
 
+def test_a_prepared_process_has_its_files_before_its_first_line(logs_dir: Path) -> None:
+    with LogStore(logs_dir) as store:
+        store.append("app", 1.0, "stdout", 1, "before")
+    with LogStore(logs_dir) as store:
+        store.prepare("app")  # continues the segment, as a first line would
+        store.prepare("new")
+        assert (list_segments(logs_dir / "app"), list_segments(logs_dir / "new")) == ([1], [1])
+        assert (logs_dir / "new").stat().st_mode & 0o777 == 0o700
+        store.append("app", 2.0, "stdout", 2, "after")
+    assert stored_texts(logs_dir) == ["before", "after"]
+    assert stored_texts(logs_dir, "new") == []
+
+
 def test_a_reopened_store_continues_the_newest_segment(logs_dir: Path) -> None:
     with LogStore(logs_dir) as store:
         store.append_many("app", 10.0, "stdout", 1, ["a", "b"])
