@@ -18,6 +18,7 @@ import time
 
 from procler import project
 from procler.contexts import procfs
+from procler.supervisor import log_lines
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -200,11 +201,7 @@ async def keep_state(root: str, sup: Supervisor, server: uvicorn.Server, path: s
 def main(app: App, answered: frozenset[str]) -> None:
     """The supervisor process's life: argv is PROJECT_ROOT CONFIG_PATH."""
     root, config_path = sys.argv[1], sys.argv[2]
-    logging.basicConfig(
-        level=logging.INFO,
-        stream=sys.stderr,
-        format="%(asctime)s %(levelname)s %(name)s: %(message)s",
-    )
+    log_lines.configure(sys.stderr)
     project.make_state_dir(root)
     lock = take_lock(root)
     if lock is None:
