@@ -198,15 +198,22 @@ class Scheduler:
     # -- slots and runs -------------------------------------------------------------------
 
     async def _slots(self, entry: Entry) -> None:
+        # The first slot is the one armed (and answered as next_run): time that passed
+        # before this task first ran must not skip it (armed just before 01:00, it fires at
+        # 01:00). After a slot, the next one is looked for from now: a clock that jumped
+        # ahead fires once, not once per slot it passed (catch_up decides about those).
+        slot = entry.next_run
         while True:
-            after = max(self.clock.time(), entry.last_slot or 0.0)
-            slot = next_slot(entry.schedule, after, entry.anchor)
+            if slot is None:
+                after = max(self.clock.time(), entry.last_slot or 0.0)
+                slot = next_slot(entry.schedule, after, entry.anchor)
             entry.next_run = slot
             delay = random.uniform(0.0, entry.schedule.jitter) if entry.schedule.jitter else 0.0
             await self.clock.sleep_until(slot + delay)
             entry.last_slot = slot
             self.store.set_last_slot(entry.name, slot)
             self._arrive(entry, slot, SCHEDULE)
+            slot = None
 
     def _arrive(self, entry: Entry, slot: float | None, trigger: str) -> str:
         """A slot (or a manual run) arrived: start a run, or apply the overlap policy.
