@@ -55,7 +55,9 @@ async def execute(
     The run is written before each step does its work (one transaction: the steps changed
     since the last write, the step now running) and when it ends. Nothing awaits between
     a step's end and the next write, so the database is never behind what the run did
-    but for the step in progress, and a step costs one write, not two."""
+    but for the step in progress, and a step costs one write, not two; a write that only
+    moves idempotent steps may wait a few ms (records.CHECKPOINT_WITHIN), as a resume
+    runs those again anyway."""
     clock, store = handlers.sup.clock, handlers.sup.store
     failed = False
     changed: list[StepRecord] = []  # not written yet
@@ -77,7 +79,10 @@ async def execute(
         record.started_at, record.ended_at = clock.time(), None
         record.error, record.exit_code, record.output = None, None, ""
         record.attempts, record.transitions = 0, []
-        records.save(run, changed)
+        if all(s.idempotent for s in changed):
+            records.save_soon(run, changed)
+        else:
+            records.save(run, changed)
         changed = [record]
         mark = store.event_mark()
         current = asyncio.ensure_future(_attempts(handlers, run, step, record))
