@@ -2,7 +2,8 @@
 local processes that become ready 100 ms after they are forked): total wall time of
 `procler recipe run` against the sum of the readiness floors (8 x 100 ms), ratio printed.
 Goal: <= 1.10x (no sleeps hidden in step transitions). Readiness seen by a tcp probe, then
-by the server's log line; each RUNS times (argument 1, default 3), medians at the end.
+by the server's log line; each RUNS times (argument 1, default 5: the machine is shared
+and noisy), medians at the end.
 
 Where the rest goes, from the step records (their `transitions`: when each start began,
 each stop signalled, each process came up or ended, supervisor-side) and the servers' own
@@ -27,7 +28,7 @@ from procler_readiness import free_ports, project, run
 
 PROCESSES = 4
 READY_AFTER = 0.1
-RUNS = int(sys.argv[1]) if len(sys.argv) > 1 else 3
+RUNS = int(sys.argv[1]) if len(sys.argv) > 1 else 5
 # how readiness is seen: a tcp probe (every 5 ms until ready, see supervisor/health.py) or
 # the server's own "open" line (no polling: the line wakes the check)
 CHECKS = {

@@ -40,7 +40,7 @@ from procler.supervisor.sampler import ProcessSampler
 from procler.supervisor.schedule_handlers import ScheduleCommands
 from procler.supervisor.starting import START_WAIT, Starter
 from procler.supervisor.status import process_status, supervisor_status
-from procler.supervisor.waiting import wait_members
+from procler.supervisor.waiting import together, wait_members
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -206,7 +206,7 @@ class Handlers:
         names = self._names(values, "restart")
         self.sup.keeper.refuse_changed(names)
         one = self.starter.restart_clean if values.get("clear_logs") else self.starter.start_one
-        started = await asyncio.gather(*(one(self.sup.runtimes[n], True) for n in names))
+        started = await together([one(self.sup.runtimes[n], True) for n in names])
         timeout = float(values.get("timeout") or START_WAIT)
         results = await self.starter.settle(list(started), timeout)
         if values.get("all"):
@@ -218,9 +218,7 @@ class Handlers:
         if values.get("all") or values.get("with_dependents"):
             outcomes = await self._stop_names(names)
         else:  # one process, or each instance of one, in parallel
-            outcomes = list(
-                await asyncio.gather(*(self._stop_one(self.sup.runtimes[n]) for n in names))
-            )
+            outcomes = await together([self._stop_one(self.sup.runtimes[n]) for n in names])
         return stop_answer(values, outcomes, self.sup.config())
 
     async def up(self, values: dict[str, Any]) -> Any:

@@ -18,7 +18,7 @@ from procler.config.graph import DependencyGraph
 from procler.config.model import Dependency
 from procler.errors import DependencyFailed
 from procler.supervisor.runtime import ProcessRuntime
-from procler.supervisor.waiting import wait_until_all
+from procler.supervisor.waiting import together, wait_until_all
 
 
 class Blocked(DependencyFailed):
@@ -176,5 +176,5 @@ async def stop_plan(
     """Stop level by level (dependents first); processes within a level stop in parallel."""
     out: list[dict[str, Any]] = []
     for level in levels:
-        out += await asyncio.gather(*(stop_one(runtimes[n]) for n in level))
+        out += await together([stop_one(runtimes[n]) for n in level])
     return out

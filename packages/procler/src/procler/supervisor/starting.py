@@ -5,7 +5,6 @@ start itself in dependency order, and the settle wait until each start is known 
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import Callable
 from typing import Any
 
@@ -17,6 +16,7 @@ from procler.supervisor.orchestrate import start_plan
 from procler.supervisor.ports import holder, project_process
 from procler.supervisor.runtime import ProcessRuntime
 from procler.supervisor.schedule_handlers import ScheduleCommands
+from procler.supervisor.waiting import together
 
 START_WAIT = 60.0  # default bound on a start waiting for its health check (--timeout)
 
@@ -88,17 +88,15 @@ class Starter:
             for o in outcomes
             if not (o.get("already_running") or o.get("already_completed"))
         ]
-        settled = [
-            rt.wait_until(
-                lambda r: states.start_settled(r.status, r.spec.healthcheck is not None),
-                timeout,
-            )
-            for rt in fresh
-        ]
-        if len(settled) == 1:
-            await settled[0]  # no gather's task for a lone start
-        else:
-            await asyncio.gather(*settled)
+        await together(
+            [
+                rt.wait_until(
+                    lambda r: states.start_settled(r.status, r.spec.healthcheck is not None),
+                    timeout,
+                )
+                for rt in fresh
+            ]
+        )
         for rt in fresh:
             self.refuse_failed(rt)
         return [self.described(o) for o in outcomes]

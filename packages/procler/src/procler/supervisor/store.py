@@ -5,15 +5,14 @@ The event table holds three kinds of row: `status` (a transition, or a note when
 to are the same), `health` (a move of a run's health verdict) and `exit` (a value the
 process's last_exit took: how a run ended, or that a start failed), each with its run.
 
-The supervisor's store is `batched`: the transitions, counters and runs recorded within
-COMMIT_WITHIN of the first one are written together in one transaction (a burst of 1,000
-starts made 5,000 commits of their own, most of the supervisor's SQLite time; and the few
-rows of one start or stop, written at once, stood between the step of a recipe and its
-process: written a few ms later, they fall in the time the process itself takes). Each row
-is written after what it records happened, so the database may lag the supervisor by
-COMMIT_WITHIN (a kill -9 then loses those rows) but never claims a transition, a run or a
-desired state that was not reached; every read, and every command's answer, writes them
-first.
+The supervisor's store is `batched`: the transitions, counters and runs recorded during one
+turn of the event loop are written at the start of the next turn in one transaction (a burst
+of 1,000 starts made 5,000 commits of their own, most of the supervisor's SQLite time). Each
+row is written after what it records happened, so the database may lag the supervisor by
+one turn (a kill -9 in that turn loses it) but never claims a transition, a run or a desired
+state that was not reached; every read, and every command's answer, writes them first.
+Not longer than a turn: `procler logs` reads the runs of state.db itself, and right after a
+restart it must see the new run.
 """
 
 from __future__ import annotations
@@ -91,7 +90,6 @@ EVENT_COLUMNS = {
 }
 
 
-COMMIT_WITHIN = 0.005  # seconds: how far a batched store may lag the supervisor (see above)
 # events_since answers from memory: each process's newest CHANGES_KEPT status changes (its
 # largest limit), numbered in the order they were recorded (the order of the event rows).
 # A recipe step asks after each step; a commit and two queries for it were most of a
@@ -122,9 +120,8 @@ class StateStore:
         ).fetchall():
             self.db.execute(_PRUNE, (name, name, EVENTS_KEPT))
         self._unpruned: Counter[str] = Counter()  # event rows per process since its prune
-        self.batched = batched  # writes wait up to COMMIT_WITHIN (see above)
+        self.batched = batched  # writes wait for the next turn of the loop (see above)
         self._pending: list[tuple[str, str, tuple[Any, ...]]] = []  # table, statement, row
-        self._commit_soon: asyncio.TimerHandle | None = None
         self._changes: dict[str, deque[tuple[int, float, str, str]]] = {}  # see CHANGES_KEPT
         self._changed = 0  # status changes recorded (the last one's number)
 
@@ -136,13 +133,12 @@ class StateStore:
         if not self.batched:
             self.db.execute(sql, params)
             return
-        if self._commit_soon is None:
+        if not self._pending:
             try:
-                loop = asyncio.get_running_loop()
+                asyncio.get_running_loop().call_soon(self.commit)
             except RuntimeError:  # no loop running: nothing would write it later
                 self.db.execute(sql, params)
                 return
-            self._commit_soon = loop.call_later(COMMIT_WITHIN, self.commit)
         self._pending.append((table, sql, params))
 
     def commit(self) -> None:
@@ -150,9 +146,6 @@ class StateStore:
         table, each table's in the order they were recorded (the order that matters: event
         rowids, a run's end after its start, the last counters of a process), as one
         executemany per run of the same statement."""
-        if self._commit_soon is not None:
-            self._commit_soon.cancel()
-            self._commit_soon = None
         if not self._pending:
             return
         pending, self._pending = self._pending, []
@@ -162,7 +155,7 @@ class StateStore:
             for sql, rows in itertools.groupby(pending, key=itemgetter(1)):
                 self.db.executemany(sql, [row[2] for row in rows])
             self.db.execute("COMMIT")
-        except sqlite3.Error:  # e.g. a full disk: the next rows get a transaction of their own
+        except sqlite3.Error:  # e.g. a full disk: the next turn's rows get a transaction
             if self.db.in_transaction:
                 self.db.execute("ROLLBACK")
             log.exception("state database: %d rows not written", len(pending))

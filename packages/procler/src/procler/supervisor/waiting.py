@@ -3,9 +3,20 @@
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
+from typing import TypeVar
 
 from procler.supervisor.runtime import ProcessRuntime
+
+T = TypeVar("T")
+
+
+async def together(awaitables: list[Awaitable[T]]) -> list[T]:
+    """asyncio.gather, but a lone one is awaited here: no task to make and gather for a
+    single start or stop (a recipe's step), two turns of the loop fewer before its answer."""
+    if len(awaitables) == 1:
+        return [await awaitables[0]]
+    return list(await asyncio.gather(*awaitables))
 
 
 async def wait_members(
