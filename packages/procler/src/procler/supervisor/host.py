@@ -84,12 +84,15 @@ class RuntimeHost:
         # A start is the next run's: the runtime counts the run once its process exists.
         starting = dst == states.STARTING and src != dst
         self.store.event(runtime.name, src, dst, reason, runtime.run + starting)
-        self.store.save_process(
-            runtime.name, runtime.desired, runtime.run, runtime.restarts, runtime.last_exit
-        )
+        self._save(runtime)
         if src != dst:
             self.events.status(runtime.name, src, dst, reason)
             self._tell_dependents(runtime, dst)
+
+    def _save(self, runtime: ProcessRuntime) -> None:
+        self.store.save_process(
+            runtime.name, runtime.desired, runtime.run, runtime.restarts, runtime.last_exit
+        )
 
     def health(self, runtime: ProcessRuntime, src: str, dst: str, reason: str) -> None:
         self.store.health_event(runtime.name, runtime.run, src, dst, reason)
@@ -101,6 +104,9 @@ class RuntimeHost:
 
     def spawned(self, runtime: ProcessRuntime, proc: RunningProcess) -> None:
         self.store.run_started(runtime.name, runtime.run, proc.pid, self.clock.time())
+        # The run count now, not at the next transition: `procler logs` reads it to tell
+        # the current run from the previous one, and a start can take long to settle.
+        self._save(runtime)
         register(self.sentinel, proc, runtime.spec.context == "local")
         self.output_log.prepare(runtime.name)
 

@@ -191,9 +191,12 @@ class ProclerApp(AskingActions, App[None]):
     @work(thread=True, exclusive=True, group="logs")
     def fetch_logs(self, names: "list[str]", run: str, page: int) -> None:
         answer = self.client.logs(names, run=run, page=page)
-        self.call_from_thread(self.show_logs, names, answer)
+        self.call_from_thread(self.show_logs, (tuple(names), run, page), answer)
 
-    def show_logs(self, names: "list[str]", answer: Answer) -> None:
+    def show_logs(self, asked: "tuple[tuple[str, ...], str, int]", answer: Answer) -> None:
+        if asked != self._shown_logs:
+            return  # a page asked before another (a thread worker runs on once replaced)
+        names = asked[0]
         pane = self.pane
         if not answer.ok:
             pane.show([], prefixed=False, older=False)
