@@ -15,8 +15,9 @@ from pathlib import Path
 from typing import Any
 from unittest import mock
 
-from officecli.readers import pdf, pdf_budget
 from officecli.readers.model import ReadOptions
+from officecli.readers.pdf import budget as pdf_budget
+from officecli.readers.pdf import reader as pdf
 from officecli.readers.safety import ExpansionBudget
 
 CORPUS = Path(__file__).resolve().parent.parent / ".." / "shared" / "corpus" / "markitdown"

@@ -17,7 +17,7 @@ from officecli.design_diff.presets import load_preset
 from officecli.design_diff.workbook import Sheet, sheet_tables
 from officecli.readers.grid import Merge, SheetGrid
 from officecli.readers.model import ReadOptions
-from officecli.readers.xlsx import read_grids
+from officecli.readers.xlsx.reader import read_grids
 
 PRESETS = [load_preset(name, None) for name in ("generic", "api", "table")]
 

@@ -11,7 +11,7 @@ from officecli.readers.model import ReadOptions
 def test_xlsx_side_by_side_tables_split_on_an_empty_column(tmp_path: Path) -> None:
     from openpyxl import Workbook
 
-    from officecli.readers.xlsx import read_xlsx
+    from officecli.readers.xlsx.reader import read_xlsx
 
     book = Workbook()
     sheet = book.active
@@ -38,7 +38,7 @@ def test_xlsx_side_by_side_tables_split_on_an_empty_column(tmp_path: Path) -> No
 def test_docx_nested_table_is_marked_in_its_cell(tmp_path: Path) -> None:
     import docx
 
-    from officecli.readers.docx import read_docx
+    from officecli.readers.docx.reader import read_docx
 
     document = docx.Document()
     outer = document.add_table(rows=2, cols=2)

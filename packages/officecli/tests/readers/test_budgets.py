@@ -9,7 +9,7 @@ from pathlib import Path
 
 from bomb_files import MIB, doc2md, zlib_of_repeats
 
-from officecli.readers.drawio import MAX_EXPANDED_BYTES
+from officecli.readers.drawio.reader import MAX_EXPANDED_BYTES
 
 
 def test_zlib_of_repeats_is_real_zlib() -> None:

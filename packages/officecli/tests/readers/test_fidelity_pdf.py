@@ -13,9 +13,9 @@ from markdown_tree import outline
 from officecli.doc2md.markdown import render
 from officecli.readers import libreoffice
 from officecli.readers.model import ReadOptions
-from officecli.readers.pdf import read_pdf
-from officecli.readers.pdf_layout import Line
-from officecli.readers.pdf_text import Glyphs, group_blocks, group_lines
+from officecli.readers.pdf.layout import Line
+from officecli.readers.pdf.reader import read_pdf
+from officecli.readers.pdf.text import Glyphs, group_blocks, group_lines
 
 DEPOT = (
     "The new depot in Leeds opened this month after a construction period that began in "
@@ -252,7 +252,7 @@ def test_a_wrapped_title_is_one_heading(tmp_path: Path) -> None:
 
 
 def test_line_breaks_join_like_the_script_they_break() -> None:
-    from officecli.readers.pdf_layout import join_lines, join_words
+    from officecli.readers.pdf.layout import join_lines, join_words
 
     assert join_lines("申請書の", "PDFを添付します") == "申請書のPDFを添付します"
     assert join_lines("社員ID", "を入力") == "社員IDを入力"

@@ -13,7 +13,7 @@ from markdown_tree import outline
 from officecli.doc2md.convert import Plan, convert
 from officecli.doc2md.markdown import render
 from officecli.readers.model import ReadOptions
-from officecli.readers.xlsx import read_xlsx
+from officecli.readers.xlsx.reader import read_xlsx
 
 
 def _shift_book(path: Path) -> None:

@@ -9,7 +9,7 @@ from pathlib import Path
 from markdown_tree import links, outline
 
 from officecli.doc2md.markdown import render
-from officecli.readers.docx import read_docx
+from officecli.readers.docx.reader import read_docx
 from officecli.readers.model import ReadOptions
 
 W_NS = 'xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"'

@@ -20,7 +20,7 @@ def md(doc: Document) -> str:
 def test_docx_merged_cells_and_japanese(tmp_path: Path) -> None:
     import docx
 
-    from officecli.readers.docx import read_docx
+    from officecli.readers.docx.reader import read_docx
 
     document = docx.Document()
     document.add_heading("見出し　全角", level=1)
@@ -65,7 +65,7 @@ def _patch_document(path: Path, marker: str, insert: str) -> None:
 def test_docx_text_box_read_once(tmp_path: Path) -> None:
     import docx
 
-    from officecli.readers.docx import read_docx
+    from officecli.readers.docx.reader import read_docx
 
     document = docx.Document()
     document.add_paragraph("ANCHOR")
@@ -79,7 +79,7 @@ def test_docx_text_box_read_once(tmp_path: Path) -> None:
 def test_docx_smartart_loss_is_reported(tmp_path: Path) -> None:
     import docx
 
-    from officecli.readers.docx import read_docx
+    from officecli.readers.docx.reader import read_docx
 
     document = docx.Document()
     document.add_paragraph("ANCHOR")
@@ -109,7 +109,7 @@ def test_xlsx_merges_hidden_sheet_number_formats(tmp_path: Path) -> None:
 
     from openpyxl import Workbook
 
-    from officecli.readers.xlsx import read_xlsx
+    from officecli.readers.xlsx.reader import read_xlsx
 
     book = Workbook()
     sheet = book.active
@@ -138,7 +138,7 @@ def test_pptx_notes_table_and_reading_order(tmp_path: Path) -> None:
     from pptx import Presentation
     from pptx.util import Inches
 
-    from officecli.readers.pptx import read_pptx
+    from officecli.readers.pptx.reader import read_pptx
 
     deck = Presentation()
     slide = deck.slides.add_slide(deck.slide_layouts[5])
@@ -163,7 +163,7 @@ def test_pptx_chart_without_cached_data_is_a_loss(tmp_path: Path) -> None:
     from pptx.enum.chart import XL_CHART_TYPE
     from pptx.util import Inches
 
-    from officecli.readers.pptx import read_pptx
+    from officecli.readers.pptx.reader import read_pptx
 
     deck = Presentation()
     slide = deck.slides.add_slide(deck.slide_layouts[6])
@@ -204,7 +204,7 @@ def test_zip_bomb_is_refused(tmp_path: Path) -> None:
 
 
 def test_plain_drawio_with_user_object(tmp_path: Path) -> None:
-    from officecli.readers.drawio import read_drawio
+    from officecli.readers.drawio.reader import read_drawio
 
     path = tmp_path / "plain.drawio"
     path.write_text(

@@ -24,9 +24,11 @@ from bomb_files import (
     zlib_of_repeats,
 )
 
-from officecli.readers import ocr, pdf_budget, pdf_filters
+from officecli.readers import ocr
 from officecli.readers.model import ReadOptions
-from officecli.readers.pdf import read_pdf
+from officecli.readers.pdf import budget as pdf_budget
+from officecli.readers.pdf import filters as pdf_filters
+from officecli.readers.pdf.reader import read_pdf
 from officecli.readers.safety import UnsafeFileError
 
 PAST = pdf_budget.MAX_EXPANDED_BYTES + 72 * MIB  # a bomb's expansion: past the budget

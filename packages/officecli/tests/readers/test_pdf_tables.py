@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from officecli.readers.pdf_layout import Line
-from officecli.readers.pdf_tables import borderless_tables
+from officecli.readers.pdf.layout import Line
+from officecli.readers.pdf.tables import borderless_tables
 
 
 def line(top: float, *cells: tuple[float, str], size: float = 8.0) -> Line:

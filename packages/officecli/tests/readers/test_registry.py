@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import shutil
 from pathlib import Path
 
@@ -20,6 +21,33 @@ def test_every_extension_names_one_format() -> None:
     assert sorted(registry.DOCUMENT_EXTENSIONS) == sorted(
         ext for fmt in registry.FORMATS for ext in fmt.extensions
     )
+
+
+SOURCE = Path(registry.__file__).resolve().parents[1]  # the officecli package
+
+
+def test_each_format_has_its_folder_and_nothing_format_specific_sits_beside_them() -> None:
+    readers = SOURCE / "readers"
+    for fmt in registry.FORMATS:
+        assert fmt.reader.startswith(f"officecli.readers.{fmt.name}.reader:"), fmt
+        assert (readers / fmt.name / "reader.py").is_file(), fmt
+    names = {fmt.name for fmt in registry.FORMATS}
+    flat = {p.stem for p in readers.glob("*.py")}
+    assert sorted(m for m in flat if m.split("_")[0] in names) == []
+
+
+def test_tools_read_format_facts_from_the_registry_not_from_a_list_of_names() -> None:
+    # a sequence of format names written out, as ("docx", "xlsx", "pptx") was in three places
+    names = "|".join(fmt.name for fmt in registry.FORMATS)
+    listed = re.compile(rf'"({names})",\s*"({names})"')
+    spelled = [
+        f"{path.relative_to(SOURCE)}:{number}"
+        for path in sorted(SOURCE.rglob("*.py"))
+        if path.name != "registry.py"
+        for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
+        if listed.search(line)
+    ]
+    assert spelled == []
 
 
 @pytest.mark.parametrize(

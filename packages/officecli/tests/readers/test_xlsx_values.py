@@ -10,8 +10,8 @@ from typing import Any
 import pytest
 
 from officecli.readers.model import ReadOptions
-from officecli.readers.xlsx import read_grids
-from officecli.readers.xlsx_values import sheet_fits
+from officecli.readers.xlsx.reader import read_grids
+from officecli.readers.xlsx.values import sheet_fits
 
 CORPUS = Path(__file__).resolve().parents[4] / ".." / "shared" / "corpus" / "markitdown"
 SHEET = "xl/worksheets/sheet1.xml"
@@ -51,8 +51,8 @@ def _sheet_xml(cells: str) -> str:
 def _calamine_reads(path: Path) -> bool:
     """Whether the first sheet is read by calamine (not handed to the expat scan)."""
     from officecli.readers.safety import Package
-    from officecli.readers.xlsx_book import cell_formats, sheet_refs, workbook
-    from officecli.readers.xlsx_values import CalamineSheets
+    from officecli.readers.xlsx.book import cell_formats, sheet_refs, workbook
+    from officecli.readers.xlsx.values import CalamineSheets
 
     with Package(path) as pkg:
         values = CalamineSheets(pkg, cell_formats(pkg))

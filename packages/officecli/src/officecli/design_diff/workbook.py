@@ -174,8 +174,8 @@ def _loose(sheet: str, cells: Cells, tables: list[Table]) -> Table | None:
 
 
 READER_MODULES = (  # what reading an xlsx imports on its way (lazily: other tools need less)
-    "officecli.readers.xlsx",
-    "officecli.readers.xlsx_values",
+    "officecli.readers.xlsx.reader",
+    "officecli.readers.xlsx.values",
     "python_calamine",
     "defusedxml.ElementTree",
 )
@@ -192,7 +192,7 @@ def import_readers() -> None:
 def workbook_grids(path: str, *, formulas: bool = False, max_cells: int) -> list[SheetGrid]:
     """Every sheet of an xlsx as a grid of displayed values; bad input raises
     WorkbookError or a reader's error (exit 2)."""
-    from officecli.readers.xlsx import read_grids
+    from officecli.readers.xlsx.reader import read_grids
 
     problem = not_a_file(path)
     if problem:

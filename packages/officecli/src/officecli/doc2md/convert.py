@@ -47,12 +47,12 @@ def read_document(path: Path, options: ReadOptions) -> Document:
     from officecli.doc2md import routes
 
     fmt = reader_for(path)
-    if options.via_pdf and fmt.name in ("docx", "xlsx", "pptx"):
+    if options.via_pdf and fmt.zip_based:  # OOXML: LibreOffice prints it
         return routes.via_pdf(path, options)
     doc = fmt.read(path, options)
     if fmt.name == "xlsx" and options.recalc:
         doc = routes.recalculated(path, options, doc, fmt.read)
-    if options.ocr_images and options.ocr != "never" and fmt.name in ("docx", "xlsx", "pptx"):
+    if options.ocr_images and options.ocr != "never" and fmt.zip_based:  # pictures in parts
         routes.ocr_pictures(doc, options)
     return doc
 

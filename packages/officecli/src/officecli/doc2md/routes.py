@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 from agentcli.tempdir import secure_tempdir
 from officecli.readers import libreoffice, ocr
 from officecli.readers.model import Block, Document, ReadOptions
-from officecli.readers.pdf_ocr import MAX_PAGE_PIXELS
+from officecli.readers.pdf.ocr import MAX_PAGE_PIXELS
 
 if TYPE_CHECKING:
     from PIL.Image import Image
@@ -28,7 +28,7 @@ OCR_PICTURE_TYPES = {".png", ".jpg", ".jpeg", ".gif", ".bmp", ".tif", ".tiff", "
 def via_pdf(path: Path, options: ReadOptions) -> Document:
     """Print the document to PDF with LibreOffice and read that (layouts the direct readers
     cannot follow, such as text boxes laid out as columns)."""
-    from officecli.readers.pdf import read_pdf
+    from officecli.readers.pdf.reader import read_pdf
 
     with secure_tempdir("doc2md-lo-") as work:
         doc = read_pdf(libreoffice.convert(path, "pdf", work), options)

@@ -17,9 +17,10 @@ from officecli.office_replace.errors import NewNameError, OutDirError
 from officecli.office_replace.found import Found
 from officecli.office_replace.rules import Rule
 from officecli.office_replace.textedit import Hit
-from officecli.readers.registry import BY_EXTENSION
+from officecli.readers.registry import BY_EXTENSION, FORMATS
 
-EDITABLE = ("docx", "xlsx", "pptx")  # registry formats office-replace edits
+# office-replace edits the parts of OOXML packages: the registry's zip-based formats
+EDITABLE = tuple(fmt.name for fmt in FORMATS if fmt.zip_based)
 WINDOWS_BAD = re.compile(r'[<>:"/\\|?*\x00-\x1f]')
 WINDOWS_RESERVED = re.compile(r"(CON|PRN|AUX|NUL|COM[1-9]|LPT[1-9])(\..*)?", re.IGNORECASE)
 MAX_LISTED = 10

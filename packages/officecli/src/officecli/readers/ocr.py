@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import TYPE_CHECKING, TypeVar
 
-from officecli.readers.pdf_layout import Line
+from officecli.readers.pdf.layout import Line
 
 if TYPE_CHECKING:
     from PIL.Image import Image

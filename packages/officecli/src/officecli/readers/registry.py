@@ -45,12 +45,12 @@ class Format:
 
 
 FORMATS: tuple[Format, ...] = (
-    Format("docx", (".docx", ".docm"), "officecli.readers.docx:read_docx", True),
-    Format("xlsx", (".xlsx", ".xlsm"), "officecli.readers.xlsx:read_xlsx", True),
-    Format("xls", (".xls",), "officecli.readers.xls:read_xls", False),
-    Format("pptx", (".pptx", ".pptm"), "officecli.readers.pptx:read_pptx", True),
-    Format("pdf", (".pdf",), "officecli.readers.pdf:read_pdf", False),
-    Format("drawio", (".drawio", ".dio"), "officecli.readers.drawio:read_drawio", False),
+    Format("docx", (".docx", ".docm"), "officecli.readers.docx.reader:read_docx", True),
+    Format("xlsx", (".xlsx", ".xlsm"), "officecli.readers.xlsx.reader:read_xlsx", True),
+    Format("xls", (".xls",), "officecli.readers.xls.reader:read_xls", False),
+    Format("pptx", (".pptx", ".pptm"), "officecli.readers.pptx.reader:read_pptx", True),
+    Format("pdf", (".pdf",), "officecli.readers.pdf.reader:read_pdf", False),
+    Format("drawio", (".drawio", ".dio"), "officecli.readers.drawio.reader:read_drawio", False),
 )
 BY_EXTENSION = {ext: fmt for fmt in FORMATS for ext in fmt.extensions}
 BY_NAME = {fmt.name: fmt for fmt in FORMATS}

@@ -22,14 +22,14 @@ from officecli.readers.tabular.table import (
     closing_on_error,
     in_chunks,
 )
-from officecli.readers.xlsx_book import (
+from officecli.readers.xlsx.book import (
     cell_formats,
     shared_strings,
     sheet_refs,
     uses_1904_dates,
     workbook,
 )
-from officecli.readers.xlsx_sheet import SheetScan
+from officecli.readers.xlsx.sheet import SheetScan
 
 
 class _Cells:

@@ -6,7 +6,7 @@ import re
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from officecli.readers.math_latex import omath_latex
+from officecli.readers.docx.math_latex import omath_latex
 from officecli.readers.ooxml import R_EMBED, R_ID, escape_inline, local, picture_ext, q
 
 if TYPE_CHECKING:

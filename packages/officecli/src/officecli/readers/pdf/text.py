@@ -10,7 +10,7 @@ from statistics import median
 
 from officecli.readers.model import Block, count_chars
 from officecli.readers.ooxml import escape_inline
-from officecli.readers.pdf_layout import SYMBOL_FONT, UNMAPPED, Line, join_lines, wide
+from officecli.readers.pdf.layout import SYMBOL_FONT, UNMAPPED, Line, join_lines, wide
 
 # glyphs that start a list item when set apart from the text that follows
 BULLET_WORDS = set("•●○◦■□▪▫◆◇►▶‣⁃∙·・-–—*✓✔❖➢➤")

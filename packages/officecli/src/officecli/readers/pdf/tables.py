@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from officecli.readers.ooxml import escape_inline
-from officecli.readers.pdf_layout import Line
+from officecli.readers.pdf.layout import Line
 
 CELL_GAP = 1.0  # share of the font size: a wider gap between words starts a new cell
 MIN_COLUMNS = 3

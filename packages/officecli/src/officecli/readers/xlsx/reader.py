@@ -19,7 +19,7 @@ from officecli.readers.ooxml import (
     q,
 )
 from officecli.readers.safety import Package
-from officecli.readers.xlsx_book import (
+from officecli.readers.xlsx.book import (
     X,
     cell_formats,
     shared_strings,
@@ -27,8 +27,8 @@ from officecli.readers.xlsx_book import (
     uses_1904_dates,
     workbook,
 )
-from officecli.readers.xlsx_book import rich_text as _rich_text
-from officecli.readers.xlsx_sheet import SheetScan
+from officecli.readers.xlsx.book import rich_text as _rich_text
+from officecli.readers.xlsx.sheet import SheetScan
 
 if TYPE_CHECKING:
     from collections.abc import Iterator
@@ -71,8 +71,8 @@ class XlsxReader:
 
     def grids(self, fast: bool = False) -> Iterator[tuple[str, SheetGrid]]:
         """Each sheet's (part name, grid of displayed values), in workbook order. `fast`
-        lets calamine read the sheets it reads exactly as the expat scan (xlsx_values)."""
-        from officecli.readers.xlsx_values import CalamineSheets
+        lets calamine read the sheets it reads exactly as the expat scan (values.py)."""
+        from officecli.readers.xlsx.values import CalamineSheets
 
         book = workbook(self.pkg)
         self.date1904 = uses_1904_dates(book)

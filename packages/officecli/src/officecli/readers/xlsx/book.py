@@ -62,7 +62,7 @@ def sheet_refs(pkg: Package, book: Element) -> list[SheetRef]:
 
 def shared_strings(pkg: Package) -> list[str]:
     """The shared string table, streamed (it can hold every text of a large workbook)."""
-    from officecli.readers.xlsx_sheet import StringsScan
+    from officecli.readers.xlsx.sheet import StringsScan
 
     part = "xl/sharedStrings.xml"
     if not pkg.has(part):

@@ -11,11 +11,11 @@ from typing import Any
 from officecli.readers import ocr
 from officecli.readers.model import Block, Document, ReadOptions, count_chars
 from officecli.readers.ooxml import escape_inline
-from officecli.readers.pdf_budget import MAX_EXPANDED_BYTES, check_render, measured
-from officecli.readers.pdf_layout import Line, join_lines, order_lines, text_lines
-from officecli.readers.pdf_ocr import needs_ocr, ocr_pages
-from officecli.readers.pdf_tables import borderless_tables
-from officecli.readers.pdf_text import Glyphs, clean_cell, group_blocks, group_lines
+from officecli.readers.pdf.budget import MAX_EXPANDED_BYTES, check_render, measured
+from officecli.readers.pdf.layout import Line, join_lines, order_lines, text_lines
+from officecli.readers.pdf.ocr import needs_ocr, ocr_pages
+from officecli.readers.pdf.tables import borderless_tables
+from officecli.readers.pdf.text import Glyphs, clean_cell, group_blocks, group_lines
 from officecli.readers.safety import (
     BrokenFileError,
     EncryptedFileError,

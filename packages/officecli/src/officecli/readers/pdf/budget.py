@@ -3,7 +3,7 @@
 While `measured(budget, where)` runs, each stream pdfminer decodes (xref and object
 streams when the document opens; content streams, forms, fonts, CMaps, object streams and
 pictures while a page is read) is first measured with the bounded counters of
-`pdf_filters` and taken from the budget: past it, UnsafeFileError naming the stream and
+`filters.py` and taken from the budget: past it, UnsafeFileError naming the stream and
 where it was decoded, before anything is decoded in full. The wrapper round pdfminer's
 `PDFStream.decode` is installed only while some thread is inside `measured` (counted, so
 threads share one install) and each thread sees its own budget (a context variable).
@@ -17,7 +17,7 @@ from contextlib import contextmanager
 from contextvars import ContextVar
 from typing import Any
 
-from officecli.readers.pdf_filters import expanded_cost, filter_name
+from officecli.readers.pdf.filters import expanded_cost, filter_name
 from officecli.readers.safety import ExpansionBudget
 
 MAX_EXPANDED_BYTES = 128 * 1024 * 1024  # all decoded streams of one PDF together

@@ -1,5 +1,5 @@
 """A worksheet's displayed values read by calamine (Rust), for sheets where that gives
-exactly what the expat scan (xlsx_sheet.py) gives, several times faster.
+exactly what the expat scan (sheet.py) gives, several times faster.
 
 calamine returns typed values, not what Excel shows, and reads the package itself, so a
 sheet is read this way only when every member was first read through the guarded Package
@@ -24,7 +24,7 @@ if TYPE_CHECKING:
     from python_calamine import CalamineWorkbook
 
     from officecli.readers.safety import Package
-    from officecli.readers.xlsx_book import SheetRef
+    from officecli.readers.xlsx.book import SheetRef
 
 MAX_BOX = 4_000_000  # rows x columns from A1 to the farthest cell (about 200 MB in calamine)
 GENERAL_CODES = ("general", "@")  # number formats under which calamine's float reads as shown

@@ -1,0 +1,1 @@
+"""draw.io diagrams (.drawio, .dio), compressed or not."""

@@ -1,0 +1,1 @@
+"""PDF: the reader, the expansion budget and its filters, layout, tables, text, OCR of pages."""

@@ -1,0 +1,1 @@
+"""PowerPoint presentations (.pptx, .pptm)."""
