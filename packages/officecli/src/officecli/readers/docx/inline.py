@@ -27,6 +27,9 @@ GRAPHIC_KINDS = {
 
 
 HYPERLINK_URL = re.compile(r'^\s*HYPERLINK\s+"([^"]+)"')  # not `HYPERLINK \l "bookmark"`
+# Around a display equation (m:oMathPara) in a paragraph's text: the paragraph is cut there,
+# so the equation stands on a line of its own. Never in a document's text (a C0 control).
+DISPLAY = "\x1e"
 
 
 @dataclass
@@ -70,12 +73,19 @@ class InlineReader:
         self.fields: list[Field] = []  # open complex fields; they may span paragraphs
 
     def paragraph(self, p: Element, keep_tabs: bool = False) -> tuple[str, Pending]:
-        """The paragraph's Markdown text; a tab is a space unless `keep_tabs`."""
+        """The paragraph's Markdown text; a tab is a space unless `keep_tabs`. A display
+        equation stays `$$...$$` inside the text (a table cell, a note)."""
+        parts, pending = self.paragraph_parts(p, keep_tabs)
+        return " ".join(parts), pending
+
+    def paragraph_parts(self, p: Element, keep_tabs: bool = False) -> tuple[list[str], Pending]:
+        """The paragraph's text cut around its display equations: each `$$...$$` is a part of
+        its own, and so is the text before and after it (empty parts left out)."""
         pending = Pending()
         pieces: list[tuple[str, str]] = []  # (style marker, text)
         self._walk(p, pieces, pending, "")
-        text = _join(pieces).strip()
-        return (text if keep_tabs else text.replace("\t", " ")), pending
+        text = _join(pieces) if keep_tabs else _join(pieces).replace("\t", " ")
+        return [part.strip() for part in text.split(DISPLAY) if part.strip()], pending
 
     def _walk(self, el: Element, out: list[tuple[str, str]], pending: Pending, change: str) -> None:
         for child in el:
@@ -94,9 +104,12 @@ class InlineReader:
             elif name in ("del", "moveFrom"):
                 if self.options.track_changes != "accept":
                     self._walk(child, out, pending, "del")
-            elif name in ("oMath", "oMathPara"):
+            elif name == "oMath":
                 latex = omath_latex(child)
                 out.append(("", f"${latex}$" if latex else ""))
+            elif name == "oMathPara":  # display math: a line of its own
+                latex = omath_latex(child)
+                out.append(("", f"{DISPLAY}$${latex}$${DISPLAY}" if latex else ""))
             elif name == "fldSimple":
                 start = len(out)
                 self._walk(child, out, pending, change)
