@@ -49,6 +49,44 @@ def _shift_book(path: Path) -> None:
     book.save(path)
 
 
+def _two_row_header_book(path: Path) -> None:
+    """A shift schedule: week labels merged over dated columns, names merged down both rows."""
+    import openpyxl
+
+    book = openpyxl.Workbook()
+    sheet = book.active
+    sheet.title = "勤務表"
+    sheet.append(["氏名", "第1週", None, None, "第2週", None, "備考"])
+    sheet.append([None, dt.datetime(2024, 6, 3), dt.datetime(2024, 6, 4), dt.datetime(2024, 6, 5),
+                  dt.datetime(2024, 6, 10), dt.datetime(2024, 6, 11), None])  # fmt: skip
+    sheet.append(["佐藤", "○", "", "○", "○", "", "早番"])
+    sheet.append(["鈴木", "", "○", "○", "", "○", ""])
+    for col in range(2, 7):
+        sheet.cell(2, col).number_format = "m/d"
+    sheet.merge_cells("A1:A2")
+    sheet.merge_cells("B1:D1")
+    sheet.merge_cells("E1:F1")
+    book.save(path)
+
+
+def test_a_two_row_header_keeps_each_date_in_its_own_cell(tmp_path: Path) -> None:
+    _two_row_header_book(tmp_path / "shifts.xlsx")
+    text = render(read_xlsx(tmp_path / "shifts.xlsx", ReadOptions()), "x_assets")
+    assert outline(text) == [
+        ("h", 2, "勤務表"),
+        ("h", 3, "Table 1 (A1:G4)"),
+        (
+            "table",
+            [
+                ["氏名", "第1週", "第1週", "第1週", "第2週", "第2週", "備考"],
+                ["", "6/3", "6/4", "6/5", "6/10", "6/11", ""],
+                ["佐藤", "○", "", "○", "○", "", "早番"],
+                ["鈴木", "", "○", "○", "", "○", ""],
+            ],
+        ),
+    ]
+
+
 def test_titles_formats_and_hidden_content_marked(tmp_path: Path) -> None:
     _shift_book(tmp_path / "shifts.xlsx")
     text = render(read_xlsx(tmp_path / "shifts.xlsx", ReadOptions()), "x_assets")
