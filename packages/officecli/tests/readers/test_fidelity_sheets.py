@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from markdown_tree import outline
 
-from officecli.doc2md.convert import Plan, convert
+from officecli.doc2md import Options, convert
 from officecli.doc2md.markdown import render
 from officecli.readers.model import ReadOptions
 from officecli.readers.xlsx.reader import read_xlsx
@@ -123,11 +123,10 @@ def test_titles_formats_and_hidden_content_marked(tmp_path: Path) -> None:
 
 def test_hidden_content_is_a_warning_and_skip_hidden_drops_it(tmp_path: Path) -> None:
     _shift_book(tmp_path / "shifts.xlsx")
-    plan = Plan(tmp_path / "shifts.xlsx", tmp_path / "shifts.md", tmp_path / "shifts_assets")
-    kept = convert(plan, ReadOptions(), False)
+    kept = convert(tmp_path / "shifts.xlsx")
     warnings = [(f.rule_id, f.actual) for f in kept.findings if f.severity == "warning"]
     assert warnings == [("content.hidden", "1 sheets, 1 rows, 1 columns")]
-    dropped = convert(plan, ReadOptions(skip_hidden=True), False)
+    dropped = convert(tmp_path / "shifts.xlsx", Options(skip_hidden=True))
     assert [f.rule_id for f in dropped.findings if f.severity == "warning"] == []
     assert "退職" not in dropped.markdown and "Rates" not in dropped.markdown
     assert "内部メモ" not in dropped.markdown
@@ -172,8 +171,7 @@ def test_numbered_slide_paragraphs_and_chart_title(tmp_path: Path) -> None:
     chart.has_title = True
     chart.chart_title.text_frame.text = "拠点別の構成比"
     deck.save(str(tmp_path / "steps.pptx"))
-    plan = Plan(tmp_path / "steps.pptx", tmp_path / "steps.md", tmp_path / "steps_assets")
-    assert outline(convert(plan, ReadOptions(), False).markdown) == [
+    assert outline(convert(tmp_path / "steps.pptx").markdown) == [
         ("h", 2, "Slide 1: 手順"),
         ("li", 0, True, "申請する"),
         ("li", 0, True, "承認を\n待つ"),  # a line break kept as a hard break

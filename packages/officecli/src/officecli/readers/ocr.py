@@ -10,15 +10,16 @@ from __future__ import annotations
 import os
 import unicodedata
 from collections.abc import Callable, Iterable, Iterator
-from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import TYPE_CHECKING, TypeVar
 
-from officecli.readers.pdf.layout import Line
-
 if TYPE_CHECKING:
+    from concurrent.futures import Future
+
     from PIL.Image import Image
+
+    from officecli.readers.pdf.layout import Line
 
 DPI = 300
 LOW_CONFIDENCE = 60  # Tesseract's word confidence (0-100) under which a word is doubtful
@@ -154,6 +155,8 @@ def _read(image: Image, lang: str, scale: float, vertical: bool) -> OcrText:
 
 def _line(boxes: list[tuple[float, float, float, float, str]]) -> Line:
     """One OCR line; boxes closer than JOIN_GAP with CJK at the seam become one word."""
+    from officecli.readers.pdf.layout import Line
+
     boxes.sort(key=lambda b: b[0])
     top = min(b[1] for b in boxes)
     bottom = max(b[3] for b in boxes)
@@ -184,6 +187,8 @@ def _vertical_order(columns: list[list[tuple[float, float, float, float, str]]])
     """Vertical Japanese is read column by column, right to left, each top to bottom. The page
     reader orders lines by their top, so each column becomes a line one line-height below the
     previous one, all of one size (its geometry says nothing useful to a horizontal layout)."""
+    from officecli.readers.pdf.layout import Line
+
     out: list[Line] = []
     ordered = sorted(columns, key=lambda boxes: -max(b[2] for b in boxes))
     top = min((b[1] for boxes in columns for b in boxes), default=0.0)
@@ -202,6 +207,8 @@ def bounded_map(work: Callable[[T], R], items: Iterable[T], jobs: int) -> Iterat
     if jobs == 1:
         yield from map(work, items)
         return
+    from concurrent.futures import ThreadPoolExecutor
+
     # one Tesseract per page: its own OpenMP threads would only fight over the same cores
     os.environ.setdefault("OMP_THREAD_LIMIT", "1")
     pending: list[Future[R]] = []
