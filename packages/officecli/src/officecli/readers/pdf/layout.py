@@ -12,7 +12,8 @@ from typing import Any
 LINE_TOLERANCE = 2.5  # points between character tops on the same line
 MIN_SPLIT_LINES = 5
 ALIGN_TOLERANCE = 6.0
-WORD_GAP = 0.1  # share of the font size; pdfminer's word margin
+WORD_GAP = 0.1  # share of the font size a gap exceeds the line's letter spacing by: a space
+MAX_TRACKING = 0.6  # share of the font size: a wider gap is never letter spacing
 GUTTER_EMS = 1.5  # the gap between columns is wider than this many font sizes (median)
 FILLED = 0.5  # a text column's lines fill at least this share of its width (median)
 SYMBOL_FONT = re.compile(r"dingbat|symbol|wingding|webding", re.I)
@@ -29,13 +30,6 @@ def wide(ch: str) -> bool:
     """A character of the scripts written without spaces between words (CJK, kana, and
     their full-width punctuation)."""
     return unicodedata.east_asian_width(ch) in ("W", "F")
-
-
-def join_words(left: str, right: str) -> str:
-    """Two words of one line: a space between them, except between two CJK characters."""
-    if not left or not right:
-        return left or right
-    return left + right if wide(left[-1]) and wide(right[0]) else f"{left} {right}"
 
 
 def join_lines(left: str, right: str) -> str:
@@ -62,10 +56,9 @@ class Line:
 
     @property
     def text(self) -> str:
-        text = ""
-        for word in self.words:
-            text = join_words(text, word[2])
-        return text
+        """The words with a space between each two: a word ends only where the source has a
+        space (a space character, or a gap wider than the line's letter spacing)."""
+        return " ".join(word[2] for word in self.words)
 
     @property
     def x0(self) -> float:
@@ -82,14 +75,37 @@ class Line:
         return Line(words, self.top, self.bottom, self.size, fonts, self.right)
 
 
+def letter_spacing(chars: list[dict[str, Any]]) -> float:
+    """The line's own letter spacing: the median gap between neighbouring characters (no
+    space character between them; overlaps count as 0). Gaps wider than MAX_TRACKING of the
+    font size are word or column gaps, not spacing, and are left out."""
+    gaps: list[float] = []
+    before: dict[str, Any] | None = None
+    for ch in chars:
+        if ch["text"].isspace():
+            before = None
+            continue
+        if before is not None:
+            gap = max(ch["x0"] - before["x1"], 0.0)
+            if gap <= MAX_TRACKING * ch["size"]:
+                gaps.append(gap)
+        before = ch
+    return median(gaps) if gaps else 0.0
+
+
 def _words(chars: list[dict[str, Any]]) -> tuple[list[Word], list[str]]:
+    """A line's characters (left to right) as words: a word ends at a space character, or
+    at a gap wider than the line's own letter spacing by WORD_GAP of the font size, so
+    letter-spaced (tracked) text stays whole and a real space is kept in any script."""
+    chars = sorted(chars, key=lambda c: c["x0"])
+    spacing = letter_spacing(chars)
     words: list[Word] = []
     fonts: list[str] = []
     x0 = x1 = 0.0
     text = font = ""
-    for ch in sorted(chars, key=lambda c: c["x0"]):
+    for ch in chars:
         gap = ch["x0"] - x1
-        if text and (gap > WORD_GAP * ch["size"] or ch["text"].isspace()):
+        if text and (gap > spacing + WORD_GAP * ch["size"] or ch["text"].isspace()):
             if text.strip():
                 words.append((x0, x1, text.strip()))
                 fonts.append(font)
