@@ -12,10 +12,11 @@ from officecli.readers import ocr
 from officecli.readers.model import Block, Document, ReadOptions, count_chars
 from officecli.readers.ooxml import escape_inline
 from officecli.readers.pdf.budget import MAX_EXPANDED_BYTES, check_render, measured
-from officecli.readers.pdf.layout import Line, join_lines, order_lines, text_lines
+from officecli.readers.pdf.columns import Box, reading_order
+from officecli.readers.pdf.layout import Line, join_lines, text_lines
 from officecli.readers.pdf.ocr import needs_ocr, ocr_pages
-from officecli.readers.pdf.tables import borderless_tables
-from officecli.readers.pdf.text import Glyphs, clean_cell, group_blocks, group_lines
+from officecli.readers.pdf.tables import Bounds, Placed, borderless_tables
+from officecli.readers.pdf.text import Glyphs, clean_cell, group_blocks, group_lines, page_text
 from officecli.readers.safety import (
     BrokenFileError,
     EncryptedFileError,
@@ -33,8 +34,8 @@ MAX_PICTURE_BYTES = 64 * 1024 * 1024  # decoded pixels of one picture
 class PageContent:
     number: int
     lines: list[Line]
-    tables: list[tuple[float, list[list[str]]]]  # (top, rows)
-    images: list[tuple[float, str]]  # (top, asset name or "")
+    tables: list[Placed]  # (bounds, rows)
+    images: list[tuple[Bounds, str]]  # (bounds, asset name or "")
     height: float
     width: float
     body: float  # the page's commonest font size, table text included
@@ -112,8 +113,8 @@ def _cell_text(cell: str) -> str:
 
 
 def _read_page(page: Any, number: int, doc: Document) -> PageContent:
-    tables: list[tuple[float, list[list[str]]]] = []
-    boxes: list[tuple[float, float, float, float]] = []
+    tables: list[Placed] = []
+    boxes: list[Bounds] = []
     if page.edges:  # the default strategy needs ruling lines; without them it finds nothing
         for table in page.find_tables():
             cells = table.extract()
@@ -122,7 +123,7 @@ def _read_page(page: Any, number: int, doc: Document) -> PageContent:
             rows = [[_cell_text(c or "") for c in row] for row in cells]
             rows = [r for r in rows if any(c.strip() for c in r)]
             if rows:
-                tables.append((table.bbox[1], rows))
+                tables.append((table.bbox, rows))
                 boxes.append(table.bbox)
     chars = [
         ch
@@ -131,14 +132,18 @@ def _read_page(page: Any, number: int, doc: Document) -> PageContent:
             x0 <= ch["x0"] <= x1 and top <= ch["top"] <= bottom for x0, top, x1, bottom in boxes
         )
     ]
-    images = [(img["top"], _image_asset(doc, img)) for img in page.images]
+    images = [(_bounds(img), _image_asset(doc, img)) for img in page.images]
     all_lines = text_lines(chars)
     borderless, lines = borderless_tables(all_lines)
-    tables = sorted(tables + borderless, key=lambda table: table[0])
+    tables += borderless
     size = (float(page.height), float(page.width), _body_size(all_lines))
     bold = sum(len(line.text) for line in all_lines if line.bold)
     bold_body = bold * 2 > sum(len(line.text) for line in all_lines)
     return PageContent(number, lines, tables, images, *size, bold_body)
+
+
+def _bounds(obj: dict[str, Any]) -> Bounds:
+    return (float(obj["x0"]), float(obj["top"]), float(obj["x1"]), float(obj["bottom"]))
 
 
 def _running_headers(pages: list[PageContent]) -> set[str]:
@@ -191,7 +196,7 @@ def _page_blocks(
     read = f" (ocr, confidence {page.ocr_text.confidence:.2f})" if page.ocr_text else ""
     doc.add(Block("marker", f"page {page.number}{read}"))
     lines: list[Line] = []
-    for line in order_lines(page.lines, page.width):
+    for line in page.lines:
         if _is_running(line, page, running):
             doc.raw_chars -= count_chars(line.text)
         else:
@@ -199,20 +204,32 @@ def _page_blocks(
     by_size, bold_level = levels
     sizes = {size: level for (number, size), level in by_size.items() if number == page.number}
     glyphs = Glyphs()
-    groups = group_lines(lines, sizes, 0 if page.bold_body else bold_level)
-    items = group_blocks(groups, glyphs)
-    extra = [
-        (t, Block("table", rows=[[clean_cell(c, glyphs) for c in row] for row in r]))
-        for t, r in page.tables
+    boxes = [
+        Box(
+            top,
+            bottom,
+            x0,
+            x1,
+            Block("table", rows=[[clean_cell(c, glyphs) for c in row] for row in rows]),
+        )
+        for (x0, top, x1, bottom), rows in page.tables
     ]
-    extra += [
-        (t, Block("image", f"picture on page {page.number}", asset=a)) for t, a in page.images
+    boxes += [
+        Box(top, bottom, x0, x1, Block("image", f"picture on page {page.number}", asset=asset))
+        for (x0, top, x1, bottom), asset in page.images
     ]
-    for top, block in extra:
-        at = next((i for i, item in enumerate(items) if item[0] > top), len(items))
-        items.insert(at, (top, block))
-    for _top, block in items:
-        doc.add(block)
+    measure = page_text(lines)
+    run: list[Line] = []
+    for item in [*reading_order(lines, boxes, page.width), None]:
+        if isinstance(item, Line):
+            run.append(item)
+            continue
+        groups = group_lines(run, sizes, 0 if page.bold_body else bold_level, measure)
+        for _top, block in group_blocks(groups, glyphs):
+            doc.add(block)
+        run = []
+        if item is not None:
+            doc.add(item.block)
     # bullets became list markers and meaningless glyphs were dropped (and are reported)
     doc.raw_chars -= glyphs.markers + glyphs.dropped
     doc.dropped_glyphs += glyphs.dropped
@@ -286,7 +303,7 @@ def _apply_ocr(
     for number, result in read.items():
         page = pages[number - 1]
         tables, lines = borderless_tables(result.lines)
-        page.lines, page.tables = lines, sorted(page.tables + tables, key=lambda t: t[0])
+        page.lines, page.tables = lines, page.tables + tables
         page.body, page.ocr_text = _body_size(result.lines), result
         doc.ocr_pages.append(number)
         if result.low_confidence:
