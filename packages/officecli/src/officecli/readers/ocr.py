@@ -200,6 +200,31 @@ def _vertical_order(columns: list[list[tuple[float, float, float, float, str]]])
     return out
 
 
+SMALL_PICTURE = 300  # pixels high: smaller pictures are enlarged (Tesseract wants ~30 px letters)
+MARGIN = 16  # white pixels around a picture: text touching the edge is misread without them
+PICTURE_CONFIDENCE = 0.6  # a picture read less surely than this holds no text (a photo)
+
+
+def prepared(picture: Image) -> Image:
+    """A picture (grayscale) as Tesseract reads it best: large enough, with a white margin."""
+    from PIL import Image as PIL
+    from PIL import ImageOps
+
+    if picture.height < SMALL_PICTURE:
+        factor = min(2.0, SMALL_PICTURE / max(picture.height, 1))
+        size = (round(picture.width * factor), round(picture.height * factor))
+        picture = picture.resize(size, PIL.Resampling.LANCZOS)
+    return ImageOps.expand(picture, border=MARGIN, fill=255)
+
+
+def picture_text(reading: OcrText) -> str:
+    """The text OCR read in a picture, a line of the picture a line; "" for a reading too
+    unsure to be text (a photograph, a texture)."""
+    if reading.confidence < PICTURE_CONFIDENCE:
+        return ""
+    return "\n".join(line.text for line in reading.lines)
+
+
 def bounded_map(work: Callable[[T], R], items: Iterable[T], jobs: int) -> Iterator[R]:
     """work(item) for each item in order, `jobs` at a time in threads (Tesseract runs as a
     subprocess, so threads run in parallel); at most 2 x jobs items are held at once."""

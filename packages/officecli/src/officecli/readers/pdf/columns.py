@@ -32,13 +32,14 @@ MAX_DEPTH = 2  # columns within columns (three or four columns)
 
 @dataclass
 class Box:
-    """A table or a picture where it stands on the page, and its block."""
+    """A table or a picture where it stands on the page, and its blocks (a picture's text
+    read by OCR goes under it)."""
 
     top: float
     bottom: float
     x0: float
     x1: float
-    block: Block
+    blocks: list[Block]
 
 
 Item = Line | Box
