@@ -1,18 +1,23 @@
-"""The findings report of checking and converting tools, and its four renderers."""
+"""The findings report of checking and converting tools, and its four renderers.
+
+Plain classes, not dataclasses, and csv/html/json loaded by the renderers that use them:
+every report command pays for this module's imports at start-up.
+"""
 
 from __future__ import annotations
 
-import csv
-import html
-import io
-import json
-from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Literal
 
 from agentcli.envelope import SCHEMA_VERSION, dumps, write_stdout
 
-Severity = Literal["error", "warning", "info"]
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any, Literal
+
+    Severity = Literal["error", "warning", "info"]
+else:
+    Severity = str  # the Literal for mypy; typing stays unloaded
+
 SEVERITIES: tuple[Severity, ...] = ("error", "warning", "info")
 FINDING_KEYS = (
     "rule_id",
@@ -37,32 +42,73 @@ CSV_COLUMNS = (
 MetaValue = str | int | float | bool
 
 
-@dataclass(frozen=True)
 class Finding:
-    """One observation; every key is always present, empty string when it does not apply."""
+    """One observation; every key is always present, empty string when it does not apply.
+    Immutable, compared and hashed by its values."""
 
+    __slots__ = FINDING_KEYS
     rule_id: str
     severity: Severity
     message: str
-    location: str = ""
-    field: str = ""
-    expected: str = ""
-    actual: str = ""
-    suggestion: str = ""
+    location: str
+    field: str
+    expected: str
+    actual: str
+    suggestion: str
+
+    def __init__(
+        self,
+        rule_id: str,
+        severity: Severity,
+        message: str,
+        location: str = "",
+        field: str = "",
+        expected: str = "",
+        actual: str = "",
+        suggestion: str = "",
+    ) -> None:
+        values = (rule_id, severity, message, location, field, expected, actual, suggestion)
+        for key, value in zip(FINDING_KEYS, values, strict=True):
+            object.__setattr__(self, key, value)
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError(f"a Finding cannot be changed (tried to set {name})")
+
+    def _values(self) -> tuple[str, ...]:
+        return tuple(getattr(self, key) for key in FINDING_KEYS)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Finding) and self._values() == other._values()
+
+    def __hash__(self) -> int:
+        return hash(self._values())
+
+    def __repr__(self) -> str:
+        return "Finding(" + ", ".join(f"{k}={getattr(self, k)!r}" for k in FINDING_KEYS) + ")"
+
+    def __reduce__(self) -> tuple[type[Finding], tuple[str, ...]]:
+        return Finding, self._values()
 
     def to_dict(self) -> dict[str, str]:
         return {k: str(getattr(self, k)) for k in FINDING_KEYS}
 
 
-@dataclass
 class Report:
     """A tool's findings in processing order, with counts derived from them."""
 
-    tool: str
-    tool_version: str
-    title: str
-    meta: dict[str, MetaValue] = field(default_factory=dict)
-    findings: list[Finding] = field(default_factory=list)
+    def __init__(
+        self,
+        tool: str,
+        tool_version: str,
+        title: str,
+        meta: dict[str, MetaValue] | None = None,
+        findings: list[Finding] | None = None,
+    ) -> None:
+        self.tool = tool
+        self.tool_version = tool_version
+        self.title = title
+        self.meta: dict[str, MetaValue] = {} if meta is None else meta
+        self.findings: list[Finding] = [] if findings is None else findings
 
     def add(self, finding: Finding) -> None:
         self.findings.append(finding)
@@ -88,6 +134,7 @@ class Report:
 
 def report_schema() -> dict[str, Any]:
     """The JSON Schema every report validates against (shipped in the package)."""
+    import json
     from importlib import resources  # off the path of every report command (about 20 ms)
 
     text = resources.files("agentcli").joinpath("schemas/report.schema.json").read_text("utf-8")
@@ -124,6 +171,8 @@ def render_markdown(report: Report) -> str:
 
 
 def render_html(report: Report) -> str:
+    import html
+
     e = html.escape
     s = report.summary
     meta = "".join(f"<dt>{e(str(k))}</dt><dd>{e(str(v))}</dd>" for k, v in report.meta.items())
@@ -145,6 +194,9 @@ def render_html(report: Report) -> str:
 
 
 def render_csv(report: Report) -> str:
+    import csv
+    import io
+
     buf = io.StringIO()
     writer = csv.writer(buf, lineterminator="\n")
     writer.writerow(CSV_COLUMNS)

@@ -8,11 +8,12 @@ The API loads when first used, so the command line's start-up does not pay for i
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
-
 __version__ = "0.1.0"
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from typing import Any
+
     from officecli.doc2md.api import Options, convert
     from officecli.doc2md.batch import BatchResult, convert_files
     from officecli.doc2md.conversion import Conversion, Image, Meta

@@ -5,14 +5,12 @@ both run through here."""
 
 from __future__ import annotations
 
-import logging
 import os
 from collections.abc import Iterator
-from dataclasses import dataclass, replace
 from pathlib import Path
 
 from agentcli.errors import AgentError, UsageError
-from agentcli.logs import progress
+from agentcli.logs import Logger, progress
 from agentcli.outputs import check_output_dir, same_file
 from agentcli.report import Finding, Report
 from officecli.doc2md import __version__, manifest
@@ -21,9 +19,9 @@ from officecli.doc2md.llms_txt import NAME as LLMS_TXT
 from officecli.doc2md.naming import Plan, Source, collect, plan_outputs
 from officecli.doc2md.options import check_options
 from officecli.readers.model import ReadOptions
-from officecli.readers.ocr import OCR_UNAVAILABLE
+from officecli.readers.ocr_engine import OCR_UNAVAILABLE
 
-log = logging.getLogger("doc2md")
+log = Logger("doc2md")
 POOL_THRESHOLD = 4  # below this many files, starting workers costs more than it saves
 RUN_WIDE_NOTES = frozenset({OCR_UNAVAILABLE})
 
@@ -91,21 +89,33 @@ class Batch:
         return write_llms_txt(self.out_dir, self.entries, self.dry_run)
 
 
-@dataclass
 class Done:
     """One file's outcome in a batch: its conversion, or why there is none."""
 
-    plan: Plan
-    conversion: Conversion | None
-    failure: Finding | None = None
-    crashed: bool = False  # the reader raised something other than a typed error: a bug
+    __slots__ = ("conversion", "crashed", "failure", "plan")
+
+    def __init__(
+        self,
+        plan: Plan,
+        conversion: Conversion | None,
+        failure: Finding | None = None,
+        crashed: bool = False,  # the reader raised something other than a typed error: a bug
+    ) -> None:
+        self.plan = plan
+        self.conversion = conversion
+        self.failure = failure
+        self.crashed = crashed
 
 
-@dataclass
 class BatchResult:
-    report: Report
-    failed: int
-    crashed: int
+    """A batch's report, and how many files failed (crashed: a reader's bug)."""
+
+    __slots__ = ("crashed", "failed", "report")
+
+    def __init__(self, report: Report, failed: int, crashed: int) -> None:
+        self.report = report
+        self.failed = failed
+        self.crashed = crashed
 
 
 def _failed(plan: Plan, err: AgentError) -> Done:
@@ -173,7 +183,7 @@ def convert_files(
     options = options or ReadOptions()
     check_options(options)
     if len(plans) >= POOL_THRESHOLD:  # files are converted in parallel, not a file's pages
-        options = replace(options, ocr_jobs=1)
+        options = options.replace(ocr_jobs=1)
     report = Report(
         tool="doc2md",
         tool_version=__version__,

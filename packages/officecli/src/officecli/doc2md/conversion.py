@@ -3,11 +3,9 @@ audit what was lost. Writes nothing; runs in worker processes, so its values pic
 
 from __future__ import annotations
 
-import logging
-from dataclasses import dataclass, field
 from pathlib import Path
 
-from agentcli.logs import describe_text
+from agentcli.logs import Logger, describe_text
 from agentcli.report import Finding
 from officecli.doc2md.audit import audit
 from officecli.doc2md.markdown import Counts, measured, recognised, render
@@ -15,46 +13,76 @@ from officecli.doc2md.naming import assets_dir, output_stem
 from officecli.readers.model import Document, ReadOptions
 from officecli.readers.registry import reader_for
 
-log = logging.getLogger("doc2md")
+log = Logger("doc2md")
 SUMMARY_CHARS = 160
 FrontMatterValue = str | int | bool | list[int]
 
 
-@dataclass(frozen=True)
 class Image:
     """A picture of the document: its file name in the assets folder, and its bytes."""
 
-    name: str
-    data: bytes
+    __slots__ = ("data", "name")
+
+    def __init__(self, name: str, data: bytes) -> None:
+        self.name = name
+        self.data = data
+
+    def __repr__(self) -> str:
+        return f"Image({self.name!r}, {len(self.data)} bytes)"
 
 
-@dataclass(frozen=True)
 class Meta:
     """What the conversion found out about the document."""
 
-    format: str  # the reader's name: docx, xlsx, xls, pptx, pdf, drawio
-    title: str  # the first heading, or ""
-    summary: str  # the first paragraph (else the heading), on one line, shortened
-    name: str  # the Markdown file's name by doc2md's naming rule (report.md)
-    assets_dir: str  # the folder the Markdown's picture links point into (report_assets)
-    counts: dict[str, int]  # pages, sheets, slides ... as the reader counted them
-    written: Counts  # headings, list items, tables, rows, pictures and characters kept
-    ocr_pages: tuple[int, ...] = ()  # pages whose text came from OCR
+    def __init__(
+        self,
+        format: str,  # the reader's name: docx, xlsx, xls, pptx, pdf, drawio
+        title: str,  # the first heading, or ""
+        summary: str,  # the first paragraph (else the heading), on one line, shortened
+        name: str,  # the Markdown file's name by doc2md's naming rule (report.md)
+        assets_dir: str,  # the folder the Markdown's picture links point into (report_assets)
+        counts: dict[str, int],  # pages, sheets, slides ... as the reader counted them
+        written: Counts,  # headings, list items, tables, rows, pictures and characters kept
+        ocr_pages: tuple[int, ...] = (),  # pages whose text came from OCR
+    ) -> None:
+        self.format = format
+        self.title = title
+        self.summary = summary
+        self.name = name
+        self.assets_dir = assets_dir
+        self.counts = counts
+        self.written = written
+        self.ocr_pages = ocr_pages
 
 
-@dataclass
 class Conversion:
     """One document as Markdown. `markdown` links its pictures as `<assets_dir>/<name>`;
     `findings` are the report's notes and warnings about this file (losses, cuts, hidden
     content); nothing is on disk unless the conversion was asked to write (`written`)."""
 
-    source: Path
-    markdown: str
-    front_matter: dict[str, FrontMatterValue]
-    findings: list[Finding]
-    images: list[Image]
-    meta: Meta
-    written: list[Path] = field(default_factory=list)
+    def __init__(
+        self,
+        source: Path,
+        markdown: str,
+        findings: list[Finding],
+        images: list[Image],
+        meta: Meta,
+    ) -> None:
+        self.source = source
+        self.markdown = markdown
+        self.findings = findings
+        self.images = images
+        self.meta = meta
+        self.written: list[Path] = []
+        self._front_matter: dict[str, FrontMatterValue] | None = None
+
+    @property
+    def front_matter(self) -> dict[str, FrontMatterValue]:
+        """The YAML front matter's values: the source's name and sha256, the reader's counts,
+        whether OCR read any of it (the source is read again for the digest, once)."""
+        if self._front_matter is None:
+            self._front_matter = front_matter(self.source, self.meta)
+        return self._front_matter
 
     def text(self, with_front_matter: bool = False) -> str:
         """The Markdown as doc2md writes it, with the YAML front matter first if asked."""
@@ -83,17 +111,17 @@ def read_document(path: Path, options: ReadOptions) -> tuple[str, Document]:
     return fmt.name, doc
 
 
-def front_matter(path: Path, doc: Document) -> dict[str, FrontMatterValue]:
+def front_matter(path: Path, meta: Meta) -> dict[str, FrontMatterValue]:
     import hashlib
 
     found: dict[str, FrontMatterValue] = {
         "source": path.name,
         "source_sha256": hashlib.sha256(path.read_bytes()).hexdigest(),
     }
-    found.update(doc.counts)
-    found["ocr"] = bool(doc.ocr_pages or doc.counts.get("ocr_pictures"))
-    if doc.ocr_pages:
-        found["ocr_pages"] = list(doc.ocr_pages)
+    found.update(meta.counts)
+    found["ocr"] = bool(meta.ocr_pages or meta.counts.get("ocr_pictures"))
+    if meta.ocr_pages:
+        found["ocr_pages"] = list(meta.ocr_pages)
     return found
 
 
@@ -131,9 +159,7 @@ def convert_document(path: Path, options: ReadOptions, keep_ext: bool = False) -
         tuple(doc.ocr_pages),
     )  # fmt: skip
     images = [Image(asset.name, asset.data) for asset in doc.assets]
-    return Conversion(
-        path, markdown, front_matter(path, doc), findings(str(path), doc, want, got), images, meta
-    )
+    return Conversion(path, markdown, findings(str(path), doc, want, got), images, meta)
 
 
 def findings(location: str, doc: Document, want: Counts, got: Counts) -> list[Finding]:

@@ -6,28 +6,35 @@ output is never replaced, whatever the options."""
 from __future__ import annotations
 
 import json
-import logging
 from collections.abc import Iterable
-from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
+from agentcli.logs import Logger
 from agentcli.outputs import write_text_atomic
 from officecli.doc2md.errors import OutputConflictError
 from officecli.doc2md.naming import Plan
 
 MANIFEST = ".doc2md-manifest.json"
 SCHEMA_VERSION = 2  # 1 recorded the source only
-log = logging.getLogger("doc2md")
+log = Logger("doc2md")
 
 
-@dataclass
 class Entry:
     """One Markdown file of the folder: where it came from and what it holds."""
 
-    source: str  # the source's resolved path
-    assets: list[str] = field(default_factory=list)  # picture names in its assets folder
-    title: str = ""
-    summary: str = ""
+    __slots__ = ("assets", "source", "summary", "title")
+
+    def __init__(
+        self, source: str, assets: list[str] | None = None, title: str = "", summary: str = ""
+    ) -> None:
+        self.source = source  # the source's resolved path
+        self.assets: list[str] = [] if assets is None else assets  # pictures it wrote
+        self.title = title
+        self.summary = summary
+
+    def as_dict(self) -> dict[str, object]:
+        return {"source": self.source, "assets": self.assets, "title": self.title,
+                "summary": self.summary}  # fmt: skip
 
 
 def source_id(source: Path) -> str:
@@ -89,7 +96,7 @@ def refuse_conflicts(plans: Iterable[Plan], recorded: dict[str, Entry], force: b
 
 
 def save(out_dir: Path, entries: dict[str, Entry]) -> None:
-    outputs = {name: asdict(entry) for name, entry in sorted(entries.items())}
+    outputs = {name: entry.as_dict() for name, entry in sorted(entries.items())}
     text = json.dumps(
         {"schema_version": SCHEMA_VERSION, "outputs": outputs}, ensure_ascii=False, indent=2
     )

@@ -9,7 +9,6 @@ would get the same name are refused before anything is read or written.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
 from agentcli.errors import InputError, UsageError
@@ -20,22 +19,26 @@ from officecli.readers.registry import DOCUMENT_EXTENSIONS
 ROOT = PurePosixPath()
 
 
-@dataclass(frozen=True)
 class Source:
     """A file to convert, and the sub-folder of the output folder its output goes to."""
 
-    path: Path
-    folder: PurePosixPath = ROOT
+    __slots__ = ("folder", "path")
+
+    def __init__(self, path: Path, folder: PurePosixPath = ROOT) -> None:
+        self.path = path
+        self.folder = folder
 
 
-@dataclass(frozen=True)
 class Plan:
     """Where one source's output goes: its Markdown file and its pictures' folder."""
 
-    source: Path
-    key: str  # the Markdown file's path under the output folder (e.g. "sub/report.md")
-    markdown: Path
-    assets: Path
+    __slots__ = ("assets", "key", "markdown", "source")
+
+    def __init__(self, source: Path, key: str, markdown: Path, assets: Path) -> None:
+        self.source = source
+        self.key = key  # the Markdown file's path under the output folder ("sub/report.md")
+        self.markdown = markdown
+        self.assets = assets
 
 
 def output_stem(path: Path, keep_ext: bool) -> str:

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
-from typing import Any
 
 from agentcli.commands import Command, Document, Outcome
 from agentcli.errors import ExitCode, InternalError, UsageError
@@ -13,6 +12,10 @@ from agentcli.report import Finding, Report
 from officecli.doc2md import __version__
 from officecli.doc2md.options import parse_header_rows
 from officecli.readers.model import ReadOptions
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 
 def read_options(values: dict[str, Any]) -> ReadOptions:

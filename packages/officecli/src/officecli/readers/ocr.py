@@ -14,6 +14,8 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import TYPE_CHECKING, TypeVar
 
+from officecli.readers.ocr_engine import INSTALL_HINT, OCR_UNAVAILABLE
+
 if TYPE_CHECKING:
     from concurrent.futures import Future
 
@@ -26,13 +28,9 @@ LOW_CONFIDENCE = 60  # Tesseract's word confidence (0-100) under which a word is
 CONFIDENT = 0.8  # a reading this sure (mean word confidence) is kept without trying others
 VERTICAL = "vertical"  # the try that reads Japanese columns (jpn_vert, one column per line)
 JOIN_GAP = 3.0  # line heights: CJK boxes closer than this are one word (Tesseract boxes are loose)
-INSTALL_HINT = (
-    "install Tesseract 5 and its language data: "
-    "apt-get install tesseract-ocr tesseract-ocr-jpn tesseract-ocr-jpn-vert"
-)
-OCR_UNAVAILABLE = "OCR not available: " + INSTALL_HINT
 CJK_SCRIPTS = {"Japanese", "Han", "Hiragana", "Katakana"}
 
+__all__ = ["INSTALL_HINT", "OCR_UNAVAILABLE", "OcrText", "available", "recognise"]
 T = TypeVar("T")
 R = TypeVar("R")
 

@@ -3,12 +3,11 @@
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
 
 from officecli.readers.docx.math_latex import omath_latex
 from officecli.readers.ooxml import R_EMBED, R_ID, escape_inline, local, picture_ext, q
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
     from xml.etree.ElementTree import Element
 
@@ -32,24 +31,24 @@ HYPERLINK_URL = re.compile(r'^\s*HYPERLINK\s+"([^"]+)"')  # not `HYPERLINK \l "b
 DISPLAY = "\x1e"
 
 
-@dataclass
 class Field:
     """A complex field being read (fldChar begin .. separate .. end): its instruction and
     where its displayed result starts in the pieces of the paragraph that holds it."""
 
-    instruction: str = ""
-    pieces: list[tuple[str, str]] | None = None
-    start: int = 0
+    def __init__(self) -> None:
+        self.instruction = ""
+        self.pieces: list[tuple[str, str]] | None = None
+        self.start = 0
 
 
-@dataclass
 class Pending:
     """What a paragraph produced besides its own text: pictures and text-box paragraphs."""
 
-    images: list[tuple[str, str]] = field(default_factory=list)  # (alt, asset or "")
-    charts: list[list[list[str]]] = field(default_factory=list)
-    boxes: list[Element] = field(default_factory=list)
-    unconverted: list[str] = field(default_factory=list)
+    def __init__(self) -> None:
+        self.images: list[tuple[str, str]] = []  # (alt, asset or "")
+        self.charts: list[list[list[str]]] = []
+        self.boxes: list[Element] = []
+        self.unconverted: list[str] = []
 
 
 def _on(rpr: Element | None, tag: str) -> bool:

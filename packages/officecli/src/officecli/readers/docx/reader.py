@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from officecli.readers.docx.inline import InlineReader, Pending
 from officecli.readers.model import Block, Document, ReadOptions, count_chars
 from officecli.readers.ooxml import R_ID, local, q, raw_text_chars
 from officecli.readers.safety import BrokenFileError, Package
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
     from xml.etree.ElementTree import Element
 
