@@ -8,6 +8,7 @@ from __future__ import annotations
 import threading
 import zipfile
 from collections.abc import Iterator
+from contextlib import suppress
 from pathlib import Path
 
 from officecli.readers.errors import (
@@ -86,10 +87,8 @@ def parse_xml(data: bytes | str, part: str) -> Element:
     refuse_dtd(screen, part)
     screen.StartElementHandler = _root_reached
     try:
-        try:
+        with suppress(_RootReached):
             screen.Parse(data, True)
-        except _RootReached:
-            pass
         builder = XMLParser()
         builder.feed(data)
         return builder.close()
