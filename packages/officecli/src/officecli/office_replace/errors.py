@@ -26,3 +26,13 @@ class NewNameError(InputError):
 
     code = "BAD_NEW_NAME"
     default_suggestion = "change the rule so every new sheet or file name is valid and unique"
+
+
+class GrowthError(InputError):
+    """The rules would write more text into a story or a file than --max-growth allows."""
+
+    code = "GROWTH_LIMIT"
+    default_suggestion = (
+        "reorder or narrow the rules so that none finds what another wrote (a longer find, "
+        "or one rule instead of several); if that much text is intended, raise --max-growth"
+    )
