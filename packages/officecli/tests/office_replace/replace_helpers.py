@@ -120,7 +120,7 @@ def run_capped(
         capture_output=True,
         text=True,
         timeout=timeout,
-        preexec_fn=cap,  # noqa: PLW1509 - the child runs no threads before exec
+        preexec_fn=cap,  # the limit is set in the child, before exec
         check=False,
     )
     return proc.returncode, json.loads(proc.stdout) if proc.stdout else {"stderr": proc.stderr}

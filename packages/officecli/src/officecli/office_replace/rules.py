@@ -228,7 +228,10 @@ def load_rules(path_arg: str) -> RuleFile:
     """Every rule in file order; any problem is exit 2 with the row number."""
     problem = not_a_file(path_arg)
     if problem:
-        raise RulesError(f"rules file {path_arg!r}: {problem}", suggestion="check --rules")
+        raise RulesError(
+            f"rules file {path_arg!r}: {problem}",
+            suggestion="give --rules the path of a rules file",
+        )
     path = Path(path_arg)
     if path.suffix.lower() not in RULE_FORMATS:
         raise RulesError(

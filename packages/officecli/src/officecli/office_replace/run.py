@@ -32,7 +32,7 @@ def parse_stories(raw: str) -> set[str]:
     if unknown or not stories:
         raise UsageError(
             f"--stories: unknown {', '.join(unknown) or '(none given)'}",
-            suggestion="use a comma-separated list of: " + ", ".join(STORIES),
+            suggestion="give --stories a comma-separated list of: " + ", ".join(STORIES),
         )
     return stories
 
@@ -41,7 +41,11 @@ def handle(values: dict[str, Any], command: Command) -> Outcome:
     dry_run = bool(values["dry_run"])
     out_dir = check_output_dir(values["out_dir"]) if values["out_dir"] else None
     if out_dir is None and not dry_run:
-        raise OutDirError("-d OUTDIR is required unless --dry-run")
+        raise OutDirError(
+            "-d OUTDIR is required unless --dry-run",
+            suggestion="pass -d OUTDIR (a folder outside the inputs), or add --dry-run to "
+            "write nothing",
+        )
     stories = parse_stories(values["stories"])
     if values["max_growth"] < 1:
         raise UsageError(
