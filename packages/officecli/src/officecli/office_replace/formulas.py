@@ -33,6 +33,10 @@ RANGES = {"dataValidation": "data validation", "conditionalFormatting": "conditi
 SERIES_ROLES = {"tx": "name", "cat": "categories", "xVal": "categories", "val": "values"}
 SERIES_ROLES |= {"yVal": "values", "bubbleSize": "bubble sizes"}
 SHAPES = {"sp", "cxnSp", "pic", "graphicFrame", "grpSp"}
+# the elements that hold one (found by lxml in C: a worksheet is mostly cells without any);
+# shapes and form controls hold theirs in attributes, so their small parts are walked whole
+HOLDERS = tuple(f"{{*}}{t}" for t in sorted(FORMULA_TAGS | {"hyperlink", "worksheetSource"}))
+LINKED_PARTS = ("xl/drawings/", "xl/ctrlProps/")
 
 
 def quoted(name: str) -> str:
@@ -114,7 +118,9 @@ def formulas(pkg: EditablePackage, sheet_of: dict[str, str]) -> Iterator[Formula
         if not FORMULA_PARTS.fullmatch(part):
             continue
         label = sheet_of.get(part) or part.rpartition("/")[2].removesuffix(".xml")
-        for el in pkg.xml(part).iter():
+        root = pkg.xml(part)
+        linked = part.startswith(LINKED_PARTS)
+        for el in root.iter() if linked else root.iter(*HOLDERS):
             if not isinstance(el.tag, str):
                 continue
             local = etree.QName(el).localname
