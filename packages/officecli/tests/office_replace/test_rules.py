@@ -186,3 +186,10 @@ def test_help_and_capabilities_list_the_values_the_loader_takes(
     scope = next(f for f in described["fields"] if f["name"] == "scope")
     assert scope["default"] == "text"
     assert list(scope["values"]) == ["text", "sheetname", "filename", "all"]
+    assert list(command["output_schema"]["rule_ids"]) == [
+        "ID",
+        "replace.skipped",
+        "replace.furigana",
+        "replace.failed",
+        "rule.uncovered",
+    ]

@@ -17,6 +17,18 @@ from officecli.readers.errors import (
 STORIES = ("body", "headers", "footnotes", "comments", "notes", "charts", "masters")
 DEFAULT_STORIES = "body,headers,footnotes,notes,charts"
 DEFAULT_FACTOR = 16  # --max-growth (growth.py explains the bound)
+SKIPPED, FURIGANA = "replace.skipped", "replace.furigana"
+FAILED, UNCOVERED = "replace.failed", "rule.uncovered"
+RULE_IDS = {
+    "ID": "a replacement made by the rule with this id; field: its story (body, headers, ..., "
+    "sheetname, filename), or `sheet reference` for a formula a sheet rename rewrites",
+    SKIPPED: "a match not made: it spans a tab, a break, a field, a tracked change ... (field: "
+    "the rule id)",
+    FURIGANA: "a changed Excel string whose furigana was left as it was",
+    FAILED: "a file that could not be read or edited (field: the error code)",
+    UNCOVERED: "a rule's find text where the rule does not act; the suggestion is what would "
+    "cover it (the row to add, or the --stories to pass), field: the rule id",
+}
 STORY_FLOOR, FILE_FLOOR = 1024, 4096
 
 REPLACE = Command(
@@ -51,7 +63,10 @@ REPLACE = Command(
         RulesError, GrowthError, OutDirError, NewNameError, OutputIsInputError,
         BrokenFileError, EncryptedFileError, UnsafeFileError, UnsupportedFormatError,
     ),
-    output={"$ref": "agentcli report schema (schema_version, tool, meta, summary, findings)"},
+    output={
+        "$ref": "agentcli report schema (schema_version, tool, meta, summary, findings)",
+        "rule_ids": RULE_IDS,
+    },
 )  # fmt: skip
 
 APP = App(

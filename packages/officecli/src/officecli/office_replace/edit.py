@@ -7,9 +7,10 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 
 from agentcli.report import Finding
+from officecli.office_replace.commands import FAILED
 from officecli.office_replace.excel import excel_stories, sheets
 from officecli.office_replace.files import Item
-from officecli.office_replace.found import FAILED, Found
+from officecli.office_replace.found import Found
 from officecli.office_replace.package import EditablePackage
 from officecli.office_replace.rules import Rule, RuleFile
 from officecli.office_replace.sheetnames import rename_sheets

@@ -12,8 +12,9 @@ from dataclasses import dataclass
 
 from lxml import etree
 
+from officecli.office_replace.commands import FURIGANA
 from officecli.office_replace.drawingml import chart_stories, story
-from officecli.office_replace.found import FURIGANA, Found, Paragraphs
+from officecli.office_replace.found import Found, Paragraphs
 from officecli.office_replace.package import EditablePackage
 from officecli.office_replace.rules import Rule
 from officecli.office_replace.stories import Story

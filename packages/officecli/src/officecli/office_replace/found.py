@@ -6,17 +6,12 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
 from agentcli.report import Finding
-from officecli.office_replace.commands import DEFAULT_FACTOR
+from officecli.office_replace.commands import DEFAULT_FACTOR, SKIPPED
 from officecli.office_replace.growth import Growth
 from officecli.office_replace.rules import Rule
 from officecli.office_replace.textedit import Hit, Segment, apply_rules
 
 Paragraphs = Iterable[tuple[str, list[Segment], bool]]
-
-SKIPPED = "replace.skipped"
-FURIGANA = "replace.furigana"
-FAILED = "replace.failed"
-UNCOVERED = "rule.uncovered"
 
 
 @dataclass

@@ -14,9 +14,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from officecli.office_replace.commands import STORIES
+from officecli.office_replace.commands import STORIES, UNCOVERED
 from officecli.office_replace.formulas import formulas, sheet_references
-from officecli.office_replace.found import UNCOVERED, Found
+from officecli.office_replace.found import Found
 from officecli.office_replace.package import EditablePackage
 from officecli.office_replace.rules import Rule, RuleFile
 from officecli.office_replace.stories import Story
