@@ -35,12 +35,13 @@ def test_a_chain_of_rules_is_exit_2_naming_them_with_memory_capped(tmp_path: Pat
     assert (code, envelope["error_code"]) == (2, "GROWTH_LIMIT")
     assert envelope["data"] == {
         "location": "one.docx :: body",
-        "rules": [f"R{row}" for row in range(2, 16)],  # 2 + 4 + ... + 2**14 > 16 * 1024
+        # each of the 1 + 2 + ... + 2**12 replacements counts 4 characters: > 16 * 1,024
+        "rules": [f"R{row}" for row in range(2, 15)],
         "limit": 16 * 1024,
-        "written": 2**15 - 2,
+        "written": 4 * (2**13 - 1),
     }
     assert envelope["error"].startswith(
-        "rules R2, R3, R4, R5, R6, R7, R8, R9, R10, R11 and 4 more would write 32,766 "
+        "rules R2, R3, R4, R5, R6, R7, R8, R9, R10, R11 and 3 more would write 32,764 "
         "characters into one.docx :: body, more than --max-growth 16 times its 1 characters "
         "(counted as 1,024) allows"
     )
@@ -86,7 +87,7 @@ def test_names_are_bounded_too(replace: Replace, tmp_path: Path) -> None:
 
 
 def test_the_file_has_a_bound_of_its_own(replace: Replace, tmp_path: Path) -> None:
-    # 13 copies write 16,382 characters into each sheet's one-character cell: under each
+    # 12 copies write 4 x 4,095 characters into each sheet's one-character cell: under each
     # sheet's 16 x 1,024, over the file's 16 x 4,096 by the fifth sheet
     wb = openpyxl.Workbook()
     wb.active["A1"] = "a"
@@ -94,11 +95,20 @@ def test_the_file_has_a_bound_of_its_own(replace: Replace, tmp_path: Path) -> No
         wb.create_sheet(f"S{n}")["A1"] = "a"
     wb.save(tmp_path / "book.xlsx")
     code, envelope = replace(
-        tmp_path / "book.xlsx", "--rules", chain(tmp_path / "r.csv", 13), "--dry-run"
+        tmp_path / "book.xlsx", "--rules", chain(tmp_path / "r.csv", 12), "--dry-run"
     )
     assert (code, envelope["error_code"]) == (2, "GROWTH_LIMIT")
     assert envelope["data"]["location"] == "book.xlsx"
     assert envelope["data"]["limit"] == 16 * 4096
+
+
+def test_rules_that_trade_back_and_forth_are_bounded(replace: Replace, tmp_path: Path) -> None:
+    # a -> b, b -> a ...: the text never grows, but each replacement is a finding
+    source = one_paragraph(tmp_path / "dense.docx", "a" * 2000)
+    rules = write_rules(tmp_path / "r.csv", [["find", "replace"], *[["a", "b"], ["b", "a"]] * 8])
+    code, envelope = replace(source, "--rules", rules, "--dry-run")
+    assert (code, envelope["error_code"]) == (2, "GROWTH_LIMIT")
+    assert envelope["data"]["rules"] == ["R2", "R3", "R4", "R5", "R6"]  # 5 x 2,000 x 4 > 16 x 2,000
 
 
 def test_ordinary_rules_are_never_near_the_bound(replace: Replace, tmp_path: Path) -> None:

@@ -29,7 +29,7 @@ RULE_IDS = {
     UNCOVERED: "a rule's find text where the rule does not act; the suggestion is what would "
     "cover it (the row to add, or the --stories to pass), field: the rule id",
 }
-STORY_FLOOR, FILE_FLOOR = 1024, 4096
+STORY_FLOOR, FILE_FLOOR, MIN_CHARGE = 1024, 4096, 4
 
 REPLACE = Command(
     "replace",
@@ -49,7 +49,7 @@ REPLACE = Command(
         Arg("--exclude", "do not edit files whose path or name matches this glob (repeatable)", multiple=True, metavar="GLOB"),
         Arg("--stories", "comma-separated parts to edit: " + ", ".join(STORIES), default=DEFAULT_STORIES),
         Arg("--continue-on-error", "write the files that could be read even when some could not (exit 0)", type="boolean"),
-        Arg("--max-growth", f"the most text the rules may write into one part, or one file, as a multiple of its text (parts under {STORY_FLOOR:,} characters and files under {FILE_FLOOR:,} count as that long); more is exit 2 (GROWTH_LIMIT), naming the rules", type="integer", default=DEFAULT_FACTOR, metavar="FACTOR"),
+        Arg("--max-growth", f"the most text the rules may write into one part, or one file, as a multiple of its text (parts under {STORY_FLOOR:,} characters and files under {FILE_FLOOR:,} count as that long; a replacement counts at least {MIN_CHARGE} characters); more is exit 2 (GROWTH_LIMIT), naming the rules", type="integer", default=DEFAULT_FACTOR, metavar="FACTOR"),
         Arg("--fail-on", "exit 1 when the report has a finding this severe (warning: a skipped match, or find text left where no rule of the set acts; info: any replacement)", choices=("none", "warning", "info"), default="none"),
     ),
     examples=(

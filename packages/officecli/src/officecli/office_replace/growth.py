@@ -2,8 +2,9 @@
 file, so that rules that feed each other (`a` -> `aa`, then `a` -> `aa` again: the text
 doubles with each) end in exit 2 naming them, not in a run that eats the machine.
 
-Every replacement is charged what it writes (its length, and at least 1, so that a rule
-that writes nothing, or writes what it found, still counts). A story may be charged at
+Every replacement is charged what it writes: its length, and at least MIN_CHARGE, so that
+rules that write little (nothing, or what they found, or `a` for `b` and back) cannot repeat
+without bound: each replacement is also a finding in the report. A story may be charged at
 most `factor` times the characters it held, a file `factor` times the characters of its
 stories together; a story shorter than STORY_FLOOR characters counts as that long, a
 file shorter than FILE_FLOOR too. Characters are counted as the stories are read, so the
@@ -16,7 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Sequence
 
-from officecli.office_replace.commands import FILE_FLOOR, STORY_FLOOR
+from officecli.office_replace.commands import FILE_FLOOR, MIN_CHARGE, STORY_FLOOR
 from officecli.office_replace.errors import GrowthError
 from officecli.office_replace.rules import Match, Rule, splice
 
@@ -25,7 +26,7 @@ MAX_NAMED = 10
 
 def cost(matches: Iterable[Match]) -> int:
     """What these replacements write."""
-    return sum(max(1, len(m.replacement)) for m in matches)
+    return sum(max(MIN_CHARGE, len(m.replacement)) for m in matches)
 
 
 def renamed(
