@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
+from functools import cache
 
 from lxml import etree
 
@@ -112,12 +113,12 @@ def strings(
 def excel_stories(pkg: EditablePackage) -> Iterator[Story]:
     main = pkg.main_part()
     book = sheets(pkg, main)
+    users = cache(lambda: _cells_by_string(pkg, book))  # walks every cell: once, if asked
     for shared in pkg.targets(main, "sharedStrings")[:1]:
 
         def located(shared: str = shared) -> Iterator[tuple[str, etree._Element]]:
-            users = _cells_by_string(pkg, book)
             items = pkg.xml(shared).iter(X_SI)
-            return ((_place(users.get(n, []), n), si) for n, si in enumerate(items))
+            return ((_place(users().get(n, []), n), si) for n, si in enumerate(items))
 
         yield strings("body", shared, "sharedStrings", located)
     for name, part in book:

@@ -16,6 +16,7 @@ the bound; a chain doubles its writes with each rule and crosses it after a few.
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Sequence
+from typing import NoReturn
 
 from officecli.office_replace.commands import FILE_FLOOR, MIN_CHARGE, STORY_FLOOR
 from officecli.office_replace.errors import GrowthError
@@ -84,7 +85,7 @@ class Growth:
 
     def _refuse(
         self, where: str, writers: dict[str, int], written: int, read: int, floor: int
-    ) -> None:
+    ) -> NoReturn:
         ids = list(writers)
         basis = f"{read:,} characters" + (f" (counted as {floor:,})" if read < floor else "")
         named = ", ".join(ids[:MAX_NAMED]) + (
@@ -93,7 +94,7 @@ class Growth:
         limit = self.factor * max(read, floor)
         raise GrowthError(
             f"rules {named} would write {written:,} characters into {where}, more than "
-            f"--max-growth {self.factor} times its {basis} allows: a rule finds "
-            "what an earlier rule wrote, and the text grows with each",
+            f"--max-growth {self.factor} times its {basis} allows: a rule finds what an "
+            "earlier rule wrote (a chain, or rules that undo each other)",
             data={"location": where, "rules": ids, "limit": limit, "written": written},
         )
