@@ -9,7 +9,7 @@ import openpyxl
 import pptx
 from openpyxl.chart import BarChart, Reference
 from openpyxl.workbook.defined_name import DefinedName
-from replace_helpers import Replace, docx_body, findings, para, run, write_rules
+from replace_helpers import Replace, docx_body, findings, para, patch_zip, run, write_rules
 
 UNCOVERED = "rule.uncovered"
 DEFAULT = "body,headers,footnotes,notes,charts"
@@ -129,3 +129,22 @@ def test_every_place_of_a_workbook_says_what_covers_it(replace: Replace, tmp_pat
         ("b.xlsx :: chart1 :: series 1 values", "'Globex'!$B$2:$B$4"),
         ("b.xlsx :: workbook :: defined name 'AcmeCorp_total'", "'Globex'!$B$2"),
     ]
+
+
+def test_a_part_no_rule_edits_that_cannot_be_read_is_said_and_the_file_written(
+    replace: Replace, tmp_path: Path
+) -> None:
+    source = book(tmp_path / "b.xlsx")
+    patch_zip(source, {"xl/tables/table9.xml": "<table><unclosed></table>"})
+    rules = write_rules(tmp_path / "r.csv", [["find", "replace"], ["sales", "revenue"]])
+    code, report = replace(source, "--rules", rules, "-d", tmp_path / "out")
+    assert code == 0
+    assert seen(report, "location", "field") == [("b.xlsx :: workbook", "BROKEN_FILE")]
+    assert findings(report, UNCOVERED)[0]["message"].startswith(
+        "a part with formulas could not be read to look for text no rule reaches: "
+        "b.xlsx:xl/tables/table9.xml: XML is not well formed"
+    )
+    assert [f["location"] for f in findings(report, "R2")] == [
+        "b.xlsx :: Acme Corp :: chart1 :: chart title / paragraph 1"
+    ]
+    assert (tmp_path / "out" / "b.xlsx").exists()

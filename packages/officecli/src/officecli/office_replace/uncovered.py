@@ -94,13 +94,16 @@ class Look:
                         text = "".join(s.text for s in segments)
                         self.place(text, cover, f"{story.story} text", *story.where, place)
             except ReaderError as exc:
-                self.found.warn(
-                    UNCOVERED,
-                    f"{story.part} could not be read to look for text no rule reaches: "
-                    + exc.message,
-                    *story.where,
-                    field=exc.code,
-                )
+                self.unreadable(story.part, exc, *story.where)
+
+    def unreadable(self, part: str, exc: ReaderError, *where: str) -> None:
+        """A part no rule edits, that cannot be read: said, and the file still written."""
+        self.found.warn(
+            UNCOVERED,
+            f"{part} could not be read to look for text no rule reaches: {exc.message}",
+            *where,
+            field=exc.code,
+        )
 
     def workbook(self, pkg: EditablePackage, main: str, sheet_of: dict[str, str]) -> None:
         """Sheet names, defined names' own names, and every formula of the book."""
@@ -111,11 +114,14 @@ class Look:
         for defined in book.iter(f"{{{X}}}definedName"):
             name = defined.get("name") or ""
             self.place(name, NOTHING, "a defined name", "workbook", f"defined name {name!r}")
-        for formula in formulas(pkg, sheet_of):
-            if formula.bare_name:
-                self.place(formula.text, SHEET_NAME, "a pivot source", *formula.where)
-            else:
-                self.formula(formula.text, formula.where)
+        try:
+            for formula in formulas(pkg, sheet_of):
+                if formula.bare_name:
+                    self.place(formula.text, SHEET_NAME, "a pivot source", *formula.where)
+                else:
+                    self.formula(formula.text, formula.where)
+        except ReaderError as exc:
+            self.unreadable("a part with formulas", exc, "workbook")
 
     def formula(self, text: str, where: tuple[str, ...]) -> None:
         """A match inside a sheet reference is covered by a sheetname rule; elsewhere in a
