@@ -15,7 +15,7 @@ the bound; a chain doubles its writes with each rule and crosses it after a few.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterator, Sequence
 from typing import NoReturn
 
 from officecli.office_replace.commands import FILE_FLOOR, MIN_CHARGE, STORY_FLOOR
@@ -25,8 +25,10 @@ from officecli.office_replace.rules import Match, Rule, splice
 MAX_NAMED = 10
 
 
-def cost(matches: Iterable[Match]) -> int:
-    """What these replacements write."""
+def cost(rule: Rule, matches: Sequence[Match]) -> int:
+    """What these replacements of `rule` write."""
+    if not rule.template:  # one replacement text for every match
+        return len(matches) * max(MIN_CHARGE, len(rule.replace))
     return sum(max(MIN_CHARGE, len(m.replacement)) for m in matches)
 
 
@@ -40,7 +42,7 @@ def renamed(
     for rule in rules:
         matches = list(rule.finditer(name)) if rule.may_match(name) else []
         if matches:
-            growth.charge(rule, cost(matches))
+            growth.charge(rule, cost(rule, matches))
             new = splice(name, matches)
             if new != name:
                 yield rule, name, new

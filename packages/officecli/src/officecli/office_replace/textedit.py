@@ -111,7 +111,7 @@ def apply_rules(
         if not matches:
             continue
         if growth is not None:
-            growth.charge(rule, cost(matches))
+            growth.charge(rule, cost(rule, matches))
         offsets, ends, at = [], [], 0
         for seg in segments:
             offsets.append(at)

@@ -44,6 +44,7 @@ class Look:
         self.file = rules
         self.stories = stories
         self.found = found
+        self.rules_of: dict[Cover, list[Rule]] = {}
 
     def covered(self, rule: Rule, cover: Cover) -> bool:
         return (
@@ -53,7 +54,10 @@ class Look:
         )
 
     def uncovered(self, cover: Cover) -> list[Rule]:
-        return [r for r in self.file.rules if not self.covered(r, cover)]
+        """The rules that do not act on a place of this cover."""
+        if cover not in self.rules_of:
+            self.rules_of[cover] = [r for r in self.file.rules if not self.covered(r, cover)]
+        return self.rules_of[cover]
 
     def place(self, text: str, cover: Cover, what: str, *where: str) -> None:
         """Report each rule, not covering this place, that finds something in its text."""
