@@ -8,6 +8,7 @@ from pathlib import Path
 
 import docx
 import openpyxl
+import pytest
 from replace_helpers import Replace, docx_body, para, run, run_capped, write_rules
 
 from officecli.office_replace.errors import GrowthError
@@ -60,29 +61,26 @@ def test_max_growth_raises_the_bound(replace: Replace, tmp_path: Path) -> None:
     assert docx.Document(str(tmp_path / "out" / "one.docx")).paragraphs[0].text == "a" * 2**14
 
 
-def test_names_are_bounded_too(replace: Replace, tmp_path: Path) -> None:
-    (tmp_path / "in").mkdir()
+@pytest.mark.parametrize(
+    ("name", "scope", "location"),
+    [
+        ("book.xlsx", "sheetname", "book.xlsx :: sheet 'a'"),
+        ("a.txt", "filename", "a.txt :: file name"),
+    ],
+)
+def test_names_are_bounded_too(
+    replace: Replace, tmp_path: Path, name: str, scope: str, location: str
+) -> None:
     wb = openpyxl.Workbook()
     wb.active.title = "a"
-    wb.save(tmp_path / "in" / "book.xlsx")
-    code, envelope = replace(
-        tmp_path / "in" / "book.xlsx", "--rules", chain(tmp_path / "s.csv", 40, "sheetname"),
-        "--dry-run",
-    )  # fmt: skip
+    wb.save(tmp_path / "book.xlsx")
+    (tmp_path / "a.txt").write_text("x", encoding="utf-8")
+    rules = chain(tmp_path / "r.csv", 40, scope)
+    code, envelope = replace(tmp_path / name, "--rules", rules, "--dry-run")
     assert (code, envelope["error_code"], envelope["data"]["location"]) == (
         2,
         "GROWTH_LIMIT",
-        "book.xlsx :: sheet 'a'",
-    )
-    (tmp_path / "in" / "a.txt").write_text("x", encoding="utf-8")
-    code, envelope = replace(
-        tmp_path / "in" / "a.txt", "--rules", chain(tmp_path / "f.csv", 40, "filename"),
-        "--dry-run",
-    )  # fmt: skip
-    assert (code, envelope["error_code"], envelope["data"]["location"]) == (
-        2,
-        "GROWTH_LIMIT",
-        "a.txt :: file name",
+        location,
     )
 
 
