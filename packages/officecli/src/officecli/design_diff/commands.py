@@ -56,6 +56,7 @@ EXCEL = Command(
         Arg("--no-nfkc", "keep full-width and half-width forms apart (NFKC folding is on by default)", type="boolean"),
         Arg("--numeric-tolerance", "numbers closer than this are equal", type="number", default=0.0),
         Arg("--formulas", "compare formulas instead of their cached values", type="boolean"),
+        Arg("--no-renamed-rows", "report a changed key as a row removed and a row added, not as one row.renamed", type="boolean"),
         _FAIL_ON,
     ),
     examples=(

@@ -9,6 +9,7 @@ from agentcli.errors import UsageError
 from agentcli.report import SEVERITIES, Report
 from officecli import __version__
 from officecli.design_diff.excel_diff import DiffOptions, diff_workbooks, select_sheets
+from officecli.design_diff.grading import Grading
 from officecli.design_diff.normalize import Normaliser
 from officecli.design_diff.presets import PRESET_NAMES, Preset, load_preset
 from officecli.design_diff.table_diff import TableOptions
@@ -17,6 +18,7 @@ META_COUNTS = {
     "rows_added": "row.added",
     "rows_removed": "row.removed",
     "rows_moved": "row.moved",
+    "rows_renamed": "row.renamed",
     "cells_changed": "cell.changed",
     "columns_added": "column.added",
     "columns_removed": "column.removed",
@@ -57,6 +59,7 @@ def excel_handler(values: dict[str, Any], command: Command) -> Outcome:
             keys=tuple(values.get("key") or ()),
             ignore=tuple(values.get("ignore") or ()),
             normaliser=normaliser,
+            renamed_rows=not values["no_renamed_rows"],
         ),
         sheets=tuple(values.get("sheet") or ()),
         header_row=values["header_row"],
@@ -119,7 +122,24 @@ def describe_preset(preset: Preset) -> dict[str, Any]:
             "default": preset.default_severity,
             "rules": dict(preset.rule_severity),
             "changed": dict(preset.changed_severity),
+            "narrowed": dict(preset.narrowed_severity),
+            "widened": dict(preset.widened_severity),
         },
+        "grading": describe_grading(preset.grading),
+    }
+
+
+def describe_grading(grading: Grading) -> dict[str, Any]:
+    ladders: dict[int, dict[int, list[str]]] = {}
+    for name, (ladder, rung) in grading.rungs.items():
+        ladders.setdefault(ladder, {}).setdefault(rung, []).append(name)
+    return {
+        "sizes": sorted(grading.sizes),
+        "types": sorted(grading.types),
+        "required": sorted(grading.required),
+        "nullable": sorted(grading.nullable),
+        "marks": sorted(grading.marks),
+        "ladders": [[rungs[r] for r in sorted(rungs)] for _l, rungs in sorted(ladders.items())],
     }
 
 

@@ -10,12 +10,13 @@ from itertools import compress
 from operator import itemgetter, ne
 from typing import Any
 
-from agentcli.report import Finding, Severity
+from agentcli.report import SEVERITIES, Finding, Severity
 from officecli.design_diff.align import Alignment, align, similarity
 from officecli.design_diff.columns import ColumnMatch, header_pairs, match_columns
 from officecli.design_diff.errors import KeyColumnError
 from officecli.design_diff.normalize import Normaliser, label_key
 from officecli.design_diff.presets import Preset
+from officecli.design_diff.renames import renamed_rows
 from officecli.design_diff.workbook import Row, Table
 from officecli.fieldcheck.errors import closest
 from officecli.readers.grid import cell_ref, column_letter
@@ -29,6 +30,7 @@ class TableOptions:
     keys: tuple[str, ...] = ()  # --key header labels
     ignore: tuple[str, ...] = ()  # --ignore header labels
     normaliser: Normaliser = field(default_factory=Normaliser)
+    renamed_rows: bool = True  # a removed and an added row alike at one place: one rename
 
 
 def find_column(headers: list[str], label: str) -> int:
@@ -60,16 +62,27 @@ class _Side:
         self.key_cols: list[int] = []
         self.by_role = False
 
-    def set_keys(self, labels: tuple[str, ...], preset: Preset) -> None:
-        """--key labels; else the preset's key roles; else the first column not ignored."""
+    def set_keys(self, labels: tuple[str, ...], preset: Preset, like: _Side | None = None) -> None:
+        """--key labels; else the preset's key roles; else the column headed as `like`'s
+        key (the before table's: a key column that moved stays the key); else the first
+        column not ignored. Loose cells are keyed by each row's first filled cell."""
+        if self.table.loose:
+            self.key_cols = [0]
+            return
         if labels:
             self.key_cols = [find_column(self.table.headers, k) for k in labels]
             return
         self.key_cols = [self.roles.index(r) for r in preset.keys if r in self.roles]
         self.by_role = bool(self.key_cols)
-        if not self.key_cols:
-            free = [i for i in range(len(self.table.headers)) if i not in self.ignored]
-            self.key_cols = free[:1]
+        if self.key_cols:
+            return
+        if like is not None and like.key_cols and not like.by_role:
+            same = find_column(self.table.headers, like.table.headers[like.key_cols[0]])
+            if same >= 0 and same not in self.ignored:
+                self.key_cols = [same]
+                return
+        free = [i for i in range(len(self.table.headers)) if i not in self.ignored]
+        self.key_cols = free[:1]
 
     def keys(self) -> list[Hashable | None]:
         """Each row's key, None when its key values are blank: (section, values) when the
@@ -131,7 +144,7 @@ def _check_keys(old: _Side, new: _Side, labels: tuple[str, ...]) -> None:
     which = "the after file" if side is new else "the before file"
     raise KeyColumnError(
         f"key column {label!r}: not in sheet {side.table.sheet!r} of {which}",
-        suggestion=f"the closest existing column is {near!r}; "
+        suggestion=f"did you mean {near!r}? (--key {near}); "
         f"columns are: {', '.join(side.table.headers)}",
         data={"column": label, "closest": near, "sheet": side.table.sheet},
     )
@@ -166,7 +179,7 @@ class TableDiff:
     def run(self) -> list[Placed]:
         old, new = self.old, self.new
         old.set_keys(self.opts.keys, self.preset)
-        new.set_keys(self.opts.keys, self.preset)
+        new.set_keys(self.opts.keys, self.preset, like=old)
         _check_keys(old, new, self.opts.keys)
         known = header_pairs(old.table.headers, new.table.headers, old.roles, new.roles)
         known = {n: o for n, o in known.items() if n not in new.ignored and o not in old.ignored}
@@ -196,14 +209,41 @@ class TableDiff:
         differing = self._differing(cols, rows.pairs)
         for pair in sorted(rows.moved | differing, key=itemgetter(1)):  # in the pairs' order
             self._cells(*pair, cols, pair in rows.moved, pair in differing)
+        renamed = self._renames(rows.removed, rows.added, rows.pairs)
+        for o, n in renamed:
+            self._renamed(o, n)
+        gone, new_rows = {o for o, _n in renamed}, {n for _o, n in renamed}
         for n in rows.added:
-            self._added(n)
+            if n not in new_rows:
+                self._added(n)
         by_old = sorted(rows.pairs) if rows.removed else []
         olds = [o for o, _n in by_old]
         for o in rows.removed:
+            if o in gone:
+                continue
             before = bisect.bisect_left(olds, o)  # the matched row just above it
             self._removed(o, (by_old[before - 1][1] if before else -1) + 0.5)
         return self.out
+
+    def _renames(
+        self, removed: list[int], added: list[int], pairs: list[tuple[int, int]]
+    ) -> list[tuple[int, int]]:
+        """Removed and added rows taken for renamed keys: alike in the compared columns
+        other than the key, in the same section."""
+        old, new = self.old, self.new
+        if not self.opts.renamed_rows or new.table.loose or not removed or not added:
+            return []
+        others = [(o, n) for o, n in self.compared if o not in old.key_cols and n not in new.key_cols]  # fmt: skip
+        if not others:
+            return []
+
+        def score(o: int, n: int) -> float:
+            if old.table.rows[o].section != new.table.rows[n].section:
+                return 0.0
+            a, b = old.norm[o], new.norm[n]
+            return similarity([a[oc] for oc, _n in others], [b[nc] for _o, nc in others], 0.0)
+
+        return renamed_rows(removed, added, pairs, score)
 
     def _put(
         self,
@@ -213,12 +253,14 @@ class TableDiff:
         role: str,
         severity: Severity | None = None,
         /,
+        details: dict[str, str] | None = None,
         **parts: str,
     ) -> None:
         """Add a finding at a place in the new file's order; severity from the preset."""
         self.counts[rule] += 1
         severity = severity or self.preset.severity(rule, role)
-        self.out.append(((position, order), Finding(rule_id=rule, severity=severity, **parts)))
+        finding = Finding(rule_id=rule, severity=severity, details=details or {}, **parts)
+        self.out.append(((position, order), finding))
 
     def _column(
         self,
@@ -289,13 +331,14 @@ class TableDiff:
         rule: str,
         message: str,
         severity: Severity | None = None,
+        details: dict[str, str] | None = None,
         **parts: str,
     ) -> None:
         """A finding about a whole row, located at its key cell."""
         location = side.where(row, side.key_cols[0])
         parts.setdefault("field", side.key_field())
         parts |= {"message": message, "location": location}
-        self._put(place[0], place[1], rule, "", severity, **parts)
+        self._put(place[0], place[1], rule, "", severity, details, **parts)
 
     def _keys(
         self, keys: tuple[list[Hashable | None], list[Hashable | None]], aligned: Alignment
@@ -351,24 +394,64 @@ class TableDiff:
             )
         if not differ:
             return
+        changes = self._changed(o, n)
+        for oc, nc in changes:
+            header = new.table.headers[nc]
+            words, severity, details = self._change(a.values[oc], b.values[nc], nc)
+            self._put(
+                n,
+                2 + nc,
+                "cell.changed",
+                new.roles[nc],
+                severity,
+                message=f"{header} {words}",
+                location=new.where(b, nc),
+                field=header,
+                expected=a.values[oc],
+                actual=b.values[nc],
+                details=details,
+            )
+        self.counts["rows_changed"] += bool(changes)
+
+    def _changed(self, o: int, n: int) -> list[tuple[int, int]]:
+        """The compared columns whose values differ between old row o and new row n."""
         same = self.opts.normaliser.same
-        changed = False
-        for oc, nc in self.compared:
-            if not same(old.norm[o][oc], new.norm[n][nc]):
-                changed = True
-                header = new.table.headers[nc]
-                self._put(
-                    n,
-                    2 + nc,
-                    "cell.changed",
-                    new.roles[nc],
-                    message=f"{header} changed",
-                    location=new.where(b, nc),
-                    field=header,
-                    expected=a.values[oc],
-                    actual=b.values[nc],
-                )
-        self.counts["rows_changed"] += changed
+        a, b = self.old.norm[o], self.new.norm[n]
+        return [(oc, nc) for oc, nc in self.compared if not same(a[oc], b[nc])]
+
+    def _change(self, before: str, after: str, nc: int) -> tuple[str, Severity, dict[str, str]]:
+        """How a cell changed in words ('narrowed', 'changed (whitespace only)'), its
+        severity (by the column's role and the change's direction), and the details."""
+        role = self.new.roles[nc]
+        direction = self.preset.grading.direction(role, before, after)
+        words: str = direction or "changed"
+        details: dict[str, str] = {"direction": direction} if direction else {}
+        if before.split() == after.split():  # only spaces, tabs or line breaks differ
+            words += " (whitespace only)"
+            details["change"] = "whitespace only"
+        return words, self.preset.severity("cell.changed", role, direction), details
+
+    def _renamed(self, o: int, n: int) -> None:
+        """One finding for a row whose key changed, with the other values that changed;
+        as severe as the most severe of the rename and those changes."""
+        old, new = self.old, self.new
+        a, b = old.table.rows[o], new.table.rows[n]
+        severity = self.preset.severity("row.renamed")
+        also = []
+        for oc, nc in self._changed(o, n):
+            if oc in old.key_cols or nc in new.key_cols:
+                continue
+            words, level, _details = self._change(a.values[oc], b.values[nc], nc)
+            also.append(f"{new.table.headers[nc]} {a.values[oc]} -> {b.values[nc]} ({words})")
+            severity = min(severity, level, key=SEVERITIES.index)
+        old_key, new_key = old.describe(a), new.describe(b)
+        message = f"row {old_key} renamed to {new_key}"
+        details = {"old_key": old_key, "new_key": new_key}
+        if also:
+            message += "; also changed: " + "; ".join(also)
+            details["also_changed"] = "; ".join(also)
+        place = (n, 0)
+        self._row(new, b, place, "row.renamed", message, severity, expected=old_key, actual=new_key, details=details)  # fmt: skip
 
     def _added(self, n: int) -> None:
         row = self.new.table.rows[n]
