@@ -71,7 +71,10 @@ def test_the_seven_changes_of_a_table_definition_from_json_alone(
     renamed = report["findings"][0]
     assert renamed["details"] == {"old_key": "物理名=name", "new_key": "物理名=full_name"}
     meta = report["meta"]
-    assert {k: meta[k] for k in ("rows_renamed", "rows_added", "rows_removed", "cells_changed", "columns_renamed")} == {  # fmt: skip
+    assert {
+        k: meta[k]
+        for k in ("rows_renamed", "rows_added", "rows_removed", "cells_changed", "columns_renamed")
+    } == {
         "rows_renamed": 1,
         "rows_added": 1,
         "rows_removed": 1,
