@@ -78,7 +78,9 @@ def test_bad_input_raises_the_command_lines_typed_errors(tmp_path: Path) -> None
         diff(before, after, preset=tmp_path / "team.yaml")
     with pytest.raises(UsageError) as negative:
         diff(before, after, max_cells=-1)
-    assert [(e.value.code, e.value.exit_code) for e in (missing, key, preset, preset_file, negative)] == [  # fmt: skip
+    assert [
+        (e.value.code, e.value.exit_code) for e in (missing, key, preset, preset_file, negative)
+    ] == [
         ("INVALID_WORKBOOK", 2),
         ("UNKNOWN_COLUMN", 2),
         ("USAGE", 2),

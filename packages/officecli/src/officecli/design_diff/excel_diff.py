@@ -78,13 +78,16 @@ def _leading_columns(a: Table, b: Table) -> tuple[int, int]:
     return 0, 0
 
 
-def table_similarity(a: Table, b: Table) -> float:
+def table_similarity(a: Table, b: Table, alone: bool = False) -> float:
     """Half the likeness of the headers, half that of the values of their first shared
     column: tables with the same header (request and response items) pair by what they
-    hold, and a table whose columns moved is still itself."""
+    hold, and a table whose columns moved is still itself. `alone`: the only table of
+    both sheets, where the score only decides whether they pair."""
     headers = _jaccard({label_key(h) for h in a.headers}, {label_key(h) for h in b.headers})
     if not (a.rows and b.rows):
         return headers
+    if headers == 1.0 and alone:  # paired whatever the values: (1 + x) / 2 >= 0.5
+        return 1.0
     i, j = _leading_columns(a, b)
     return (headers + _jaccard(_column_values(a, i), _column_values(b, j))) / 2
 
@@ -170,10 +173,11 @@ class WorkbookDiff:
 
     def _tables(self, old: Sheet, new: Sheet) -> None:
         """Tables paired by likeness (best first); an unpaired table is all added/removed."""
+        alone = len(old.tables) == len(new.tables) == 1
         pairs = assign_similar(
             list(range(len(old.tables))),
             list(range(len(new.tables))),
-            lambda i, j: table_similarity(old.tables[i], new.tables[j]),
+            lambda i, j: table_similarity(old.tables[i], new.tables[j], alone),
             SIMILARITY_THRESHOLD,
         )
         paired = dict((j, i) for i, j in pairs)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import bisect
 from collections import Counter
-from collections.abc import Hashable
+from collections.abc import Hashable, Iterable, Iterator
 from dataclasses import dataclass, field
 from itertools import compress
 from operator import itemgetter, ne
@@ -14,7 +14,7 @@ from agentcli.report import SEVERITIES, Finding, Severity
 from officecli.design_diff.align import Alignment, align, similarity
 from officecli.design_diff.columns import ColumnMatch, header_pairs, match_columns
 from officecli.design_diff.errors import KeyColumnError
-from officecli.design_diff.normalize import Normaliser, label_key
+from officecli.design_diff.normalize import Normaliser, NormalRows, label_key
 from officecli.design_diff.presets import Preset
 from officecli.design_diff.renames import renamed_rows
 from officecli.design_diff.workbook import Row, Table
@@ -55,7 +55,8 @@ class _Side:
             for i, (h, role) in enumerate(zip(table.headers, self.roles, strict=True))
             if role in preset.ignore or label_key(h) in ignored
         }
-        self.norm = opts.normaliser.rows([row.values for row in table.rows])
+        self.raw = [row.values for row in table.rows]
+        self.norm = NormalRows(self.raw, opts.normaliser)
         # no scope: -1 (a preset without one must not key on the first column lacking a role)
         has_scope = bool(preset.scope) and preset.scope in self.roles
         self.scope = self.roles.index(preset.scope) if has_scope else -1
@@ -89,14 +90,15 @@ class _Side:
         table has sections, else the values (the one value for one key column, cheaper to
         hash); a loose row is keyed by its first filled cell. C-level maps (this is per row)."""
         if self.table.loose:  # a label row: its first cell names it
-            return [next(v for v in row if v.strip()) for row in self.norm]
+            return [next(v for v in self.norm.row(i) if v.strip()) for i in range(len(self.raw))]
         if not self.key_cols:  # every column ignored: nothing to key on
             return [None] * len(self.norm)
-        pick = itemgetter(*self.key_cols)  # one column: the value; several: a tuple
-        values: list[Any] = list(map(pick, self.norm))
+        columns = [self.norm.column(c) for c in self.key_cols]
+        # one column: the value; several: a tuple
+        values: list[Any] = columns[0] if len(columns) == 1 else list(zip(*columns, strict=True))
         texts: list[str] = values if len(self.key_cols) == 1 else list(map("".join, values))
         if self.scope >= 0:
-            values = list(zip(map(itemgetter(self.scope), self.norm), values, strict=True))
+            values = list(zip(self.norm.column(self.scope), values, strict=True))
         elif self.preset.section_rows:
             values = list(zip([row.section for row in self.table.rows], values, strict=True))
         out: list[Hashable | None] = list(values)
@@ -168,13 +170,23 @@ class TableDiff:
         self.compared = [(o, n) for o, n in cols.pairs if o not in old.ignored and n not in new.ignored]  # fmt: skip
         if not self.compared:
             return set()
-        olds = map(old.norm.__getitem__, [o for o, _n in pairs])
-        news = map(new.norm.__getitem__, [n for _o, n in pairs])
         width = len(old.table.headers)
-        if len(new.table.headers) != width or self.compared != [(c, c) for c in range(width)]:
-            olds = map(itemgetter(*(o for o, _n in self.compared)), olds)
-            news = map(itemgetter(*(n for _o, n in self.compared)), news)
-        return set(compress(pairs, map(ne, olds, news)))  # one pair per row: C-level
+        in_place = len(new.table.headers) == width and self.compared == [(c, c) for c in range(width)]  # fmt: skip
+        pick_old = itemgetter(*(o for o, _n in self.compared))
+        pick_new = itemgetter(*(n for _o, n in self.compared))
+
+        def unequal(old_rows: Iterable[list[str]], new_rows: Iterable[list[str]]) -> Iterator[bool]:
+            if in_place:
+                return map(ne, old_rows, new_rows)
+            return map(ne, map(pick_old, old_rows), map(pick_new, new_rows))
+
+        # values equal as read are equal normalised: only the others are normalised
+        olds = map(old.raw.__getitem__, [o for o, _n in pairs])
+        news = map(new.raw.__getitem__, [n for _o, n in pairs])
+        raw = list(compress(pairs, unequal(olds, news)))  # one pair per row: C-level
+        olds = map(old.norm.row, [o for o, _n in raw])
+        news = map(new.norm.row, [n for _o, n in raw])
+        return set(compress(raw, unequal(olds, news)))
 
     def run(self) -> list[Placed]:
         old, new = self.old, self.new
@@ -186,7 +198,7 @@ class TableDiff:
         shared = sorted(known.items())
 
         def row_score(o: int, n: int) -> float:  # over the columns both versions have
-            a, b = old.norm[o], new.norm[n]
+            a, b = old.norm.row(o), new.norm.row(n)
             return similarity([a[oc] for _n, oc in shared], [b[nc] for nc, _o in shared])
 
         keys = old.keys(), new.keys()
@@ -197,8 +209,8 @@ class TableDiff:
             if o in old.ignored or n in new.ignored:
                 return 0.0
             return similarity(
-                [old.norm[a][o] for a, _b in sample],
-                [new.norm[b][n] for _a, b in sample],
+                [old.norm.row(a)[o] for a, _b in sample],
+                [new.norm.row(b)[n] for _a, b in sample],
                 empty=0.0,
             )
 
@@ -240,7 +252,7 @@ class TableDiff:
         def score(o: int, n: int) -> float:
             if old.table.rows[o].section != new.table.rows[n].section:
                 return 0.0
-            a, b = old.norm[o], new.norm[n]
+            a, b = old.norm.row(o), new.norm.row(n)
             return similarity([a[oc] for oc, _n in others], [b[nc] for _o, nc in others], 0.0)
 
         return renamed_rows(removed, added, pairs, score)
@@ -416,7 +428,7 @@ class TableDiff:
     def _changed(self, o: int, n: int) -> list[tuple[int, int]]:
         """The compared columns whose values differ between old row o and new row n."""
         same = self.opts.normaliser.same
-        a, b = self.old.norm[o], self.new.norm[n]
+        a, b = self.old.norm.row(o), self.new.norm.row(n)
         return [(oc, nc) for oc, nc in self.compared if not same(a[oc], b[nc])]
 
     def _change(self, before: str, after: str, nc: int) -> tuple[str, Severity, dict[str, str]]:
