@@ -4,6 +4,7 @@ required is an error; widening is a warning or info; the finding says which."""
 from __future__ import annotations
 
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -82,3 +83,21 @@ def test_presets_show_their_grading() -> None:
     table = load_preset("table", None)
     assert (table.severity("cell.changed", "length", "widened"), table.severity("cell.changed", "length", "narrowed"), table.severity("cell.changed", "length")) == ("info", "error", "error")  # fmt: skip
     assert table.grading.direction("type", "INT8", "smallint") == "narrowed"
+
+
+def test_a_team_preset_grades_its_own_roles_and_bad_grading_is_exit_2(
+    diff: Diff, tmp_path: Path
+) -> None:
+    team = tmp_path / "team.yaml"
+    team.write_text(
+        "columns: {code: [Code], size: [Size]}\nkeys: [code]\n"
+        "severity: {narrowed: {size: error}, widened: {size: info}}\n"
+        "grading: {sizes: [size]}\n",
+        encoding="utf-8",
+    )
+    old, new = [["Code", "Size"], ["a", "10"]], [["Code", "Size"], ["a", "5"]]
+    _, report = diff({"S": old}, {"S": new}, "--preset-file", str(team))
+    assert [(f["severity"], f["details"]) for f in report["findings"]] == [("error", {"direction": "narrowed"})]  # fmt: skip
+    team.write_text("columns: {code: [Code]}\ngrading: {sizes: [nope]}\n", encoding="utf-8")
+    code, env = diff({"S": old}, {"S": new}, "--preset-file", str(team))
+    assert (code, env["error_code"], env["error"].rpartition("/")[2]) == (2, "INVALID_PRESET", "team.yaml:2:19: 'nope' is not a role of `columns`")  # fmt: skip
