@@ -5,7 +5,7 @@ from __future__ import annotations
 import sys
 from typing import Any
 
-from agentcli.commands import App, Arg, Command, Document, Outcome
+from agentcli.commands import App, Arg, Command, Document, Field, FileFormat, Outcome
 from agentcli.errors import ConditionNotMet, InputError, UsageError
 from agentcli.main import main
 from agentcli.report import Finding, Report
@@ -84,6 +84,22 @@ APP = App(
             "sample_app:check",
             mode="report",
             args=(Arg("data", "a file to check", type="path"),),
+            files=(
+                FileFormat(
+                    "data file",
+                    "DATA",
+                    "a CSV file, one row per thing",
+                    (
+                        Field("name", "what the thing is called", required=True),
+                        Field(
+                            "size",
+                            "how big it is",
+                            values=(("small", "fits in a hand"), ("large", "does not")),
+                            default="small",
+                        ),
+                    ),
+                ),
+            ),
         ),
         Command(
             "show",

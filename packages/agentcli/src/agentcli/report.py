@@ -12,6 +12,7 @@ from agentcli.envelope import SCHEMA_VERSION, dumps, write_stdout
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from collections.abc import Mapping
     from typing import Any, Literal
 
     Severity = Literal["error", "warning", "info"]
@@ -44,9 +45,13 @@ MetaValue = str | int | float | bool
 
 class Finding:
     """One observation; every key is always present, empty string when it does not apply.
-    Immutable, compared and hashed by its values."""
+    Immutable, compared by its values (and hashed by the keys', not `details`).
 
-    __slots__ = FINDING_KEYS
+    `details` holds a tool's own facts about the finding, by name (`direction: narrowed`),
+    for a program to act on without parsing the message; rendered in JSON only, and only
+    when there are some (the message says the same in words)."""
+
+    __slots__ = (*FINDING_KEYS, "details")
     rule_id: str
     severity: Severity
     message: str
@@ -55,6 +60,7 @@ class Finding:
     expected: str
     actual: str
     suggestion: str
+    details: Mapping[str, str]
 
     def __init__(
         self,
@@ -66,10 +72,12 @@ class Finding:
         expected: str = "",
         actual: str = "",
         suggestion: str = "",
+        details: Mapping[str, str] | None = None,
     ) -> None:
         values = (rule_id, severity, message, location, field, expected, actual, suggestion)
         for key, value in zip(FINDING_KEYS, values, strict=True):
             object.__setattr__(self, key, value)
+        object.__setattr__(self, "details", {} if details is None else details)
 
     def __setattr__(self, name: str, value: object) -> None:
         raise AttributeError(f"a Finding cannot be changed (tried to set {name})")
@@ -78,19 +86,30 @@ class Finding:
         return tuple(getattr(self, key) for key in FINDING_KEYS)
 
     def __eq__(self, other: object) -> bool:
-        return isinstance(other, Finding) and self._values() == other._values()
+        return (
+            isinstance(other, Finding)
+            and self._values() == other._values()
+            and dict(self.details) == dict(other.details)
+        )
 
     def __hash__(self) -> int:
         return hash(self._values())
 
     def __repr__(self) -> str:
-        return "Finding(" + ", ".join(f"{k}={getattr(self, k)!r}" for k in FINDING_KEYS) + ")"
+        shown = ", ".join(f"{k}={getattr(self, k)!r}" for k in FINDING_KEYS)
+        return f"Finding({shown}, details={dict(self.details)!r})"
 
-    def __reduce__(self) -> tuple[type[Finding], tuple[str, ...]]:
-        return Finding, self._values()
+    def __reduce__(self) -> tuple[type[Finding], tuple[Any, ...]]:
+        return Finding, (*self._values(), dict(self.details))
 
     def to_dict(self) -> dict[str, str]:
         return {k: str(getattr(self, k)) for k in FINDING_KEYS}
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = self.to_dict()
+        if self.details:
+            out["details"] = dict(self.details)
+        return out
 
 
 class Report:
@@ -128,7 +147,7 @@ class Report:
             "title": self.title,
             "meta": dict(self.meta),
             "summary": self.summary,
-            "findings": [f.to_dict() for f in self.findings],
+            "findings": [f.to_json() for f in self.findings],
         }
 
 
