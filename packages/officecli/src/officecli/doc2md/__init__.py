@@ -8,7 +8,7 @@ The API loads when first used, so the command line's start-up does not pay for i
 
 from __future__ import annotations
 
-__version__ = "0.1.0"
+from officecli.doc2md.version import __version__
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -27,7 +27,16 @@ _API = {
     "Image": "officecli.doc2md.conversion",
     "Meta": "officecli.doc2md.conversion",
 }
-__all__ = ["BatchResult", "Conversion", "Image", "Meta", "Options", "convert", "convert_files"]
+__all__ = [
+    "BatchResult",
+    "Conversion",
+    "Image",
+    "Meta",
+    "Options",
+    "__version__",
+    "convert",
+    "convert_files",
+]
 
 
 def __getattr__(name: str) -> Any:

@@ -18,11 +18,10 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from agentcli.errors import InputError, InternalError
-from officecli.doc2md.conversion import Conversion, convert_document
+from agentcli.errors import InputError
+from officecli.doc2md.conversion import Conversion, convert_file
 from officecli.doc2md.naming import Source
 from officecli.doc2md.options import check_options
-from officecli.readers.errors import ReaderError
 from officecli.readers.model import ReadOptions
 
 Options = ReadOptions
@@ -43,19 +42,6 @@ def source_file(source: PathLike) -> Path:
     return path
 
 
-def read(path: Path, options: ReadOptions, keep_ext: bool) -> Conversion:
-    """The conversion, or the file's typed error; a reader's bug is an InternalError."""
-    try:
-        return convert_document(path, options, keep_ext)
-    except ReaderError:
-        raise
-    except Exception as exc:
-        raise InternalError(
-            f"{path.name}: unexpected {type(exc).__name__} while reading",
-            suggestion="rerun with --debug and report it; the file may be damaged",
-        ) from exc
-
-
 def convert(
     source: PathLike,
     options: Options | None = None,
@@ -72,13 +58,13 @@ def convert(
     options = options or ReadOptions()
     check_options(options)
     if out_dir is None:
-        return read(path, options, keep_ext)
+        return convert_file(path, options, keep_ext)
     from officecli.doc2md.batch import Batch
     from officecli.doc2md.llms_txt import NAME as LLMS_TXT
 
     batch = Batch(Path(out_dir), keep_ext=keep_ext, force=force, front_matter=front_matter)
     [plan] = batch.plan([Source(path)])
-    conversion = read(path, options, keep_ext)
+    conversion = convert_file(path, options, keep_ext)
     try:
         conversion.written = batch.write(plan, conversion)
     finally:

@@ -13,11 +13,12 @@ from agentcli.errors import AgentError, UsageError
 from agentcli.logs import Logger, progress
 from agentcli.outputs import check_output_dir, same_file
 from agentcli.report import Finding, Report
-from officecli.doc2md import __version__, manifest
-from officecli.doc2md.conversion import Conversion
+from officecli.doc2md import manifest
+from officecli.doc2md.conversion import Conversion, convert_file
 from officecli.doc2md.llms_txt import NAME as LLMS_TXT
 from officecli.doc2md.naming import Plan, Source, collect, plan_outputs
 from officecli.doc2md.options import check_options
+from officecli.doc2md.version import __version__
 from officecli.readers.model import ReadOptions
 from officecli.readers.ocr_engine import OCR_UNAVAILABLE
 
@@ -128,11 +129,9 @@ def _failed(plan: Plan, err: AgentError) -> Done:
 
 
 def _convert_one(job: tuple[Plan, ReadOptions, bool]) -> Done:
-    from officecli.doc2md.api import read
-
     plan, options, keep_ext = job
     try:
-        return Done(plan, read(plan.source, options, keep_ext))
+        return Done(plan, convert_file(plan.source, options, keep_ext))
     except AgentError as err:
         if err.code == "INTERNAL":
             log.debug("reader crashed on %s", plan.source.name, exc_info=True)

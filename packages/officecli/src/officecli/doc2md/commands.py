@@ -8,8 +8,8 @@ from __future__ import annotations
 from agentcli.commands import App, Arg, Command
 from agentcli.errors import InputError
 from agentcli.outputs import OutputIsInputError
-from officecli.doc2md import __version__
 from officecli.doc2md.errors import OutputConflictError
+from officecli.doc2md.version import __version__
 from officecli.readers.errors import (
     BrokenFileError,
     EncryptedFileError,

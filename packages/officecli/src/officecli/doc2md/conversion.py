@@ -5,11 +5,13 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from agentcli.errors import InternalError
 from agentcli.logs import Logger, describe_text
 from agentcli.report import Finding
 from officecli.doc2md.audit import audit
 from officecli.doc2md.markdown import Counts, measured, recognised, render
 from officecli.doc2md.naming import assets_dir, output_stem
+from officecli.readers.errors import ReaderError
 from officecli.readers.model import Document, ReadOptions
 from officecli.readers.registry import reader_for
 
@@ -160,6 +162,19 @@ def convert_document(path: Path, options: ReadOptions, keep_ext: bool = False) -
     )  # fmt: skip
     images = [Image(asset.name, asset.data) for asset in doc.assets]
     return Conversion(path, markdown, findings(str(path), doc, want, got), images, meta)
+
+
+def convert_file(path: Path, options: ReadOptions, keep_ext: bool = False) -> Conversion:
+    """The conversion, or the file's typed error; a reader's bug is an InternalError."""
+    try:
+        return convert_document(path, options, keep_ext)
+    except ReaderError:
+        raise
+    except Exception as exc:
+        raise InternalError(
+            f"{path.name}: unexpected {type(exc).__name__} while reading",
+            suggestion="rerun with --debug and report it; the file may be damaged",
+        ) from exc
 
 
 def findings(location: str, doc: Document, want: Counts, got: Counts) -> list[Finding]:

@@ -9,8 +9,8 @@ from pathlib import Path
 
 from agentcli.outputs import write_text_atomic
 from agentcli.report import Finding
-from officecli.doc2md import __version__
 from officecli.doc2md.manifest import Entry
+from officecli.doc2md.version import __version__
 from officecli.readers.ooxml import escape_inline
 
 NAME = "llms.txt"

@@ -9,8 +9,8 @@ from pathlib import Path
 from agentcli.commands import Command, Document, Outcome
 from agentcli.errors import ExitCode, InternalError, UsageError
 from agentcli.report import Finding, Report
-from officecli.doc2md import __version__
 from officecli.doc2md.options import parse_header_rows
+from officecli.doc2md.version import __version__
 from officecli.readers.model import ReadOptions
 
 TYPE_CHECKING = False
