@@ -71,7 +71,7 @@ def ocr_pictures(doc: Document, options: ReadOptions) -> None:
         picture = _picture(item[1])
         if picture is None:
             return ""
-        return ocr.picture_text(ocr.recognise(picture, tries, 1.0))
+        return ocr.picture_text(ocr.recognise(picture, tries, 1.0, picture=True))
 
     found = list(ocr.bounded_map(read, targets, options.ocr_jobs))
     for (index, _data), words in sorted(zip(targets, found, strict=True), reverse=True):

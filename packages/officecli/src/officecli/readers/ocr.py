@@ -100,19 +100,24 @@ def check_language(lang: str) -> str | None:
     return next((part for part in lang.split("+") if part not in have), None)
 
 
-def recognise(image: Image, languages_to_try: list[str], scale: float) -> OcrText:
+def recognise(
+    image: Image, languages_to_try: list[str], scale: float, picture: bool = False
+) -> OcrText:
     """OCR one image; `scale` turns its pixels into PDF points. Each language is tried in turn
     until one reads with confidence; a Japanese page still read badly is tried as vertical text
-    (jpn_vert); the most confident reading wins."""
+    (jpn_vert); the most confident reading wins. A `picture` (a figure's text, not a page) is
+    not tried as vertical text, and a reading that could be kept ends the tries."""
     best = OcrText()
     tries = list(languages_to_try)
-    if any("jpn" in lang.split("+") for lang in tries) and "jpn_vert" in languages():
+    vertical = any("jpn" in lang.split("+") for lang in tries) and "jpn_vert" in languages()
+    if vertical and not picture:
         tries.append(VERTICAL)
+    enough = PICTURE_CONFIDENCE + 0.15 if picture else CONFIDENT
     for lang in tries:
         reading = _read(image, "jpn_vert" if lang == VERTICAL else lang, scale, lang == VERTICAL)
         if reading.confidence > best.confidence:
             best = reading
-        if best.confidence >= CONFIDENT:
+        if best.confidence >= enough:
             break
     return best
 

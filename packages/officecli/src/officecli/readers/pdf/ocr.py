@@ -112,43 +112,46 @@ def _clipped_area(img: dict[str, Any], page: Any) -> float:
     return max(width, 0.0) * max(height, 0.0)
 
 
-def _render(path: Path, numbers: list[int]) -> Iterator[tuple[Image, float]]:
-    """Each page (1-based numbers) as a grayscale image and the factor from its pixels to
-    points. pdfium is not thread-safe, so this runs on the caller's thread, one page ahead."""
-    import pypdfium2 as pdfium
-
-    pdf = pdfium.PdfDocument(str(path))
-    try:
-        for number in numbers:
-            page = pdf[number - 1]
-            width, height = page.get_size()
-            scale = min(ocr.DPI / 72, (MAX_PAGE_PIXELS / max(width * height, 1.0)) ** 0.5)
-            image = page.render(scale=scale, grayscale=True).to_pil()
-            page.close()
-            yield image, 1 / scale
-    finally:
-        pdf.close()
-
-
-Job = tuple[
-    int, int, "Image", float
-]  # (page number, picture index or -1 for the page, image, scale)
+Job = tuple[int, int, "Image", float]  # (page number, picture index or -1, image, scale)
 
 
 def _jobs(path: Path, work: list[PageWork]) -> Iterator[Job]:
-    """What Tesseract reads: each picture cut out of its page's rendering, then the page
-    itself with its pictures painted white (when it is read whole)."""
+    """What Tesseract reads, rendered by pdfium in grayscale at 300 dpi (fewer for a huge
+    page): a page read whole with its pictures cut out first and then painted white; on a
+    page with a text layer, only its pictures, each rendered alone. pdfium is not
+    thread-safe, so this runs on the caller's thread, one image ahead of the readers."""
+    import pypdfium2 as pdfium
     from PIL import ImageDraw
 
-    for item, (image, scale) in zip(work, _render(path, [w.number for w in work]), strict=True):
-        fx, fy = image.width / item.size[0], image.height / item.size[1]
-        for index, (x0, top, x1, bottom) in item.pictures:
-            box = (round(x0 * fx), round(top * fy), round(x1 * fx), round(bottom * fy))
-            yield item.number, index, ocr.prepared(image.crop(box)), scale
-            if item.whole:
+    pdf = pdfium.PdfDocument(str(path))
+    try:
+        for item in work:
+            page = pdf[item.number - 1]
+            width, height = page.get_size()
+            scale = min(ocr.DPI / 72, (MAX_PAGE_PIXELS / max(width * height, 1.0)) ** 0.5)
+            fx, fy = width / item.size[0], height / item.size[1]  # pdfplumber's points to pdfium's
+            if not item.whole:
+                for index, (x0, top, x1, bottom) in item.pictures:
+                    crop = (
+                        x0 * fx,
+                        (item.size[1] - bottom) * fy,
+                        (item.size[0] - x1) * fx,
+                        top * fy,
+                    )
+                    image = page.render(scale=scale, grayscale=True, crop=crop).to_pil()
+                    yield item.number, index, ocr.prepared(image), 1 / scale
+                page.close()
+                continue
+            image = page.render(scale=scale, grayscale=True).to_pil()
+            page.close()
+            px, py = image.width / item.size[0], image.height / item.size[1]
+            for index, (x0, top, x1, bottom) in item.pictures:
+                box = (round(x0 * px), round(top * py), round(x1 * px), round(bottom * py))
+                yield item.number, index, ocr.prepared(image.crop(box)), 1 / scale
                 ImageDraw.Draw(image).rectangle(box, fill=255)
-        if item.whole:
-            yield item.number, -1, image, scale
+            yield item.number, -1, image, 1 / scale
+    finally:
+        pdf.close()
 
 
 def ocr_pages(
@@ -169,8 +172,9 @@ def ocr_pages(
         yield from pending
 
     def read(job: Job) -> tuple[int, int, ocr.OcrText]:
-        languages = tries if job[1] < 0 else picture_tries
-        return job[0], job[1], ocr.recognise(job[2], languages, job[3])
+        if job[1] < 0:
+            return job[0], job[1], ocr.recognise(job[2], tries, job[3])
+        return job[0], job[1], ocr.recognise(job[2], picture_tries, job[3], picture=True)
 
     readings: dict[int, PageReading] = {}
     for number, index, result in ocr.bounded_map(read, everything(), jobs):
