@@ -39,7 +39,13 @@ MetaValue = str | int | float | bool
 
 @dataclass(frozen=True)
 class Finding:
-    """One observation; every key is always present, empty string when it does not apply."""
+    """One observation; every key is always present, empty string when it does not apply.
+
+    `record` names the record of a tabular input a finding is about, for a program to act
+    on without parsing `location`: `{"line": 18, "key": {"id": "E0017"}}` (`key` when the
+    caller named key columns; `file` when the record is in another file than the input).
+    It is a JSON-only key: the table renderers show `location`, which says the same.
+    """
 
     rule_id: str
     severity: Severity
@@ -49,9 +55,14 @@ class Finding:
     expected: str = ""
     actual: str = ""
     suggestion: str = ""
+    # A dict or None; typed Any so that callers may pass string fields as **dict[str, str].
+    record: Any = None
 
-    def to_dict(self) -> dict[str, str]:
-        return {k: str(getattr(self, k)) for k in FINDING_KEYS}
+    def to_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {k: str(getattr(self, k)) for k in FINDING_KEYS}
+        if self.record is not None:
+            out["record"] = self.record
+        return out
 
 
 @dataclass

@@ -61,7 +61,7 @@ def _range(spec: RuleSpec, ctx: CompileContext) -> Check:
         else:
             hits = [i for i in rows if (v := vals[i]) is not None and not low <= v <= high]
         col = chunk.raw[name]
-        return [(i, make(chunk.numbers[i], chunk.row(i), name, expected, col[i])) for i in hits]
+        return [(i, make(chunk.place(i), chunk.row(i), name, expected, col[i])) for i in hits]
 
     return check
 
@@ -89,8 +89,8 @@ def _unique(spec: RuleSpec, ctx: CompileContext) -> Check:
             key = col[i]
             if key is not None and (first := seen(key, numbers[i])) != numbers[i]:
                 actual = " / ".join(chunk.raw[f][i] for f in names)
-                expected = f"unique (first seen in row {first})"
-                hits.append((i, make(numbers[i], chunk.row(i), label, expected, actual)))
+                expected = f"unique (first seen on line {first})"
+                hits.append((i, make(chunk.place(i), chunk.row(i), label, expected, actual)))
         return hits
 
     return check
@@ -148,9 +148,7 @@ def _compare(spec: RuleSpec, ctx: CompileContext) -> Check:
                 ctx.skipped[0] += 1
                 continue
             expected = format_value(b) if op == "==" else f"{op} {format_value(b)}"
-            hits.append(
-                (i, make(chunk.numbers[i], chunk.row(i), left, expected, chunk.raw[left][i]))
-            )
+            hits.append((i, make(chunk.place(i), chunk.row(i), left, expected, chunk.raw[left][i])))
         return hits
 
     return check
@@ -181,7 +179,7 @@ def _sum_equals(spec: RuleSpec, ctx: CompileContext) -> Check:
         ]
         col = chunk.raw[total]
         return [
-            (i, make(chunk.numbers[i], chunk.row(i), total, format_value(float(sums[i])), col[i]))
+            (i, make(chunk.place(i), chunk.row(i), total, format_value(float(sums[i])), col[i]))
             for i in hits
         ]
 
@@ -211,7 +209,7 @@ def _expression(spec: RuleSpec, ctx: CompileContext) -> Check:
             return []
         if sides is None:
             return [
-                (i, make(chunk.numbers[i], chunk.row(i), shown_field, "true", "false"))
+                (i, make(chunk.place(i), chunk.row(i), shown_field, "true", "false"))
                 for i in failed
             ]
         lefts, rights = sides[0](chunk.vals, n), sides[1](chunk.vals, n)
@@ -220,7 +218,7 @@ def _expression(spec: RuleSpec, ctx: CompileContext) -> Check:
             expected = format_value(rights[i])
             expected = expected if op == "==" else f"{op} {expected}"
             actual = chunk.raw[left_name][i] if left_name is not None else format_value(lefts[i])
-            hits.append((i, make(chunk.numbers[i], chunk.row(i), shown_field, expected, actual)))
+            hits.append((i, make(chunk.place(i), chunk.row(i), shown_field, expected, actual)))
         return hits
 
     return check

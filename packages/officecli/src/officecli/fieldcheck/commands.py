@@ -31,6 +31,12 @@ VALIDATE = Command(
     args=(
         Arg("data", "the data file", type="path", required=True),
         Arg("--rules", "the rules file (YAML)", short="-r", type="path", required=True),
+        Arg(
+            "--key",
+            "columns naming a record in findings, comma-separated (default: the rules "
+            "file's `key`); each finding's record gets their values",
+            metavar="COL[,COL]",
+        ),
         Arg("--sheet", "xlsx sheet name (default: the first sheet)"),
         Arg("--encoding", "text encoding of CSV/TSV/Markdown (default: detected)"),
         Arg(
@@ -50,6 +56,7 @@ VALIDATE = Command(
     ),
     examples=(
         "fieldcheck validate expenses.csv -r rules.yaml",
+        "fieldcheck validate expenses.csv -r rules.yaml --key id",
         "fieldcheck validate book.xlsx --sheet 経費 -r rules.yaml -f markdown -o report.md",
     ),
     errors=_ERRORS,

@@ -28,7 +28,7 @@ from officecli.fieldcheck.chunk import Chunk, CompileContext, CompiledRule, rule
 from officecli.fieldcheck.conditions import compile_condition, condition_fields
 from officecli.fieldcheck.errors import missing_column
 from officecli.fieldcheck.expr_parse import names_in
-from officecli.fieldcheck.findings import FindingMaker, check_placeholders, finding_maker
+from officecli.fieldcheck.findings import FindingMaker, Place, check_placeholders, finding_maker
 from officecli.fieldcheck.model import RuleSet, RuleSpec
 from officecli.fieldcheck.ruletypes import RULE_TYPES
 from officecli.fieldcheck.values import BOOLEAN_WORDS, CONVERTERS, TYPE_HINTS, is_blank, parse_date
@@ -43,6 +43,7 @@ class Options:
     encoding: str | None = None
     datasets: dict[str, str] = field(default_factory=dict)
     max_findings: int | None = None
+    key: list[str] | None = None  # columns naming a record in findings (else the rules' key)
 
 
 @dataclass
@@ -148,6 +149,13 @@ def _masters(ruleset: RuleSet, options: Options) -> dict[str, frozenset[str]]:
     return out
 
 
+def key_columns(ruleset: RuleSet, columns: list[str], options: Options) -> list[int]:
+    """Positions of the key columns (--key, else the rules file's `key`), checked."""
+    key = options.key if options.key is not None else ruleset.key
+    _need_columns(key, columns, "the data", "--key" if options.key is not None else "key")
+    return [columns.index(name) for name in key]
+
+
 def compile_rules(
     ruleset: RuleSet, columns: list[str], options: Options
 ) -> tuple[list[CompiledRule], CompileContext]:
@@ -196,9 +204,24 @@ class _Collector:
             self.findings.append(finding)
 
 
+BLANK_ROW = RuleSpec(
+    "row.blank", "blank", "info", "", "", "a blank line is not a record", None, {}, 0
+)
+_blank_finding = finding_maker(
+    BLANK_ROW, "{location} is blank", "remove the blank line, or fill in the record it stands for"
+)
+
+
+def _blank_hits(table: Table) -> list[tuple[int, int, Finding]]:
+    """The `row.blank` findings of the blank lines the reader has passed since last asked."""
+    lines, table.blank_lines[:] = list(table.blank_lines), []
+    return [(n, -1, _blank_finding(Place(n), {}, "", "a record", "")) for n in lines]
+
+
 def validate(ruleset: RuleSet, data: str | Path, options: Options) -> Result:
     """Stream the data file through the compiled rules."""
     with open_table(data, sheet=options.sheet, encoding=options.encoding) as table:
+        key = key_columns(ruleset, table.columns, options)
         rules, ctx = compile_rules(ruleset, table.columns, options)
         _, type_rules = plan_types(ruleset)
         converters = [
@@ -208,10 +231,12 @@ def validate(ruleset: RuleSet, data: str | Path, options: Options) -> Result:
         collector = _Collector(options.max_findings)
         count = 0
         for numbers, records in table.chunks:
-            chunk = Chunk(table.columns, numbers, records)
+            chunk = Chunk(table.columns, numbers, records, key)
             count += len(records)
-            for finding in _check_chunk(chunk, converters, rules):
+            for finding in _check_chunk(chunk, converters, rules, _blank_hits(table)):
                 collector.add(finding)
+        for _, _, finding in _blank_hits(table):
+            collector.add(finding)
     for rule in rules:
         if rule.finish is not None:
             for finding in rule.finish():
@@ -255,18 +280,25 @@ def _convert(chunk: Chunk, name: str, kind: str) -> list[int]:
 Converters = list[tuple[str, str, FindingMaker]]
 
 
-def _check_chunk(chunk: Chunk, converters: Converters, rules: list[CompiledRule]) -> list[Finding]:
-    """The chunk's findings by row, then type findings first, then rules in file order."""
+def _check_chunk(
+    chunk: Chunk,
+    converters: Converters,
+    rules: list[CompiledRule],
+    blanks: list[tuple[int, int, Finding]],
+) -> list[Finding]:
+    """The chunk's findings by line: blank lines, then type findings, then rules in file
+    order."""
     hits: list[tuple[int, int, Finding]] = []
     bad: dict[str, set[int]] = {}
-    numbers = chunk.numbers
     for order, (name, kind, make) in enumerate(converters):
         wrong = _convert(chunk, name, kind)
         if wrong:
             bad[name] = set(wrong)
             col = chunk.raw[name]
-            hits += [(i, order, make(numbers[i], chunk.row(i), name, kind, col[i])) for i in wrong]
-    everything = range(len(numbers))
+            hits += [
+                (i, order, make(chunk.place(i), chunk.row(i), name, kind, col[i])) for i in wrong
+            ]
+    everything = range(len(chunk.numbers))
     for order, rule in enumerate(rules, start=len(converters)):
         rows: Sequence[int] = everything
         if rule.when is not None:
@@ -276,5 +308,7 @@ def _check_chunk(chunk: Chunk, converters: Converters, rules: list[CompiledRule]
             skipped = set().union(*skip)
             rows = [i for i in rows if i not in skipped]
         hits += [(i, order, finding) for i, finding in rule.check(chunk, rows)]
-    hits.sort(key=lambda hit: (hit[0], hit[1]))
-    return [finding for _, _, finding in hits]
+    numbers = chunk.numbers
+    by_line = [(numbers[i], order, finding) for i, order, finding in hits] + blanks
+    by_line.sort(key=lambda hit: (hit[0], hit[1]))
+    return [finding for _, _, finding in by_line]
