@@ -57,6 +57,22 @@ def check_rules_handler(values: dict[str, Any], command: Command) -> dict[str, A
     }
 
 
+def init_handler(values: dict[str, Any], command: Command) -> dict[str, Any]:
+    from agentcli.outputs import check_output_file, write_text_atomic
+    from officecli.fieldcheck.errors import RulesFileExistsError
+    from officecli.fieldcheck.skeleton import skeleton
+
+    data = Path(values["data"])
+    target = Path(values.get("output") or data.with_name(f"{data.stem}.rules.yaml"))
+    check_output_file(target, [data], "-o")
+    if target.exists():
+        raise RulesFileExistsError(f"{target} exists; init never overwrites a file")
+    text = skeleton(data, values.get("sheet"), values.get("encoding"))
+    if not values.get("dry_run"):
+        write_text_atomic(target, text)
+    return {"rules_file": str(target), "written": not values.get("dry_run"), "text": text}
+
+
 def list_rules_handler(values: dict[str, Any], command: Command) -> dict[str, Any]:
     from officecli.fieldcheck.ruletypes import list_rules
 

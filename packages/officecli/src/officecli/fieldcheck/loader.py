@@ -19,11 +19,12 @@ from officecli.fieldcheck.ruletypes import (
     FIELD_TYPES,
     RULE_TYPES,
     SEVERITY_LEVELS,
+    TOP_KEYS,
     Param,
 )
 from officecli.readers.paths import not_a_file
 
-_TOP_KEYS = ("version", "name", "key", "fields", "datasets", "masters", "rules")
+_TOP_KEYS = tuple(p.name for p in TOP_KEYS)
 
 
 class _Checker:
