@@ -176,7 +176,7 @@ def test_list_rules_and_schema(tmp_path: Path) -> None:
         "compare", "sum_equals", "reference", "expression", "aggregate_equals",
     ]  # fmt: skip
     schema = run_cli("schema").json["data"]
-    assert schema["properties"]["version"] == {"const": 1}
+    assert schema["properties"]["version"] == {"const": 1, "description": "always 1"}
     rule_types = [r["properties"]["type"]["const"] for r in schema["$defs"]["rule"]["oneOf"]]
     assert rule_types == types
 

@@ -66,8 +66,8 @@ def _kind(values: list[str]) -> str:
 
 def sample_columns(
     data: str | Path, sheet: str | None = None, encoding: str | None = None
-) -> tuple[str, list[Column], int]:
-    """(format, columns, rows read) from the first SAMPLE_ROWS rows of the data."""
+) -> tuple[list[Column], int]:
+    """(columns, rows read) from the first SAMPLE_ROWS rows of the data."""
     with open_table(data, sheet=sheet, encoding=encoding) as table:
         records = [r for _, r in islice(table.records, SAMPLE_ROWS)]
         columns = []
@@ -75,7 +75,7 @@ def sample_columns(
             cells = [r[index] for r in records]
             filled = [c.strip() for c in cells if not is_blank(c)]
             columns.append(Column(name, _kind(filled), len(cells) - len(filled), filled))
-        return table.format, columns, len(records)
+        return columns, len(records)
 
 
 def _rule(fields: str) -> str:
@@ -85,7 +85,7 @@ def _rule(fields: str) -> str:
 def skeleton(data: str | Path, sheet: str | None = None, encoding: str | None = None) -> str:
     """The text of a rules file for `data`."""
     path = Path(data)
-    fmt, columns, count = sample_columns(path, sheet, encoding)
+    columns, count = sample_columns(path, sheet, encoding)
     q = yaml_text
     key = next((c for c in columns if c.blanks == 0 and count and len(c.distinct) == count), None)
     out = [
