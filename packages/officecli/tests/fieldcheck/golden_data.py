@@ -172,12 +172,12 @@ def _row(rng: random.Random, i: int) -> dict[str, str]:
     return row
 
 
-def _csv_text(columns: list[str], rows: list[dict[str, str]]) -> str:
+def _csv_text(columns: list[str], rows: list[dict[str, str]], delimiter: str = ",") -> str:
     import csv
     import io
 
     buf = io.StringIO()
-    writer = csv.writer(buf, lineterminator="\n")
+    writer = csv.writer(buf, lineterminator="\n", delimiter=delimiter)
     writer.writerow(columns)
     writer.writerows([[r[c] for c in columns] for r in rows])
     return buf.getvalue()
@@ -188,6 +188,8 @@ def write_inputs(folder: Path) -> None:
     rng = random.Random(34_35)
     rows = [_row(rng, i) for i in range(1, ROWS + 1)]
     (folder / "data.csv").write_text(_csv_text(COLUMNS, rows), encoding="utf-8")
+    # The same rows without a quote (no cell holds a tab): a file the vectorised engine reads.
+    (folder / "data.tsv").write_text(_csv_text(COLUMNS, rows, "\t"), encoding="utf-8")
     cats = [{"name": c} for c in CATEGORIES]
     (folder / "categories.csv").write_text(_csv_text(["name"], cats), encoding="utf-8")
     budget = [

@@ -8,6 +8,7 @@ import operator
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from agentcli.report import Finding
 from officecli.fieldcheck.chunk import Check, Chunk, CompileContext, Hits, rule_error
 from officecli.fieldcheck.expr_eval import COMPARATORS, ERROR, EvalError, compile_node
 from officecli.fieldcheck.expr_parse import names_in
@@ -66,11 +67,32 @@ def _range(spec: RuleSpec, ctx: CompileContext) -> Check:
     return check
 
 
-def _unique(spec: RuleSpec, ctx: CompileContext) -> Check:
+def unique_key_kinds(spec: RuleSpec, ctx: CompileContext) -> list[bool]:
+    """Per column of a unique rule: compared as its typed value (else as stripped text)."""
+    return [ctx.types.get(f, "string") not in ("string", "auto") for f in spec.params["fields"]]
+
+
+UniqueHit = Callable[[Chunk, int, int], Finding]
+
+
+def unique_hit(spec: RuleSpec) -> UniqueHit:
+    """The finding of row i repeating the key first seen on line `first`."""
     names: list[str] = spec.params["fields"]
-    typed = [ctx.types.get(f, "string") not in ("string", "auto") for f in names]
     label = ", ".join(names)
     make = finding_maker(spec, "{field} repeats an earlier row", f"make {label} unique")
+
+    def hit(chunk: Chunk, i: int, first: int) -> Finding:
+        actual = " / ".join(chunk.raw[f][i] for f in names)
+        expected = f"unique (first seen on line {first})"
+        return make(chunk.place(i), chunk.row(i), label, expected, actual)
+
+    return hit
+
+
+def _unique(spec: RuleSpec, ctx: CompileContext) -> Check:
+    names: list[str] = spec.params["fields"]
+    typed = unique_key_kinds(spec, ctx)
+    hit = unique_hit(spec)
     first_row: dict[Any, int] = {}  # grows with distinct values: the documented exception
 
     def keys(chunk: Chunk) -> list[Any]:
@@ -88,9 +110,7 @@ def _unique(spec: RuleSpec, ctx: CompileContext) -> Check:
         for i in rows:
             key = col[i]
             if key is not None and (first := seen(key, numbers[i])) != numbers[i]:
-                actual = " / ".join(chunk.raw[f][i] for f in names)
-                expected = f"unique (first seen on line {first})"
-                hits.append((i, make(chunk.place(i), chunk.row(i), label, expected, actual)))
+                hits.append((i, hit(chunk, i, first)))
         return hits
 
     return check
