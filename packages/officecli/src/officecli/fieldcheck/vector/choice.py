@@ -46,14 +46,15 @@ def _header(path: Path, delimiter: str) -> tuple[list[str], str] | None:
     """The columns and the encoding, read as the csv module would (the file has no quote)."""
     with open(path, "rb") as fh:
         first = fh.readline()
-    if not first.strip(b"\r\n") or b'"' in first:
-        return None  # no header, or a quoted one: the Python engine's reader
+    line = first.removesuffix(b"\n").removesuffix(b"\r")
+    if not line or b'"' in line or b"\r" in line:
+        return None  # no header, a quoted one, or CR line ends: the Python engine's reader
     try:
         text = first.decode("utf-8-sig")
     except UnicodeDecodeError:
         return None  # not UTF-8: the Python engine detects the encoding
     encoding = "utf-8-sig" if first.startswith(b"\xef\xbb\xbf") else "utf-8"
-    return text.rstrip("\r\n").split(delimiter), encoding
+    return text.removesuffix("\n").removesuffix("\r").split(delimiter), encoding
 
 
 @contextmanager

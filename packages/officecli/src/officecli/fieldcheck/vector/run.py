@@ -140,7 +140,7 @@ def _batches(
     """The file's records in batches of cells as text, one block of lines at a time, read
     as the csv module reads a file without quotes; NotPlain when it cannot be."""
     options = (
-        pacsv.ReadOptions(column_names=columns, block_size=BLOCK_BYTES + (1 << 20)),
+        pacsv.ReadOptions(column_names=columns, block_size=max(BLOCK_BYTES, 1 << 20) << 1),
         pacsv.ParseOptions(
             delimiter=delimiter, quote_char=False, newlines_in_values=False, ignore_empty_lines=True
         ),

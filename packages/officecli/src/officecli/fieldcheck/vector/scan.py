@@ -38,9 +38,10 @@ class Lines:
         return record + 2 + bisect_right(self._after, record)
 
 
-def blocks(path: Path, lines: Lines, size: int = BLOCK_BYTES) -> Iterator[bytes]:
-    """The file after its header line, in blocks of whole lines; blank lines go to
-    `lines` as each block is handed out."""
+def blocks(path: Path, lines: Lines) -> Iterator[bytes]:
+    """The file after its header line, in blocks of whole lines (about BLOCK_BYTES);
+    blank lines go to `lines` as each block is handed out."""
+    size = BLOCK_BYTES
     with open(path, "rb") as fh:
         fh.readline()  # the header
         done = 1  # lines read
