@@ -6,7 +6,9 @@ import csv
 import html
 import io
 import json
+from collections.abc import Mapping
 from dataclasses import dataclass, field
+from dataclasses import field as _field  # Finding has a member named `field`
 from pathlib import Path
 from typing import Any, Literal
 
@@ -41,10 +43,14 @@ MetaValue = str | int | float | bool
 class Finding:
     """One observation; every key is always present, empty string when it does not apply.
 
+    `details` holds a tool's own facts about the finding, by name (`direction: narrowed`),
+    for a program to act on without parsing the message; rendered in JSON only, and only
+    when there are some (the message says the same in words).
+
     `record` names the record of a tabular input a finding is about, for a program to act
     on without parsing `location`: `{"line": 18, "key": {"id": "E0017"}}` (`key` when the
     caller named key columns; `file` when the record is in another file than the input).
-    It is a JSON-only key: the table renderers show `location`, which says the same.
+    JSON only too: the table renderers show `location`, which says the same.
     """
 
     rule_id: str
@@ -55,13 +61,19 @@ class Finding:
     expected: str = ""
     actual: str = ""
     suggestion: str = ""
-    # A dict or None; typed Any so that callers may pass string fields as **dict[str, str].
+    details: Mapping[str, str] = _field(default_factory=dict)
+    # A mapping or None; typed Any so that callers may still pass **parts: str.
     record: Any = None
 
-    def to_dict(self) -> dict[str, Any]:
-        out: dict[str, Any] = {k: str(getattr(self, k)) for k in FINDING_KEYS}
+    def to_dict(self) -> dict[str, str]:
+        return {k: str(getattr(self, k)) for k in FINDING_KEYS}
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = self.to_dict()
+        if self.details:
+            out["details"] = dict(self.details)
         if self.record is not None:
-            out["record"] = self.record
+            out["record"] = dict(self.record)
         return out
 
 
@@ -93,7 +105,7 @@ class Report:
             "title": self.title,
             "meta": dict(self.meta),
             "summary": self.summary,
-            "findings": [f.to_dict() for f in self.findings],
+            "findings": [f.to_json() for f in self.findings],
         }
 
 

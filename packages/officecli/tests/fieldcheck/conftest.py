@@ -26,6 +26,6 @@ def findings(tmp_path: Path) -> Callable[..., list[dict[str, str]]]:
         rules_path.write_text(rules, encoding="utf-8")
         data_path = write_csv(tmp_path / name, data)
         result = validate(load_rules(rules_path), data_path, Options(**options))
-        return [f.to_dict() for f in result.findings]
+        return [f.to_json() for f in result.findings]
 
     return run

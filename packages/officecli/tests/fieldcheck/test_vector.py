@@ -30,8 +30,8 @@ def _both(rules: Path, data: Path, **options: object) -> tuple[list[dict[str, st
         python.skipped,
         python.totals,
     )
-    assert [f.to_dict() for f in vector.findings] == [f.to_dict() for f in python.findings]
-    return [f.to_dict() for f in python.findings], python.rows
+    assert [f.to_json() for f in vector.findings] == [f.to_json() for f in python.findings]
+    return [f.to_json() for f in python.findings], python.rows
 
 
 @pytest.mark.parametrize("block", [300, 4096, 1 << 20])
