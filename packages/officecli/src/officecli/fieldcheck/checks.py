@@ -30,7 +30,7 @@ def not_close(actual: float, expected: float, tolerance: float) -> bool:
     return abs(actual - expected) > tolerance + 1e-9 * (1.0 + abs(expected))
 
 
-def _bound(spec: RuleSpec, ctx: CompileContext, name: str, field_name: str) -> Any:
+def bound_value(spec: RuleSpec, ctx: CompileContext, name: str, field_name: str) -> Any:
     raw = spec.params.get(name)
     if raw is None:
         return None
@@ -46,7 +46,7 @@ def _bound(spec: RuleSpec, ctx: CompileContext, name: str, field_name: str) -> A
 
 def _range(spec: RuleSpec, ctx: CompileContext) -> Check:
     name = spec.params["field"]
-    low, high = _bound(spec, ctx, "min", name), _bound(spec, ctx, "max", name)
+    low, high = bound_value(spec, ctx, "min", name), bound_value(spec, ctx, "max", name)
     if low is not None and high is not None:
         expected = f"between {format_value(low)} and {format_value(high)}"
     else:

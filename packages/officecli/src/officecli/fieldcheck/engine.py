@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 from agentcli.errors import UsageError
 from agentcli.report import Finding
@@ -50,7 +50,7 @@ class Options:
     key: list[str] | None = None  # columns naming a record in findings (else the rules' key)
     # "auto": the vectorised engine for a large CSV/TSV (see VECTOR_MIN_BYTES); "python"
     # or "vector" choose one (tests run both on the same data).
-    engine: str = "auto"
+    engine: Literal["auto", "python", "vector"] = "auto"
 
 
 @dataclass

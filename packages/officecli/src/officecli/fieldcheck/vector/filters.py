@@ -11,11 +11,12 @@ import pyarrow as pa
 import pyarrow.compute as pc
 import re2
 
+from officecli.fieldcheck.checks import bound_value
 from officecli.fieldcheck.chunk import CompileContext
 from officecli.fieldcheck.model import RuleSpec
 from officecli.fieldcheck.text_checks import scalar_text
 from officecli.fieldcheck.values import CONVERTERS
-from officecli.fieldcheck.vector.arrays import Typed
+from officecli.fieldcheck.vector.arrays import Typed, strip, typed
 
 _OPTIONS = re2.Options()
 _OPTIONS.log_errors = False
@@ -26,12 +27,8 @@ class Batch:
     """One batch of rows as Arrow arrays: raw texts, stripped texts, blanks, typed values."""
 
     def __init__(self, raw: dict[str, pa.Array], types: dict[str, str]) -> None:
-        from officecli.fieldcheck.vector.arrays import strip, typed
-
         self.raw = raw
         self.size = len(next(iter(raw.values()))) if raw else 0
-        self._strip = strip
-        self._typed = typed
         self.types = types
         self._stripped: dict[str, pa.Array] = {}
         self._blank: dict[str, pa.Array] = {}
@@ -40,7 +37,7 @@ class Batch:
 
     def stripped(self, name: str) -> pa.Array:
         if name not in self._stripped:
-            self._stripped[name] = self._strip(self.raw[name])
+            self._stripped[name] = strip(self.raw[name])
         return self._stripped[name]
 
     def blank(self, name: str) -> pa.Array:
@@ -51,7 +48,7 @@ class Batch:
     def typed(self, name: str) -> Typed:
         if name not in self._values:
             kind = self.types.get(name, "string")
-            self._values[name] = self._typed(self.raw[name], lambda: self.blank(name), kind)
+            self._values[name] = typed(self.raw[name], lambda: self.blank(name), kind)
         return self._values[name]
 
     def values(self, name: str) -> pa.Array:
@@ -60,7 +57,7 @@ class Batch:
     def unusual(self, *names: str) -> pa.Array:
         """Rows where any of these columns has a cell the Python parsers must read."""
         masks = [self.typed(n).unusual for n in names if self.types.get(n, "string") != "string"]
-        return _any(masks, self)
+        return any_of(masks, self)
 
     def everything(self) -> pa.Array:
         return pc.invert(self.nothing())
@@ -71,7 +68,7 @@ class Batch:
         return self._nothing
 
 
-def _any(masks: list[pa.Array], b: Batch) -> pa.Array:
+def any_of(masks: list[pa.Array], b: Batch) -> pa.Array:
     if not masks:
         return b.nothing()
     out = masks[0]
@@ -120,8 +117,6 @@ def _enum(spec: RuleSpec, ctx: CompileContext) -> Filter:
             return listed
         # The number the stripped text reads as, when it has a plain shape; other shapes
         # are candidates (parse_number decides).
-        from officecli.fieldcheck.vector.arrays import typed
-
         value = typed(b.stripped(name), lambda: b.blank(name), "number")
         in_numbers = pc.is_in(value.values, value_set=pa.array(numbers, pa.float64()))
         return pc.or_(listed, pc.and_(_false_if_null(in_numbers), pc.invert(value.unusual)))
@@ -172,10 +167,8 @@ def _flags(size: int, on: list[int]) -> list[bool]:
 
 
 def _range(spec: RuleSpec, ctx: CompileContext) -> Filter:
-    from officecli.fieldcheck.checks import _bound
-
     name = spec.params["field"]
-    low, high = _bound(spec, ctx, "min", name), _bound(spec, ctx, "max", name)
+    low, high = bound_value(spec, ctx, "min", name), bound_value(spec, ctx, "max", name)
 
     def candidates(b: Batch) -> pa.Array:
         values, outside = b.values(name), None

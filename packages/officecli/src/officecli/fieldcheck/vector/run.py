@@ -17,7 +17,7 @@ from officecli.fieldcheck.checks import unique_hit, unique_key_kinds
 from officecli.fieldcheck.chunk import Check, Chunk, CompiledRule, Hits
 from officecli.fieldcheck.chunk_check import Collector, Hit, check_chunk
 from officecli.fieldcheck.engine import Plan
-from officecli.fieldcheck.vector.filters import FILTERS, Batch, Filter, _any
+from officecli.fieldcheck.vector.filters import FILTERS, Batch, Filter, any_of
 from officecli.fieldcheck.vector.scan import BLOCK_BYTES, Lines, NotPlain, blocks
 from officecli.fieldcheck.vector.uniques import UniqueKeys
 
@@ -57,7 +57,7 @@ def run_file(
             masks.append(b.unusual(*typed))
         for keys in uniques.values():
             keys.add(b, done)
-        rows = pc.indices_nonzero(_any(masks, b))
+        rows = pc.indices_nonzero(any_of(masks, b))
         chunk = _chunk(batch, rows.to_pylist(), done, columns, layout, plan.key)
         last = layout.line(done + b.size - 1) if b.size else 0
         here = [n for n in layout.blank[reported:] if n <= last]
