@@ -7,6 +7,7 @@ repeats, a second pass fetches just those rows to report them in line order."""
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
+from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
 
 import pyarrow as pa
@@ -18,7 +19,7 @@ from officecli.fieldcheck.chunk import Check, Chunk, CompiledRule, Hits
 from officecli.fieldcheck.chunk_check import Collector, Hit, check_chunk
 from officecli.fieldcheck.engine import Plan
 from officecli.fieldcheck.vector.filters import FILTERS, Batch, Filter, any_of
-from officecli.fieldcheck.vector.scan import BLOCK_BYTES, Lines, NotPlain, blocks
+from officecli.fieldcheck.vector.scan import BLOCK_BYTES, Lines, NotPlain, blank_lines, blocks
 from officecli.fieldcheck.vector.uniques import UniqueKeys
 
 
@@ -138,7 +139,8 @@ def _batches(
     path: Path, delimiter: str, columns: list[str], lines: Lines
 ) -> Iterator[pa.RecordBatch]:
     """The file's records in batches of cells as text, one block of lines at a time, read
-    as the csv module reads a file without quotes; NotPlain when it cannot be."""
+    as the csv module reads a file without quotes; NotPlain when it cannot be. Arrow
+    parses the next block in a thread (it lets go of the GIL) while this one is checked."""
     options = (
         pacsv.ReadOptions(column_names=columns, block_size=max(BLOCK_BYTES, 1 << 20) << 1),
         pacsv.ParseOptions(
@@ -151,10 +153,32 @@ def _batches(
             null_values=[],
         ),
     )
-    for block in blocks(path, lines):
+
+    def parsed(block: bytes) -> pa.Table:
         try:
-            table = pacsv.read_csv(pa.py_buffer(block), *options)
+            return pacsv.read_csv(pa.py_buffer(block), *options)
         except pa.ArrowInvalid as exc:  # a record of another width, a byte not UTF-8
             raise NotPlain(str(exc)) from None
-        if table.num_rows:
-            yield table.combine_chunks().to_batches()[0]
+
+    with ThreadPoolExecutor(1) as pool:
+        pending: Pending | None = None
+        for block, done in blocks(path):
+            future = pool.submit(parsed, block)
+            if pending is not None:
+                yield from _ready(pending, lines)
+            pending = (future, block, done)
+        if pending is not None:
+            yield from _ready(pending, lines)
+
+
+Pending = tuple["Future[pa.Table]", bytes, int]
+
+
+def _ready(pending: Pending, lines: Lines) -> Iterator[pa.RecordBatch]:
+    """A parsed block as a batch, once its blank lines are numbered."""
+    future, block, done = pending
+    table = future.result()
+    for line in blank_lines(block, done, table.num_rows):
+        lines.add_blank(line)
+    if table.num_rows:
+        yield table.combine_chunks().to_batches()[0]

@@ -22,7 +22,8 @@ class NotPlain(Exception):
 
 
 class Lines:
-    """The blank lines met so far, and the line of a record (header being line 1)."""
+    """The blank lines met so far (added in order), and the line of a record (header
+    being line 1)."""
 
     def __init__(self) -> None:
         self.blank: list[int] = []
@@ -38,9 +39,9 @@ class Lines:
         return record + 2 + bisect_right(self._after, record)
 
 
-def blocks(path: Path, lines: Lines) -> Iterator[bytes]:
-    """The file after its header line, in blocks of whole lines (about BLOCK_BYTES);
-    blank lines go to `lines` as each block is handed out."""
+def blocks(path: Path) -> Iterator[tuple[bytes, int]]:
+    """The file after its header line, in blocks of whole lines (about BLOCK_BYTES), each
+    with the number of lines before it; NotPlain at a block with a quote or a lone CR."""
     size = BLOCK_BYTES
     with open(path, "rb") as fh:
         fh.readline()  # the header
@@ -51,30 +52,33 @@ def blocks(path: Path, lines: Lines) -> Iterator[bytes]:
             data = rest + chunk
             if not chunk:
                 if data:
-                    yield _checked(data, done, lines)
+                    yield _plain(data), done
                 return
             cut = data.rfind(b"\n") + 1
             if cut == 0:
                 rest = data
                 continue
             block, rest = data[:cut], data[cut:]
-            yield _checked(block, done, lines)
+            yield _plain(block), done
             done += block.count(b"\n")
 
 
-def _checked(block: bytes, done: int, lines: Lines) -> bytes:
-    """The block, after recording its blank lines (`done` lines came before it)."""
+def _plain(block: bytes) -> bytes:
     if b'"' in block:
         raise NotPlain("a quote character")
-    returns = b"\r" in block
-    if returns and block.count(b"\r") != block.count(b"\r\n"):
+    if b"\r" in block and block.count(b"\r") != block.count(b"\r\n"):
         raise NotPlain("a carriage return that does not end a line")
+    return block
+
+
+def blank_lines(block: bytes, done: int, records: int) -> list[int]:
+    """The blank lines of a block holding `records` records (`done` lines before it)."""
+    if block.count(b"\n") + (not block.endswith(b"\n")) == records:
+        return []  # a record on every line: the usual case, no search
     found = [done + 1] if block.startswith((b"\n", b"\r\n")) else []
-    for pattern in (b"\n\n", b"\n\r\n") if returns else (b"\n\n",):
+    for pattern in (b"\n\n", b"\n\r\n") if b"\r" in block else (b"\n\n",):
         start = block.find(pattern)
         while start >= 0:
             found.append(done + block.count(b"\n", 0, start + 1) + 1)
             start = block.find(pattern, start + 1)
-    for line in sorted(found):
-        lines.add_blank(line)
-    return block
+    return sorted(found)
