@@ -13,6 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from officecli.fieldcheck.engine import Options, validate
+from officecli.fieldcheck.errors import MissingColumnError
 from officecli.fieldcheck.loader import load_rules
 from officecli.fieldcheck.values import CONVERTERS, is_blank
 from officecli.fieldcheck.vector import scan
@@ -140,3 +141,17 @@ def test_arrow_reads_a_cell_as_python_does_or_leaves_it_to_python(
 @given(st.lists(st.text(alphabet=" \t\u3000\x1c\x85a-", max_size=6), min_size=1, max_size=20))
 def test_strip_is_python_strip(cells: list[str]) -> None:
     assert strip(pa.array(cells, pa.string())).to_pylist() == [c.strip() for c in cells]
+
+
+def test_a_rule_naming_a_missing_column_is_the_same_error(tmp_path: Path) -> None:
+    data = tmp_path / "d.csv"
+    data.write_text("id,amount\n1,-1\n", encoding="utf-8")
+    rules = tmp_path / "rules.yaml"
+    rules.write_text("version: 1\nrules:\n  - {id: R1, type: required, field: amout}\n", "utf-8")
+    errors = []
+    for engine in ("python", "vector"):
+        with pytest.raises(MissingColumnError) as caught:
+            validate(load_rules(rules), data, Options(engine=engine))  # type: ignore[arg-type]
+        errors.append((caught.value.message, caught.value.suggestion, caught.value.data))
+    assert errors[0] == errors[1]
+    assert errors[0][0] == "R1: no column 'amout' in the data"

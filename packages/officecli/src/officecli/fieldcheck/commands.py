@@ -109,7 +109,8 @@ APP = App(
         ),
         Command(
             "list-rules",
-            "list the rule types with their parameters, condition operators and functions",
+            "list the rules file layout (top-level keys, an example), then the rule types with "
+            "their parameters, condition operators and functions",
             f"{_H}:list_rules_handler",
             examples=("fieldcheck list-rules",),
             output={"type": "object", "description": "rule types and their parameters"},
