@@ -120,3 +120,12 @@ def test_the_schema_and_the_loader_take_the_same_top_keys() -> None:
     schema = run_cli("schema").json["data"]
     assert list(schema["properties"]) == [k.name for k in TOP_KEYS]
     assert schema["required"] == [k.name for k in TOP_KEYS if k.required]
+
+
+def test_a_file_without_rows_gets_a_skeleton_that_loads(tmp_path: Path) -> None:
+    data = write_csv(tmp_path / "empty.csv", "id,amount\n")
+    text = run_cli("init", data, "--dry-run").json["data"]["text"]
+    rules = tmp_path / "rules.yaml"
+    rules.write_text(text, encoding="utf-8")
+    ruleset = load_rules(rules)
+    assert (ruleset.rules, ruleset.fields) == ([], {"id": "string", "amount": "string"})

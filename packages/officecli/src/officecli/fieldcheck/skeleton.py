@@ -115,10 +115,14 @@ def skeleton(data: str | Path, sheet: str | None = None, encoding: str | None = 
         "# datasets: {budget: budget.csv}\n",
         "# masters: lists of allowed values, inline or a column of a dataset.\n",
         "# masters: {dept: [sales, admin], category: {dataset: budget, column: name}}\n",
-        "rules:\n",
-        "  # One example of each common kind on this file's columns; edit or delete them.\n",
     ]
-    out += _examples(columns, key, count)
+    examples = _examples(columns, key, count)
+    active = any(line.startswith("  - ") for line in examples)
+    out += [
+        "rules:\n" if active else "rules: []  # none holds on an empty sample: add yours\n",
+        "  # One example of each common kind on this file's columns; edit or delete them.\n",
+        *examples,
+    ]
     return "".join(out)
 
 
