@@ -18,11 +18,7 @@ from pathlib import Path
 
 import pytest
 from golden_data import FORMATS, RULES, reports, write_inputs
-
-from agentcli.report import RENDERERS
-from officecli.fieldcheck.engine import Options, validate
-from officecli.fieldcheck.loader import load_rules
-from officecli.fieldcheck.run import build_report
+from vector_worker import child, render
 
 GOLDEN = Path(__file__).parent / "golden"
 
@@ -54,43 +50,21 @@ def test_report_equals_the_golden_one(produced: dict[str, str], fmt: str) -> Non
     assert as_before_records(produced[fmt]) == expected
 
 
-def engine_reports(
-    folder: Path, engine: str, rules: str = "rules.yaml", data: str = "data.csv"
-) -> dict[str, str]:
-    """The reports of one engine, rendered as the CLI renders them (run in `folder`)."""
-    ruleset = load_rules(folder / rules)
-    options = Options(engine=engine)
-    result = validate(ruleset, folder / data, options)
-    assert result.engine == engine
-    report = build_report(ruleset, data, result, options)
-    return {fmt: RENDERERS[fmt](report) for fmt in FORMATS}
-
-
 # The vectorised engine leaves aggregate_equals to the Python engine: the rules without
 # them show it finding the same, byte for byte.
 def _without_aggregates(text: str) -> str:
     return "\n".join(line for line in text.splitlines() if "aggregate_equals" not in line) + "\n"
 
 
-def test_the_python_engine_gives_the_golden_reports(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
+def test_the_vector_engine_gives_the_python_engines_reports(tmp_path: Path) -> None:
+    """On the same rows as a TSV file (no quotes: Arrow reads it), every format alike; the
+    Python engine gives the golden reports (above). Both run in a child (vector_worker)."""
     write_inputs(tmp_path)
-    monkeypatch.chdir(tmp_path)
-    got = engine_reports(tmp_path, "python")
-    for fmt, name in FORMATS.items():
-        assert as_before_records(got[fmt]) == (GOLDEN / name).read_text(encoding="utf-8")
-
-
-def test_the_vector_engine_gives_the_python_engines_reports(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """On the same rows as a TSV file (no quotes: Arrow reads it), every format alike."""
-    write_inputs(tmp_path)
-    monkeypatch.chdir(tmp_path)
+    rules, data = str(tmp_path / "plain.yaml"), str(tmp_path / "data.tsv")
     (tmp_path / "plain.yaml").write_text(_without_aggregates(RULES), encoding="utf-8")
-    python = engine_reports(tmp_path, "python", "plain.yaml", "data.tsv")
-    vector = engine_reports(tmp_path, "vector", "plain.yaml", "data.tsv")
+    with child() as call:
+        python = call(render, rules, data, "python", "data.tsv")
+        vector = call(render, rules, data, "vector", "data.tsv")
     assert json.loads(python["json"])["summary"]["error"] > 500
     for fmt in FORMATS:
         assert vector[fmt] == python[fmt]

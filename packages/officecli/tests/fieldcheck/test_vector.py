@@ -1,46 +1,56 @@
 """The vectorised engine finds what the Python engine finds, in the same order with the
-same texts, on files it reads itself, and hands every other file to the Python engine."""
+same texts, on files it reads itself, and hands every other file to the Python engine.
+The engine runs in a child process (see vector_worker)."""
 
 from __future__ import annotations
 
 import string
+from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
 
-import pyarrow as pa
 import pytest
 from golden_data import RULES, write_inputs
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from vector_worker import (
+    child,
+    missing_column_error,
+    read_cells,
+    run_engine,
+    strip_cells,
+    whitespace,
+)
 
 from officecli.fieldcheck.engine import Options, validate
-from officecli.fieldcheck.errors import MissingColumnError
 from officecli.fieldcheck.loader import load_rules
 from officecli.fieldcheck.values import CONVERTERS, is_blank
-from officecli.fieldcheck.vector import scan
-from officecli.fieldcheck.vector.arrays import PY_WHITESPACE, strip, typed
 
 PLAIN_RULES = "\n".join(line for line in RULES.splitlines() if "aggregate_equals" not in line)
 
 
-def _both(rules: Path, data: Path, **options: object) -> tuple[list[dict[str, str]], int]:
-    python = validate(load_rules(rules), data, Options(engine="python", **options))  # type: ignore[arg-type]
-    vector = validate(load_rules(rules), data, Options(engine="vector", **options))  # type: ignore[arg-type]
-    assert (python.engine, vector.engine) == ("python", "vector")
-    assert (vector.rows, vector.skipped, vector.totals) == (
-        python.rows,
-        python.skipped,
-        python.totals,
-    )
-    assert [f.to_json() for f in vector.findings] == [f.to_json() for f in python.findings]
-    return [f.to_json() for f in python.findings], python.rows
+Call = Callable[..., Any]
+
+
+@pytest.fixture(scope="module")
+def call() -> Iterator[Call]:
+    with child() as run:
+        yield run
+
+
+def _both(
+    call: Call, rules: Path, data: Path, block: int = 4 << 20, **options: object
+) -> tuple[list[dict[str, Any]], int]:
+    python = call(run_engine, str(rules), str(data), "python", block, options)
+    vector = call(run_engine, str(rules), str(data), "vector", block, options)
+    assert (python[0], vector[0]) == ("python", "vector")
+    assert vector[1:] == python[1:]  # rows, skipped, totals, findings
+    return python[4], python[1]
 
 
 @pytest.mark.parametrize("block", [300, 4096, 1 << 20])
-def test_batches_of_any_size_give_the_same_findings(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, block: int
-) -> None:
+def test_batches_of_any_size_give_the_same_findings(tmp_path: Path, call: Call, block: int) -> None:
     """Small blocks put unique keys, their repeats and blank lines in different batches."""
-    monkeypatch.setattr(scan, "BLOCK_BYTES", block)
     write_inputs(tmp_path)
     rules = tmp_path / "plain.yaml"
     rules.write_text(PLAIN_RULES, encoding="utf-8")
@@ -49,7 +59,7 @@ def test_batches_of_any_size_give_the_same_findings(
         lines.insert(at, "")
     data = tmp_path / "blanks.tsv"
     data.write_bytes(("\r\n".join(lines) + "\r\n\r\n").encode("utf-8"))  # and a last one
-    found, rows = _both(rules, data, key=["id"])
+    found, rows = _both(call, rules, data, block, key=["id"])
     assert rows == 2300
     assert [f["location"] for f in found if f["rule_id"] == "row.blank"] == [
         "line 2",
@@ -64,13 +74,12 @@ def test_batches_of_any_size_give_the_same_findings(
 
 
 def test_truncated_reports_keep_the_first_findings_in_line_order(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path, call: Call
 ) -> None:
-    monkeypatch.setattr(scan, "BLOCK_BYTES", 2048)
     write_inputs(tmp_path)
     rules = tmp_path / "plain.yaml"
     rules.write_text(PLAIN_RULES, encoding="utf-8")
-    found, _ = _both(rules, tmp_path / "data.tsv", max_findings=40)
+    found, _ = _both(call, rules, tmp_path / "data.tsv", 2048, max_findings=40)
     assert len(found) == 40
 
 
@@ -94,13 +103,13 @@ def _rules(tmp_path: Path) -> Path:
     ],
 )
 def test_files_arrow_would_read_otherwise_go_to_the_python_engine(
-    tmp_path: Path, name: str, content: bytes
+    tmp_path: Path, call: Call, name: str, content: bytes
 ) -> None:
     data = tmp_path / name
     data.write_bytes(content)
-    result = validate(load_rules(_rules(tmp_path)), data, Options(engine="vector"))
-    assert result.engine == "python"
-    assert [f.location for f in result.findings] == ["line 2"]
+    engine, *_, findings = call(run_engine, str(_rules(tmp_path)), str(data), "vector", 4 << 20, {})
+    assert engine == "python"
+    assert [f["location"] for f in findings] == ["line 2"]
 
 
 def test_small_files_stay_with_the_python_engine(tmp_path: Path) -> None:
@@ -109,8 +118,8 @@ def test_small_files_stay_with_the_python_engine(tmp_path: Path) -> None:
     assert validate(load_rules(_rules(tmp_path)), data, Options()).engine == "python"
 
 
-def test_the_whitespace_arrow_strips_is_what_python_strips() -> None:
-    assert "".join(c for c in map(chr, range(0x110000)) if c.isspace()) == PY_WHITESPACE
+def test_the_whitespace_arrow_strips_is_what_python_strips(call: Call) -> None:
+    assert "".join(c for c in map(chr, range(0x110000)) if c.isspace()) == call(whitespace)
 
 
 _CELL = st.text(
@@ -124,11 +133,9 @@ _CELL = st.text(
     st.sampled_from(["number", "integer", "date", "boolean", "auto"]),
 )
 def test_arrow_reads_a_cell_as_python_does_or_leaves_it_to_python(
-    cells: list[str], kind: str
+    call: Call, cells: list[str], kind: str
 ) -> None:
-    raw = pa.array(cells, pa.string())
-    got = typed(raw, lambda: pa.array([is_blank(c) for c in cells]), kind)
-    values, unusual = got.values.to_pylist(), got.unusual.to_pylist()
+    values, unusual = call(read_cells, cells, kind)
     for cell, value, odd in zip(cells, values, unusual, strict=True):
         if is_blank(cell):
             assert (value, odd) == (None, False)
@@ -139,19 +146,15 @@ def test_arrow_reads_a_cell_as_python_does_or_leaves_it_to_python(
 
 @settings(max_examples=200, deadline=None)
 @given(st.lists(st.text(alphabet=" \t\u3000\x1c\x85a-", max_size=6), min_size=1, max_size=20))
-def test_strip_is_python_strip(cells: list[str]) -> None:
-    assert strip(pa.array(cells, pa.string())).to_pylist() == [c.strip() for c in cells]
+def test_strip_is_python_strip(call: Call, cells: list[str]) -> None:
+    assert call(strip_cells, cells) == [c.strip() for c in cells]
 
 
-def test_a_rule_naming_a_missing_column_is_the_same_error(tmp_path: Path) -> None:
+def test_a_rule_naming_a_missing_column_is_the_same_error(tmp_path: Path, call: Call) -> None:
     data = tmp_path / "d.csv"
     data.write_text("id,amount\n1,-1\n", encoding="utf-8")
     rules = tmp_path / "rules.yaml"
     rules.write_text("version: 1\nrules:\n  - {id: R1, type: required, field: amout}\n", "utf-8")
-    errors = []
-    for engine in ("python", "vector"):
-        with pytest.raises(MissingColumnError) as caught:
-            validate(load_rules(rules), data, Options(engine=engine))  # type: ignore[arg-type]
-        errors.append((caught.value.message, caught.value.suggestion, caught.value.data))
+    errors = [call(missing_column_error, str(rules), str(data), e) for e in ("python", "vector")]
     assert errors[0] == errors[1]
     assert errors[0][0] == "R1: no column 'amout' in the data"
