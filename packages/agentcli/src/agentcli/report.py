@@ -49,9 +49,15 @@ class Finding:
 
     `details` holds a tool's own facts about the finding, by name (`direction: narrowed`),
     for a program to act on without parsing the message; rendered in JSON only, and only
-    when there are some (the message says the same in words)."""
+    when there are some (the message says the same in words).
 
-    __slots__ = (*FINDING_KEYS, "details")
+    `record` names the record of a tabular input a finding is about, for a program to act
+    on without parsing `location`: `{"line": 18, "key": {"id": "E0017"}}` (`key` when the
+    caller named key columns; `file` when the record is in another file than the input).
+    JSON only too: the table renderers show `location`, which says the same.
+    """
+
+    __slots__ = (*FINDING_KEYS, "details", "record")
     rule_id: str
     severity: Severity
     message: str
@@ -61,6 +67,7 @@ class Finding:
     actual: str
     suggestion: str
     details: Mapping[str, str]
+    record: Any  # a mapping or None; typed Any so that callers may still pass **parts: str
 
     def __init__(
         self,
@@ -73,11 +80,13 @@ class Finding:
         actual: str = "",
         suggestion: str = "",
         details: Mapping[str, str] | None = None,
+        record: Any = None,
     ) -> None:
         values = (rule_id, severity, message, location, field, expected, actual, suggestion)
         for key, value in zip(FINDING_KEYS, values, strict=True):
             object.__setattr__(self, key, value)
         object.__setattr__(self, "details", {} if details is None else details)
+        object.__setattr__(self, "record", record)
 
     def __setattr__(self, name: str, value: object) -> None:
         raise AttributeError(f"a Finding cannot be changed (tried to set {name})")
@@ -90,6 +99,7 @@ class Finding:
             isinstance(other, Finding)
             and self._values() == other._values()
             and dict(self.details) == dict(other.details)
+            and self.record == other.record
         )
 
     def __hash__(self) -> int:
@@ -97,10 +107,10 @@ class Finding:
 
     def __repr__(self) -> str:
         shown = ", ".join(f"{k}={getattr(self, k)!r}" for k in FINDING_KEYS)
-        return f"Finding({shown}, details={dict(self.details)!r})"
+        return f"Finding({shown}, details={dict(self.details)!r}, record={self.record!r})"
 
     def __reduce__(self) -> tuple[type[Finding], tuple[Any, ...]]:
-        return Finding, (*self._values(), dict(self.details))
+        return Finding, (*self._values(), dict(self.details), self.record)
 
     def to_dict(self) -> dict[str, str]:
         return {k: str(getattr(self, k)) for k in FINDING_KEYS}
@@ -109,6 +119,8 @@ class Finding:
         out: dict[str, Any] = self.to_dict()
         if self.details:
             out["details"] = dict(self.details)
+        if self.record is not None:
+            out["record"] = dict(self.record)
         return out
 
 
