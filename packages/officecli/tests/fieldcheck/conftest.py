@@ -13,8 +13,9 @@ sys.path.insert(0, str(Path(__file__).parent))
 
 from fieldcheck_helpers import write_csv
 
-from officecli.fieldcheck.engine import Options, validate
+from officecli.fieldcheck.engine import Options
 from officecli.fieldcheck.loader import load_rules
+from officecli.fieldcheck.run import validate_data as validate
 
 
 @pytest.fixture

@@ -22,8 +22,9 @@ from vector_worker import (
     whitespace,
 )
 
-from officecli.fieldcheck.engine import Options, validate
+from officecli.fieldcheck.engine import Options
 from officecli.fieldcheck.loader import load_rules
+from officecli.fieldcheck.run import validate_data as validate
 from officecli.fieldcheck.values import CONVERTERS, is_blank
 
 PLAIN_RULES = "\n".join(line for line in RULES.splitlines() if "aggregate_equals" not in line)
