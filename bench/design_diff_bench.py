@@ -24,6 +24,8 @@ import tempfile
 import time
 from pathlib import Path
 
+from _results import Results
+
 ROOT = Path(__file__).resolve().parent.parent
 PEER_VENV = ROOT / "bench" / ".venv-daff"
 PEER_PYTHON = PEER_VENV / "bin" / "python"
@@ -164,7 +166,18 @@ def score(found: dict[str, set], truth: dict[str, set]) -> str:
     return "; ".join(parts)
 
 
+def errors(found: dict[str, set], truth: dict[str, set]) -> tuple[int, int]:
+    """False positives and misses over every kind of change."""
+    kinds = set(found) | set(truth)
+    false = sum(len(found.get(k, set()) - truth.get(k, set())) for k in kinds)
+    return false, sum(len(truth.get(k, set()) - found.get(k, set())) for k in kinds)
+
+
 def main() -> None:
+    results = Results(
+        f"design-diff (xlsx) against daff (CSV): {ROWS:,} x {len(HEADER)}, "
+        f"{CHANGED + INSERTED + MOVED} planted changes, median of {RUNS}"
+    )
     ensure_peer()
     rng = random.Random(16)
     rows = base_rows(rng)
@@ -178,6 +191,7 @@ def main() -> None:
         print(f"workbooks: {ROWS} x {len(HEADER)}; planted {CHANGED} changed cells, "
               f"{INSERTED} inserted rows, {MOVED} moved rows")  # fmt: skip
         ratios = []
+        runs = []
         for _run in range(RUNS):
             load = ", ".join(f"{x:.2f}" for x in os.getloadavg())
             print(f"load average {load}")
@@ -192,6 +206,7 @@ def main() -> None:
                 f"{score(peer_found, truth)}"
             )
             ratios.append((peer_wall / ours_wall, peer_cpu / ours_cpu))
+            runs.append((ours_wall, ours_cpu, peer_wall, peer_cpu, ours_found, peer_found))
             print(
                 f"ratio daff / design-diff = {ratios[-1][0]:.2f}x wall, "
                 f"{ratios[-1][1]:.2f}x CPU (goal > 1x, no false, no missed)"
@@ -202,6 +217,20 @@ def main() -> None:
                 f"median of {RUNS}: {statistics.median(walls):.2f}x wall, "
                 f"{statistics.median(cpus):.2f}x CPU; lowest {min(walls):.2f}x wall"
             )
+    median = [statistics.median(run[i] for run in runs) for i in range(4)]
+    results.ours("design-diff wall", median[0], "s")
+    results.ours("design-diff CPU", median[1], "s")
+    results.peer("daff wall", median[2], "s")
+    results.peer("daff CPU", median[3], "s")
+    wall, cpu = (statistics.median(r[i] for r in ratios) for i in (0, 1))
+    results.ratio("daff / design-diff, wall", wall, "higher", goal="> 1")
+    results.ratio("daff / design-diff, CPU", cpu, "higher")
+    for tool, found in (("design-diff", runs[-1][4]), ("daff", runs[-1][5])):
+        false, missed = errors(found, truth)
+        record = results.ours if tool == "design-diff" else results.peer
+        record(f"{tool} false positives", false, "")
+        record(f"{tool} missed", missed, "")
+    results.write()
 
 
 if __name__ == "__main__":

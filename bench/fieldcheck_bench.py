@@ -16,6 +16,8 @@ import tempfile
 import time
 from pathlib import Path
 
+from _results import Results
+
 ROOT = Path(__file__).resolve().parent.parent
 PEER_VENV = ROOT / "bench" / ".venv-frictionless"
 PEER_PYTHON = PEER_VENV / "bin" / "python"
@@ -129,6 +131,9 @@ def timed(argv: list[str]) -> tuple[float, str]:
 
 
 def main() -> None:
+    results = Results(
+        f"fieldcheck against frictionless: a {ROWS:,} x {len(COLUMNS)} CSV, 10 rules, one run"
+    )
     ensure_peer()
     with tempfile.TemporaryDirectory(prefix="fieldcheck-bench-") as tmp:
         data, rules = Path(tmp) / "data.csv", Path(tmp) / "rules.yaml"
@@ -147,6 +152,10 @@ def main() -> None:
             f"ratio frictionless / fieldcheck = {peer_time / ours_time:.1f}x "
             f"(goal >= 10x); fieldcheck under 10 s: {ours_time < 10}"
         )
+    results.ours("fieldcheck", ours_time, "s", goal="< 10")
+    results.peer("frictionless", peer_time, "s")
+    results.ratio("frictionless / fieldcheck", peer_time / ours_time, "higher", goal=">= 10")
+    results.write()
 
 
 if __name__ == "__main__":
