@@ -76,5 +76,5 @@ docs: sync
 	$(RUN) python -m procler.config.reference > docs/config.md
 
 clean:
+	for tree in .bench-compare/*/; do [ ! -d "$$tree" ] || git worktree remove --force "$$tree"; done
 	rm -rf .venv .tools .mypy_cache .ruff_cache .pytest_cache .hypothesis .bench-compare
-	-git worktree prune 2>/dev/null

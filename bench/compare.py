@@ -157,11 +157,9 @@ def base_worktree(rev: str, uv: str) -> tuple[str, Path]:
     tree = WORKTREES / sha[:12]
     if not (tree / ".git").exists():
         WORKTREES.mkdir(exist_ok=True)
-        subprocess.run(["git", "-C", str(ROOT), "worktree", "prune"], check=True)
-        subprocess.run(
-            ["git", "-C", str(ROOT), "worktree", "add", "--detach", "--quiet", str(tree), sha],
-            check=True,
-        )
+        # --force: the folder may have been deleted while git still lists it
+        add = ["worktree", "add", "--force", "--detach", "--quiet", str(tree), sha]
+        subprocess.run(["git", "-C", str(ROOT), *add], check=True)
     env = {
         k: v for k, v in os.environ.items() if k not in ("VIRTUAL_ENV", "UV_PROJECT_ENVIRONMENT")
     }
