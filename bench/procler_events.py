@@ -144,7 +144,7 @@ def measure_idle(label: str, env: dict[str, str] | None, results: Results) -> No
     except OSError as exc:  # its supervisor did not start or did not stay
         print(f"supervisor idle CPU, {label}: not measured ({exc}; up answered {started})")
     run(work, "daemon", "stop", env=env)
-    shutil.rmtree(work)
+    shutil.rmtree(work, ignore_errors=True)  # the supervisor may still be removing its WAL
 
 
 def main() -> None:
@@ -189,7 +189,7 @@ def main() -> None:
         for sock in idle_subscribers:
             sock.close()
     run(work, "daemon", "stop")
-    shutil.rmtree(work)
+    shutil.rmtree(work, ignore_errors=True)  # the supervisor may still be removing its WAL
     if args.baseline:
         with tempfile.TemporaryDirectory(prefix="procler-baseline-") as tmp:
             baseline = baseline_env(args.baseline, Path(tmp))
