@@ -44,13 +44,17 @@ demo: sync
 	@echo "or for good, in ~/.local/bin: make install"
 
 # procler and the office tools as commands in ~/.local/bin (uv tool), usable from any project,
-# with the versions of uv.lock: the ones `make test` tested.
+# with the versions of uv.lock: the ones `make test` tested. Our packages are built again each
+# time: uv's cache keeps a build per version, and ours change without a new version.
+OURS := $(addprefix --reinstall-package ,agentcli procler officecli)
 install: bootstrap
 	@constraints=$$(mktemp) && trap 'rm -f "$$constraints"' EXIT && \
 	$(UV) export --frozen --all-packages --no-dev --no-emit-workspace --no-hashes --no-header \
 		--no-annotate --format requirements-txt --quiet --output-file "$$constraints" && \
-	$(UV) tool install --force --python "$(PYTHON)" --constraints "$$constraints" ./packages/procler && \
-	$(UV) tool install --force --python "$(PYTHON)" --constraints "$$constraints" ./packages/officecli
+	for package in procler officecli; do \
+		$(UV) tool install --force --python "$(PYTHON)" --constraints "$$constraints" $(OURS) \
+			"./packages/$$package" || exit; \
+	done
 	@echo "installed into $$($(UV) tool dir --bin); put it on PATH if it is not"
 
 # Each script prints its figures and ratios against peers measured in the same run and writes
