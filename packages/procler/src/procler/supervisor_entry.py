@@ -6,7 +6,7 @@ declarations (procler.cli) to the supervisor, which never imports a CLI module.
 
 from procler.cli import APP
 from procler.cli.processes import ANSWERED_FROM_ARGV
-from procler.supervisor.daemon import main
+from procler.supervisor.main import main
 
 if __name__ == "__main__":
     main(APP, ANSWERED_FROM_ARGV)

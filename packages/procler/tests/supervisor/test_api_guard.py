@@ -13,10 +13,11 @@ import uvicorn
 
 from agentcli.main import with_builtins
 from procler.cli import APP
-from procler.supervisor import api_security, head_deadline, tcp_listener
-from procler.supervisor.api_errors import http_status
-from procler.supervisor.api_security import Policy, secured
-from procler.supervisor.rest_resources import RESOURCES
+from procler.supervisor.api import head_deadline, tcp_listener
+from procler.supervisor.api import security as api_security
+from procler.supervisor.api.http_errors import http_status
+from procler.supervisor.api.rest_resources import RESOURCES
+from procler.supervisor.api.security import Policy, secured
 
 TOKEN = b"t" * 64
 PORT = 7765

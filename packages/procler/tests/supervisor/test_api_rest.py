@@ -12,7 +12,7 @@ import pytest
 from api_client import Listener, refusal, serve
 from harness import PY, Project, wait_for
 
-from procler.supervisor.rest_resources import RESOURCES
+from procler.supervisor.api.rest_resources import RESOURCES
 
 CONFIG = f"""
 version: 1

@@ -11,7 +11,7 @@ from typing import Any
 from harness import HISTORY, Project, wait_for
 
 from procler.supervisor.history import history
-from procler.supervisor.store import StateStore
+from procler.supervisor.state_store import StateStore
 
 
 def moves(rows: list[dict[str, Any]]) -> list[tuple[Any, ...]]:

@@ -22,7 +22,7 @@ from tui_pilot import (
     view_body,
 )
 
-from procler.tui import keys
+from procler.tui import key_bindings as keys
 from procler.tui.app import ProclerApp
 
 pytestmark = pytest.mark.anyio

@@ -44,7 +44,7 @@ from procler.supervisor.waiting import together, wait_members
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from procler.supervisor.tcp_listener import TcpListener
+    from procler.supervisor.api.tcp_listener import TcpListener
 
 Handler = Callable[[dict[str, Any]], Awaitable[Any]]
 

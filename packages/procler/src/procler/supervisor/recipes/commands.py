@@ -6,9 +6,9 @@ import dataclasses
 from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any
 
+from procler.supervisor.recipes.dry_run import plan
 from procler.supervisor.recipes.engine import RecipeEngine
-from procler.supervisor.recipes.model import definition_hash
-from procler.supervisor.recipes.plan import plan
+from procler.supervisor.recipes.run_record import definition_hash
 
 if TYPE_CHECKING:
     from procler.supervisor.commands_api import CommandHandlers

@@ -22,14 +22,14 @@ from procler.errors import (
 )
 from procler.logs.query import query
 from procler.project import recipe_log_name
-from procler.supervisor.recipes.model import (
+from procler.supervisor.recipes.records import RunRecords
+from procler.supervisor.recipes.run_record import (
     RunRecord,
     StepRecord,
     definition_hash,
     new_run,
     step_prefix,
 )
-from procler.supervisor.recipes.records import RunRecords
 from procler.supervisor.recipes.runner import RunControl, execute
 
 if TYPE_CHECKING:

@@ -14,8 +14,8 @@ from procler import states
 from procler.config.model import Recipe, RecipeStep
 from procler.contexts.base import OutputBatch
 from procler.project import recipe_log_name
-from procler.supervisor.recipes.model import RunRecord, StepRecord, step_prefix
 from procler.supervisor.recipes.records import RunRecords
+from procler.supervisor.recipes.run_record import RunRecord, StepRecord, step_prefix
 from procler.supervisor.recipes.steps import (
     STREAMED,
     StepOutcome,

@@ -108,11 +108,11 @@ async def serve(
     `answered` also from argv."""
     import uvicorn
 
+    from procler.supervisor.api.command_routes import Api
+    from procler.supervisor.api.event_routes import EventRoutes
+    from procler.supervisor.api.tcp_listener import TcpListener
     from procler.supervisor.core import Supervisor
-    from procler.supervisor.event_routes import EventRoutes
     from procler.supervisor.handlers import Handlers
-    from procler.supervisor.http import Api
-    from procler.supervisor.tcp_listener import TcpListener
 
     sup = Supervisor(root, config_path, lock_fd)
     handlers = Handlers(sup)

@@ -29,8 +29,8 @@ from agentcli.main import answer, failure, with_builtins
 from agentcli.parser import GLOBAL_ARGS, parse
 from procler.errors import ConfigNotFound, SupervisorUnavailable
 from procler.project import find_config
-from procler.supervisor.api_errors import RouteNotFound, http_status
-from procler.supervisor.wire import encode
+from procler.supervisor.api.http_errors import RouteNotFound, http_status
+from procler.supervisor.api.json_bytes import encode
 from procler.wire import (
     ARGV_ROUTE,
     COMMANDS_PREFIX,
@@ -217,7 +217,7 @@ class Api:
 async def send_json(
     send: Send, env: dict[str, Any], code: int, extra: list[tuple[bytes, bytes]] | None = None
 ) -> None:
-    """One whole JSON answer, its status from the envelope (api_errors.http_status)."""
+    """One whole JSON answer, its status from the envelope (http_errors.http_status)."""
     body = encode(env)
     headers = [
         (b"content-type", b"application/json"),

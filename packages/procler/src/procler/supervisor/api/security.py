@@ -33,15 +33,15 @@ from agentcli.main import answer, failure
 from procler.dashboard.pages import is_page
 from procler.dashboard.pages import serve as serve_page
 from procler.dashboard.sessions import Sessions
-from procler.supervisor.api_errors import (
+from procler.supervisor.api.command_routes import Receive, Scope, Send, send_json
+from procler.supervisor.api.http_errors import (
     Forbidden,
     PayloadTooLarge,
     RequestTimeout,
     Unauthorized,
     http_status,
 )
-from procler.supervisor.http import Receive, Scope, Send, send_json
-from procler.supervisor.wire import encode
+from procler.supervisor.api.json_bytes import encode
 
 log = logging.getLogger("procler.api")
 

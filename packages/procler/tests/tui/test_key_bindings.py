@@ -5,7 +5,7 @@ from pathlib import Path
 import pytest
 
 from procler.errors import ConfigInvalid
-from procler.tui import keys
+from procler.tui import key_bindings as keys
 from procler.tui.app import ProclerApp
 
 

@@ -9,7 +9,7 @@ from procler import states
 from procler.config.graph import DependencyGraph
 from procler.config.model import Recipe, RecipeStep
 from procler.snippet_fill import fill
-from procler.supervisor.recipes.model import new_run
+from procler.supervisor.recipes.run_record import new_run
 
 if TYPE_CHECKING:
     from procler.supervisor.commands_api import CommandHandlers

@@ -5,7 +5,7 @@ settings are kept in the state directory, so the supervisor that replaces this o
 (`daemon restart`, recovery after a crash) listens the same way; `serve --stop` and
 `daemon stop` forget them. Serving again with the same settings leaves it as it is;
 other settings replace it. The app it serves is the REST
-surface (rest_routes) behind the security layer (api_security), with MCP's Streamable
+surface (rest_routes) behind the security layer (security), with MCP's Streamable
 HTTP app at /mcp under `--mcp`. The token is made once, 32 random bytes, in the state
 directory (0600 in 0700); answers name its file, never the token.
 """
@@ -35,8 +35,8 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     import uvicorn
 
-    from procler.supervisor.api_security import SecurityLayer
-    from procler.supervisor.http import Api
+    from procler.supervisor.api.command_routes import Api
+    from procler.supervisor.api.security import SecurityLayer
 
 log = logging.getLogger("procler.api")
 
@@ -209,10 +209,10 @@ class TcpListener:
         import uvicorn
 
         from procler.dashboard.pages import HOME
-        from procler.supervisor.api_security import Policy, secured
-        from procler.supervisor.head_deadline import HeaderDeadline
-        from procler.supervisor.rest_resources import MCP_ROUTE
-        from procler.supervisor.rest_routes import RestApi
+        from procler.supervisor.api.head_deadline import HeaderDeadline
+        from procler.supervisor.api.rest_resources import MCP_ROUTE
+        from procler.supervisor.api.rest_routes import RestApi
+        from procler.supervisor.api.security import Policy, secured
 
         token, token_file = load_token(self.state_dir)
         sock = bind_tcp(settings.host, settings.port)

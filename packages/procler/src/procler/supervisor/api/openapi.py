@@ -12,15 +12,15 @@ from typing import Any
 
 from agentcli.commands import App, Command, command_args
 from agentcli.envelope import ENVELOPE_SCHEMA
-from procler.supervisor.api_errors import (
+from procler.supervisor.api.http_errors import (
     Forbidden,
     PayloadTooLarge,
     RequestTimeout,
     Unauthorized,
     status_of_code,
 )
-from procler.supervisor.api_security import TICKET_ROUTE
-from procler.supervisor.rest_resources import HEALTH_ROUTE, OPENAPI_ROUTE, RESOURCES, Resource
+from procler.supervisor.api.rest_resources import HEALTH_ROUTE, OPENAPI_ROUTE, RESOURCES, Resource
+from procler.supervisor.api.security import TICKET_ROUTE
 from procler.surfaces.arguments import input_schema, value_schema
 from procler.wire import command_path
 

@@ -25,9 +25,9 @@ from agentcli.envelope import dumps
 from agentcli.errors import UsageError
 from agentcli.main import failure
 from procler.errors import ProcessNotFound
+from procler.supervisor.api.command_routes import Receive, Scope, Send, send_json
 from procler.supervisor.clock import iso
-from procler.supervisor.events import Event, EventBus, Subscriber
-from procler.supervisor.http import Receive, Scope, Send, send_json
+from procler.supervisor.event_bus import Event, EventBus, Subscriber
 from procler.supervisor.sampler import ProcessSampler
 from procler.supervisor.status import process_status
 
@@ -91,7 +91,7 @@ def snapshot(sup: Supervisor, seq: int) -> Event:
 
 
 class EventRoutes:
-    """The stream routes, handed to procler.supervisor.http.Api (which asks it first)."""
+    """The stream routes, handed to procler.supervisor.api.command_routes.Api (which asks it first)."""
 
     def __init__(self, sup: Supervisor) -> None:
         self.sup = sup

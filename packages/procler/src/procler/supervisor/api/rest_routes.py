@@ -5,7 +5,7 @@ the command's positional arguments its path takes ({name}, one URL-encoded segme
 the options its query string takes. Every
 declared supervisor command is also POST /v1/commands/<words joined by '/'> with a body
 {"values": {...}}, checked by the CLI's own parser (as an MCP tool call is) before it
-runs. Every answer is whole: the envelope, with the status api_errors.http_status gives.
+runs. Every answer is whole: the envelope, with the status http_errors.http_status gives.
 Any other route goes on to the supervisor's app (the event stream's routes live there),
 except POST /v1/argv, the console entry's private route on the unix socket.
 """
@@ -22,11 +22,10 @@ from agentcli.commands import Command, capabilities
 from agentcli.errors import AgentError, UsageError
 from agentcli.main import answer, failure
 from agentcli.parser import GLOBAL_ARGS, parse
-from procler.supervisor.api_errors import MethodNotAllowed, RouteNotFound
-from procler.supervisor.api_security import ASGIApp
-from procler.supervisor.http import Api, Outcome, Receive, Scope, Send, send_json
-from procler.supervisor.openapi import openapi_document
-from procler.supervisor.rest_resources import (
+from procler.supervisor.api.command_routes import Api, Outcome, Receive, Scope, Send, send_json
+from procler.supervisor.api.http_errors import MethodNotAllowed, RouteNotFound
+from procler.supervisor.api.openapi import openapi_document
+from procler.supervisor.api.rest_resources import (
     HEALTH_ROUTE,
     MCP_ROUTE,
     NOT_OVER_TCP,
@@ -35,6 +34,7 @@ from procler.supervisor.rest_resources import (
     Resource,
     query_argv,
 )
+from procler.supervisor.api.security import ASGIApp
 from procler.surfaces.arguments import to_argv
 from procler.wire import ARGV_ROUTE, COMMANDS_PREFIX
 
