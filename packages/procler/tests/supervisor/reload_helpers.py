@@ -6,8 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from harness import PY
-
-from procler.supervisor.handlers import Handlers
+from in_process import Commands
 
 
 def sleeper(seconds: int) -> str:
@@ -19,5 +18,5 @@ def config_file(tmp_path: Path) -> Path:
     return tmp_path / "proj" / ".procler" / "config.yaml"
 
 
-def pids(handlers: Handlers) -> dict[str, int | None]:
+def pids(handlers: Commands) -> dict[str, int | None]:
     return {name: rt.proc.pid if rt.proc else None for name, rt in handlers.sup.runtimes.items()}

@@ -18,6 +18,7 @@ from procler.supervisor.api import security as api_security
 from procler.supervisor.api.http_errors import http_status
 from procler.supervisor.api.rest_resources import RESOURCES
 from procler.supervisor.api.security import Policy, secured
+from procler.supervisor.listener_settings import ServeSettings
 
 TOKEN = b"t" * 64
 PORT = 7765
@@ -195,8 +196,8 @@ def test_the_listener_binds_loopback_only_unless_told(tmp_path: Any) -> None:
     from agentcli.errors import UsageError
 
     with pytest.raises(UsageError):
-        tcp_listener.ServeSettings.of({"host": "192.0.2.1"})
-    assert tcp_listener.ServeSettings.of({"host": "::1"}).host == "::1"
+        ServeSettings.of({"host": "192.0.2.1"})
+    assert ServeSettings.of({"host": "::1"}).host == "::1"
     taken = socket.socket()
     taken.bind(("127.0.0.1", 0))
     taken.listen(1)

@@ -81,11 +81,10 @@ def test_docker_context_needs_a_container(project: Project) -> None:
 
 
 def test_the_sentinel_is_told_of_the_command_by_its_run_id(tmp_path: Path) -> None:
+    from in_process import Commands
     from test_wait import supervise
 
-    from procler.supervisor.handlers import Handlers
-
-    async def scenario(handlers: Handlers) -> None:
+    async def scenario(handlers: Commands) -> None:
         assert (await handlers.exec({"cmd": "true"}))["exit_code"] == 0
 
     told, ended = supervise(tmp_path, CONFIG, scenario)

@@ -8,10 +8,9 @@ from collections.abc import Callable
 from pathlib import Path
 
 from harness import Project
+from in_process import Commands
 from reload_helpers import config_file, pids, sleeper
 from test_wait import supervise
-
-from procler.supervisor.handlers import Handlers
 
 
 def config(api: int = 600, db: int = 601, extra: bool = False, gone: bool = True) -> str:
@@ -38,7 +37,7 @@ def test_reload_restarts_only_the_changed_process_and_answers_the_exact_diff(
 ) -> None:
     path = config_file(tmp_path)
 
-    async def scenario(handlers: Handlers) -> None:
+    async def scenario(handlers: Commands) -> None:
         await handlers.up({})
         before = pids(handlers)
         gone = handlers.sup.runtimes["gone"]
@@ -85,7 +84,7 @@ def test_changed_processes_restart_in_dependency_order_and_added_ones_start_if_d
 ) -> None:
     path = config_file(tmp_path)
 
-    async def scenario(handlers: Handlers) -> None:
+    async def scenario(handlers: Commands) -> None:
         await handlers.up({})
         worker = pids(handlers)["worker"]
         handlers.sup.store.save_process("extra", "running", 0, 0, None)  # as a lost run leaves it

@@ -13,17 +13,17 @@ from pathlib import Path
 from zoneinfo import ZoneInfo
 
 from harness import PY, Project, alive
+from in_process import Commands
 from test_wait import NoSentinel
 
 from procler.supervisor.clock import Clock
 from procler.supervisor.core import Supervisor
-from procler.supervisor.handlers import Handlers
 from procler.supervisor.runtime import ProcessRuntime
 
 BOUND = 60.0
 QUICK = f'[{PY}, -c, "pass"]'
 LONG = f'[{PY}, -c, "import time; time.sleep(600)"]'
-Scenario = Callable[[Supervisor, Handlers], Awaitable[None]]
+Scenario = Callable[[Supervisor, Commands], Awaitable[None]]
 
 
 class WallClock(Clock):
@@ -66,7 +66,7 @@ def supervise(root: Path, clock: Clock, scenario: Scenario) -> None:
         sup = Supervisor(str(root), config, clock=clock, sentinel=NoSentinel())
         try:
             await sup.boot()
-            await asyncio.wait_for(scenario(sup, Handlers(sup)), BOUND)
+            await asyncio.wait_for(scenario(sup, Commands(sup)), BOUND)
         finally:
             await sup.close()
 
@@ -85,7 +85,7 @@ def test_a_cron_slot_fires_in_its_time_zone_across_a_daylight_saving_jump(tmp_pa
     )
     clock = WallClock(utc(2026, 3, 28, 12, 0, zone="Europe/Berlin"))
 
-    async def scenario(sup: Supervisor, h: Handlers) -> None:
+    async def scenario(sup: Supervisor, h: Commands) -> None:
         started = await h.start({"name": "job"})
         assert (started["status"], started["schedule"]["next_run"]) == (
             "scheduled",
@@ -121,7 +121,7 @@ def test_jitter_fires_within_its_bound_and_keeps_the_planned_slot(tmp_path: Path
     )
     clock = WallClock(utc(2026, 1, 1, 10, 59))
 
-    async def scenario(sup: Supervisor, h: Handlers) -> None:
+    async def scenario(sup: Supervisor, h: Commands) -> None:
         await h.start({"name": "job"})
         clock.set(utc(2026, 1, 1, 11, 0, 30))  # the slot plus the whole jitter
         await until(sup.runtimes["job"], lambda r: r.run == 1 and r.status == "scheduled")
@@ -139,13 +139,13 @@ def test_catch_up_runs_once_for_slots_missed_while_no_supervisor_ran(tmp_path: P
     )
     clock = WallClock(utc(2026, 1, 1, 10, 30))
 
-    async def arm(sup: Supervisor, h: Handlers) -> None:
+    async def arm(sup: Supervisor, h: Commands) -> None:
         await h.up({})
 
     supervise(root, clock, arm)
     clock.set(utc(2026, 1, 1, 13, 15))  # 11:00, 12:00 and 13:00 passed with no supervisor
 
-    async def after(sup: Supervisor, h: Handlers) -> None:
+    async def after(sup: Supervisor, h: Commands) -> None:
         await until(sup.runtimes["caught"], lambda r: r.run == 1 and r.status == "scheduled")
         for _ in range(500):  # the run's record is written as it ends: wait for it (bounded)
             listed = await h.schedule_list({"runs": 5})
@@ -172,7 +172,7 @@ def test_overlap_skip_queue_and_replace(tmp_path: Path) -> None:
         ),
     )
 
-    async def scenario(sup: Supervisor, h: Handlers) -> None:
+    async def scenario(sup: Supervisor, h: Commands) -> None:
         async def now(name: str) -> str:
             answer = await h.schedule_run_now({"name": name})
             return str(answer["run_now"])
@@ -215,7 +215,7 @@ def test_a_run_past_its_timeout_is_killed_with_its_group(tmp_path: Path) -> None
         tmp_path, f"  slow:\n    args: {child}\n    schedule: {{interval: 1h, timeout: 500ms}}\n"
     )
 
-    async def scenario(sup: Supervisor, h: Handlers) -> None:
+    async def scenario(sup: Supervisor, h: Commands) -> None:
         rt = sup.runtimes["slow"]
         await h.start({"name": "slow"})
         assert (await h.schedule_run_now({"name": "slow"}))["run_now"] == "started"
@@ -244,7 +244,7 @@ def test_stop_pauses_start_resumes_and_run_now_runs_a_paused_one_once(tmp_path: 
     root = project(tmp_path, f"  job:\n    args: {QUICK}\n    schedule: '@hourly'\n")
     clock = WallClock(utc(2026, 1, 1, 10, 59))
 
-    async def scenario(sup: Supervisor, h: Handlers) -> None:
+    async def scenario(sup: Supervisor, h: Commands) -> None:
         rt = sup.runtimes["job"]
         assert (await h.start({"name": "job"}))["status"] == "scheduled"
         stopped = await h.stop({"name": "job"})
@@ -291,7 +291,7 @@ def test_reload_changes_adds_and_removes_schedules(tmp_path: Path) -> None:
     clock = WallClock(utc(2026, 1, 1, 11, 10))
     config = root / ".procler" / "config.yaml"
 
-    async def scenario(sup: Supervisor, h: Handlers) -> None:
+    async def scenario(sup: Supervisor, h: Commands) -> None:
         await h.up({})
         config.write_text(
             "version: 1\nprocesses:\n"

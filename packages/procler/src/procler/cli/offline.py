@@ -227,12 +227,13 @@ class DiskAnswers:
     def history(self, values: dict[str, Any]) -> Any:
         """Read from the event table as a supervisor reads it (runs left open by a dead
         supervisor are simply not ended yet)."""
-        from procler.supervisor.history import history_named
+        from procler.supervisor.history import checked_limit, history_named
 
         config = self.config()
+        limit = checked_limit(values)
         try:
             with self._store() as store:
-                return self._warned(history_named(config, store, values))
+                return self._warned(history_named(config, store, values["name"], limit))
         except sqlite3.DatabaseError:
             return None
 

@@ -70,11 +70,9 @@ def history(store: StateStore | None, name: str, limit: int) -> dict[str, Any]:
 
 
 def history_named(
-    config: ProjectConfig, store: StateStore | None, values: dict[str, Any]
+    config: ProjectConfig, store: StateStore | None, name: str, limit: int
 ) -> dict[str, Any]:
     """The history of a process, or of each instance of a process with replicas."""
-    name = values["name"]
-    limit = checked_limit(values)
     names = instances(config, name)
     if names == [name]:
         return history(store, name, limit)

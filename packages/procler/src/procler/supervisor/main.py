@@ -111,19 +111,23 @@ async def serve(
     from procler.supervisor.api.command_routes import Api
     from procler.supervisor.api.event_routes import EventRoutes
     from procler.supervisor.api.tcp_listener import TcpListener
+    from procler.supervisor.commands import command_table
     from procler.supervisor.core import Supervisor
-    from procler.supervisor.handlers import Handlers
+    from procler.supervisor.operations import Operations
 
     sup = Supervisor(root, config_path, lock_fd)
-    handlers = Handlers(sup)
+    ops = Operations(sup)
+    listener = TcpListener(sup.state_dir)
     api = Api(
         app,
-        handlers.table(),
+        command_table(ops, listener),
         answered=answered,
         config_path=config_path,
         streams=EventRoutes(sup),
     )
-    handlers.listener = listener = TcpListener(api, sup.state_dir)
+    listener.api = api
+    # like the processes: after `daemon stop` the next supervisor does not listen
+    ops.when_stopped_for_good(listener.drop_settings)
     config = uvicorn.Config(
         api,
         log_config=None,

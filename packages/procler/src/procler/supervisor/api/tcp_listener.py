@@ -22,14 +22,14 @@ import os
 import secrets
 import socket
 from contextlib import AsyncExitStack
-from dataclasses import asdict, dataclass, replace
+from dataclasses import asdict, replace
 from pathlib import Path
 from typing import Any
 
 from agentcli.errors import AgentError, UsageError
 from procler.config.state_files import read_state_json
 from procler.errors import PortInUse
-from procler.wire import is_loopback
+from procler.supervisor.listener_settings import ServeSettings
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -45,41 +45,6 @@ SETTINGS_FILE = "serve.json"  # the open listener's settings, for the next super
 KEEP_ALIVE = 5  # seconds an idle connection stays open
 MAX_CONNECTIONS = 64  # beyond: 503 at once
 SHUTDOWN_GRACE = 3  # seconds requests in flight get when the listener closes
-
-
-@dataclass(frozen=True)
-class ServeSettings:
-    host: str
-    port: int
-    read_only: bool
-    allow_hosts: tuple[str, ...]
-    mcp: bool
-    dashboard: bool = False
-
-    @classmethod
-    def of(cls, values: dict[str, Any]) -> ServeSettings:
-        """The settings `serve` asks for; a non-loopback host needs allow_remote."""
-        host = str(values.get("host") or "127.0.0.1")
-        port = values.get("port")
-        port = 7765 if port is None else int(port)
-        if not 0 <= port <= 65535:
-            raise UsageError(f"--port must be 0 to 65535, got {port}")
-        if not is_loopback(host) and not values.get("allow_remote"):
-            raise UsageError(
-                f"{host} is not a loopback address: other machines could reach the API",
-                suggestion="keep the default 127.0.0.1, or pass --allow-remote to mean it",
-            )
-        hosts = tuple(h.strip().lower() for h in values.get("allow_host") or ())
-        if any(not h or "/" in h or " " in h for h in hosts):
-            raise UsageError(f"--allow-host takes a host name or address, got {hosts}")
-        return cls(
-            host,
-            port,
-            bool(values.get("read_only")),
-            hosts,
-            bool(values.get("mcp")),
-            bool(values.get("dashboard")),
-        )
 
 
 def load_token(state_dir: Path) -> tuple[bytes, str]:
@@ -126,8 +91,10 @@ def bind_tcp(host: str, port: int) -> socket.socket:
 class TcpListener:
     """The supervisor's one TCP listener, absent until `serve` opens it."""
 
-    def __init__(self, api: Api, state_dir: Path) -> None:
-        self.api = api
+    def __init__(self, state_dir: Path) -> None:
+        # the app it serves over TCP, which main gives once its command table (which holds
+        # this listener for `serve`) is made
+        self.api: Api | None = None
         self.state_dir = state_dir
         self.settings: ServeSettings | None = None
         self.server: uvicorn.Server | None = None
@@ -135,14 +102,8 @@ class TcpListener:
         self.about: dict[str, Any] = {"listening": False}
         self.layer: SecurityLayer | None = None
 
-    async def serve(self, values: dict[str, Any]) -> dict[str, Any]:
-        """Handler of `procler serve`."""
-        if values.get("stop"):
-            was = self.about
-            self.drop_settings()
-            await self.close()
-            return {"listening": False, "stopped": was["listening"]}
-        settings = ServeSettings.of(values)
+    async def serve(self, settings: ServeSettings) -> dict[str, Any]:
+        """Listen with these settings (as now, if they are the same); answers what it does."""
         if self.settings is not None and settings.port == 0:
             settings = replace(settings, port=self.settings.port)  # any port: this one
         if settings == self.settings:
@@ -153,19 +114,22 @@ class TcpListener:
         self.keep_settings()
         return self.about
 
-    async def dashboard(self, values: dict[str, Any]) -> dict[str, Any]:
-        """Handler of `procler dashboard`: listen with the dashboard (as now, or on the
-        port asked), and answer a login URL that works once, within a minute."""
+    async def stop_serving(self) -> dict[str, Any]:
+        """Close the listener; the next supervisor does not listen either."""
+        was = self.about
+        self.drop_settings()
+        await self.close()
+        return {"listening": False, "stopped": was["listening"]}
+
+    async def dashboard(self, port: int | None) -> dict[str, Any]:
+        """Listen with the dashboard (as now, or on the port asked), and answer a login URL
+        that works once, within a minute."""
         from procler.dashboard.pages import LOGIN_ROUTE
         from procler.dashboard.sessions import LOGIN_LIFE
 
         current = self.settings
-        port = values.get("port")
         if current is None or not current.dashboard or port not in (None, current.port):
-            asked = asdict(current) if current is not None else {}
-            asked["allow_host"] = asked.pop("allow_hosts", ())
-            asked["allow_remote"] = current is not None  # a remote host was allowed already
-            await self.serve({**asked, "port": port, "dashboard": True})
+            await self.serve(ServeSettings.with_dashboard(current, port))
         assert self.layer is not None and self.settings is not None, "serve opened it"
         ticket = self.layer.sessions.login_ticket()
         return {
@@ -214,6 +178,7 @@ class TcpListener:
         from procler.supervisor.api.rest_routes import RestApi
         from procler.supervisor.api.security import Policy, secured
 
+        assert self.api is not None, "main gives the listener its app before any command"
         token, token_file = load_token(self.state_dir)
         sock = bind_tcp(settings.host, settings.port)
         port = sock.getsockname()[1]

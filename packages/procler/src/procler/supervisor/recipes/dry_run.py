@@ -12,41 +12,41 @@ from procler.snippet_fill import fill
 from procler.supervisor.recipes.run_record import new_run
 
 if TYPE_CHECKING:
-    from procler.supervisor.commands_api import CommandHandlers
+    from procler.supervisor.operations import Operations
 
 
-def plan(handlers: CommandHandlers, recipe: Recipe) -> dict[str, Any]:
+def plan(ops: Operations, recipe: Recipe) -> dict[str, Any]:
     """The run as it would be recorded, each step with `plan`: what it would do now."""
-    run = new_run("", recipe, handlers.sup.clock.time()).as_dict()
+    run = new_run("", recipe, ops.clock.time()).as_dict()
     steps = [
-        {**record, "plan": _step_plan(handlers, step)}
+        {**record, "plan": _step_plan(ops, step)}
         for record, step in zip(run["steps"], recipe.steps, strict=True)
     ]
     return {**run, "run_id": None, "status": "planned", "dry_run": True, "steps": steps}
 
 
-def _step_plan(handlers: CommandHandlers, step: RecipeStep) -> str:
-    cfg = handlers.sup.config()
+def _step_plan(ops: Operations, step: RecipeStep) -> str:
+    cfg = ops.config()
     graph = DependencyGraph.from_config(cfg)
     if step.kind == "start":
-        return _starts(handlers, graph.start_order([step.target]))
+        return _starts(ops, graph.start_order([step.target]))
     if step.kind == "group_start":
-        return _starts(handlers, graph.start_order(cfg.groups[step.target].processes))
+        return _starts(ops, graph.start_order(cfg.groups[step.target].processes))
     if step.kind == "group_stop":
         group = cfg.groups[step.target]
         rest = [m for m in group.processes if m not in group.stop_order]
         later = [n for level in graph.stop_levels(rest) for n in level if n in rest]
-        return "; ".join(_stop(handlers, n) for n in (*group.stop_order, *later))
+        return "; ".join(_stop(ops, n) for n in (*group.stop_order, *later))
     if step.kind == "stop":
-        return _stop(handlers, step.target)
+        return _stop(ops, step.target)
     if step.kind == "restart":
-        status = _status(handlers, step.target)
+        status = _status(ops, step.target)
         doing = "stop and start it" if status in states.ALIVE else "start it"
         return f"{step.target} is {status}: restart will {doing}"
     if step.kind == "wait":
         return f"wait {step.seconds:g}s"
     if step.kind == "wait_for":
-        status = _status(handlers, step.target)
+        status = _status(ops, step.target)
         goal = "listen on its ports" if step.condition == "port" else f"be {step.condition}"
         return f"{step.target} is {status}: wait up to {step.timeout:g}s for it to {goal}"
     if step.kind == "snippet":
@@ -57,20 +57,20 @@ def _step_plan(handlers: CommandHandlers, step: RecipeStep) -> str:
     return f"run `{step.target}` {where} (timeout {step.timeout:g}s)"
 
 
-def _status(handlers: CommandHandlers, name: str) -> str:
-    return handlers.sup.runtimes[name].status
+def _status(ops: Operations, name: str) -> str:
+    return ops.status_of(name)
 
 
-def _starts(handlers: CommandHandlers, names: list[str]) -> str:
+def _starts(ops: Operations, names: list[str]) -> str:
     said = []
     for name in names:
-        status = _status(handlers, name)
+        status = _status(ops, name)
         doing = "leave it running" if status in states.ALIVE else "start it"
         said.append(f"{name} is {status}: start will {doing}")
     return "; ".join(said)
 
 
-def _stop(handlers: CommandHandlers, name: str) -> str:
-    status = _status(handlers, name)
+def _stop(ops: Operations, name: str) -> str:
+    status = _status(ops, name)
     doing = "stop it" if status in states.ALIVE else "leave it stopped"
     return f"{name} is {status}: stop will {doing}"
