@@ -18,7 +18,7 @@ from pathlib import Path
 import agentcli
 import procler
 from agentcli.errors import AgentError
-from procler.cli import APP
+from procler.declarations import APP
 
 PACKAGES = (agentcli, procler)
 Key = tuple[str, str, str]  # module, class ("" at module level), function

@@ -12,7 +12,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from agentcli.main import run
-from procler.cli import APP
+from procler.declarations import APP
 
 BASE = """\
 version: 1

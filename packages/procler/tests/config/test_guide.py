@@ -9,8 +9,8 @@ from config_helpers import run_procler, write_config
 
 from agentcli.main import with_builtins
 from agentcli.parser import parse
-from procler.cli import APP
 from procler.cli.guide import WORKFLOWS
+from procler.declarations import APP
 
 
 def test_every_workflow_step_is_a_real_command_line() -> None:

@@ -12,7 +12,7 @@ import pytest
 import uvicorn
 
 from agentcli.main import with_builtins
-from procler.cli import APP
+from procler.declarations import APP
 from procler.supervisor.api import head_deadline, tcp_listener
 from procler.supervisor.api import security as api_security
 from procler.supervisor.api.http_errors import http_status

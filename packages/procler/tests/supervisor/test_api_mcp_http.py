@@ -4,6 +4,7 @@ token, Host and Origin rules; a read-only listener offers only the read-only too
 from __future__ import annotations
 
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import anyio
@@ -14,7 +15,9 @@ from harness import PY, Project
 from mcp import ClientSession
 from mcp.client.streamable_http import streamable_http_client
 
-from procler.cli import APP
+from procler.declarations import APP
+from procler.supervisor.api.command_routes import Api
+from procler.supervisor.api.mcp_http import answering
 from procler.surfaces.arguments import tool_name
 
 CONFIG = f"""
@@ -75,3 +78,37 @@ def test_a_read_only_listener_offers_only_read_only_tools(project: Project) -> N
     reads = {tool_name(c) for c in APP.commands if c.read_only} | {"procler_wait_ready"}
     assert names == sorted(reads)
     assert answers[0]["status"] == "running"
+
+
+def test_a_tool_call_runs_the_supervisors_command_in_process(tmp_path: Path) -> None:
+    """The supervisor's own commands answer from its command table, with the values the
+    CLI's parser gives (no socket: no supervisor runs here); a command the CLI runs
+    itself answers from a child process running its handler."""
+    made = Project(tmp_path / "proj", CONFIG)
+    config = str(made.root / ".procler" / "config.yaml")
+    asked: list[dict[str, Any]] = []
+
+    async def status(values: dict[str, Any]) -> dict[str, Any]:
+        asked.append(values)
+        return {"name": values["name"], "status": "running"}
+
+    api = Api(APP, {"status": status}, answered=frozenset(), config_path=config)
+    call = answering(api)
+
+    async def calls() -> list[tuple[dict[str, Any], int]]:
+        return [
+            await call(APP.command("status"), {"name": "api"}),
+            await call(APP.command("status"), {"name": "api", "tag": ["web"]}),
+            await call(APP.command("config validate"), {}),
+            await call(APP.command("status"), {"nme": "api"}),
+        ]
+
+    (found, code), _, (valid, valid_code), (wrong, wrong_code) = anyio.run(calls)
+    assert (found["data"], code) == ({"name": "api", "status": "running"}, 0)
+    assert asked == [
+        {"name": "api", "tag": [], "namespace": None},
+        {"name": "api", "tag": ["web"], "namespace": None},
+    ]
+    assert (valid["data"]["valid"], valid["data"]["processes"], valid_code) == (True, 1, 0)
+    assert (wrong["error_code"], wrong_code) == ("USAGE", 2)
+    assert not (made.root / ".procler" / "state" / "supervisor.sock").exists()

@@ -19,7 +19,7 @@ from schemathesis.specs.openapi.checks import (
     status_code_conformance,
 )
 
-from procler.cli import APP
+from procler.declarations import APP
 from procler.wire import COMMANDS_PREFIX
 
 CONFIG = f"""

@@ -17,7 +17,7 @@ from websockets.exceptions import ConnectionClosedOK
 from websockets.sync.client import unix_connect
 
 from procler import project
-from procler.cli import APP
+from procler.declarations import APP
 from procler.surfaces import tools
 
 SLEEPER = f"""

@@ -12,17 +12,16 @@ except POST /v1/argv, the console entry's private route on the unix socket.
 
 from __future__ import annotations
 
-import asyncio
 import json
 import logging
 from typing import Any
 from urllib.parse import unquote
 
-from agentcli.commands import Command, capabilities
 from agentcli.errors import AgentError, UsageError
-from agentcli.main import answer, failure
+from agentcli.main import failure
 from agentcli.parser import GLOBAL_ARGS, parse
 from procler.supervisor.api.command_routes import Api, Outcome, Receive, Scope, Send, send_json
+from procler.supervisor.api.dispatch import Dispatch
 from procler.supervisor.api.http_errors import MethodNotAllowed, RouteNotFound
 from procler.supervisor.api.openapi import openapi_document
 from procler.supervisor.api.rest_resources import (
@@ -47,6 +46,7 @@ class RestApi:
 
     def __init__(self, api: Api, mcp: ASGIApp | None = None) -> None:
         self.api = api
+        self.dispatch = Dispatch(api)
         self.mcp = mcp
         self.commands = {
             name: api.app.command(name) for name in api.handlers if name not in NOT_OVER_TCP
@@ -111,7 +111,7 @@ class RestApi:
         assert cmd is not None  # argv always names a command
         for arg in (*GLOBAL_ARGS, *self.api.app.global_args):
             values.pop(arg.dest, None)
-        return await self.run(cmd, values)
+        return await self.dispatch.run(cmd, values, argv)
 
     async def request(self, scope: Scope, receive: Receive) -> list[str]:
         """The argv of a resource or command request; a typed error otherwise."""
@@ -139,19 +139,3 @@ class RestApi:
                 suggestion='send {"values": {...}} with the command\'s arguments',
             )
         return to_argv(self.commands[name], values, None)
-
-    async def run(self, cmd: Command, values: dict[str, Any]) -> Outcome:
-        """A supervisor command runs in the supervisor; a command the CLI runs itself
-        (logs, config explain) runs here the same way, on this supervisor's config."""
-        if cmd.name == "capabilities":
-            return answer(capabilities(self.api.app))
-        if cmd.name in self.api.handlers:
-            return await self.api.run(cmd.name, values)
-        try:
-            handler = cmd.resolve()
-            config = self.api.config_path
-            return answer(await asyncio.to_thread(handler, {**values, "config": config}, cmd))
-        except Exception as exc:
-            if not isinstance(exc, AgentError):
-                log.exception("%s failed", cmd.name)
-            return failure(exc)

@@ -188,9 +188,11 @@ class TcpListener:
         mcp = None
         if settings.mcp:
             # The SDK takes seconds to import: not on the loop, which keeps answering.
-            mcp_http = await asyncio.to_thread(importlib.import_module, "procler.surfaces.mcp_http")
+            mcp_http = await asyncio.to_thread(
+                importlib.import_module, "procler.supervisor.api.mcp_http"
+            )
             mcp = await self.stack.enter_async_context(
-                mcp_http.mcp_app(self.api.config_path, settings.read_only)
+                mcp_http.mcp_app(self.api, settings.read_only)
             )
         rest = RestApi(self.api, mcp)
         self.layer = secured(rest, policy, rest.reads)

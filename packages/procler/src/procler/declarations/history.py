@@ -1,9 +1,8 @@
-"""`procler history NAME`: its declaration. A running supervisor answers it
-(procler.supervisor.history); without one it is read from the state on disk
-(procler.cli.offline), so reading what happened never starts a supervisor."""
+"""`procler history`: its declaration. A running supervisor answers it
+(procler.supervisor.history); without one it is read from the state on disk."""
 
 from agentcli.commands import Arg, Command
-from procler.cli.processes import FROM_DISK, IF_RUNNING, SUPERVISED
+from procler.declarations.processes import FROM_DISK, IF_RUNNING, SUPERVISED
 
 MOVE = "{at, run, from, to, reason}"
 HISTORY = {

@@ -1,6 +1,4 @@
-"""`procler mcp`: its declaration. The handler is procler.surfaces.mcp_server.serve, named
-by string so that no CLI module imports the SDK (far too heavy for any other command's
-start-up) nor the surfaces, which import the declarations."""
+"""`procler mcp`: its declaration (procler.surfaces.mcp_server serves the tools)."""
 
 from agentcli.commands import Command
 

@@ -1,8 +1,8 @@
-"""The recipe commands: declarations only; the supervisor runs and records every run
+"""The recipe commands: their declarations. The supervisor runs and records every run
 (procler.supervisor.recipes), so each is forwarded to it."""
 
 from agentcli.commands import Arg, Command
-from procler.cli.processes import FORWARD, GROUP_ERRORS, SUPERVISED
+from procler.declarations.processes import FORWARD, GROUP_ERRORS, SUPERVISED
 from procler.errors import (
     RecipeChanged,
     RecipeFailed,

@@ -1,8 +1,8 @@
-"""The schedule commands: list, run-now, pause, resume. The supervisor answers them all
-(procler.supervisor.schedule_handlers); `start` arms a schedule and `stop` pauses it."""
+"""The schedule commands: their declarations, all answered by the supervisor
+(procler.supervisor.commands.schedules); `start` arms a schedule and `stop` pauses it."""
 
 from agentcli.commands import Arg, Command
-from procler.cli.processes import FORWARD, NAME, SUPERVISED
+from procler.declarations.processes import FORWARD, NAME, SUPERVISED
 from procler.errors import NotScheduled, ProcessNotFound
 
 SCHEDULED_NAME = Arg("name", "a scheduled process (see `procler schedule list`)", required=True)

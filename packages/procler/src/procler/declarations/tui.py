@@ -1,8 +1,7 @@
-"""`procler tui`: its declaration. The handler is procler.tui.run:main, named by string so
-that no other command imports Textual (far too heavy for their start-up)."""
+"""`procler tui`: its declaration (procler.tui.run runs the screen)."""
 
 from agentcli.commands import Arg, Command
-from procler.cli.processes import SUPERVISED
+from procler.declarations.processes import SUPERVISED
 
 TUI_COMMANDS: "tuple[Command, ...]" = (
     Command(
