@@ -89,6 +89,7 @@ class Program:
                 self.trees[name] = ast.parse(source.read_text())
                 self.modules[name] = read_module(name, self.trees[name])
         self.imported = {m: self._closure(m) for m in self.modules}
+        self._edges: dict[Key, tuple[set[str], list[Key]]] = {}
         self.subclasses: dict[str, set[str]] = defaultdict(set)
         for module in self.modules.values():
             for cls, (bases, _) in module.classes.items():
@@ -153,7 +154,13 @@ class Program:
         return where.classes[cls][1].get(name) if cls else where.functions.get(name)
 
     def edges(self, key: Key) -> tuple[set[str], list[Key]]:
-        """Error class names raised directly in the function, and the functions it reaches."""
+        """Error class names raised directly in the function, and the functions it reaches
+        (worked out once per function: every command's walk shares them)."""
+        if key not in self._edges:
+            self._edges[key] = self._edges_of(key)
+        return self._edges[key]
+
+    def _edges_of(self, key: Key) -> tuple[set[str], list[Key]]:
         module, cls, _ = key
         node = self.body(key)
         raised: set[str] = set()

@@ -1,17 +1,13 @@
-"""Fixtures for fieldcheck tests; helpers shared by the test modules live in fieldcheck_helpers."""
+"""Fixtures for fieldcheck tests; helpers shared by the test modules live in officecli_testkit.fieldcheck_helpers."""
 
 from __future__ import annotations
 
-import sys
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import pytest
-
-sys.path.insert(0, str(Path(__file__).parent))
-
-from fieldcheck_helpers import write_csv
+from officecli_testkit.fieldcheck_helpers import write_csv
 
 from officecli.fieldcheck.engine import Options, validate
 from officecli.fieldcheck.loader import load_rules

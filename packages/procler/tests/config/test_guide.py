@@ -5,7 +5,7 @@ from __future__ import annotations
 import shlex
 from pathlib import Path
 
-from config_helpers import run_procler, write_config
+from procler_testkit.config_helpers import run_procler, write_config
 
 from agentcli.main import with_builtins
 from agentcli.parser import parse

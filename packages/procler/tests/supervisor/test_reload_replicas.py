@@ -7,10 +7,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from harness import alive
-from in_process import Commands
-from reload_helpers import config_file, pids, sleeper
-from test_wait import supervise
+from procler_testkit.harness import alive
+from procler_testkit.in_process import Commands, supervise
+from procler_testkit.reload_helpers import config_file, pids, sleeper
 
 
 def config(replicas: int, worker_sleep: int = 600, solo_sleep: int = 601) -> str:

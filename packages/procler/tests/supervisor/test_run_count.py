@@ -6,9 +6,9 @@ from __future__ import annotations
 import asyncio
 from pathlib import Path
 
-from harness import PY
-from in_process import Commands
-from test_schedules import project, supervise
+from procler_testkit.harness import PY
+from procler_testkit.in_process import Commands, project
+from procler_testkit.in_process import supervise_booted as supervise
 
 from procler import states
 from procler.cli.logs import _known_runs

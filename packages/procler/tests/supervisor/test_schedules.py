@@ -12,9 +12,9 @@ from datetime import datetime
 from pathlib import Path
 from zoneinfo import ZoneInfo
 
-from harness import PY, Project, alive
-from in_process import Commands
-from test_wait import NoSentinel
+from procler_testkit.harness import PY, alive
+from procler_testkit.in_process import Commands, project
+from procler_testkit.in_process import supervise_booted as supervise
 
 from procler.supervisor.clock import Clock
 from procler.supervisor.core import Supervisor
@@ -51,26 +51,6 @@ class WallClock(Clock):
 
 def utc(*fields: int, zone: str = "UTC") -> float:
     return datetime(*fields, tzinfo=ZoneInfo(zone)).timestamp()  # type: ignore[misc]
-
-
-def project(tmp_path: Path, processes: str) -> Path:
-    root = tmp_path / "proj"
-    Project(root, f"version: 1\nprocesses:\n{processes}")
-    (root / ".procler" / "state").mkdir(exist_ok=True)
-    return root
-
-
-def supervise(root: Path, clock: Clock, scenario: Scenario) -> None:
-    async def main() -> None:
-        config = str(root / ".procler" / "config.yaml")
-        sup = Supervisor(str(root), config, clock=clock, sentinel=NoSentinel())
-        try:
-            await sup.boot()
-            await asyncio.wait_for(scenario(sup, Commands(sup)), BOUND)
-        finally:
-            await sup.close()
-
-    asyncio.run(main())
 
 
 async def until(rt: ProcessRuntime, pred: Callable[[ProcessRuntime], bool]) -> None:
@@ -316,27 +296,3 @@ def test_reload_changes_adds_and_removes_schedules(tmp_path: Path) -> None:
         )
 
     supervise(root, clock, scenario)
-
-
-def test_every_second_end_to_end_through_the_cli(tmp_path: Path) -> None:
-    job = f'[{PY}, -c, "import time; time.sleep(0.3)"]'
-    proj = Project(
-        tmp_path / "e2e",
-        f"version: 1\nprocesses:\n  tick:\n    args: {job}\n    schedule: '@every 1s'\n",
-    )
-    try:
-        started = proj.ok("start", "tick")
-        assert (started["status"], started["schedule"]["schedule"]) == ("scheduled", "@every 1s")
-        assert proj.run("wait", "tick", "--for", "running", "--timeout", "10s")[0] == 0
-        listed = proj.ok("schedule", "list", "--runs", "1")["schedules"]
-        assert [(s["name"], s["history"][0]["trigger"]) for s in listed] == [("tick", "schedule")]
-        stopped = proj.ok("stop", "tick")
-        assert (stopped["status"], stopped["schedule"]["paused"]) == ("stopped", True)
-        runs = proj.ok("schedule", "list", "tick")["schedules"][0]["runs"]
-        proj.ok("daemon", "stop")
-        offline = proj.ok("status", "tick")  # from disk: no supervisor is started
-        assert (offline["schedule"]["paused"], offline["schedule"]["runs"]) == (True, runs)
-        code, answer = proj.run("schedule", "run-now", "nope")
-        assert (code, answer["error_code"]) == (2, "PROCESS_NOT_FOUND")
-    finally:
-        proj.close()

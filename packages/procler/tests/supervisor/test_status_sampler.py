@@ -9,10 +9,9 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from fakes import FakeProcess
-from harness import PY, Project
-from in_process import Commands
-from test_wait import BOUND, SLEEP, NoSentinel
+from procler_testkit.fakes import FakeProcess
+from procler_testkit.harness import PY, Project
+from procler_testkit.in_process import BOUND, SLEEP, Commands, NoSentinel
 
 from procler.contexts import procfs
 from procler.supervisor.clock import Clock

@@ -3,57 +3,16 @@ with its sentinel link injected, so no supervisor or sentinel process is spawned
 
 from __future__ import annotations
 
-import asyncio
-from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
 import pytest
-from harness import PY, Project
-from in_process import Commands
+from procler_testkit.harness import PY
+from procler_testkit.in_process import NEVER, SLEEP, Commands, supervise
 
 from procler.errors import ConditionImpossible, StartFailed, Timeout
-from procler.supervisor.core import Supervisor
 
-NEVER = 3600.0  # a wait that ran its timeout would fail the test's own bound first
-BOUND = 60.0
-SLEEP = f'[{PY}, -c, "import time; time.sleep(600)"]'
 HEALTHY = "healthcheck: {exec: 'true', interval: 100ms}"
-
-
-class NoSentinel:
-    """Stands in for the sentinel process; the supervisor's close() stops what runs."""
-
-    pid = None
-
-    def __init__(self) -> None:
-        self.lines: list[str] = []
-
-    def tell(self, line: str) -> None:
-        self.lines.append(line)
-
-    async def close(self) -> None:
-        pass
-
-
-def supervise(
-    tmp_path: Path, config: str, scenario: Callable[[Commands], Awaitable[None]]
-) -> list[str]:
-    """Run scenario against a supervisor of a new project; what the sentinel was told."""
-    root = tmp_path / "proj"
-    Project(root, config)
-    (root / ".procler" / "state").mkdir()
-    sentinel = NoSentinel()
-
-    async def main() -> None:
-        sup = Supervisor(str(root), str(root / ".procler" / "config.yaml"), sentinel=sentinel)
-        try:
-            await asyncio.wait_for(scenario(Commands(sup)), BOUND)
-        finally:
-            await sup.close()
-
-    asyncio.run(main())
-    return sentinel.lines
 
 
 async def impossible(handlers: Commands, **values: Any) -> ConditionImpossible:

@@ -8,9 +8,8 @@ import asyncio
 from collections.abc import Callable
 from pathlib import Path
 
-from harness import PY
-from in_process import Commands
-from test_wait import supervise
+from procler_testkit.harness import PY
+from procler_testkit.in_process import Commands, supervise
 
 BOUND = 20.0
 SLEEP = f'[{PY}, -c, "import time; time.sleep(600)"]'
