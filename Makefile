@@ -19,6 +19,7 @@ sync: bootstrap
 lint: sync
 	$(RUN) ruff check $(PACKAGES) bench
 	$(RUN) ruff format --check $(PACKAGES) bench
+	$(RUN) vulture
 
 types: sync
 	$(RUN) mypy $(addsuffix /src,$(PACKAGES))

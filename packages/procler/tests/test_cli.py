@@ -3,6 +3,7 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+from pathlib import Path
 
 PROCLER = [sys.executable, "-c", "from procler.cli import main; main()"]
 
@@ -39,7 +40,8 @@ def test_full_cli_path_stays_light() -> None:
         "procler.cli, procler.cli.client, procler.declarations, agentcli.main, agentcli.parser"
     )
     assert loaded == (
-        "['_socket', 'agentcli', 'agentcli.commands', 'agentcli.envelope', 'agentcli.errors', "
+        "['__future__', '_socket', 'agentcli', 'agentcli.commands', 'agentcli.envelope', "
+        "'agentcli.errors', "
         "'agentcli.main', 'agentcli.parser', 'procler', 'procler.cli', 'procler.cli.client', "
         "'procler.declarations', 'procler.declarations.config', "
         "'procler.declarations.daemon', 'procler.declarations.events', "
@@ -48,7 +50,7 @@ def test_full_cli_path_stays_light() -> None:
         "'procler.declarations.recipes', 'procler.declarations.replica_commands', "
         "'procler.declarations.schedules', 'procler.declarations.snippets', "
         "'procler.declarations.stack_files', 'procler.declarations.tui', 'procler.errors', "
-        "'procler.project', 'procler.wire']\n"
+        "'procler.project', 'procler.recipe_states', 'procler.states', 'procler.wire']\n"
     )
 
 
@@ -91,3 +93,38 @@ def test_every_command_kept_from_a_supervisor_is_answered_from_disk() -> None:
 
     table = DiskAnswers.__new__(DiskAnswers).table()
     assert sorted(table) == sorted(c.name for c in APP.commands if c.handler == IF_RUNNING)
+
+
+def imported_by_status(cwd: Path) -> set[str]:
+    """The modules `procler status` loads (no supervisor runs), from -X importtime."""
+    proc = subprocess.run(
+        [
+            sys.executable,
+            "-X",
+            "importtime",
+            "-c",
+            "from procler.entry import main; main()",
+            "status",
+        ],
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    return {line.rsplit("|", 1)[1].strip() for line in proc.stderr.splitlines()[1:]}
+
+
+def test_status_without_a_supervisor_loads_only_what_its_answer_needs(tmp_path: Path) -> None:
+    """No config: the answer (CONFIG_NOT_FOUND) comes before the answers from disk and the
+    config core are loaded. With one: the config and state.db are read, but no event loop
+    and no execution context is loaded."""
+    without = imported_by_status(tmp_path)
+    assert {"procler.cli.offline", "procler.config", "sqlite3", "typing"} & without == set()
+    project = tmp_path / "project"
+    (project / ".procler").mkdir(parents=True)
+    (project / ".procler" / "config.yaml").write_text(
+        "version: 1\nprocesses:\n  api:\n    command: sleep 60\n"
+    )
+    loaded = imported_by_status(project)
+    assert {"procler.cli.offline", "procler.config.load", "sqlite3"} <= loaded
+    assert {"asyncio", "procler.contexts", "procler.supervisor.sampler"} & loaded == set()

@@ -7,7 +7,7 @@ from __future__ import annotations
 import asyncio
 import os
 import signal
-from collections.abc import Awaitable, Callable
+from collections.abc import Callable
 from datetime import datetime
 from pathlib import Path
 from zoneinfo import ZoneInfo
@@ -23,7 +23,6 @@ from procler.supervisor.runtime import ProcessRuntime
 BOUND = 60.0
 QUICK = f'[{PY}, -c, "pass"]'
 LONG = f'[{PY}, -c, "import time; time.sleep(600)"]'
-Scenario = Callable[[Supervisor, Commands], Awaitable[None]]
 
 
 class WallClock(Clock):

@@ -45,8 +45,9 @@ class FollowedDaemon(RunningProcess):
         return await asyncio.shield(self._exited)
 
     async def output(self) -> AsyncIterator[OutputLine | OutputBatch]:
-        return  # a daemon has left the pipes of the command that started it
-        yield  # pragma: no cover - makes this an async generator
+        nothing: tuple[OutputLine, ...] = ()  # a daemon left the pipes of its launcher
+        for item in nothing:
+            yield item
 
     def details(self, stat: Any = None) -> dict[str, Any]:
         return {

@@ -2,6 +2,7 @@
 (procler.supervisor.recipes), so each is forwarded to it."""
 
 from agentcli.commands import Arg, Command
+from procler import recipe_states as rs
 from procler.declarations.processes import FORWARD, GROUP_ERRORS, SUPERVISED
 from procler.errors import (
     RecipeChanged,
@@ -25,14 +26,14 @@ REPLY = Arg(
 )
 STEP = {
     "type": "object",
-    "description": "position, id, kind, target, idempotent, status (pending, running, "
-    "succeeded, failed, skipped, cancelled), started_at, ended_at, exit_code, output "
+    "description": "position, id, kind, target, idempotent, "
+    f"status ({', '.join(rs.STEP_STATUSES)}), started_at, ended_at, exit_code, output "
     "(capped), truncated, error, ignored_error",
 }
 RUN = {
     "type": "object",
-    "description": "run_id, recipe, definition_hash, status (running, succeeded, failed, "
-    "interrupted, cancelled), started_at, ended_at, error, interrupted_step, steps",
+    "description": f"run_id, recipe, definition_hash, status ({', '.join(rs.RUN_STATUSES)}), "
+    "started_at, ended_at, error, interrupted_step, steps",
     "properties": {"steps": {"type": "array", "items": STEP}},
 }
 RUN_ERRORS = (*GROUP_ERRORS, RecipeNotFound, RecipeRunning, RecipeFailed)

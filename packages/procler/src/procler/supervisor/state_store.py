@@ -17,7 +17,6 @@ restart it must see the new run.
 
 from __future__ import annotations
 
-import asyncio
 import itertools
 import json
 import logging
@@ -134,6 +133,9 @@ class StateStore:
             self.db.execute(sql, params)
             return
         if not self._pending:
+            import asyncio  # a batched store lives in the supervisor's loop; the CLI's
+            # answers from disk write at once, without loading asyncio (30 modules)
+
             try:
                 asyncio.get_running_loop().call_soon(self.commit)
             except RuntimeError:  # no loop running: nothing would write it later

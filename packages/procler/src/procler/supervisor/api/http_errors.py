@@ -72,13 +72,3 @@ class RequestTimeout(AgentError):
     code = "REQUEST_TIMEOUT"
     exit_code = ExitCode.USAGE
     default_suggestion = "send the whole request body at once"
-
-
-HTTP_ERRORS: tuple[type[AgentError], ...] = (
-    RouteNotFound,
-    MethodNotAllowed,
-    Unauthorized,
-    Forbidden,
-    PayloadTooLarge,
-    RequestTimeout,
-)
