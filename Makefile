@@ -25,6 +25,7 @@ sync: bootstrap
 lint: sync
 	$(RUN) ruff check $(PACKAGES) bench tests
 	$(RUN) ruff format --check $(PACKAGES) bench tests
+	$(RUN) vulture
 
 types: sync
 	$(RUN) mypy $(addsuffix /src,$(PACKAGES))

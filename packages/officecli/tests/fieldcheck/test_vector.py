@@ -1,6 +1,6 @@
 """The vectorised engine finds what the Python engine finds, in the same order with the
 same texts, on files it reads itself, and hands every other file to the Python engine.
-The engine runs in a child process (see vector_worker)."""
+The engine runs in a child process (see officecli_testkit.fieldcheck_vector_worker)."""
 
 from __future__ import annotations
 
@@ -10,10 +10,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from golden_data import RULES, write_inputs
+from officecli_testkit.fieldcheck_golden import RULES, write_inputs
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from vector_worker import (
+from officecli_testkit.fieldcheck_vector_worker import (
     child,
     missing_column_error,
     read_cells,
