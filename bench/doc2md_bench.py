@@ -22,6 +22,7 @@ import time
 from pathlib import Path
 
 from _fidelity import Fidelity, fidelity, reference_text, tokens
+from _results import Results
 
 ROOT = Path(__file__).resolve().parent.parent
 CORPUS = ROOT / ".." / "shared" / "corpus" / "markitdown"
@@ -109,18 +110,22 @@ def per_file(files: list[str], tmp: Path) -> list[float]:
     return sums
 
 
-def against_pandoc(files: list[str], tmp: Path) -> None:
+def against_pandoc(files: list[str], tmp: Path) -> list[float] | None:
+    """Sums of the per-file medians (doc2md wall, pandoc wall, doc2md CPU, pandoc CPU), or
+    None without pandoc."""
     version, readable = pandoc_files(files)
     if not readable:
         print("pandoc: not installed (apt-get install pandoc); per-file comparison skipped")
-        return
+        return None
     print(f"{version}: the {len(readable)} files it reads, one process per file, {RUNS} runs")
-    wall, peer_wall, cpu, peer_cpu = per_file(readable, tmp)
+    sums = per_file(readable, tmp)
+    wall, peer_wall, cpu, peer_cpu = sums
     print(f"sum of medians: doc2md {wall:.3f} s, pandoc {peer_wall:.3f} s")
     print(
         f"ratio doc2md / pandoc = {wall / peer_wall:.2f} wall, {cpu / peer_cpu:.2f} CPU "
         "(goal <= 1.0)"
     )
+    return sums
 
 
 def _read(path: Path) -> str:
@@ -139,7 +144,7 @@ def _row(name: str, ours: Fidelity, peer: Fidelity) -> str:
     return f"| {name} | " + " | ".join(cells) + " |"
 
 
-def fidelity_table(files: list[str], ours_dir: Path, peer_dir: Path) -> None:
+def fidelity_table(files: list[str], ours_dir: Path, peer_dir: Path) -> tuple[float, float]:
     print("| file | text recall (d2m / mid) | headings | list items | tables | table rows |")
     print("|---|---|---|---|---|---|")
     recalls: list[tuple[float, float]] = []
@@ -153,9 +158,14 @@ def fidelity_table(files: list[str], ours_dir: Path, peer_dir: Path) -> None:
     mean_ours = statistics.mean(r[0] for r in recalls)
     mean_peer = statistics.mean(r[1] for r in recalls)
     print(f"| mean | {mean_ours:.1%} / {mean_peer:.1%} | | | | |")
+    return mean_ours, mean_peer
 
 
 def main() -> None:
+    results = Results(
+        f"doc2md against markitdown on the shared corpus, one process each for all files, "
+        f"median of {RUNS}; mean text recall; against pandoc, one process per file it reads"
+    )
     ensure_peer()
     files = sorted(str(p) for p in CORPUS.iterdir() if p.suffix in EXTS)
     with tempfile.TemporaryDirectory() as tmp:
@@ -183,9 +193,25 @@ def main() -> None:
         print(f"ratio markitdown / doc2md --ocr never = {m_peer / m_plain:.2f} (goal >= 3)")
         print(f"ratio markitdown / doc2md = {m_peer / m_ours:.2f}")
         print()
-        fidelity_table(files, ours_dir, peer_dir)
+        recall = fidelity_table(files, ours_dir, peer_dir)
         print()
-        against_pandoc(files, Path(tmp))
+        pandoc = against_pandoc(files, Path(tmp))
+    results.ours(f"doc2md, {len(files)} files", m_ours, "s")
+    results.ours(f"doc2md --ocr never, {len(files)} files", m_plain, "s")
+    results.peer(f"markitdown, {len(files)} files", m_peer, "s")
+    results.ratio("markitdown / doc2md --ocr never", m_peer / m_plain, "higher", goal=">= 3")
+    results.ratio("markitdown / doc2md", m_peer / m_ours, "higher")
+    results.ours("doc2md mean text recall", recall[0] * 100, "%", "higher")
+    results.peer("markitdown mean text recall", recall[1] * 100, "%", "higher")
+    if pandoc is None:
+        results.skip_peer("pandoc", "not installed: apt-get install pandoc")
+    else:
+        wall, peer_wall, cpu, peer_cpu = pandoc
+        results.ours("doc2md, one process per file pandoc reads", wall, "s")
+        results.peer("pandoc, one process per file", peer_wall, "s")
+        results.ratio("doc2md / pandoc, one process per file", wall / peer_wall, goal="<= 1")
+        results.ratio("doc2md / pandoc CPU, one process per file", cpu / peer_cpu, goal="<= 1")
+    results.write()
 
 
 if __name__ == "__main__":
