@@ -93,7 +93,7 @@ def per_file(files: list[str], tmp: Path) -> list[float]:
     for name in files:
         source = Path(name)
         ours = [sys.executable, "-c", "from officecli.doc2md.cli import main; main()", name]
-        ours += ["-d", str(tmp / "per-file"), "--keep-ext", "--continue-on-error"]
+        ours += ["-d", str(tmp / "per-file" / source.name), "--continue-on-error"]
         peer = ["pandoc", "-f", source.suffix[1:], "-t", "gfm", name]
         peer += ["-o", str(tmp / f"{source.name}.md"), "--extract-media", str(tmp / "media")]
         timed_cpu(ours), timed_cpu(peer)  # warm-up
@@ -133,8 +133,18 @@ def _read(path: Path) -> str:
 
 
 def _ours_markdown(out: Path, source: Path) -> Path:
-    """The corpus has files that share a stem: doc2md runs with --keep-ext (<name>.md)."""
+    """The corpus has files that share a stem: <name>.md with --keep-ext; a doc2md without
+    it (bench-compare's older side) named them <stem>.<ext>.md, or <stem>.md for one."""
+    for name in (source.name, f"{source.stem}.{source.suffix[1:]}", source.stem):
+        if (out / f"{name}.md").exists():
+            return out / f"{name}.md"
     return out / f"{source.name}.md"
+
+
+def keep_ext(entry: list[str]) -> list[str]:
+    """--keep-ext where doc2md has it (an older doc2md names clashing stems itself)."""
+    listed = subprocess.run([*entry, "capabilities"], capture_output=True, text=True)
+    return ["--keep-ext"] if '"keep_ext"' in listed.stdout else []
 
 
 def _row(name: str, ours: Fidelity, peer: Fidelity) -> str:
@@ -172,10 +182,11 @@ def main() -> None:
         ours_dir, peer_dir = Path(tmp, "ours"), Path(tmp, "peer")
         peer_dir.mkdir()
         ours = [sys.executable, "-c", "from officecli.doc2md.cli import main; main()"]
-        ours += [*files, "-d", str(ours_dir), "--keep-ext", "--continue-on-error"]
+        naming = keep_ext(ours)
+        ours += [*files, "-d", str(ours_dir), *naming, "--continue-on-error"]
         # markitdown reads no picture: doc2md's default reads the text of large pictures on
         # PDF pages with OCR (Tesseract); the like-for-like run leaves OCR out
-        plain = [*ours[:3], *files, "-d", str(Path(tmp, "plain")), "--keep-ext"]
+        plain = [*ours[:3], *files, "-d", str(Path(tmp, "plain")), *naming]
         plain += ["--continue-on-error", "--ocr", "never"]
         peer = [str(PEER), "-c", MARKITDOWN_SCRIPT, str(peer_dir), *files]
         timed(ours), timed(plain), timed(peer)  # warm-up: file cache, .pyc files
