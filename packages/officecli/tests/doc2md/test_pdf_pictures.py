@@ -11,8 +11,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from officecli_testkit.scans import FONT, recall
 from PIL import Image, ImageDraw, ImageFont
-from scans import FONT, recall
 
 from officecli.doc2md import Options, convert
 from officecli.readers import ocr

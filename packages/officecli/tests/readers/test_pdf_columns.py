@@ -9,8 +9,14 @@ import shutil
 from pathlib import Path
 
 import pytest
-from markdown_tree import outline
-from two_columns import ENGLISH, JAPANESE, expected, reportlab_newsletter, word_newsletter
+from officecli_testkit.markdown_tree import outline
+from officecli_testkit.two_columns import (
+    ENGLISH,
+    JAPANESE,
+    expected,
+    reportlab_newsletter,
+    word_newsletter,
+)
 
 from officecli.doc2md.markdown import render
 from officecli.readers import libreoffice

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from markdown_tree import outline
+from officecli_testkit.markdown_tree import outline
 
 from officecli.doc2md.markdown import render
 from officecli.readers.model import ReadOptions
