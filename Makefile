@@ -7,7 +7,7 @@ UV := $(shell command -v uv 2>/dev/null || echo "$(TOOLS)/bin/uv")
 RUN := $(UV) run --frozen
 PACKAGES := packages/agentcli packages/procler packages/officecli
 
-.PHONY: bootstrap sync lint types pytest test demo install bench docs clean
+.PHONY: bootstrap sync lint types pytest test demo install bench docs skills clean
 
 bootstrap:
 	@command -v uv >/dev/null 2>&1 || bash scripts/bootstrap-uv.sh "$(PYTHON)" "$(TOOLS)" >/dev/null
@@ -66,6 +66,10 @@ bench: sync
 # Generated pages (a test fails when one is stale).
 docs: sync
 	$(RUN) python -m procler.config.reference > docs/config.md
+
+# Each tool's Agent Skill (skills/TOOL/) and the Copilot prompt files (.github/prompts/).
+skills: sync
+	$(RUN) python scripts/agent_guides.py
 
 clean:
 	rm -rf .venv .tools .mypy_cache .ruff_cache .pytest_cache .hypothesis

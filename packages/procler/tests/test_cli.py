@@ -39,11 +39,13 @@ def test_full_cli_path_stays_light() -> None:
     assert "'procler.cli.definitions'" not in loaded
     assert loaded == (
         "['_socket', 'agentcli', 'agentcli.commands', 'agentcli.envelope', 'agentcli.errors', "
-        "'agentcli.main', 'agentcli.parser', 'procler', 'procler.cli', 'procler.cli.client', "
+        "'agentcli.main', 'agentcli.parser', 'agentcli.skill_command', 'procler', 'procler.cli', "
+        "'procler.cli.client', "
         "'procler.cli.config', 'procler.cli.daemon', 'procler.cli.events', "
         "'procler.cli.history', 'procler.cli.logs', 'procler.cli.mcp', 'procler.cli.processes', 'procler.cli.recipes', "
         "'procler.cli.replica_commands', 'procler.cli.schedules', "
-        "'procler.cli.snippets', 'procler.cli.stack_files', 'procler.cli.tui', 'procler.errors', "
+        "'procler.cli.skills', 'procler.cli.snippets', 'procler.cli.stack_files', 'procler.cli.tui', "
+        "'procler.errors', "
         "'procler.project', 'procler.wire']\n"
     )
 

@@ -90,9 +90,9 @@ def listed() -> list[Any]:
     return anyio.run(go)
 
 
-def test_the_tools_are_the_cli_commands_minus_mcp_capabilities_and_tui() -> None:
+def test_the_tools_are_the_cli_commands_minus_mcp_capabilities_tui_and_skills() -> None:
     names = [t.name for t in listed()]
-    not_tools = {"mcp", "capabilities", "tui"}
+    not_tools = {"mcp", "capabilities", "tui", "skills install"}
     commands = [c for c in with_builtins(APP).commands if c.name not in not_tools]
     assert names == [tools.tool_name(c) for c in commands] + ["procler_wait_ready"]
     assert not_tools == tools.NOT_TOOLS

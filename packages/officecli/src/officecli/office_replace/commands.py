@@ -23,6 +23,7 @@ REPLACE = Command(
     "officecli.office_replace.run:handle",
     mode="report",
     idempotent=True,
+    dry_run_first=True,
     args=(
         Arg("inputs", "files, or folders with -r", type="path", required=True, multiple=True, metavar="INPUT"),
         Arg("--rules", "rules file: CSV (UTF-8, BOM or CP932) or xlsx; columns find, replace, id, mode, case, scope, note", type="path", required=True),

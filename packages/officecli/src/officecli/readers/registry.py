@@ -22,6 +22,7 @@ from importlib import import_module
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from agentcli import confine
 from officecli.readers.safety import OLE_MAGIC, Package, UnsupportedFormatError
 from officecli.readers.tabular import open_table
 
@@ -89,7 +90,9 @@ def _sniff(path: Path) -> Format | None:
 
 
 def reader_for(path: str | Path) -> Format:
-    """The format of a file: by its extension, else by its content."""
+    """The format of a file: by its extension, else by its content (every tool asks this
+    before it reads a file: a confined call refuses one outside its root here)."""
+    confine.check(path)
     path = Path(path)
     fmt = BY_EXTENSION.get(path.suffix.lower()) or _sniff(path)
     if fmt is None:
@@ -109,4 +112,5 @@ def open_document(path: str | Path, options: ReadOptions | None = None) -> Docum
 
 def open_package(path: str | Path) -> Package:
     """An OOXML package with its zip-bomb limits checked; use it as a context manager."""
+    confine.check(path)
     return Package(Path(path))

@@ -1,5 +1,5 @@
 """Everything that runs in the CLI process, one module per command family (config,
-processes, recipes, snippets, schedules, logs, history, events, daemon, stack_files, mcp, tui: each
+processes, recipes, snippets, schedules, logs, history, events, daemon, stack_files, mcp, skills, tui: each
 holds its declarations and the handlers that run here),
 and `client`, which sends supervisor commands over the socket (starting a supervisor).
 
@@ -19,6 +19,7 @@ from procler.cli.processes import PROCESS_COMMANDS
 from procler.cli.recipes import RECIPE_COMMANDS
 from procler.cli.replica_commands import REPLICA_COMMANDS
 from procler.cli.schedules import SCHEDULE_COMMANDS
+from procler.cli.skills import SKILLS_COMMANDS
 from procler.cli.snippets import SNIPPET_COMMANDS
 from procler.cli.stack_files import STACK_FILE_COMMANDS
 from procler.cli.tui import TUI_COMMANDS
@@ -47,6 +48,7 @@ COMMANDS = (
     + DAEMON_COMMANDS
     + STACK_FILE_COMMANDS
     + MCP_COMMANDS
+    + SKILLS_COMMANDS
     + TUI_COMMANDS
 )
 

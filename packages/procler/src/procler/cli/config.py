@@ -9,7 +9,8 @@ only when they run.
 import os
 
 from agentcli.commands import Arg, Command
-from agentcli.errors import ConditionNotMet, UsageError
+from agentcli.errors import ConditionNotMet
+from agentcli.skill_command import ChangedFileError
 from procler.errors import (
     ConfigExists,
     ConfigInvalid,
@@ -19,7 +20,7 @@ from procler.errors import (
     StateDirUnwritable,
     SupervisorUnavailable,
 )
-from procler.project import CONFIG_DIR, CONFIG_FILE, find_config
+from procler.project import find_config
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -52,17 +53,33 @@ CONFIG_COMMANDS: "tuple[Command, ...]" = (
     Command(
         "config init",
         "create .procler/config.yaml (a commented template) and .procler/.gitignore here",
-        HANDLERS + "init",
-        args=(Arg("--force", "overwrite an existing config", type="boolean"),),
+        "procler.cli.project_init:init",
+        args=(
+            Arg("--force", "overwrite an existing config", type="boolean"),
+            Arg(
+                "--skills",
+                "also install Procler's Agent Skill here for Copilot, Claude Code and Codex "
+                "(as `procler skills install`)",
+                type="boolean",
+            ),
+        ),
         idempotent=False,
-        examples=("procler config init", "procler config init --force"),
-        errors=(ConfigExists,),
+        examples=(
+            "procler config init",
+            "procler config init --skills",
+            "procler config init --force",
+        ),
+        errors=(ConfigExists, ChangedFileError),
         output={
             "type": "object",
             "properties": {
                 "config": {"type": "string"},
                 "root": {"type": "string"},
                 "written": {"type": "array", "items": {"type": "string"}},
+                "skills": {
+                    "type": "object",
+                    "description": "with --skills: what skills install answers",
+                },
             },
         },
     ),
@@ -244,37 +261,6 @@ def project(values: "dict[str, Any]") -> "ProjectConfig":
     from procler.config.load import load_project
 
     return load_project(config_path(values))
-
-
-def _write_atomic(path: "str", text: "str") -> "None":
-    temp = f"{path}.tmp-{os.getpid()}"
-    with open(temp, "w", encoding="utf-8") as handle:
-        handle.write(text)
-    os.replace(temp, path)
-
-
-def init(values: "dict[str, Any]", command: "Command") -> "dict[str, Any]":
-    from procler.config.template import CONFIG_TEMPLATE, GITIGNORE
-
-    cwd = os.getcwd()
-    home = os.path.expanduser("~")
-    if os.path.realpath(cwd) == os.path.realpath(home):
-        raise UsageError(
-            f"refusing to create a project in your home directory ({home}): every directory "
-            "below it would belong to that project",
-            suggestion="cd into the project's directory and run `procler config init` there",
-        )
-    folder = os.path.join(cwd, CONFIG_DIR)
-    config = os.path.join(folder, CONFIG_FILE)
-    if os.path.exists(config) and not values["force"]:
-        raise ConfigExists(f"{config} already exists", data={"config": config})
-    os.makedirs(folder, exist_ok=True)
-    written = []
-    for path, text in ((config, CONFIG_TEMPLATE), (os.path.join(folder, ".gitignore"), GITIGNORE)):
-        if path == config or values["force"] or not os.path.exists(path):
-            _write_atomic(path, text)
-            written.append(path)
-    return {"config": config, "root": cwd, "written": written}
 
 
 def validate(values: "dict[str, Any]", command: "Command") -> "dict[str, Any]":

@@ -27,8 +27,8 @@ if TYPE_CHECKING:
 
 # No tool: `mcp` would serve MCP inside MCP, and `capabilities` is what tools/list already
 # answers (every tool's input schema, annotations and output schema); `tui` is a screen for
-# people, built of the other tools.
-NOT_TOOLS = frozenset({"mcp", "capabilities", "tui"})
+# people, built of the other tools; `skills install` is for agents without these tools.
+NOT_TOOLS = frozenset({"mcp", "capabilities", "tui", "skills install"})
 
 
 def tool_commands() -> "list[Command]":
