@@ -83,7 +83,7 @@ def result(envelope: dict[str, Any], exit_code: int, report: bool = False) -> ty
         return types.CallToolResult(
             content=[types.TextContent(type="text", text=json.dumps(data, ensure_ascii=False))],
             structured_content=data,
-            meta=meta,
+            _meta=meta,
         )
     keys = ("error", "error_code", "suggestion", "data")
     failed = {k: envelope[k] for k in keys if k in envelope}
@@ -91,7 +91,7 @@ def result(envelope: dict[str, Any], exit_code: int, report: bool = False) -> ty
         content=[types.TextContent(type="text", text=json.dumps(failed, ensure_ascii=False))],
         structured_content=failed,
         is_error=True,
-        meta=meta,
+        _meta=meta,
     )
 
 

@@ -74,6 +74,26 @@ def command_lines(text: str, tool: str) -> list[str]:
     return [s for s in re.findall(r"`([^`\n]+)`", text) if s == tool or s.startswith(tool + " ")]
 
 
+def check_usage(app: App, line: str) -> None:
+    """A usage synopsis (`tool cmd ARG [--opt VALUE] ...`) names a declared command and only
+    its declared options."""
+    import re
+
+    from agentcli.commands import command_args
+
+    app = with_builtins(app)
+    words = line.split()[1:]
+    cmd = max(
+        (c for c in app.commands if words[: len(c.words)] == c.words),
+        key=lambda c: len(c.words),
+        default=None,
+    )
+    assert cmd is not None, f"no command in {line!r}"
+    declared = {flag for arg in command_args(cmd) for flag in arg.flags}
+    used = set(re.findall(r"(?<![\w-])--?[a-z][a-z0-9-]*", line))
+    assert used <= declared, (line, used - declared)
+
+
 def parse_line(app: App, line: str) -> tuple[Command, dict[str, Any]]:
     """Parse a command line as the tool's console script would; a tool with one command
     takes it unnamed (`doc2md FILE` is `doc2md convert FILE`). UsageError when it does not

@@ -11,6 +11,7 @@ import logging
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from agentcli.confine import OutsideRootError
 from agentcli.logs import describe_text
 from agentcli.report import Finding
 from officecli.doc2md.audit import audit
@@ -18,6 +19,10 @@ from officecli.doc2md.markdown import measured, recognised, render
 from officecli.readers.model import Asset, Document, ReadOptions
 from officecli.readers.registry import reader_for
 from officecli.readers.safety import ReaderError
+
+# A file the reader may not read is refused like a file it cannot read: a typed error, with
+# its code (PATH_OUTSIDE_ROOT, when an MCP server confines the call), not a crash.
+REFUSED = (ReaderError, OutsideRootError)
 
 log = logging.getLogger("doc2md")
 
@@ -82,8 +87,8 @@ def title_and_summary(doc: Document) -> tuple[str, str]:
     return " ".join(heading.split()), summary
 
 
-def failed(plan: Plan, err: ReaderError | Exception) -> Result:
-    if isinstance(err, ReaderError):
+def failed(plan: Plan, err: Exception) -> Result:
+    if isinstance(err, REFUSED):
         message, suggestion, code = err.message, err.suggestion, err.code
     else:
         message = f"{plan.source.name}: unexpected {type(err).__name__} while reading"
@@ -92,14 +97,14 @@ def failed(plan: Plan, err: ReaderError | Exception) -> Result:
         "convert.failed", "error", message, location=str(plan.source), field=code,
         suggestion=suggestion,
     )  # fmt: skip
-    return Result(plan, False, findings=[finding], crashed=not isinstance(err, ReaderError))
+    return Result(plan, False, findings=[finding], crashed=not isinstance(err, REFUSED))
 
 
 def convert(plan: Plan, options: ReadOptions, with_front_matter: bool) -> Result:
     """Read, render and audit one file; a file that cannot be read becomes convert.failed."""
     try:
         doc = read_document(plan.source, options)
-    except ReaderError as err:
+    except REFUSED as err:
         return failed(plan, err)
     except Exception as exc:
         log.debug("reader crashed on %s", plan.source.name, exc_info=True)

@@ -44,8 +44,8 @@ GUIDE = Guide(
         "Exit 2 is the rules file (`rules.yaml:LINE:COLUMN: ...`), a rule naming a column the "
         "data lacks (the message names the closest one) or unreadable data: fix that, not "
         "the data.",
-        "Write a rules file from `fieldcheck list-rules`, then `fieldcheck check-rules` it "
-        "before running it on data.",
+        "Write a rules file from what `fieldcheck list-rules` lists, and check it with "
+        "`fieldcheck check-rules rules.yaml` before running it on data.",
     ),
     workflows=(
         Workflow(

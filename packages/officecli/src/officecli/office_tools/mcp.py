@@ -15,7 +15,8 @@ from pathlib import Path
 from typing import Any
 
 from agentcli.commands import Command, Stream
-from agentcli.errors import UsageError
+from agentcli.errors import ExitCode, UsageError
+from agentcli.main import interrupt_on_sigterm
 from agentcli.mcp_server import Entry, build_server, command_entries
 from agentcli.tools import ToolSet
 from officecli import __version__
@@ -65,21 +66,27 @@ def default_token_file() -> Path:
 
 
 def serve(values: dict[str, Any], command: Command) -> Stream:
-    """Handler of `office-tools mcp`."""
+    """Handler of `office-tools mcp`. SIGINT and SIGTERM end it with exit 130 (interrupted)
+    and nothing more on stdout: it carried the protocol, or the one line saying where."""
     root = root_of(values)
     os.chdir(root)
+    interrupt_on_sigterm()
     if values.get("http"):
         return Stream(serve_http(root, int(values.get("port") or 0), values.get("token_file")))
     import anyio
 
     from agentcli.mcp_server import serve_stdio
 
-    anyio.run(serve_stdio, server(root))
+    try:
+        anyio.run(serve_stdio, server(root))
+    except KeyboardInterrupt:
+        return Stream(iter(()), ExitCode.INTERRUPTED)
     return Stream(iter(()))  # the session said everything: no envelope after it
 
 
 def serve_http(root: str, port: int, token_file: str | None) -> Iterator[dict[str, Any]]:
-    """Listen, say where (one line), serve until SIGINT or SIGTERM."""
+    """Listen, say where (one line), serve until SIGINT or SIGTERM (uvicorn shuts down
+    gracefully, then raises the signal again: KeyboardInterrupt, exit 130)."""
     import asyncio
 
     import uvicorn
@@ -92,7 +99,13 @@ def serve_http(root: str, port: int, token_file: str | None) -> Iterator[dict[st
     sock = bind_tcp("127.0.0.1", port)
     port = sock.getsockname()[1]
     url = f"http://127.0.0.1:{port}"
-    yield {"listening": True, "url": url, "mcp": url + MCP_PATH, "root": root, "token_file": str(path)}
+    yield {
+        "listening": True,
+        "url": url,
+        "mcp": url + MCP_PATH,
+        "root": root,
+        "token_file": str(path),
+    }
 
     async def run() -> None:
         async with http_app(server(root), stateless=False) as app:

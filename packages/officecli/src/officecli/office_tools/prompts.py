@@ -64,15 +64,15 @@ Summarise the documents in {DOCS} for me. Use doc2md (its skill has the details)
         "Word・Excel・PowerPoint・PDF・draw.io の文書を要約し、読み取れなかった内容も報告する",
         "要約するファイルまたはフォルダ",
         f"""
-{DOCS} の文書を要約してください。doc2md を使います(詳しくは doc2md のスキル)。
+{DOCS} の文書を要約してください。doc2md を使います（詳しくは doc2md のスキル）。
 
 1. 何が書き出されるかを、何も書かずに確認する: `doc2md -r {DOCS} -d out/ --dry-run`
-2. 変換する(元のファイルは変更されません): `doc2md -r {DOCS} -d out/`
+2. 変換する（元のファイルは変更されません）: `doc2md -r {DOCS} -d out/`
 3. `out/<名前>.md` をそれぞれ読んで要約する。
 4. 「変換できなかった内容」という見出しの下に、レポートの `loss.*` と `content.hidden` の
    指摘をファイル名とともにすべて挙げ、そのために要約から抜けているかもしれない内容を書く。
-5. レポートで `convert.failed`(終了コード 2)のファイルは読めていません。理由(`field` の
-   コード)を伝え、読めるファイルを私に求めてください。そのまま再試行はしないこと。
+5. レポートで `convert.failed`（終了コード 2）のファイルは読めていません。理由（`field` の
+   コード）を伝え、読めるファイルを私に求めてください。そのまま再試行はしないこと。
 """,
     ),
     Prompt(
@@ -94,11 +94,11 @@ changes the data.
     ),
     Prompt(
         "check-data-ja",
-        "表(CSV・Excel・JSON・Markdown)をルールファイルで検査し、指摘を報告する",
+        "表（CSV・Excel・JSON・Markdown）をルールファイルで検査し、指摘を報告する",
         "データファイルとルールファイル",
         f"""
-{DATA} を {RULES} のルールで検査してください。fieldcheck を使います(詳しくは fieldcheck の
-スキル)。データは変更されません。
+{DATA} を {RULES} のルールで検査してください。fieldcheck を使います（詳しくは fieldcheck の
+スキル）。データは変更されません。
 
 1. ルールファイルだけを検査する: `fieldcheck check-rules {RULES}`。終了コード 2 はルールの
    問題の行と列を示します。直すのはルールで、データではありません。ルールファイルがまだ
@@ -129,20 +129,20 @@ details); it only reads the workbooks.
     ),
     Prompt(
         "design-changes-ja",
-        "Excel 設計書(API・テーブル・画面項目)の2つの版で何が変わったかを調べる",
+        "Excel 設計書（API・テーブル・画面項目）の2つの版で何が変わったかを調べる",
         "旧版と新版のブック",
         f"""
-{BEFORE}(旧)と {AFTER}(新)で何が変わったかを教えてください。design-diff を使います
-(詳しくは design-diff のスキル)。ブックは読むだけです。
+{BEFORE}（旧）と {AFTER}（新）で何が変わったかを教えてください。design-diff を使います
+（詳しくは design-diff のスキル）。ブックは読むだけです。
 
-1. ブックに合うプリセット(api・table・screen・generic)を選ぶ: `design-diff presets`
+1. ブックに合うプリセット（api・table・screen・generic）を選ぶ: `design-diff presets`
 2. キーで行を突き合わせて比較する:
    `design-diff excel --before {BEFORE} --after {AFTER} --type {PRESET}`
-3. 終了コード 1 は差分があったという意味で、失敗ではありません。エラー(削除・名前変更・
-   桁や型の縮小など、利用側を壊す変更)から順に、警告、その他の順で報告し、`expected`
-   (旧)と `actual`(新)はそのまま引用してください。
-4. 終了コード 2 の `NO_HEADER` や `UNKNOWN_COLUMN` は、`--key`(メッセージが最も近い列名を
-   示します)か `--header-row` を付けて再実行します。ブックの問題ではありません。
+3. 終了コード 1 は差分があったという意味で、失敗ではありません。エラー（削除・名前変更・
+   桁や型の縮小など、利用側を壊す変更）から順に、警告、その他の順で報告し、`expected`
+   （旧）と `actual`（新）はそのまま引用してください。
+4. 終了コード 2 の `NO_HEADER` や `UNKNOWN_COLUMN` は、`--key`（メッセージが最も近い列名を
+   示します）か `--header-row` を付けて再実行します。ブックの問題ではありません。
 """,
     ),
     Prompt(
@@ -166,20 +166,20 @@ originals are never modified.
     ),
     Prompt(
         "rename-everywhere-ja",
-        "Word・Excel・PowerPoint のすべてのファイルで名前を置き換える(まずドライラン)",
+        "Word・Excel・PowerPoint のすべてのファイルで名前を置き換える（まずドライラン）",
         "旧い名前、新しい名前、フォルダ",
         f"""
 {FOLDER_IN} の下のすべての Word・Excel・PowerPoint ファイルで、${{input:old:旧い名前}} を
-${{input:new:新しい名前}} に置き換えてください。office-replace を使います(詳しくは
-office-replace のスキル)。元のファイルは変更されません。
+${{input:new:新しい名前}} に置き換えてください。office-replace を使います（詳しくは
+office-replace のスキル）。元のファイルは変更されません。
 
-1. `rules.csv`(UTF-8)を作る。1行目は `find,replace`、2行目に置き換える名前。
+1. `rules.csv`（UTF-8）を作る。1行目は `find,replace`、2行目に置き換える名前。
 2. 何も書かずにドライランする: `office-replace -r {FOLDER_IN} --rules rules.csv --dry-run`
-3. すべての置換(ファイル・場所・前後のテキスト)と `replace.skipped` の警告を私に見せ、
+3. すべての置換（ファイル・場所・前後のテキスト）と `replace.skipped` の警告を私に見せ、
    了承を待つ。
 4. 置き換えたコピーを新しいフォルダに書く:
    `office-replace -r {FOLDER_IN} --rules rules.csv -d out/`
-5. 何も残っていないことを確かめる(どのルールも一致しなければ終了コード 0):
+5. 何も残っていないことを確かめる（どのルールも一致しなければ終了コード 0）:
    `office-replace -r out/ --rules rules.csv --dry-run --fail-on info`
 """,
     ),

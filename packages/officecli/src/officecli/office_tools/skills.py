@@ -43,7 +43,8 @@ def install(values: dict[str, Any], command: Command) -> dict[str, Any]:
             )
         if values.get("target") not in (None, "all", "copilot"):
             raise UsageError(
-                "prompt files are Copilot's", suggestion="use --target copilot or all with --prompts"
+                "prompt files are Copilot's",
+                suggestion="use --target copilot or all with --prompts",
             )
         root = Path(values.get("project") or ".").absolute()
         extra.append(Bundle(root / prompts.FOLDER, prompts.prompt_files(), prompts.MANIFEST))
