@@ -67,6 +67,7 @@ def test_the_files_of_a_skill() -> None:
     assert sections == [
         "## What you want -> command",
         "## Rules",
+        "## Files",
         "## Exit codes",
         "## Workflows",
         "## Commands",
@@ -77,6 +78,11 @@ def test_the_files_of_a_skill() -> None:
     assert "- Greet politely." in body
     assert "- `sample greet NAME [--times INTEGER] [--tone STRING]" in body  # usage lines
     assert files[TASKS_FILE].endswith("| check a file | `sample check data.csv` |\n")
+    assert (
+        "- The data file (`DATA` of `check`): a CSV file, one row per thing. Columns: `name` "
+        "(required), `size` (small | large; default small). Their meanings: "
+        "`references/commands.md`." in body
+    )
 
 
 def test_the_reference_names_every_option_and_error() -> None:
@@ -86,6 +92,10 @@ def test_the_reference_names_every_option_and_error() -> None:
     assert "| `--env` (repeatable) | key_value |  | KEY=VALUE |" in files[COMMANDS_FILE]
     assert "Errors: `INVALID_INPUT`, `USAGE`, `INTERNAL`, `INTERRUPTED`" in files[COMMANDS_FILE]
     assert "| `CONDITION_NOT_MET` | 1 |  | job wait |" in files[ERRORS_FILE]
+    assert (
+        "| `size` | no | `small` | how big it is; `small`: fits in a hand; `large`: does not |"
+        in files[COMMANDS_FILE]
+    )
     assert (
         "| `USAGE` | 2 | run with --help to see the valid arguments | every command |"
         in files[ERRORS_FILE]

@@ -15,7 +15,7 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from agentcli.commands import App, Arg, Command, command_args
+from agentcli.commands import App, Arg, Command, FileFormat, command_args
 from agentcli.errors import EXIT_CODE_MEANINGS, AgentError
 from agentcli.main import with_builtins
 from agentcli.parser import usage_line
@@ -155,6 +155,22 @@ def _command_index(app: App) -> list[str]:
     return lines
 
 
+def _file_line(app: App, cmd: Command, fmt: FileFormat) -> str:
+    """One line per file a command reads: its columns, the values each takes."""
+    fields = []
+    for f in fmt.fields:
+        marks = ["required"] if f.required else []
+        if f.values:
+            marks.append(" | ".join(v for v, _meaning in f.values))
+        if f.default:
+            marks.append(f"default {f.default}")
+        fields.append(f"`{f.name}`" + (f" ({'; '.join(marks)})" if marks else ""))
+    return (
+        f"- The {fmt.name} (`{fmt.argument}` of `{cmd.name}`): {fmt.summary}. "
+        f"Columns: {', '.join(fields)}. Their meanings: `{COMMANDS_FILE}`."
+    )
+
+
 def render_skill_md(app: App, guide: Guide) -> str:
     app = with_builtins(app)
     lines = _front_matter(app, guide)
@@ -164,6 +180,10 @@ def render_skill_md(app: App, guide: Guide) -> str:
         lines += [f"More tasks, with their commands: `{TASKS_FILE}`.", ""]
     lines += ["## Rules", ""]
     lines += [f"- {rule}" for rule in (*shared_rules(app), *guide.rules)]
+    formats = [(cmd, fmt) for cmd in app.commands for fmt in cmd.files]
+    if formats:
+        lines += ["", "## Files", ""]
+        lines += [_file_line(app, cmd, fmt) for cmd, fmt in formats]
     lines += ["", "## Exit codes", "", "| exit | meaning |", "|---|---|"]
     lines += [f"| {code} | {meaning} |" for code, meaning in EXIT_CODE_MEANINGS.items()]
     if guide.workflows:
@@ -225,6 +245,17 @@ def _command_section(app: App, cmd: Command) -> list[str]:
     if args:
         lines += ["", "| argument | type | default | meaning |", "|---|---|---|---|"]
         lines += [_arg_row(a) for a in args]
+    for fmt in cmd.files:
+        lines += ["", f"The {fmt.name} (`{fmt.argument}`): {fmt.summary}.", ""]
+        lines += ["| column | required | default | meaning |", "|---|---|---|---|"]
+        for f in fmt.fields:
+            meaning = f.help + "".join(f"; `{v}`: {m}" for v, m in f.values)
+            default = _code(f.default) if f.default else ""
+            lines.append(f"| `{f.name}` | {_yes(f.required)} | {default} | {_cell(meaning)} |")
+    rule_ids = cmd.output.get("rule_ids")
+    if isinstance(rule_ids, dict) and rule_ids:
+        lines += ["", "| finding rule_id | meaning |", "|---|---|"]
+        lines += [f"| `{rule}` | {_cell(str(meaning))} |" for rule, meaning in rule_ids.items()]
     if cmd.examples:
         lines += ["", "Examples:", *(f"- `{e}`" for e in cmd.examples)]
     lines += ["", "Errors: " + ", ".join(_code(e.code) for e in cmd.all_errors()), ""]

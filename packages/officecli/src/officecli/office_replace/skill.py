@@ -29,14 +29,16 @@ GUIDE = Guide(
         Task("edit only some parts (default body,headers,footnotes,notes,charts)",
              ("office-replace -r docs/ --rules rules.csv -d out/ --stories body,comments",)),
         Task("only some files", ("office-replace -r docs/ --rules rules.csv --dry-run --include '*.docx'",)),
-        Task("check that no old name is left (exit 1 if a rule still matches)",
+        Task("the rules file's columns and the values each takes", ("office-replace --help",)),
+        Task("check first that nothing would be left: find text no rule acts on is `rule.uncovered`, its suggestion the row to add",
+             ("office-replace -r docs/ --rules rules.csv --dry-run --fail-on warning",)),
+        Task("check that no old name is left in the copies (exit 1 if a rule still matches)",
              ("office-replace -r out/ --rules rules.csv --dry-run --fail-on info",)),
         Task("the report for a person", ("office-replace -r docs/ --rules rules.csv --dry-run -f markdown",)),
     ),
     rules=(
-        "Rules are a CSV (UTF-8 or CP932) or xlsx with a header row: `find`, `replace`, and "
-        "optionally `id`, `mode` (literal, wildcard, regex), `case`, `scope` (text, "
-        "sheetname, filename, all), `note`. A bad row is exit 2 naming the row.",
+        "A bad rules row is exit 2 naming the row; rules that feed each other (a later rule "
+        "finds what an earlier one wrote) stop with exit 2 `GROWTH_LIMIT` naming them.",
         "**Show the dry run before writing**: show the user the replacements (each with its "
         "location, the text before and after) and every `replace.skipped` warning; run the "
         "real run only when they agree, with the same inputs and rules plus `-d OUTDIR`.",
