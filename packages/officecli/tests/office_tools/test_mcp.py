@@ -310,3 +310,13 @@ def test_the_http_listener_refuses_without_token_host_or_origin(listener: dict[s
             assert (answer.status_code, answer.json()["error_code"]) == (status, code)
         answer = http.post(listener["url"] + "/other", json=message, headers=good)
         assert (answer.status_code, answer.json()["error_code"]) == (404, "ROUTE_NOT_FOUND")
+
+
+def test_a_root_that_is_no_folder_is_refused(tmp_path: Path) -> None:
+    done = subprocess.run(
+        [str(BIN / "office-tools"), "mcp", "--root", str(tmp_path / "nope")],
+        capture_output=True, text=True, timeout=60,
+    )  # fmt: skip
+    answer = json.loads(done.stdout)
+    assert (done.returncode, answer["error_code"]) == (2, "USAGE")
+    assert answer["error"] == f"--root {tmp_path / 'nope'}: not a folder"

@@ -8,6 +8,7 @@ line in them (with each `${input:NAME:EXAMPLE}` as its example) with the tool's 
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
 
 FOLDER = ".github/prompts"
@@ -25,8 +26,8 @@ class Prompt:
         head = [
             "---",
             f"name: {self.name}",
-            f'description: "{self.description}"',
-            f'argument-hint: "{self.argument_hint}"',
+            f"description: {json.dumps(self.description, ensure_ascii=False)}",
+            f"argument-hint: {json.dumps(self.argument_hint, ensure_ascii=False)}",
             "agent: agent",
             "---",
             "",
