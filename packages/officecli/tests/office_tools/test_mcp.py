@@ -49,6 +49,7 @@ paths:
 TOOLS = {
     "doc2md_convert": (False, False, True),
     "fieldcheck_validate": (True, False, True),
+    "fieldcheck_init": (False, False, True),
     "fieldcheck_check_rules": (True, False, True),
     "fieldcheck_list_rules": (True, False, True),
     "fieldcheck_schema": (True, False, True),
@@ -117,6 +118,11 @@ def calls(root: Path) -> list[tuple[str, dict[str, Any], list[str]]]:
     return [
         ("fieldcheck_list_rules", {}, ["fieldcheck", "list-rules"]),
         ("fieldcheck_schema", {}, ["fieldcheck", "schema"]),
+        (
+            "fieldcheck_init",
+            {"data": "expenses.csv", "dry_run": True},
+            ["fieldcheck", "init", f"{r}/expenses.csv", "--dry-run"],
+        ),
         ("fieldcheck_check_rules", {"rules": "rules.yaml"}, ["fieldcheck", "check-rules", f"{r}/rules.yaml"]),
         (
             "fieldcheck_validate",

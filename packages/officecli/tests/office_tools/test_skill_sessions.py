@@ -88,13 +88,19 @@ def test_fieldcheck(tmp_path: Path) -> None:
         "  - {id: EXP-002, type: range, field: 金額, min: 0}\n",
         "utf-8",
     )
-    [(_goal, steps)] = session("fieldcheck", tmp_path)
-    (_l1, c1, rules, _f1), (_l2, c2, checked, _f2), (_l3, c3, report, _f3) = steps
-    assert (c1, c2, c3) == (0, 0, 1)
+    (start, check) = session("fieldcheck", tmp_path)
+    (_l0, c0, shown, after_dry), (_l1, c1, wrote, after) = start[1]
+    assert (c0, c1) == (0, 0)
+    assert after_dry == ["expenses.csv", "rules.yaml"]  # the dry run wrote nothing
+    assert after == ["expenses.csv", "expenses.rules.yaml", "rules.yaml"]
+    assert (tmp_path / "expenses.rules.yaml").read_text("utf-8") == shown["data"]["text"]
+    assert wrote["data"]["written"] is True
+    (_l2, c2, rules, _f2), (_l3, c3, checked, _f3), (_l4, c4, report, _f4) = check[1]
+    assert (c2, c3, c4) == (0, 0, 1)
     assert "required" in [t["type"] for t in rules["data"]["rule_types"]]
     assert [r["id"] for r in checked["data"]["rules"]] == ["EXP-001", "EXP-002"]
     assert [(f["rule_id"], f["location"], f["actual"]) for f in report["findings"]] == [
-        ("EXP-002", "row 3", "-5")
+        ("EXP-002", "line 3", "-5")
     ]
 
 

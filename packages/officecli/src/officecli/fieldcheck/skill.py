@@ -22,6 +22,10 @@ GUIDE = Guide(
     tasks=(
         Task("check a table against rules (exit 1: findings)",
              ("fieldcheck validate expenses.csv -r rules.yaml",)),
+        Task("name each finding's record by its key columns (`record: {line, key}`)",
+             ("fieldcheck validate expenses.csv -r rules.yaml --key id",)),
+        Task("start a rules file for a data file: columns, guessed types, key, example rules (never overwrites)",
+             ("fieldcheck init expenses.csv --dry-run", "fieldcheck init expenses.csv -o rules.yaml")),
         Task("check one sheet of a workbook",
              ("fieldcheck validate book.xlsx --sheet 経費 -r rules.yaml",)),
         Task("a report for a person, as a file",
@@ -34,7 +38,7 @@ GUIDE = Guide(
              ("fieldcheck validate expenses.csv -r rules.yaml --max-findings 100",)),
         Task("check a rules file without data (exit 2 with its line and column)",
              ("fieldcheck check-rules rules.yaml",)),
-        Task("the rule types with their parameters, `when` operators and functions",
+        Task("the rules file's layout, the rule types with their parameters, `when` operators and functions",
              ("fieldcheck list-rules",)),
         Task("the JSON Schema of rules.yaml", ("fieldcheck schema",)),
     ),
@@ -44,10 +48,18 @@ GUIDE = Guide(
         "Exit 2 is the rules file (`rules.yaml:LINE:COLUMN: ...`), a rule naming a column the "
         "data lacks (the message names the closest one) or unreadable data: fix that, not "
         "the data.",
-        "Write a rules file from what `fieldcheck list-rules` lists, and check it with "
-        "`fieldcheck check-rules rules.yaml` before running it on data.",
+        "Start a rules file with `fieldcheck init expenses.csv -o rules.yaml`, edit it from what "
+        "`fieldcheck list-rules` lists, and check it with `fieldcheck check-rules rules.yaml` "
+        "before running it on data.",
     ),
     workflows=(
+        Workflow(
+            "start the rules for a data file (then edit them to what the user described)",
+            (
+                "fieldcheck init expenses.csv --dry-run",
+                "fieldcheck init expenses.csv -o expenses.rules.yaml",
+            ),
+        ),
         Workflow(
             "check data against rules the user described",
             (
