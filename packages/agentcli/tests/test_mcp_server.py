@@ -7,9 +7,9 @@ from pathlib import Path
 from typing import Any
 
 import anyio
+from agentcli_testkit.putter_app import PUTTER, WRITES
+from agentcli_testkit.sample_app import APP as SAMPLE
 from mcp import Client
-from putter_app import PUTTER, WRITES
-from sample_app import APP as SAMPLE
 
 from agentcli.commands import App
 from agentcli.mcp_server import build_server, command_entries

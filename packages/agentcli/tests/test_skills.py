@@ -4,7 +4,7 @@ shares (naming the declared commands they apply to), and the specification's che
 from __future__ import annotations
 
 import pytest
-from sample_app import APP
+from agentcli_testkit.sample_app import APP
 
 from agentcli.commands import App, Arg, Command
 from agentcli.skills import (

@@ -7,7 +7,7 @@ import os
 from pathlib import Path
 
 import pytest
-from sample_app import APP
+from agentcli_testkit.sample_app import APP
 
 from agentcli import confine
 from agentcli.confine import OutsideRootError

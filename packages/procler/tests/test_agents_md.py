@@ -14,7 +14,7 @@ from officecli.doc2md.commands import APP as DOC2MD
 from officecli.fieldcheck.commands import APP as FIELDCHECK
 from officecli.office_replace.commands import APP as OFFICE_REPLACE
 from officecli.office_tools.commands import APP as OFFICE_TOOLS
-from procler.cli import APP as PROCLER
+from procler.declarations import APP as PROCLER
 
 ROOT = Path(__file__).resolve().parents[3]
 TEXT = (ROOT / "AGENTS.md").read_text("utf-8")

@@ -11,8 +11,8 @@ from pathlib import Path
 from agentcli.main import with_builtins
 from agentcli.skills import SKILL_FILE, TASKS_FILE
 from agentcli.testing import command_lines, parse_line, skill_problems
-from procler.cli import APP
 from procler.cli.skill import GUIDE, skill_files
+from procler.declarations import APP
 
 ROOT = Path(__file__).resolve().parents[3]
 FOLDER = ROOT / "skills" / "procler"

@@ -132,7 +132,7 @@ GUIDE = Guide(
 def skill_files() -> dict[str, dict[str, str]]:
     """Procler's skill: its name -> its files (path inside the skill folder -> text)."""
     from agentcli.skills import render
-    from procler.cli import APP
+    from procler.declarations import APP
 
     return {APP.name: render(APP, GUIDE)}
 
