@@ -3,6 +3,7 @@ answers (data, a report, an error), and a command whose real run needs its dry r
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 from typing import Any
 
@@ -11,14 +12,29 @@ from agentcli_testkit.putter_app import PUTTER, WRITES
 from agentcli_testkit.sample_app import APP as SAMPLE
 from mcp import Client
 
-from agentcli.commands import App
-from agentcli.mcp_server import build_server, command_entries
+from agentcli.commands import App, Command
+from agentcli.mcp_server import Entry, build_server, command_entries
 from agentcli.report import report_schema
-from agentcli.tools import ToolSet
+from agentcli.tools import Envelope, ToolSet
+
+
+def entries(app: App, root: str | None = None) -> dict[str, Entry]:
+    """The CLI's call in a worker thread, confined to `root` when given."""
+    tools = ToolSet(app, app.name + "_")
+
+    async def call(cmd: Command, arguments: dict[str, Any]) -> Envelope:
+        if root is None:
+            return await anyio.to_thread.run_sync(tools.call, cmd, arguments)
+        return await anyio.to_thread.run_sync(tools.call_within, root, cmd, arguments)
+
+    def resolve(cmd: Command, arguments: dict[str, Any]) -> dict[str, Any]:
+        return arguments if root is None else tools.rooted(cmd, arguments, root)
+
+    return command_entries(tools, call, resolve=resolve)
 
 
 def session(app: App, calls: list[tuple[str, dict[str, Any]]], root: str | None = None) -> Any:
-    server = build_server("t", "1.0", "test", command_entries(ToolSet(app, app.name + "_"), root))
+    server = build_server("t", "1.0", "test", entries(app, root))
 
     async def go() -> Any:
         async with Client(server) as client:
@@ -68,7 +84,7 @@ def test_the_real_run_comes_after_its_dry_run(tmp_path: Path) -> None:
             ("putter_put", {"rules": "other.csv"}),  # other arguments: their own dry run
             ("putter_put", {"rules": "other.csv", "confirm": True}),  # the user said so
         ],
-        root=str(tmp_path),
+        root=os.path.realpath(tmp_path),
     )
     assert tools["putter_put"].input_schema["properties"]["confirm"]["type"] == "boolean"
     codes = [a.structured_content.get("error_code") for a in answers]
@@ -83,13 +99,16 @@ def test_the_real_run_comes_after_its_dry_run(tmp_path: Path) -> None:
 def test_a_rules_file_changed_after_its_dry_run_needs_a_new_one(tmp_path: Path) -> None:
     rules = tmp_path / "rules.csv"
     rules.write_text("find,replace\na,b\n")
-    entries = command_entries(ToolSet(PUTTER, "putter_"), str(tmp_path))
-    run = entries["putter_put"].run
-    assert "error_code" not in run({"rules": "rules.csv", "dry_run": True}, "s1")[0]
+    gated = entries(PUTTER, os.path.realpath(tmp_path))["putter_put"].run
+
+    def run(arguments: dict[str, Any], session: str) -> dict[str, Any]:
+        return anyio.run(gated, arguments, session)[0]
+
+    assert "error_code" not in run({"rules": "rules.csv", "dry_run": True}, "s1")
     rules.write_text("find,replace\na,c\n")
-    assert run({"rules": "rules.csv"}, "s1")[0]["error_code"] == "DRY_RUN_REQUIRED"
-    assert "error_code" not in run({"rules": "rules.csv", "dry_run": True}, "s1")[0]
-    assert run({"rules": "rules.csv"}, "s2")[0]["error_code"] == "DRY_RUN_REQUIRED"  # other session
-    assert "error_code" not in run({"rules": "rules.csv"}, "s1")[0]
-    outside = run({"rules": "/etc/passwd", "dry_run": True}, "s1")[0]
+    assert run({"rules": "rules.csv"}, "s1")["error_code"] == "DRY_RUN_REQUIRED"
+    assert "error_code" not in run({"rules": "rules.csv", "dry_run": True}, "s1")
+    assert run({"rules": "rules.csv"}, "s2")["error_code"] == "DRY_RUN_REQUIRED"  # other session
+    assert "error_code" not in run({"rules": "rules.csv"}, "s1")
+    outside = run({"rules": "/etc/passwd", "dry_run": True}, "s1")
     assert outside["error_code"] == "PATH_OUTSIDE_ROOT"

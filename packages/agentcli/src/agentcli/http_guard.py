@@ -259,8 +259,9 @@ def is_loopback(host: str) -> bool:
         return False  # a name other than localhost may resolve anywhere
 
 
-def bind_tcp(host: str, port: int) -> socket.socket:
-    """A listening, non-blocking socket on host:port (0: any free port)."""
+def bind_tcp(host: str, port: int, in_use: type[AgentError] = PortInUse) -> socket.socket:
+    """A listening, non-blocking socket on host:port (0: any free port); a port in use
+    raises `in_use` (a tool whose port errors mean something else gives its own)."""
     family = socket.AF_INET6 if ":" in host else socket.AF_INET
     sock = socket.socket(family, socket.SOCK_STREAM)
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
@@ -270,8 +271,10 @@ def bind_tcp(host: str, port: int) -> socket.socket:
     except OSError as exc:
         sock.close()
         if exc.errno == errno.EADDRINUSE:
-            raise PortInUse(
-                f"port {port} on {host} is already in use", data={"host": host, "port": port}
+            raise in_use(
+                f"port {port} on {host} is already in use",
+                suggestion="pick another --port, or stop what listens there",
+                data={"host": host, "port": port},
             ) from None
         raise UsageError(f"cannot listen on {host}:{port}: {exc.strerror}") from None
     sock.listen(128)

@@ -2,10 +2,12 @@
 
 The SDK's low-level `Server` is used rather than `MCPServer`, whose tools are Python
 functions with schemas inferred from their signatures: ours come from the declarations
-(agentcli.tools). Calls run in a worker thread, so the server keeps answering meanwhile.
-A success is the envelope's data as `structuredContent` (a report command's findings
-report), with the exit code in `_meta`; a failure is a tool error carrying `error`,
-`error_code` and `suggestion`, as the CLI's envelope would.
+(agentcli.tools). Each tool has a runner, a coroutine: by default the CLI's call in a
+worker thread (handlers may block), so the server keeps answering meanwhile; a server that
+answers in its own loop (Procler's supervisor) gives its own. A success is the envelope's
+data as `structuredContent` (a report command's findings report), with the exit code in
+`_meta`; a failure is a tool error carrying `error`, `error_code` and `suggestion`, as the
+CLI's envelope would.
 
 A command declared `dry_run_first` runs for real only after a dry run with the same
 arguments (all but where it writes) in the same session, or with `confirm: true`.
@@ -18,10 +20,9 @@ import contextlib
 import hashlib
 import json
 import os
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Any
 
-import anyio
 import mcp_types as types
 from mcp.server import Server, ServerRequestContext
 from mcp.server.stdio import stdio_server
@@ -32,7 +33,8 @@ from agentcli.errors import UsageError
 from agentcli.main import failure
 from agentcli.tools import Envelope, ToolSet
 
-Runner = Callable[[dict[str, Any], str], Envelope]  # (arguments, session key) -> answer
+Runner = Callable[[dict[str, Any], str], Awaitable[Envelope]]  # (arguments, session) -> answer
+Call = Callable[[Command, dict[str, Any]], Awaitable[Envelope]]  # a command run somewhere
 START_WAIT = 5.0  # seconds for the HTTP session manager's task group to start
 # What a real run may change from its dry run: where it writes, and the switch itself.
 WHERE_IT_WRITES = frozenset({"dry_run", "out_dir", "force", "confirm"})
@@ -120,7 +122,7 @@ class DryRuns:
         """`run` behind the rule; `resolve` gives the arguments as the call will take them
         (paths under the root), so that no file outside it is read for a fingerprint."""
 
-        def gated(arguments: dict[str, Any], session: str) -> Envelope:
+        async def gated(arguments: dict[str, Any], session: str) -> Envelope:
             arguments = dict(arguments)
             confirmed = arguments.pop("confirm", False) is True
             try:
@@ -128,12 +130,12 @@ class DryRuns:
             except Exception as exc:  # noqa: BLE001 - the call's own error, as it would give it
                 return failure(exc)
             if arguments.get("dry_run") is True:
-                envelope, code = run(arguments, session)
+                envelope, code = await run(arguments, session)
                 if "error_code" not in envelope:
                     self.seen.setdefault(session, set()).add(key)
                 return envelope, code
             if confirmed or key in self.seen.get(session, set()):
-                return run(arguments, session)
+                return await run(arguments, session)
             return failure(
                 DryRunRequired(
                     f"{tool} writes files: its dry run with these arguments comes first in a "
@@ -145,22 +147,28 @@ class DryRuns:
 
 
 def command_entries(
-    tools: ToolSet, root: str | None = None, leading: tuple[str, ...] = ()
+    tools: ToolSet,
+    call: Call,
+    keep: Callable[[Command], bool] | None = None,
+    resolve: Callable[[Command, dict[str, Any]], dict[str, Any]] | None = None,
 ) -> dict[str, Entry]:
-    """An entry per command that is a tool (paths confined to `root` when given)."""
+    """An entry per command that is a tool (and that `keep` accepts), answered by `call`.
+    `resolve` gives a call's arguments as it will take them (its paths under a root), for
+    the dry-run gate's fingerprint."""
     dry_runs = DryRuns()
-    real = os.path.realpath(root) if root is not None else None
     table: dict[str, Entry] = {}
     for cmd in tools.commands():
+        if keep is not None and not keep(cmd):
+            continue
 
-        def run(arguments: dict[str, Any], session: str, cmd: Command = cmd) -> Envelope:
-            return tools.call(cmd, arguments, leading, root)
+        async def run(arguments: dict[str, Any], session: str, cmd: Command = cmd) -> Envelope:
+            return await call(cmd, arguments)
 
-        def resolve(arguments: dict[str, Any], cmd: Command = cmd) -> dict[str, Any]:
-            return arguments if real is None else tools.rooted(cmd, arguments, real)
+        def resolved(arguments: dict[str, Any], cmd: Command = cmd) -> dict[str, Any]:
+            return arguments if resolve is None else resolve(cmd, arguments)
 
         name = tools.name(cmd)
-        runner: Runner = dry_runs.gate(name, run, resolve) if cmd.dry_run_first else run
+        runner: Runner = dry_runs.gate(name, run, resolved) if cmd.dry_run_first else run
         table[name] = Entry(command_tool(tools, cmd), runner, cmd.mode == "report")
     return table
 
@@ -188,8 +196,7 @@ def build_server(
                 f"unknown tool {params.name!r}", suggestion="valid tools: " + ", ".join(table)
             )
             return result(*failure(unknown))
-        arguments, session = dict(params.arguments or {}), session_key(ctx)
-        envelope, code = await anyio.to_thread.run_sync(entry.run, arguments, session)
+        envelope, code = await entry.run(dict(params.arguments or {}), session_key(ctx))
         return result(envelope, code, entry.report)
 
     return Server(

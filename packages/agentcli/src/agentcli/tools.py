@@ -7,8 +7,8 @@ command's handler; its result or exception becomes the CLI's envelope and exit c
 agentcli.main. A report command's answer is its findings report as JSON data. No MCP SDK
 here: listing tools stays cheap (agentcli.mcp_server wraps this in the SDK).
 
-With a root (`call(..., root=DIR)`), every path argument is taken relative to it and refused
-outside it (symlinks resolved), and the call runs confined to it (agentcli.confine), so the
+`call_within(root, ...)` takes every path argument relative to the root and refuses one
+outside it (symlinks resolved), and runs the call confined to it (agentcli.confine), so the
 files a tool opens through other files are checked too.
 """
 
@@ -161,39 +161,34 @@ class ToolSet:
         return out
 
     def call(
-        self,
-        cmd: Command,
-        arguments: dict[str, Any],
-        leading: tuple[str, ...] = (),
-        root: str | None = None,
+        self, cmd: Command, arguments: dict[str, Any], leading: tuple[str, ...] = ()
     ) -> Envelope:
         """Run one command as the CLI would: the envelope and exit code it would print (a
         report command's report as the envelope's data)."""
         try:
-            if root is None:
-                return self._run(cmd, arguments, leading)
-            with confined(root) as real:
-                return self._run(cmd, self.rooted(cmd, arguments, real), leading)
+            return self.run_argv(self.to_argv(cmd, arguments, leading))
         except Exception as exc:  # noqa: BLE001 - becomes the CLI's error envelope, as in main
             return failure(exc)
 
-    def _run(self, cmd: Command, arguments: dict[str, Any], leading: tuple[str, ...]) -> Envelope:
-        parsed, values = parse(self.app, self.to_argv(cmd, arguments, leading))
-        for garg in GLOBAL_ARGS:
-            values.pop(garg.dest, None)
-        assert parsed is not None  # argv always names a command
-        result = parsed.resolve()(values, parsed)
-        if isinstance(result, Raw):
-            return json.loads(result.text), result.exit_code
-        if isinstance(result, Outcome) and isinstance(result.payload, Raw):
-            return json.loads(result.payload.text), result.exit_code
-        if isinstance(result, Stream):  # what the CLI prints as NDJSON lines
-            return answer({"messages": list(result.items)})
-        if cmd.mode == "report":
-            code = result.exit_code if isinstance(result, Outcome) else 0
-            report = result.payload if isinstance(result, Outcome) else result
-            return answer(Outcome(report.to_dict(), code))
-        return answer(result)
+    def call_within(self, root: str, cmd: Command, arguments: dict[str, Any]) -> Envelope:
+        """`call`, its paths taken under `root` and everything it opens confined to it."""
+        try:
+            with confined(root) as real:
+                return self.run_argv(self.to_argv(cmd, self.rooted(cmd, arguments, real)))
+        except Exception as exc:  # noqa: BLE001 - becomes the CLI's error envelope, as in main
+            return failure(exc)
+
+    def run_argv(self, argv: list[str]) -> Envelope:
+        """Parse argv with the declarations and run its command's handler here, as the CLI
+        does; the envelope and exit code it would print."""
+        try:
+            parsed, values = parse(self.app, argv)
+            for garg in GLOBAL_ARGS:
+                values.pop(garg.dest, None)
+            assert parsed is not None  # argv always names a command
+            return envelope_of(parsed, parsed.resolve()(values, parsed))
+        except Exception as exc:  # noqa: BLE001 - becomes the CLI's error envelope, as in main
+            return failure(exc)
 
     def _wrong_type(self, cmd: Command, arg: Arg, value: Any) -> UsageError:
         wanted = value_schema(arg)["type"]
@@ -206,6 +201,23 @@ class ToolSet:
         if isinstance(value, bool) or not isinstance(value, str | int | float):
             raise self._wrong_type(cmd, arg, value)
         return str(value)
+
+
+def envelope_of(cmd: Command, result: Any) -> Envelope:
+    """A handler's result as the envelope and exit code the CLI would print: an answer
+    rendered elsewhere (a supervisor's) as it came, a stream as its messages, a report as
+    its JSON."""
+    if isinstance(result, Raw):
+        return json.loads(result.text), result.exit_code
+    if isinstance(result, Outcome) and isinstance(result.payload, Raw):
+        return json.loads(result.payload.text), result.exit_code
+    if isinstance(result, Stream):  # what the CLI prints as NDJSON lines
+        return answer({"messages": list(result.items)})
+    if cmd.mode == "report":
+        code = result.exit_code if isinstance(result, Outcome) else 0
+        report = result.payload if isinstance(result, Outcome) else result
+        return answer(Outcome(report.to_dict(), code))
+    return answer(result)
 
 
 def _listed(value: Any) -> list[Any]:

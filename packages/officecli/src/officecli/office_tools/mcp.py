@@ -18,7 +18,7 @@ from agentcli.commands import Command, Stream
 from agentcli.errors import ExitCode, UsageError
 from agentcli.main import interrupt_on_sigterm
 from agentcli.mcp_server import Entry, build_server, command_entries
-from agentcli.tools import ToolSet
+from agentcli.tools import Envelope, ToolSet
 from officecli import __version__
 from officecli.office_tools.skills import TOOLS
 
@@ -32,9 +32,22 @@ def tool_sets() -> list[ToolSet]:
 
 
 def entries(root: str) -> dict[str, Entry]:
+    """Every tool, answered in a worker thread (a conversion may take a while), its paths
+    under `root` and everything it opens confined to it."""
+    import anyio
+
     table: dict[str, Entry] = {}
     for tools in tool_sets():
-        table.update(command_entries(tools, root=root))
+
+        async def call(cmd: Command, arguments: dict[str, Any], tools: ToolSet = tools) -> Envelope:
+            return await anyio.to_thread.run_sync(tools.call_within, root, cmd, arguments)
+
+        def resolve(
+            cmd: Command, arguments: dict[str, Any], tools: ToolSet = tools
+        ) -> dict[str, Any]:
+            return tools.rooted(cmd, arguments, root)
+
+        table.update(command_entries(tools, call, resolve=resolve))
     return table
 
 
