@@ -40,9 +40,9 @@ RUNS_SHOWN = 50  # newest runs `recipe runs` answers
 
 
 class ActiveRun:
-    """A recipe's run going now: its task, its control, and `ended`, set once the engine
-    has recorded its end (the entry removed): a waiter waits on that event, never on the
-    task, which can be done while the callback that removes the entry is still queued."""
+    """A recipe's run going now: its task, its control, and `ended`, resolved once the
+    engine has recorded its end (the entry removed): a waiter awaits that, never the task,
+    which can be done while the callback that removes the entry is still queued."""
 
     __slots__ = ("control", "ended", "run_id", "task")
 
@@ -50,7 +50,7 @@ class ActiveRun:
         self.run_id = run_id
         self.task = task
         self.control = control
-        self.ended = asyncio.Event()
+        self.ended: asyncio.Future[None] = asyncio.get_running_loop().create_future()
 
 
 class RecipeEngine:
@@ -142,7 +142,7 @@ class RecipeEngine:
         while wait and name in self.active:  # each pass waits for one run to end
             # not on its task: a done task does not yield, and a run started and ended
             # before this resumed would have this loop spin with the loop blocked
-            await self.active[name].ended.wait()
+            await asyncio.shield(self.active[name].ended)
         self._refuse_second(name)
         run = new_run(f"{name}-{secrets.token_hex(4)}", recipe, self.ops.clock.time())
         self._watched(run)
@@ -225,7 +225,7 @@ class RecipeEngine:
         active = self.active.get(name)
         if active is not None and active.run_id == run_id:
             del self.active[name]
-            active.ended.set()
+            active.ended.set_result(None)
 
 
 def _redefine(run: RunRecord, recipe: Recipe) -> None:
