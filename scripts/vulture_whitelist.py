@@ -24,6 +24,7 @@ validate_handler
 check_rules_handler
 list_rules_handler
 schema_handler
+init_handler
 boom
 interrupt
 # A reader named by string in the format registry (officecli.readers.registry).
@@ -47,6 +48,7 @@ duration_seconds
 # python-pptx/docx properties in tests, a tarfile link, uvicorn's lifespan, Textual widgets.
 _.log_errors
 _.never_capture
+_.never_nl
 _.case_sensitive
 _.max_mem
 _.whitespace_split
@@ -77,8 +79,8 @@ _.__traceback__
 
 # Hooks a framework calls by their names: a module's __getattr__ (PEP 562), HTMLParser's
 # handle_*, http.server's do_GET and log_message, Textual's BINDINGS, on_* handlers,
-# action_* methods and a command provider's discover, pytest's pytestmark and anyio's
-# anyio_backend fixture.
+# action_* methods and a command provider's discover, pytest's pytestmark, anyio's
+# anyio_backend fixture and an autouse fixture (run by pytest, never called).
 __getattr__
 handle_starttag
 handle_data
@@ -119,3 +121,4 @@ action_cancel
 action_close
 pytestmark
 anyio_backend
+no_arrow_in_this_process
