@@ -23,8 +23,8 @@ presets_handler
 validate_handler
 check_rules_handler
 list_rules_handler
-schema_handler
 init_handler
+schema_handler
 boom
 interrupt
 # A reader named by string in the format registry (officecli.readers.registry).
@@ -79,8 +79,8 @@ _.__traceback__
 
 # Hooks a framework calls by their names: a module's __getattr__ (PEP 562), HTMLParser's
 # handle_*, http.server's do_GET and log_message, Textual's BINDINGS, on_* handlers,
-# action_* methods and a command provider's discover, pytest's pytestmark, anyio's
-# anyio_backend fixture and an autouse fixture (run by pytest, never called).
+# action_* methods and a command provider's discover, pytest's pytestmark and anyio's
+# anyio_backend fixture, and autouse fixtures (which no test names).
 __getattr__
 handle_starttag
 handle_data

@@ -137,6 +137,7 @@ class Command:
         output: "Mapping[str, Any] | None" = None,
         mode: "Mode" = "envelope",
         files: "tuple[FileFormat, ...]" = (),
+        document: "bool" = False,
     ) -> "None":
         self.name = name
         self.summary = summary
@@ -150,6 +151,9 @@ class Command:
         self.output: Mapping[str, Any] = output or {}
         self.mode = mode
         self.files = files  # the files its arguments name, field by field
+        # a report command that can print its document instead (--stdout or -o -), its
+        # report then going to stderr or --report FILE; its handler returns a Document
+        self.document = document
 
     @property
     def words(self) -> "list[str]":
@@ -208,6 +212,16 @@ class Stream:
         self.exit_code = exit_code
 
 
+class Document:
+    """A document for stdout (e.g. Markdown) and the report about it, which goes to stderr as
+    one JSON line, or to `--report FILE`."""
+
+    def __init__(self, text: "str", report: "Any", exit_code: "int" = 0) -> "None":
+        self.text = text
+        self.report = report
+        self.exit_code = exit_code
+
+
 class Raw:
     """Text already rendered elsewhere (e.g. by a supervisor), passed through verbatim."""
 
@@ -228,9 +242,28 @@ REPORT_ARGS: "tuple[Arg, ...]" = (
 )
 
 
+DOCUMENT_ARGS: "tuple[Arg, ...]" = (
+    REPORT_ARGS[0],
+    Arg(
+        "--output",
+        "write the report to this file instead of stdout; `-o -` prints the document itself (as --stdout)",
+        short="-o",
+        type="path",
+    ),
+    Arg(
+        "--stdout",
+        "print the document on stdout (one input); the report goes to stderr as one JSON line, or to --report",
+        type="boolean",
+    ),
+    Arg("--report", "write the report to this file (in --format)", type="path", metavar="FILE"),
+)
+
+
 def command_args(cmd: "Command") -> "tuple[Arg, ...]":
     """The arguments a command really takes, including those its mode adds."""
-    return cmd.args + (REPORT_ARGS if cmd.mode == "report" else ())
+    if cmd.mode != "report":
+        return cmd.args
+    return cmd.args + (DOCUMENT_ARGS if cmd.document else REPORT_ARGS)
 
 
 def arg_schema(arg: "Arg") -> "dict[str, Any]":
@@ -286,6 +319,7 @@ def capabilities(app: "App") -> "dict[str, Any]":
             "idempotent": cmd.idempotent,
             "destructive": cmd.destructive,
             "read_only": cmd.read_only,
+            "document": cmd.document,
             "arguments": [arg_schema(a) for a in command_args(cmd)],
             "examples": list(cmd.examples),
             "errors": [e.code for e in errs],

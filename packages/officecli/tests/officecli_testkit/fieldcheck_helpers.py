@@ -57,7 +57,7 @@ def finding(
     actual: str,
     suggestion: str,
     severity: str = "error",
-) -> dict[str, str]:
+) -> dict[str, Any]:
     return {
         "rule_id": rule_id,
         "severity": severity,

@@ -16,8 +16,9 @@ Outcome = tuple[str, int, int, dict[str, int], list[dict[str, Any]]]
 
 def run_engine(rules: str, data: str, engine: str, block: int, options: dict[str, Any]) -> Outcome:
     """(engine used, rows, skipped evaluations, totals, findings as JSON) of one run."""
-    from officecli.fieldcheck.engine import Options, validate
+    from officecli.fieldcheck.engine import Options
     from officecli.fieldcheck.loader import load_rules
+    from officecli.fieldcheck.run import validate_data as validate
     from officecli.fieldcheck.vector import scan
 
     scan.BLOCK_BYTES = block
@@ -28,9 +29,10 @@ def run_engine(rules: str, data: str, engine: str, block: int, options: dict[str
 
 def missing_column_error(rules: str, data: str, engine: str) -> tuple[str, str, Any]:
     """(message, suggestion, data) of the MissingColumnError a run raises."""
-    from officecli.fieldcheck.engine import Options, validate
+    from officecli.fieldcheck.engine import Options
     from officecli.fieldcheck.errors import MissingColumnError
     from officecli.fieldcheck.loader import load_rules
+    from officecli.fieldcheck.run import validate_data as validate
 
     try:
         validate(load_rules(rules), Path(data), Options(engine=engine))  # type: ignore[arg-type]
@@ -42,9 +44,10 @@ def missing_column_error(rules: str, data: str, engine: str) -> tuple[str, str, 
 def render(rules: str, data: str, engine: str, shown_as: str) -> dict[str, str]:
     """The report of one engine in every format, as the CLI renders it."""
     from agentcli.report import RENDERERS
-    from officecli.fieldcheck.engine import Options, validate
+    from officecli.fieldcheck.engine import Options
     from officecli.fieldcheck.loader import load_rules
     from officecli.fieldcheck.run import build_report
+    from officecli.fieldcheck.run import validate_data as validate
 
     ruleset = load_rules(rules)
     options = Options(engine=engine)  # type: ignore[arg-type]
