@@ -70,8 +70,9 @@ PROCESS = {
     "cpu_percent, linux_state (local) or docker (docker) (pid, memory, CPU and linux_state from "
     "a /proc sample at most 1 s old, new at each transition), health (with a healthcheck), "
     "log_ready (with a ready_log_line), watch (with watch:: state armed|disarmed|suspended, "
-    "triggers, last_trigger, suspended_by); config_reloaded when this command took up a "
-    "changed config",
+    "triggers, last_trigger, suspended_by), previous_run (after the supervisor was killed: its "
+    "run from the dead supervisor, still ending: pids, since, stop_signal, stop_timeout; no run "
+    "starts before it ended); config_reloaded when this command took up a changed config",
 }
 PROCESSES = {"type": "object", "properties": {"processes": {"type": "array", "items": PROCESS}}}
 

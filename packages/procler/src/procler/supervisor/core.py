@@ -1,8 +1,9 @@
 """The supervisor: loads the project and owns one runtime per process.
 
 It reloads the config when the file or the runtime definitions change (reloader.py
-applies it), restores what a dead predecessor left running, and stops
-everything when told to. Around it: the runtimes' host (host.py), the output log
+applies it), restores what a dead predecessor left running (in dependency order, each
+process after its dependencies meet their conditions, as `up` starts them, and never
+while its old run still ends: previous_runs.py), and stops everything when told to. Around it: the runtimes' host (host.py), the output log
 (output_log.py), the event bus (events.py), the sentinel link (sentinel_link.py, injected) and the reaper.
 """
 
@@ -13,7 +14,9 @@ import logging
 import os
 from pathlib import Path
 
+from agentcli.errors import AgentError
 from procler import project, states
+from procler.config.graph import DependencyGraph
 from procler.config.model import ProcessSpec, ProjectConfig
 from procler.config.scaling import write_scale
 from procler.contexts.base import ExecutionContext
@@ -24,7 +27,9 @@ from procler.supervisor.config_keeper import ConfigKeeper
 from procler.supervisor.events import EventBus
 from procler.supervisor.host import RuntimeHost
 from procler.supervisor.memory_guard import MemoryGuard
+from procler.supervisor.orchestrate import start_plan
 from procler.supervisor.output_log import OutputLog
+from procler.supervisor.previous_runs import find_previous
 from procler.supervisor.reaper import reap_orphans
 from procler.supervisor.reloader import Applied, Reloader
 from procler.supervisor.runtime import ProcessRuntime
@@ -35,6 +40,10 @@ from procler.supervisor.store import StateStore
 from procler.supervisor.watcher import Watcher
 
 log = logging.getLogger("procler.supervisor")
+# Boot answers its first request once the restore is done, or after this long (it goes on
+# meanwhile; status shows each process on its way, and what it waits for).
+BOOT_WAIT = 3.0
+RESTORE_WAIT = 60.0  # bound on a restored process waiting for its dependencies (as `up`)
 
 
 class Supervisor:
@@ -68,6 +77,7 @@ class Supervisor:
         )
         self.memory = MemoryGuard(lambda: self.runtimes.values(), self.clock)
         self.schedules = Scheduler(self.runtimes, ScheduleStore(lambda: self.store.db), self.clock)
+        self.restoring: asyncio.Task[None] | None = None
 
     # -- configuration --------------------------------------------------------------------
 
@@ -138,20 +148,55 @@ class Supervisor:
         except Exception:
             log.exception("config not loadable at boot; nothing restored")
             return
-        lost_names = set()
         for name, run, _pid in lost:
             self.store.run_ended(name, run, self.clock.time())
-            lost_names.add(name)
-        await asyncio.gather(
-            *(
-                self.runtimes[n].restore("restored after supervisor restart", n in lost_names)
-                for n in cfg.processes
-                if cfg.processes[n].schedule is None
-                and (self.runtimes[n].desired == states.DESIRED_RUNNING or n in lost_names)
-            ),
-            return_exceptions=True,
-        )
+        lost_names = {name for name, _run, _pid in lost if name in cfg.processes}
+        local = {
+            n: (s.stop_signal, s.stop_timeout)
+            for n, s in cfg.processes.items()
+            if s.context == "local" and n in lost_names
+        }
+        leftovers = [(n, pid) for n, _run, pid in lost]
+        for name, previous in find_previous(self.root, leftovers, local, self.clock).items():
+            self.runtimes[name].previous = previous
+            previous.watch()
+        unscheduled = [n for n in cfg.processes if cfg.processes[n].schedule is None]
+        wanted = [n for n in unscheduled if self.runtimes[n].desired == states.DESIRED_RUNNING]
+        for name in lost_names.difference(wanted):  # the loss recorded; nothing to start
+            await self.runtimes[name].restore("restored after supervisor restart", True)
+        self.restoring = asyncio.create_task(self._restore(cfg, wanted, lost_names))
+        await asyncio.wait([self.restoring], timeout=BOOT_WAIT)
         await self.schedules.start()  # the scheduler fires scheduled processes itself
+
+    async def _restore(self, cfg: ProjectConfig, names: list[str], lost: set[str]) -> None:
+        """Start again what should run, in dependency order: each once the dependencies
+        restored with it meet their conditions (a dependency left stopped is not waited
+        for: its dependents show `dependency_down`)."""
+        if not names:
+            return
+        wanted = set(names)
+        graph = DependencyGraph(
+            {n: [d.name for d in cfg.processes[n].depends_on if d.name in wanted] for n in names}
+        )
+
+        async def restore(rt: ProcessRuntime) -> dict[str, str]:
+            await rt.restore("restored after supervisor restart", rt.name in lost)
+            return {"name": rt.name}
+
+        waits = max(
+            (rt.previous.stop_timeout for rt in self.runtimes.values() if rt.previous), default=0.0
+        )
+        try:
+            await start_plan(
+                self.runtimes,
+                graph,
+                names,
+                lambda n: tuple(d for d in cfg.processes[n].depends_on if d.name in wanted),
+                restore,
+                RESTORE_WAIT + waits,
+            )
+        except AgentError as err:  # each runtime recorded its own failure
+            log.warning("restore after supervisor restart: %s", err.message)
 
     def child_exited(self) -> None:
         """SIGCHLD: only note it; the reaping runs on the loop."""
@@ -169,6 +214,12 @@ class Supervisor:
 
     async def stop_processes(self, keep_desired: bool) -> list[str]:
         """Stop every running process; keep the desired state for the next supervisor or clear it."""
+        if self.restoring is not None and not self.restoring.done():
+            self.restoring.cancel()  # nothing starts after this
+            await asyncio.wait([self.restoring])
+        for rt in self.runtimes.values():
+            if rt.previous is not None:
+                rt.previous.cancel()
         rts = [rt for rt in self.runtimes.values() if rt.status not in states.AT_REST]
         if keep_desired:
             await asyncio.gather(*(rt.shutdown() for rt in rts), return_exceptions=True)

@@ -17,7 +17,7 @@ from typing import Any
 from agentcli.errors import AgentError
 from procler import states
 from procler.config.model import Dependency, ProcessSpec
-from procler.contexts.base import OutputBatch, RunningProcess
+from procler.contexts.base import OutputBatch, RunningProcess, signal_number
 from procler.supervisor.clock import Clock
 from procler.supervisor.events import EventBus
 from procler.supervisor.output_log import OutputLog
@@ -107,7 +107,9 @@ class RuntimeHost:
         # The run count now, not at the next transition: `procler logs` reads it to tell
         # the current run from the previous one, and a start can take long to settle.
         self._save(runtime)
-        register(self.sentinel, proc, runtime.spec.context == "local")
+        spec = runtime.spec
+        stop = (signal_number(spec.stop_signal), spec.stop_timeout)
+        register(self.sentinel, proc, spec.context == "local", stop)
         self.output_log.prepare(runtime.name)
 
     def reaped(self, runtime: ProcessRuntime, proc: RunningProcess) -> None:

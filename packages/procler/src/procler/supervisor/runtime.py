@@ -24,8 +24,13 @@ from procler.contexts.base import (
     RunningProcess,
     signal_number,
 )
+from procler.errors import StartFailed
 from procler.supervisor.clock import Clock, iso
 from procler.supervisor.health import HealthProber
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from procler.supervisor.previous_runs import PreviousRun
 
 START_GRACE = 0.15  # a user start that dies this fast is reported failed, not restarted
 DRAIN_WAIT = 2.0  # bound on reading the rest of a run's output after it ended
@@ -77,6 +82,8 @@ class ProcessRuntime:
         self.waiting_for: set[str] = set()
         # ready_log_line: this run's stdout matched it (the log_ready condition)
         self.log_ready = False
+        # Its run from a dead supervisor, still ending: no run starts before it is gone.
+        self.previous: PreviousRun | None = None
 
     @property
     def name(self) -> str:
@@ -215,6 +222,8 @@ class ProcessRuntime:
         if self._next is not None and adopted is None:
             (self.spec, self.context), self._next = self._next, None
             self.host.specs_changed()
+        if self.previous is not None and adopted is None:
+            await self._outlast_previous()
         self._set(states.STARTING, reason)
         await asyncio.sleep(0)  # event subscribers send the transition before the fork
         self.recent_stderr.clear()
@@ -260,6 +269,25 @@ class ProcessRuntime:
             # The prober may have decided during the start grace period.
             target = states.HEALTH_TO_STATUS[self.health.status]
             self._set(target, f"health check {self.health.status} during start")
+
+    async def _outlast_previous(self) -> None:
+        """Wait (bounded) until the run a dead supervisor left is gone; refuse to start
+        when it would not end."""
+        previous = self.previous
+        assert previous is not None
+        self._notify()  # status shows what we wait for
+        if await previous.outlast():
+            self.previous = None
+            self.host.record(self, self.status, self.status, "the previous supervisor's run ended")
+            return
+        why = previous.why()
+        self.host.record(self, self.status, self.status, why)
+        raise StartFailed(
+            f"{self.name}: {why}",
+            suggestion=f"end pid {', '.join(map(str, previous.pids))} (it may be in "
+            "uninterruptible sleep), then start it",
+            data={"name": self.name, "previous_run": previous.describe()},
+        )
 
     async def _exec_probe(self, command: str, timeout: float) -> tuple[bool, str]:
         """An exec health check, run in this process's context, cwd and environment."""

@@ -101,6 +101,10 @@ def process_status(
     out = resting_status(runtime.spec, runtime.status, saved, runtime.log_ready)
     if down is not None:
         out["dependency_down"], out["why"] = down
+    previous = runtime.previous
+    if previous is not None and previous.ended is not True:
+        out["previous_run"] = previous.describe()  # see supervisor/previous_runs.py
+        out["why"] = out["why"] or previous.why()
     if runtime.health is not None:
         out["health"] = runtime.health.summary()
     proc = runtime.proc
