@@ -263,16 +263,37 @@ def backoff_delay(restarts: int, initial: float, maximum: float) -> float:
     return float(min(maximum, initial * (2 ** max(0, restarts - 1))))
 
 
+# A run that passed its health check, or stayed up this long, had settled: its crash is
+# no crash loop, and the next run starts at once (a killed healthy server is back within
+# its own start time, as under PM2 or systemd). The backoff grows only for crashes in
+# quick succession: runs that end before they settle.
+SETTLED_AFTER = 10.0
+
+
+def restart_delay(quick_crashes: int, initial: float, maximum: float) -> float:
+    """Delay before the next run after `quick_crashes` crashes in a row of runs that had
+    not settled (0: the run that crashed had settled): none, then initial, doubling."""
+    return 0.0 if quick_crashes == 0 else backoff_delay(quick_crashes, initial, maximum)
+
+
 class AfterExit:
     """What happens to a process whose run ended by itself."""
 
-    __slots__ = ("delay", "reason", "restarts", "status")
+    __slots__ = ("delay", "quick_crashes", "reason", "restarts", "status")
 
-    def __init__(self, status: str, reason: str, restarts: int, delay: float | None) -> None:
+    def __init__(
+        self,
+        status: str,
+        reason: str,
+        restarts: int,
+        delay: float | None,
+        quick_crashes: int = 0,
+    ) -> None:
         self.status = status  # backoff, exited or failed
         self.reason = reason
         self.restarts = restarts  # the restart count from now on
         self.delay = delay  # seconds before the next run (backoff only)
+        self.quick_crashes = quick_crashes  # crashes in a row before settling, from now on
 
 
 def after_exit(
@@ -282,6 +303,8 @@ def after_exit(
     failed_start: str | None,
     stable: bool,
     restarts: int,
+    settled: bool = False,
+    quick_crashes: int = 0,
     desired: str,
     policy: str,
     max_restarts: int,
@@ -291,8 +314,9 @@ def after_exit(
 ) -> AfterExit:
     """Decide a run's aftermath. `how` says how it ended; `failed_start`: how a user's
     start ended before it was known good ("during start", "before it was healthy"), if it
-    did; `stable`: it ran long enough to reset the restart budget; `backoff`: (initial,
-    max) delay. A scheduled run is never restarted: it waits for its next slot
+    did; `stable`: it ran long enough to reset the restart budget; `settled`: it passed its
+    health check or ran SETTLED_AFTER (restarted at once; see restart_delay, and
+    quick_crashes, the crashes in a row of runs that had not); `backoff`: (initial, max). A scheduled run is never restarted: it waits for its next slot
     (scheduled) while its schedule is armed (desired running)."""
     if scheduled:
         if desired == DESIRED_RUNNING:
@@ -305,9 +329,11 @@ def after_exit(
         reason = f"{how} {failed_start}"
     elif wants and desired == DESIRED_RUNNING and restarts < max_restarts:
         restarts += 1
-        delay = backoff_delay(restarts, *backoff)
+        quick = 0 if settled else quick_crashes + 1
+        delay = restart_delay(quick, *backoff)
+        when = "at once" if delay == 0 else f"in {delay:g}s"
         return AfterExit(
-            BACKOFF, f"{how}; restart {restarts}/{max_restarts} in {delay:g}s", restarts, delay
+            BACKOFF, f"{how}; restart {restarts}/{max_restarts} {when}", restarts, delay, quick
         )
     elif wants and desired == DESIRED_RUNNING:
         reason = f"{how}; restart limit reached ({max_restarts})"

@@ -61,6 +61,7 @@ class ProcessRuntime:
         self.desired = states.DESIRED_STOPPED
         self.run = 0
         self.restarts = 0
+        self.quick_crashes = 0  # runs in a row that crashed before they settled (states)
         self.proc: RunningProcess | None = None
         self.started_at: float | None = None
         self.last_exit: dict[str, Any] | None = None
@@ -152,7 +153,7 @@ class ProcessRuntime:
             if self.status in states.ALIVE:
                 return {"already_running": True}
             self.desired = states.DESIRED_RUNNING
-            self.restarts = 0
+            self.restarts = self.quick_crashes = 0
             self._cancel_timer()
             # adopt_existing (daemon_mode): a daemon already running is followed, not started
             adopted = await self.context.adopt(self.spec) if self.spec.daemon else None
@@ -185,7 +186,7 @@ class ProcessRuntime:
             elif self.status == states.BACKOFF:
                 self._set(states.STOPPED, reason)
             self.desired = states.DESIRED_RUNNING
-            self.restarts = 0
+            self.restarts = self.quick_crashes = 0
             await self._spawn(reason, user=True)
         return {}
 
@@ -432,11 +433,12 @@ class ProcessRuntime:
         elif leftovers:
             how += f"; killed {leftovers} process(es) it left running (daemonized? run it in the foreground)"
         failed_start = None
+        ever_healthy = self.health is not None and self.health.was_healthy
         if states.failed_start(
             self._user_start,
             self.status,
             has_check=self.health is not None,
-            ever_healthy=self.health is not None and self.health.was_healthy,
+            ever_healthy=ever_healthy,
         ):
             failed_start = (
                 "during start" if self.status == states.STARTING else "before it was healthy"
@@ -446,7 +448,9 @@ class ProcessRuntime:
             info.code,
             failed_start=failed_start,
             stable=uptime >= policy.backoff.reset_after,
+            settled=ever_healthy or uptime >= states.SETTLED_AFTER,
             restarts=self.restarts,
+            quick_crashes=self.quick_crashes,
             desired=self.desired,
             policy=policy.policy,
             max_restarts=policy.max_restarts,
@@ -455,7 +459,7 @@ class ProcessRuntime:
             backoff=(policy.backoff.initial, policy.backoff.max),
             scheduled=self.spec.schedule is not None,
         )
-        self.restarts = decision.restarts
+        self.restarts, self.quick_crashes = decision.restarts, decision.quick_crashes
         if decision.delay is None and decision.status != states.SCHEDULED:
             self.desired = states.DESIRED_STOPPED
         self._exited(info, decision.reason, self.run)
