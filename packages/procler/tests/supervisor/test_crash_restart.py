@@ -35,7 +35,9 @@ processes:
     pid = p.ok("start", "api")["pid"]
     for round_ in (1, 2, 3):
         os.kill(pid, signal.SIGKILL)
-        assert wait_for(lambda: p.ok("status", "api")["restarts"] == round_ and not alive(pid))
+        assert wait_for(
+            lambda n=round_, old=pid: p.ok("status", "api")["restarts"] == n and not alive(old)
+        )
         # a 120 s backoff would outlast this wait: the crash of a healthy run is not
         back = p.ok("wait", "api", "--for", "healthy", "--timeout", "30")
         assert (back["status"], back["restarts"], back["run"]) == ("healthy", round_, round_ + 1)
