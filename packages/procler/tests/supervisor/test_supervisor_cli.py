@@ -57,6 +57,7 @@ STATUS_KEYS = [
     "last_exit",
     "desired",
     "dependency_down",
+    "dependency_path",
     "why",
     "source",
     "tags",

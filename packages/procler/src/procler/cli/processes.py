@@ -65,7 +65,8 @@ PROCESS = {
     "type": "object",
     "description": "one process: name, status, context, pid (the program's; shell: true when "
     "a shell runs it), started_at, uptime_seconds, run, restarts, exit_code, last_exit, desired, "
-    "dependency_down and why (a dependency died or was stopped), source, tags, namespaces, "
+    "dependency_down, dependency_path and why (a dependency died or was stopped, directly or "
+    "further down the chain: the root cause, and the path to it), source, tags, namespaces, "
     "replica_of (an instance of a process with replicas: that process), memory_rss_bytes, "
     "cpu_percent, linux_state (local) or docker (docker) (pid, memory, CPU and linux_state from "
     "a /proc sample at most 1 s old, new at each transition), health (with a healthcheck), "
@@ -102,7 +103,8 @@ PROCESS_COMMANDS: "tuple[Command, ...]" = (
     ),
     Command(
         "stop",
-        "stop a process (or --all): stop_signal to its group, SIGKILL after stop_timeout",
+        "stop a process (or --all): stop_signal to its group, SIGKILL after stop_timeout; "
+        "only what is named stops (dependents_running lists what still runs that needs it)",
         IF_RUNNING,
         destructive=True,
         args=(
@@ -112,7 +114,11 @@ PROCESS_COMMANDS: "tuple[Command, ...]" = (
         ),
         examples=("procler stop api", "procler stop db --with-dependents", "procler stop --all"),
         errors=(*SUPERVISED, *FROM_DISK, DockerUnavailable),
-        output={"anyOf": [PROCESS, PROCESSES], "description": "adds already_stopped"},
+        output={
+            "anyOf": [PROCESS, PROCESSES],
+            "description": "adds already_stopped; for NAME, dependents_running: the processes "
+            "still running that depend on it (directly or not), which go on without it",
+        },
     ),
     Command(
         "restart",
@@ -270,7 +276,8 @@ PROCESS_COMMANDS: "tuple[Command, ...]" = (
     Command(
         "why",
         "why a process is or is not running: desired state, each dependency and whether it "
-        "holds, last exit and stderr, restart budget, what it waits for",
+        "holds, the dependency down at the root of its chain, last exit and stderr, restart "
+        "budget, what it waits for",
         FORWARD,
         read_only=True,
         args=(Arg("name", "process name", required=True),),
@@ -280,6 +287,11 @@ PROCESS_COMMANDS: "tuple[Command, ...]" = (
             "type": "object",
             "properties": {
                 "why": {"type": "string"},
+                "dependency_down": {
+                    "type": ["object", "null"],
+                    "description": "the dependency down at the root of the chain: name, path "
+                    "(this process -> ... -> it)",
+                },
                 "dependencies": {"type": "array"},
                 "waiting_for": {"type": "array"},
                 "last_exit": {"type": ["object", "null"]},

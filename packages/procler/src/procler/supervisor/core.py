@@ -93,7 +93,9 @@ class Supervisor:
         self.host.store = self.store
         self.store.set_meta("base_env", self.host.base_env)
         for rt in self.runtimes.values():
-            self.store.save_process(rt.name, rt.desired, rt.run, rt.restarts, rt.last_exit)
+            self.store.save_process(
+                rt.name, rt.desired, rt.run, rt.restarts, rt.last_exit, rt.completed_hash
+            )
             if rt.proc is not None and rt.status in states.ALIVE:
                 self.store.run_started(rt.name, rt.run, rt.proc.pid, rt.started_at or 0.0)
         if self.keeper.loaded_definitions is not None:
@@ -120,7 +122,15 @@ class Supervisor:
         saved = self.store.process(spec.name)
         rt.desired, rt.run, rt.restarts = saved["desired"], saved["runs"], saved["restarts"]
         rt.last_exit = saved["last_exit"]
+        rt.completed(spec, saved["completed"])
         return rt
+
+    def end_session(self) -> None:
+        """`down` or `daemon stop`: one-shots completed so far run again at the next `up`
+        (as docker compose does); until then a killed supervisor's successor keeps them."""
+        for rt in self.runtimes.values():
+            rt.forget_completed()
+        self.store.end_session()
 
     def context_for(self, spec: ProcessSpec) -> ExecutionContext:
         """The execution context a spec runs in (docker's is made on first use)."""

@@ -219,7 +219,8 @@ class Handlers:
             outcomes = await self._stop_names(names)
         else:  # one process, or each instance of one, in parallel
             outcomes = await together([self._stop_one(self.sup.runtimes[n]) for n in names])
-        return stop_answer(values, outcomes, self.sup.config())
+        running = [n for n, rt in self.sup.runtimes.items() if rt.status in states.ALIVE]
+        return stop_answer(values, outcomes, self.sup.config(), running)
 
     async def up(self, values: dict[str, Any]) -> Any:
         keep_completed = not values.get("rerun")

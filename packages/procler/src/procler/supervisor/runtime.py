@@ -16,6 +16,7 @@ from typing import Any, Protocol
 
 from agentcli.errors import AgentError
 from procler import states
+from procler.config.fingerprint import spec_hash
 from procler.config.model import ProcessSpec
 from procler.contexts.base import (
     ExecutionContext,
@@ -77,8 +78,11 @@ class ProcessRuntime:
         # schedule's history has the run's end before anyone sees `scheduled`.
         self.on_rest: Callable[[ProcessRuntime], None] | None = None
         host.specs_changed()
-        # The definition of the last run that completed successfully under this supervisor.
+        # The definition of the last run that completed successfully in this session (under
+        # this supervisor, or one killed before it: kept in state.db with its hash, until
+        # `down` or `daemon stop` end the session), and that definition's hash.
         self.completed_spec: ProcessSpec | None = None
+        self.completed_hash: str | None = None
         # Dependencies with `restart: true` that went down while we should run.
         self.waiting_for: set[str] = set()
         # ready_log_line: this run's stdout matched it (the log_ready condition)
@@ -120,6 +124,18 @@ class ProcessRuntime:
             rested(self)
         self.host.record(self, old, new, reason)
         self._notify()
+
+    def completed(self, spec: ProcessSpec, saved_hash: str | None) -> None:
+        """A new runtime whose last run completed in this session (saved_hash, from
+        state.db) with this very definition: it is `exited`, as before the supervisor that
+        ran it died, and `up` leaves it alone."""
+        if saved_hash is not None and saved_hash == spec_hash(spec):
+            self.status = states.EXITED
+            self.completed_spec, self.completed_hash = spec, saved_hash
+
+    def forget_completed(self) -> None:
+        """The session ended (`down`, `daemon stop`): the next `up` runs it again."""
+        self.completed_spec = self.completed_hash = None
 
     def mark(self, new: str, reason: str) -> None:
         """A change decided outside a run (a schedule armed or paused), checked like any."""
@@ -225,6 +241,7 @@ class ProcessRuntime:
             self.host.specs_changed()
         if self.previous is not None and adopted is None:
             await self._outlast_previous()
+        self.completed_spec = self.completed_hash = None  # a new run: no longer completed
         self._set(states.STARTING, reason)
         await asyncio.sleep(0)  # event subscribers send the transition before the fork
         self.recent_stderr.clear()
@@ -463,7 +480,8 @@ class ProcessRuntime:
         if decision.delay is None and decision.status != states.SCHEDULED:
             self.desired = states.DESIRED_STOPPED
         self._exited(info, decision.reason, self.run)
-        self.completed_spec = self.spec if decision.status == states.EXITED else None
+        if decision.status == states.EXITED:
+            self.completed_spec, self.completed_hash = self.spec, spec_hash(self.spec)
         self._set(decision.status, decision.reason)
         if decision.delay is not None:
             self._timer = asyncio.create_task(self._restart_after(decision.delay))
