@@ -96,7 +96,11 @@ class ConditionImpossible(ConditionNotMet):
 class DependencyFailed(AgentError):
     code = "DEPENDENCY_FAILED"
     exit_code = ExitCode.FINDINGS
-    default_suggestion = "fix the blocking process named in data, then start again"
+    default_suggestion = (
+        "read data.cause (what kept the blocking process from its condition: an error code "
+        "such as PORT_IN_USE with the port and its holder, or the status it ended in), fix it, "
+        "then start again"
+    )
 
 
 class StateDirUnwritable(UsageError):

@@ -6,12 +6,18 @@ from __future__ import annotations
 
 import os
 import signal
+import subprocess
 from collections.abc import Callable
 from pathlib import Path
 
 from harness import PY, Project
 
 SLEEP = f'[{PY}, -c, "import time; time.sleep(600)"]'
+# Something outside the project holding a port (it prints which).
+STRAY = (
+    "import socket, time; s = socket.socket(); s.bind(('127.0.0.1', 0)); s.listen(); "
+    "print(s.getsockname()[1], flush=True); time.sleep(600)"
+)
 
 
 def test_a_dependency_down_further_down_the_chain_is_named_with_its_path(
@@ -93,3 +99,51 @@ processes:
     up = {r["name"]: r for r in p.ok("up")["processes"]}
     assert up["migrate"]["already_completed"] is True
     assert (tmp_path / "migrations").read_text() == "ran\n"
+
+
+def test_a_port_conflict_behind_a_chain_is_the_cause_in_data(
+    make_project: Callable[[str], Project], tmp_path: Path
+) -> None:
+    stray = subprocess.Popen(
+        [PY, "-c", STRAY], stdout=subprocess.PIPE, text=True, start_new_session=True
+    )
+    try:
+        assert stray.stdout is not None
+        port = int(stray.stdout.readline())
+        p = make_project(f"""
+version: 1
+processes:
+  db:
+    args: {SLEEP}
+    ports: [{port}]
+  migrate:
+    args: [{PY}, -c, "pass"]
+    restart: {{policy: "no"}}
+    depends_on: [db]
+  api:
+    args: {SLEEP}
+    depends_on: [{{name: migrate, condition: completed_successfully}}]
+""")
+        code, env = p.run("start", "api")
+        assert (code, env["error_code"]) == (1, "DEPENDENCY_FAILED")
+        assert env["data"]["cause"] == {
+            "process": "db",
+            "error_code": "PORT_IN_USE",
+            "message": f"db: port {port} is already in use by pid {stray.pid} "
+            f"({env['data']['cause']['holder']['command']})",
+            "port": port,
+            "holder": {
+                "pid": stray.pid,
+                "command": env["data"]["cause"]["holder"]["command"],
+                "procler_process": None,
+            },
+        }
+        assert env["data"]["cause"]["holder"]["command"].startswith(PY)
+        assert (env["data"]["blocking"]["name"], env["data"]["waiting"]) == ("db", "migrate")
+        # nothing was started behind the conflict
+        assert [r["status"] for r in p.ok("status")["processes"]] == ["stopped"] * 3
+    finally:
+        stray.kill()
+        stray.wait()
+        assert stray.stdout is not None
+        stray.stdout.close()

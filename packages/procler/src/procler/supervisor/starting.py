@@ -38,13 +38,14 @@ class Starter:
             if held is None:
                 continue
             ours = project_process(held.pid, self.sup.root)
-            data = {"name": rt.name, "port": port, "pid": held.pid, "command": held.command}
+            found = {"pid": held.pid, "command": held.command, "procler_process": ours}
+            data = {"name": rt.name, "port": port, "holder": found}
             if ours is not None:
                 raise PortInUse(
                     f"{rt.name}: port {port} is already in use by Procler process {ours!r} "
                     f"(pid {held.pid})",
                     suggestion=f"`procler stop {ours}` first, or change {rt.name}'s ports",
-                    data={**data, "process": ours},
+                    data=data,
                 )
             raise PortInUse(
                 f"{rt.name}: port {port} is already in use by pid {held.pid} ({held.command})",
