@@ -123,7 +123,7 @@ class ProcessRuntime:
             rested, self.on_rest = self.on_rest, None
             rested(self)
         self.host.record(self, old, new, reason)
-        self._notify()
+        self.notify()
 
     def completed(self, spec: ProcessSpec, saved_hash: str | None) -> None:
         """A new runtime whose last run completed in this session (saved_hash, from
@@ -141,7 +141,7 @@ class ProcessRuntime:
         """A change decided outside a run (a schedule armed or paused), checked like any."""
         self._set(new, reason)
 
-    def _notify(self) -> None:
+    def notify(self) -> None:
         """Wake whoever waits on this process (a status, or the ready line, changed)."""
         self._changed.set()
         self._changed = asyncio.Event()
@@ -293,7 +293,7 @@ class ProcessRuntime:
         when it would not end."""
         previous = self.previous
         assert previous is not None
-        self._notify()  # status shows what we wait for
+        self.notify()  # status shows what we wait for
         if await previous.outlast():
             self.previous = None
             self.host.record(self, self.status, self.status, "the previous supervisor's run ended")
@@ -315,7 +315,7 @@ class ProcessRuntime:
     def health_changed(self, target: str, reason: str, restart: bool) -> None:
         """Called by the prober: move between running/healthy/unhealthy; maybe restart."""
         if self.status == states.STARTING:
-            self._notify()  # _spawn is waiting: a passed check ends the grace period early
+            self.notify()  # _spawn is waiting: a passed check ends the grace period early
             return
         if self.status not in states.UP or self.status == target:
             return
@@ -389,7 +389,7 @@ class ProcessRuntime:
         if any(ready_line.search(text) for text in texts):
             self.log_ready = True
             self.host.record(self, self.status, self.status, "ready line logged")
-            self._notify()
+            self.notify()
 
     async def _watch(self, proc: RunningProcess, run: int, launcher: bool = True) -> None:
         """Read the run's output until it ends, then apply the restart policy. With
