@@ -211,6 +211,16 @@ def rollup(statuses: list[str]) -> str:
     return statuses[0] if statuses and len(set(statuses)) == 1 else MIXED
 
 
+START_GRACE = 0.15  # seconds: a user start that dies this fast is reported failed, not restarted
+
+
+def unhealthy_after(interval: float, retries: int, start_period: float) -> float:
+    """When a run whose check never passes is first unhealthy, in seconds after its start:
+    failures count once per interval, from one interval in, none during start_period
+    (supervisor/health.py; a log check fails until its line comes)."""
+    return max(start_period, interval) + (retries - 1) * interval
+
+
 def failed_start(user_start: bool, status: str, has_check: bool, ever_healthy: bool) -> bool:
     """A run the user started that ends before it was known good (during the start grace
     period, or with a health check before it ever passed) is failed, not restarted."""

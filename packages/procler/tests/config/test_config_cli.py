@@ -125,7 +125,10 @@ def test_explain_through_the_cli(project: Path) -> None:
     assert code == 0
     assert env["data"]["paragraph"] == (
         "This project defines 1 process and 0 groups. web runs `serve` in the project root; "
-        "it is restarted on failure (at most 5 times). Start order: web."
+        "it is restarted when it exits with a code other than 0 (at most 5 times, counted "
+        "afresh after 1m up): at once if the run had been up 10s, else after 1s, doubling up "
+        "to 30s; a run started by a command that ends within 150ms is failed, not restarted. "
+        "Start order: web."
     )
 
 

@@ -90,7 +90,9 @@ CONFIG_COMMANDS: "tuple[Command, ...]" = (
     ),
     Command(
         "config explain",
-        "say in plain language what the config runs, where, in which order, and how health is checked",
+        "say in plain language what the config runs, where, in which order, how health is "
+        "checked and when it restarts (each sentence from the spec the supervisor runs), with "
+        "hints on what is valid but likely wrong",
         HANDLERS + "explain",
         read_only=True,
         examples=("procler config explain",),
@@ -99,6 +101,12 @@ CONFIG_COMMANDS: "tuple[Command, ...]" = (
             "type": "object",
             "properties": {
                 "paragraph": {"type": "string"},
+                "hints": {
+                    "type": "array",
+                    "description": "what is valid but likely wrong, e.g. a process waiting "
+                    "only for `started` on one with a health check: process, dependency, hint",
+                    "items": {"type": "object"},
+                },
                 "start_order": {
                     "type": "array",
                     "description": "levels; processes in one level can start together",

@@ -33,7 +33,6 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from procler.supervisor.previous_runs import PreviousRun
 
-START_GRACE = 0.15  # a user start that dies this fast is reported failed, not restarted
 DRAIN_WAIT = 2.0  # bound on reading the rest of a run's output after it ended
 
 
@@ -278,7 +277,7 @@ class ProcessRuntime:
                 rt.status != states.STARTING
                 or (rt.health is not None and rt.health.status == "healthy")
             ),
-            START_GRACE,
+            states.START_GRACE,
         )
         if self.status != states.STARTING:
             return  # ended during the grace period; _watch has recorded how
