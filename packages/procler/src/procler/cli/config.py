@@ -9,7 +9,7 @@ only when they run.
 import os
 
 from agentcli.commands import Arg, Command
-from agentcli.errors import ConditionNotMet, UsageError
+from agentcli.errors import UsageError
 from procler.errors import (
     ConfigExists,
     ConfigInvalid,
@@ -68,11 +68,13 @@ CONFIG_COMMANDS: "tuple[Command, ...]" = (
     ),
     Command(
         "config validate",
-        "check the config; exit 1 with every finding (file, line, column, path) when invalid",
+        "check the config; CONFIG_INVALID (exit 2, as every command answers for this file) "
+        "with every finding (file, line, column, path, and a suggestion showing the shape "
+        "expected as YAML) when invalid",
         HANDLERS + "validate",
         read_only=True,
         examples=("procler config validate", "procler --config other.yaml config validate"),
-        errors=(ConfigNotFound, ConditionNotMet),
+        errors=(ConfigNotFound, ConfigInvalid),
         output={
             "type": "object",
             "properties": {
@@ -286,22 +288,21 @@ def init(values: "dict[str, Any]", command: "Command") -> "dict[str, Any]":
 
 
 def validate(values: "dict[str, Any]", command: "Command") -> "dict[str, Any]":
-    from procler.config.load import check_config
+    from procler.config.load import check_config, invalid
 
     path = config_path(values)
     config, findings = check_config(path)
     if findings or config is None:
-        count = len(findings.items)
-        raise ConditionNotMet(
-            f"the config has {count} error{'s' if count != 1 else ''}",
-            suggestion="fix each error at the file:line in data.errors, then validate again",
-            data={
-                "valid": False,
-                "config": path,
-                "errors": findings.as_dicts(),
-                "warnings": findings.warning_dicts(),
-            },
-        )
+        # the very error `reload`, `up`... answer for this file (one code, one message)
+        error = invalid(findings)
+        error.suggestion = "fix each error at the file:line in data.errors, then validate again"
+        error.data = {
+            "valid": False,
+            "config": path,
+            **error.data,
+            "warnings": findings.warning_dicts(),
+        }
+        raise error
     from procler.config.explain import plural
     from procler.config.replicas import declared_view
 

@@ -311,7 +311,8 @@ PROCESS_COMMANDS: "tuple[Command, ...]" = (
     ),
     Command(
         "group start",
-        "start a group's members and what they depend on, in dependency order",
+        "start a group's members and what they depend on, in dependency order and in the "
+        "group's list order (each once the one listed before it has started, as Procler 0.3)",
         FORWARD,
         args=(GROUP, START_ARGS[1]),
         examples=("procler group start backend",),

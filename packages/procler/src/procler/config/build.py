@@ -191,7 +191,44 @@ def _groups(
         groups[gname] = Group(
             gname, tuple(members), stop_order=stop_order, **given(graw, "description")
         )
+        _list_order(gname, members, processes, findings)
     return groups
+
+
+def _list_order(
+    gname: str, members: list[str], processes: dict[str, ProcessSpec], findings: Findings
+) -> None:
+    """Say, at the group's list, what its order does: `group start` follows it (as Procler
+    0.3 did), `up`, `start` and recipes follow only depends_on."""
+    graph = DependencyGraph.as_written(processes)
+    added, contradicted = graph.listed_order(members)
+    path = child(child("groups", gname), "processes")
+    for earlier, later in added:
+        spec = processes.get(earlier) or next(
+            (s for s in processes.values() if s.replica_of == earlier), None
+        )
+        condition = (
+            "completed_successfully"
+            if spec is not None and spec.restart.policy == "no" and spec.schedule is None
+            else "healthy"
+            if spec is not None and spec.healthcheck is not None
+            else "started"
+        )
+        findings.warn(
+            path,
+            f"group {gname} lists {earlier} before {later}: `procler group start {gname}` "
+            f"starts {later} once {earlier} has started, but `up`, `start` and recipes do not "
+            f"wait for {earlier}",
+            f"to make {later} wait for {earlier} everywhere, add to {later}: "
+            f"depends_on: [{{name: {earlier}, condition: {condition}}}]",
+        )
+    for earlier, later in contradicted:
+        findings.warn(
+            path,
+            f"group {gname} lists {earlier} before {later}, but {earlier} depends on {later}: "
+            f"{later} starts first",
+            f"list {later} before {earlier}",
+        )
 
 
 def _stop_order(

@@ -344,7 +344,8 @@ class Handlers:
 
     async def group_start(self, values: dict[str, Any]) -> Any:
         members = self._group_members(values["name"])
-        outcomes = await self.starter.start_names(members, values)
+        listed = self.sup.config().groups[values["name"]].processes  # its start order too
+        outcomes = await self.starter.start_names(members, values, listed=listed)
         return {"group": values["name"], "processes": outcomes}
 
     async def group_stop(self, values: dict[str, Any]) -> Any:

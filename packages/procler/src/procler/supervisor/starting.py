@@ -10,7 +10,9 @@ from typing import Any
 
 from procler import states
 from procler.config.graph import DependencyGraph
+from procler.config.model import Dependency, ProjectConfig
 from procler.errors import PortInUse, StartFailed
+from procler.selection import expand
 from procler.supervisor.core import Supervisor
 from procler.supervisor.orchestrate import start_plan
 from procler.supervisor.ports import holder, project_process
@@ -19,6 +21,19 @@ from procler.supervisor.schedule_handlers import ScheduleCommands
 from procler.supervisor.waiting import together
 
 START_WAIT = 60.0  # default bound on a start waiting for its health check (--timeout)
+
+
+def listed_after(cfg: ProjectConfig, listed: tuple[str, ...]) -> dict[str, tuple[Dependency, ...]]:
+    """A group's list order as dependencies (`started`) of each process (every instance)
+    on the one listed before it, where depends_on does not order them already."""
+    graph = DependencyGraph.as_written(cfg.processes)
+    added, _ = graph.listed_order(listed)
+    after: dict[str, tuple[Dependency, ...]] = {}
+    for earlier, later in added:
+        waits = tuple(Dependency(name=n, condition="started") for n in expand(cfg, [earlier]))
+        for name in expand(cfg, [later]):
+            after[name] = after.get(name, ()) + waits
+    return after
 
 
 class Starter:
@@ -114,11 +129,18 @@ class Starter:
         return await self.start_one(rt)
 
     async def start_names(
-        self, names: list[str], values: dict[str, Any], keep_completed: bool = False
+        self,
+        names: list[str],
+        values: dict[str, Any],
+        keep_completed: bool = False,
+        listed: tuple[str, ...] = (),
     ) -> list[dict[str, Any]]:
-        """Start these processes after what they depend on (unless --no-deps), then settle."""
+        """Start these processes after what they depend on (unless --no-deps), then settle.
+        listed: a group's members in its list order, which the start follows too (each
+        once the one before has started), as Procler 0.3 started a group."""
         cfg = self.sup.config()
         graph = DependencyGraph.from_config(cfg)
+        after = listed_after(cfg, listed)
         self.sup.keeper.refuse_changed(
             graph.start_order(names) if not values.get("no_deps") else names
         )
@@ -127,7 +149,7 @@ class Starter:
             self.sup.runtimes,
             graph,
             names,
-            lambda n: cfg.processes[n].depends_on,
+            lambda n: cfg.processes[n].depends_on + after.get(n, ()),
             lambda rt: self.start_one(rt, keep_completed=keep_completed),
             timeout,
             with_deps=not values.get("no_deps"),
