@@ -133,6 +133,15 @@ DAEMON_COMMANDS: "tuple[Command, ...]" = (
                 "listening": {"type": "boolean"},
                 "url": {"type": "string"},
                 "token_file": {"type": "string", "description": "the bearer token's file (0600)"},
+                "token_allows": {
+                    "type": "string",
+                    "description": "what the token lets its holder do (read only, or all)",
+                },
+                "example": {
+                    "type": "string",
+                    "description": "a working request: curl with the token read from its file",
+                },
+                "openapi": {"type": "string", "description": "the OpenAPI 3.1 document's URL"},
                 "read_only": {"type": "boolean"},
                 "allowed_hosts": {"type": "array", "items": {"type": "string"}},
                 "mcp": {"type": ["string", "null"]},
