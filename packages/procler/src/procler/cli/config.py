@@ -212,15 +212,30 @@ CONFIG_COMMANDS: "tuple[Command, ...]" = (
     ),
     Command(
         "help-llm",
-        "a compact guide for an agent: every command, common workflows, error codes, exit codes",
+        "a compact guide for an agent (at most 8 KB): workflows, every command in a line, exit "
+        "codes and how to get more; COMMAND: one command's details; --full: every usage and "
+        "error code",
         GUIDE + "help_llm",
         read_only=True,
-        examples=("procler help-llm",),
+        args=(
+            Arg(
+                "command",
+                "a command to describe: usage, arguments, examples, errors, output",
+                multiple=True,
+            ),
+            Arg("--full", "every command's usage and every error code", type="boolean"),
+        ),
+        examples=("procler help-llm", "procler help-llm group start", "procler help-llm --full"),
         output={
             "type": "object",
             "properties": {
-                "commands": {"type": "array", "items": {"type": "object"}},
+                "commands": {
+                    "type": ["object", "array"],
+                    "description": "name -> first clause of its summary (with --full: usage "
+                    "and summary of each)",
+                },
                 "workflows": {"type": "array", "items": {"type": "object"}},
+                "more": {"type": "string", "description": "how to get the details"},
                 "errors": {"type": "array", "items": {"type": "object"}},
                 "exit_codes": {"type": "object"},
             },
