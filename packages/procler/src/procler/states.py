@@ -110,21 +110,15 @@ WAIT_MET: dict[str, frozenset[str]] = {
 }
 
 
-def wait_met(condition: str, status: str, together: bool = False) -> bool:
-    """Whether a process in `status` meets `wait --for condition`. Waiting for several
-    (`--group`, `--all`), a finished one-shot, or a scheduled one between runs, counts as
-    done for healthy."""
-    if together and condition == HEALTHY and status in (EXITED, SCHEDULED):
-        return True
+def wait_met(condition: str, status: str) -> bool:
+    """Whether a process in `status` meets `wait NAME --for condition`."""
     return status in WAIT_MET[condition]
 
 
-def wait_impossible(
-    condition: str, status: str, desired: str, has_healthcheck: bool, together: bool = False
-) -> str | None:
-    """Why a process can no longer meet `wait --for condition` without a new start, or
+def wait_impossible(condition: str, status: str, desired: str, has_healthcheck: bool) -> str | None:
+    """Why a process can no longer meet `wait NAME --for condition` without a new start, or
     None while it still may (only `healthy` can be known to be out of reach)."""
-    if condition != HEALTHY or wait_met(condition, status, together):
+    if condition != HEALTHY or wait_met(condition, status):
         return None
     if status == FAILED:
         return "it failed"
@@ -137,20 +131,36 @@ def wait_impossible(
     return None
 
 
-def stack_ready(status: str, has_healthcheck: bool) -> bool:
-    """`up --wait` and `ci`: a process counts once healthy (when it has a check), up (when
-    it has none), finished with a success code (a one-shot), or armed (a schedule)."""
+# -- ready: the one definition `up --wait`, `ci` and `wait --group/--all --for healthy` share --
+
+# A process without a health check is ready once it has stayed up this long, so one that
+# dies a moment after its start is caught rather than reported ready.
+READY_AFTER = 1.0
+
+
+def ready(status: str, has_healthcheck: bool, uptime: float | None) -> bool:
+    """A process counts as ready in a stack when it is healthy (it has a health check),
+    up for READY_AFTER (it has none), completed (a one-shot that exited with a success
+    code), or armed and waiting for its next slot (a scheduled process: `scheduled`)."""
     if status in (EXITED, SCHEDULED):
         return True
-    return status == HEALTHY if has_healthcheck else status in UP
+    if has_healthcheck:
+        return status == HEALTHY
+    return status in UP and (uptime or 0.0) >= READY_AFTER
 
 
-def stack_impossible(status: str, desired: str) -> str | None:
-    """Why a process of the stack will not get ready without a new start, if it will not."""
+def ready_condition(has_healthcheck: bool) -> str:
+    """What `ready` asks of such a process, in words (for answers)."""
+    what = "healthy" if has_healthcheck else f"up for {READY_AFTER:g}s"
+    return f"{what}, completed, or scheduled"
+
+
+def never_ready(status: str, desired: str) -> str | None:
+    """Why a process will not get ready without a new start, if it will not."""
     if status == FAILED:
         return "it failed"
     if status == STOPPED and desired == DESIRED_STOPPED:
-        return "it is stopped"
+        return "it is stopped and nothing will start it"
     return None
 
 

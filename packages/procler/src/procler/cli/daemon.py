@@ -71,7 +71,8 @@ DAEMON_COMMANDS: "tuple[Command, ...]" = (
     ),
     Command(
         "daemon stop",
-        "stop every process cleanly, then the supervisor",
+        "stop every process cleanly, then the supervisor; the session ends (the next `up` "
+        "runs the one-shots again)",
         IF_RUNNING,
         destructive=True,
         examples=("procler daemon stop",),

@@ -86,6 +86,13 @@ START_ARGS = (
         default="60s",
     ),
 )
+# A one-shot that completed in this session (until `down` or `daemon stop`) with the same
+# definition is not run again by start or up, as a dependency or named.
+RERUN = Arg(
+    "--rerun",
+    "run again one-shots that completed in this session with the same definition",
+    type="boolean",
+)
 # How a one-off command (exec, a snippet) can fail.
 EXEC_ERRORS = (CommandFailed, Timeout, StartFailed, DockerUnavailable, ContainerNotFound)
 GROUP = Arg("name", "group name (see `procler group list`)", required=True)
@@ -94,12 +101,23 @@ GROUP_ERRORS = (*SUPERVISED, GroupNotFound, ProcessNotFound)
 PROCESS_COMMANDS: "tuple[Command, ...]" = (
     Command(
         "start",
-        "start a process (or --all) after what it depends on; a running one is left as it is",
+        "start a process (or --all) after what it depends on; a running one is left as it is, "
+        "and so is everything else then; a one-shot that completed in this session (until "
+        "`down` or `daemon stop`) with the same definition is not run again (--rerun)",
         FORWARD,
-        args=(NAME, ALL, *START_ARGS),
-        examples=("procler start api", "procler start worker --no-deps", "procler start --all"),
+        args=(NAME, ALL, *START_ARGS, RERUN),
+        examples=(
+            "procler start api",
+            "procler start worker --no-deps",
+            "procler start --all",
+            "procler start migrate --rerun",
+        ),
         errors=(*SUPERVISED, *STARTING, ProcessNotFound, DependencyFailed, NamespaceNotFound),
-        output={"anyOf": [PROCESS, PROCESSES], "description": "adds already_running, dependencies"},
+        output={
+            "anyOf": [PROCESS, PROCESSES],
+            "description": "adds already_running, already_completed (a one-shot not run again), "
+            "dependencies",
+        },
     ),
     Command(
         "stop",
@@ -217,14 +235,15 @@ PROCESS_COMMANDS: "tuple[Command, ...]" = (
     Command(
         "up",
         "start every process in dependency order (parallel where independent); a one-shot "
-        "that completed in this supervisor's life with the same definition is not run again; "
+        "that completed in this session (until `down` or `daemon stop`) with the same "
+        "definition is not run again; "
         "--wait: answer once every process is healthy (or running, without a check) or "
         "completed, exit 1 naming the one that is not",
         FORWARD,
         args=(
             *START_ARGS[1:],
             NAMESPACES,
-            Arg("--rerun", "run completed one-shots again", type="boolean"),
+            RERUN,
             Arg(
                 "--wait",
                 "wait until the whole stack is ready (bounded by --timeout)",
@@ -302,7 +321,8 @@ PROCESS_COMMANDS: "tuple[Command, ...]" = (
     ),
     Command(
         "down",
-        "stop every process, dependents first",
+        "stop every process, dependents first, and end the session: the next `up` runs the "
+        "one-shots again",
         IF_RUNNING,
         destructive=True,
         examples=("procler down",),

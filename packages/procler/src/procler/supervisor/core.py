@@ -78,6 +78,8 @@ class Supervisor:
         self.memory = MemoryGuard(lambda: self.runtimes.values(), self.clock)
         self.schedules = Scheduler(self.runtimes, ScheduleStore(lambda: self.store.db), self.clock)
         self.restoring: asyncio.Task[None] | None = None
+        # `up` was the last word on the stack (not `down`): see reloader.py
+        self._stack_up = bool(self.store.get_meta("stack_up"))
 
     # -- configuration --------------------------------------------------------------------
 
@@ -92,6 +94,7 @@ class Supervisor:
         old.close()
         self.host.store = self.store
         self.store.set_meta("base_env", self.host.base_env)
+        self.store.set_meta("stack_up", self._stack_up)
         for rt in self.runtimes.values():
             self.store.save_process(
                 rt.name, rt.desired, rt.run, rt.restarts, rt.last_exit, rt.completed_hash
@@ -125,12 +128,23 @@ class Supervisor:
         rt.completed(spec, saved["completed"])
         return rt
 
+    @property
+    def stack_up(self) -> bool:
+        """`up` (of the whole config) was the last word on the stack, not `down`: a
+        reload then starts what the config adds, as `up` of the new config would."""
+        return self._stack_up
+
+    def set_stack_up(self, up: bool) -> None:
+        self._stack_up = up
+        self.store.set_meta("stack_up", up)
+
     def end_session(self) -> None:
         """`down` or `daemon stop`: one-shots completed so far run again at the next `up`
         (as docker compose does); until then a killed supervisor's successor keeps them."""
         for rt in self.runtimes.values():
             rt.forget_completed()
         self.store.end_session()
+        self.set_stack_up(False)
 
     def context_for(self, spec: ProcessSpec) -> ExecutionContext:
         """The execution context a spec runs in (docker's is made on first use)."""

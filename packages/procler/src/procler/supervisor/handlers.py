@@ -40,7 +40,7 @@ from procler.supervisor.sampler import ProcessSampler
 from procler.supervisor.schedule_handlers import ScheduleCommands
 from procler.supervisor.starting import START_WAIT, Starter
 from procler.supervisor.status import process_status, supervisor_status
-from procler.supervisor.waiting import together, wait_members
+from procler.supervisor.waiting import never_ready, ready, together, wait_members, wait_ready
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -194,9 +194,9 @@ class Handlers:
 
     # -- process commands -----------------------------------------------------------------
 
-    async def start(self, values: dict[str, Any], keep_completed: bool = False) -> Any:
+    async def start(self, values: dict[str, Any]) -> Any:
         names = self._names(values, "start")
-        outcomes = await self.starter.start_names(names, values, keep_completed)
+        outcomes = await self.starter.start_names(names, values, not values.get("rerun"))
         if values.get("all"):
             return outside_namespaces(values, names, {"processes": outcomes})
         target, deps = split_named(self.sup.config(), values["name"], outcomes)
@@ -205,10 +205,12 @@ class Handlers:
     async def restart(self, values: dict[str, Any]) -> Any:
         names = self._names(values, "restart")
         self.sup.keeper.refuse_changed(names)
+        timeout = float(values.get("timeout") or START_WAIT)
+        deadline = self.sup.clock.monotonic() + timeout  # --timeout bounds the whole command
         one = self.starter.restart_clean if values.get("clear_logs") else self.starter.start_one
         started = await together([one(self.sup.runtimes[n], True) for n in names])
-        timeout = float(values.get("timeout") or START_WAIT)
-        results = await self.starter.settle(list(started), timeout)
+        left = max(0.0, deadline - self.sup.clock.monotonic())
+        results = await self.starter.settle(list(started), left)
         if values.get("all"):
             return {"processes": list(results)}
         return one_or_rolled(self.sup.config(), values["name"], results)
@@ -223,12 +225,13 @@ class Handlers:
         return stop_answer(values, outcomes, self.sup.config(), running)
 
     async def up(self, values: dict[str, Any]) -> Any:
-        keep_completed = not values.get("rerun")
+        if values.get("namespace") is None:
+            self.sup.set_stack_up(True)  # the whole stack: see reloader.py
         if values.get("wait"):
             from procler.supervisor.stack import up_and_wait
 
-            return await up_and_wait(self, values, keep_completed)
-        return await self.start({**values, "all": True}, keep_completed=keep_completed)
+            return await up_and_wait(self, values)
+        return await self.start({**values, "all": True})
 
     async def ci(self, values: dict[str, Any]) -> Any:
         from procler.supervisor.stack import ci
@@ -262,7 +265,9 @@ class Handlers:
         return history_named(self.sup.config(), self.sup.store, values)
 
     async def down(self, values: dict[str, Any]) -> Any:
-        return await self.stop({**values, "all": True})
+        stopped = await self.stop({**values, "all": True})
+        self.sup.end_session()  # the next `up` runs the one-shots again
+        return stopped
 
     async def status(self, values: dict[str, Any]) -> Any:
         if values.get("name"):
@@ -287,17 +292,20 @@ class Handlers:
             )
         together = bool(values.get("group") or values.get("all"))
         rts = [self.sup.runtimes[n] for n in names]
+        # several --for healthy: ready, as `up --wait` and `ci` mean it (procler.states)
+        stack = together and condition == states.HEALTHY
 
         def met(rt: ProcessRuntime) -> bool:
-            return states.wait_met(condition, rt.status, together)
+            return ready(rt) if stack else states.wait_met(condition, rt.status)
 
         def why_not(rt: ProcessRuntime) -> str | None:
+            if stack:
+                return never_ready(rt)
             has_check = rt.spec.healthcheck is not None
-            return states.wait_impossible(condition, rt.status, rt.desired, has_check, together)
+            return states.wait_impossible(condition, rt.status, rt.desired, has_check)
 
-        await self.unless_stopping(
-            wait_members(rts, met, why_not, timeout), f"while waiting for {condition}"
-        )
+        waiting = wait_ready(rts, timeout) if stack else wait_members(rts, met, why_not, timeout)
+        await self.unless_stopping(waiting, f"while waiting for {condition}")
         members = [{**self.describe(rt), "condition_met": met(rt)} for rt in rts]
         data: dict[str, Any] = {"condition": condition, "processes": members}
         if values.get("group"):
@@ -393,6 +401,7 @@ class Handlers:
 
     async def daemon_stop(self, values: dict[str, Any]) -> Any:
         stopped = await self.sup.stop_processes(keep_desired=False)
+        self.sup.end_session()
         if self.listener is not None:
             self.listener.drop_settings()  # like the processes: the next supervisor does not listen
         self.sup.stop_requested.set()

@@ -132,27 +132,40 @@ class Starter:
         self,
         names: list[str],
         values: dict[str, Any],
-        keep_completed: bool = False,
+        keep_completed: bool = True,
         listed: tuple[str, ...] = (),
     ) -> list[dict[str, Any]]:
-        """Start these processes after what they depend on (unless --no-deps), then settle.
-        listed: a group's members in its list order, which the start follows too (each
-        once the one before has started), as Procler 0.3 started a group."""
+        """Start these processes after what they depend on (unless --no-deps), then settle;
+        keep_completed: leave alone one-shots that completed in this session with the same
+        definition (not `--rerun`). listed: a group's members in its list order, which the
+        start follows too (each once the one before has started), as Procler 0.3 did."""
         cfg = self.sup.config()
         graph = DependencyGraph.from_config(cfg)
         after = listed_after(cfg, listed)
-        self.sup.keeper.refuse_changed(
-            graph.start_order(names) if not values.get("no_deps") else names
-        )
+        with_deps = not values.get("no_deps")
+        self.sup.keeper.refuse_changed(graph.start_order(names) if with_deps else names)
         timeout = float(values.get("timeout") or START_WAIT)
-        outcomes = await start_plan(
-            self.sup.runtimes,
-            graph,
-            names,
-            lambda n: cfg.processes[n].depends_on + after.get(n, ()),
-            lambda rt: self.start_one(rt, keep_completed=keep_completed),
-            timeout,
-            with_deps=not values.get("no_deps"),
-            describe=self.described,
-        )
-        return await self.settle(outcomes, timeout)
+        deadline = self.sup.clock.monotonic() + timeout  # --timeout bounds the whole start
+        # A process that runs is left as it is, and so is everything else for it: starting
+        # it touches none of its dependencies (a start in flight ends first).
+        running = [n for n in names if self.sup.runtimes[n].status in states.ALIVE]
+        for name in running:
+            await self.sup.runtimes[name].settled()
+        running = [n for n in running if self.sup.runtimes[n].status in states.ALIVE]
+        todo = [n for n in names if n not in running]
+        outcomes = {n: {"name": n, "already_running": True} for n in running}
+        if todo:
+            planned = await start_plan(
+                self.sup.runtimes,
+                graph,
+                todo,
+                lambda n: cfg.processes[n].depends_on + after.get(n, ()),
+                lambda rt: self.start_one(rt, keep_completed=keep_completed),
+                timeout,
+                with_deps=with_deps,
+                describe=self.described,
+            )
+            outcomes = {**outcomes, **{o["name"]: o for o in planned}}
+        order = graph.start_order(names) if with_deps else names
+        ordered = [outcomes[n] for n in order if n in outcomes]
+        return await self.settle(ordered, max(0.0, deadline - self.sup.clock.monotonic()))
