@@ -41,6 +41,7 @@ RELOAD_OUTPUT = {
         "unchanged": NAMES,
         "restarted": NAMES,
         "started": NAMES,
+        "armed": {**NAMES, "description": "scheduled processes whose schedule it armed"},
         "stopped": NAMES,
         "failed": {"type": "array", "description": "name and error of each that did not start"},
         "dry_run": {"type": "boolean"},
@@ -51,9 +52,11 @@ RELOAD_OUTPUT = {
 DAEMON_COMMANDS: "tuple[Command, ...]" = (
     Command(
         "reload",
-        "apply the changed config now: restart only the processes whose definition changed "
-        "(in dependency order), start added ones that should run, stop removed ones; answers "
-        "the diff. A broken config is refused whole and nothing changes",
+        "apply the changed config now, leaving every process where `up` of the new config "
+        "would: restart only the processes whose definition changed (in dependency order), "
+        "start the added ones that should run (asked to, taking a running one's place, or the "
+        "stack is up) and arm their schedules, stop removed ones; answers the diff with "
+        "started, armed and stopped. A broken config is refused whole and nothing changes",
         IF_RUNNING,
         args=(Arg("--dry-run", "answer the diff without applying it", type="boolean"),),
         examples=("procler reload", "procler reload --dry-run"),
