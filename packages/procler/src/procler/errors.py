@@ -200,6 +200,15 @@ class RecipeRunning(AgentError):
     default_suggestion = "follow it with `procler recipe status RUN_ID` (its id is in data)"
 
 
+class RecipeInterrupted(AgentError):
+    code = "RECIPE_INTERRUPTED"
+    exit_code = ExitCode.FINDINGS
+    default_suggestion = (
+        "the supervisor stopped during the run: `procler recipe resume RUN_ID` goes on from "
+        "the interrupted step (data.interrupted_step)"
+    )
+
+
 class RecipeFailed(AgentError):
     code = "RECIPE_FAILED"
     exit_code = ExitCode.FINDINGS
@@ -273,6 +282,7 @@ ALL_ERRORS: "tuple[type[AgentError], ...]" = (
     RunNotRunning,
     RecipeRunning,
     RecipeFailed,
+    RecipeInterrupted,
     RunNotResumable,
     StepNotIdempotent,
     RecipeChanged,

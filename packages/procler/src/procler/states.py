@@ -149,6 +149,14 @@ def ready(status: str, has_healthcheck: bool, uptime: float | None) -> bool:
     return status in UP and (uptime or 0.0) >= READY_AFTER
 
 
+READY_MEANING = (
+    "a process is ready when it is healthy (it has a health check), up for "
+    f"{READY_AFTER:g}s (it has none), completed (a one-shot that exited with a success code), "
+    "or armed and waiting for its next slot (a scheduled process); `up --wait`, `ci` and "
+    "`wait --group/--all --for healthy` wait for it"
+)
+
+
 def ready_condition(has_healthcheck: bool) -> str:
     """What `ready` asks of such a process, in words (for answers)."""
     what = "healthy" if has_healthcheck else f"up for {READY_AFTER:g}s"

@@ -6,6 +6,7 @@ from procler.cli.processes import FORWARD, GROUP_ERRORS, SUPERVISED
 from procler.errors import (
     RecipeChanged,
     RecipeFailed,
+    RecipeInterrupted,
     RecipeNotFound,
     RecipeRunning,
     RunNotFound,
@@ -32,10 +33,11 @@ STEP = {
 RUN = {
     "type": "object",
     "description": "run_id, recipe, definition_hash, status (running, succeeded, failed, "
-    "interrupted, cancelled), started_at, ended_at, error, interrupted_step, steps",
+    "interrupted, cancelled: see `terms` in `procler capabilities`), started_at, ended_at, "
+    "error, interrupted_step, steps",
     "properties": {"steps": {"type": "array", "items": STEP}},
 }
-RUN_ERRORS = (*GROUP_ERRORS, RecipeNotFound, RecipeRunning, RecipeFailed)
+RUN_ERRORS = (*GROUP_ERRORS, RecipeNotFound, RecipeRunning, RecipeFailed, RecipeInterrupted)
 
 RECIPE_COMMANDS: "tuple[Command, ...]" = (
     Command(

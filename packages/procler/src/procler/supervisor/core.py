@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import os
+from collections.abc import Awaitable, Callable
 from pathlib import Path
 
 from agentcli.errors import AgentError
@@ -78,6 +79,8 @@ class Supervisor:
         self.memory = MemoryGuard(lambda: self.runtimes.values(), self.clock)
         self.schedules = Scheduler(self.runtimes, ScheduleStore(lambda: self.store.db), self.clock)
         self.restoring: asyncio.Task[None] | None = None
+        # Called before the processes are stopped for good (recipe runs are interrupted)
+        self.before_stop: list[Callable[[], Awaitable[None]]] = []
         # `up` was the last word on the stack (not `down`): see reloader.py
         self._stack_up = bool(self.store.get_meta("stack_up"))
 
@@ -238,6 +241,8 @@ class Supervisor:
 
     async def stop_processes(self, keep_desired: bool) -> list[str]:
         """Stop every running process; keep the desired state for the next supervisor or clear it."""
+        for hook in self.before_stop:
+            await hook()
         if self.restoring is not None and not self.restoring.done():
             self.restoring.cancel()  # nothing starts after this
             await asyncio.wait([self.restoring])

@@ -13,6 +13,7 @@ from procler.config.model import Recipe
 from procler.errors import (
     RecipeChanged,
     RecipeFailed,
+    RecipeInterrupted,
     RecipeNotFound,
     RecipeRunning,
     RunNotFound,
@@ -26,6 +27,7 @@ from procler.supervisor.recipes.model import (
     RunRecord,
     StepRecord,
     definition_hash,
+    interrupt,
     new_run,
     step_prefix,
 )
@@ -36,6 +38,7 @@ if TYPE_CHECKING:
     from procler.supervisor.commands_api import CommandHandlers
 
 LOGGED_LINES = 200  # of the recipe's log read back for an interrupted step
+INTERRUPT_WAIT = 5.0  # bound on the runs recording their interruption as the supervisor stops
 
 
 class RecipeEngine:
@@ -45,21 +48,32 @@ class RecipeEngine:
         # recipe -> (run id, its task, its control)
         self.active: dict[str, tuple[str, asyncio.Task[None], RunControl]] = {}
         self._mark_interrupted()
+        handlers.sup.before_stop.append(self.interrupt_all)
 
     def _mark_interrupted(self) -> None:
         """Runs still `running` in the database belonged to a supervisor that died."""
         for run in map(self._watched, self.records.with_status(rs.RUN_RUNNING)):
             step = next((s for s in run.steps if s.status == rs.RUNNING), None)
             if step is not None:
-                step.error = "interrupted: the supervisor stopped during this step"
                 step.output = self._logged_output(run, step)
-                run.move_step(step, rs.CANCELLED, step.error)
-                run.interrupted_step = step.id
-            run.move(rs.RUN_INTERRUPTED)
-            run.error = "the supervisor stopped during the run" + (
-                f" (at step {step.id})" if step is not None else ""
-            )
+            interrupt(run, step)
             self.records.save(run)
+
+    async def interrupt_all(self) -> None:
+        """The supervisor is stopping (daemon stop or restart, a signal): every run going
+        on is interrupted at the step it is in, before any process is stopped under it (a
+        step would otherwise fail for it), and stays resumable."""
+        going = [(task, control) for _id, task, control in self.active.values()]
+        for task, _control in going:
+            task.cancel()  # the runner records the run interrupted (runner.execute)
+        if going:
+            await asyncio.wait([task for task, _ in going], timeout=INTERRUPT_WAIT)
+        for _task, control in going:
+            run = control.run
+            step = next((s for s in run.steps if s.id == run.interrupted_step), None)
+            if run.status == rs.RUN_INTERRUPTED and step is not None:
+                step.output = self._logged_output(run, step) or step.output
+                self.records.save(run)
 
     def _logged_output(self, run: RunRecord, step: StepRecord) -> str:
         """What a step printed before its supervisor died, from the recipe's log (where
@@ -167,13 +181,18 @@ class RecipeEngine:
             )
 
     async def _launch(self, recipe: Recipe, run: RunRecord, detach: bool) -> dict[str, Any]:
-        control = RunControl()
+        control = RunControl(run)
         task = asyncio.ensure_future(execute(self.handlers, self.records, recipe, run, control))
         self.active[recipe.name] = (run.run_id, task, control)
         task.add_done_callback(lambda _t: self._finished(recipe.name, run.run_id))
         if detach:
             return {"run_id": run.run_id, "recipe": recipe.name, "status": run.status}
-        await asyncio.shield(task)  # the caller going away leaves the run going
+        try:
+            await asyncio.shield(task)  # the caller going away leaves the run going
+        except asyncio.CancelledError:
+            me = asyncio.current_task()
+            if not task.cancelled() or (me is not None and me.cancelling()):
+                raise
         return answer(run)
 
     async def cancel_run(self, run_id: str) -> dict[str, Any]:
@@ -208,8 +227,16 @@ def _redefine(run: RunRecord, recipe: Recipe) -> None:
 
 
 def answer(run: RunRecord) -> dict[str, Any]:
-    """A finished run's answer; a failed run is RECIPE_FAILED naming the step that failed."""
+    """A finished run's answer; a failed run is RECIPE_FAILED naming the step that failed,
+    an interrupted one RECIPE_INTERRUPTED naming the step it was in."""
     data = run.as_dict()
+    if run.status == rs.RUN_INTERRUPTED:
+        at = f" at step {run.interrupted_step}" if run.interrupted_step else ""
+        raise RecipeInterrupted(
+            f"recipe {run.recipe} was interrupted{at}: the supervisor stopped during the run",
+            suggestion=f"`procler recipe resume {run.run_id}` goes on from there",
+            data=data,
+        )
     failure = next((s for s in run.steps if s.status == rs.FAILED and not s.ignored_error), None)
     if failure is None:
         return data
