@@ -84,3 +84,32 @@ def test_a_completed_one_shot_runs_again_only_when_asked_or_in_a_new_session(
         ("migrate", "exited"),
         ("api", "running"),
     ]
+
+
+def test_the_dry_run_plays_the_steps_in_order_and_names_the_one_shots_it_runs(
+    make_project: Callable[[str], Project], tmp_path: Path
+) -> None:
+    p = make_project(stack(tmp_path))
+    p.ok("up")
+    planned = p.ok("recipe", "run", "deploy", "--dry-run")
+    assert [(s["id"], s["plan"], s.get("runs_one_shots")) for s in planned["steps"]] == [
+        ("stop-1", "api is running: stop will stop it", None),
+        (
+            "start-2",
+            "db is running: start will leave it running; redis is running: start will leave "
+            "it running; migrate is exited: completed; start will not run it again (--rerun); "
+            "api will be stopped (after stop-1): start will start it",
+            [],
+        ),
+    ]
+    p.ok("down")  # a new session: migrate would run again
+    planned = p.ok("recipe", "run", "deploy", "--dry-run")
+    assert planned["steps"][1]["runs_one_shots"] == ["migrate"]
+    assert planned["steps"][1]["plan"].endswith("start will start it (runs one-shot migrate)")
+    assert p.ok("recipe", "runs")["runs"] == []  # nothing ran
+    assert [r["status"] for r in p.ok("status")["processes"]] == [
+        "stopped",
+        "stopped",
+        "exited",  # its last run, which the next `up` runs again
+        "stopped",
+    ]

@@ -74,8 +74,9 @@ RECIPE_COMMANDS: "tuple[Command, ...]" = (
             ),
             Arg(
                 "--dry-run",
-                "the plan: each step with what it would do given the current status "
-                "(status planned); runs and writes nothing",
+                "the plan: the steps played in order on a model of the stack, each with what "
+                "it would do after the steps before it (and runs_one_shots: the one-shots a "
+                "start would run); runs and writes nothing",
                 type="boolean",
             ),
             REPLY,
