@@ -47,7 +47,7 @@ def test_every_named_command_exists() -> None:
         )
 
 
-@pytest.mark.parametrize("tool", ["procler", "design-diff"])
+@pytest.mark.parametrize("tool", ["procler", "design-diff", "fieldcheck"])
 def test_every_command_is_in_agents_md(tool: str) -> None:
     named = {words for name, words in named_commands() if name == tool}
     app = with_builtins(importlib.import_module(TOOLS[tool]).APP)

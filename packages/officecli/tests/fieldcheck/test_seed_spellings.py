@@ -41,8 +41,8 @@ def test_pattern_with_fields_names_the_column(findings: Findings) -> None:
     assert [
         (f["location"], f["field"], f["actual"]) for f in findings(rules, "a,b\n1,x\ny,2\n")
     ] == [
-        ("row 2", "b", "x"),
-        ("row 3", "a", "y"),
+        ("line 2", "b", "x"),
+        ("line 3", "a", "y"),
     ]
 
 
