@@ -181,8 +181,19 @@ async def start_plan(
         return [await bring_up(names[0])]
     for name in names:
         tasks[name] = asyncio.create_task(bring_up(name))
-    done = await asyncio.gather(*tasks.values(), return_exceptions=True)
-    for result in done:
+    done = dict(
+        zip(tasks, await asyncio.gather(*tasks.values(), return_exceptions=True), strict=True)
+    )
+    # every process that could not start, each once, whatever its branch: one answer names
+    # every fault, not only the first found
+    failures = list(
+        {
+            (cause := error_cause(name, r))["process"]: cause
+            for name, r in done.items()
+            if isinstance(r, AgentError)
+        }.values()
+    )
+    for result in done.values():
         if isinstance(result, Blocked):
             for task in tasks.values():
                 task.cancel()
@@ -196,10 +207,14 @@ async def start_plan(
                     "waiting": result.waiting,
                     "condition": result.condition,
                     "cause": result.cause,
+                    "failures": failures,
                     "started": [whole(outcomes[n]) for n in names if n in outcomes],
                 },
             )
-    for result in done:
+    for result in done.values():
+        if isinstance(result, AgentError) and len(failures) > 1:
+            data = result.data if isinstance(result.data, dict) else {}
+            result.data = {**data, "failures": failures}
         if isinstance(result, BaseException):
             raise result
     return [outcomes[n] for n in names]
