@@ -158,9 +158,6 @@ def test_the_example_with_redis_is_valid_and_keeps_its_meaning(project: Path) ->
     assert config.snippets["rebuild"].tags == ("docker",)
     assert [(w["path"], w["message"]) for w in findings.warning_dicts()] == [
         ("processes.api.max_memory", "max_memory: the whole process tree's resident memory is sampled every 2 s; two samples in a row above the limit restart it (a single spike is forgiven)"),
-        # 0.3 starts a group in list order: `group start` does too, and the rest is said
-        ("groups.backend.processes", "group backend lists redis before db: `procler group start backend` starts db once redis has started, but `up`, `start` and recipes do not wait for redis"),
-        ("groups.backend.processes", "group backend lists db before api: `procler group start backend` starts api once db has started, but `up`, `start` and recipes do not wait for db"),
     ]  # fmt: skip
     assert config.processes["cleanup"].schedule == Schedule(
         cron="0 */6 * * *", written="0 */6 * * *"
@@ -173,9 +170,9 @@ def test_validate_and_explain_answer_in_the_seed_shape(project: Path) -> None:
     assert (code, answer["data"]["valid"], answer["data"]["summary"]) == (
         0,
         True,
-        "6 processes, 1 group, no errors, 3 warnings",
+        "6 processes, 1 group, no errors, 1 warning",
     )
-    assert [w["line"] for w in answer["data"]["warnings"]] == [16, 56, 56]
+    assert [w["line"] for w in answer["data"]["warnings"]] == [16]
     code, answer = run_procler(project, "config", "explain")
     data = answer["data"]
     assert (code, data["process_count"], data["group_count"], data["recipe_count"]) == (0, 6, 1, 1)

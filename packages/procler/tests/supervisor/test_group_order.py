@@ -34,18 +34,16 @@ groups:
         ("api", "running"),
     ]
     assert [r["restarts"] for r in p.ok("status")["processes"]] == [0, 0, 0]
+    # a one-shot in the list: started is not completed, and the other commands ignore the list
     warnings = p.ok("config", "validate")["warnings"]
-    assert [(w["line"], w["path"], w["suggestion"]) for w in warnings] == [
+    assert [(w["line"], w["path"], w["message"], w["suggestion"]) for w in warnings] == [
         (
             12,
             "groups.backend.processes",
-            "to make migrate wait for db everywhere, add to migrate: "
-            "depends_on: [{name: db, condition: started}]",
-        ),
-        (
-            12,
-            "groups.backend.processes",
-            "to make api wait for migrate everywhere, add to api: "
+            "group backend lists the one-shot migrate before api: `procler group start "
+            "backend` starts api once migrate has started, not completed, and `up`, `start` "
+            "and recipes do not wait for migrate at all",
+            "to make api wait until migrate has completed, everywhere, add to api: "
             "depends_on: [{name: migrate, condition: completed_successfully}]",
         ),
     ]
