@@ -16,7 +16,6 @@ soon `start` answers for a process with a health check.
    figure for the same program in the same run. Goal: median <= own start + 0.1 s (before:
    a full backoff, 1 s then 2 s then 4 s).
 
-Figures also go to bench/results/procler_recovery.json (README's are read from there).
 """
 
 from __future__ import annotations
@@ -33,9 +32,14 @@ import tempfile
 import time
 from pathlib import Path
 
-from _timing import ROOT, tool
+from _results import Results
+from _timing import tool
 
 ROUNDS = int(sys.argv[1]) if len(sys.argv) > 1 else 10
+results = Results(
+    f"graceful stop, kill -9 of the supervisor ({ROUNDS} rounds), restart of a process "
+    f"healthy ~50 ms after start ({ROUNDS} runs)"
+)
 GRACEFUL = """
 import signal, sys, time
 stop = []
@@ -53,7 +57,6 @@ s.bind(("127.0.0.1", int(sys.argv[1]))); s.listen()
 while True:
     s.accept()[0].close()
 """
-RESULTS: dict[str, object] = {}
 
 
 def project(body: str) -> Path:
@@ -91,6 +94,8 @@ def graceful_stop() -> None:
     took = time.perf_counter() - t0
     finished = (work / "db.txt").exists()
     print(f"stop of a command: needing 1.5 s after TERM: {took:.2f} s, finished={finished}")
+    results.ours("stop of a program needing 1.5 s after TERM", took, "s")
+    results.ours("its handler finished", int(finished), "", better="higher", goal="== 1")
     run(work, "daemon", "stop")
     shutil.rmtree(work)
 
@@ -119,6 +124,8 @@ def kill_9_rounds() -> None:
         f"{statistics.median(answers):.2f} s, max {max(answers):.2f} s; "
         f"processes in backoff afterwards: {backoff}"
     )
+    results.ours("kill -9, first status median", statistics.median(answers), "s")
+    results.ours("processes in backoff after kill -9", backoff, "", goal="== 0")
     run(work, "daemon", "stop")
     shutil.rmtree(work)
 
@@ -141,6 +148,8 @@ def start_answer() -> None:
         f"restart of a process healthy ~50 ms after start, {ROUNDS} runs: median "
         f"{statistics.median(samples) * 1000:.0f} ms, answered {status!r}"
     )
+    results.ours("restart answered, median", statistics.median(samples) * 1000, "ms")
+    results.ours("restart answered healthy", int(status == "healthy"), "", "higher", "== 1")
     run(work, "daemon", "stop")
     shutil.rmtree(work)
 
@@ -265,14 +274,23 @@ def crash_restart() -> None:
             else "; PM2 not measured (npm could not install it)"
         )
     )
-    RESULTS["crash_restart"] = {
-        "rounds": ROUNDS,
-        "back_median_s": round(median, 4),
-        "back_max_s": round(max(ours), 4),
-        "own_start_s": round(own, 4),
-        "pm2_median_s": round(statistics.median(peer), 4) if peer else None,
-        "load_average": os.getloadavg()[0],
-    }
+    results.ours("kill -9 of a healthy process, back listening, median", median * 1000, "ms")
+    results.ours("the same, its own start alone, median", own * 1000, "ms")
+    results.ours(
+        "first restart after a crash of a healthy process, over its own start",
+        (median - own) * 1000,
+        "ms",
+        goal="<= 100",
+    )
+    if peer:
+        results.peer(
+            "PM2, kill -9 of the same process, back listening, median",
+            statistics.median(peer) * 1000,
+            "ms",
+        )
+        results.ratio("back after kill -9, procler / PM2", median / statistics.median(peer))
+    else:
+        results.skip_peer("PM2", "npm could not install it into a temp dir")
 
 
 def work_script() -> Path:
@@ -287,6 +305,4 @@ if __name__ == "__main__":
     kill_9_rounds()
     start_answer()
     crash_restart()
-    results = ROOT / "bench" / "results"
-    results.mkdir(exist_ok=True)
-    (results / "procler_recovery.json").write_text(json.dumps(RESULTS, indent=2) + "\n")
+    results.write()

@@ -2,7 +2,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from config_helpers import write_config
+from procler_testkit.config_helpers import write_config
 
 from procler.config.explain import explain, format_duration
 from procler.config.load import check_config
@@ -241,10 +241,8 @@ def test_when_a_check_turns_unhealthy_is_what_the_prober_does() -> None:
     """The figure explain gives comes from states.unhealthy_after; the prober, on a fake
     clock, turns a log check unhealthy at that very time."""
     import asyncio
-    import sys
 
-    sys.path.insert(0, str(Path(__file__).parents[1] / "supervisor"))
-    from fakes import FakeClock
+    from procler_testkit.fakes import FakeClock
 
     from procler import states
     from procler.config.model import HealthCheck

@@ -7,12 +7,12 @@ import shlex
 import subprocess
 from pathlib import Path
 
-from config_helpers import PROCLER, run_procler, write_config
+from procler_testkit.config_helpers import PROCLER, run_procler, write_config
 
 from agentcli.main import with_builtins
 from agentcli.parser import parse
-from procler.cli import APP
 from procler.cli.guide import GUIDE_LIMIT, WORKFLOWS
+from procler.declarations import APP
 
 
 def test_every_workflow_step_is_a_real_command_line() -> None:

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from pathlib import Path
 
-from config_helpers import errors_of, write_config
+from procler_testkit.config_helpers import errors_of, write_config
 
 from procler.config.findings import Findings
 from procler.config.keys import CONFIG

@@ -6,7 +6,6 @@ import asyncio
 from collections.abc import Awaitable, Callable
 from typing import TypeVar
 
-from procler import states
 from procler.supervisor.runtime import ProcessRuntime
 
 T = TypeVar("T")
@@ -62,28 +61,3 @@ async def _changed(runtime: ProcessRuntime, timeout: float) -> bool:
     """Wait (bounded) until runtime's status differs from what it is now."""
     now = runtime.status
     return await runtime.wait_until(lambda r: r.status != now, timeout)
-
-
-def ready(rt: ProcessRuntime) -> bool:
-    """procler.states.ready, of a runtime now."""
-    up = rt.status in states.UP and rt.started_at is not None
-    uptime = rt.clock.time() - rt.started_at if up and rt.started_at is not None else None
-    return states.ready(rt.status, rt.spec.healthcheck is not None, uptime)
-
-
-def never_ready(rt: ProcessRuntime) -> str | None:
-    return states.never_ready(rt.status, rt.desired)
-
-
-async def wait_ready(rts: list[ProcessRuntime], timeout: float) -> None:
-    """Wait (bounded) until every process is ready or one never will be; woken by status
-    changes and at least every READY_AFTER seconds (being up long enough is no change)."""
-    if not rts:
-        return
-    clock = rts[0].clock
-    deadline = clock.monotonic() + timeout
-    while not all(ready(rt) for rt in rts) and not any(never_ready(rt) for rt in rts):
-        left = deadline - clock.monotonic()
-        if left <= 0:
-            return
-        await wait_members(rts, ready, never_ready, min(left, states.READY_AFTER))
