@@ -42,7 +42,7 @@ WORKFLOWS: "tuple[tuple[str, tuple[str, ...]], ...]" = (
         "run a deploy recipe, checking it first",
         ("procler recipe run deploy --dry-run", "procler recipe run deploy"),
     ),
-    ("let someone read the stack over HTTP", ("procler serve --read-only",)),
+    ("let someone read the stack over HTTP", ("procler serve --read-only --port 0",)),
     (
         "restart one process after a code change",
         ("procler restart api", "procler wait api --for healthy --timeout 30s"),
