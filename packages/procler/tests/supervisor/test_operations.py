@@ -22,6 +22,7 @@ from procler.errors import (
     Timeout,
 )
 from procler.supervisor.recipes.engine import ActiveRun, RecipeEngine
+from procler.supervisor.recipes.run_record import new_run
 from procler.supervisor.recipes.runner import RunControl
 
 CHAIN = """version: 1
@@ -377,7 +378,8 @@ def test_a_waiting_run_waits_for_the_recorded_end_of_a_run_whose_task_is_done(
         engine = RecipeEngine(f.ops)
         ended = asyncio.ensure_future(asyncio.sleep(0))
         await ended
-        engine.active["deploy"] = ActiveRun("deploy-old", ended, RunControl())
+        old = new_run("deploy-old", f.ops.config().recipes["deploy"], 0.0)
+        engine.active["deploy"] = ActiveRun("deploy-old", ended, RunControl(old))
         waiter = asyncio.ensure_future(engine.start_run("deploy", detach=True, wait=True))
         for _ in range(5):
             await asyncio.sleep(0)

@@ -77,13 +77,13 @@ class RecipeEngine:
         """The supervisor is stopping (daemon stop or restart, a signal): every run going
         on is interrupted at the step it is in, before any process is stopped under it (a
         step would otherwise fail for it), and stays resumable."""
-        going = [(task, control) for _id, task, control in self.active.values()]
-        for task, _control in going:
-            task.cancel()  # the runner records the run interrupted (runner.execute)
+        going = list(self.active.values())
+        for active in going:
+            active.task.cancel()  # the runner records the run interrupted (runner.execute)
         if going:
-            await asyncio.wait([task for task, _ in going], timeout=INTERRUPT_WAIT)
-        for _task, control in going:
-            run = control.run
+            await asyncio.wait([active.task for active in going], timeout=INTERRUPT_WAIT)
+        for active in going:
+            run = active.control.run
             step = next((s for s in run.steps if s.id == run.interrupted_step), None)
             if run.status == rs.RUN_INTERRUPTED and step is not None:
                 step.output = self._logged_output(run, step) or step.output
