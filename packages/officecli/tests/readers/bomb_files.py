@@ -103,3 +103,57 @@ def pdf_file(objects: list[bytes]) -> bytes:
 
 def stream(data: bytes, extra: bytes = b"") -> bytes:
     return b"<< /Length %d %s>>\nstream\n" % (len(data), extra) + data + b"\nendstream"
+
+
+CATALOG = b"<< /Type /Catalog /Pages 2 0 R >>"
+HELVETICA = b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>"
+_PAGE = b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents %d 0 R /Resources %s >>"
+
+
+def nested_forms_pdf(depth: int, fanout: int) -> bytes:
+    """One page drawing form X0; each form Xi draws X(i+1) `fanout` times, and the last,
+    X(depth), shows a word: fanout ** depth words from a few kilobytes."""
+    forms = []
+    for level in range(depth + 1):
+        if level < depth:
+            body = b" ".join([b"/X Do"] * fanout)
+            resources = b"<< /XObject << /X %d 0 R >> >>" % (7 + level)
+        else:
+            body = b"BT /F1 12 Tf 72 700 Td (bomb) Tj ET"
+            resources = b"<< /Font << /F1 5 0 R >> >>"
+        head = b"/Type /XObject /Subtype /Form /BBox [0 0 612 792] /Resources %s " % resources
+        forms.append(stream(body, head))
+    page = _PAGE % (4, b"<< /XObject << /X 6 0 R >> >>")
+    pages = b"<< /Type /Pages /Kids [3 0 R] /Count 1 >>"
+    return pdf_file([CATALOG, pages, page, stream(b"/X Do"), HELVETICA, *forms])
+
+
+def operators_pdf(operator: bytes, count: int, pages: int = 1) -> bytes:
+    """`pages` pages sharing one deflated content stream of `operator` `count` times
+    (text operators inside BT/ET, in Helvetica)."""
+    body = b"BT /F1 1 Tf 1 0 0 1 20 700 Tm\n" + operator * count + b"ET"
+    kids = b" ".join(b"%d 0 R" % (6 + n) for n in range(pages))
+    tree = b"<< /Type /Pages /Kids [%s] /Count %d >>" % (kids, pages)
+    content = stream(zlib.compress(body, 9), b"/Filter /FlateDecode ")
+    page = _PAGE % (4, b"<< /Font << /F1 5 0 R >> >>")
+    return pdf_file([CATALOG, tree, b"null", content, HELVETICA, *[page] * pages])
+
+
+def capped(argv: list[str], cap_mib: int, timeout: float) -> subprocess.CompletedProcess[bytes]:
+    """`argv` run in a child whose address space is capped at `cap_mib` MiB and whose run
+    is cut at `timeout` seconds: a regression fails the test, not the machine."""
+    import resource
+
+    def cap() -> None:
+        limit = cap_mib * MIB
+        resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
+
+    return subprocess.run(argv, capture_output=True, timeout=timeout, check=False, preexec_fn=cap)
+
+
+def doc2md_capped(
+    *args: str | Path, cap_mib: int = 1024, timeout: float = 60
+) -> tuple[int, dict[str, object]]:
+    """(exit code, JSON report) of doc2md run with `args` under a memory and time cap."""
+    done = capped([sys.executable, "-c", ENTRY, *map(str, args)], cap_mib, timeout)
+    return done.returncode, json.loads(done.stdout)

@@ -20,6 +20,7 @@ from officecli.doc2md.llms_txt import write_llms_txt
 from officecli.doc2md.plan import collect, plan_outputs
 from officecli.readers.model import ReadOptions
 from officecli.readers.ocr import OCR_UNAVAILABLE
+from officecli.readers.pdf.limits import LIMITS
 
 log = logging.getLogger("doc2md")
 POOL_THRESHOLD = 4  # below this many files, starting workers costs more than it saves
@@ -66,9 +67,19 @@ def _check_routes(values: dict[str, Any]) -> None:
         raise UsageError("--via-pdf needs LibreOffice", suggestion=libreoffice.INSTALL_HINT)
 
 
+def _pdf_limits(values: dict[str, Any]) -> dict[str, int]:
+    limits = {}
+    for name, (option, _what, default) in LIMITS.items():
+        limits[name] = values[option.lstrip("-").replace("-", "_")]
+        if limits[name] < 1:
+            raise UsageError(f"{option} must be at least 1", suggestion=f"e.g. {option} {default}")
+    return limits
+
+
 def read_options(values: dict[str, Any], files: int) -> ReadOptions:
     if values["max_cells"] < 1:
         raise UsageError("--max-cells must be at least 1", suggestion="e.g. --max-cells 200000")
+    pdf_limits = _pdf_limits(values)
     _check_routes(values)
     jobs = values["jobs"] or os.cpu_count() or 1
     return ReadOptions(
@@ -89,6 +100,7 @@ def read_options(values: dict[str, Any], files: int) -> ReadOptions:
         ocr_jobs=jobs if files < POOL_THRESHOLD else 1,
         recalc=values["recalc"],
         via_pdf=values["via_pdf"],
+        pdf_limits=pdf_limits,
     )
 
 

@@ -5,6 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Literal
 
+from officecli.readers.pdf.limits import default_limits
+
 BlockKind = Literal["heading", "paragraph", "list_item", "table", "image", "marker", "quote"]
 
 
@@ -85,6 +87,8 @@ class ReadOptions:
     ocr_jobs: int = 1  # pages OCR'd at once
     recalc: bool = False  # recalculate formulas that have no cached value (LibreOffice)
     via_pdf: bool = False  # read docx/xlsx/pptx through a PDF printed by LibreOffice
+    # PDF: what drawing the pages may build (pdf/limits.py: operators, forms, characters)
+    pdf_limits: dict[str, int] = field(default_factory=default_limits)
 
 
 def count_chars(text: str) -> int:
