@@ -157,3 +157,60 @@ def doc2md_capped(
     """(exit code, JSON report) of doc2md run with `args` under a memory and time cap."""
     done = capped([sys.executable, "-c", ENTRY, *map(str, args)], cap_mib, timeout)
     return done.returncode, json.loads(done.stdout)
+
+
+def merged_xlsx(
+    path: Path, rows: list[list[str]], merges: list[str], sheet_extra: str = ""
+) -> Path:
+    """A workbook written by hand (a library would expand the merges itself): one sheet of
+    `rows` of inline strings from A1, the `merges` ("A1:XFD1048576") and `sheet_extra`
+    XML before the cells (<cols> with a hidden column sends it to the expat scan)."""
+    import zipfile
+
+    main = "http://schemas.openxmlformats.org/spreadsheetml/2006/main"
+    rel = "http://schemas.openxmlformats.org/officeDocument/2006/relationships"
+    pkg = "http://schemas.openxmlformats.org/package/2006/relationships"
+    cells = "".join(
+        f'<row r="{r}">'
+        + "".join(
+            f'<c r="{chr(65 + c)}{r}" t="inlineStr"><is><t>{text}</t></is></c>'
+            for c, text in enumerate(row)
+            if text
+        )
+        + "</row>"
+        for r, row in enumerate(rows, 1)
+    )
+    merged = "".join(f'<mergeCell ref="{ref}"/>' for ref in merges)
+    sheet = (
+        f'<worksheet xmlns="{main}">{sheet_extra}<sheetData>{cells}</sheetData>'
+        f'<mergeCells count="{len(merges)}">{merged}</mergeCells></worksheet>'
+    )
+    ct = "http://schemas.openxmlformats.org/package/2006/content-types"
+    ox = "application/vnd.openxmlformats-officedocument.spreadsheetml"
+    parts = {
+        "[Content_Types].xml": (
+            f'<Types xmlns="{ct}"><Default Extension="rels" '
+            'ContentType="application/vnd.openxmlformats-package.relationships+xml"/>'
+            f'<Default Extension="xml" ContentType="application/xml"/>'
+            f'<Override PartName="/xl/workbook.xml" ContentType="{ox}.sheet.main+xml"/>'
+            f'<Override PartName="/xl/worksheets/sheet1.xml" ContentType="{ox}.worksheet+xml"/>'
+            "</Types>"
+        ),
+        "_rels/.rels": (
+            f'<Relationships xmlns="{pkg}"><Relationship Id="rId1" '
+            f'Type="{rel}/officeDocument" Target="xl/workbook.xml"/></Relationships>'
+        ),
+        "xl/workbook.xml": (
+            f'<workbook xmlns="{main}" xmlns:r="{rel}"><sheets>'
+            '<sheet name="Sheet1" sheetId="1" r:id="rId1"/></sheets></workbook>'
+        ),
+        "xl/_rels/workbook.xml.rels": (
+            f'<Relationships xmlns="{pkg}"><Relationship Id="rId1" '
+            f'Type="{rel}/worksheet" Target="worksheets/sheet1.xml"/></Relationships>'
+        ),
+        "xl/worksheets/sheet1.xml": sheet,
+    }
+    with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as zf:
+        for name, text in parts.items():
+            zf.writestr(name, text)
+    return path
