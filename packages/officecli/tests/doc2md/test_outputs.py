@@ -7,7 +7,7 @@ import os
 import signal
 import subprocess
 import sys
-import threading
+import time
 from pathlib import Path
 from typing import Any
 
@@ -78,29 +78,52 @@ def test_another_source_into_the_same_folder_needs_force(run_doc2md: Any, tmp_pa
     ]
 
 
+def _slow_pdf(path: Path, pages: int = 20, words: int = 9000) -> Path:
+    """A PDF of `pages` pages sharing one content stream of `words` ten-letter words:
+    seconds of reading a page, within every limit."""
+    body = b"BT /F1 1 Tf " + b"(AAAAAAAAAA) Tj\n" * words + b"ET"
+    objects = [
+        b"<< /Type /Catalog /Pages 2 0 R >>",
+        b"<< /Type /Pages /Kids [%s] /Count %d >>"
+        % (b" ".join(b"%d 0 R" % (5 + n) for n in range(pages)), pages),
+        b"<< /Length %d >>\nstream\n" % len(body) + body + b"\nendstream",
+        b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>",
+    ]
+    page = b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 3 0 R "
+    objects += [page + b"/Resources << /Font << /F1 4 0 R >> >> >>"] * pages
+    out = bytearray(b"%PDF-1.4\n")
+    offsets = []
+    for number, obj in enumerate(objects, 1):
+        offsets.append(len(out))
+        out += b"%d 0 obj\n" % number + obj + b"\nendobj\n"
+    xref = len(out)
+    out += b"xref\n0 %d\n0000000000 65535 f \n" % (len(objects) + 1)
+    out += b"".join(b"%010d 00000 n \n" % o for o in offsets)
+    out += b"trailer\n<< /Size %d /Root 1 0 R >>\nstartxref\n%d\n%%%%EOF\n" % (
+        len(objects) + 1,
+        xref,
+    )
+    path.write_bytes(bytes(out))
+    return path
+
+
 def test_sigterm_removes_temporary_files_as_sigint_does(tmp_path: Path) -> None:
-    fifo = tmp_path / "stuck.drawio"
-    os.mkfifo(fifo)  # doc2md blocks reading it: the run is surely in progress when signalled
+    slow = _slow_pdf(tmp_path / "slow.pdf")  # a minute of reading: surely in progress
     temp = tmp_path / "tmp"
     temp.mkdir()
     env = {**os.environ, "TMPDIR": str(temp)}
     proc = subprocess.Popen(
-        [sys.executable, "-c", ENTRY, str(DOCX), str(fifo), "-d", str(tmp_path / "out")],
+        [sys.executable, "-c", ENTRY, str(DOCX), str(slow), "-d", str(tmp_path / "out")],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         env=env,
     )
-    writer: list[int] = []  # opening the write end returns once doc2md opened the read end
-    opener = threading.Thread(target=lambda: writer.append(os.open(fifo, os.O_WRONLY)))
-    opener.daemon = True
-    opener.start()
-    opener.join(timeout=60)
-    try:
-        assert writer, proc.communicate(timeout=60)
-        proc.send_signal(signal.SIGTERM)
-    finally:
-        for fd in writer:
-            os.close(fd)
+    first = tmp_path / "out" / "test.md"  # written before the slow file is read
+    deadline = time.monotonic() + 60
+    while not first.exists() and proc.poll() is None and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert first.exists() and proc.poll() is None, proc.communicate(timeout=60)
+    proc.send_signal(signal.SIGTERM)
     out, _ = proc.communicate(timeout=60)
     assert proc.returncode == 130
     assert json.loads(out)["error_code"] == "INTERRUPTED"

@@ -11,6 +11,8 @@ import logging
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from agentcli.errors import InputError
+from agentcli.files import open_regular
 from agentcli.logs import describe_text
 from agentcli.report import Finding
 from officecli.doc2md.audit import audit
@@ -60,8 +62,11 @@ def read_document(path: Path, options: ReadOptions) -> Document:
 def front_matter(path: Path, doc: Document) -> str:
     from agentcli.envelope import dumps  # JSON strings are valid YAML double-quoted scalars
 
-    digest = hashlib.sha256(path.read_bytes()).hexdigest()
-    lines = ["---", f"source: {dumps(path.name)}", f"source_sha256: {dumps(digest)}"]
+    digest = hashlib.sha256()
+    with open_regular(path, path.name) as fh:  # in chunks: memory stays flat
+        while chunk := fh.read(1 << 20):
+            digest.update(chunk)
+    lines = ["---", f"source: {dumps(path.name)}", f"source_sha256: {dumps(digest.hexdigest())}"]
     lines += [f"{key}: {value}" for key, value in doc.counts.items()]
     lines.append(f"ocr: {'true' if doc.ocr_pages or doc.counts.get('ocr_pictures') else 'false'}")
     if doc.ocr_pages:
@@ -82,8 +87,9 @@ def title_and_summary(doc: Document) -> tuple[str, str]:
     return " ".join(heading.split()), summary
 
 
-def failed(plan: Plan, err: ReaderError | Exception) -> Result:
-    if isinstance(err, ReaderError):
+def failed(plan: Plan, err: Exception) -> Result:
+    """A file that could not be read; a crash when the error is not bad input (a bug)."""
+    if isinstance(err, ReaderError | InputError):
         message, suggestion, code = err.message, err.suggestion, err.code
     else:
         message = f"{plan.source.name}: unexpected {type(err).__name__} while reading"
@@ -92,14 +98,16 @@ def failed(plan: Plan, err: ReaderError | Exception) -> Result:
         "convert.failed", "error", message, location=str(plan.source), field=code,
         suggestion=suggestion,
     )  # fmt: skip
-    return Result(plan, False, findings=[finding], crashed=not isinstance(err, ReaderError))
+    return Result(
+        plan, False, findings=[finding], crashed=not isinstance(err, ReaderError | InputError)
+    )
 
 
 def convert(plan: Plan, options: ReadOptions, with_front_matter: bool) -> Result:
     """Read, render and audit one file; a file that cannot be read becomes convert.failed."""
     try:
         doc = read_document(plan.source, options)
-    except ReaderError as err:
+    except (ReaderError, InputError) as err:  # bad input (a pipe named as a file): exit 2
         return failed(plan, err)
     except Exception as exc:
         log.debug("reader crashed on %s", plan.source.name, exc_info=True)

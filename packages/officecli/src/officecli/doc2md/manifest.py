@@ -8,11 +8,14 @@ import logging
 from collections.abc import Iterable
 from pathlib import Path
 
+from agentcli.errors import InputError
+from agentcli.files import read_regular
 from agentcli.outputs import write_text_atomic
 from officecli.doc2md.convert import Plan
 from officecli.doc2md.errors import OutputConflictError
 
 MANIFEST = ".doc2md-manifest.json"
+MAX_MANIFEST_BYTES = 64 << 20  # a line per output file: millions of them
 log = logging.getLogger("doc2md")
 
 
@@ -23,13 +26,13 @@ def source_id(source: Path) -> str:
 def load(out_dir: Path) -> dict[str, str]:
     """Markdown file name -> the source it was written from ({} without a manifest)."""
     path = out_dir / MANIFEST
-    try:
-        data = json.loads(path.read_text("utf-8"))
+    try:  # a pipe or a device in its place is unreadable, never read
+        data = json.loads(read_regular(path, MAX_MANIFEST_BYTES).decode("utf-8"))
         outputs = data["outputs"]
         return {str(name): str(entry["source"]) for name, entry in outputs.items()}
     except FileNotFoundError:
         return {}
-    except (OSError, ValueError, KeyError, TypeError, AttributeError):
+    except (OSError, InputError, ValueError, KeyError, TypeError, AttributeError):
         log.warning("%s is unreadable; outputs it recorded are not protected", path)
         return {}
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from agentcli.errors import InputError, UsageError
+from agentcli.files import check_regular
 from agentcli.outputs import OutputIsInputError, file_identity
 from officecli.doc2md.convert import Plan
 from officecli.readers.registry import DOCUMENT_EXTENSIONS
@@ -32,6 +33,7 @@ def collect(inputs: list[str], recursive: bool) -> list[Path]:
                 and not p.name.startswith((".", "~$"))
             )
         else:
+            check_regular(path, raw)  # a pipe or a device: NotRegularFileError, before any work
             files.append(path)
     unique: dict[Path, Path] = {}
     for f in files:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from agentcli.commands import App, Arg, Command
-from agentcli.errors import InputError
+from agentcli.errors import FileTooLargeError, InputError, NotRegularFileError
 from agentcli.outputs import OutputIsInputError
 from officecli import __version__
 from officecli.fieldcheck.errors import MissingColumnError, RulesFileError
@@ -20,6 +20,8 @@ _ERRORS = (
     UnsafeFileError,
     BrokenFileError,
     EncryptedFileError,
+    NotRegularFileError,
+    FileTooLargeError,
 )
 
 
@@ -68,7 +70,7 @@ APP = App(
             f"{_H}:check_rules_handler",
             args=(Arg("rules", "the rules file (YAML)", type="path", required=True),),
             examples=("fieldcheck check-rules rules.yaml",),
-            errors=(RulesFileError,),
+            errors=(RulesFileError, NotRegularFileError),
             output={"type": "object", "description": "the rule ids, types and severities"},
         ),
         Command(

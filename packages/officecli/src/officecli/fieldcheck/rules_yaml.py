@@ -7,6 +7,7 @@ from datetime import date
 from pathlib import Path
 from typing import Any
 
+from agentcli.files import FileTooLargeError, read_regular
 from officecli.fieldcheck.errors import RulesFileError
 
 MAX_RULES_BYTES = 5 << 20
@@ -58,15 +59,19 @@ def read_yaml(path: Path) -> Any:
     from ruamel.yaml import YAML
     from ruamel.yaml.error import MarkedYAMLError, YAMLError
 
-    if path.stat().st_size > MAX_RULES_BYTES:
-        raise RulesFileError(f"{path.name}: larger than {MAX_RULES_BYTES} bytes")
     try:
-        text = path.read_text("utf-8-sig")
+        data = read_regular(path, MAX_RULES_BYTES, path.name)
+    except FileTooLargeError:
+        raise RulesFileError(f"{path.name}: larger than {MAX_RULES_BYTES} bytes") from None
+    except OSError as exc:
+        raise RulesFileError(f"{path.name}: cannot be read ({exc.strerror})") from None
+    try:
+        text = data.decode("utf-8-sig")
         doc = YAML(typ="rt").load(text)
     except RecursionError:
         raise RulesFileError(f"{path.name}: nested deeper than the YAML reader allows") from None
-    except UnicodeDecodeError as exc:
-        raise RulesFileError(f"{path.name}: not UTF-8 text: {exc}") from None
+    except UnicodeDecodeError as exc:  # the bytes themselves are never quoted
+        raise RulesFileError(f"{path.name}: not UTF-8 text (at byte {exc.start})") from None
     except MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         line, col = (mark.line + 1, mark.column + 1) if mark is not None else (0, 0)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from agentcli.commands import App, Arg, Command
+from agentcli.errors import NotRegularFileError
 from agentcli.outputs import OutputIsInputError
 from officecli import __version__
 from officecli.office_replace.errors import NewNameError, OutDirError, RulesError
@@ -43,7 +44,7 @@ REPLACE = Command(
         "office-replace -r docs/ --rules rules.csv --dry-run --fail-on info",
     ),
     errors=(
-        RulesError, OutDirError, NewNameError, OutputIsInputError,
+        RulesError, OutDirError, NewNameError, OutputIsInputError, NotRegularFileError,
         BrokenFileError, EncryptedFileError, UnsafeFileError, UnsupportedFormatError,
     ),
     output={"$ref": "agentcli report schema (schema_version, tool, meta, summary, findings)"},

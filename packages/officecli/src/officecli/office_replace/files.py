@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
 from agentcli.errors import InputError, UsageError
+from agentcli.files import check_regular
 from agentcli.outputs import refuse_inputs
 from officecli.office_replace.errors import NewNameError, OutDirError
 from officecli.office_replace.found import Found
@@ -79,6 +80,7 @@ def collect(
             rel = PurePosixPath(path.name)
             items.append(Item(path, rel, _selected(path.name, include, exclude)))
         else:
+            check_regular(path, raw)  # a pipe or a device: NotRegularFileError
             raise InputError(f"{raw}: no such file or folder", suggestion="check the path")
     unique: dict[Path, Item] = {}
     for item in items:

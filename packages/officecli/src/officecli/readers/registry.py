@@ -22,6 +22,7 @@ from importlib import import_module
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from agentcli.files import check_regular, open_regular
 from officecli.readers.safety import OLE_MAGIC, Package, UnsupportedFormatError
 from officecli.readers.tabular import open_table
 
@@ -39,6 +40,7 @@ class Format:
     zip_based: bool
 
     def read(self, path: Path, options: ReadOptions) -> Document:
+        check_regular(path, path.name)  # a pipe or a device: NotRegularFileError, before any read
         module, _, function = self.reader.partition(":")
         read: Callable[[Path, ReadOptions], Document] = getattr(import_module(module), function)
         return read(path, options)
@@ -66,7 +68,7 @@ _MAIN_PARTS = {
 def _sniff(path: Path) -> Format | None:
     """The format told by the first bytes (and, for a zip, its main part), or None."""
     try:
-        with open(path, "rb") as fh:
+        with open_regular(path, path.name) as fh:
             head = fh.read(512)
     except OSError:
         return None

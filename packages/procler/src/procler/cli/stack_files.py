@@ -5,7 +5,13 @@ CLI process (no supervisor) and import the export core only when they run."""
 import os
 
 from agentcli.commands import Arg, Command
-from agentcli.errors import ConditionNotMet, InputError, OutputIsInputError
+from agentcli.errors import (
+    ConditionNotMet,
+    FileTooLargeError,
+    InputError,
+    NotRegularFileError,
+    OutputIsInputError,
+)
 from procler.errors import (
     ConfigExists,
     ConfigInvalid,
@@ -76,7 +82,14 @@ IMPORT_ARGS = (
     ),
     Arg("--dry-run", "answer the resulting YAML instead of writing it", type="boolean"),
 )
-IMPORT_ERRORS = (InputError, ConfigExists, Conflict, OutputIsInputError)
+IMPORT_ERRORS = (
+    InputError,
+    NotRegularFileError,
+    FileTooLargeError,
+    ConfigExists,
+    Conflict,
+    OutputIsInputError,
+)
 ERRORS = (
     ConfigNotFound,
     ConfigInvalid,
@@ -224,9 +237,12 @@ def export(values: "dict[str, Any]", command: "Command") -> "dict[str, Any]":
 def _read_input(values: "dict[str, Any]") -> "tuple[Path, str]":
     from pathlib import Path
 
+    from agentcli.files import read_regular_text
+    from procler.export.imported import MAX_IMPORT_BYTES
+
     path = Path(values["path"])
-    try:
-        return path, path.read_text(encoding="utf-8")
+    try:  # a pipe or a device: NotRegularFileError (exit 2), never a read that blocks
+        return path, read_regular_text(path, MAX_IMPORT_BYTES, str(path))
     except (OSError, UnicodeDecodeError) as exc:
         raise InputError(
             f"cannot read {path}: {exc}", suggestion="give an existing text file"

@@ -11,6 +11,8 @@ from typing import Any
 from procler.errors import Conflict
 from procler.export.fidelity import FidelityWarning, dump_yaml
 
+MAX_IMPORT_BYTES = 8 << 20  # a Procfile, a compose file or a config: never megabytes
+
 
 @dataclass
 class Imported:

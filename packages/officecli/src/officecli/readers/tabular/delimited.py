@@ -12,11 +12,12 @@ from officecli.readers.tabular.table import (
     Opened,
     TableReadError,
     closing_on_error,
+    open_text,
 )
 
 
 def delimited_rows(path: Path, encoding: str, delimiter: str) -> Opened:
-    fh = open(path, encoding=encoding, newline="")  # noqa: SIM115 - closed by open_table
+    fh = open_text(path, encoding, newline="")  # closed by open_table
     reader = csv.reader(fh, delimiter=delimiter)
     try:
         header = next(reader, [])
