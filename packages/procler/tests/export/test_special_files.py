@@ -81,6 +81,7 @@ def test_an_env_file_past_its_bound_is_a_finding(project: Path) -> None:
     (project / "big.env").write_bytes(b"A=" + b"x" * MAX_ENV_FILE_BYTES)
     write_config(project, "version: 1\nprocesses:\n  a: {command: x, env_file: big.env}\n")
     code, env = capped(project, "config", "validate")
+    assert code == 1
     assert [e["message"] for e in env["data"]["errors"]] == [
         f"env_file {project / 'big.env'}: larger than {MAX_ENV_FILE_BYTES} bytes"
     ]

@@ -25,6 +25,12 @@ _ERRORS = (
 )
 
 
+_DATASET_ROOT = Arg(
+    "--dataset-root",
+    "folder the rules file's datasets must resolve inside (default: the rules file's folder)",
+    type="path",
+)
+
 VALIDATE = Command(
     "validate",
     "check a CSV/TSV/xlsx/JSON/JSONL/Markdown table against a rules file; report findings",
@@ -42,6 +48,7 @@ VALIDATE = Command(
             multiple=True,
             metavar="NAME=FILE",
         ),
+        _DATASET_ROOT,
         Arg(
             "--fail-on",
             "lowest severity that makes the exit code 1",
@@ -68,7 +75,7 @@ APP = App(
             "check-rules",
             "check a rules file without any data (exit 2 with the line of the first problem)",
             f"{_H}:check_rules_handler",
-            args=(Arg("rules", "the rules file (YAML)", type="path", required=True),),
+            args=(Arg("rules", "the rules file (YAML)", type="path", required=True), _DATASET_ROOT),
             examples=("fieldcheck check-rules rules.yaml",),
             errors=(RulesFileError, NotRegularFileError),
             output={"type": "object", "description": "the rule ids, types and severities"},

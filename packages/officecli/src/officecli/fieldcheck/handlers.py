@@ -60,8 +60,10 @@ def build_report(ruleset: RuleSet, data: str, result: Result) -> Report:
 
 
 def validate_handler(values: dict[str, Any], command: Command) -> Outcome:
-    ruleset = load_rules(values["rules"])
     options = _options(values)
+    ruleset = load_rules(
+        values["rules"], dataset_root=values.get("dataset_root"), given=options.datasets
+    )
     if values.get("output"):  # -o onto the data and the rules is refused before the handler
         others = [Path(p) for p in options.datasets.values()]
         refuse_inputs(
@@ -75,7 +77,7 @@ def validate_handler(values: dict[str, Any], command: Command) -> Outcome:
 
 
 def check_rules_handler(values: dict[str, Any], command: Command) -> dict[str, Any]:
-    ruleset = load_rules(values["rules"])
+    ruleset = load_rules(values["rules"], dataset_root=values.get("dataset_root"))
     return {
         "rules_file": str(Path(values["rules"])),
         "name": ruleset.name,

@@ -186,8 +186,11 @@ def load_rules(path_arg: str) -> list[Rule]:
             unknown = [c for c in columns if c not in COLUMNS]
             absent = [c for c in ("find", "replace") if c not in columns]
             if unknown or absent:
+                # a header naming no known column is not quoted: it may be a secret's first line
                 what = (
-                    f"unknown column(s) {', '.join(unknown)}"
+                    "no column it names is a rules column"
+                    if len(unknown) == len(columns)
+                    else f"unknown column(s) {', '.join(unknown)}"
                     if unknown
                     else f"no {' or '.join(absent)} column"
                 )

@@ -2,6 +2,7 @@
 that no other command imports Textual (far too heavy for their start-up)."""
 
 from agentcli.commands import Arg, Command
+from agentcli.errors import FileTooLargeError, NotRegularFileError
 from procler.cli.processes import SUPERVISED
 
 TUI_COMMANDS: "tuple[Command, ...]" = (
@@ -18,7 +19,8 @@ TUI_COMMANDS: "tuple[Command, ...]" = (
                 type="path",
             ),
         ),
-        errors=SUPERVISED,  # its calls forward to a supervisor (or read the disk)
+        # its calls forward to a supervisor (or read the disk); --keys is read first
+        errors=(*SUPERVISED, NotRegularFileError, FileTooLargeError),
         examples=("procler tui", "procler tui --keys my-keys.toml"),
         output={"type": "object", "description": "none: the terminal shows the UI"},
         mode="stream",

@@ -7,7 +7,7 @@ import re
 from collections.abc import Callable
 from typing import Any
 
-from agentcli.errors import InputError
+from agentcli.errors import AgentError
 from agentcli.files import read_regular_text
 from procler.config.build_watch import build_watch
 from procler.config.dotenv import MAX_ENV_FILE_BYTES, DotenvError, is_plain, parse_dotenv
@@ -156,7 +156,7 @@ class ProcessBuilder:
                 env_files.append(EnvFile(path, tuple(pairs), is_plain(text)))
             except FileNotFoundError:
                 self.findings.add(where, f"env_file not found: {path}", "create it or fix the path")
-            except InputError as exc:  # not a regular file, or too large
+            except AgentError as exc:  # not a regular file, or too large: a finding
                 self.findings.add(where, exc.message, "name a regular file of KEY=VALUE lines")
             except (OSError, UnicodeDecodeError, DotenvError) as exc:
                 self.findings.add(where, f"cannot read env_file {path}: {exc}", "fix the file")

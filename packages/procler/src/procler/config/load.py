@@ -7,7 +7,7 @@ from collections.abc import Mapping
 from dataclasses import replace
 from typing import Any
 
-from agentcli.errors import InputError
+from agentcli.errors import AgentError
 from agentcli.files import read_regular_text
 from procler.config.build import build_project
 from procler.config.definitions import (
@@ -36,7 +36,7 @@ def read_config_text(config_path: str, findings: Findings) -> str | None:
     device is refused, never read (it could block forever or never end)."""
     try:
         return read_regular_text(config_path, MAX_CONFIG_BYTES, "the config file")
-    except InputError as exc:
+    except AgentError as exc:  # not a regular file, or too large: a finding, like the rest
         findings.at(0, 0, "", exc.message, "name a regular YAML file")
         return None
     except (OSError, UnicodeDecodeError) as exc:

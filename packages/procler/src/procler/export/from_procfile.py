@@ -21,7 +21,7 @@ import shlex
 from dataclasses import dataclass
 from pathlib import Path
 
-from agentcli.errors import InputError
+from agentcli.errors import AgentError
 from agentcli.files import read_regular_text
 from procler.config.keys import NAME_PATTERN
 from procler.export.imported import MAX_IMPORT_BYTES, Imported, literal
@@ -156,7 +156,7 @@ class _Reader:
         else:
             try:  # a pipe or a device is refused, never read
                 text = read_regular_text(nested.procfile, MAX_IMPORT_BYTES, str(nested.procfile))
-            except InputError as exc:
+            except AgentError as exc:  # not a regular file, or too large: warned
                 why = exc.message
             except (OSError, UnicodeDecodeError) as exc:
                 why = f"cannot read {nested.procfile}: {exc.__class__.__name__}"
