@@ -5,7 +5,7 @@ from __future__ import annotations
 import sys
 from typing import Any
 
-from agentcli.commands import App, Arg, Command, Outcome
+from agentcli.commands import App, Arg, Command, Field, FileFormat, Outcome
 from agentcli.errors import ConditionNotMet, InputError
 from agentcli.main import main
 from agentcli.report import Finding, Report
@@ -73,6 +73,22 @@ APP = App(
             "sample_app:check",
             mode="report",
             args=(Arg("data", "a file to check", type="path"),),
+            files=(
+                FileFormat(
+                    "data file",
+                    "DATA",
+                    "a CSV file, one row per thing",
+                    (
+                        Field("name", "what the thing is called", required=True),
+                        Field(
+                            "size",
+                            "how big it is",
+                            values=(("small", "fits in a hand"), ("large", "does not")),
+                            default="small",
+                        ),
+                    ),
+                ),
+            ),
         ),
         Command("job wait", "wait for a condition", "sample_app:wait", errors=(ConditionNotMet,)),
         Command("job interrupt", "be interrupted", "sample_app:interrupt"),

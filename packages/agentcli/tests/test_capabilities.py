@@ -39,6 +39,24 @@ def test_capabilities_document() -> None:
     assert greet["errors"] == ["USAGE", "INTERNAL", "INTERRUPTED"]
     check = next(c for c in caps["commands"] if c["name"] == "check")
     assert [a["name"] for a in check["arguments"]] == ["data", "format", "output"]
+    assert check["file_formats"] == [
+        {
+            "name": "data file",
+            "argument": "DATA",
+            "summary": "a CSV file, one row per thing",
+            "fields": [
+                {"name": "name", "help": "what the thing is called", "required": True},
+                {
+                    "name": "size",
+                    "help": "how big it is",
+                    "required": False,
+                    "default": "small",
+                    "values": {"small": "fits in a hand", "large": "does not"},
+                },
+            ],
+        }
+    ]
+    assert "file_formats" not in greet
     assert {e["code"] for e in caps["errors"]} == {
         "USAGE",
         "INTERNAL",

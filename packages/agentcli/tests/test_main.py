@@ -94,6 +94,18 @@ def test_help_is_human_text(capsys: pytest.CaptureFixture[str]) -> None:
     assert out.startswith("usage: sample greet NAME [--times INTEGER]")
 
 
+def test_help_describes_the_files_a_command_reads(capsys: pytest.CaptureFixture[str]) -> None:
+    assert run(APP, ["check", "--help"]) == 0
+    out = capsys.readouterr().out
+    assert out.split("\n\n")[3].rstrip("\n") == (
+        "data file (DATA): a CSV file, one row per thing\n"
+        "  name                   what the thing is called (required)\n"
+        "  size: small|large      how big it is (default: small)\n"
+        "      small              fits in a hand\n"
+        "      large              does not"
+    )
+
+
 def test_real_process_stdout_holds_only_the_envelope() -> None:
     proc = subprocess.run(
         [sys.executable, SAMPLE, "boom"], capture_output=True, text=True, timeout=60

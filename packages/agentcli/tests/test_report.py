@@ -7,6 +7,7 @@ import jsonschema
 from agentcli.report import (
     Finding,
     Report,
+    render_csv,
     render_html,
     render_markdown,
     report_schema,
@@ -84,3 +85,12 @@ def test_output_file_is_utf8_without_bom_and_lf(tmp_path: Path) -> None:
     )
     assert "合計" in raw.decode("utf-8")
     assert [p.name for p in tmp_path.iterdir()] == ["r.csv"]
+
+
+def test_details_are_in_json_only_when_a_finding_has_some() -> None:
+    report = sample()
+    report.add(Finding("X-1", "error", "length narrowed", details={"direction": "narrowed"}))
+    data = report.to_dict()
+    jsonschema.validate(data, report_schema())
+    assert [f.get("details") for f in data["findings"]] == [None, None, {"direction": "narrowed"}]
+    assert render_csv(report).splitlines()[-1] == "error,X-1,,,length narrowed,,,"

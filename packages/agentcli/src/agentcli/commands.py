@@ -72,6 +72,49 @@ class Arg:
         return [f for f in (self.short, self.name) if f] if not self.positional else [self.name]
 
 
+class Field:
+    """One field of a file a command reads (a column of a rules file): what it means, and
+    the values it takes, each with its meaning (none: any text)."""
+
+    __slots__ = ("default", "help", "name", "required", "values")
+
+    def __init__(
+        self,
+        name: "str",
+        help: "str",
+        *,
+        values: "tuple[tuple[str, str], ...]" = (),
+        default: "str" = "",
+        required: "bool" = False,
+    ) -> "None":
+        self.name = name
+        self.help = help
+        self.values = values
+        self.default = default
+        self.required = required
+
+
+class FileFormat:
+    """A file a command reads through one of its arguments, described field by field, so
+    that `--help` and `capabilities` say what the file may hold."""
+
+    __slots__ = ("argument", "fields", "name", "summary")
+
+    def __init__(
+        self, name: "str", argument: "str", summary: "str", fields: "tuple[Field, ...]"
+    ) -> "None":
+        self.name = name
+        self.argument = argument
+        self.summary = summary
+        self.fields = fields
+
+    def field(self, name: "str") -> "Field":
+        for f in self.fields:
+            if f.name == name:
+                return f
+        raise KeyError(name)
+
+
 class Command:
     """Everything about one command; the CLI, capabilities, REST and MCP derive from it.
 
@@ -93,6 +136,7 @@ class Command:
         errors: "tuple[type[AgentError], ...]" = (),
         output: "Mapping[str, Any] | None" = None,
         mode: "Mode" = "envelope",
+        files: "tuple[FileFormat, ...]" = (),
     ) -> "None":
         self.name = name
         self.summary = summary
@@ -105,6 +149,7 @@ class Command:
         self.errors = errors
         self.output: Mapping[str, Any] = output or {}
         self.mode = mode
+        self.files = files  # the files its arguments name, field by field
 
     @property
     def words(self) -> "list[str]":
@@ -206,6 +251,19 @@ def arg_schema(arg: "Arg") -> "dict[str, Any]":
     return out
 
 
+def file_schema(fmt: "FileFormat") -> "dict[str, Any]":
+    """Describe a file a command reads, for capabilities."""
+    fields = []
+    for f in fmt.fields:
+        out: dict[str, Any] = {"name": f.name, "help": f.help, "required": f.required}
+        if f.default:
+            out["default"] = f.default
+        if f.values:
+            out["values"] = dict(f.values)
+        fields.append(out)
+    return {"name": fmt.name, "argument": fmt.argument, "summary": fmt.summary, "fields": fields}
+
+
 def error_schema(err: "type[AgentError]") -> "dict[str, Any]":
     return {"code": err.code, "exit_code": int(err.exit_code), "suggestion": err.default_suggestion}
 
@@ -221,20 +279,21 @@ def capabilities(app: "App") -> "dict[str, Any]":
         errs = cmd.all_errors()
         for err in errs:
             all_errors.setdefault(err.code, err)
-        commands.append(
-            {
-                "name": cmd.name,
-                "summary": cmd.summary,
-                "mode": cmd.mode,
-                "idempotent": cmd.idempotent,
-                "destructive": cmd.destructive,
-                "read_only": cmd.read_only,
-                "arguments": [arg_schema(a) for a in command_args(cmd)],
-                "examples": list(cmd.examples),
-                "errors": [e.code for e in errs],
-                "output_schema": dict(cmd.output),
-            }
-        )
+        described: dict[str, Any] = {
+            "name": cmd.name,
+            "summary": cmd.summary,
+            "mode": cmd.mode,
+            "idempotent": cmd.idempotent,
+            "destructive": cmd.destructive,
+            "read_only": cmd.read_only,
+            "arguments": [arg_schema(a) for a in command_args(cmd)],
+            "examples": list(cmd.examples),
+            "errors": [e.code for e in errs],
+            "output_schema": dict(cmd.output),
+        }
+        if cmd.files:
+            described["file_formats"] = [file_schema(f) for f in cmd.files]
+        commands.append(described)
     return {
         "tool": app.name,
         "version": app.version,

@@ -306,6 +306,18 @@ def help_text(app: "App", cmd: "Command | None") -> "str":
         extra = f" (choices: {', '.join(a.choices)})" if a.choices else ""
         extra += f" (default: {a.default})" if a.default not in (None, False) else ""
         lines.append(f"  {label.ljust(22)} {a.help}{extra}")
+    for fmt in cmd.files:
+        lines += ["", f"{fmt.name} ({fmt.argument}): {fmt.summary}"]
+        for f in fmt.fields:
+            label = f.name + (": " + "|".join(v for v, _ in f.values) if f.values else "")
+            notes = " (required)" if f.required else f" (default: {f.default})" if f.default else ""
+            wide = len(label) > 22  # the meaning goes under a long label
+            lines.append(
+                f"  {label}\n  {'':22} {f.help}{notes}"
+                if wide
+                else f"  {label.ljust(22)} {f.help}{notes}"
+            )
+            lines += [f"      {value.ljust(18)} {meaning}" for value, meaning in f.values]
     if cmd.examples:
         lines += ["", "examples:"] + [f"  {e}" for e in cmd.examples]
     return "\n".join(lines) + "\n"

@@ -6,7 +6,9 @@ import csv
 import html
 import io
 import json
+from collections.abc import Mapping
 from dataclasses import dataclass, field
+from dataclasses import field as _field  # Finding has a member named `field`
 from pathlib import Path
 from typing import Any, Literal
 
@@ -39,7 +41,11 @@ MetaValue = str | int | float | bool
 
 @dataclass(frozen=True)
 class Finding:
-    """One observation; every key is always present, empty string when it does not apply."""
+    """One observation; every key is always present, empty string when it does not apply.
+
+    `details` holds a tool's own facts about the finding, by name (`direction: narrowed`),
+    for a program to act on without parsing the message; rendered in JSON only, and only
+    when there are some (the message says the same in words)."""
 
     rule_id: str
     severity: Severity
@@ -49,9 +55,16 @@ class Finding:
     expected: str = ""
     actual: str = ""
     suggestion: str = ""
+    details: Mapping[str, str] = _field(default_factory=dict)
 
     def to_dict(self) -> dict[str, str]:
         return {k: str(getattr(self, k)) for k in FINDING_KEYS}
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = self.to_dict()
+        if self.details:
+            out["details"] = dict(self.details)
+        return out
 
 
 @dataclass
@@ -82,7 +95,7 @@ class Report:
             "title": self.title,
             "meta": dict(self.meta),
             "summary": self.summary,
-            "findings": [f.to_dict() for f in self.findings],
+            "findings": [f.to_json() for f in self.findings],
         }
 
 

@@ -60,19 +60,21 @@ def test_a_design_sheet_reads_alike_from_calamine_and_from_the_scan(tmp_path: Pa
     used, fast, exact = _tables_both_ways(path)
     assert (used, fast == exact) == ([True, True], True)
     api = fast[1][0]
-    assert [t.headers for t in api.tables] == [
-        ["メソッド", "GET"],
+    assert [t.headers for t in api.tables] == [  # the blocks naming the key (物理名)
         ["No", "物理名", "桁数/最小", "桁数/最大", "必須"],
-        ["コード", "名称"],
         ["物理名", "型"],
     ]
-    assert [r.values for r in api.tables[1].rows][1:] == [
+    assert [r.values for r in api.tables[0].rows][1:] == [
         ["2", "name", " ", "20", "FALSE"],
         ["3", "ｒａｔｅ", "0.1", "1e+20", ""],
     ]
     assert api.loose is not None
     assert [(r.number, r.values) for r in api.loose.rows] == [
         (0, ["API定義書", "", "版", "1.5"]),
+        (1, ["メソッド", "GET", "", ""]),
+        (4, ["", "", "コード", "名称"]),
+        (5, ["", "", "A", "甲"]),
+        (6, ["", "", "B", "乙"]),
         (9, ["区分", "レスポンス", "", ""]),
     ]
 

@@ -25,7 +25,7 @@ def _table_sheet(length: int, nullable: str) -> list[list[Any]]:
 
 
 def test_table_preset_keys_on_physical_name(diff: Diff) -> None:
-    old, new = _table_sheet(10, ""), _table_sheet(12, "○")
+    old, new = _table_sheet(12, "○"), _table_sheet(10, "")  # narrowed: errors
     new[1][0], new[2][0] = 2, 1  # sequence numbers renumbered: ignored
     new[1][6] = "主キー"
     _, report = diff({"T": old}, {"T": new}, "--type", "table")
@@ -104,7 +104,7 @@ def test_invalid_preset_is_exit_2_with_file_line_column(
 def test_unknown_key_names_the_closest_column(diff: Diff) -> None:
     code, env = diff({"S": api_rows()}, {"S": api_rows()}, "--key", "物理")
     assert (code, env["error_code"]) == (2, "UNKNOWN_COLUMN")
-    assert env["suggestion"].startswith("the closest existing column is '物理名'")
+    assert env["suggestion"].startswith("did you mean '物理名'? (--key 物理名)")
 
 
 def test_unknown_ignored_column_names_the_closest(diff: Diff) -> None:

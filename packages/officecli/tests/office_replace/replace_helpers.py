@@ -97,3 +97,30 @@ def para(*runs: str) -> str:
 def run(text: str, props: str = "") -> str:
     rpr = f"<w:rPr>{props}</w:rPr>" if props else ""
     return f'<w:r>{rpr}<w:t xml:space="preserve">{text}</w:t></w:r>'
+
+
+ENTRY = "from officecli.office_replace.cli import main; main()"
+
+
+def run_capped(
+    *args: str | Path, memory_mib: int = 512, timeout: float = 120
+) -> tuple[int, dict[str, Any]]:
+    """The console script in a child whose address space is capped (RLIMIT_AS), so that a
+    regression that balloons fails the test instead of exhausting the machine."""
+    import resource
+    import subprocess
+    import sys
+
+    def cap() -> None:
+        limit = memory_mib << 20
+        resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
+
+    proc = subprocess.run(
+        [sys.executable, "-c", ENTRY, *map(str, args)],
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        preexec_fn=cap,  # the limit is set in the child, before exec
+        check=False,
+    )
+    return proc.returncode, json.loads(proc.stdout) if proc.stdout else {"stderr": proc.stderr}

@@ -168,8 +168,17 @@ def renamable_book(path: Path) -> Path:
     summary.add_chart(chart, "E1")
     wb.save(path)
     linked = SHAPE.replace("<sp ", "<sp textlink=\"'売上2024'!A1\" ")
+    titles = (
+        '<TitlesOfParts><vt:vector xmlns:vt="http://schemas.openxmlformats.org/officeDocument/'
+        '2006/docPropsVTypes" size="2" baseType="lpstr"><vt:lpstr>売上2024</vt:lpstr>'
+        "<vt:lpstr>Summary</vt:lpstr></vt:vector></TitlesOfParts></Properties>"
+    )
     patch_zip(
-        path, {"xl/drawings/drawing1.xml": lambda xml: xml.replace("</wsDr>", linked + "</wsDr>")}
+        path,
+        {
+            "xl/drawings/drawing1.xml": lambda xml: xml.replace("</wsDr>", linked + "</wsDr>"),
+            "docProps/app.xml": lambda xml: xml.replace("</Properties>", titles),
+        },
     )
     return path
 
@@ -180,11 +189,47 @@ def test_a_sheet_rename_rewrites_every_reference(replace: Replace, tmp_path: Pat
     rules = write_rules(
         tmp_path / "r.csv", [["find", "replace", "scope"], ["2024", "2025", "sheetname"]]
     )
+    code, planned = replace(source, "--rules", rules, "--dry-run")
     code, report = replace(source, "--rules", rules, "-d", tmp_path / "out")
     assert code == 0
-    assert [(f["location"], f["expected"], f["actual"]) for f in findings(report, "R2")] == [
-        ("book.xlsx :: workbook :: sheet '売上2024'", "売上2024", "売上2025")
+    assert planned["findings"] == report["findings"]
+    old, new = "'売上2024'!$A$1:$A$3", "'売上2025'!$A$1:$A$3"
+    assert [
+        (f["location"], f["field"], f["expected"], f["actual"]) for f in findings(report, "R2")
+    ] == [
+        ("book.xlsx :: workbook :: sheet '売上2024'", "sheetname", "売上2024", "売上2025"),
+        ("book.xlsx :: Summary!A1 formula", "sheet reference", "'売上2024'!A1", "'売上2025'!A1"),
+        (
+            "book.xlsx :: Summary!A2 formula",
+            "sheet reference",
+            "SUM('売上2024'!A1:A3)+SUM(売上2024!A1)",
+            "SUM('売上2025'!A1:A3)+SUM(売上2025!A1)",
+        ),
+        (
+            "book.xlsx :: Summary!C1 conditional format",
+            "sheet reference",
+            "'売上2024'!$A$1>1",
+            "'売上2025'!$A$1>1",
+        ),
+        ("book.xlsx :: Summary!B1 data validation", "sheet reference", old, new),
+        (
+            "book.xlsx :: drawing1 :: shape 'Note box' textlink",
+            "sheet reference",
+            "'売上2024'!A1",
+            "'売上2025'!A1",
+        ),
+        ("book.xlsx :: chart1 :: series 1 values", "sheet reference", old, new),
+        ("book.xlsx :: workbook :: defined name 'total'", "sheet reference", old, new),
+        ("book.xlsx :: docProps/app.xml", "sheet reference", "売上2024", "売上2025"),
     ]
+    assert report["meta"]["rule R2"] == 9
+    # a string that only looks like a reference is not one: no rule changes it
+    (literal,) = findings(report, "rule.uncovered")
+    assert (literal["location"], literal["expected"], literal["suggestion"]) == (
+        "book.xlsx :: Summary!A3 formula",
+        '"売上2024!A1"',
+        "no rule changes it: edit it by hand",
+    )
     wb = openpyxl.load_workbook(tmp_path / "out" / "book.xlsx")
     summary = wb["Summary"]
     assert wb.sheetnames == ["売上2025", "Summary"]
@@ -235,7 +280,10 @@ def test_cell_comments_only_with_the_comments_story(replace: Replace, tmp_path: 
     wb.active["B2"].comment = Comment("ask Acme Corp", "me")
     wb.save(tmp_path / "in" / "c.xlsx")
     code, report = replace(tmp_path / "in" / "c.xlsx", "--rules", text_rules(tmp_path), "--dry-run")
-    assert (code, report["findings"]) == (0, [])
+    assert (code, places(report, "rule.uncovered")) == (0, ["c.xlsx :: Sheet!B2 comment"])
+    assert findings(report)[0]["suggestion"] == (
+        "add comments to --stories: --stories body,headers,footnotes,comments,notes,charts"
+    )
     code, report = replace(
         tmp_path / "in" / "c.xlsx", "--rules", text_rules(tmp_path), "-d", tmp_path / "out",
         "--stories", "body,comments",

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from officecli.office_replace.sheetnames import name_problem, rewrite_formula
+from officecli.office_replace.formulas import rewrite_formula
+from officecli.office_replace.sheetnames import name_problem
 
 RENAMES = {"data": "売上", "it's": "Its Data", "q1": "Q1 2025"}
 

@@ -6,6 +6,8 @@ from __future__ import annotations
 import random
 import re
 
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from lxml import etree
 
 from officecli.office_replace.rules import compile_rule
@@ -36,3 +38,33 @@ def test_any_split_gives_the_same_text_as_str_replace() -> None:
                 assert seg.text == old
             assert seg.el.text == (seg.text if overlapped else None)
             at += len(old)
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    pieces=st.lists(st.text("abx", max_size=6), min_size=1, max_size=8),
+    rules=st.lists(
+        st.tuples(st.text("abx", min_size=1, max_size=3), st.text("abxY", max_size=4)),
+        min_size=1,
+        max_size=4,
+    ),
+)
+def test_rules_in_order_give_what_each_rule_gives_on_the_joined_text(
+    pieces: list[str], rules: list[tuple[str, str]]
+) -> None:
+    """Each rule sees the text the previous ones left, whatever the split into runs; and a
+    segment no match overlapped is not touched."""
+    segments = [Segment(etree.Element("t"), piece) for piece in pieces]
+    compiled = [
+        compile_rule(n, {"find": find, "replace": new}, "r.csv")
+        for n, (find, new) in enumerate(rules, 2)
+    ]
+    expected = "".join(pieces)
+    for find, new in rules:
+        expected = expected.replace(find, new)
+    apply_rules(segments, compiled)
+    assert "".join(s.text for s in segments) == expected
+    for seg, piece in zip(segments, pieces, strict=True):
+        assert seg.el.text is None or seg.el.text == seg.text
+        if seg.el.text is None:
+            assert seg.text == piece

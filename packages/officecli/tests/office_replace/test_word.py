@@ -141,7 +141,22 @@ def test_comments_only_with_the_comments_story(replace: Replace, tmp_path: Path)
     (tmp_path / "in").mkdir()
     document.save(str(tmp_path / "in" / "c.docx"))
     code, report = replace(tmp_path / "in" / "c.docx", "--rules", rules(tmp_path), "--dry-run")
-    assert (code, findings(report)) == (0, [])
+    assert code == 0
+    assert [
+        (f["severity"], f["location"], f["field"], f["expected"], f["suggestion"])
+        for f in findings(report)
+    ] == [
+        (
+            "warning",
+            "c.docx :: comments :: paragraph 1",
+            "co",
+            "ask Acme Corp",
+            "add comments to --stories: --stories body,headers,footnotes,comments,notes,charts",
+        )
+    ]
+    assert findings(report)[0]["message"] == (
+        "rule co (text) finds 'Acme Corp' in comments text, which --stories leaves out"
+    )
     code, report = replace(
         tmp_path / "in" / "c.docx",
         "--rules",

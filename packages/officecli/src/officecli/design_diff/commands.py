@@ -37,7 +37,7 @@ _FAIL_ON = Arg(
     default="info",
 )
 _PRESET = (
-    Arg("--type", "preset: which columns are keys, ignored, and how severe each change is", choices=("api", "table", "screen", "generic"), default="generic"),
+    Arg("--type", "preset: which columns are keys, ignored, and how severe each change is (narrowing above widening)", choices=("api", "table", "screen", "generic"), default="generic"),
     Arg("--preset-file", "a team's own preset (YAML, as `design-diff presets` shows them)", type="path"),
 )  # fmt: skip
 _SHEETS = (
@@ -55,7 +55,7 @@ EXCEL = Command(
         Arg("--before", "the old workbook (.xlsx)", type="path", required=True),
         Arg("--after", "the new workbook (.xlsx)", type="path", required=True),
         *_PRESET,
-        Arg("--key", "key column header (repeatable for a compound key)", multiple=True),
+        Arg("--key", "key column header (repeatable for a compound key); the row naming it is the header, even under a title block", multiple=True),
         *_SHEETS,
         Arg("--ignore", "leave this column out of the comparison (repeatable)", multiple=True),
         Arg("--ignore-space", "trim and collapse whitespace before comparing", short="-w", type="boolean"),
@@ -63,6 +63,7 @@ EXCEL = Command(
         Arg("--no-nfkc", "keep full-width and half-width forms apart (NFKC folding is on by default)", type="boolean"),
         Arg("--numeric-tolerance", "numbers closer than this are equal", type="number", default=0.0),
         Arg("--formulas", "compare formulas instead of their cached values", type="boolean"),
+        Arg("--no-renamed-rows", "report a changed key as a row removed and a row added, not as one row.renamed", type="boolean"),
         _FAIL_ON,
     ),
     examples=(

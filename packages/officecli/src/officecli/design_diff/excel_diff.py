@@ -19,6 +19,7 @@ from officecli.design_diff.pair_read import read_pair
 from officecli.design_diff.presets import Preset
 from officecli.design_diff.table_diff import TableDiff, TableOptions, find_column
 from officecli.design_diff.workbook import (
+    Row,
     Sheet,
     Table,
     import_readers,
@@ -26,7 +27,7 @@ from officecli.design_diff.workbook import (
     workbook_grids,
 )
 from officecli.fieldcheck.errors import closest
-from officecli.readers.grid import SheetGrid
+from officecli.readers.grid import SheetGrid, column_letter
 
 
 @dataclass(frozen=True)
@@ -63,16 +64,32 @@ def _jaccard(a: set[str], b: set[str]) -> float:
     return shared / union if union else 0.0
 
 
-def _firsts(table: Table) -> set[str]:
-    return set(map(itemgetter(0), map(attrgetter("values"), table.rows)))
+def _column_values(table: Table, col: int) -> set[str]:
+    return set(map(itemgetter(col), map(attrgetter("values"), table.rows)))
 
 
-def table_similarity(a: Table, b: Table) -> float:
-    """Half the likeness of the headers, half that of the first column's values: tables
-    with the same header (request and response items) pair by what they hold."""
+def _leading_columns(a: Table, b: Table) -> tuple[int, int]:
+    """The first column of `a` whose header `b` has too, and that column in `b` (a key
+    column moved or a column before it removed); else both first columns."""
+    labels = [label_key(h) for h in b.headers]
+    for i, header in enumerate(a.headers):
+        if label_key(header) in labels:
+            return i, labels.index(label_key(header))
+    return 0, 0
+
+
+def table_similarity(a: Table, b: Table, alone: bool = False) -> float:
+    """Half the likeness of the headers, half that of the values of their first shared
+    column: tables with the same header (request and response items) pair by what they
+    hold, and a table whose columns moved is still itself. `alone`: the only table of
+    both sheets, where the score only decides whether they pair."""
     headers = _jaccard({label_key(h) for h in a.headers}, {label_key(h) for h in b.headers})
-    firsts = _jaccard(_firsts(a), _firsts(b))
-    return (headers + firsts) / 2 if a.rows and b.rows else headers
+    if not (a.rows and b.rows):
+        return headers
+    if headers == 1.0 and alone:  # paired whatever the values: (1 + x) / 2 >= 0.5
+        return 1.0
+    i, j = _leading_columns(a, b)
+    return (headers + _jaccard(_column_values(a, i), _column_values(b, j))) / 2
 
 
 def select_sheets(sheets: list[Sheet], names: tuple[str, ...], other: list[Sheet]) -> list[Sheet]:
@@ -96,11 +113,13 @@ class WorkbookDiff:
         self.findings: list[Finding] = []
         self.tables = 0
 
-    def _sheet_finding(self, rule: str, message: str, sheet: str, **parts: str) -> None:
+    def _sheet_finding(
+        self, rule: str, message: str, sheet: str, expected: str = "", actual: str = ""
+    ) -> None:
         self.counts[rule] += 1
         severity = self.preset.severity(rule)
         self.findings.append(
-            Finding(rule_id=rule, severity=severity, message=message, location=sheet, **parts)
+            Finding(rule, severity, message, sheet, expected=expected, actual=actual)
         )
 
     def run(self, before: str, after: str) -> DiffResult:
@@ -110,7 +129,9 @@ class WorkbookDiff:
             return workbook_grids(path, formulas=opts.formulas, max_cells=opts.max_cells)
 
         def tables(grids: list[SheetGrid]) -> list[Sheet]:
-            return [sheet_tables(grid, self.preset, opts.header_row) for grid in grids]
+            return [
+                sheet_tables(grid, self.preset, opts.header_row, opts.table.keys) for grid in grids
+            ]
 
         import_readers()  # once, before the fork: the child inherits them
         old_all, new_all = read_pair(read, tables, before, after)
@@ -152,10 +173,11 @@ class WorkbookDiff:
 
     def _tables(self, old: Sheet, new: Sheet) -> None:
         """Tables paired by likeness (best first); an unpaired table is all added/removed."""
+        alone = len(old.tables) == len(new.tables) == 1
         pairs = assign_similar(
             list(range(len(old.tables))),
             list(range(len(new.tables))),
-            lambda i, j: table_similarity(old.tables[i], new.tables[j]),
+            lambda i, j: table_similarity(old.tables[i], new.tables[j], alone),
             SIMILARITY_THRESHOLD,
         )
         paired = dict((j, i) for i, j in pairs)
@@ -166,7 +188,7 @@ class WorkbookDiff:
             if i not in paired.values():
                 self.findings += self._table(table, _like(table, new.name))
         if old.loose and new.loose:
-            self.findings += self._table(old.loose, new.loose)
+            self.findings += self._table(*_same_columns(old.loose, new.loose))
         elif new.loose:
             self.findings += self._table(_like(new.loose, old.name), new.loose)
         elif old.loose:
@@ -191,6 +213,22 @@ def _check_ignored(labels: tuple[str, ...], headers: list[list[str]]) -> None:
                 suggestion=f"the closest existing column is {near!r}",
                 data={"column": label, "closest": near},
             )
+
+
+def _same_columns(old: Table, new: Table) -> tuple[Table, Table]:
+    """Two versions of a sheet's loose cells over the columns either has: a value cleared
+    in one version is then compared with the empty cell it left."""
+    cols = sorted(set(old.columns) | set(new.columns))
+    return _on_columns(old, cols), _on_columns(new, cols)
+
+
+def _on_columns(table: Table, cols: list[int]) -> Table:
+    if cols == table.columns:
+        return table
+    at = {c: i for i, c in enumerate(table.columns)}
+    rows = [Row(r.number, [r.values[at[c]] if c in at else "" for c in cols], r.section) for r in table.rows]  # fmt: skip
+    headers = [f"({column_letter(c)})" for c in cols]
+    return Table(table.sheet, headers, cols, table.header_row, rows, table.loose, table.span)
 
 
 def _like(shape: Table, sheet: str) -> Table:

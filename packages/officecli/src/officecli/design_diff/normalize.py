@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from dataclasses import dataclass
-from itertools import chain
+from operator import itemgetter
 
 _SPACES = re.compile(r"\s+")
 _NUMBER = re.compile(r"[-+]?(\d+(\.\d*)?|\.\d+)([eE][-+]?\d+)?")
@@ -34,20 +34,16 @@ class Normaliser:
             text = text.casefold()
         return text
 
-    def rows(self, rows: list[list[str]]) -> list[list[str]]:
-        """Many rows at once, each distinct value normalised once (sheets repeat theirs);
-        the rows themselves when every value is already normal (the common case, found by
-        one C-level test of all the values joined by NUL, a character that never combines,
-        so the whole is NFKC exactly when each value is)."""
-        if not self.whitespace and not self.case:
-            values = list(chain.from_iterable(rows))
-            joined = "\0".join(values)
-            if not self.nfkc or joined.isascii():
-                return rows
-            if joined.count("\0") == len(values) - 1 and unicodedata.is_normalized("NFKC", joined):
-                return rows
-        shown = {v: self(v) for v in set[str]().union(*rows)}
-        return [list(map(shown.__getitem__, row)) for row in rows]
+    def keeps(self, values: list[str]) -> bool:
+        """Whether every value is already normal (the common case: one C-level test of the
+        values joined by NUL, a character that never combines, so that the whole is NFKC
+        exactly when each value is)."""
+        if self.whitespace or self.case:
+            return False
+        joined = "\0".join(values)
+        if not self.nfkc or joined.isascii():
+            return True
+        return joined.count("\0") == len(values) - 1 and unicodedata.is_normalized("NFKC", joined)
 
     def same(self, a: str, b: str) -> bool:
         """Whether two normalised values are equal (numbers within the tolerance)."""
@@ -58,6 +54,33 @@ class Normaliser:
             if x is not None and y is not None:
                 return abs(x - y) <= self.tolerance
         return False
+
+
+class NormalRows:
+    """A table's rows normalised on first use. Most rows of a diff are compared as read:
+    equal values are equal once normalised, so only keys, samples and the rows whose
+    values differ are normalised (each distinct key value once)."""
+
+    def __init__(self, rows: list[list[str]], normaliser: Normaliser) -> None:
+        self.rows = rows
+        self.normaliser = normaliser
+        self.done: dict[int, list[str]] = {}
+
+    def __len__(self) -> int:
+        return len(self.rows)
+
+    def row(self, i: int) -> list[str]:
+        done = self.done.get(i)
+        if done is None:
+            done = self.done[i] = list(map(self.normaliser, self.rows[i]))
+        return done
+
+    def column(self, col: int) -> list[str]:
+        values = list(map(itemgetter(col), self.rows))
+        if self.normaliser.keeps(values):
+            return values
+        shown = {v: self.normaliser(v) for v in set(values)}
+        return list(map(shown.__getitem__, values))
 
 
 def as_number(text: str) -> float | None:

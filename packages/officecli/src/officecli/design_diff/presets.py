@@ -2,8 +2,9 @@
 
 A preset says how header labels are recognised (`columns`: role -> labels), which roles
 form the row key (`keys`, optionally within a `scope` column or section rows), which are
-ignored, and the severity of each kind of change. `spec` (API definitions only) tells the
-OpenAPI check how to read endpoints, sections, types and required marks.
+ignored, which are graded by direction (`grading`: sizes, types, required marks), and the
+severity of each kind of change. `spec` (API definitions only) tells the OpenAPI check how
+to read endpoints, sections, types and required marks.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from typing import Any
 from agentcli.errors import UsageError
 from agentcli.report import SEVERITIES, Severity
 from officecli.design_diff.errors import PresetError
+from officecli.design_diff.grading import Direction, Grading, ladder_rungs
 from officecli.design_diff.normalize import label_key
 from officecli.design_diff.rules import EXCEL_RULES
 from officecli.fieldcheck.errors import RulesFileError, closest
@@ -24,8 +26,10 @@ from officecli.readers.paths import not_a_file
 PRESET_NAMES = ("api", "table", "screen", "generic")
 DIFF_RULES = tuple(EXCEL_RULES)
 _TOP = ("name", "description", "columns", "keys", "scope", "section_rows", "ignore")
-_TOP_ALL = (*_TOP, "severity", "spec")
-_SEVERITY_KEYS = ("default", "rules", "changed", "added")
+_TOP_ALL = (*_TOP, "severity", "spec", "grading")
+_SEVERITY_KEYS = ("default", "rules", "changed", "narrowed", "widened", "added")
+_BY_ROLE = ("changed", "narrowed", "widened")  # severity by the role of a changed cell
+_GRADING_KEYS = ("sizes", "types", "required", "nullable", "marks", "ladders")
 _ADDED_KEYS = ("column", "optional", "severity")
 _SPEC_KEYS = ("method_labels", "path_labels", "sections", "required_values", "types")
 SPEC_SECTIONS = ("path", "query", "header", "request", "response")
@@ -74,8 +78,11 @@ class Preset:
     default_severity: Severity = "warning"
     rule_severity: dict[str, Severity] = field(default_factory=dict)
     changed_severity: dict[str, Severity] = field(default_factory=dict)
+    narrowed_severity: dict[str, Severity] = field(default_factory=dict)
+    widened_severity: dict[str, Severity] = field(default_factory=dict)
     added: AddedRule | None = None
     spec: SpecHints = field(default_factory=SpecHints)
+    grading: Grading = field(default_factory=Grading)
 
     def role_of(self, header: str) -> str:
         """The role a header label plays ('' when none); a two-level header by either part."""
@@ -85,9 +92,15 @@ class Preset:
                 return role
         return ""
 
-    def severity(self, rule_id: str, role: str = "") -> Severity:
-        if rule_id == "cell.changed" and role in self.changed_severity:
-            return self.changed_severity[role]
+    def severity(self, rule_id: str, role: str = "", direction: Direction = "") -> Severity:
+        """A rule's severity; a changed cell's by its role, and by its direction when the
+        preset grades that role's widening and narrowing apart."""
+        if rule_id == "cell.changed":
+            graded = {"narrowed": self.narrowed_severity, "widened": self.widened_severity}
+            if direction and role in graded[direction]:
+                return graded[direction][role]
+            if role in self.changed_severity:
+                return self.changed_severity[role]
         return self.rule_severity.get(rule_id, self.default_severity)
 
 
@@ -150,11 +163,12 @@ def _severities(ck: _Check, top: dict[Any, Any], roles: dict[str, Any]) -> dict[
     rules = ck.mapping(sev.get("rules", {}), "severity.rules", sev, "rules")
     ck.known(rules, DIFF_RULES, "severity.rules")
     out["rule_severity"] = {k: ck.severity(rules, k) for k in rules}
-    changed = ck.mapping(sev.get("changed", {}), "severity.changed", sev, "changed")
-    for k in changed:
-        if k not in roles:
-            raise ck.fail(f"{k!r} is not a role of `columns`", changed, k, value=False)
-    out["changed_severity"] = {k: ck.severity(changed, k) for k in changed}
+    for key in _BY_ROLE:
+        by_role = ck.mapping(sev.get(key, {}), f"severity.{key}", sev, key)
+        for k in by_role:
+            if k not in roles:
+                raise ck.fail(f"{k!r} is not a role of `columns`", by_role, k, value=False)
+        out[f"{key}_severity"] = {k: ck.severity(by_role, k) for k in by_role}
     if "added" in sev:
         added = ck.mapping(sev["added"], "severity.added", sev, "added")
         ck.known(added, _ADDED_KEYS, "severity.added")
@@ -190,6 +204,39 @@ def _spec(ck: _Check, top: dict[Any, Any]) -> SpecHints:
     )
 
 
+def _grading(ck: _Check, top: dict[Any, Any], roles: dict[str, Any]) -> Grading:
+    if "grading" not in top:
+        return Grading()
+    node = ck.mapping(top["grading"], "grading", top, "grading")
+    ck.known(node, _GRADING_KEYS, "grading")
+
+    def role_set(key: str) -> frozenset[str]:
+        if key not in node:
+            return frozenset()
+        for i in range(len(ck.texts(node, key, f"grading.{key}"))):
+            ck.role(node[key], i, roles)
+        return frozenset(str(v) for v in node[key])
+
+    ladders = node.get("ladders", [])
+    if not isinstance(ladders, list) or not all(isinstance(x, list) for x in ladders):
+        raise ck.fail("grading.ladders must be a list of ladders (lists of types)", node, "ladders")
+    rungs: list[list[tuple[str, ...]]] = []
+    for ladder in ladders:
+        for i, rung in enumerate(ladder):
+            if not isinstance(rung, str | list):
+                raise ck.fail("a rung is a type or a list of synonyms", ladder, i)
+        rungs.append([ck.texts(ladder, i, "a rung") if isinstance(r, list) else (r,) for i, r in enumerate(ladder)])  # fmt: skip
+    marks = ck.texts(node, "marks", "grading.marks") if "marks" in node else ()
+    return Grading(
+        sizes=role_set("sizes"),
+        types=role_set("types"),
+        required=role_set("required"),
+        nullable=role_set("nullable"),
+        marks=frozenset(label_key(m) for m in marks),
+        rungs=ladder_rungs(rungs),
+    )
+
+
 def parse_preset(doc: Any, label: str) -> Preset:
     """Check a preset's YAML tree (ruamel, with positions) and build the Preset."""
     ck = _Check(label)
@@ -219,6 +266,7 @@ def parse_preset(doc: Any, label: str) -> Preset:
         section_rows=section_rows,
         ignore=ignore,
         spec=_spec(ck, top),
+        grading=_grading(ck, top, columns),
         **_severities(ck, top, columns),
     )
 

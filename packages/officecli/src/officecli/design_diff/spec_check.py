@@ -56,9 +56,21 @@ class SpecCheck:
         self.severities = severities
         self.findings: list[Finding] = []
 
-    def put(self, rule: str, message: str, location: str, **parts: str) -> None:
+    def put(
+        self,
+        rule: str,
+        message: str,
+        location: str,
+        *,
+        field: str,
+        suggestion: str,
+        expected: str = "",
+        actual: str = "",
+    ) -> None:
         self.findings.append(
-            Finding(rule, self.severities[rule], message, location=location, **parts)
+            Finding(
+                rule, self.severities[rule], message, location, field, expected, actual, suggestion
+            )
         )
 
     def endpoints(self, excel: list[Endpoint], oas: list[Operation], bases: list[str]) -> None:

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from officecli.design_diff.errors import NoHeaderError, WorkbookError
-from officecli.design_diff.normalize import as_number
+from officecli.design_diff.header import Header, find_header
 from officecli.design_diff.presets import Preset
 from officecli.readers import registry
 from officecli.readers.grid import SheetGrid, merged_cells, table_blocks, table_header
@@ -22,7 +22,6 @@ from officecli.readers.paths import not_a_file
 
 Cells = Mapping[tuple[int, int], str]
 Values = Callable[[list[int], list[int]], list[list[str]]]  # rows' values in a table's columns
-HEADER_SCAN_ROWS = 10  # the header is among a table's first rows (titles may come first)
 
 
 @dataclass
@@ -49,27 +48,6 @@ class Sheet:
     tables: list[Table]
     cells: Cells = field(default_factory=dict)  # every displayed value (labelled cells)
     loose: Table | None = None  # titles, labelled cells: whatever no table holds
-
-
-def _filled(cells: Cells, row: int, cols: list[int]) -> int:
-    return sum(1 for c in cols if cells.get((row, c), "").strip())
-
-
-def _header_index(cells: Cells, band: list[int], cols: list[int], preset: Preset) -> int:
-    """Index in `band` of the header: the first row naming two preset roles, else the
-    first row of labels (no number among them: `版数 | 1.0` is a value, not a header)
-    filled at least half as wide as the table."""
-    scan = band[:HEADER_SCAN_ROWS]
-    for i, r in enumerate(scan):
-        roles = {preset.role_of(cells.get((r, c), "")) for c in cols} - {""}
-        if len(roles) >= 2:
-            return i
-    for i, r in enumerate(scan):
-        texts = [cells.get((r, c), "") for c in cols]
-        numbers = any(as_number(t) is not None for t in texts if t.strip())
-        if not numbers and _filled(cells, r, cols) >= max(2, (len(cols) + 1) // 2):
-            return i
-    return -1
 
 
 def _unique(headers: list[str], cols: list[int]) -> list[str]:
@@ -118,8 +96,12 @@ def _table(
     return Table(grid.name, _unique(headers, cols), cols, last, rows, span=span)
 
 
-def sheet_tables(grid: SheetGrid, preset: Preset, header_row: int = 0) -> Sheet:
-    """The tables of one sheet; `header_row` (1-based, 0 = auto) fixes the header's row.
+def sheet_tables(
+    grid: SheetGrid, preset: Preset, header_row: int = 0, keys: tuple[str, ...] = ()
+) -> Sheet:
+    """The tables of one sheet; `header_row` (1-based, 0 = auto) fixes the header's row,
+    else it is found (header.py). When some blocks name the key (--key labels or the
+    preset's key roles), the others are labels around the tables, not tables.
     Dense rows (calamine) are read by row slices; other sheets by their dict of cells."""
     dense = merged_rows(grid.rows, grid.merges) if grid.rows is not None else None
     cells: Cells
@@ -137,16 +119,20 @@ def sheet_tables(grid: SheetGrid, preset: Preset, header_row: int = 0) -> Sheet:
         def values_of(rows: list[int], cols: list[int]) -> list[list[str]]:
             return [[sparse.get((r, c), "") for c in cols] for r in rows]
 
-    tables = []
+    found: list[tuple[list[int], list[int], Header]] = []
     for band, cols in blocks:
         if len(cols) < 2 or len(band) < 1:
             continue
         if header_row and band[0] <= header_row - 1 <= band[-1]:
-            start = band.index(header_row - 1) if header_row - 1 in band else -1
+            at = band.index(header_row - 1) if header_row - 1 in band else -1
+            header = Header(at, True)
         else:
-            start = _header_index(cells, band, cols, preset)
-        if start >= 0:
-            tables.append(_table(grid, cells, values_of, (band, cols), start, preset))
+            header = find_header(cells, band, cols, preset, keys)
+        if header.index >= 0:
+            found.append((band, cols, header))
+    if any(header.names_key for _b, _c, header in found):
+        found = [block for block in found if block[2].names_key]
+    tables = [_table(grid, cells, values_of, (band, cols), h.index, preset) for band, cols, h in found]  # fmt: skip
     return Sheet(grid.name, tables, cells, _loose(grid.name, cells, tables))
 
 
@@ -167,10 +153,24 @@ def _loose(sheet: str, cells: Cells, tables: list[Table]) -> Table | None:
         free = {k: v for k, v in cells.items() if k[1] not in held.get(k[0], nothing) and v.strip()}
     if not free:
         return None
+    free |= _spaces_beside(cells, {r for r, _c in free}, held)
     cols = sorted({c for _r, c in free})
     rows = [Row(r, [free.get((r, c), "") for c in cols]) for r in sorted({r for r, _c in free})]
     headers = [f"({column_letter(c)})" for c in cols]
     return Table(sheet, headers, cols, rows[0].number, rows, loose=True)
+
+
+def _spaces_beside(
+    cells: Cells, rows: set[int], held: dict[int, frozenset[int]]
+) -> dict[tuple[int, int], str]:
+    """Cells holding only spaces on the rows of loose labels: a value turned to a space,
+    or a space cleared, is a change to report (a row of spaces alone is blank)."""
+    nothing: frozenset[int] = frozenset()
+    if isinstance(cells, RowCells):
+        found = ((r, c, v) for r in rows for c, v in enumerate(cells.rows[r]))
+    else:
+        found = ((r, c, v) for (r, c), v in cells.items() if r in rows)
+    return {(r, c): v for r, c, v in found if v and not v.strip() and c not in held.get(r, nothing)}
 
 
 READER_MODULES = (  # what reading an xlsx imports on its way (lazily: other tools need less)

@@ -1,6 +1,7 @@
 """Console entry point: parse and render only (agentcli.main does both).
 
-`office-replace INPUT...` is shorthand for `office-replace replace INPUT...`.
+`office-replace INPUT...` is shorthand for `office-replace replace INPUT...`, and
+`office-replace --help` for `office-replace replace --help` (the rules file's columns).
 """
 
 from __future__ import annotations
@@ -14,5 +15,10 @@ from officecli.office_replace.commands import APP
 
 def main() -> None:
     agent_main.interrupt_on_sigterm()
-    sys.argv[1:] = with_command(sys.argv[1:], "replace", ("replace", "capabilities"))
+    argv = sys.argv[1:]
+    sys.argv[1:] = (
+        ["replace", *argv]
+        if argv in (["--help"], ["-h"])
+        else with_command(argv, "replace", ("replace", "capabilities"))
+    )
     agent_main.main(APP)

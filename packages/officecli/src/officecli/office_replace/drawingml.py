@@ -4,13 +4,12 @@ of each a:p and where it is. Fields (slide numbers, dates) are protected; a:br i
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator
 
 from lxml import etree
 
-from officecli.office_replace.found import Found
 from officecli.office_replace.package import EditablePackage
-from officecli.office_replace.rules import Rule
+from officecli.office_replace.stories import Story
 from officecli.office_replace.textedit import Segment, barrier
 
 A = "http://schemas.openxmlformats.org/drawingml/2006/main"
@@ -88,24 +87,15 @@ def paragraphs(
         yield " / ".join([*reversed(where), f"paragraph {number}"]), segments(p), silent
 
 
-def edit_part(
-    pkg: EditablePackage,
-    part: str,
-    rules: Sequence[Rule],
-    found: Found,
-    *where: str,
-    story: str,
-    within: str | None = None,
-) -> None:
-    """Apply the rules to the DrawingML paragraphs of one part; mark it if anything changed."""
-    if found.paragraphs(paragraphs(pkg.xml(part), within), rules, *where, story=story):
-        pkg.mark(part)
+def story(
+    pkg: EditablePackage, part: str, story: str, *where: str, within: str | None = None
+) -> Story:
+    """The DrawingML paragraphs of one part (only those under `within` elements, if given)."""
+    return Story(story, part, where, lambda: paragraphs(pkg.xml(part), within))
 
 
-def edit_charts(
-    pkg: EditablePackage, source: str, rules: Sequence[Rule], found: Found, *where: str
-) -> None:
+def chart_stories(pkg: EditablePackage, source: str, *where: str) -> Iterator[Story]:
     """Titles of the charts a part (slide or drawing) shows."""
     for chart in pkg.targets(source, "chart"):
         label = chart.rpartition("/")[2].removesuffix(".xml")
-        edit_part(pkg, chart, rules, found, *where, label, story="charts", within=CHART_TITLE)
+        yield story(pkg, chart, "charts", *where, label, within=CHART_TITLE)

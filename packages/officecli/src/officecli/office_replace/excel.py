@@ -1,21 +1,25 @@
-"""Replace in an Excel package, editing the XML parts directly (no openpyxl round trip, so
-shapes, images, charts, comments and validation survive): shared strings, inline strings,
-rich-text runs, drawings, chart titles, and cell comments with the `comments` story.
+"""The stories of an Excel package, edited in the XML parts directly (no openpyxl round trip,
+so shapes, images, charts, comments and validation survive): shared strings, inline strings,
+rich-text runs, drawings, chart titles, and cell comments (the `comments` story).
 Phonetic runs (furigana, x:rPh) are never edited or matched; a changed string that has them
 gets a warning.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass
+from functools import cache
 
 from lxml import etree
 
-from officecli.office_replace.drawingml import edit_charts, edit_part
-from officecli.office_replace.found import FURIGANA, Found
+from officecli.office_replace.commands import FURIGANA
+from officecli.office_replace.drawingml import chart_stories, story
+from officecli.office_replace.found import Found, Paragraphs
 from officecli.office_replace.package import EditablePackage
 from officecli.office_replace.rules import Rule
-from officecli.office_replace.textedit import Segment, apply_rules
+from officecli.office_replace.stories import Story
+from officecli.office_replace.textedit import Segment
 
 X = "http://schemas.openxmlformats.org/spreadsheetml/2006/main"
 R_ID = "{http://schemas.openxmlformats.org/officeDocument/2006/relationships}id"
@@ -66,64 +70,80 @@ def _place(cells: list[str], index: int) -> str:
     return ", ".join(cells[:MAX_LISTED_CELLS]) + (f" (+{more} more cells)" if more > 0 else "")
 
 
-def _edit_strings(
-    items: Iterator[tuple[str, etree._Element]], rules: Sequence[Rule], found: Found
-) -> bool:
-    edited = False
-    for place, item in items:
-        segments = string_segments(item)
-        if not segments:
-            continue
-        before = "".join(s.text for s in segments)
-        for hit in apply_rules(segments, rules):
-            edited = edited or not hit.skipped
-            found.hit(hit, place, story="body")
-        after = "".join(s.text for s in segments)
-        if after != before and item.find(X_RPH) is not None:
-            found.warn(
-                FURIGANA,
-                "the furigana (phonetic guide) of this text was left as it was and no longer "
-                "matches the changed text",
-                place,
-                expected=before,
-                actual=after,
-            )
-    return edited
+@dataclass
+class Strings(Story):
+    """SpreadsheetML strings (shared, inline, comments): their x:t and rich-text runs.
+
+    A changed string that has furigana (x:rPh) gets a warning: the reading is left as it was.
+    """
+
+    items: Callable[[], Iterator[tuple[str, etree._Element]]] = lambda: iter(())
+
+    def edit(self, pkg: EditablePackage, rules: Sequence[Rule], found: Found) -> None:
+        found.growth.begin(self.label)
+        edited = False
+        for place, item in self.items():
+            segments = string_segments(item)
+            before = "".join(s.text for s in segments)
+            if segments and found.paragraph(segments, rules, place, story=self.story, silent=False):
+                edited = True
+            after = "".join(s.text for s in segments)
+            if after != before and item.find(X_RPH) is not None:
+                found.warn(
+                    FURIGANA,
+                    "the furigana (phonetic guide) of this text was left as it was and no "
+                    "longer matches the changed text",
+                    place,
+                    expected=before,
+                    actual=after,
+                )
+        if edited:
+            pkg.mark(self.part)
 
 
-def replace_excel(
-    pkg: EditablePackage, rules: Sequence[Rule], stories: set[str], found: Found
-) -> None:
+def strings(
+    story: str, part: str, name: str, items: Callable[[], Iterator[tuple[str, etree._Element]]]
+) -> Strings:
+    def read() -> Paragraphs:
+        return ((place, string_segments(item), False) for place, item in items())
+
+    return Strings(story, part, (), read, name, items)
+
+
+def excel_stories(pkg: EditablePackage) -> Iterator[Story]:
     main = pkg.main_part()
     book = sheets(pkg, main)
-    if "body" in stories:
-        shared = pkg.targets(main, "sharedStrings")
-        if shared:
-            users = _cells_by_string(pkg, book)
-            items = pkg.xml(shared[0]).iter(X_SI)
-            located = ((_place(users.get(n, []), n), si) for n, si in enumerate(items))
-            if _edit_strings(located, rules, found):
-                pkg.mark(shared[0])
-        for name, part in book:
-            inline = (
+    users = cache(lambda: _cells_by_string(pkg, book))  # walks every cell: once, if asked
+    for shared in pkg.targets(main, "sharedStrings")[:1]:
+
+        def located(shared: str = shared) -> Iterator[tuple[str, etree._Element]]:
+            items = pkg.xml(shared).iter(X_SI)
+            return ((_place(users().get(n, []), n), si) for n, si in enumerate(items))
+
+        yield strings("body", shared, "sharedStrings", located)
+    for name, part in book:
+
+        def inline(name: str = name, part: str = part) -> Iterator[tuple[str, etree._Element]]:
+            return (
                 (f"{name}!{item.getparent().get('r')}", item)
                 for item in pkg.xml(part).iter(X_IS)
                 if item.getparent() is not None and item.getparent().get("t") == "inlineStr"
             )
-            if _edit_strings(inline, rules, found):
-                pkg.mark(part)
+
+        yield strings("body", part, f"{name} inline strings", inline)
     for name, part in book:
-        if "comments" in stories:
-            for comments in pkg.targets(part, "comments"):
-                notes = (
+        for comments in pkg.targets(part, "comments"):
+
+            def notes(
+                name: str = name, comments: str = comments
+            ) -> Iterator[tuple[str, etree._Element]]:
+                return (
                     (f"{name}!{c.get('ref')} comment", c.find(X_TEXT))
                     for c in pkg.xml(comments).iter(X_COMMENT)
                     if c.find(X_TEXT) is not None
                 )
-                if _edit_strings(notes, rules, found):
-                    pkg.mark(comments)
+
+            yield strings("comments", comments, f"{name} comments", notes)
         for drawing in pkg.targets(part, "drawing"):
-            if "body" in stories:
-                edit_part(pkg, drawing, rules, found, name, story="body")
-            if "charts" in stories:
-                edit_charts(pkg, drawing, rules, found, name)
+            yield story(pkg, drawing, "body", name)
+            yield from chart_stories(pkg, drawing, name)

@@ -16,6 +16,7 @@ from agentcli.files import check_regular
 from agentcli.outputs import refuse_inputs
 from officecli.office_replace.errors import NewNameError, OutDirError
 from officecli.office_replace.found import Found
+from officecli.office_replace.growth import renamed
 from officecli.office_replace.rules import Rule
 from officecli.office_replace.textedit import Hit
 from officecli.readers.registry import BY_EXTENSION, FORMATS
@@ -122,12 +123,11 @@ def rename_files(items: Sequence[Item], rules: Sequence[Rule], found: dict[str, 
         if item.selected and rules:
             suffix = item.relative.suffix
             stem = item.relative.name[: len(name) - len(suffix)]
-            for rule in rules:
-                new = rule.sub(stem)
-                if new != stem:
-                    hit = Hit(rule, stem + suffix, new + suffix, stem + suffix, new + suffix, "")
-                    found[item.label].hit(hit, "file name", story="filename")
-                    stem = new
+            growth = found[item.label].growth
+            for rule, old, new in renamed(stem, rules, growth, "file name"):
+                hit = Hit(rule, old + suffix, new + suffix, old + suffix, new + suffix, "")
+                found[item.label].hit(hit, "file name", story="filename")
+                stem = new
             name = stem + suffix
             problem = filename_problem(name) if name != item.relative.name else ""
             if problem:

@@ -6,14 +6,12 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
 from agentcli.report import Finding
+from officecli.office_replace.commands import DEFAULT_FACTOR, SKIPPED
+from officecli.office_replace.growth import Growth
 from officecli.office_replace.rules import Rule
 from officecli.office_replace.textedit import Hit, Segment, apply_rules
 
 Paragraphs = Iterable[tuple[str, list[Segment], bool]]
-
-SKIPPED = "replace.skipped"
-FURIGANA = "replace.furigana"
-FAILED = "replace.failed"
 
 
 @dataclass
@@ -21,8 +19,13 @@ class Found:
     """Findings of one file, located as `FILE :: part-or-story :: place`."""
 
     label: str
+    factor: int = DEFAULT_FACTOR  # --max-growth
     findings: list[Finding] = field(default_factory=list)
     replaced: int = 0
+    growth: Growth = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.growth = Growth(self.label, self.factor)
 
     def where(self, *parts: str) -> str:
         return " :: ".join((self.label, *[p for p in parts if p]))
@@ -56,8 +59,30 @@ class Found:
             )
         )
 
+    def rewritten(self, rule_id: str, what: str, old: str, new: str, *where: str) -> None:
+        """A reference that a rename rewrites (a formula naming a renamed sheet)."""
+        self.replaced += 1
+        self.findings.append(
+            Finding(
+                rule_id,
+                "info",
+                f"{what}: {old!r} -> {new!r}",
+                location=self.where(*where),
+                field="sheet reference",
+                expected=old,
+                actual=new,
+            )
+        )
+
     def warn(
-        self, rule_id: str, message: str, *where: str, expected: str = "", actual: str = ""
+        self,
+        rule_id: str,
+        message: str,
+        *where: str,
+        expected: str = "",
+        actual: str = "",
+        field: str = "",
+        suggestion: str = "",
     ) -> None:
         self.findings.append(
             Finding(
@@ -65,19 +90,30 @@ class Found:
                 "warning",
                 message,
                 location=self.where(*where),
+                field=field,
                 expected=expected,
                 actual=actual,
+                suggestion=suggestion,
             )
         )
+
+    def paragraph(
+        self, segments: list[Segment], rules: Sequence[Rule], *where: str, story: str, silent: bool
+    ) -> bool:
+        """Apply the rules to one paragraph; report it unless silent. True if anything changed."""
+        edited = False
+        for hit in apply_rules(segments, rules, self.growth):
+            edited = edited or not hit.skipped
+            if not silent:
+                self.hit(hit, *where, story=story)
+        return edited
 
     def paragraphs(self, items: Paragraphs, rules: Sequence[Rule], *where: str, story: str) -> bool:
         """Apply the rules to each paragraph; report all but silent copies. True if any edit."""
         edited = False
         for place, segments, silent in items:
-            if not segments:
-                continue
-            for hit in apply_rules(segments, rules):
-                edited = edited or not hit.skipped
-                if not silent:
-                    self.hit(hit, *where, place, story=story)
+            if segments and self.paragraph(
+                segments, rules, *where, place, story=story, silent=silent
+            ):
+                edited = True
         return edited

@@ -6,8 +6,10 @@ str.find. A rule that can match the empty string is refused: it would insert tex
 
 from __future__ import annotations
 
+import csv
+import io
 import re
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
@@ -15,16 +17,15 @@ from typing import Literal
 import re2
 
 from agentcli.errors import InputError
+from agentcli.parser import did_you_mean
+from officecli.office_replace.columns import COLUMNS, RULES_FILE, values
 from officecli.office_replace.errors import RulesError
 from officecli.readers.paths import not_a_file
 from officecli.readers.registry import open_table
 
 Mode = Literal["literal", "wildcard", "regex"]
 Scope = Literal["text", "sheetname", "filename", "all"]
-COLUMNS = ("id", "find", "replace", "mode", "case", "scope", "note")
-MODES = ("literal", "wildcard", "regex")
-CASES = ("sensitive", "ignore")
-SCOPES = ("text", "sheetname", "filename", "all")
+MODES, CASES, SCOPES = values("mode"), values("case"), values("scope")
 RULE_FORMATS = (".csv", ".tsv", ".txt", ".xlsx", ".xlsm")
 MAX_RULES = 10_000
 MAX_PATTERN_MEMORY = 64 << 20  # RE2's budget for one compiled pattern
@@ -77,12 +78,17 @@ class Rule:
         )
 
     def sub(self, text: str) -> str:
-        """The text with every match replaced (names of sheets and files)."""
-        out, last = [], 0
-        for m in self.finditer(text):
-            out += [text[last : m.start], m.replacement]
-            last = m.end
-        return "".join(out) + text[last:] if out else text
+        """The text with every match replaced."""
+        return splice(text, self.finditer(text))
+
+
+def splice(text: str, matches: Iterable[Match]) -> str:
+    """The text with these matches (left to right, none overlapping) replaced."""
+    out, last = [], 0
+    for m in matches:
+        out += [text[last : m.start], m.replacement]
+        last = m.end
+    return "".join(out) + text[last:] if out else text
 
 
 def wildcard_regex(find: str) -> str:
@@ -104,9 +110,15 @@ def compile_rule(row: int, cells: dict[str, str], where: str) -> Rule:
         return RulesError(f"{where} row {row}: {message}", suggestion=suggestion, data={"row": row})
 
     def choice(column: str, allowed: tuple[str, ...]) -> str:
-        value = cells.get(column, "").strip().lower() or allowed[0]
+        value = cells.get(column, "").strip().lower() or RULES_FILE.field(column).default
         if value not in allowed:
-            raise bad(f"{column} {value!r} is not one of {', '.join(allowed)}")
+            hint = did_you_mean(value, allowed)
+            raise bad(
+                f"{column} {value!r} is not one of {', '.join(allowed)}"
+                + (f"; {hint}" if hint else ""),
+                (hint + " " if hint else "")
+                + f"write one of {', '.join(allowed)} in the {column} column of row {row}",
+            )
         return value
 
     find = cells["find"]
@@ -169,11 +181,59 @@ def _missing_group(pattern: re2._Regexp, pieces: list[tuple[str, str]]) -> str:
     return ""
 
 
-def load_rules(path_arg: str) -> list[Rule]:
+def _check_header(name: str, columns: list[str]) -> None:
+    unknown = [c for c in columns if c not in COLUMNS]
+    required = [f.name for f in RULES_FILE.fields if f.required]
+    absent = [c for c in required if c not in columns]
+    if not unknown and not absent:
+        return
+    hints = [f"{c!r}: {h}" for c in unknown if (h := did_you_mean(c, COLUMNS))]
+    what = (
+        f"unknown column(s) {', '.join(unknown)}" if unknown else f"no {' or '.join(absent)} column"
+    )
+    if len(unknown) == len(columns) and not hints:
+        what = "no column it names is a rules column"  # not quoted: maybe a secret's first line
+    raise RulesError(
+        f"{name} row 1: {what}" + (f" ({'; '.join(hints)})" if hints else ""),
+        suggestion="the header row takes: " + ", ".join(COLUMNS),
+        data={"row": 1},
+    )
+
+
+@dataclass(frozen=True)
+class RuleFile:
+    """The rules in file order, and the file's columns in its own order."""
+
+    columns: tuple[str, ...]
+    rules: list[Rule]
+
+    def row_for(self, rule: Rule, scope: str) -> str:
+        """A CSV row, in this file's column order, for `rule` with another scope (the id left
+        blank); columns the file lacks are added after its own, with their names said."""
+        cells = {
+            "find": rule.find,
+            "replace": rule.replace,
+            "mode": "" if rule.mode == "literal" else rule.mode,
+            "case": "ignore" if rule.ignore_case else "",
+            "scope": scope,
+        }
+        lacking = [c for c in cells if cells[c] and c not in self.columns]
+        line = io.StringIO()
+        csv.writer(line, lineterminator="").writerow(
+            [cells.get(c, "") for c in (*self.columns, *lacking)]
+        )
+        prefix = f"add the column(s) {', '.join(lacking)} to the header, then " if lacking else ""
+        return f"{prefix}add: {line.getvalue()}"
+
+
+def load_rules(path_arg: str) -> RuleFile:
     """Every rule in file order; any problem is exit 2 with the row number."""
     problem = not_a_file(path_arg)
     if problem:
-        raise RulesError(f"rules file {path_arg!r}: {problem}", suggestion="check --rules")
+        raise RulesError(
+            f"rules file {path_arg!r}: {problem}",
+            suggestion="give --rules the path of a rules file",
+        )
     path = Path(path_arg)
     if path.suffix.lower() not in RULE_FORMATS:
         raise RulesError(
@@ -183,22 +243,7 @@ def load_rules(path_arg: str) -> list[Rule]:
     try:
         with open_table(path) as table:
             columns = [c.strip().lower() for c in table.columns]
-            unknown = [c for c in columns if c not in COLUMNS]
-            absent = [c for c in ("find", "replace") if c not in columns]
-            if unknown or absent:
-                # a header naming no known column is not quoted: it may be a secret's first line
-                what = (
-                    "no column it names is a rules column"
-                    if len(unknown) == len(columns)
-                    else f"unknown column(s) {', '.join(unknown)}"
-                    if unknown
-                    else f"no {' or '.join(absent)} column"
-                )
-                raise RulesError(
-                    f"{path.name} row 1: {what}",
-                    suggestion="the header row takes: " + ", ".join(COLUMNS),
-                    data={"row": 1},
-                )
+            _check_header(path.name, columns)
             rules = []
             for row, record in table.records:
                 cells = dict(zip(columns, record, strict=True))
@@ -221,4 +266,4 @@ def load_rules(path_arg: str) -> list[Rule]:
                 data={"row": rule.row},
             )
         seen[rule.id] = rule.row
-    return rules
+    return RuleFile(tuple(columns), rules)

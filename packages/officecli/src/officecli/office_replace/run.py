@@ -14,7 +14,7 @@ from agentcli.logs import progress
 from agentcli.outputs import check_output_dir
 from agentcli.report import Report
 from officecli import __version__
-from officecli.office_replace.commands import STORIES
+from officecli.office_replace.commands import DEFAULT_FACTOR, STORIES
 from officecli.office_replace.edit import Edited, RuleSet, edit_file
 from officecli.office_replace.errors import OutDirError
 from officecli.office_replace.files import check_out_dir, check_outputs, collect, rename_files
@@ -32,7 +32,7 @@ def parse_stories(raw: str) -> set[str]:
     if unknown or not stories:
         raise UsageError(
             f"--stories: unknown {', '.join(unknown) or '(none given)'}",
-            suggestion="use a comma-separated list of: " + ", ".join(STORIES),
+            suggestion="give --stories a comma-separated list of: " + ", ".join(STORIES),
         )
     return stories
 
@@ -41,13 +41,22 @@ def handle(values: dict[str, Any], command: Command) -> Outcome:
     dry_run = bool(values["dry_run"])
     out_dir = check_output_dir(values["out_dir"]) if values["out_dir"] else None
     if out_dir is None and not dry_run:
-        raise OutDirError("-d OUTDIR is required unless --dry-run")
+        raise OutDirError(
+            "-d OUTDIR is required unless --dry-run",
+            suggestion="pass -d OUTDIR (a folder outside the inputs), or add --dry-run to "
+            "write nothing",
+        )
     stories = parse_stories(values["stories"])
+    if values["max_growth"] < 1:
+        raise UsageError(
+            f"--max-growth {values['max_growth']}: must be 1 or more",
+            suggestion=f"leave --max-growth out (default {DEFAULT_FACTOR}), or give a larger one",
+        )
     if out_dir is not None:
         check_out_dir(out_dir, values["inputs"])
     rules = RuleSet.of(load_rules(values["rules"]))
     items = collect(values["inputs"], values["recursive"], values["include"], values["exclude"])
-    found = {item.label: Found(item.label) for item in items}
+    found = {item.label: Found(item.label, values["max_growth"]) for item in items}
     rename_files(items, rules.filename, found)
     if out_dir is not None:
         check_outputs(items, out_dir, values["force"])
@@ -93,7 +102,7 @@ def _report(
         meta={"dry_run": dry_run, "out_dir": str(out_dir or "")},
     )
     per_rule: dict[str, int] = {}
-    for rule in (*rules.text, *rules.sheetname, *rules.filename):
+    for rule in rules.file.rules:
         per_rule.setdefault(rule.id, 0)
     counts = {"files_scanned": 0, "files_changed": 0, "files_copied": 0, "files_failed": 0}
     per_file: dict[str, int] = {}

@@ -10,11 +10,13 @@ tracked change, a bound content control) is not made: it comes back as skipped.
 
 from __future__ import annotations
 
+from bisect import bisect_left, bisect_right
 from collections.abc import Sequence
 from dataclasses import dataclass
 
 from lxml import etree
 
+from officecli.office_replace.growth import Growth, cost
 from officecli.office_replace.rules import Match, Rule
 
 XML_SPACE = "{http://www.w3.org/XML/1998/namespace}space"
@@ -52,72 +54,88 @@ def barrier(reason: str, shown: str = " ") -> Segment:
     return Segment(None, shown, barrier=reason)
 
 
-def _window(text: str, start: int, end: int) -> str:
+def window(text: str, start: int, end: int, middle: str | None = None) -> str:
+    """Context around text[start:end]; with `middle`, as it reads once that replaces it."""
     lo, hi = max(0, start - CONTEXT), min(len(text), end + CONTEXT)
-    return ("…" if lo else "") + text[lo:hi] + ("…" if hi < len(text) else "")
+    shown = text[start:end] if middle is None else middle
+    return (
+        ("…" if lo else "")
+        + text[lo:start]
+        + shown
+        + text[end:hi]
+        + ("…" if hi < len(text) else "")
+    )
 
 
 def _overlapped(
-    segments: Sequence[Segment], offsets: Sequence[int], m: Match
+    segments: Sequence[Segment], offsets: Sequence[int], ends: Sequence[int], m: Match
 ) -> list[tuple[Segment, int]]:
+    """The segments a match overlaps (a barrier that shows as nothing, when strictly inside)."""
     return [
-        (seg, off)
-        for seg, off in zip(segments, offsets, strict=True)
-        if (
-            (off < m.end and off + len(seg.text) > m.start)
-            if seg.text
-            else (seg.barrier and m.start < off < m.end)
-        )
+        (segments[i], offsets[i])
+        for i in range(bisect_right(ends, m.start), bisect_left(offsets, m.end))
+        if segments[i].text or (segments[i].barrier and m.start < offsets[i] < m.end)
     ]
 
 
-def _edit(touched: list[tuple[Segment, int]], m: Match) -> None:
-    first, first_off = touched[0]
-    tail = ""
-    last, last_off = touched[-1]
-    if m.end < last_off + len(last.text):
-        tail = last.text[m.end - last_off :]
-    if last is not first:
-        last.store(tail)
-        tail = ""
-    for seg, _ in touched[1:-1]:
-        seg.store("")
-    first.store(first.text[: m.start - first_off] + m.replacement + tail)
+def _edit(edits: list[tuple[list[tuple[Segment, int]], Match]]) -> None:
+    """Make the edits (left to right, none overlapping), rebuilding each segment once: the
+    replacement goes into the first segment a match overlaps, the rest of it is cut."""
+    cuts: dict[Segment, list[tuple[int, int, str]]] = {}
+    for touched, m in edits:
+        for n, (seg, off) in enumerate(touched):
+            lo, hi = max(m.start, off) - off, min(m.end, off + len(seg.text)) - off
+            cuts.setdefault(seg, []).append((lo, hi, "" if n else m.replacement))
+    for seg, pieces in cuts.items():
+        out, last = [], 0
+        for lo, hi, new in pieces:
+            out += [seg.text[last:lo], new]
+            last = hi
+        out.append(seg.text[last:])
+        seg.store("".join(out))
 
 
-def apply_rules(segments: Sequence[Segment], rules: Sequence[Rule]) -> list[Hit]:
-    """Apply every text rule in order; each rule sees the text the previous ones left."""
+def apply_rules(
+    segments: Sequence[Segment], rules: Sequence[Rule], growth: Growth | None = None
+) -> list[Hit]:
+    """Apply every text rule in order; each rule sees the text the previous ones left.
+
+    `growth` is charged for each rule's replacements before they are made (GrowthError when
+    a rule set would write too much)."""
     hits: list[Hit] = []
     text = "".join(s.text for s in segments)
+    if growth is not None:
+        growth.seen(text)
     for rule in rules:
         matches = list(rule.finditer(text)) if rule.may_match(text) else []
         if not matches:
             continue
-        offsets, at = [], 0
+        if growth is not None:
+            growth.charge(rule, cost(rule, matches))
+        offsets, ends, at = [], [], 0
         for seg in segments:
             offsets.append(at)
             at += len(seg.text)
+            ends.append(at)
         edits = []
         for m in matches:
-            touched = _overlapped(segments, offsets, m)
+            touched = _overlapped(segments, offsets, ends, m)
             reason = next((s.barrier for s, _ in touched if s.barrier), "") or next(
                 (s.protected for s, _ in touched if s.protected), ""
             )
-            changed = text[: m.start] + m.replacement + text[m.end :]
             hits.append(
                 Hit(
                     rule,
                     text[m.start : m.end],
                     m.replacement,
-                    _window(text, m.start, m.end),
-                    _window(changed, m.start, m.start + len(m.replacement)),
+                    window(text, m.start, m.end),
+                    window(text, m.start, m.end, m.replacement),
                     reason,
                 )
             )
             if not reason:
                 edits.append((touched, m))
-        for touched, m in reversed(edits):
-            _edit(touched, m)
         if edits:
+            _edit(edits)
             text = "".join(s.text for s in segments)
     return hits

@@ -1,13 +1,14 @@
-"""Replace in a Word package: body, headers and footers, foot- and endnotes, comments."""
+"""The stories of a Word package: body, headers and footers, foot- and endnotes, comments."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator
+from functools import partial
 
 from officecli.office_replace import wordml
-from officecli.office_replace.found import Found
+from officecli.office_replace.found import Paragraphs
 from officecli.office_replace.package import EditablePackage
-from officecli.office_replace.rules import Rule
+from officecli.office_replace.stories import Story
 
 RELATED_STORIES = (
     ("header", "headers"),
@@ -18,16 +19,15 @@ RELATED_STORIES = (
 )
 
 
-def replace_word(
-    pkg: EditablePackage, rules: Sequence[Rule], stories: set[str], found: Found
-) -> None:
+def word_stories(pkg: EditablePackage) -> Iterator[Story]:
     main = pkg.main_part()
     parts = [(main, "body")]
     for kind, story in RELATED_STORIES:
         parts += [(target, story) for target in pkg.targets(main, kind)]
     for part, story in parts:
-        if story not in stories:
-            continue
         label = "body" if part == main else part.rpartition("/")[2].removesuffix(".xml")
-        if found.paragraphs(wordml.paragraphs(pkg.xml(part)), rules, label, story=story):
-            pkg.mark(part)
+        yield Story(story, part, (label,), partial(_paragraphs, pkg, part))
+
+
+def _paragraphs(pkg: EditablePackage, part: str) -> Paragraphs:
+    return wordml.paragraphs(pkg.xml(part))
