@@ -82,9 +82,34 @@ def read_yaml(path: Path) -> Any:
         ) from None
     except YAMLError as exc:
         raise RulesFileError(f"{path.name}: {exc}") from None
+    except ValueError:  # ruamel builds the value: an integer past Python's digit limit
+        raise _unreadable_value(path, text) from None
     if nesting(doc) > MAX_NESTING:
         raise RulesFileError(f"{path.name}: mappings and lists nested deeper than {MAX_NESTING}")
     return doc
+
+
+def _unreadable_value(path: Path, text: str) -> RulesFileError:
+    """The error for a value YAML parses but Python cannot build: an integer of more
+    digits than Python converts (4300), or a date out of range. Never quotes it."""
+    import re
+    import sys
+
+    limit = sys.get_int_max_str_digits()
+    long = re.search(rf"\d{{{limit + 1},}}", text)
+    if long is None:
+        return RulesFileError(
+            f"{path.name}: a value cannot be read (a date out of range?)",
+            suggestion="check the dates and numbers of the file; quote a value meant as text",
+        )
+    line = text.count("\n", 0, long.start()) + 1
+    column = long.start() - text.rfind("\n", 0, long.start())
+    return RulesFileError(
+        f"{path.name}:{line}:{column}: a number of more than {limit} digits",
+        suggestion="write a shorter number (no limit needs more than a few digits), or "
+        "quote it to mean text",
+        data={"file": str(path), "line": line, "column": column},
+    )
 
 
 def nesting(doc: Any) -> int:

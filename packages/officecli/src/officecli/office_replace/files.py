@@ -130,8 +130,9 @@ def rename_files(items: Sequence[Item], rules: Sequence[Rule], found: dict[str, 
                 stem = new
             name = stem + suffix
             problem = filename_problem(name) if name != item.relative.name else ""
-            if problem:
+            if problem:  # a name with / is not a name: it never becomes a path
                 problems.append(f"{item.label} -> {name}: {problem}")
+                continue
         item.output = item.relative.with_name(name)
     if problems:
         raise NewNameError(

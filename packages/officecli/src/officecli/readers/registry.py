@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from agentcli.files import check_regular, open_regular
+from officecli.readers.errors import TooComplexError
 from officecli.readers.safety import OLE_MAGIC, Package, UnsupportedFormatError
 from officecli.readers.tabular import open_table
 
@@ -43,7 +44,13 @@ class Format:
         check_regular(path, path.name)  # a pipe or a device: NotRegularFileError, before any read
         module, _, function = self.reader.partition(":")
         read: Callable[[Path, ReadOptions], Document] = getattr(import_module(module), function)
-        return read(path, options)
+        try:
+            return read(path, options)
+        except RecursionError:  # the readers follow nesting (tables in tables) as it comes
+            raise TooComplexError(
+                f"{path.name}: nested too deeply to read (tables in tables, groups in groups)",
+                suggestion="flatten the nesting in its application and save it again",
+            ) from None
 
 
 FORMATS: tuple[Format, ...] = (
