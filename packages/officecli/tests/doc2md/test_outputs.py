@@ -11,6 +11,9 @@ import time
 from pathlib import Path
 from typing import Any
 
+sys.path.insert(0, str(Path(__file__).parents[1] / "readers"))  # the PDFs are made there
+from bomb_files import operators_pdf
+
 ENTRY = "from officecli.doc2md.cli import main; main()"
 
 DOCX = Path(__file__).resolve().parents[4] / ".." / "shared" / "corpus" / "markitdown" / "test.docx"
@@ -78,37 +81,9 @@ def test_another_source_into_the_same_folder_needs_force(run_doc2md: Any, tmp_pa
     ]
 
 
-def _slow_pdf(path: Path, pages: int = 20, words: int = 9000) -> Path:
-    """A PDF of `pages` pages sharing one content stream of `words` ten-letter words:
-    seconds of reading a page, within every limit."""
-    body = b"BT /F1 1 Tf " + b"(AAAAAAAAAA) Tj\n" * words + b"ET"
-    objects = [
-        b"<< /Type /Catalog /Pages 2 0 R >>",
-        b"<< /Type /Pages /Kids [%s] /Count %d >>"
-        % (b" ".join(b"%d 0 R" % (5 + n) for n in range(pages)), pages),
-        b"<< /Length %d >>\nstream\n" % len(body) + body + b"\nendstream",
-        b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>",
-    ]
-    page = b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 3 0 R "
-    objects += [page + b"/Resources << /Font << /F1 4 0 R >> >> >>"] * pages
-    out = bytearray(b"%PDF-1.4\n")
-    offsets = []
-    for number, obj in enumerate(objects, 1):
-        offsets.append(len(out))
-        out += b"%d 0 obj\n" % number + obj + b"\nendobj\n"
-    xref = len(out)
-    out += b"xref\n0 %d\n0000000000 65535 f \n" % (len(objects) + 1)
-    out += b"".join(b"%010d 00000 n \n" % o for o in offsets)
-    out += b"trailer\n<< /Size %d /Root 1 0 R >>\nstartxref\n%d\n%%%%EOF\n" % (
-        len(objects) + 1,
-        xref,
-    )
-    path.write_bytes(bytes(out))
-    return path
-
-
 def test_sigterm_removes_temporary_files_as_sigint_does(tmp_path: Path) -> None:
-    slow = _slow_pdf(tmp_path / "slow.pdf")  # a minute of reading: surely in progress
+    slow = tmp_path / "slow.pdf"  # a minute of reading, within every limit: surely in progress
+    slow.write_bytes(operators_pdf(b"(AAAAAAAAAA) Tj\n", 9000, pages=20))
     temp = tmp_path / "tmp"
     temp.mkdir()
     env = {**os.environ, "TMPDIR": str(temp)}
