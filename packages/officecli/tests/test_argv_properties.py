@@ -20,6 +20,7 @@ from typing import Any
 import pytest
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
+from officecli_testkit.bomb_files import merged_xlsx, nested_forms_pdf
 
 from agentcli.commands import capabilities
 from agentcli.main import with_builtins
@@ -27,9 +28,6 @@ from officecli.design_diff.commands import APP as DESIGN_DIFF
 from officecli.doc2md.commands import APP as DOC2MD
 from officecli.fieldcheck.commands import APP as FIELDCHECK
 from officecli.office_replace.commands import APP as OFFICE_REPLACE
-
-sys.path.insert(0, str(Path(__file__).with_name("readers")))  # the bombs are made there
-from bomb_files import merged_xlsx, nested_forms_pdf
 
 CORPUS = Path(__file__).resolve().parents[3] / ".." / "shared" / "corpus" / "markitdown"
 ENTRIES = {

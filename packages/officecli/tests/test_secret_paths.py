@@ -54,6 +54,7 @@ VALID: dict[str, dict[str, dict[str, Any]]] = {
     "fieldcheck": {
         "validate": {"data": "data.csv", "rules": "rules.yaml"},
         "check-rules": {"rules": "rules.yaml"},
+        "init": {"data": "data.csv", "dry_run": True},
     },
     "design-diff": {
         "excel": {"before": "api.xlsx", "after": "api2.xlsx"},
@@ -62,6 +63,10 @@ VALID: dict[str, dict[str, dict[str, Any]]] = {
     "office-replace": {"replace": {"inputs": "test.docx", "rules": "replace.csv", "dry_run": True}},
 }
 APPS = [DOC2MD, FIELDCHECK, DESIGN_DIFF, OFFICE_REPLACE]
+# Commands whose answer is the named file's own content, by design: not a leak.
+SHOWN = {
+    ("fieldcheck", "init", "data"): "drafts rules from the file named: its header is the answer"
+}
 
 
 def _workspace(root: Path) -> None:
@@ -123,6 +128,7 @@ def _cases() -> list[tuple[Any, str, str]]:
         for app in APPS
         for command in _commands(app)
         for arg in _path_args(command)
+        if (app.name, command.name, arg.dest) not in SHOWN
     ]
 
 

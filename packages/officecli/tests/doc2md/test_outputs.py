@@ -11,8 +11,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-sys.path.insert(0, str(Path(__file__).parents[1] / "readers"))  # the PDFs are made there
-from bomb_files import operators_pdf
+from officecli_testkit.bomb_files import operators_pdf
 
 ENTRY = "from officecli.doc2md.cli import main; main()"
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from fieldcheck_helpers import run_cli, write_csv
+from officecli_testkit.fieldcheck_helpers import run_cli, write_csv
 
 SECRET = "root:$6$S3cr3tSalt$hash:20228:0:99999:7:::\nAPI_TOKEN=tok-S3CR3T-0123\n"
 MASTER_RULES = (

@@ -7,7 +7,7 @@ import csv
 import io
 from pathlib import Path
 
-from fieldcheck_helpers import run_cli, write_csv
+from officecli_testkit.fieldcheck_helpers import run_cli, write_csv
 
 FORMULA = "=cmd|' /C calc'!A0"
 SCRIPT = "<script>alert(1)</script>"

@@ -10,7 +10,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from bomb_files import capped, doc2md_capped, merged_xlsx
+from officecli_testkit.bomb_files import capped, doc2md_capped, merged_xlsx
 
 DESIGN_DIFF = "from officecli.design_diff.cli import main; main()"
 WHOLE_SHEET = "A1:XFD1048576"

@@ -10,7 +10,7 @@ from itertools import pairwise
 from pathlib import Path
 
 import pytest
-from bomb_files import doc2md, doc2md_capped, nested_forms_pdf, operators_pdf
+from officecli_testkit.bomb_files import doc2md, doc2md_capped, nested_forms_pdf, operators_pdf
 
 from officecli.readers.model import ReadOptions
 from officecli.readers.pdf.limits import LIMITS

@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from config_helpers import write_config
+from procler_testkit.config_helpers import write_config
 
 PROCLER = [sys.executable, "-c", "from procler.cli import main; main()"]
 NOT_REGULAR = "name a regular file; pipes, devices and sockets are never read"

@@ -66,7 +66,9 @@ def json_rows(path: Path) -> Opened:
     return columns, in_chunks(rows()), nothing
 
 
-def _jsonl_objects(path: Path) -> Iterator[tuple[int, dict[str, Any]]]:
+def _jsonl_objects(
+    path: Path, blanks: list[int] | None = None
+) -> Iterator[tuple[int, dict[str, Any]]]:
     number = 0
     with open_text(path, "utf-8-sig") as fh:
         try:
@@ -74,16 +76,18 @@ def _jsonl_objects(path: Path) -> Iterator[tuple[int, dict[str, Any]]]:
                 if line.strip():
                     item = _loads(path, line, f"line {number}: ")
                     yield number, _json_object(path, f"line {number}", item)
+                elif blanks is not None:
+                    blanks.append(number)
         except UnicodeDecodeError:  # the bytes themselves are never quoted
             raise TableReadError(f"{path.name}: not UTF-8 text after line {number}") from None
 
 
-def jsonl_rows(path: Path) -> Opened:
+def jsonl_rows(path: Path, blanks: list[int]) -> Opened:
     # A first pass collects the columns so that the rows can stream in the second.
     columns = _columns_of(obj for _, obj in _jsonl_objects(path))
 
     def rows() -> Generator[tuple[int, list[str]], None, None]:
-        for number, obj in _jsonl_objects(path):
+        for number, obj in _jsonl_objects(path, blanks):
             yield number, [cell_text(obj.get(c)) for c in columns]
 
     rows_iter = rows()
