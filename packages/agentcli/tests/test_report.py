@@ -73,18 +73,18 @@ def test_markdown_escapes_pipes_and_html() -> None:
         "| error | EXP-003 | row 2 | 合計 | total &lt;b> wrong | 8800 | 8900 | check \\| parts |"
         in text
     )
-    assert text.startswith("# Check &lt;b>&amp;&lt;/b>\n\n- **input**: a.csv\n")
+    assert text.startswith("# Check &lt;b>&&lt;/b>\n\n- **input**: a.csv\n")
 
 
 def test_markdown_never_carries_html_from_a_file_or_the_rules() -> None:
     """A value `<script>` or `<img onerror>` from the data, the rules' name or the meta is
-    shown, not run, by a viewer that renders HTML in Markdown; a newline in the title or a
-    meta value cannot start a line of its own."""
+    shown, not run, by a viewer that renders HTML in Markdown (a `<` that opens nothing,
+    `<= 30`, stays); a newline in the title or a meta value cannot start a line of its own."""
     script = "<script>alert(1)</script>"
     report = Report(
         "t", "1", f"rules {script}\n# forged", meta={"input": "<img src=x onerror=alert(1)>\n- x"}
     )
-    report.add(Finding("R<1>", "error", script, actual="a\n<b>b</b>"))
+    report.add(Finding("R<1>", "error", script, actual="a\n<b>b</b>", expected="<= 3 &amp;"))
     text = render_markdown(report)
     assert "<script" not in text and "<img" not in text and "<b>" not in text
     assert text.splitlines()[:3] == [
@@ -93,7 +93,7 @@ def test_markdown_never_carries_html_from_a_file_or_the_rules() -> None:
         "- **input**: &lt;img src=x onerror=alert(1)> - x",
     ]
     assert (
-        "| error | R&lt;1> |  |  | &lt;script>alert(1)&lt;/script> |  | a<br>&lt;b>b&lt;/b> |  |"
+        "| error | R<1> |  |  | &lt;script>alert(1)&lt;/script> | <= 3 &amp;amp; | a<br>&lt;b>b&lt;/b> |  |"
         in text
     )
 

@@ -6,6 +6,7 @@ import csv
 import html
 import io
 import json
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from dataclasses import field as _field  # Finding has a member named `field`
@@ -123,9 +124,11 @@ def render_json(report: Report) -> str:
 
 def _no_html(text: str) -> str:
     """Text from files and rules as Markdown that shows it: no tag can open (`<script>`,
-    `<img onerror=...>`) nor an entity be spelled, so a viewer that renders HTML in
-    Markdown shows them instead of running them. `>` alone opens nothing: kept (`a -> b`)."""
-    return text.replace("&", "&amp;").replace("<", "&lt;")
+    `<img onerror=...>`, `</td>`) nor an entity be spelled, so a viewer that renders HTML
+    in Markdown shows them instead of running them. A `<` or `&` that opens nothing
+    (`<= 30`, `R & D`) is left as written."""
+    text = re.sub(r"&(?=[#A-Za-z])", "&amp;", text)
+    return re.sub(r"<(?=[A-Za-z/!?])", "&lt;", text)
 
 
 def _md_text(text: object) -> str:
