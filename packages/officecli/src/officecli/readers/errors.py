@@ -42,6 +42,6 @@ class TooComplexError(UnsafeFileError):
 
     code = "INPUT_TOO_COMPLEX"
     default_suggestion = (
-        "the file draws more than a limit allows; raise the option named in the message "
-        "only if you trust the file"
+        "the file holds more than a limit allows (a page drawing too much, nesting too "
+        "deep); raise the option the message names only if you trust the file"
     )
