@@ -6,6 +6,7 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
+from agentcli import confine
 from officecli.fieldcheck.errors import RulesFileError, closest
 from officecli.fieldcheck.expr_parse import ExpressionError, parse_expression
 from officecli.fieldcheck.model import DatasetSpec, MasterSpec, RuleSet, RuleSpec
@@ -160,6 +161,7 @@ def _confine(
     for name, spec in datasets.items():
         if name in given or spec.path.resolve().is_relative_to(inside):
             continue
+        confine.check(spec.path)  # a server's own root, when one confines the call, first
         error = ck.fail(f"dataset {name!r}: {spec.path.name} resolves outside {root}", node, name)
         error.suggestion = (
             f"keep the file under {root}, pass --dataset {name}=FILE, or name a folder "

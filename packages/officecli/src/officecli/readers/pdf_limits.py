@@ -3,9 +3,10 @@
 A few kilobytes of PDF can draw a form that draws another ten times, eight levels deep
 (10^8 drawings), or hold a million operators in a stream that decodes within the bytes
 budget; the reader builds objects for all of them. These limits are counted while pages
-are drawn (`budget.py`) and refused at the operator, form or character that passes
-them. Cheap to import: doc2md declares one option per limit from this table, so the
-refusal, `--help` and `capabilities` name the same option and default.
+are drawn (`pdf/budget.py`) and refused at the operator, form or object that passes
+them. Cheap to import, and outside the `pdf` package (which a run loads only for a PDF):
+doc2md declares one option per limit from this table and ReadOptions holds their values,
+so the refusal, `--help` and `capabilities` name the same option and default.
 """
 
 from __future__ import annotations
