@@ -7,8 +7,10 @@ import re
 from collections.abc import Callable
 from typing import Any
 
+from agentcli.errors import AgentError
+from agentcli.files import read_regular_text
 from procler.config.build_watch import build_watch
-from procler.config.dotenv import DotenvError, is_plain, parse_dotenv
+from procler.config.dotenv import MAX_ENV_FILE_BYTES, DotenvError, is_plain, parse_dotenv
 from procler.config.findings import Findings, child, item
 from procler.config.model import (
     Backoff,
@@ -147,14 +149,15 @@ class ProcessBuilder:
                 continue
             where = item(child(base, "env_file"), i)
             path = self.path_of(where, entry)
-            try:
-                with open(path, encoding="utf-8") as handle:
-                    text = handle.read()
+            try:  # a pipe (/dev/stdin) or a device (/dev/zero) is refused, never read
+                text = read_regular_text(path, MAX_ENV_FILE_BYTES, f"env_file {path}")
                 pairs = parse_dotenv(text)
                 env.update(pairs)
                 env_files.append(EnvFile(path, tuple(pairs), is_plain(text)))
             except FileNotFoundError:
                 self.findings.add(where, f"env_file not found: {path}", "create it or fix the path")
+            except AgentError as exc:  # not a regular file, or too large: a finding
+                self.findings.add(where, exc.message, "name a regular file of KEY=VALUE lines")
             except (OSError, UnicodeDecodeError, DotenvError) as exc:
                 self.findings.add(where, f"cannot read env_file {path}: {exc}", "fix the file")
         values = raw.get("env")

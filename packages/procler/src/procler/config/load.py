@@ -7,6 +7,8 @@ from collections.abc import Mapping
 from dataclasses import replace
 from typing import Any
 
+from agentcli.errors import AgentError
+from agentcli.files import read_regular_text
 from procler.config.build import build_project
 from procler.config.definitions import (
     definitions_path,
@@ -26,12 +28,17 @@ from procler.config.yaml_nodes import parse_yaml
 from procler.errors import ConfigInvalid
 from procler.project import project_root
 
+MAX_CONFIG_BYTES = 8 << 20  # far past any config (its YAML holds at most 20,000 nodes)
+
 
 def read_config_text(config_path: str, findings: Findings) -> str | None:
-    """The config file's text; None (with a finding) when it cannot be read."""
+    """The config file's text; None (with a finding) when it cannot be read. A pipe or a
+    device is refused, never read (it could block forever or never end)."""
     try:
-        with open(config_path, encoding="utf-8") as handle:
-            return handle.read()
+        return read_regular_text(config_path, MAX_CONFIG_BYTES, "the config file")
+    except AgentError as exc:  # not a regular file, or too large: a finding, like the rest
+        findings.at(0, 0, "", exc.message, "name a regular YAML file")
+        return None
     except (OSError, UnicodeDecodeError) as exc:
         findings.at(0, 0, "", f"cannot read the config file: {exc}", "check the file")
         return None

@@ -3,7 +3,13 @@ the stack handed to another engine, or brought in from one. Their declarations; 
 handlers run in the CLI process (procler.cli.stack_files)."""
 
 from agentcli.commands import Arg, Command
-from agentcli.errors import ConditionNotMet, InputError, OutputIsInputError
+from agentcli.errors import (
+    ConditionNotMet,
+    FileTooLargeError,
+    InputError,
+    NotRegularFileError,
+    OutputIsInputError,
+)
 from procler.errors import (
     ConfigExists,
     ConfigInvalid,
@@ -70,7 +76,14 @@ IMPORT_ARGS = (
     ),
     Arg("--dry-run", "answer the resulting YAML instead of writing it", type="boolean"),
 )
-IMPORT_ERRORS = (InputError, ConfigExists, Conflict, OutputIsInputError)
+IMPORT_ERRORS = (
+    InputError,
+    NotRegularFileError,
+    FileTooLargeError,
+    ConfigExists,
+    Conflict,
+    OutputIsInputError,
+)
 ERRORS = (
     ConfigNotFound,
     ConfigInvalid,

@@ -5,10 +5,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from agentcli.files import check_regular, read_regular_text
 from agentcli.outputs import check_output_dir, check_output_file, refuse_inputs, write_text_atomic
 from procler.errors import ConfigExists
 from procler.export.fidelity import Conversion
-from procler.export.imported import Imported, merged_config, new_config
+from procler.export.imported import MAX_IMPORT_BYTES, Imported, merged_config, new_config
 
 _FILE_SUFFIXES = (".yaml", ".yml", ".json")
 
@@ -40,6 +41,8 @@ def check_config_output(output: Path, source: Path, *, merge: bool) -> None:
     """Before any work: the output is not the source, and an existing config is only ever
     extended (--merge), never replaced."""
     refuse_inputs([output], [source])
+    if merge:
+        check_regular(output, f"-o {output}")  # it is read to merge into: never a pipe
     if output.exists() and not merge:
         raise ConfigExists(
             f"{output} already exists",
@@ -51,7 +54,8 @@ def write_config(result: Imported, output: Path, *, dry_run: bool) -> tuple[str,
     """The config text an import gives (merged into the existing one, checked beforehand by
     check_config_output), and whether it was written."""
     if output.exists():
-        content = merged_config(output.read_text(encoding="utf-8"), result, output)
+        text = read_regular_text(output, MAX_IMPORT_BYTES, f"-o {output}")
+        content = merged_config(text, result, output)
     else:
         content = new_config(result)
     if dry_run:
