@@ -5,7 +5,17 @@ from __future__ import annotations
 import sys
 from typing import Any
 
-from agentcli.commands import App, Arg, Command, Field, FileFormat, Outcome
+from agentcli.commands import (
+    App,
+    Arg,
+    Column,
+    Command,
+    Field,
+    FileFormat,
+    Outcome,
+    Table,
+    TableView,
+)
 from agentcli.errors import ConditionNotMet, InputError
 from agentcli.main import main
 from agentcli.report import Finding, Report
@@ -37,6 +47,41 @@ def wait(values: dict[str, Any], command: Command) -> Any:
 
 def interrupt(values: dict[str, Any], command: Command) -> Any:
     raise KeyboardInterrupt
+
+
+JOBS = [
+    {"name": "build", "state": "ok", "took": 3725.5, "rss": 3 * 2**20, "cpu": 1.25, "tags": []},
+    {
+        "name": "deploy\x1b[2J",
+        "state": "failed",
+        "took": 5,
+        "rss": None,
+        "cpu": 0,
+        "tags": ["a", "b"],
+    },
+]
+
+
+def jobs(values: dict[str, Any], command: Command) -> Any:
+    if values["name"] == "missing":
+        raise InputError("no such job: missing", suggestion="list the jobs")
+    return {"jobs": JOBS, "warning": {"message": "the jobs file is stale"}}
+
+
+JOBS_TABLE = TableView(
+    Table(
+        (
+            Column("name"),
+            Column("state", styles={"ok": "green", "failed": "bold red"}),
+            Column("took", kind="seconds"),
+            Column("memory", "rss", kind="bytes"),
+            Column("cpu", kind="percent"),
+            Column("tags"),
+        ),
+        "jobs",
+    ),
+    notes=("warning",),
+)
 
 
 APP = App(
@@ -91,6 +136,14 @@ APP = App(
             ),
         ),
         Command("job wait", "wait for a condition", "sample_app:wait", errors=(ConditionNotMet,)),
+        Command(
+            "job list",
+            "list the jobs",
+            "sample_app:jobs",
+            args=(Arg("name", "only this job"),),
+            errors=(InputError,),
+            table=JOBS_TABLE,
+        ),
         Command("job interrupt", "be interrupted", "sample_app:interrupt"),
         Command(
             "run",

@@ -44,7 +44,7 @@ def test_full_cli_path_stays_light() -> None:
         "'procler.cli.history', 'procler.cli.logs', 'procler.cli.mcp', 'procler.cli.processes', 'procler.cli.recipes', "
         "'procler.cli.replica_commands', 'procler.cli.schedules', "
         "'procler.cli.snippets', 'procler.cli.stack_files', 'procler.cli.tui', 'procler.errors', "
-        "'procler.project', 'procler.wire']\n"
+        "'procler.project', 'procler.status_styles', 'procler.wire']\n"
     )
 
 

@@ -2,9 +2,7 @@
 
 from rich.text import Text
 
-from procler import states
 from procler.tui.views import (
-    STATUS_STYLE,
     log_text,
     matches,
     reload_question,
@@ -26,10 +24,6 @@ ROW = {
     "namespaces": ["batch", "nightly"],
     "replica_of": "job",
 }
-
-
-def test_every_status_of_the_state_machine_has_a_colour() -> None:
-    assert set(STATUS_STYLE) == set(states.ALL)
 
 
 def test_row_cells() -> None:

@@ -8,7 +8,7 @@ only when they run.
 
 import os
 
-from agentcli.commands import Arg, Command
+from agentcli.commands import Arg, Column, Command, Table, TableView
 from agentcli.errors import ConditionNotMet, UsageError
 from procler.errors import (
     ConfigExists,
@@ -43,6 +43,9 @@ FINDING = {
     },
 }
 NAME = Arg("name", "process name (at most 128 letters, digits, '-' and '_')", required=True)
+# Said under every table view (`--format table`): the config's errors while the last
+# valid config is used in its place.
+NOTES = ("config_warning",)
 DOCKER_ARGS = (
     Arg("--image", "run in a container Procler creates from this image (never pulled)"),
     Arg("--container", "run the command in this existing container (alone: start/stop it)"),
@@ -192,6 +195,22 @@ CONFIG_COMMANDS: "tuple[Command, ...]" = (
             "procler list --namespace backend",
         ),
         errors=(ConfigNotFound, ConfigInvalid, NamespaceNotFound),
+        table=TableView(
+            Table(
+                (
+                    Column("name"),
+                    Column("source"),
+                    Column("context"),
+                    Column("command", "command|args", kind="words", width=50),
+                    Column("depends on", "depends_on"),
+                    Column("namespaces"),
+                    Column("description", width=40),
+                ),
+                "processes",
+                empty="no processes",
+            ),
+            notes=NOTES,
+        ),
         output={
             "type": "object",
             "properties": {

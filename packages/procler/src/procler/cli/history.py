@@ -2,7 +2,9 @@
 (procler.supervisor.history); without one it is read from the state on disk
 (procler.cli.offline), so reading what happened never starts a supervisor."""
 
-from agentcli.commands import Arg, Command
+from agentcli.commands import Arg, Column, Command, Table, TableView
+from procler import status_styles
+from procler.cli.config import NOTES
 from procler.cli.processes import FROM_DISK, IF_RUNNING, SUPERVISED
 
 MOVE = "{at, run, from, to, reason}"
@@ -22,6 +24,37 @@ HISTORY = {
     },
 }
 
+
+def _moves(styles: "dict[str, str]") -> "tuple[Column, ...]":
+    return (
+        Column("at", kind="time"),
+        Column("run", kind="number"),
+        Column("from", styles=styles),
+        Column("to", styles=styles),
+        Column("reason", width=60),
+    )
+
+
+HISTORY_TABLE = TableView(
+    Table(
+        (
+            Column("ended", "ended_at", kind="time"),
+            Column("run", kind="number"),
+            Column("exit code", kind="number"),
+            Column("signal", kind="number"),
+            Column("ran for", "duration_seconds", kind="seconds"),
+            Column("reason", width=60),
+        ),
+        "exits",
+        title="exits",
+        empty="no run has ended",
+    ),
+    Table(_moves(status_styles.HEALTH), "health", title="health", empty="no health check has run"),
+    Table(_moves(status_styles.PROCESS), "transitions", title="transitions"),
+    each="instances",
+    notes=NOTES,
+)
+
 HISTORY_COMMANDS: "tuple[Command, ...]" = (
     Command(
         "history",
@@ -36,5 +69,6 @@ HISTORY_COMMANDS: "tuple[Command, ...]" = (
         examples=("procler history api", "procler history worker --limit 50"),
         errors=(*SUPERVISED, *FROM_DISK),
         output=HISTORY,
+        table=HISTORY_TABLE,
     ),
 )

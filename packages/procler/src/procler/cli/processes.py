@@ -8,9 +8,10 @@ exactly the commands sent to it (tested). `run` defines a runtime process and st
 it, from the CLI process.
 """
 
-from agentcli.commands import Arg, Command
+from agentcli.commands import Arg, Column, Command, Table, TableView
 from agentcli.errors import UsageError
-from procler.cli.config import DOCKER_ARGS
+from procler import status_styles
+from procler.cli.config import DOCKER_ARGS, NOTES
 from procler.errors import (
     CommandFailed,
     ConditionImpossible,
@@ -66,6 +67,7 @@ PROCESS = {
     "description": "one process: name, status, context, pid (the program's; shell: true when "
     "a shell runs it), started_at, uptime_seconds, run, restarts, exit_code, last_exit, desired, "
     "dependency_down and why (a dependency died or was stopped), source, tags, namespaces, "
+    "ports (as the config lists them), "
     "replica_of (an instance of a process with replicas: that process), memory_rss_bytes, "
     "cpu_percent, linux_state (local) or docker (docker) (pid, memory, CPU and linux_state from "
     "a /proc sample at most 1 s old, new at each transition), health (with a healthcheck), "
@@ -74,6 +76,21 @@ PROCESS = {
     "changed config",
 }
 PROCESSES = {"type": "object", "properties": {"processes": {"type": "array", "items": PROCESS}}}
+# What a person reads at a glance, as `docker compose ps` and `pm2 ls` show it.
+PROCESS_COLUMNS = (
+    Column("name"),
+    Column("status", styles=status_styles.PROCESS),
+    Column("health", "health.status", styles=status_styles.HEALTH),
+    Column("pid", kind="number"),
+    Column("uptime", "uptime_seconds", kind="seconds"),
+    Column("restarts", kind="number"),
+    Column("cpu", "cpu_percent", kind="percent"),
+    Column("memory", "memory_rss_bytes", kind="bytes"),
+    Column("ports"),
+)
+PROCESS_TABLE = TableView(
+    Table(PROCESS_COLUMNS, "processes|instances", empty="no processes"), notes=NOTES
+)
 
 START_ARGS = (
     Arg("--no-deps", "start only this process, not what it depends on", type="boolean"),
@@ -181,6 +198,7 @@ PROCESS_COMMANDS: "tuple[Command, ...]" = (
         ),
         errors=(*SUPERVISED, *FROM_DISK, NamespaceNotFound),
         output={"anyOf": [PROCESS, PROCESSES]},
+        table=PROCESS_TABLE,
     ),
     Command(
         "wait",
@@ -324,6 +342,7 @@ PROCESS_COMMANDS: "tuple[Command, ...]" = (
         examples=("procler group status backend",),
         errors=(*SUPERVISED, *FROM_DISK),
         output=PROCESSES,
+        table=PROCESS_TABLE,
     ),
     Command(
         "exec",

@@ -1,7 +1,9 @@
 """The recipe commands: declarations only; the supervisor runs and records every run
 (procler.supervisor.recipes), so each is forwarded to it."""
 
-from agentcli.commands import Arg, Command
+from agentcli.commands import Arg, Column, Command, Table, TableView
+from procler import status_styles
+from procler.cli.config import NOTES
 from procler.cli.processes import FORWARD, GROUP_ERRORS, SUPERVISED
 from procler.errors import (
     RecipeChanged,
@@ -36,6 +38,14 @@ RUN = {
     "properties": {"steps": {"type": "array", "items": STEP}},
 }
 RUN_ERRORS = (*GROUP_ERRORS, RecipeNotFound, RecipeRunning, RecipeFailed)
+RUN_COLUMNS = (
+    Column("run id", "run_id"),
+    Column("recipe"),
+    Column("status", styles=status_styles.RECIPE),
+    Column("started", "started_at", kind="time"),
+    Column("ended", "ended_at", kind="time"),
+    Column("error", width=60),
+)
 
 RECIPE_COMMANDS: "tuple[Command, ...]" = (
     Command(
@@ -140,6 +150,7 @@ RECIPE_COMMANDS: "tuple[Command, ...]" = (
         errors=(*SUPERVISED, RecipeNotFound),
         read_only=True,
         output={"type": "object", "properties": {"runs": {"type": "array", "items": RUN}}},
+        table=TableView(Table(RUN_COLUMNS, "runs", empty="no run recorded"), notes=NOTES),
     ),
     Command(
         "recipe status",
@@ -150,5 +161,23 @@ RECIPE_COMMANDS: "tuple[Command, ...]" = (
         errors=(*SUPERVISED, RunNotFound),
         read_only=True,
         output=RUN,
+        table=TableView(
+            Table(RUN_COLUMNS),
+            Table(
+                (
+                    Column("step", "id"),
+                    Column("kind"),
+                    Column("target", width=30),
+                    Column("status", styles=status_styles.RECIPE),
+                    Column("attempts", kind="number"),
+                    Column("started", "started_at", kind="time"),
+                    Column("ended", "ended_at", kind="time"),
+                    Column("result", "error|output", width=60),
+                ),
+                "steps",
+                title="steps",
+            ),
+            notes=NOTES,
+        ),
     ),
 )

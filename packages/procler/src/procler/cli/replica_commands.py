@@ -1,7 +1,8 @@
 """`procler scale` and `procler namespace ...`: declarations, and `namespace list`, which
 reads the config here (no supervisor needed)."""
 
-from agentcli.commands import Arg, Command
+from agentcli.commands import Arg, Column, Command, Table, TableView
+from procler.cli.config import NOTES
 from procler.cli.processes import FORWARD, FROM_DISK, IF_RUNNING, PROCESSES, STARTING, SUPERVISED
 from procler.errors import DependencyFailed, NamespaceNotFound, NotReplicated, ProcessNotFound
 
@@ -57,6 +58,10 @@ REPLICA_COMMANDS: "tuple[Command, ...]" = (
         examples=("procler namespace list",),
         errors=(*SUPERVISED[:2],),
         output={"type": "object", "properties": {"namespaces": {"type": "array"}}},
+        table=TableView(
+            Table((Column("name"), Column("processes")), "namespaces", empty="no namespace"),
+            notes=NOTES,
+        ),
     ),
     Command(
         "namespace start",

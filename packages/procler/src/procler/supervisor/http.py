@@ -23,7 +23,7 @@ import time
 from collections.abc import Awaitable, Callable
 from typing import Any
 
-from agentcli.commands import App, capabilities
+from agentcli.commands import App, asks_local, capabilities
 from agentcli.errors import AgentError, UsageError
 from agentcli.main import answer, failure, with_builtins
 from agentcli.parser import GLOBAL_ARGS, parse
@@ -202,6 +202,7 @@ class Api:
             or cmd.name not in self.handlers
             or values["help"]
             or values["version"]
+            or asks_local(cmd, values)  # a table, a terminal session: the CLI's to do
         ):
             return None
         explicit = values.get("config")

@@ -51,6 +51,7 @@ def _row_start(spec: ProcessSpec) -> dict[str, Any]:
         "source": spec.source,
         "tags": None,
         "namespaces": None,
+        "ports": None,  # the ports the config says it listens on
         "replica_of": spec.replica_of,  # an instance NAME-i: NAME (None: no replicas)
         "memory_rss_bytes": None,
         "cpu_percent": None,
@@ -76,6 +77,7 @@ def resting_status(
     out["desired"] = saved["desired"]
     out["tags"] = list(spec.tags)  # each row its own lists
     out["namespaces"] = list(spec.namespaces)
+    out["ports"] = list(spec.ports)
     if spec.ready_log_line is not None:
         out["log_ready"] = log_ready
     return out

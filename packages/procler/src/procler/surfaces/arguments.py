@@ -5,7 +5,7 @@ Shared by the MCP tools (tools, mcp_server) and the REST listener
 can use it.
 """
 
-from agentcli.commands import Arg, Command, command_args
+from agentcli.commands import Arg, Command, call_args
 from agentcli.errors import UsageError
 
 TYPE_CHECKING = False
@@ -27,7 +27,7 @@ def tool_name(cmd: "Command") -> "str":
 
 
 def tool_args(cmd: "Command") -> "list[Arg]":
-    return [a for a in command_args(cmd) if (cmd.name, a.dest) not in NOT_TOOL_ARGS]
+    return [a for a in call_args(cmd) if (cmd.name, a.dest) not in NOT_TOOL_ARGS]
 
 
 def value_schema(arg: "Arg") -> "dict[str, Any]":

@@ -7,23 +7,12 @@ from collections import Counter
 from rich.text import Text
 
 from procler import states
+from procler.status_styles import PROCESS as STATUS_STYLE
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
 
-STATUS_STYLE = {
-    states.STOPPED: "dim",
-    states.STARTING: "yellow",
-    states.RUNNING: "green",
-    states.HEALTHY: "bold green",
-    states.UNHEALTHY: "bold red",
-    states.STOPPING: "yellow",
-    states.EXITED: "cyan",
-    states.FAILED: "bold red",
-    states.BACKOFF: "magenta",
-    states.SCHEDULED: "blue",
-}
 COLUMNS = (
     "name",
     "status",
