@@ -60,10 +60,10 @@ def test_supervisor_handles_exactly_the_commands_sent_to_it() -> None:
     from procler.cli.daemon import RESTART as RESTART_DAEMON
     from procler.cli.daemon import SERVE
     from procler.cli.daemon import STATUS as DAEMON_STATUS
-    from procler.cli.processes import FORWARD, IF_RUNNING
+    from procler.cli.processes import FORWARD, IF_RUNNING, UP
     from procler.supervisor.handlers import Handlers
 
-    handlers = (FORWARD, IF_RUNNING, RESTART_DAEMON, DAEMON_STATUS, SERVE)
+    handlers = (FORWARD, IF_RUNNING, UP, RESTART_DAEMON, DAEMON_STATUS, SERVE)
     sent = {c.name for c in APP.commands if c.handler in handlers}
     table = Handlers.__new__(Handlers).table()  # the table needs no supervisor to list
     assert sorted(table) == sorted(sent)

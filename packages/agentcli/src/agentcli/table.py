@@ -43,7 +43,7 @@ def render(view: "TableView", data: "Any", *, colour: "bool", now: "float | None
         blocks = []
         for item in items:
             name = str(item.get("name", "")) if isinstance(item, dict) else ""
-            blocks += _blocks(view.tables, item, colour, now, _text(name))
+            blocks += _blocks(view.tables, item, colour, now, printable(name))
     else:
         blocks = _blocks(view.tables, data, colour, now, "")
     notes = []
@@ -51,7 +51,7 @@ def render(view: "TableView", data: "Any", *, colour: "bool", now: "float | None
         note = data.get(key) if isinstance(data, dict) else None
         if note:
             said = note.get("message", note) if isinstance(note, dict) else note
-            notes.append(_style(f"{key.replace('_', ' ')}: {_text(said)}", "yellow", colour))
+            notes.append(paint(f"{key.replace('_', ' ')}: {printable(said)}", "yellow", colour))
     if notes:
         blocks.append("\n".join(notes))
     return "\n\n".join(blocks) + "\n"
@@ -65,12 +65,12 @@ def _blocks(
         lines = []
         title = " ".join(part for part in (of, table.title) if part)
         if title:
-            lines.append(_style(title, "bold", colour))
+            lines.append(paint(title, "bold", colour))
         rows = rows_of(table, data)
         if rows:
             lines += _aligned(table.columns, rows, colour, now)
         else:
-            lines.append(_style(table.empty, "dim", colour))
+            lines.append(paint(table.empty, "dim", colour))
         blocks.append("\n".join(lines))
     return blocks
 
@@ -104,12 +104,12 @@ def _aligned(
     ]
     widths = [max(len(c.title), *(len(t[i]) for t in texts)) for i, c in enumerate(columns)]
     head = [_pad(c, c.title.upper(), w) for c, w in zip(columns, widths, strict=True)]
-    lines = [_style(GAP.join(head).rstrip(), "bold", colour)]
+    lines = [paint(GAP.join(head).rstrip(), "bold", colour)]
     for vs, ts in zip(values, texts, strict=True):
         shown = []
         for i, c in enumerate(columns):
             style = c.styles.get(vs[i], "") if isinstance(vs[i], str) else ""
-            shown.append(_pad(c, ts[i], widths[i], _style(ts[i], style, colour)))
+            shown.append(_pad(c, ts[i], widths[i], paint(ts[i], style, colour)))
         lines.append(GAP.join(shown).rstrip())
     return lines
 
@@ -136,8 +136,8 @@ def cell(column: "Column", value: "Any", now: "float") -> "str":
     if kind == "time":
         return clock_time(value, now)
     if isinstance(value, list):
-        return (" " if kind == "words" else ", ").join(_text(v) for v in value)
-    return _text(value)
+        return (" " if kind == "words" else ", ").join(printable(v) for v in value)
+    return printable(value)
 
 
 def duration(seconds: "float") -> "str":
@@ -172,16 +172,17 @@ def clock_time(value: "Any", now: "float") -> "str":
         try:
             at = datetime.fromisoformat(str(value)).timestamp()
         except ValueError:
-            return _text(value)
+            return printable(value)
     local = time.localtime(at)
     if time.localtime(now)[:3] == local[:3]:
         return time.strftime("%H:%M:%S", local)
     return time.strftime("%Y-%m-%d %H:%M:%S", local)
 
 
-def _text(value: "Any") -> "str":
+def printable(value: "Any") -> "str":
+    """A value as text with its control characters escaped (`\\x1b`): safe on a terminal."""
     if isinstance(value, dict):
-        return ", ".join(f"{k}: {_text(v)}" for k, v in value.items())
+        return ", ".join(f"{k}: {printable(v)}" for k, v in value.items())
     return str(value).translate(CONTROLS)
 
 
@@ -189,7 +190,8 @@ def _clip(text: "str", width: "int") -> "str":
     return text[: width - 1] + ELLIPSIS if width and len(text) > width else text
 
 
-def _style(text: "str", style: "str", colour: "bool") -> "str":
+def paint(text: "str", style: "str", colour: "bool") -> "str":
+    """text in a style (rich's words: `bold red`) when colour is on."""
     codes = [SGR[word] for word in style.split() if word in SGR]
     if not (colour and codes and text):
         return text

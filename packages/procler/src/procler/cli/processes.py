@@ -38,7 +38,9 @@ if TYPE_CHECKING:
 
 FORWARD = "procler.cli.client:forward"
 IF_RUNNING = "procler.cli.client:forward_if_running"
-ANSWERED_FROM_ARGV = frozenset({FORWARD, IF_RUNNING})
+# `up` forwards, and with its local options (--attach, --tui) follows the stack after.
+UP = "procler.cli.up:up"
+ANSWERED_FROM_ARGV = frozenset({FORWARD, IF_RUNNING, UP})
 HANDLERS = "procler.cli.processes:"
 NAME = Arg(
     "name",
@@ -125,8 +127,19 @@ PROCESS_COMMANDS: "tuple[Command, ...]" = (
             NAME,
             ALL,
             Arg("--with-dependents", "stop what depends on it first", type="boolean"),
+            Arg(
+                "--kill",
+                "SIGKILL at once instead of stop_signal and stop_timeout (also cutting short a "
+                "stop already waiting on the process); no dependency order",
+                type="boolean",
+            ),
         ),
-        examples=("procler stop api", "procler stop db --with-dependents", "procler stop --all"),
+        examples=(
+            "procler stop api",
+            "procler stop db --with-dependents",
+            "procler stop --all",
+            "procler stop --all --kill",
+        ),
         errors=(*SUPERVISED, *FROM_DISK, DockerUnavailable),
         output={"anyOf": [PROCESS, PROCESSES], "description": "adds already_stopped"},
     ),
@@ -231,7 +244,7 @@ PROCESS_COMMANDS: "tuple[Command, ...]" = (
         "that completed in this supervisor's life with the same definition is not run again; "
         "--wait: answer once every process is healthy (or running, without a check) or "
         "completed, exit 1 naming the one that is not",
-        FORWARD,
+        UP,
         args=(
             *START_ARGS[1:],
             NAMESPACES,
@@ -241,12 +254,30 @@ PROCESS_COMMANDS: "tuple[Command, ...]" = (
                 "wait until the whole stack is ready (bounded by --timeout)",
                 type="boolean",
             ),
+            Arg(
+                "--attach",
+                "for a person: then stream every process's output, each line after its "
+                "name, and [procler] lines for status changes, until Ctrl-C stops the stack "
+                "(a second Ctrl-C kills it); exit 0 after a clean stop, else the code of the "
+                "first process that failed",
+                type="boolean",
+                local=True,
+            ),
+            Arg(
+                "--tui",
+                "for a person: then open the TUI on the stack (quitting it leaves the "
+                "processes running)",
+                type="boolean",
+                local=True,
+            ),
         ),
         examples=(
             "procler up",
             "procler up --rerun",
             "procler up --wait --timeout 60s",
             "procler up -n backend,jobs",
+            "procler up --attach",
+            "procler up --tui",
         ),
         errors=(
             NamespaceNotFound,

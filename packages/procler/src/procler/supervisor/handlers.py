@@ -162,10 +162,10 @@ class Handlers:
     def _graph(self) -> DependencyGraph:
         return DependencyGraph.from_config(self.sup.config())
 
-    async def _stop_one(self, rt: ProcessRuntime) -> dict[str, Any]:
+    async def _stop_one(self, rt: ProcessRuntime, kill: bool = False) -> dict[str, Any]:
         if rt.name in self.sup.schedules.entries:
-            return await self.schedules.stop(rt)
-        result = await rt.stop()
+            return await self.schedules.stop(rt, kill)
+        result = await rt.stop(kill=kill)
         self.sup.reap_orphans()
         return {**self.describe(rt), **result}
 
@@ -215,7 +215,11 @@ class Handlers:
 
     async def stop(self, values: dict[str, Any]) -> Any:
         names = self._names(values, "stop")
-        if values.get("all") or values.get("with_dependents"):
+        if values.get("kill"):  # at once: no order to keep
+            levels = stop_levels(self._graph(), names, bool(values.get("with_dependents")))
+            killed = [n for level in levels for n in level]
+            outcomes = await together([self._stop_one(self.sup.runtimes[n], True) for n in killed])
+        elif values.get("all") or values.get("with_dependents"):
             outcomes = await self._stop_names(names)
         else:  # one process, or each instance of one, in parallel
             outcomes = await together([self._stop_one(self.sup.runtimes[n]) for n in names])

@@ -80,8 +80,8 @@ class ScheduleCommands:
             result.update(await self.sup.schedules.run_now(rt.name, RUN_NOW_WAIT))
         return {**self.describe(rt), **result, "note": RESUMED.format(rt.name)}
 
-    async def stop(self, rt: ProcessRuntime) -> dict[str, Any]:
+    async def stop(self, rt: ProcessRuntime, kill: bool = False) -> dict[str, Any]:
         """`stop` pauses the schedule, then stops a run going on."""
         paused = self.sup.schedules.pause(rt.name, "schedule paused by stop")
-        result = await rt.stop()
+        result = await rt.stop(kill=kill)
         return {**self.describe(rt), **result, **paused, "note": PAUSED.format(rt.name)}

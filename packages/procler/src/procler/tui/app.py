@@ -13,10 +13,10 @@ from textual.app import App, ComposeResult
 from textual.binding import BindingType
 from textual.widgets import DataTable, Footer, Static
 
+from procler.cli.event_feed import Feed
 from procler.tui import keys
 from procler.tui.asking import AskingActions
 from procler.tui.client import Answer, Client
-from procler.tui.feed import Feed
 from procler.tui.log_pane import LogPane
 from procler.tui.palette import ActionCommands
 from procler.tui.screens import Ask, Confirm, TextView
@@ -87,7 +87,7 @@ class ProclerApp(AskingActions, App[None]):
         self.follow_feed()
 
     def on_unmount(self) -> None:
-        self.feed.stop()
+        self.feed.stop_following()
 
     # -- live: the event stream --------------------------------------------------------
 
