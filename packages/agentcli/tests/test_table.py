@@ -158,8 +158,10 @@ def test_a_long_text_ends_with_an_ellipsis() -> None:
 
 
 def test_values_as_a_person_reads_them() -> None:
-    assert [duration(s) for s in (0, 59.9, 61, 3599, 3600, 86399, 90061)] == [
+    assert [duration(s) for s in (0, 0.589, 9.99, 59.9, 61, 3599, 3600, 86399, 90061)] == [
         "0s",
+        "0.5s",
+        "9.9s",
         "59s",
         "1m01s",
         "59m59s",

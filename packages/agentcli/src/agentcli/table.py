@@ -141,7 +141,10 @@ def cell(column: "Column", value: "Any", now: "float") -> "str":
 
 
 def duration(seconds: "float") -> "str":
-    """5s, 5m13s, 2h03m, 3d04h: two units at most, as `docker ps` and `pm2 ls` show them."""
+    """0.6s, 5s, 5m13s, 2h03m, 3d04h: two units at most, as `docker ps` and `pm2 ls` show
+    them (tenths under 10 s, where they still tell runs apart)."""
+    if seconds < 10 and seconds != int(seconds):
+        return f"{int(seconds * 10) / 10:.1f}s"
     whole = int(seconds)
     days, rest = divmod(whole, 86400)
     hours, rest = divmod(rest, 3600)

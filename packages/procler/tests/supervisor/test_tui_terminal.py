@@ -67,6 +67,49 @@ def test_tui_in_a_real_terminal(tmux: list[str], tmp_path: Path) -> None:
         project.close()
 
 
+def test_up_tui_opens_the_tui_on_the_stack_it_started(tmux: list[str], tmp_path: Path) -> None:
+    project = Project(tmp_path / "proj", CONFIG)
+    env = {k: v for k, v in os.environ.items() if not k.startswith("PROCLER_")}
+    env["TERM"] = "xterm-256color"
+    try:
+        subprocess.run(
+            [
+                *tmux,
+                "new-session",
+                "-d",
+                "-s",
+                "tui",
+                "-x",
+                "120",
+                "-y",
+                "30",
+                PROCLER,
+                "up",
+                "--tui",
+            ],
+            cwd=project.root,
+            env=env,
+            check=True,
+            timeout=10,
+        )
+        # the stack runs before the TUI shows it: no key was pressed
+        assert wait_for(lambda: "api" in screen(tmux) and "running" in screen(tmux), 30), screen(
+            tmux
+        )
+        assert project.ok("status", "api")["status"] == "running"
+        subprocess.run([*tmux, "send-keys", "-t", "tui", "q"], check=True, timeout=10)
+        assert wait_for(
+            lambda: (
+                subprocess.run([*tmux, "has-session", "-t", "tui"], capture_output=True).returncode
+                != 0
+            ),
+            10,
+        )
+        assert project.ok("status", "api")["status"] == "running"  # quitting touched nothing
+    finally:
+        project.close()
+
+
 def test_tui_without_a_terminal_is_a_usage_error(tmp_path: Path) -> None:
     project = Project(tmp_path / "proj", CONFIG)
     code, envelope = project.run("tui")
