@@ -7,18 +7,16 @@ import json
 import os
 import pty
 import subprocess
-import sys
 import time
-from pathlib import Path
 
 import pytest
-from sample_app import APP, JOBS_TABLE
+from agentcli_testkit import SAMPLE, SAMPLE_ENV
+from agentcli_testkit.sample_app import APP, JOBS_TABLE
 
 from agentcli.commands import Column, Table, TableView, call_args, capabilities
 from agentcli.main import run
 from agentcli.table import clock_time, duration, render, size
 
-SAMPLE = str(Path(__file__).parent / "sample_app.py")
 PLAIN = (
     "NAME           STATE    TOOK   MEMORY   CPU  TAGS\n"
     "build          ok      1h02m  3.0 MiB  1.2%  -\n"
@@ -60,10 +58,10 @@ def at_a_terminal(*argv: str, env: dict[str, str]) -> str:
     """stdout of the sample tool run with a pseudo-terminal as its stdout."""
     leader, follower = pty.openpty()
     with subprocess.Popen(
-        [sys.executable, SAMPLE, *argv],
+        [*SAMPLE, *argv],
         stdout=follower,
         stderr=subprocess.DEVNULL,
-        env={k: v for k, v in os.environ.items() if k != "NO_COLOR"} | env,
+        env={k: v for k, v in SAMPLE_ENV.items() if k != "NO_COLOR"} | env,
     ) as proc:
         os.close(follower)
         out = b""
@@ -95,11 +93,11 @@ def test_the_tools_format_variable_asks_for_tables_at_a_terminal_only() -> None:
     explicit = at_a_terminal("job", "list", "-f", "json", env={"SAMPLE_FORMAT": "table"})
     assert json.loads(explicit)["success"] is True
     piped = subprocess.run(
-        [sys.executable, SAMPLE, "job", "list"],
+        [*SAMPLE, "job", "list"],
         capture_output=True,
         text=True,
         timeout=60,
-        env={**os.environ, "SAMPLE_FORMAT": "table"},
+        env={**SAMPLE_ENV, "SAMPLE_FORMAT": "table"},
     )
     assert json.loads(piped.stdout)["data"]["jobs"][1]["state"] == "failed"
     wrong = json.loads(at_a_terminal("job", "list", env={"SAMPLE_FORMAT": "yaml"}))

@@ -13,7 +13,7 @@ from agentcli.main import with_builtins
 
 ROOT = Path(__file__).resolve().parents[3]
 TOOLS = {
-    "procler": "procler.cli",
+    "procler": "procler.declarations",
     "doc2md": "officecli.doc2md.commands",
     "fieldcheck": "officecli.fieldcheck.commands",
     "design-diff": "officecli.design_diff.commands",
@@ -47,7 +47,7 @@ def test_every_named_command_exists() -> None:
         )
 
 
-@pytest.mark.parametrize("tool", ["procler", "design-diff"])
+@pytest.mark.parametrize("tool", ["procler", "design-diff", "fieldcheck"])
 def test_every_command_is_in_agents_md(tool: str) -> None:
     named = {words for name, words in named_commands() if name == tool}
     app = with_builtins(importlib.import_module(TOOLS[tool]).APP)

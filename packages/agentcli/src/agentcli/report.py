@@ -45,7 +45,13 @@ class Finding:
 
     `details` holds a tool's own facts about the finding, by name (`direction: narrowed`),
     for a program to act on without parsing the message; rendered in JSON only, and only
-    when there are some (the message says the same in words)."""
+    when there are some (the message says the same in words).
+
+    `record` names the record of a tabular input a finding is about, for a program to act
+    on without parsing `location`: `{"line": 18, "key": {"id": "E0017"}}` (`key` when the
+    caller named key columns; `file` when the record is in another file than the input).
+    JSON only too: the table renderers show `location`, which says the same.
+    """
 
     rule_id: str
     severity: Severity
@@ -56,6 +62,8 @@ class Finding:
     actual: str = ""
     suggestion: str = ""
     details: Mapping[str, str] = _field(default_factory=dict)
+    # A mapping or None; typed Any so that callers may still pass **parts: str.
+    record: Any = None
 
     def to_dict(self) -> dict[str, str]:
         return {k: str(getattr(self, k)) for k in FINDING_KEYS}
@@ -64,6 +72,8 @@ class Finding:
         out: dict[str, Any] = self.to_dict()
         if self.details:
             out["details"] = dict(self.details)
+        if self.record is not None:
+            out["record"] = dict(self.record)
         return out
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import openpyxl
-from fieldcheck_helpers import CORPUS, run_cli, write_csv
+from officecli_testkit.fieldcheck_helpers import CORPUS, run_cli, write_csv
 
 RULES = "version: 1\nrules:\n  - {id: R1, type: range, field: 金額, min: 0}\n"
 
@@ -66,8 +66,8 @@ def test_reads_the_mskanji_corpus_file_as_cp932(tmp_path: Path) -> None:
     report = result.json
     assert (report["meta"]["encoding"], report["meta"]["rows"]) == ("cp932", 3)
     assert [(f["rule_id"], f["location"], f["actual"]) for f in report["findings"]] == [
-        ("K1", "row 4", "35"),
-        ("K2", "row 4", "名古屋"),
+        ("K1", "line 4", "35"),
+        ("K2", "line 4", "名古屋"),
     ]
 
 
@@ -121,7 +121,7 @@ def test_fail_on_and_max_findings(tmp_path: Path) -> None:
     result = run_cli("validate", data, "-r", rules, "--fail-on", "warning", "--max-findings", "2")
     assert result.code == 1
     report = result.json
-    assert [f["location"] for f in report["findings"]] == ["row 2", "row 3"]
+    assert [f["location"] for f in report["findings"]] == ["line 2", "line 3"]
     assert report["meta"]["truncated"] is True
     assert (report["meta"]["findings_total"], report["meta"]["warning_total"]) == (3, 3)
     negative = run_cli("validate", data, "-r", rules, "--max-findings", "-1")
@@ -160,7 +160,7 @@ def test_xlsx_sheet_by_name(tmp_path: Path) -> None:
     report = run_cli("validate", path, "--sheet", "経費", "-r", rules).json
     assert report["meta"]["sheet"] == "経費"
     assert [(f["location"], f["expected"], f["actual"]) for f in report["findings"]] == [
-        ("row 2", "8800", "8900")
+        ("line 2", "8800", "8900")
     ]
     missing = run_cli("validate", path, "--sheet", "nope", "-r", rules)
     assert missing.code == 2
@@ -176,7 +176,7 @@ def test_list_rules_and_schema(tmp_path: Path) -> None:
         "compare", "sum_equals", "reference", "expression", "aggregate_equals",
     ]  # fmt: skip
     schema = run_cli("schema").json["data"]
-    assert schema["properties"]["version"] == {"const": 1}
+    assert schema["properties"]["version"] == {"const": 1, "description": "always 1"}
     rule_types = [r["properties"]["type"]["const"] for r in schema["$defs"]["rule"]["oneOf"]]
     assert rule_types == types
 

@@ -6,7 +6,7 @@ import zipfile
 from pathlib import Path
 
 import pytest
-from fieldcheck_helpers import run_cli, write_csv
+from officecli_testkit.fieldcheck_helpers import run_cli, write_csv
 
 RULES = "version: 1\nrules:\n  - {id: R1, type: required, field: a}\n"
 
@@ -24,7 +24,7 @@ def test_row_placeholder_is_the_number_and_location_the_location(tmp_path: Path)
     )
     data, rules_path = _files(tmp_path, rules, "a,b\n1,2\n,3\n")
     report = run_cli("validate", data, "-r", rules_path).json
-    assert [f["message"] for f in report["findings"]] == ["a missing on row 3 (row 3)"]
+    assert [f["message"] for f in report["findings"]] == ["a missing on row 3 (line 3)"]
 
 
 @pytest.mark.timeout(60)

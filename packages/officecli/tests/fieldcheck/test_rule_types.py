@@ -2,32 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
-Findings = Callable[..., list[dict[str, str]]]
-HEAD = "version: 1\nrules:\n"
-
-
-def finding(
-    rule_id: str,
-    row: int,
-    field: str,
-    message: str,
-    expected: str,
-    actual: str,
-    suggestion: str,
-    severity: str = "error",
-) -> dict[str, str]:
-    return {
-        "rule_id": rule_id,
-        "severity": severity,
-        "message": message,
-        "location": f"row {row}",
-        "field": field,
-        "expected": expected,
-        "actual": actual,
-        "suggestion": suggestion,
-    }
+from officecli_testkit.fieldcheck_helpers import HEAD, Findings, finding
 
 
 def test_required(findings: Findings) -> None:
@@ -123,6 +98,17 @@ def test_length(findings: Findings) -> None:
             "a",
             "shorten or complete code",
         ),
+        # The empty last line is not a record, and is said so (issue 34).
+        finding(
+            "row.blank",
+            5,
+            "",
+            "line 5 is blank",
+            "a record",
+            "",
+            "remove the blank line, or fill in the record it stands for",
+            "info",
+        ),
     ]
 
 
@@ -180,7 +166,7 @@ def test_unique_single_and_combined(findings: Findings) -> None:
             4,
             "id",
             "id repeats an earlier row",
-            "unique (first seen in row 2)",
+            "unique (first seen on line 2)",
             "1",
             "make id unique",
         ),
@@ -189,7 +175,7 @@ def test_unique_single_and_combined(findings: Findings) -> None:
             5,
             "day, item",
             "day, item repeats an earlier row",
-            "unique (first seen in row 2)",
+            "unique (first seen on line 2)",
             "mon / a",
             "make day, item unique",
         ),
@@ -299,7 +285,8 @@ def test_aggregate_equals(findings: Findings, tmp_path) -> None:  # type: ignore
             "rule_id": "A1",
             "severity": "error",
             "message": "sum(金額) for 部署=開発 does not match budget.csv",
-            "location": "budget.csv row 3",
+            "location": "budget.csv line 3",
+            "record": {"line": 3, "file": "budget.csv"},
             "field": "予算",
             "expected": "100",
             "actual": "50",
@@ -309,7 +296,8 @@ def test_aggregate_equals(findings: Findings, tmp_path) -> None:  # type: ignore
             "rule_id": "A1",
             "severity": "error",
             "message": "sum(金額) for 部署=人事 does not match budget.csv",
-            "location": "row 5",
+            "location": "line 5",
+            "record": {"line": 5},
             "field": "sum(金額)",
             "expected": "a row in budget.csv",
             "actual": "5",
@@ -325,7 +313,9 @@ def test_aggregate_count(findings: Findings, tmp_path) -> None:  # type: ignore[
         "  - {id: A2, type: aggregate_equals, group_by: g, function: count, dataset: n, target: n}\n"
     )
     got = findings(rules, "g\na\nb\na\n")
-    assert [(f["location"], f["expected"], f["actual"]) for f in got] == [("n.csv row 3", "2", "1")]
+    assert [(f["location"], f["expected"], f["actual"]) for f in got] == [
+        ("n.csv line 3", "2", "1")
+    ]
 
 
 def test_expression_with_computed_left_side_reports_its_value(findings: Findings) -> None:

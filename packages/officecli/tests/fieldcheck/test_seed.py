@@ -5,9 +5,10 @@ from __future__ import annotations
 from pathlib import Path
 
 import jsonschema
-from fieldcheck_helpers import run_cli, write_csv
+from officecli_testkit.fieldcheck_helpers import run_cli, write_csv
 
 from agentcli.report import report_schema
+from officecli.fieldcheck.findings import LINES_MEANING
 
 EXPENSES = "金額,税額,合計\n8000,800,8900\n5000,500,5500\n"
 RULES = """version: 1
@@ -38,7 +39,8 @@ def test_seed_example_reports_row_2_expected_8800_actual_8900(tmp_path: Path) ->
             "rule_id": "EXP-003",
             "severity": "error",
             "message": "合計 8900 should be 金額 + 税額 = 8800",
-            "location": "row 2",
+            "location": "line 2",
+            "record": {"line": 2},
             "field": "合計",
             "expected": "8800",
             "actual": "8900",
@@ -54,6 +56,7 @@ def test_seed_example_reports_row_2_expected_8800_actual_8900(tmp_path: Path) ->
         "rules": 1,
         "rules_file": "rules.yaml",
         "ruleset": "expenses",
+        "lines": LINES_MEANING,
     }
 
 
@@ -74,14 +77,14 @@ def test_clean_data_exits_0(tmp_path: Path) -> None:
 def test_markdown_csv_html_and_output_file(tmp_path: Path) -> None:
     data, rules = _setup(tmp_path)
     markdown = run_cli("validate", data, "-r", rules, "-f", "markdown").stdout
-    assert "| error | EXP-003 | row 2 | 合計 |" in markdown
+    assert "| error | EXP-003 | line 2 | 合計 |" in markdown
     csv_text = run_cli("validate", data, "-r", rules, "-f", "csv").stdout
     assert csv_text.splitlines()[1] == (
-        "error,EXP-003,row 2,合計,合計 8900 should be 金額 + 税額 = 8800,8800,8900,"
+        "error,EXP-003,line 2,合計,合計 8900 should be 金額 + 税額 = 8800,8800,8900,"
         '"check 合計 or its parts (金額, 税額)"'
     )
     html = run_cli("validate", data, "-r", rules, "-f", "html").stdout
-    assert '<tr class="error"><td>error</td><td>EXP-003</td><td>row 2</td>' in html
+    assert '<tr class="error"><td>error</td><td>EXP-003</td><td>line 2</td>' in html
     out = tmp_path / "report.json"
     result = run_cli("validate", data, "-r", rules, "-o", out)
     assert (result.code, result.stdout) == (1, "")

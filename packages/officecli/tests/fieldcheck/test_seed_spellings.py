@@ -6,9 +6,8 @@ from pathlib import Path
 
 import jsonschema
 import pytest
-from fieldcheck_helpers import run_cli, write_csv
+from officecli_testkit.fieldcheck_helpers import HEAD, Findings, finding, run_cli, write_csv
 from ruamel.yaml import YAML
-from test_rule_types import HEAD, Findings, finding
 
 from officecli.fieldcheck.schema import rules_schema
 
@@ -41,8 +40,8 @@ def test_pattern_with_fields_names_the_column(findings: Findings) -> None:
     assert [
         (f["location"], f["field"], f["actual"]) for f in findings(rules, "a,b\n1,x\ny,2\n")
     ] == [
-        ("row 2", "b", "x"),
-        ("row 3", "a", "y"),
+        ("line 2", "b", "x"),
+        ("line 3", "a", "y"),
     ]
 
 

@@ -18,19 +18,19 @@ def rows_flagged(findings: Findings, when: str) -> list[str]:
 @pytest.mark.parametrize(
     ("when", "rows"),
     [
-        ("{field: kind, equals: expense}", ["row 2"]),
-        ("{field: kind, in: [income, expense]}", ["row 2", "row 3"]),
-        ("{field: kind, present: false}", ["row 5"]),
-        ("{field: kind, present: true}", ["row 2", "row 3"]),
-        ("{field: amount, gt: 100}", ["row 3", "row 5"]),
-        ("{field: amount, gte: 100, lt: 400}", ["row 2", "row 3"]),
-        ("{field: amount, lte: 200}", ["row 2", "row 3"]),
-        ("{field: amount, equals: 400}", ["row 5"]),
-        ("{field: day, gte: 2026-05-01}", ["row 3", "row 5"]),
-        ("{all: [{field: kind, equals: expense}, {field: amount, gt: 50}]}", ["row 2"]),
-        ("{any: [{field: kind, equals: income}, {field: amount, gt: 350}]}", ["row 3", "row 5"]),
-        ("{not: {field: kind, equals: expense}}", ["row 3", "row 5"]),
-        ("[{field: kind, present: true}, {field: amount, lt: 250}]", ["row 2", "row 3"]),
+        ("{field: kind, equals: expense}", ["line 2"]),
+        ("{field: kind, in: [income, expense]}", ["line 2", "line 3"]),
+        ("{field: kind, present: false}", ["line 5"]),
+        ("{field: kind, present: true}", ["line 2", "line 3"]),
+        ("{field: amount, gt: 100}", ["line 3", "line 5"]),
+        ("{field: amount, gte: 100, lt: 400}", ["line 2", "line 3"]),
+        ("{field: amount, lte: 200}", ["line 2", "line 3"]),
+        ("{field: amount, equals: 400}", ["line 5"]),
+        ("{field: day, gte: 2026-05-01}", ["line 3", "line 5"]),
+        ("{all: [{field: kind, equals: expense}, {field: amount, gt: 50}]}", ["line 2"]),
+        ("{any: [{field: kind, equals: income}, {field: amount, gt: 350}]}", ["line 3", "line 5"]),
+        ("{not: {field: kind, equals: expense}}", ["line 3", "line 5"]),
+        ("[{field: kind, present: true}, {field: amount, lt: 250}]", ["line 2", "line 3"]),
     ],
 )
 def test_when_selects_rows(findings: Findings, when: str, rows: list[str]) -> None:
@@ -44,5 +44,5 @@ def test_when_also_limits_unique(findings: Findings) -> None:
     )
     got = findings(rules, "kind,amount\na,1\nb,1\na,1\n")
     assert [(f["location"], f["expected"]) for f in got] == [
-        ("row 4", "unique (first seen in row 2)")
+        ("line 4", "unique (first seen on line 2)")
     ]

@@ -7,44 +7,13 @@ import json
 from pathlib import Path
 
 import pytest
-from config_helpers import errors_of
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from procler_testkit.config_helpers import BASE, errors_of
 
 from agentcli.main import run
-from procler.cli import APP
+from procler.declarations import APP
 
-BASE = """\
-version: 1
-vars:
-  PORT: "8080"
-processes:
-  db:
-    args: [postgres, -D, data]
-    env: {PGDATA: data}
-    ports: [5432]
-    stop_signal: INT
-    stop_timeout: 30s
-    healthcheck: {tcp: {port: 5432}, interval: 1s, retries: 3}
-  api:
-    command: python -m api --port ${PORT}
-    cwd: .
-    env_file: .env
-    depends_on: [{name: db, condition: healthy}]
-    restart: {policy: on-failure, max_restarts: 3, backoff: {initial: 1s, max: 30s}}
-    healthcheck: {http: {port: 8080, path: /health, expect_status: "200-399"}}
-    success_exit_codes: [0, 3]
-  worker: &worker
-    command: python worker.py
-    healthcheck: {log: 'ready on \\d+', start_period: 5s}
-    tags: [jobs]
-  cache:
-    context: docker
-    docker: {image: "redis:7", volumes: ["./data:/data"]}
-groups:
-  backend: {processes: [db, api], description: the API}
-logs: {max_size: 10MB, max_files: 3}
-"""
 ENV_FILE = "A=1\nexport B='two'\nnot a pair\n"
 TOKENS = [
     "0",

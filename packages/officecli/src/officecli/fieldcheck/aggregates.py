@@ -12,7 +12,7 @@ from typing import Any
 from agentcli.report import Finding
 from officecli.fieldcheck.checks import not_close
 from officecli.fieldcheck.chunk import Check, Chunk, Hits, Row
-from officecli.fieldcheck.findings import finding_maker
+from officecli.fieldcheck.findings import Place, finding_maker
 from officecli.fieldcheck.model import RuleSpec
 from officecli.fieldcheck.values import format_value, parse_number
 
@@ -39,7 +39,7 @@ def compile_aggregate(spec: RuleSpec, other: Loaded) -> tuple[Check, Callable[[]
         f"check the rows of {{group}} or the value in {file_name}",
     )
     acc: dict[tuple[str, ...], Any] = {}
-    first_row: dict[tuple[str, ...], int] = {}
+    first_row: dict[tuple[str, ...], Place] = {}
     fold = _FOLD.get(function)
 
     def feed(chunk: Chunk, rows: Sequence[int]) -> Hits:
@@ -48,7 +48,7 @@ def compile_aggregate(spec: RuleSpec, other: Loaded) -> tuple[Check, Callable[[]
         for i in rows:
             group = tuple(c[i].strip() for c in group_cols)
             if group not in first_row:
-                first_row[group] = chunk.numbers[i]
+                first_row[group] = chunk.place(i)
                 acc[group] = 0.0 if fold is None else None
             if fold is None:
                 acc[group] += 1.0
@@ -75,14 +75,13 @@ def compile_aggregate(spec: RuleSpec, other: Loaded) -> tuple[Check, Callable[[]
             ):
                 continue
             place = {"group": describe(group)}
-            out.append(
-                make(f"{file_name} row {n}", place, target, expected_text, format_value(actual))
-            )
-        for group, n in first_row.items():
+            there = Place(n, file=file_name)
+            out.append(make(there, place, target, expected_text, format_value(actual)))
+        for group, first in first_row.items():
             if group not in seen:
                 place = {"group": describe(group)}
                 note = f"a row in {file_name}"
-                out.append(make(n, place, what, note, format_value(acc[group])))
+                out.append(make(first, place, what, note, format_value(acc[group])))
         return out
 
     return feed, finish

@@ -8,6 +8,7 @@ import operator
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from agentcli.report import Finding
 from officecli.fieldcheck.chunk import Check, Chunk, CompileContext, Hits, rule_error
 from officecli.fieldcheck.expr_eval import COMPARATORS, ERROR, EvalError, compile_node
 from officecli.fieldcheck.expr_parse import names_in
@@ -29,7 +30,7 @@ def not_close(actual: float, expected: float, tolerance: float) -> bool:
     return abs(actual - expected) > tolerance + 1e-9 * (1.0 + abs(expected))
 
 
-def _bound(spec: RuleSpec, ctx: CompileContext, name: str, field_name: str) -> Any:
+def bound_value(spec: RuleSpec, ctx: CompileContext, name: str, field_name: str) -> Any:
     raw = spec.params.get(name)
     if raw is None:
         return None
@@ -45,7 +46,7 @@ def _bound(spec: RuleSpec, ctx: CompileContext, name: str, field_name: str) -> A
 
 def _range(spec: RuleSpec, ctx: CompileContext) -> Check:
     name = spec.params["field"]
-    low, high = _bound(spec, ctx, "min", name), _bound(spec, ctx, "max", name)
+    low, high = bound_value(spec, ctx, "min", name), bound_value(spec, ctx, "max", name)
     if low is not None and high is not None:
         expected = f"between {format_value(low)} and {format_value(high)}"
     else:
@@ -61,16 +62,37 @@ def _range(spec: RuleSpec, ctx: CompileContext) -> Check:
         else:
             hits = [i for i in rows if (v := vals[i]) is not None and not low <= v <= high]
         col = chunk.raw[name]
-        return [(i, make(chunk.numbers[i], chunk.row(i), name, expected, col[i])) for i in hits]
+        return [(i, make(chunk.place(i), chunk.row(i), name, expected, col[i])) for i in hits]
 
     return check
 
 
-def _unique(spec: RuleSpec, ctx: CompileContext) -> Check:
+def unique_key_kinds(spec: RuleSpec, ctx: CompileContext) -> list[bool]:
+    """Per column of a unique rule: compared as its typed value (else as stripped text)."""
+    return [ctx.types.get(f, "string") not in ("string", "auto") for f in spec.params["fields"]]
+
+
+UniqueHit = Callable[[Chunk, int, int], Finding]
+
+
+def unique_hit(spec: RuleSpec) -> UniqueHit:
+    """The finding of row i repeating the key first seen on line `first`."""
     names: list[str] = spec.params["fields"]
-    typed = [ctx.types.get(f, "string") not in ("string", "auto") for f in names]
     label = ", ".join(names)
     make = finding_maker(spec, "{field} repeats an earlier row", f"make {label} unique")
+
+    def hit(chunk: Chunk, i: int, first: int) -> Finding:
+        actual = " / ".join(chunk.raw[f][i] for f in names)
+        expected = f"unique (first seen on line {first})"
+        return make(chunk.place(i), chunk.row(i), label, expected, actual)
+
+    return hit
+
+
+def _unique(spec: RuleSpec, ctx: CompileContext) -> Check:
+    names: list[str] = spec.params["fields"]
+    typed = unique_key_kinds(spec, ctx)
+    hit = unique_hit(spec)
     first_row: dict[Any, int] = {}  # grows with distinct values: the documented exception
 
     def keys(chunk: Chunk) -> list[Any]:
@@ -88,9 +110,7 @@ def _unique(spec: RuleSpec, ctx: CompileContext) -> Check:
         for i in rows:
             key = col[i]
             if key is not None and (first := seen(key, numbers[i])) != numbers[i]:
-                actual = " / ".join(chunk.raw[f][i] for f in names)
-                expected = f"unique (first seen in row {first})"
-                hits.append((i, make(numbers[i], chunk.row(i), label, expected, actual)))
+                hits.append((i, hit(chunk, i, first)))
         return hits
 
     return check
@@ -148,9 +168,7 @@ def _compare(spec: RuleSpec, ctx: CompileContext) -> Check:
                 ctx.skipped[0] += 1
                 continue
             expected = format_value(b) if op == "==" else f"{op} {format_value(b)}"
-            hits.append(
-                (i, make(chunk.numbers[i], chunk.row(i), left, expected, chunk.raw[left][i]))
-            )
+            hits.append((i, make(chunk.place(i), chunk.row(i), left, expected, chunk.raw[left][i])))
         return hits
 
     return check
@@ -181,7 +199,7 @@ def _sum_equals(spec: RuleSpec, ctx: CompileContext) -> Check:
         ]
         col = chunk.raw[total]
         return [
-            (i, make(chunk.numbers[i], chunk.row(i), total, format_value(float(sums[i])), col[i]))
+            (i, make(chunk.place(i), chunk.row(i), total, format_value(float(sums[i])), col[i]))
             for i in hits
         ]
 
@@ -211,7 +229,7 @@ def _expression(spec: RuleSpec, ctx: CompileContext) -> Check:
             return []
         if sides is None:
             return [
-                (i, make(chunk.numbers[i], chunk.row(i), shown_field, "true", "false"))
+                (i, make(chunk.place(i), chunk.row(i), shown_field, "true", "false"))
                 for i in failed
             ]
         lefts, rights = sides[0](chunk.vals, n), sides[1](chunk.vals, n)
@@ -220,7 +238,7 @@ def _expression(spec: RuleSpec, ctx: CompileContext) -> Check:
             expected = format_value(rights[i])
             expected = expected if op == "==" else f"{op} {expected}"
             actual = chunk.raw[left_name][i] if left_name is not None else format_value(lefts[i])
-            hits.append((i, make(chunk.numbers[i], chunk.row(i), shown_field, expected, actual)))
+            hits.append((i, make(chunk.place(i), chunk.row(i), shown_field, expected, actual)))
         return hits
 
     return check

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from agentcli.report import Finding
 from officecli.fieldcheck.conditions import Mask
 from officecli.fieldcheck.errors import RulesFileError
+from officecli.fieldcheck.findings import Place
 from officecli.fieldcheck.model import RuleSpec
 from officecli.fieldcheck.values import Value
 
@@ -21,16 +22,22 @@ Row = dict[str, str]
 
 
 class Chunk:
-    """Consecutive rows: numbers, cell texts by column, typed values by column."""
+    """Consecutive rows: line numbers, cell texts by column, typed values by column, and
+    the positions of the key columns that name a record in findings."""
 
-    __slots__ = ("columns", "numbers", "raw", "records", "vals")
+    __slots__ = ("columns", "key", "numbers", "raw", "records", "vals")
 
     def __init__(
-        self, columns: list[str], numbers: Sequence[int], records: Sequence[Sequence[str]]
+        self,
+        columns: list[str],
+        numbers: Sequence[int],
+        records: Sequence[Sequence[str]],
+        key: Sequence[int] = (),
     ) -> None:
         self.columns = columns
         self.numbers = numbers
         self.records = records
+        self.key = key
         self.raw: dict[str, Sequence[str]] = (
             dict(zip(columns, zip(*records, strict=True), strict=True))
             if records
@@ -41,6 +48,11 @@ class Chunk:
     def row(self, i: int) -> Row:
         """Row i as {column: text}, built only when a finding needs it."""
         return dict(zip(self.columns, self.records[i], strict=True))
+
+    def place(self, i: int) -> Place:
+        """Where row i is: its line and its key values, for a finding."""
+        record = self.records[i]
+        return Place(self.numbers[i], tuple((self.columns[k], record[k].strip()) for k in self.key))
 
 
 Hits = list[tuple[int, Finding]]

@@ -6,7 +6,7 @@ from agentcli.commands import App, Arg, Command
 from agentcli.errors import InputError
 from agentcli.outputs import OutputIsInputError
 from officecli import __version__
-from officecli.fieldcheck.errors import MissingColumnError, RulesFileError
+from officecli.fieldcheck.errors import MissingColumnError, RulesFileError, RulesFileExistsError
 from officecli.readers.errors import BrokenFileError, EncryptedFileError, UnsafeFileError
 
 _H = "officecli.fieldcheck.handlers"
@@ -31,6 +31,12 @@ VALIDATE = Command(
     args=(
         Arg("data", "the data file", type="path", required=True),
         Arg("--rules", "the rules file (YAML)", short="-r", type="path", required=True),
+        Arg(
+            "--key",
+            "columns naming a record in findings, comma-separated (default: the rules "
+            "file's `key`); each finding's record gets their values",
+            metavar="COL[,COL]",
+        ),
         Arg("--sheet", "xlsx sheet name (default: the first sheet)"),
         Arg("--encoding", "text encoding of CSV/TSV/Markdown (default: detected)"),
         Arg(
@@ -50,6 +56,7 @@ VALIDATE = Command(
     ),
     examples=(
         "fieldcheck validate expenses.csv -r rules.yaml",
+        "fieldcheck validate expenses.csv -r rules.yaml --key id",
         "fieldcheck validate book.xlsx --sheet 経費 -r rules.yaml -f markdown -o report.md",
     ),
     errors=_ERRORS,
@@ -63,6 +70,35 @@ APP = App(
     commands=(
         VALIDATE,
         Command(
+            "init",
+            "write a commented rules file for DATA: its columns, guessed types, a key and one "
+            "example rule of each common kind (never overwrites; --dry-run prints it)",
+            f"{_H}:init_handler",
+            args=(
+                Arg("data", "the data file the rules are for", type="path", required=True),
+                Arg(
+                    "--output",
+                    "the rules file to write (default: DATA's name with .rules.yaml, beside it)",
+                    short="-o",
+                    type="path",
+                ),
+                Arg("--sheet", "xlsx sheet name (default: the first sheet)"),
+                Arg("--encoding", "text encoding of CSV/TSV/Markdown (default: detected)"),
+                Arg(
+                    "--dry-run", "print the rules file in the answer; write nothing", type="boolean"
+                ),
+            ),
+            examples=(
+                "fieldcheck init expenses.csv --dry-run",
+                "fieldcheck init expenses.csv -o rules.yaml",
+            ),
+            errors=(RulesFileExistsError, InputError, OutputIsInputError, UnsafeFileError),
+            output={
+                "type": "object",
+                "description": "rules_file (the path), written (false on --dry-run), text (the file)",
+            },
+        ),
+        Command(
             "check-rules",
             "check a rules file without any data (exit 2 with the line of the first problem)",
             f"{_H}:check_rules_handler",
@@ -73,7 +109,8 @@ APP = App(
         ),
         Command(
             "list-rules",
-            "list the rule types with their parameters, condition operators and functions",
+            "list the rules file layout (top-level keys, an example), then the rule types with "
+            "their parameters, condition operators and functions",
             f"{_H}:list_rules_handler",
             examples=("fieldcheck list-rules",),
             output={"type": "object", "description": "rule types and their parameters"},

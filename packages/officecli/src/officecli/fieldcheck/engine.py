@@ -12,26 +12,30 @@ reading that cell skips the row.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Iterable
 from dataclasses import dataclass, field
-from datetime import date
-from itertools import compress
-from math import isfinite
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 from agentcli.errors import UsageError
 from agentcli.report import Finding
 from officecli.fieldcheck.aggregates import Loaded, compile_aggregate
 from officecli.fieldcheck.checks import COMPILERS
 from officecli.fieldcheck.chunk import Chunk, CompileContext, CompiledRule, rule_error
+from officecli.fieldcheck.chunk_check import (
+    Collector,
+    Converters,
+    blank_hits,
+    check_chunk,
+    passed_blanks,
+)
 from officecli.fieldcheck.conditions import compile_condition, condition_fields
 from officecli.fieldcheck.errors import missing_column
 from officecli.fieldcheck.expr_parse import names_in
 from officecli.fieldcheck.findings import FindingMaker, check_placeholders, finding_maker
 from officecli.fieldcheck.model import RuleSet, RuleSpec
 from officecli.fieldcheck.ruletypes import RULE_TYPES
-from officecli.fieldcheck.values import BOOLEAN_WORDS, CONVERTERS, TYPE_HINTS, is_blank, parse_date
+from officecli.fieldcheck.values import TYPE_HINTS, parse_date
 from officecli.readers.tabular import Table, open_table
 
 _OTHER_DATASET_PARAMS = ("key", "target")  # aggregate_equals columns of the other file
@@ -43,6 +47,10 @@ class Options:
     encoding: str | None = None
     datasets: dict[str, str] = field(default_factory=dict)
     max_findings: int | None = None
+    key: list[str] | None = None  # columns naming a record in findings (else the rules' key)
+    # "auto": the vectorised engine for a large CSV/TSV (see VECTOR_MIN_BYTES); "python"
+    # or "vector" choose one (tests run both on the same data).
+    engine: Literal["auto", "python", "vector"] = "auto"
 
 
 @dataclass
@@ -54,6 +62,7 @@ class Result:
     rows: int
     skipped: int
     table: Table
+    engine: str = "python"  # or "vector": which engine read the rows
 
 
 def rule_fields(spec: RuleSpec) -> list[str]:
@@ -148,6 +157,13 @@ def _masters(ruleset: RuleSet, options: Options) -> dict[str, frozenset[str]]:
     return out
 
 
+def key_columns(ruleset: RuleSet, columns: list[str], options: Options) -> list[int]:
+    """Positions of the key columns (--key, else the rules file's `key`), checked."""
+    key = options.key if options.key is not None else ruleset.key
+    _need_columns(key, columns, "the data", "--key" if options.key is not None else "key")
+    return [columns.index(name) for name in key]
+
+
 def compile_rules(
     ruleset: RuleSet, columns: list[str], options: Options
 ) -> tuple[list[CompiledRule], CompileContext]:
@@ -182,99 +198,48 @@ def compile_rules(
     return compiled, ctx
 
 
-class _Collector:
-    """Keeps up to `limit` findings and counts all of them by severity."""
+@dataclass
+class Plan:
+    """What checking rows needs, compiled once: the key columns, the rules, their context
+    and the column conversions (each with its type finding)."""
 
-    def __init__(self, limit: int | None) -> None:
-        self.findings: list[Finding] = []
-        self.totals = {"error": 0, "warning": 0, "info": 0}
-        self.limit = limit
-
-    def add(self, finding: Finding) -> None:
-        self.totals[finding.severity] += 1
-        if self.limit is None or len(self.findings) < self.limit:
-            self.findings.append(finding)
+    key: list[int]
+    rules: list[CompiledRule]
+    ctx: CompileContext
+    converters: Converters
 
 
-def validate(ruleset: RuleSet, data: str | Path, options: Options) -> Result:
-    """Stream the data file through the compiled rules."""
-    with open_table(data, sheet=options.sheet, encoding=options.encoding) as table:
-        rules, ctx = compile_rules(ruleset, table.columns, options)
-        _, type_rules = plan_types(ruleset)
-        converters = [
-            (name, kind, _type_finder(name, kind, type_rules.get(name)))
-            for name, kind in ctx.types.items()
-        ]
-        collector = _Collector(options.max_findings)
-        count = 0
-        for numbers, records in table.chunks:
-            chunk = Chunk(table.columns, numbers, records)
-            count += len(records)
-            for finding in _check_chunk(chunk, converters, rules):
-                collector.add(finding)
-    for rule in rules:
+def prepare(ruleset: RuleSet, columns: list[str], options: Options) -> Plan:
+    key = key_columns(ruleset, columns, options)
+    rules, ctx = compile_rules(ruleset, columns, options)
+    _, type_rules = plan_types(ruleset)
+    converters = [
+        (name, kind, _type_finder(name, kind, type_rules.get(name)))
+        for name, kind in ctx.types.items()
+    ]
+    return Plan(key, rules, ctx, converters)
+
+
+def finish(plan: Plan, collector: Collector) -> None:
+    """The findings of the rules that report after the last row (aggregates), last."""
+    for rule in plan.rules:
         if rule.finish is not None:
             for finding in rule.finish():
-                collector.add(finding)
-    return Result(collector.findings, collector.totals, count, ctx.skipped[0], table)
+                collector.add((0, 0, finding))
 
 
-# Clean columns convert with one C-level map; a chunk with any other cell (blank,
-# ¥1,000, 2026/4/1, ...) converts cell by cell through the lenient parser instead.
-_FAST: dict[str, Callable[[str], Any]] = {
-    "number": float,
-    "integer": float,
-    "date": date.fromisoformat,
-    "boolean": BOOLEAN_WORDS.__getitem__,
-}
-
-
-def _convert(chunk: Chunk, name: str, kind: str) -> list[int]:
-    """Fill chunk.vals[name]; return the indexes of non-blank cells of the wrong type."""
-    col = chunk.raw[name]
-    fast = _FAST.get(kind)
-    if fast is not None:
-        try:
-            vals: list[Any] = list(map(fast, col))
-            if kind in ("date", "boolean") or (
-                all(map(isfinite, vals)) and (kind == "number" or all(map(float.is_integer, vals)))
-            ):
-                chunk.vals[name] = vals
-                return []
-        except (ValueError, KeyError):
-            pass
-    if kind == "string":
-        chunk.vals[name] = [None if is_blank(t) else t for t in col]
-        return []
-    convert = CONVERTERS[kind]
-    vals = [None if not t or t.isspace() else convert(t) for t in col]
-    chunk.vals[name] = vals
-    return [i for i, v in enumerate(vals) if v is None and not is_blank(col[i])]
-
-
-Converters = list[tuple[str, str, FindingMaker]]
-
-
-def _check_chunk(chunk: Chunk, converters: Converters, rules: list[CompiledRule]) -> list[Finding]:
-    """The chunk's findings by row, then type findings first, then rules in file order."""
-    hits: list[tuple[int, int, Finding]] = []
-    bad: dict[str, set[int]] = {}
-    numbers = chunk.numbers
-    for order, (name, kind, make) in enumerate(converters):
-        wrong = _convert(chunk, name, kind)
-        if wrong:
-            bad[name] = set(wrong)
-            col = chunk.raw[name]
-            hits += [(i, order, make(numbers[i], chunk.row(i), name, kind, col[i])) for i in wrong]
-    everything = range(len(numbers))
-    for order, rule in enumerate(rules, start=len(converters)):
-        rows: Sequence[int] = everything
-        if rule.when is not None:
-            rows = list(compress(everything, rule.when(chunk.raw)))
-        skip = [bad[f] for f in rule.needs if f in bad]
-        if skip:
-            skipped = set().union(*skip)
-            rows = [i for i in rows if i not in skipped]
-        hits += [(i, order, finding) for i, finding in rule.check(chunk, rows)]
-    hits.sort(key=lambda hit: (hit[0], hit[1]))
-    return [finding for _, _, finding in hits]
+def validate_rows(ruleset: RuleSet, data: str | Path, options: Options) -> Result:
+    """Stream the data file through the compiled rules, chunk by chunk (the Python engine;
+    `run.validate_data` chooses between it and the vectorised one)."""
+    with open_table(data, sheet=options.sheet, encoding=options.encoding) as table:
+        plan = prepare(ruleset, table.columns, options)
+        collector = Collector(options.max_findings)
+        count = 0
+        for numbers, records in table.chunks:
+            chunk = Chunk(table.columns, numbers, records, plan.key)
+            count += len(records)
+            blanks = passed_blanks(table)
+            collector.extend(check_chunk(chunk, plan.converters, plan.rules, blanks))
+        collector.extend(blank_hits(passed_blanks(table)))
+    finish(plan, collector)
+    return Result(collector.findings, collector.totals, count, plan.ctx.skipped[0], table)

@@ -21,6 +21,13 @@ class MissingColumnError(InputError):
     default_suggestion = "fix the column name in the rules file (names match exactly)"
 
 
+class RulesFileExistsError(InputError):
+    """`init` never overwrites a file."""
+
+    code = "OUTPUT_EXISTS"
+    default_suggestion = "choose another path with -o, or move the existing file away first"
+
+
 def closest(name: str, choices: Sequence[str]) -> str:
     """The choice most similar to `name` ('' when there is none)."""
     import difflib

@@ -1,4 +1,5 @@
-"""Command handlers: turn parsed arguments into core calls and a report or JSON result."""
+"""Command handlers: parsed arguments in, a call of the Python API or the core, a report or
+JSON result out."""
 
 from __future__ import annotations
 
@@ -6,72 +7,41 @@ from pathlib import Path
 from typing import Any
 
 from agentcli.commands import Command, Outcome
-from agentcli.errors import UsageError
 from agentcli.outputs import refuse_inputs
 from agentcli.report import Report
-from officecli import __version__
-from officecli.fieldcheck.engine import Options, Result, validate
+from officecli.fieldcheck import validate
 from officecli.fieldcheck.loader import load_rules
-from officecli.fieldcheck.model import RuleSet
+from officecli.fieldcheck.run import rule_entries
 
 _FAIL_LEVELS = {"error": ("error",), "warning": ("error", "warning")}
 
 
-def _options(values: dict[str, Any]) -> Options:
-    limit = values.get("max_findings")
-    if limit is not None and limit < 0:
-        raise UsageError("--max-findings must be 0 or more", suggestion="e.g. --max-findings 100")
-    datasets: dict[str, str] = {}
-    for name, path in values.get("dataset") or []:
-        datasets[name] = path
-    return Options(
-        sheet=values.get("sheet"),
-        encoding=values.get("encoding"),
-        datasets=datasets,
-        max_findings=limit,
-    )
-
-
-def build_report(ruleset: RuleSet, data: str, result: Result) -> Report:
-    """The findings report with its meta: input, encoding, rows, rules."""
-    table = result.table
-    meta: dict[str, str | int | float | bool] = {
-        "input": str(data),
-        "format": table.format,
-        "encoding": table.encoding,
-        "rows": result.rows,
-        "rules": len(_rule_entries(ruleset)),
-        "rules_file": ruleset.path.name,
-        "ruleset": ruleset.name,
-    }
-    if table.sheet:
-        meta["sheet"] = table.sheet
-    if result.skipped:
-        meta["skipped_evaluations"] = result.skipped
-    total = sum(result.totals.values())
-    if total != len(result.findings):
-        meta["truncated"] = True
-        meta["findings_total"] = total
-        for severity, count in result.totals.items():
-            meta[f"{severity}_total"] = count
-    report = Report("fieldcheck", __version__, f"fieldcheck: {ruleset.name}", meta)
-    report.findings.extend(result.findings)
-    return report
+def _totals(report: Report) -> dict[str, int]:
+    """Findings by severity, counting those --max-findings left out of the report."""
+    return {s: int(report.meta.get(f"{s}_total", n)) for s, n in report.summary.items()}
 
 
 def validate_handler(values: dict[str, Any], command: Command) -> Outcome:
     ruleset = load_rules(values["rules"])
-    options = _options(values)
+    datasets = dict(values.get("dataset") or [])
     if values.get("output"):  # -o onto the data and the rules is refused before the handler
-        others = [Path(p) for p in options.datasets.values()]
+        others = [Path(p) for p in datasets.values()]
         refuse_inputs(
             [Path(values["output"])], others + [d.path for d in ruleset.datasets.values()], "-o"
         )
-    data = values["data"]
-    result = validate(ruleset, data, options)
+    key = values.get("key")
+    report = validate(
+        values["data"],
+        ruleset,
+        key=[name.strip() for name in key.split(",")] if key is not None else None,
+        sheet=values.get("sheet"),
+        encoding=values.get("encoding"),
+        datasets=datasets,
+        max_findings=values.get("max_findings"),
+    )
     failing = _FAIL_LEVELS[values.get("fail_on") or "error"]
-    exit_code = 1 if any(result.totals[s] for s in failing) else 0
-    return Outcome(build_report(ruleset, data, result), exit_code)
+    totals = _totals(report)
+    return Outcome(report, 1 if any(totals[s] for s in failing) else 0)
 
 
 def check_rules_handler(values: dict[str, Any], command: Command) -> dict[str, Any]:
@@ -79,23 +49,28 @@ def check_rules_handler(values: dict[str, Any], command: Command) -> dict[str, A
     return {
         "rules_file": str(Path(values["rules"])),
         "name": ruleset.name,
+        "key": ruleset.key,
         "fields": dict(ruleset.fields),
         "datasets": sorted(ruleset.datasets),
         "masters": sorted(ruleset.masters),
-        "rules": list(_rule_entries(ruleset).values()),
+        "rules": list(rule_entries(ruleset).values()),
     }
 
 
-def _rule_entries(ruleset: RuleSet) -> dict[str, dict[str, Any]]:
-    """One entry per rule of the file; a `fields:` rule lists the columns it checks."""
-    entries: dict[str, dict[str, Any]] = {}
-    for rule in ruleset.rules:
-        entry = entries.setdefault(
-            rule.id, {"id": rule.id, "type": rule.type, "severity": rule.severity}
-        )
-        if rule.each_field:
-            entry.setdefault("fields", []).append(rule.params["field"])
-    return entries
+def init_handler(values: dict[str, Any], command: Command) -> dict[str, Any]:
+    from agentcli.outputs import check_output_file, write_text_atomic
+    from officecli.fieldcheck.errors import RulesFileExistsError
+    from officecli.fieldcheck.skeleton import skeleton
+
+    data = Path(values["data"])
+    target = Path(values.get("output") or data.with_name(f"{data.stem}.rules.yaml"))
+    check_output_file(target, [data], "-o")
+    if target.exists():
+        raise RulesFileExistsError(f"{target} exists; init never overwrites a file")
+    text = skeleton(data, values.get("sheet"), values.get("encoding"))
+    if not values.get("dry_run"):
+        write_text_atomic(target, text)
+    return {"rules_file": str(target), "written": not values.get("dry_run"), "text": text}
 
 
 def list_rules_handler(values: dict[str, Any], command: Command) -> dict[str, Any]:

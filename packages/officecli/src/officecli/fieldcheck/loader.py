@@ -19,11 +19,12 @@ from officecli.fieldcheck.ruletypes import (
     FIELD_TYPES,
     RULE_TYPES,
     SEVERITY_LEVELS,
+    TOP_KEYS,
     Param,
 )
 from officecli.readers.paths import not_a_file
 
-_TOP_KEYS = ("version", "name", "fields", "datasets", "masters", "rules")
+_TOP_KEYS = tuple(p.name for p in TOP_KEYS)
 
 
 class _Checker:
@@ -75,6 +76,7 @@ def load_rules(path: str | Path) -> RuleSet:
     if "rules" not in top:
         raise ck.fail("the rules file needs a `rules` list", top)
     ruleset = RuleSet(path=path, name=str(plain(top.get("name")) or path.stem))
+    ruleset.key = _key(ck, top)
     ruleset.fields = _fields(ck, top)
     ruleset.datasets = _datasets(ck, top, path.parent)
     ruleset.masters = _masters(ck, top, ruleset.datasets)
@@ -89,6 +91,15 @@ def load_rules(path: str | Path) -> RuleSet:
         seen.add(checks[0].id)
         ruleset.rules.extend(checks)
     return ruleset
+
+
+def _key(ck: _Checker, top: dict[Any, Any]) -> list[str]:
+    """The columns naming a record: one column or a list of them."""
+    value = plain(top.get("key", []))
+    names = [value] if isinstance(value, str) else value
+    if not isinstance(names, list) or not all(isinstance(n, str) and n for n in names):
+        raise ck.fail("key must be a column name or a list of column names", top, "key")
+    return names
 
 
 def _fields(ck: _Checker, top: dict[Any, Any]) -> dict[str, str]:

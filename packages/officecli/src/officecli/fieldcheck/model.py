@@ -54,3 +54,4 @@ class RuleSet:
     datasets: dict[str, DatasetSpec] = field(default_factory=dict)
     masters: dict[str, MasterSpec] = field(default_factory=dict)
     rules: list[RuleSpec] = field(default_factory=list)
+    key: list[str] = field(default_factory=list)  # columns naming a record in findings

@@ -133,6 +133,43 @@ RULE_TYPES: dict[str, RuleType] = {
     ),
 }
 
+# The top level of a rules file, in the order a file is best written.
+TOP_KEYS: tuple[Param, ...] = (
+    Param("version", "version", True, "always 1"),
+    Param("name", "string", False, "the rule set's name in the report title (default: file name)"),
+    Param(
+        "key",
+        "fields",
+        False,
+        "column(s) naming a record in findings, as in `line 18 (id=E0017)`; --key overrides",
+    ),
+    Param("fields", "mapping", False, "column: type, one of " + ", ".join(FIELD_TYPES)),
+    Param(
+        "datasets",
+        "mapping",
+        False,
+        "name: other file the rules read (path relative to the rules file; or {path, sheet, "
+        "encoding})",
+    ),
+    Param(
+        "masters",
+        "mapping",
+        False,
+        "name: allowed values, a list or {dataset, column} (for `reference` rules)",
+    ),
+    Param("rules", "list", True, "the rules; each has the common keys and its type's parameters"),
+)
+FILE_EXAMPLE = """version: 1
+name: expenses
+key: id
+fields: {amount: number, date: date}
+masters: {dept: [sales, admin, dev]}
+rules:
+  - {id: R1, type: required, fields: [id, amount]}
+  - {id: R2, type: range, field: amount, min: 0}
+  - {id: R3, type: reference, field: dept, master: dept, severity: warning}
+"""
+
 COMMON_KEYS: tuple[Param, ...] = (
     Param("id", "string", True, "rule identifier shown in findings, e.g. EXP-003"),
     Param("type", "rule_type", True, "one of " + ", ".join(RULE_TYPES)),
@@ -141,7 +178,7 @@ COMMON_KEYS: tuple[Param, ...] = (
         "message",
         "string",
         False,
-        "finding message; {column}, {field}, {expected}, {actual}, {row} (the number), {location} are filled in",
+        "finding message; {column}, {field}, {expected}, {actual}, {row} (the line number), {location} are filled in",
     ),
     Param("suggestion", "string", False, "what to do about a finding"),
     Param("description", "string", False, "what the rule is for"),
@@ -167,8 +204,13 @@ EXPRESSION_FUNCTIONS: dict[str, str] = {
 
 
 def list_rules() -> dict[str, Any]:
-    """What `fieldcheck list-rules` prints."""
+    """What `fieldcheck list-rules` prints: the file layout first, then the rule types."""
     return {
+        "file_layout": {
+            "keys": [p._asdict() for p in TOP_KEYS],
+            "example": FILE_EXAMPLE,
+            "start": "`fieldcheck init DATA` writes a commented rules file for a data file",
+        },
         "rule_types": [
             {
                 "type": name,

@@ -12,6 +12,7 @@ from officecli.fieldcheck.ruletypes import (
     FIELD_TYPES,
     RULE_TYPES,
     SEVERITY_LEVELS,
+    TOP_KEYS,
     Param,
 )
 
@@ -107,7 +108,15 @@ def _rule_schema(name: str) -> dict[str, Any]:
 
 
 def rules_schema() -> dict[str, Any]:
-    """JSON Schema (draft 2020-12) of a rules file."""
+    """JSON Schema (draft 2020-12) of a rules file; each top-level key is described from
+    the same table as `list-rules` and the loader."""
+    schema = _file_schema()
+    for param in TOP_KEYS:
+        schema["properties"][param.name]["description"] = param.help
+    return schema
+
+
+def _file_schema() -> dict[str, Any]:
     return {
         "$schema": "https://json-schema.org/draft/2020-12/schema",
         "title": "fieldcheck rules file",
@@ -117,6 +126,7 @@ def rules_schema() -> dict[str, Any]:
         "properties": {
             "version": {"const": 1},
             "name": {"type": "string"},
+            "key": {**_FIELDS},
             "fields": {
                 "type": "object",
                 "additionalProperties": {

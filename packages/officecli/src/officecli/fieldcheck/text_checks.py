@@ -28,7 +28,7 @@ def text_check(
         stripped = list(map(str.strip, col))
         oks = ok(stripped)
         hits = [i for i in rows if not oks[i] and stripped[i]]
-        return [(i, make(chunk.numbers[i], chunk.row(i), name, expected, col[i])) for i in hits]
+        return [(i, make(chunk.place(i), chunk.row(i), name, expected, col[i])) for i in hits]
 
     return check
 
@@ -105,6 +105,6 @@ def required_check(spec: RuleSpec, ctx: CompileContext) -> Check:
     def check(chunk: Chunk, rows: Sequence[int]) -> Hits:
         col = chunk.raw[name]
         hits = [i for i in rows if not (t := col[i]) or t.isspace()]
-        return [(i, make(chunk.numbers[i], chunk.row(i), name, "a value", "")) for i in hits]
+        return [(i, make(chunk.place(i), chunk.row(i), name, "a value", "")) for i in hits]
 
     return check

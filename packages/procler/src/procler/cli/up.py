@@ -26,7 +26,7 @@ def up(values: "dict[str, Any]", command: "Command") -> "Any":
         )
     config_path = config_path_of(values)
     if tui:
-        from procler.tui.keys import load_keymap
+        from procler.tui.key_bindings import load_keymap
         from procler.tui.run import need_terminal, show
 
         need_terminal("procler up --tui")  # before anything starts

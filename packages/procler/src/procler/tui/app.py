@@ -15,7 +15,7 @@ from textual.binding import Binding, BindingType
 from textual.widgets import DataTable, Footer, Static
 
 from procler.cli.event_feed import Feed
-from procler.tui import keys
+from procler.tui import key_bindings as keys
 from procler.tui.asking import AskingActions
 from procler.tui.client import Answer, Client
 from procler.tui.log_pane import LogPane

@@ -62,23 +62,27 @@ def json_rows(path: Path) -> Opened:
     return columns, in_chunks(rows()), nothing
 
 
-def _jsonl_objects(path: Path) -> Iterator[tuple[int, dict[str, Any]]]:
+def _jsonl_objects(
+    path: Path, blanks: list[int] | None = None
+) -> Iterator[tuple[int, dict[str, Any]]]:
     with open(path, encoding="utf-8-sig") as fh:
         try:
             for number, line in enumerate(fh, start=1):
                 if line.strip():
                     item = _loads(path, line, f"line {number}: ")
                     yield number, _json_object(path, f"line {number}", item)
+                elif blanks is not None:
+                    blanks.append(number)
         except UnicodeDecodeError as exc:
             raise TableReadError(f"{path.name}: not UTF-8 text: {exc}") from None
 
 
-def jsonl_rows(path: Path) -> Opened:
+def jsonl_rows(path: Path, blanks: list[int]) -> Opened:
     # A first pass collects the columns so that the rows can stream in the second.
     columns = _columns_of(obj for _, obj in _jsonl_objects(path))
 
     def rows() -> Generator[tuple[int, list[str]], None, None]:
-        for number, obj in _jsonl_objects(path):
+        for number, obj in _jsonl_objects(path, blanks):
             yield number, [cell_text(obj.get(c)) for c in columns]
 
     rows_iter = rows()

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import date, datetime, time
 from itertools import islice
 from pathlib import Path
@@ -37,6 +37,9 @@ class Table:
     chunks: ChunkIterator
     encoding: str = ""
     sheet: str = ""
+    # Lines (sheet rows) of the part read so far that hold no cell at all; a reader adds
+    # them as its pass goes, so a consumer can report them next to the rows around them.
+    blank_lines: list[int] = field(default_factory=list)
 
     @property
     def records(self) -> RecordIterator:

@@ -105,7 +105,7 @@ def _sheet_rows(pkg: Package, part: str, cells: _Cells) -> Iterator[tuple[int, l
     yield from rows.done
 
 
-def xlsx_rows(path: Path, sheet: str | None) -> tuple[str, Opened]:
+def xlsx_rows(path: Path, sheet: str | None, blanks: list[int]) -> tuple[str, Opened]:
     pkg = Package(path)
     try:
         book = workbook(pkg)
@@ -134,9 +134,13 @@ def xlsx_rows(path: Path, sheet: str | None) -> tuple[str, Opened]:
         width = len(columns)
         previous = header_number
         for number, values in rows:
-            previous = number = number or previous + 1
+            number = number or previous + 1
+            blanks.extend(range(previous + 1, number))  # rows the sheet does not hold
+            previous = number
             texts = [cell_text(v) for v in values[:width]]
             if any(texts):
                 yield number, texts + [""] * (width - len(texts))
+            else:
+                blanks.append(number)
 
     return ref.name, (columns, in_chunks(records()), pkg.close)
