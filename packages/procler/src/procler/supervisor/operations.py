@@ -52,7 +52,7 @@ from procler.supervisor.runtime import ProcessRuntime
 from procler.supervisor.sampler import ProcessSampler
 from procler.supervisor.sentinel_link import register, unregister
 from procler.supervisor.state_store import StateStore
-from procler.supervisor.status import process_status, supervisor_status
+from procler.supervisor.status import described, supervisor_status
 from procler.supervisor.waiting import together, wait_members
 
 Row = dict[str, Any]  # one process's status answer (status.process_status and what follows)
@@ -113,18 +113,7 @@ class Operations:
         return self._row(self._sup.runtimes[name])
 
     def _row(self, rt: ProcessRuntime) -> Row:
-        sup = self._sup
-        status = process_status(rt, self._sampler, sup.clock.time(), sup.host.dependency_down(rt))
-        lost = sup.output.unstored(rt.name)
-        if lost is not None:
-            status["output_warning"] = lost  # running, but what it prints is being lost
-        watch = sup.watcher.describe(rt.name)
-        if watch is not None:
-            status["watch"] = watch
-        schedule = sup.schedules.describe(rt.name)
-        if schedule is not None:
-            status["schedule"] = schedule
-        return status
+        return described(self._sup, rt, self._sampler)
 
     def why(self, name: str) -> dict[str, Any]:
         """Why a process (or each instance of one with replicas) is or is not running."""

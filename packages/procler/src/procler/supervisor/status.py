@@ -125,6 +125,22 @@ def process_status(
     return out
 
 
+def described(sup: Supervisor, rt: ProcessRuntime, sampler: ProcessSampler) -> dict[str, Any]:
+    """A process's status answer, as `status` and the event stream's snapshot give it: its
+    status row, and its output, watch and schedule state when it has one."""
+    status = process_status(rt, sampler, sup.clock.time(), sup.host.dependency_down(rt))
+    lost = sup.output.unstored(rt.name)
+    if lost is not None:
+        status["output_warning"] = lost  # running, but what it prints is being lost
+    watch = sup.watcher.describe(rt.name)
+    if watch is not None:
+        status["watch"] = watch
+    schedule = sup.schedules.describe(rt.name)
+    if schedule is not None:
+        status["schedule"] = schedule
+    return status
+
+
 def supervisor_status(sup: Supervisor) -> dict[str, Any]:
     """The supervisor itself: pid, version, uptime, project, config, socket."""
     return {
