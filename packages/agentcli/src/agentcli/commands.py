@@ -212,6 +212,7 @@ class Command:
         output: "Mapping[str, Any] | None" = None,
         mode: "Mode" = "envelope",
         files: "tuple[FileFormat, ...]" = (),
+        document: "bool" = False,
         table: "TableView | None" = None,
     ) -> "None":
         self.name = name
@@ -226,6 +227,9 @@ class Command:
         self.output: Mapping[str, Any] = output or {}
         self.mode = mode
         self.files = files  # the files its arguments name, field by field
+        # a report command that can print its document instead (--stdout or -o -), its
+        # report then going to stderr or --report FILE; its handler returns a Document
+        self.document = document
         # Its table view for a person (`--format table`), rendered by agentcli.table from
         # the same answer JSON carries; None: JSON only.
         self.table = table
@@ -287,6 +291,16 @@ class Stream:
         self.exit_code = exit_code
 
 
+class Document:
+    """A document for stdout (e.g. Markdown) and the report about it, which goes to stderr as
+    one JSON line, or to `--report FILE`."""
+
+    def __init__(self, text: "str", report: "Any", exit_code: "int" = 0) -> "None":
+        self.text = text
+        self.report = report
+        self.exit_code = exit_code
+
+
 class Raw:
     """Text already rendered elsewhere (e.g. by a supervisor), passed through verbatim."""
 
@@ -318,12 +332,27 @@ TABLE_FORMAT = Arg(
     choices=("json", "table"),
     local=True,
 )
+DOCUMENT_ARGS: "tuple[Arg, ...]" = (
+    REPORT_ARGS[0],
+    Arg(
+        "--output",
+        "write the report to this file instead of stdout; `-o -` prints the document itself (as --stdout)",
+        short="-o",
+        type="path",
+    ),
+    Arg(
+        "--stdout",
+        "print the document on stdout (one input); the report goes to stderr as one JSON line, or to --report",
+        type="boolean",
+    ),
+    Arg("--report", "write the report to this file (in --format)", type="path", metavar="FILE"),
+)
 
 
 def command_args(cmd: "Command") -> "tuple[Arg, ...]":
     """The arguments a command really takes, including those its mode and table view add."""
     if cmd.mode == "report":
-        return cmd.args + REPORT_ARGS
+        return cmd.args + (DOCUMENT_ARGS if cmd.document else REPORT_ARGS)
     return cmd.args + ((TABLE_FORMAT,) if cmd.table else ())
 
 
@@ -407,6 +436,7 @@ def capabilities(app: "App") -> "dict[str, Any]":
             "idempotent": cmd.idempotent,
             "destructive": cmd.destructive,
             "read_only": cmd.read_only,
+            "document": cmd.document,
             "arguments": [arg_schema(a) for a in command_args(cmd)],
             "formats": formats(cmd),
             "examples": list(cmd.examples),
