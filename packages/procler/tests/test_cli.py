@@ -51,7 +51,7 @@ def test_full_cli_path_stays_light() -> None:
         "'procler.declarations.schedules', 'procler.declarations.snippets', "
         "'procler.declarations.stack_files', 'procler.declarations.tui', 'procler.errors', "
         "'procler.project', 'procler.recipe_states', 'procler.states', "
-        "'procler.status_styles', 'procler.wire']\n"
+        "'procler.wire']\n"
     )
 
 

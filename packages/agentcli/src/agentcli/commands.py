@@ -131,9 +131,10 @@ class Column:
     separated by `|` (`command|args`: the first that is set). `kind` says how a value is
     shown: text (a list joined by commas), words (a list joined by spaces: an argv),
     number, seconds (a duration: 5m13s), bytes (21.5 MiB), percent, time (an ISO
-    timestamp or epoch seconds, in local time). `styles` colours a value (e.g.
-    {"failed": "bold red"}) at a terminal; `width` caps a text column (longer text ends
-    with an ellipsis).
+    timestamp or epoch seconds, in local time). `styles` colours a value at a terminal: a
+    mapping (e.g. {"failed": "bold red"}) or, so declarations stay cheap to import, the
+    "module:name" of one, loaded only when a table is printed. `width` caps a text column
+    (longer text ends with an ellipsis).
     """
 
     __slots__ = ("key", "kind", "styles", "title", "width")
@@ -144,13 +145,13 @@ class Column:
         key: "str" = "",
         *,
         kind: "Kind" = "text",
-        styles: "Mapping[str, str] | None" = None,
+        styles: "Mapping[str, str] | str" = "",
         width: "int" = 0,
     ) -> "None":
         self.title = title
         self.key = key or title.replace(" ", "_")
         self.kind = kind
-        self.styles = styles or {}
+        self.styles = styles
         self.width = width
 
 

@@ -95,6 +95,20 @@ def lookup(row: "Any", key: "str") -> "Any":
     return None
 
 
+def styles_of(column: "Column") -> "Mapping[str, str]":
+    """A column's styles: its mapping, or the one its "module:name" names."""
+    if not isinstance(column.styles, str):
+        return column.styles
+    if not column.styles:
+        return {}
+    import sys
+
+    module, _, name = column.styles.partition(":")
+    __import__(module)
+    found: Mapping[str, str] = getattr(sys.modules[module], name)
+    return found
+
+
 def _aligned(
     columns: "tuple[Column, ...]", rows: "list[Mapping[str, Any]]", colour: "bool", now: "float"
 ) -> "list[str]":
@@ -105,10 +119,11 @@ def _aligned(
     widths = [max(len(c.title), *(len(t[i]) for t in texts)) for i, c in enumerate(columns)]
     head = [_pad(c, c.title.upper(), w) for c, w in zip(columns, widths, strict=True)]
     lines = [paint(GAP.join(head).rstrip(), "bold", colour)]
+    styles = [styles_of(c) for c in columns]
     for vs, ts in zip(values, texts, strict=True):
         shown = []
         for i, c in enumerate(columns):
-            style = c.styles.get(vs[i], "") if isinstance(vs[i], str) else ""
+            style = styles[i].get(vs[i], "") if isinstance(vs[i], str) else ""
             shown.append(_pad(c, ts[i], widths[i], paint(ts[i], style, colour)))
         lines.append(GAP.join(shown).rstrip())
     return lines

@@ -37,6 +37,9 @@ NAME = Arg("name", "process name (at most 128 letters, digits, '-' and '_')", re
 # Said under every table view (`--format table`): the config's errors while the last
 # valid config is used in its place.
 NOTES = ("config_warning",)
+# Where the table views' status colours are (procler.status_styles), named by string so the
+# declarations load it only when a table is printed.
+STYLES = "procler.status_styles:"
 DOCKER_ARGS = (
     Arg("--image", "run in a container Procler creates from this image (never pulled)"),
     Arg("--container", "run the command in this existing container (alone: start/stop it)"),

@@ -2,8 +2,7 @@
 (procler.supervisor.history); without one it is read from the state on disk."""
 
 from agentcli.commands import Arg, Column, Command, Table, TableView
-from procler import status_styles
-from procler.declarations.config import NOTES
+from procler.declarations.config import NOTES, STYLES
 from procler.declarations.processes import FROM_DISK, IF_RUNNING, SUPERVISED
 
 MOVE = "{at, run, from, to, reason}"
@@ -24,7 +23,7 @@ HISTORY = {
 }
 
 
-def _moves(styles: "dict[str, str]") -> "tuple[Column, ...]":
+def _moves(styles: "str") -> "tuple[Column, ...]":
     return (
         Column("at", kind="time"),
         Column("run", kind="number"),
@@ -48,8 +47,8 @@ HISTORY_TABLE = TableView(
         title="exits",
         empty="no run has ended",
     ),
-    Table(_moves(status_styles.HEALTH), "health", title="health", empty="no health check has run"),
-    Table(_moves(status_styles.PROCESS), "transitions", title="transitions"),
+    Table(_moves(STYLES + "HEALTH"), "health", title="health", empty="no health check has run"),
+    Table(_moves(STYLES + "PROCESS"), "transitions", title="transitions"),
     each="instances",
     notes=NOTES,
 )

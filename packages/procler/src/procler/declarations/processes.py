@@ -10,8 +10,7 @@ defines a runtime process and starts it, from the CLI process (procler.cli.proce
 """
 
 from agentcli.commands import Arg, Column, Command, Table, TableView
-from procler import status_styles
-from procler.declarations.config import DOCKER_ARGS, NOTES
+from procler.declarations.config import DOCKER_ARGS, NOTES, STYLES
 from procler.errors import (
     CommandFailed,
     ConditionImpossible,
@@ -81,8 +80,8 @@ PROCESSES = {"type": "object", "properties": {"processes": {"type": "array", "it
 # What a person reads at a glance, as `docker compose ps` and `pm2 ls` show it.
 PROCESS_COLUMNS = (
     Column("name"),
-    Column("status", styles=status_styles.PROCESS),
-    Column("health", "health.status", styles=status_styles.HEALTH),
+    Column("status", styles=STYLES + "PROCESS"),
+    Column("health", "health.status", styles=STYLES + "HEALTH"),
     Column("pid", kind="number"),
     Column("uptime", "uptime_seconds", kind="seconds"),
     Column("restarts", kind="number"),

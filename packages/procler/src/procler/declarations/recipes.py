@@ -3,8 +3,7 @@
 
 from agentcli.commands import Arg, Column, Command, Table, TableView
 from procler import recipe_states as rs
-from procler import status_styles
-from procler.declarations.config import NOTES
+from procler.declarations.config import NOTES, STYLES
 from procler.declarations.processes import FORWARD, GROUP_ERRORS, SUPERVISED
 from procler.errors import (
     RecipeChanged,
@@ -42,7 +41,7 @@ RUN_ERRORS = (*GROUP_ERRORS, RecipeNotFound, RecipeRunning, RecipeFailed)
 RUN_COLUMNS = (
     Column("run id", "run_id"),
     Column("recipe"),
-    Column("status", styles=status_styles.RECIPE),
+    Column("status", styles=STYLES + "RECIPE"),
     Column("started", "started_at", kind="time"),
     Column("ended", "ended_at", kind="time"),
     Column("error", width=60),
@@ -169,7 +168,7 @@ RECIPE_COMMANDS: "tuple[Command, ...]" = (
                     Column("step", "id"),
                     Column("kind"),
                     Column("target", width=30),
-                    Column("status", styles=status_styles.RECIPE),
+                    Column("status", styles=STYLES + "RECIPE"),
                     Column("attempts", kind="number"),
                     Column("started", "started_at", kind="time"),
                     Column("ended", "ended_at", kind="time"),

@@ -2,8 +2,7 @@
 (procler.supervisor.commands.schedules); `start` arms a schedule and `stop` pauses it."""
 
 from agentcli.commands import Arg, Column, Command, Table, TableView
-from procler import status_styles
-from procler.declarations.config import NOTES
+from procler.declarations.config import NOTES, STYLES
 from procler.declarations.processes import FORWARD, NAME, SUPERVISED
 from procler.errors import NotScheduled, ProcessNotFound
 
@@ -33,7 +32,7 @@ SCHEDULE_COMMANDS: "tuple[Command, ...]" = (
             Table(
                 (
                     Column("name"),
-                    Column("status", styles=status_styles.PROCESS),
+                    Column("status", styles=STYLES + "PROCESS"),
                     Column("schedule"),
                     Column("next run", kind="time"),
                     Column("last run", "last_run.started_at", kind="time"),
