@@ -208,6 +208,7 @@ class Command:
         idempotent: "bool" = True,
         destructive: "bool" = False,
         read_only: "bool" = False,
+        dry_run_first: "bool" = False,
         examples: "tuple[str, ...]" = (),
         errors: "tuple[type[AgentError], ...]" = (),
         output: "Mapping[str, Any] | None" = None,
@@ -223,6 +224,9 @@ class Command:
         self.idempotent = idempotent
         self.destructive = destructive
         self.read_only = read_only  # changes nothing: safe to call at any time
+        # writes files: its real run comes after a dry run with the same arguments (the
+        # skills say so; an MCP server holds a call to it)
+        self.dry_run_first = dry_run_first
         self.examples = examples
         self.errors = errors
         self.output: Mapping[str, Any] = output or {}
@@ -438,6 +442,7 @@ def capabilities(app: "App") -> "dict[str, Any]":
             "destructive": cmd.destructive,
             "read_only": cmd.read_only,
             "document": cmd.document,
+            "dry_run_first": cmd.dry_run_first,
             "arguments": [arg_schema(a) for a in command_args(cmd)],
             "formats": formats(cmd),
             "examples": list(cmd.examples),

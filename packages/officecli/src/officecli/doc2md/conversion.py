@@ -5,13 +5,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from agentcli.errors import InternalError
+from agentcli.errors import AgentError, InternalError
 from agentcli.logs import Logger, describe_text
 from agentcli.report import Finding
 from officecli.doc2md.audit import audit
 from officecli.doc2md.markdown import Counts, measured, recognised, render
 from officecli.doc2md.naming import assets_dir, output_stem
-from officecli.readers.errors import ReaderError
 from officecli.readers.model import Document, ReadOptions
 from officecli.readers.registry import reader_for
 
@@ -165,10 +164,11 @@ def convert_document(path: Path, options: ReadOptions, keep_ext: bool = False) -
 
 
 def convert_file(path: Path, options: ReadOptions, keep_ext: bool = False) -> Conversion:
-    """The conversion, or the file's typed error; a reader's bug is an InternalError."""
+    """The conversion, or the file's typed error (a reader's, or PATH_OUTSIDE_ROOT when an
+    MCP server confines the call); a reader's bug is an InternalError."""
     try:
         return convert_document(path, options, keep_ext)
-    except ReaderError:
+    except AgentError:
         raise
     except Exception as exc:
         raise InternalError(

@@ -7,7 +7,7 @@ import os
 from pathlib import Path
 
 from agentcli.commands import Command, Document, Outcome
-from agentcli.errors import ExitCode, InternalError, UsageError
+from agentcli.errors import AgentError, ExitCode, UsageError
 from agentcli.report import Finding, Report
 from officecli.doc2md.options import parse_header_rows
 from officecli.doc2md.version import __version__
@@ -72,7 +72,6 @@ def to_stdout(values: dict[str, Any]) -> Document:
     from officecli.doc2md.api import convert
     from officecli.doc2md.naming import collect
     from officecli.doc2md.options import check_options
-    from officecli.readers.errors import ReaderError
 
     if values["dry_run"]:
         raise UsageError(
@@ -97,7 +96,7 @@ def to_stdout(values: dict[str, Any]) -> Document:
     check_options(options)  # a usage error, not a file that failed
     try:
         conversion = convert(path, options, keep_ext=values["keep_ext"])
-    except (ReaderError, InternalError) as err:
+    except AgentError as err:  # the file's typed error: a finding, as in a batch
         report.add(
             Finding(
                 "convert.failed", "error", err.message, location=str(path), field=err.code,

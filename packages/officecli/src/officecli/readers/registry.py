@@ -19,6 +19,7 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
+from agentcli import confine
 from officecli.readers.safety import OLE_MAGIC, Package, UnsupportedFormatError
 
 TYPE_CHECKING = False
@@ -99,7 +100,9 @@ def _sniff(path: Path) -> Format | None:
 
 
 def reader_for(path: str | Path) -> Format:
-    """The format of a file: by its extension, else by its content."""
+    """The format of a file: by its extension, else by its content (every tool asks this
+    before it reads a file: a confined call refuses one outside its root here)."""
+    confine.check(path)
     path = Path(path)
     fmt = BY_EXTENSION.get(path.suffix.lower()) or _sniff(path)
     if fmt is None:
@@ -128,4 +131,5 @@ def open_table(
 
 def open_package(path: str | Path) -> Package:
     """An OOXML package with its zip-bomb limits checked; use it as a context manager."""
+    confine.check(path)
     return Package(Path(path))
