@@ -4,14 +4,14 @@ stays the default, errors stay envelopes, colour only at a terminal without NO_C
 from __future__ import annotations
 
 import json
-import os
-import pty
 import subprocess
 import time
+from pathlib import Path
 
 import pytest
 from agentcli_testkit import SAMPLE, SAMPLE_ENV
 from agentcli_testkit.sample_app import APP, JOBS_TABLE
+from agentcli_testkit.terminal import Terminal
 
 from agentcli.commands import Column, Table, TableView, call_args, capabilities
 from agentcli.main import run
@@ -56,26 +56,10 @@ def test_a_command_without_a_table_view_takes_no_format(
 
 def at_a_terminal(*argv: str, env: dict[str, str]) -> str:
     """stdout of the sample tool run with a pseudo-terminal as its stdout."""
-    leader, follower = pty.openpty()
-    with subprocess.Popen(
-        [*SAMPLE, *argv],
-        stdout=follower,
-        stderr=subprocess.DEVNULL,
-        env={k: v for k, v in SAMPLE_ENV.items() if k != "NO_COLOR"} | env,
-    ) as proc:
-        os.close(follower)
-        out = b""
-        while True:
-            try:
-                data = os.read(leader, 65536)
-            except OSError:  # EIO: the child closed its side
-                break
-            if not data:
-                break
-            out += data
-        proc.wait(timeout=30)
-    os.close(leader)
-    return out.decode().replace("\r\n", "\n")
+    base = {k: v for k, v in SAMPLE_ENV.items() if k != "NO_COLOR"}
+    code, shown = Terminal([*SAMPLE, *argv], Path.cwd(), base | env).output()
+    assert code in (0, 2), shown
+    return shown
 
 
 def test_colour_only_at_a_terminal_and_never_with_no_color() -> None:

@@ -7,14 +7,12 @@ from __future__ import annotations
 
 import os
 import re
-import shutil
 import subprocess
 from collections.abc import Callable, Iterator
-from pathlib import Path
 
 import pytest
+from agentcli_testkit.terminal import Terminal
 from procler_testkit.harness import PROCLER, PY, Project, wait_for
-from procler_testkit.terminal import Terminal
 
 # web prints two lines and keeps running; migrate prints and exits 0 (a one-shot).
 STACK = f"""
@@ -184,17 +182,6 @@ def test_a_stop_waiting_on_its_timeout_is_cut_short_by_a_kill(
         assert (killed["status"], killed["last_exit"]["signal"]) == ("stopped", 9)
         assert slow.wait(timeout=20) == 0
     assert project.marked_pids() == []
-
-
-@pytest.fixture
-def tmux(tmp_path: Path) -> Iterator[list[str]]:
-    if shutil.which("tmux") is None:
-        if os.environ.get("PROCLER_REQUIRE_TMUX"):
-            pytest.fail("PROCLER_REQUIRE_TMUX is set but tmux is not installed")
-        pytest.skip("tmux is not installed (.ci/people-deps.sh installs it)")
-    base = ["tmux", "-S", str(tmp_path / "tmux.sock")]
-    yield base
-    subprocess.run([*base, "kill-server"], capture_output=True, timeout=10)
 
 
 def test_attached_in_tmux(tmux: list[str], make_project: Callable[[str], Project]) -> None:

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import json
 import os
-import pty
 import re
 import socket
 import subprocess
@@ -15,6 +14,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+from agentcli_testkit.terminal import Terminal
 from procler_testkit.harness import PROCLER, PY, Project
 
 from procler.declarations import APP
@@ -171,25 +171,11 @@ def test_errors_stay_envelopes(make_project: Callable[[str], Project]) -> None:
 
 
 def at_a_terminal(project: Project, *argv: str, env: dict[str, str]) -> str:
-    leader, follower = pty.openpty()
     base = {k: v for k, v in os.environ.items() if not k.startswith("PROCLER_")}
     base.pop("NO_COLOR", None)
-    with subprocess.Popen(
-        [PROCLER, *argv], cwd=project.root, stdout=follower, env=base | env
-    ) as proc:
-        os.close(follower)
-        out = b""
-        while True:
-            try:
-                data = os.read(leader, 65536)
-            except OSError:  # EIO: the child closed its side
-                break
-            if not data:
-                break
-            out += data
-        assert proc.wait(timeout=60) == 0
-    os.close(leader)
-    return out.decode().replace("\r\n", "\n")
+    code, shown = Terminal([PROCLER, *argv], project.root, base | env).output()
+    assert code == 0, shown
+    return shown
 
 
 @pytest.mark.parametrize("supervisor", [False, True], ids=["from disk", "supervisor runs"])

@@ -1,5 +1,6 @@
-"""A command run in a pseudo-terminal that is its controlling terminal, so Ctrl-C typed into
-it reaches the command as SIGINT, exactly as at a person's keyboard."""
+"""A command run in a pseudo-terminal that is its controlling terminal, as at a person's
+keyboard: its stdout is a terminal (colour, tables), and Ctrl-C typed into it reaches the
+command as SIGINT."""
 
 from __future__ import annotations
 
@@ -53,6 +54,12 @@ class Terminal:
             time.sleep(0.05)
         return self.code
 
+    def output(self, timeout: float = 60.0) -> tuple[int, str]:
+        """The exit code and everything shown, once the command ended."""
+        code = self.wait(timeout)
+        self.close()
+        return code, self.text
+
     def close(self) -> None:
         if self.code is None:
             try:
@@ -60,7 +67,9 @@ class Terminal:
                 os.waitpid(self.pid, 0)
             except ChildProcessError:
                 pass
-        os.close(self.fd)
+        if self.fd >= 0:
+            os.close(self.fd)
+            self.fd = -1
 
     def _read(self, timeout: float) -> str:
         """Read what is there, waiting up to timeout: data, timeout or end (of output)."""
