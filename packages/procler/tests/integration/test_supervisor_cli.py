@@ -57,10 +57,12 @@ STATUS_KEYS = [
     "last_exit",
     "desired",
     "dependency_down",
+    "dependency_path",
     "why",
     "source",
     "tags",
     "namespaces",
+    "ports",
     "replica_of",
     "memory_rss_bytes",
     "cpu_percent",
@@ -211,7 +213,8 @@ def test_port_in_use_names_the_holder(make_project: Callable[[str], Project]) ->
         code, env = p.run("start", "web")
     assert code == 1
     assert env["error_code"] == "PORT_IN_USE"
-    assert env["data"]["pid"] == os.getpid()
+    assert env["data"]["holder"]["pid"] == os.getpid()
+    assert env["data"]["holder"]["procler_process"] is None
     assert env["data"]["port"] == port
 
 

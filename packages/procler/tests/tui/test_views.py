@@ -177,3 +177,21 @@ def test_the_details_view_writes_every_value_for_a_person(utc: float) -> None:
         "  2026-11-30 10:00:00  run 1  signal 9 (SIGKILL) after 0.5s  killed",
     ]
     assert "{" not in body and "None" not in body
+
+
+def test_the_details_view_names_a_dependency_down_with_its_path_and_only_then(
+    utc: float,
+) -> None:
+    """`why` answers dependency_down (None, or the root cause and the path to it): a row
+    for a person when something is down, none when nothing is."""
+    short = {**{k: WHY[k] for k in ("name", "status", "desired", "why")}, "stderr": []}
+    down = {**short, "dependency_down": {"name": "db", "path": ["worker", "api", "db"]}}
+    assert details(down, {"health": [], "exits": []}, utc).splitlines()[2:4] == [
+        "status      stopped (desired: stopped)",
+        "root cause  db is down (worker -> api -> db)",
+    ]
+    nothing_down = {**short, "dependency_down": None}
+    assert details(nothing_down, {"health": [], "exits": []}, utc).splitlines()[2:4] == [
+        "status  stopped (desired: stopped)",
+        "stderr  -",
+    ]

@@ -132,15 +132,25 @@ def describe(view: str, data: "dict[str, Any]") -> str:
 
 # `why`'s answer in the order a person reads it; keys it may carry besides come after,
 # their values still written out for a person (never a Python dict or list).
-WHY_SHOWN = ("status", "health", "dependencies", "waiting_for", "last_exit", "restart_budget")
+WHY_SHOWN = (
+    "status",
+    "health",
+    "dependencies",
+    "dependency_down",
+    "waiting_for",
+    "last_exit",
+    "restart_budget",
+)
 WHY_SAID = frozenset({"name", "why", "desired", "stderr"})  # the view says these its own way
+WHY_WHEN_SET = frozenset({"dependency_down"})  # a row only when there is something to say
 
 
 def details(why: "dict[str, Any]", history: "dict[str, Any]", now: float) -> str:
     """The details view: `why` (why it is as it is), then `history` (its health moves and
     last exits), every value as a person reads it."""
     keys = [*WHY_SHOWN, *(k for k in why if k not in WHY_SHOWN and k not in WHY_SAID)]
-    rows = [row for key in keys if key in why for row in [_why_row(key, why, now)]]
+    shown = [k for k in keys if k in why and (k not in WHY_WHEN_SET or why[k] is not None)]
+    rows = [_why_row(key, why, now) for key in shown]
     rows.append(("stderr", "-" if not why["stderr"] else "its last lines:"))
     width = max(len(label) for label, _ in rows)
     lines = [str(why["why"]), "", *(f"{label.ljust(width)}  {text}" for label, text in rows)]
@@ -164,6 +174,8 @@ def _why_row(key: str, why: "dict[str, Any]", now: float) -> "tuple[str, str]":
             for d in value
         ]
         return "needs", "; ".join(needs) or "-"
+    if key == "dependency_down" and isinstance(value, dict):
+        return "root cause", f"{value['name']} is down ({' -> '.join(value['path'])})"
     if key == "last_exit":
         return "last exit", exit_text(value, now) if value else "none yet"
     if key == "restart_budget":
