@@ -16,6 +16,7 @@ when `up` failed (the stack it started is stopped), 130 after a kill.
 import queue
 import signal
 import threading
+import time
 
 from agentcli.commands import Raw
 from agentcli.envelope import emit_text, write_stdout
@@ -31,6 +32,9 @@ SIGNALS = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
 AT_REST = frozenset({"stopped", "exited", "failed"})  # procler.states.AT_REST, by name
 FIRST_SNAPSHOT = 10.0  # seconds to wait for the event stream's first message
 TICK = 1.0  # seconds between looks at a quiet queue (every wait is bounded)
+# seconds to wait, once `down` answered, for the stream's last status lines (they travel on
+# another connection than the answer, so they may come after it)
+LAST_LINES = 5.0
 KILLED = 130
 
 
@@ -51,6 +55,7 @@ class Session:
         self.up_code = 0  # the exit code of an `up` that failed
         self.stopping = False
         self.killing = False
+        self.down_at: float | None = None  # when `down` answered, on the monotonic clock
 
     # -- the loop ---------------------------------------------------------------------
 
@@ -68,8 +73,9 @@ class Session:
                 try:
                     kind, item = self.inbox.get(timeout=TICK)
                 except queue.Empty:
-                    continue
-                code = self._take(kind, item)
+                    code = self._stopped() if self.down_at is not None else None
+                else:
+                    code = self._take(kind, item)
                 if code is not None:
                     return code
         finally:
@@ -80,8 +86,6 @@ class Session:
     def _subscribed(self) -> bool:
         """Wait (bounded) for the stream's first snapshot, so no output of the stack is
         missed; False when interrupted meanwhile."""
-        import time
-
         from procler.errors import SupervisorUnavailable
 
         deadline = time.monotonic() + FIRST_SNAPSHOT
@@ -156,8 +160,8 @@ class Session:
             if item.exit_code != 0:
                 emit_text(item.text)
                 return int(item.exit_code)
-            self._say("the stack is stopped")
-            return self._over()
+            self.down_at = time.monotonic()
+            return self._stopped()
         elif kind == "killed":
             self._say("the stack is killed")
             return KILLED
@@ -174,6 +178,8 @@ class Session:
             self.statuses[message["name"]] = message["to"]
             if message["to"] == "failed" and self.failed is None:
                 self.failed = message["name"]
+            if self.down_at is not None:
+                return self._stopped()
             if self.up_done and not self.stopping and self._all_at_rest():
                 self._say("every process has ended")
                 return self._over()
@@ -223,6 +229,15 @@ class Session:
             self._send("down", ("namespace stop", {"name": self.namespace}))
 
     # -- the end ----------------------------------------------------------------------
+
+    def _stopped(self) -> "int | None":
+        """After `down` answered: the exit code once the stream showed every process at
+        rest (its last status lines printed), or LAST_LINES seconds later."""
+        shown = all(self.statuses.get(n) in AT_REST for n in self.names)
+        if not shown and self.down_at is not None and time.monotonic() < self.down_at + LAST_LINES:
+            return None
+        self._say("the stack is stopped")
+        return self._over()
 
     def _all_at_rest(self) -> bool:
         """Every process followed is at rest: asked of the supervisor, since the stream's
