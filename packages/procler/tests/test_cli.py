@@ -52,7 +52,8 @@ def test_full_cli_path_stays_light() -> None:
         "'procler.declarations.schedules', 'procler.declarations.skills', "
         "'procler.declarations.snippets', "
         "'procler.declarations.stack_files', 'procler.declarations.tui', 'procler.errors', "
-        "'procler.project', 'procler.recipe_states', 'procler.states', 'procler.wire']\n"
+        "'procler.project', 'procler.recipe_states', 'procler.states', "
+        "'procler.wire']\n"
     )
 
 
@@ -69,10 +70,10 @@ def test_supervisor_handles_exactly_the_commands_sent_to_it() -> None:
     from procler.declarations.daemon import SERVE
     from procler.declarations.daemon import STATUS as DAEMON_STATUS
     from procler.declarations.daemon import STOP as DAEMON_STOP
-    from procler.declarations.processes import FORWARD, IF_RUNNING
+    from procler.declarations.processes import FORWARD, IF_RUNNING, UP
     from procler.supervisor.commands import command_names
 
-    handlers = (FORWARD, IF_RUNNING, RESTART_DAEMON, DAEMON_STATUS, DAEMON_STOP, SERVE)
+    handlers = (FORWARD, IF_RUNNING, UP, RESTART_DAEMON, DAEMON_STATUS, DAEMON_STOP, SERVE)
     sent = {c.name for c in APP.commands if c.handler in handlers}
     assert sorted(command_names()) == sorted(sent)  # listed without a supervisor
 

@@ -14,6 +14,7 @@ from agentcli.commands import (
     Stream,
     capabilities,
     command_args,
+    format_variable,
 )
 from agentcli.errors import AgentError, InternalError, Interrupted, UsageError
 
@@ -75,7 +76,32 @@ def failure(exc: "BaseException") -> "tuple[dict[str, Any], int]":
     return error_envelope(internal_error(exc)), int(InternalError.exit_code)
 
 
-def _render(cmd: "Command", values: "dict[str, Any]", result: "Any") -> "int":
+def presentation(app: "App", cmd: "Command", values: "dict[str, Any]") -> "str":
+    """How the answer is printed: json, or table (a command with a table view, asked by
+    --format, or at a terminal by the tool's variable). Taken out of values, so handlers
+    (and a server they forward to) never see it."""
+    if cmd.table is None:
+        return "json"
+    asked = values.pop("format", None)
+    if asked:
+        return str(asked)
+    if not sys.stdout.isatty():
+        return "json"  # a program reads it: the variable is for a person's terminal
+    import os
+
+    variable = format_variable(app)
+    wanted = os.environ.get(variable, "")
+    if wanted in ("", "json", "table"):
+        return wanted or "json"
+    raise UsageError(
+        f"${variable} is {wanted!r}, which is not an output format",
+        suggestion=f"set {variable} to json or table, or unset it",
+    )
+
+
+def _render(
+    cmd: "Command", values: "dict[str, Any]", result: "Any", shown: "str" = "json"
+) -> "int":
     exit_code = 0
     if isinstance(result, Outcome):
         result, exit_code = result.payload, result.exit_code
@@ -83,6 +109,13 @@ def _render(cmd: "Command", values: "dict[str, Any]", result: "Any") -> "int":
         _render_document(values, result)
         return result.exit_code
     if isinstance(result, Raw):
+        if shown == "table":
+            import json
+
+            env = json.loads(result.text)
+            if env.get("success"):
+                _table(cmd, env.get("data"))
+                return result.exit_code
         envelope.emit_text(result.text)
         return result.exit_code
     if isinstance(result, Stream):
@@ -99,8 +132,22 @@ def _render(cmd: "Command", values: "dict[str, Any]", result: "Any") -> "int":
             raise TypeError(f"{cmd.name} must return a Report")
         write_report(result, values.get("format") or "json", values.get("output"))
         return exit_code
+    if shown == "table" and exit_code == 0:
+        _table(cmd, result)
+        return exit_code
     envelope.emit(envelope.build(exit_code == 0, data=result))
     return exit_code
+
+
+def _table(cmd: "Command", data: "Any") -> "None":
+    """A successful answer as the command's table view (errors stay envelopes)."""
+    import os
+
+    from agentcli.table import render
+
+    assert cmd.table is not None
+    colour = sys.stdout.isatty() and "NO_COLOR" not in os.environ
+    envelope.write_stdout(render(cmd.table, data, colour=colour))
 
 
 def _render_document(values: "dict[str, Any]", result: "Document") -> "None":
@@ -174,7 +221,8 @@ def run(app: "App", argv: "Sequence[str] | None" = None) -> "int":
             _document_mode(values)
         if cmd.mode == "report" and (values.get("output") or values.get("report")):
             _check_report_output(cmd, values)
-        return _render(cmd, values, cmd.resolve()(values, cmd))
+        shown = presentation(app, cmd, values)
+        return _render(cmd, values, cmd.resolve()(values, cmd), shown)
     except (Exception, KeyboardInterrupt) as exc:  # noqa: BLE001 - see conclude
         if _asks_for_document(app, args):
             envelope.divert_to_stderr()

@@ -215,7 +215,7 @@ def test_commands_are_checked_by_the_parser_before_they_run(api: Listener) -> No
         refusal(
             "USAGE",
             "procler_stop: unknown argument(s): force",
-            "valid arguments: name, all, with_dependents",
+            "valid arguments: name, all, with_dependents, kill",
         ),
     )
     status, _h, body = api.call("POST", "/v1/commands/status", raw=b"[1]")

@@ -341,6 +341,10 @@ class LocalContext(ExecutionContext):
         output = " ".join(texts).strip()
         return info.code == 0, f"exit {info.code}: {output}"[:200]
 
+    async def kill_now(self, proc: RunningProcess) -> None:
+        await self.signal(proc, signal.SIGKILL)
+        self.kill_escaped(proc)
+
     def kill_escaped(self, proc: RunningProcess) -> int:
         """SIGKILL processes of this run that left the group (e.g. daemonized); return how many."""
         if not isinstance(proc, LocalProcess | FollowedDaemon) or not proc.run_id:

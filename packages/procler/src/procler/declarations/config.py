@@ -2,7 +2,7 @@
 remove, list, help-llm): their declarations. They run in the CLI process (procler.cli.config,
 procler.cli.definitions, procler.cli.guide)."""
 
-from agentcli.commands import Arg, Command
+from agentcli.commands import Arg, Column, Command, Table, TableView
 from agentcli.skill_command import ChangedFileError
 from procler.errors import (
     ConfigExists,
@@ -34,6 +34,12 @@ FINDING = {
     },
 }
 NAME = Arg("name", "process name (at most 128 letters, digits, '-' and '_')", required=True)
+# Said under every table view (`--format table`): the config's errors while the last
+# valid config is used in its place.
+NOTES = ("config_warning",)
+# Where the table views' status colours are (procler.status_styles), named by string so the
+# declarations load it only when a table is printed.
+STYLES = "procler.status_styles:"
 DOCKER_ARGS = (
     Arg("--image", "run in a container Procler creates from this image (never pulled)"),
     Arg("--container", "run the command in this existing container (alone: start/stop it)"),
@@ -216,6 +222,22 @@ CONFIG_COMMANDS: "tuple[Command, ...]" = (
                 "count": {"type": "integer"},
             },
         },
+        table=TableView(
+            Table(
+                (
+                    Column("name"),
+                    Column("source"),
+                    Column("context"),
+                    Column("command", "command|args", kind="words", width=50),
+                    Column("depends on", "depends_on"),
+                    Column("namespaces"),
+                    Column("description", width=40),
+                ),
+                "processes",
+                empty="no processes",
+            ),
+            notes=NOTES,
+        ),
     ),
     Command(
         "help-llm",

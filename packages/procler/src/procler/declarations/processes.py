@@ -9,8 +9,8 @@ straight from argv (see procler.entry), and the supervisor's command table
 defines a runtime process and starts it, from the CLI process (procler.cli.processes).
 """
 
-from agentcli.commands import Arg, Command
-from procler.declarations.config import DOCKER_ARGS
+from agentcli.commands import Arg, Column, Command, Table, TableView
+from procler.declarations.config import DOCKER_ARGS, NOTES, STYLES
 from procler.errors import (
     CommandFailed,
     ConditionImpossible,
@@ -37,7 +37,9 @@ if TYPE_CHECKING:
 
 FORWARD = "procler.cli.client:forward"
 IF_RUNNING = "procler.cli.client:forward_if_running"
-ANSWERED_FROM_ARGV = frozenset({FORWARD, IF_RUNNING})
+# `up` forwards, and with its local options (--attach, --tui) follows the stack after.
+UP = "procler.cli.up:up"
+ANSWERED_FROM_ARGV = frozenset({FORWARD, IF_RUNNING, UP})
 HANDLERS = "procler.cli.processes:"
 NAME = Arg(
     "name",
@@ -67,6 +69,7 @@ PROCESS = {
     "a shell runs it), started_at, uptime_seconds, run, restarts, exit_code, last_exit, desired, "
     "dependency_down, dependency_path and why (a dependency died or was stopped, directly or "
     "further down the chain: the root cause, and the path to it), source, tags, namespaces, "
+    "ports (as the config lists them), "
     "replica_of (an instance of a process with replicas: that process), memory_rss_bytes, "
     "cpu_percent, linux_state (local) or docker (docker) (pid, memory, CPU and linux_state from "
     "a /proc sample at most 1 s old, new at each transition), health (with a healthcheck), "
@@ -76,6 +79,21 @@ PROCESS = {
     "starts before it ended); config_reloaded when this command took up a changed config",
 }
 PROCESSES = {"type": "object", "properties": {"processes": {"type": "array", "items": PROCESS}}}
+# What a person reads at a glance, as `docker compose ps` and `pm2 ls` show it.
+PROCESS_COLUMNS = (
+    Column("name"),
+    Column("status", styles=STYLES + "PROCESS"),
+    Column("health", "health.status", styles=STYLES + "HEALTH"),
+    Column("pid", kind="number"),
+    Column("uptime", "uptime_seconds", kind="seconds"),
+    Column("restarts", kind="number"),
+    Column("cpu", "cpu_percent", kind="percent"),
+    Column("memory", "memory_rss_bytes", kind="bytes"),
+    Column("ports"),
+)
+PROCESS_TABLE = TableView(
+    Table(PROCESS_COLUMNS, "processes|instances", empty="no processes"), notes=NOTES
+)
 
 START_ARGS = (
     Arg("--no-deps", "start only this process, not what it depends on", type="boolean"),
@@ -129,8 +147,19 @@ PROCESS_COMMANDS: "tuple[Command, ...]" = (
             NAME,
             ALL,
             Arg("--with-dependents", "stop what depends on it first", type="boolean"),
+            Arg(
+                "--kill",
+                "SIGKILL at once instead of stop_signal and stop_timeout (also cutting short a "
+                "stop already waiting on the process); no dependency order",
+                type="boolean",
+            ),
         ),
-        examples=("procler stop api", "procler stop db --with-dependents", "procler stop --all"),
+        examples=(
+            "procler stop api",
+            "procler stop db --with-dependents",
+            "procler stop --all",
+            "procler stop --all --kill",
+        ),
         errors=(*SUPERVISED, *FROM_DISK, DockerUnavailable),
         output={
             "anyOf": [PROCESS, PROCESSES],
@@ -206,6 +235,7 @@ PROCESS_COMMANDS: "tuple[Command, ...]" = (
         ),
         errors=(*SUPERVISED, *FROM_DISK, NamespaceNotFound),
         output={"anyOf": [PROCESS, PROCESSES]},
+        table=PROCESS_TABLE,
     ),
     Command(
         "wait",
@@ -239,7 +269,7 @@ PROCESS_COMMANDS: "tuple[Command, ...]" = (
         "definition is not run again; "
         "--wait: answer once every process is healthy (or running, without a check) or "
         "completed, exit 1 naming the one that is not",
-        FORWARD,
+        UP,
         args=(
             *START_ARGS[1:],
             NAMESPACES,
@@ -249,12 +279,30 @@ PROCESS_COMMANDS: "tuple[Command, ...]" = (
                 "wait until the whole stack is ready (bounded by --timeout)",
                 type="boolean",
             ),
+            Arg(
+                "--attach",
+                "for a person: then stream every process's output, each line after its "
+                "name, and [procler] lines for status changes, until Ctrl-C stops the stack "
+                "(a second Ctrl-C kills it); exit 0 after a clean stop, else the code of the "
+                "first process that failed",
+                type="boolean",
+                local=True,
+            ),
+            Arg(
+                "--tui",
+                "for a person: then open the TUI on the stack (quitting it leaves the "
+                "processes running)",
+                type="boolean",
+                local=True,
+            ),
         ),
         examples=(
             "procler up",
             "procler up --rerun",
             "procler up --wait --timeout 60s",
             "procler up -n backend,jobs",
+            "procler up --attach",
+            "procler up --tui",
         ),
         errors=(
             NamespaceNotFound,
@@ -358,6 +406,7 @@ PROCESS_COMMANDS: "tuple[Command, ...]" = (
         examples=("procler group status backend",),
         errors=(*SUPERVISED, *FROM_DISK),
         output=PROCESSES,
+        table=PROCESS_TABLE,
     ),
     Command(
         "exec",

@@ -1,7 +1,8 @@
 """`procler scale` and `procler namespace ...`: their declarations (`namespace list`
 reads the config where it is asked, procler.cli.replica_commands)."""
 
-from agentcli.commands import Arg, Command
+from agentcli.commands import Arg, Column, Command, Table, TableView
+from procler.declarations.config import NOTES
 from procler.declarations.processes import (
     FORWARD,
     FROM_DISK,
@@ -64,6 +65,10 @@ REPLICA_COMMANDS: "tuple[Command, ...]" = (
         examples=("procler namespace list",),
         errors=(*SUPERVISED[:2],),
         output={"type": "object", "properties": {"namespaces": {"type": "array"}}},
+        table=TableView(
+            Table((Column("name"), Column("processes")), "namespaces", empty="no namespace"),
+            notes=NOTES,
+        ),
     ),
     Command(
         "namespace start",

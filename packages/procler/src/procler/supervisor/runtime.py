@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import re
+import signal
 from collections import deque
 from collections.abc import Callable
 from typing import Any, Protocol
@@ -180,7 +181,16 @@ class ProcessRuntime:
             await self._spawn(reason, user=True)
         return {"already_running": False}
 
-    async def stop(self, reason: str = "stop requested") -> dict[str, Any]:
+    async def stop(self, reason: str = "stop requested", kill: bool = False) -> dict[str, Any]:
+        """Stop the run: stop_signal, then SIGKILL after stop_timeout; with kill, SIGKILL at
+        once, also to a run whose stop is already waiting out its stop_timeout."""
+        if kill:
+            self.desired = states.DESIRED_STOPPED  # its end is a stop, never a crash
+            if self.status == states.STOPPING and self.proc is not None:
+                try:  # noqa: SIM105 - a try the declared-errors walk reads as caught
+                    await self.context.kill_now(self.proc)
+                except AgentError:
+                    pass  # best effort: the stop in progress answers for its run's end
         async with self.lock:
             self.desired = states.DESIRED_STOPPED
             if self.status == states.BACKOFF:
@@ -190,7 +200,7 @@ class ProcessRuntime:
             if self.status not in states.ALIVE:
                 self.host.record(self, self.status, self.status, "desired stopped")
                 return {"already_stopped": True}
-            await self._stop_locked(reason)
+            await self._stop_locked(reason, kill)
         return {"already_stopped": False}
 
     async def restart(self, reason: str = "restart requested") -> dict[str, Any]:
@@ -339,16 +349,19 @@ class ProcessRuntime:
             with contextlib.suppress(AgentError):
                 await self._spawn(f"restart {self.restarts} after {why}", user=False)
 
-    async def _stop_locked(self, reason: str) -> None:
+    async def _stop_locked(self, reason: str, kill: bool = False) -> None:
         proc = self.proc
         assert proc is not None
         self._set(states.STOPPING, reason)
         await asyncio.sleep(0)  # event subscribers send it before the /proc scans of stop
         if self.health is not None:
             self.health.end()
-        info = await self.context.stop(
-            proc, signal_number(self.spec.stop_signal), self.spec.stop_timeout
+        signum, timeout = (
+            (signal.SIGKILL, 0.0)
+            if kill
+            else (signal_number(self.spec.stop_signal), self.spec.stop_timeout)
         )
+        info = await self.context.stop(proc, signum, timeout)
         if self._monitor is not None:
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(asyncio.shield(self._monitor), DRAIN_WAIT)

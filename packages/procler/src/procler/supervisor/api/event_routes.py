@@ -29,7 +29,7 @@ from procler.supervisor.api.command_routes import Receive, Scope, Send, send_jso
 from procler.supervisor.clock import iso
 from procler.supervisor.event_bus import Event, EventBus, Subscriber
 from procler.supervisor.sampler import ProcessSampler
-from procler.supervisor.status import process_status
+from procler.supervisor.status import described
 
 if TYPE_CHECKING:
     from procler.supervisor.core import Supervisor
@@ -82,7 +82,7 @@ def snapshot(sup: Supervisor, seq: int) -> Event:
     """Every process's status (as `procler status` shows it) at event seq."""
     sampler, now = ProcessSampler(), sup.clock.time()
     processes = [
-        process_status(sup.runtimes[n], sampler, now, sup.host.dependency_down(sup.runtimes[n]))
+        described(sup, sup.runtimes[n], sampler)
         for n in sup.config().processes
         if n in sup.runtimes
     ]

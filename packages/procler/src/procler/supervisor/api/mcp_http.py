@@ -20,8 +20,8 @@ from agentcli.commands import Command
 from agentcli.errors import UsageError
 from agentcli.main import failure
 from agentcli.mcp_server import http_app
-from agentcli.parser import GLOBAL_ARGS, parse
-from procler.supervisor.api.command_routes import Api, Outcome
+from agentcli.parser import parse
+from procler.supervisor.api.command_routes import Api, Outcome, handler_values
 from procler.supervisor.api.dispatch import Dispatch
 from procler.surfaces.arguments import TOOLS
 from procler.surfaces.mcp_server import procler_server, tool_table
@@ -46,9 +46,7 @@ def answering(api: Api) -> Callable[[Command, dict[str, Any]], Awaitable[Outcome
         except UsageError as exc:
             return failure(exc)
         assert parsed is not None  # argv always names a command
-        for arg in (*GLOBAL_ARGS, *api.app.global_args):
-            values.pop(arg.dest, None)
-        return await dispatch.run(parsed, values, argv)
+        return await dispatch.run(parsed, handler_values(api.app, parsed, values), argv)
 
     return call
 

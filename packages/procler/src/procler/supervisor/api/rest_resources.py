@@ -7,7 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from urllib.parse import parse_qsl
 
-from agentcli.commands import Command, command_args
+from agentcli.commands import Command, call_args
 from agentcli.errors import UsageError
 
 HEALTH_ROUTE = "/health"
@@ -65,7 +65,7 @@ RESOURCES = (
 
 def query_argv(cmd: Command, resource: Resource, query: bytes, params: list[str]) -> list[str]:
     """The argv a resource request stands for (the parser then checks every value)."""
-    args = {a.dest: a for a in command_args(cmd)}
+    args = {a.dest: a for a in call_args(cmd)}
     argv = list(cmd.words)
     for key, value in parse_qsl(query.decode("latin-1"), keep_blank_values=True):
         if key not in resource.query:

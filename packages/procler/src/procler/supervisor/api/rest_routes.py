@@ -19,8 +19,16 @@ from urllib.parse import unquote
 
 from agentcli.errors import AgentError, UsageError
 from agentcli.main import failure
-from agentcli.parser import GLOBAL_ARGS, parse
-from procler.supervisor.api.command_routes import Api, Outcome, Receive, Scope, Send, send_json
+from agentcli.parser import parse
+from procler.supervisor.api.command_routes import (
+    Api,
+    Outcome,
+    Receive,
+    Scope,
+    Send,
+    handler_values,
+    send_json,
+)
 from procler.supervisor.api.dispatch import Dispatch
 from procler.supervisor.api.http_errors import MethodNotAllowed, RouteNotFound
 from procler.supervisor.api.openapi import openapi_document
@@ -109,9 +117,7 @@ class RestApi:
         except AgentError as exc:
             return failure(exc)
         assert cmd is not None  # argv always names a command
-        for arg in (*GLOBAL_ARGS, *self.api.app.global_args):
-            values.pop(arg.dest, None)
-        return await self.dispatch.run(cmd, values, argv)
+        return await self.dispatch.run(cmd, handler_values(self.api.app, cmd, values), argv)
 
     async def request(self, scope: Scope, receive: Receive) -> list[str]:
         """The argv of a resource or command request; a typed error otherwise."""
