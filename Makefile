@@ -76,9 +76,9 @@ bench-compare: sync
 	@test -n "$(BASE)" || { echo "usage: make bench-compare BASE=REV [BENCH=name,...] [ROUNDS=3]" >&2; exit 2; }
 	$(BENCH_RUN) bench/compare.py "$(BASE)" --bench "$(BENCH)" --rounds $(ROUNDS) --uv "$(UV)"
 
-# Generated pages (a test fails when one is stale).
+# Generated pages: docs/reference/TOOL.md and docs/config.md (a test fails when one is stale).
 docs: sync
-	$(RUN) python -m procler.config.reference > docs/config.md
+	$(RUN) python scripts/generated_docs.py
 
 # Each tool's Agent Skill (skills/TOOL/) and the Copilot prompt files (.github/prompts/).
 skills: sync

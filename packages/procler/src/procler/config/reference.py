@@ -2,7 +2,7 @@
 table (procler.config.keys), and docs/config.md, rendered from that JSON Schema.
 
 Nothing here is written by hand per key, so neither can drift from what the loader checks.
-Regenerate the page with `make docs` (python -m procler.config.reference > docs/config.md).
+Regenerate the page with `make docs` (scripts/generated_docs.py).
 """
 
 from __future__ import annotations
@@ -210,9 +210,3 @@ def _rules(schema: dict[str, Any]) -> str:
 def schema_command(values: dict[str, Any], command: Command) -> dict[str, Any]:
     """`procler config schema`: the JSON Schema of the config file."""
     return json_schema()
-
-
-if __name__ == "__main__":
-    import sys
-
-    sys.stdout.write(markdown(json_schema()))
