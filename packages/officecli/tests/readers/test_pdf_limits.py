@@ -13,8 +13,8 @@ import pytest
 from officecli_testkit.bomb_files import doc2md, doc2md_capped, nested_forms_pdf, operators_pdf
 
 from officecli.readers.model import ReadOptions
+from officecli.readers.pdf.limits import LIMITS
 from officecli.readers.pdf.reader import read_pdf
-from officecli.readers.pdf_limits import LIMITS
 
 
 def _refused(path: Path, out: Path, limit: str, *args: str) -> dict[str, str]:

@@ -38,7 +38,6 @@ ANSWERED = frozenset(
         "group list",
         "reload",
         "dashboard",
-        "daemon stop",
         "exec",
         "why",
         "history",

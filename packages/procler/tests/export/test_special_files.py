@@ -67,7 +67,7 @@ def test_env_files_that_are_not_regular_files_are_findings(project: Path, fifo: 
     for command in (["config", "validate"], ["status"]):
         code, env = capped(project, *command)
         errors = env["data"]["errors"]
-        assert (code, env["success"]) == (1 if command[0] == "config" else 2, False), env
+        assert (code, env["success"], env["error_code"]) == (2, False, "CONFIG_INVALID"), env
         assert [(e["path"], e["line"], e["column"], e["message"]) for e in errors] == [
             ("processes.a.env_file[0]", 5, 16, "env_file /dev/stdin: is a pipe (FIFO), not a regular file"),
             ("processes.a.env_file[1]", 5, 28, f"env_file {fifo}: is a pipe (FIFO), not a regular file"),
@@ -81,7 +81,7 @@ def test_an_env_file_past_its_bound_is_a_finding(project: Path) -> None:
     (project / "big.env").write_bytes(b"A=" + b"x" * MAX_ENV_FILE_BYTES)
     write_config(project, "version: 1\nprocesses:\n  a: {command: x, env_file: big.env}\n")
     code, env = capped(project, "config", "validate")
-    assert code == 1
+    assert (code, env["error_code"]) == (2, "CONFIG_INVALID")
     assert [e["message"] for e in env["data"]["errors"]] == [
         f"env_file {project / 'big.env'}: larger than {MAX_ENV_FILE_BYTES} bytes"
     ]

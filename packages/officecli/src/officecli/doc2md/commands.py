@@ -17,7 +17,7 @@ from officecli.readers.errors import (
     UnsafeFileError,
     UnsupportedFormatError,
 )
-from officecli.readers.pdf_limits import LIMITS
+from officecli.readers.pdf.limits import LIMITS
 
 PDF_LIMITS = tuple(
     Arg(option, f"PDF: refuse the file past this many {what}", type="integer", default=default)

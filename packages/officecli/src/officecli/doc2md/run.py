@@ -12,7 +12,7 @@ from agentcli.report import Finding, Report
 from officecli.doc2md.options import parse_header_rows
 from officecli.doc2md.version import __version__
 from officecli.readers.model import ReadOptions
-from officecli.readers.pdf_limits import LIMITS
+from officecli.readers.pdf.limits import LIMITS
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:

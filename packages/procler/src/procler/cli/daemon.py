@@ -1,5 +1,5 @@
 """The handlers of `daemon logs` (the tail of the supervisor's log file, read without
-a supervisor), `daemon status`, `daemon restart` and `serve` (declared in
+a supervisor), `daemon status`, `daemon stop`, `daemon restart` and `serve` (declared in
 procler.declarations.daemon)."""
 
 import os
@@ -42,6 +42,19 @@ def show(values: "dict[str, Any]", command: "Command") -> "Any":
     except FileNotFoundError:
         lines = []
     return {"path": path, "lines": lines}
+
+
+def stop(values: "dict[str, Any]", command: "Command") -> "Any":
+    """`daemon stop`: answered once the supervisor's process has ended (bounded), not
+    when it has stopped the processes: its answer says `running: false`, and a `daemon
+    status` or `up` right after must not meet the supervisor still closing its logs."""
+    from procler.cli.client import config_path_of, forward_if_running, wait_exited
+
+    pid = project.supervisor_pid(project.project_root(config_path_of(values)))
+    answer = forward_if_running(values, command)
+    if pid is not None and pid.isdigit() and isinstance(answer, Raw) and answer.exit_code == 0:
+        wait_exited(int(pid))
+    return answer
 
 
 def restart(values: "dict[str, Any]", command: "Command") -> "Any":

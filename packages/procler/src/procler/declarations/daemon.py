@@ -18,6 +18,7 @@ if TYPE_CHECKING:
 HANDLERS = "procler.cli.daemon:"
 RESTART = HANDLERS + "restart"  # also waits for the next supervisor
 STATUS = HANDLERS + "status"  # asks a supervisor briefly, never starts one
+STOP = HANDLERS + "stop"  # also waits until the supervisor's process has ended
 SERVE = HANDLERS + "serve"  # warns on stderr, then forwards
 
 NAMES = {"type": "array", "items": {"type": "string"}}
@@ -72,7 +73,7 @@ DAEMON_COMMANDS: "tuple[Command, ...]" = (
         "daemon stop",
         "stop every process cleanly, then the supervisor; the session ends (the next `up` "
         "runs the one-shots again)",
-        IF_RUNNING,
+        STOP,
         destructive=True,
         examples=("procler daemon stop",),
         errors=(*SUPERVISED, *FROM_DISK),
