@@ -80,9 +80,9 @@ bench-compare: sync
 screenshots: sync
 	$(RUN) python scripts/screenshots.py
 
-# Generated pages (a test fails when one is stale).
+# Generated pages: docs/reference/TOOL.md and docs/config.md (a test fails when one is stale).
 docs: sync
-	$(RUN) python -m procler.config.reference > docs/config.md
+	$(RUN) python scripts/generated_docs.py
 
 # Each tool's Agent Skill (skills/TOOL/) and the Copilot prompt files (.github/prompts/).
 skills: sync
