@@ -12,8 +12,8 @@ from pathlib import Path
 import pytest
 from officecli_testkit.bomb_files import doc2md, doc2md_capped, nested_forms_pdf, operators_pdf
 
+from officecli.readers.drawing_limits import LIMITS
 from officecli.readers.model import ReadOptions
-from officecli.readers.pdf.limits import LIMITS
 from officecli.readers.pdf.reader import read_pdf
 
 

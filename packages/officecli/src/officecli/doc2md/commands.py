@@ -10,6 +10,7 @@ from agentcli.errors import InputError, NotRegularFileError
 from agentcli.outputs import OutputIsInputError
 from officecli.doc2md.errors import OutputConflictError
 from officecli.doc2md.version import __version__
+from officecli.readers.drawing_limits import LIMITS
 from officecli.readers.errors import (
     BrokenFileError,
     EncryptedFileError,
@@ -17,7 +18,6 @@ from officecli.readers.errors import (
     UnsafeFileError,
     UnsupportedFormatError,
 )
-from officecli.readers.pdf.limits import LIMITS
 
 PDF_LIMITS = tuple(
     Arg(option, f"PDF: refuse the file past this many {what}", type="integer", default=default)

@@ -7,8 +7,8 @@ from __future__ import annotations
 import re
 
 from agentcli.errors import UsageError
+from officecli.readers.drawing_limits import LIMITS
 from officecli.readers.model import ReadOptions
-from officecli.readers.pdf.limits import LIMITS
 
 LANGS = re.compile(r"[a-z][a-z_]*(\+[a-z][a-z_]*)*")
 

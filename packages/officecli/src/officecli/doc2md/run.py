@@ -11,8 +11,8 @@ from agentcli.errors import AgentError, ExitCode, UsageError
 from agentcli.report import Finding, Report
 from officecli.doc2md.options import parse_header_rows
 from officecli.doc2md.version import __version__
+from officecli.readers.drawing_limits import LIMITS
 from officecli.readers.model import ReadOptions
-from officecli.readers.pdf.limits import LIMITS
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:

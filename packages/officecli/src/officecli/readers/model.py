@@ -6,7 +6,7 @@ Plain classes, not dataclasses: a one-file conversion is mostly start-up, and da
 
 from __future__ import annotations
 
-from officecli.readers.pdf.limits import default_limits
+from officecli.readers.drawing_limits import default_limits
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -110,7 +110,7 @@ class ReadOptions:
         ocr_jobs: int = 1,  # pages OCR'd at once
         recalc: bool = False,  # recalculate formulas that have no cached value (LibreOffice)
         via_pdf: bool = False,  # read docx/xlsx/pptx through a PDF printed by LibreOffice
-        # PDF: what drawing the pages may build (pdf/limits.py: operators, forms, objects)
+        # PDF: what drawing the pages may build (drawing_limits.py: operators, forms, objects)
         pdf_limits: dict[str, int] | None = None,
     ) -> None:
         self.track_changes = track_changes

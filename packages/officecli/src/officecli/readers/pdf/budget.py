@@ -27,9 +27,9 @@ from contextlib import contextmanager
 from contextvars import ContextVar
 from typing import Any
 
+from officecli.readers.drawing_limits import LIMITS
 from officecli.readers.errors import TooComplexError
 from officecli.readers.pdf.filters import expanded_cost, filter_name
-from officecli.readers.pdf.limits import LIMITS
 from officecli.readers.safety import ExpansionBudget
 
 MAX_EXPANDED_BYTES = 128 * 1024 * 1024  # all decoded streams of one PDF together
