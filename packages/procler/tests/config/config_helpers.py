@@ -30,13 +30,29 @@ def errors_of(path: Path, environ: dict[str, str] | None = None) -> list[dict[st
     return findings.as_dicts()
 
 
+def capped(memory_mib: int) -> list[str]:
+    """The procler command line in a Python whose address space is capped (RLIMIT_AS, set
+    before anything is imported), so that a regression that balloons fails with
+    MemoryError (exit 3) instead of exhausting the machine."""
+    limit = memory_mib << 20
+    return [
+        sys.executable,
+        "-c",
+        f"import resource; resource.setrlimit(resource.RLIMIT_AS, ({limit}, {limit}))\n"
+        "from procler.cli import main; main()",
+    ]
+
+
 def run_procler(
-    cwd: Path, *args: str, env: dict[str, str] | None = None
+    cwd: Path, *args: str, env: dict[str, str] | None = None, memory_mib: int | None = None
 ) -> tuple[int, dict[str, Any]]:
-    """Run procler in cwd; (exit code, parsed envelope)."""
+    """Run procler in cwd (its memory capped when memory_mib is given); (exit code,
+    parsed envelope)."""
     full_env = {k: v for k, v in os.environ.items() if k != "PROCLER_CONFIG"}
     full_env.update(env or {})
+    command = PROCLER if memory_mib is None else capped(memory_mib)
     proc = subprocess.run(
-        [*PROCLER, *args], cwd=cwd, env=full_env, capture_output=True, text=True, timeout=60
+        [*command, *args], cwd=cwd, env=full_env, capture_output=True, text=True, timeout=60
     )
+    assert proc.stdout, proc.stderr
     return proc.returncode, json.loads(proc.stdout)
