@@ -4,7 +4,6 @@ local user must not read any of it."""
 from __future__ import annotations
 
 import os
-import pwd
 import shutil
 import stat
 import subprocess
@@ -13,24 +12,10 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from accounts import other_user
 from harness import PY, Project, supervisors_of, wait_for
 
-OTHER_USER = "procler-other"
 SECRET = "s3cr3t-token-2f9c"
-
-
-def other_user() -> str:
-    """A second local account (created once; root is needed to act as it)."""
-    try:
-        pwd.getpwnam(OTHER_USER)
-    except KeyError:
-        made = subprocess.run(
-            ["useradd", "--system", "--no-create-home", "--shell", "/usr/sbin/nologin", OTHER_USER],
-            capture_output=True,
-            timeout=30,
-        )
-        assert made.returncode in (0, 9), made.stderr  # 9: created meanwhile by another run
-    return OTHER_USER
 
 
 @pytest.fixture
