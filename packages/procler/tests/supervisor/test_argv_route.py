@@ -197,6 +197,7 @@ def test_another_user_squatting_a_shared_path_cannot_block_a_deep_project(
     in /tmp for deep projects, made first by another user, change nothing."""
     user, squatter = account(OTHER_USER), account(SQUATTER)
     top = Path(tempfile.mkdtemp(prefix="procler-squat-"))
+    made: list[Path] = []
     try:
         deep = top / ("d" * 60) / ("e" * 60)
         (deep / ".procler").mkdir(parents=True)
@@ -212,6 +213,7 @@ def test_another_user_squatting_a_shared_path_cannot_block_a_deep_project(
                 path.mkdir(mode=0o777)
                 path.chmod(0o777)
                 os.chown(path, squatter.pw_uid, squatter.pw_gid)
+                made.append(path)
         started = run_as(user.pw_name, deep, "start", "api")
         assert started.returncode == 0, started.stdout + started.stderr
         status = json.loads(run_as(user.pw_name, deep, "status", "api").stdout)
@@ -221,3 +223,5 @@ def test_another_user_squatting_a_shared_path_cannot_block_a_deep_project(
     finally:
         run_as(user.pw_name, deep, "daemon", "stop")
         shutil.rmtree(top)
+        for path in made:
+            path.rmdir()
