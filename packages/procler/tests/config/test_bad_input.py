@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+import contextlib
+import os
+import subprocess
 from pathlib import Path
 
+import pytest
 from config_helpers import errors_of, run_procler, write_config
 
 from procler.config.keys import IMAGE_HINT, NAME_HINT
@@ -50,3 +54,91 @@ def test_an_env_file_error_names_the_line_and_never_prints_it(project: Path) -> 
         f"cannot read env_file {project / 'secrets.env'}: line 2 is not KEY=VALUE"
     )
     assert "$6$hash" not in str(finding)
+
+
+def test_a_cwd_that_is_a_file_is_a_finding_and_define_refuses_one(project: Path) -> None:
+    path = write_config(project, "processes:\n  a:\n    command: x\n    cwd: /etc/passwd\n")
+    assert [(e["line"], e["column"], e["path"], e["message"]) for e in errors_of(path)] == [
+        (4, 10, "processes.a.cwd", "cwd /etc/passwd is not a directory")
+    ]
+    write_config(project, VALID)
+    code, env = run_procler(project, "define", "x", "--command", "true", "--cwd", "/dev/zero")
+    assert (code, env["error_code"], env["error"]) == (
+        2,
+        "USAGE",
+        "--cwd /dev/zero is not a directory",
+    )
+    assert not (project / ".procler" / "state" / "definitions.json").exists()
+
+
+def test_a_cwd_that_became_a_file_fails_the_start_with_a_code(project: Path) -> None:
+    """A runtime definition stored before the check (or a folder replaced by a file since):
+    the start says so, and the next command still works."""
+    write_config(project, VALID)
+    (project / "work").mkdir()
+    assert run_procler(project, "define", "x", "--command", "sleep 60", "--cwd", "work")[0] == 0
+    (project / "work").rmdir()
+    (project / "work").write_text("now a file\n")
+    try:
+        code, env = run_procler(project, "start", "x")
+        assert (code, env["error_code"], env["error"]) == (
+            1,
+            "START_FAILED",
+            f"x: cannot start: Not a directory: {project / 'work'}",
+        )
+        code, env = run_procler(project, "restart", "--all")
+        assert (code, env["error_code"]) == (1, "START_FAILED")
+        assert run_procler(project, "remove", "x")[0] == 0
+        assert run_procler(project, "up")[0] == 0
+    finally:
+        run_procler(project, "daemon", "stop")
+
+
+@pytest.mark.parametrize("missing", ["process", "condition"])
+def test_a_wait_for_step_missing_a_key_is_a_finding(project: Path, missing: str) -> None:
+    step = {"process": "process: db", "condition": "condition: running"}
+    del step[missing]
+    path = write_config(
+        project,
+        VALID + f"recipes:\n  r:\n    steps:\n      - wait_for: {{{next(iter(step.values()))}}}\n",
+    )
+    assert [(e["line"], e["path"], e["message"]) for e in errors_of(path)] == [
+        (7, "recipes.r.steps[0].wait_for", f"missing required key {missing!r}")
+    ]
+    code, env = run_procler(project, "config", "validate")
+    assert code != 3 and env["data"]["errors"][0]["path"] == "recipes.r.steps[0].wait_for"
+
+
+def test_define_on_a_full_disk_is_refused_and_changes_nothing(tmp_path: Path) -> None:
+    """The project on a tmpfs of 256 KiB, filled up: define answers exit 2, the state
+    directory holds no half-written or temporary file, and the old definitions stay."""
+    disk = tmp_path / "disk"
+    disk.mkdir()
+    mounted = subprocess.run(
+        ["mount", "-t", "tmpfs", "-o", "size=256k", "tmpfs", str(disk)], capture_output=True
+    )
+    if mounted.returncode != 0:
+        pytest.skip(f"cannot mount a small tmpfs here: {mounted.stderr.decode().strip()}")
+    try:
+        write_config(disk, VALID)
+        assert run_procler(disk, "define", "first", "--command", "sleep 1")[0] == 0
+        state = disk / ".procler" / "state"
+        before = {p.name: p.read_bytes() for p in state.iterdir()}
+        filler = os.open(disk / "filler", os.O_WRONLY | os.O_CREAT, 0o600)
+        with contextlib.suppress(OSError):  # ENOSPC once the disk is full
+            while True:
+                os.write(filler, b"\0" * 4096)
+        os.close(filler)
+        code, env = run_procler(disk, "define", "second", "--command", "sleep 2")
+        assert (code, env["error_code"], env["suggestion"]) == (
+            2,
+            "STATE_DIR_UNWRITABLE",
+            "free some space on the disk holding it, then retry",
+        )
+        assert env["error"] == (
+            f"cannot write {state / 'definitions.json'}: No space left on device; "
+            "nothing was changed"
+        )
+        assert {p.name: p.read_bytes() for p in state.iterdir()} == before
+    finally:
+        subprocess.run(["umount", "--lazy", str(disk)], check=True)

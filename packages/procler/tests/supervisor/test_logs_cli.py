@@ -149,3 +149,16 @@ def test_previous_and_last_failed_read_a_first_run_crash(
         for run in ("previous", "last-failed"):
             lines = p.ok("logs", name, "--run", run, "--stream", "stderr")["lines"]
             assert [(line["run"], line["text"]) for line in lines] == [(1, text)], (name, run)
+
+
+def test_names_no_log_folder_can_have_are_not_found(
+    make_project: Callable[[str], Project],
+) -> None:
+    """`..` (the state directory itself) and a name longer than a file name may be: no
+    process, exit 2, whether or not the store exists."""
+    p = make_project(CONFIG)
+    p.ok("start", "talker")
+    assert wait_for(lambda: texts(p.ok("logs", "talker")) == ["hello", "oops"])
+    for name in ("..", ".", "a" * 300, "talker/..", "é" * 200):
+        code, env = p.run("logs", name)
+        assert (code, env["error_code"]) == (2, "PROCESS_NOT_FOUND"), (name, env)

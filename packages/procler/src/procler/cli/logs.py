@@ -110,6 +110,7 @@ def _names(values: "dict[str, Any]", config_path: "str", logs: "Path") -> "tuple
     Logs never need a valid config: without even a last valid one, the names are those
     with stored output (a group cannot be resolved then)."""
     from procler.config.last_valid import load
+    from procler.logs.store import is_folder_name
 
     try:
         cfg, warning = load(config_path)
@@ -139,8 +140,8 @@ def _names(values: "dict[str, Any]", config_path: "str", logs: "Path") -> "tuple
         )
     if name in sets:  # a process with replicas: all of its instances, interleaved
         return list(sets[name].instances), warning
-    if name not in known and not (logs / name).is_dir():
-        raise ProcessNotFound.among(name, known)
+    if name not in known and not (is_folder_name(name) and (logs / name).is_dir()):
+        raise ProcessNotFound.among(name, known)  # `..` or a 300-character name too
     return [name], warning
 
 

@@ -4,6 +4,7 @@ told apart the same way for each, and one writer that replaces a file at once.""
 
 from __future__ import annotations
 
+import errno
 import json
 import os
 import tempfile
@@ -30,7 +31,23 @@ def read_state_json(path: str) -> dict[str, Any] | None:
 
 def write_state_json(path: str, body: dict[str, Any]) -> None:
     """Replace the file at once (a 0600 temp file beside it, synced, then renamed): a reader
-    never sees half of it, and a crash leaves the old file or the new one."""
+    never sees half of it, and a crash leaves the old file or the new one. A write the disk
+    refuses (full, over quota, read-only) is StateDirUnwritable (exit 2), the old file kept."""
+    from procler.errors import StateDirUnwritable
+
+    try:
+        _replace(path, body)
+    except OSError as exc:
+        full = exc.errno in (errno.ENOSPC, errno.EDQUOT, errno.EFBIG)
+        raise StateDirUnwritable(
+            f"cannot write {path}: {exc.strerror}; nothing was changed",
+            suggestion="free some space on the disk holding it, then retry"
+            if full
+            else f"make {os.path.dirname(path)} writable by this user, then retry",
+        ) from None
+
+
+def _replace(path: str, body: dict[str, Any]) -> None:
     prefix = "." + os.path.basename(path).removesuffix(".json") + "-"
     fd, temp = tempfile.mkstemp(dir=os.path.dirname(path), prefix=prefix)
     try:
