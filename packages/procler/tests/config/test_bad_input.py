@@ -142,3 +142,44 @@ def test_define_on_a_full_disk_is_refused_and_changes_nothing(tmp_path: Path) ->
         assert {p.name: p.read_bytes() for p in state.iterdir()} == before
     finally:
         subprocess.run(["umount", "--lazy", str(disk)], check=True)
+
+
+@pytest.mark.parametrize(
+    ("content", "where", "message"),
+    [
+        (
+            b"version: 1\nprocesses:\n  a: {command: 'x\x00y'}\n",
+            (3, 18),
+            "YAML error: the character U+0000 is not allowed in YAML",
+        ),
+        (
+            "version: 1\nprocesses:\n  \u00e9t\u00e9: {command: x}\n".encode() + b"  b: \xff\n",
+            (4, 6),
+            "the config file is not UTF-8: byte 0xff cannot start a character here",
+        ),
+    ],
+)
+def test_a_file_yaml_cannot_read_is_a_finding_where_it_breaks(
+    project: Path, content: bytes, where: tuple[int, int], message: str
+) -> None:
+    path = write_config(project, "")
+    path.write_bytes(content)
+    assert [((e["line"], e["column"]), e["message"]) for e in errors_of(path)] == [(where, message)]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "snippets:\n  s: {command: x, tags: 7}\n",
+        "snippets:\n  s: {command: x, args: {N: {choices: 7}}}\n",
+        "snippets:\n  s: {command: x}\nrecipes:\n  r: {steps: [{snippet: s, args: 7}]}\n",
+    ],
+)
+def test_a_list_or_mapping_of_the_wrong_shape_in_snippets_is_a_finding(
+    project: Path, text: str
+) -> None:
+    """Each crashed the builder (TypeError, AttributeError: exit 3) after the schema's
+    finding."""
+    path = write_config(project, text)
+    errors = errors_of(path)
+    assert len(errors) == 1 and errors[0]["line"] >= 2, errors

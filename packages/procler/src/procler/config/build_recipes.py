@@ -160,7 +160,7 @@ def _snippet_step(
         return None
     args = {
         key: builder.sub(child(child(path, "args"), key), value)
-        for key, value in (raw.get("args") or {}).items()
+        for key, value in (raw["args"] if isinstance(raw.get("args"), dict) else {}).items()
         if value is not INVALID
     }
     snippet = known.snippets[name]

@@ -30,11 +30,27 @@ from procler.project import project_root
 def read_config_text(config_path: str, findings: Findings) -> str | None:
     """The config file's text; None (with a finding) when it cannot be read."""
     try:
-        with open(config_path, encoding="utf-8") as handle:
-            return handle.read()
-    except (OSError, UnicodeDecodeError) as exc:
-        findings.at(0, 0, "", f"cannot read the config file: {exc}", "check the file")
+        with open(config_path, "rb") as handle:
+            return handle.read().decode("utf-8")
+    except UnicodeDecodeError as exc:
+        findings.at(
+            *byte_position(exc.object, exc.start),
+            "",
+            f"the config file is not UTF-8: byte {exc.object[exc.start]:#04x} cannot start a "
+            "character here",
+            "save the file as UTF-8",
+        )
         return None
+    except OSError as exc:  # the file as a whole: at its start
+        findings.at(1, 1, "", f"cannot read the config file: {exc}", "check the file")
+        return None
+
+
+def byte_position(data: bytes, offset: int) -> tuple[int, int]:
+    """The 1-based line and column (in characters) of a byte offset in UTF-8 data."""
+    line_start = data.rfind(b"\n", 0, offset) + 1
+    column = len(data[line_start:offset].decode("utf-8", "replace")) + 1
+    return data.count(b"\n", 0, offset) + 1, column
 
 
 def check_config(
@@ -80,7 +96,7 @@ def _with_runtime(config: ProjectConfig, findings: Findings) -> ProjectConfig:
     except StateFileCorrupt as exc:
         where = definitions_path(root)
         hint = f"fix or delete {where} (it holds the `procler define` definitions)"
-        findings.items.append(Finding(where, 0, 0, "", str(exc), hint))
+        findings.items.append(Finding(where, exc.line, exc.column, "", str(exc), hint))
         return config
     processes = dict(config.processes)
     for name, definition in definitions.items():

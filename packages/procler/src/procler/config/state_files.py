@@ -12,7 +12,12 @@ from typing import Any
 
 
 class StateFileCorrupt(ValueError):
-    """A state file cannot be read or does not hold what it should; the message says why."""
+    """A state file cannot be read or does not hold what it should; the message says why,
+    and `line`/`column` where (the file's start when the problem is not at one place)."""
+
+    def __init__(self, message: str, line: int = 1, column: int = 1) -> None:
+        super().__init__(message)
+        self.line, self.column = line, column
 
 
 def read_state_json(path: str) -> dict[str, Any] | None:
@@ -22,6 +27,8 @@ def read_state_json(path: str) -> dict[str, Any] | None:
             data = json.load(handle)
     except FileNotFoundError:
         return None
+    except json.JSONDecodeError as exc:
+        raise StateFileCorrupt(f"cannot read {path}: {exc}", exc.lineno, exc.colno) from None
     except (OSError, ValueError) as exc:
         raise StateFileCorrupt(f"cannot read {path}: {exc}") from None
     if not isinstance(data, dict):
