@@ -1,13 +1,19 @@
 # Two commands for a newcomer: `make demo` and `make test`. Both use the uv on PATH, or
 # bootstrap one into .tools/ (scripts/bootstrap-uv.sh: a venv, so PEP 668 systems work too).
 SHELL := /bin/bash
+comma := ,
 PYTHON ?= python3
 TOOLS ?= $(CURDIR)/.tools
 UV := $(shell command -v uv 2>/dev/null || echo "$(TOOLS)/bin/uv")
 RUN := $(UV) run --frozen
 PACKAGES := packages/agentcli packages/procler packages/officecli
+# Behind a TLS-inspecting proxy (the usual office) uv must trust the certificates the system
+# trusts, as pip does: UV_SYSTEM_CERTS (uv >= 0.11), UV_NATIVE_TLS (its name before, for an
+# older uv on PATH). A user's own value wins; so does SSL_CERT_FILE, which uv reads itself.
+export UV_SYSTEM_CERTS ?= 1
+export UV_NATIVE_TLS ?= 1
 
-.PHONY: bootstrap sync lint types pytest test demo install bench docs clean
+.PHONY: bootstrap sync lint types pytest test demo install bench bench-table bench-compare docs clean
 
 bootstrap:
 	@command -v uv >/dev/null 2>&1 || bash scripts/bootstrap-uv.sh "$(PYTHON)" "$(TOOLS)" >/dev/null
@@ -17,55 +23,63 @@ sync: bootstrap
 	@$(RUN) python -m compileall -q $(addsuffix /src,$(PACKAGES))
 
 lint: sync
-	$(RUN) ruff check $(PACKAGES) bench
-	$(RUN) ruff format --check $(PACKAGES) bench
+	$(RUN) ruff check $(PACKAGES) bench tests
+	$(RUN) ruff format --check $(PACKAGES) bench tests
+	$(RUN) vulture
 
 types: sync
 	$(RUN) mypy $(addsuffix /src,$(PACKAGES))
 
 pytest: sync
-	$(RUN) pytest $(PACKAGES) $(PYTEST_ARGS)
+	$(RUN) pytest $(PACKAGES) tests $(PYTEST_ARGS)
 
 test: lint types pytest
 
 demo: sync
 	@$(RUN) bash examples/demo.sh
+	@echo
+	@echo "The commands (procler, doc2md, fieldcheck, design-diff, office-replace) on PATH in this shell:"
+	@echo
+	@echo "    . .venv/bin/activate"
+	@echo
+	@echo "or for good, in ~/.local/bin: make install"
 
-# procler, doc2md and fieldcheck as commands in ~/.local/bin (uv tool), usable from any project.
+# procler and the office tools as commands in ~/.local/bin (uv tool), usable from any project,
+# with the versions of uv.lock: the ones `make test` tested. Our packages are built again each
+# time: uv's cache keeps a build per version, and ours change without a new version.
+OURS := $(addprefix --reinstall-package ,agentcli procler officecli)
 install: bootstrap
-	$(UV) tool install --force --python "$(PYTHON)" ./packages/procler
-	$(UV) tool install --force --python "$(PYTHON)" ./packages/officecli
+	@constraints=$$(mktemp) && trap 'rm -f "$$constraints"' EXIT && \
+	$(UV) export --frozen --all-packages --no-dev --no-emit-workspace --no-hashes --no-header \
+		--no-annotate --format requirements-txt --quiet --output-file "$$constraints" && \
+	for package in procler officecli; do \
+		$(UV) tool install --force --python "$(PYTHON)" --constraints "$$constraints" $(OURS) \
+			"./packages/$$package" || exit; \
+	done
 	@echo "installed into $$($(UV) tool dir --bin); put it on PATH if it is not"
 
-# Each script prints its figures and ratios against peers measured in the same run.
-# PYTHONDONTWRITEBYTECODE is cleared so start-up is measured with bytecode caches, as users run.
-BENCH := PYTHONDONTWRITEBYTECODE= $(RUN) python
+# Each script prints its figures and ratios against peers measured in the same run and writes
+# them to bench/results/NAME.json; `make bench BENCH=cli_startup,logs_tail` runs some
+# (`python bench/suite.py --list` names them). PYTHONDONTWRITEBYTECODE is cleared so start-up
+# is measured with bytecode caches, as users run; uv's folder is on PATH for the peers' venvs.
+BENCH_RUN := PATH="$(dir $(UV)):$$PATH" PYTHONDONTWRITEBYTECODE= $(RUN) python
 bench: sync
-	$(BENCH) bench/cli_startup.py
-	$(BENCH) bench/procler_status.py
-	$(BENCH) bench/procler_scale.py
-	$(BENCH) bench/procler_scale.py 1000
-	$(BENCH) bench/procler_readiness.py
-	$(BENCH) bench/procler_recovery.py
-	$(BENCH) bench/procler_schedule.py
-	$(BENCH) bench/procler_rest.py
-	$(BENCH) bench/procler_events.py
-	$(BENCH) bench/recipe_bench.py
-	$(BENCH) bench/procler_reload.py
-	$(BENCH) bench/logs_supervisor.py
-	$(BENCH) bench/logs_capture.py
-	$(BENCH) bench/logs_tail.py
-	$(BENCH) bench/user_regex.py
-	$(BENCH) bench/doc2md_bench.py
-	$(BENCH) bench/fieldcheck_bench.py
-	$(BENCH) bench/design_diff_bench.py
-	$(BENCH) bench/xlsx_rows_bench.py
-	$(BENCH) bench/office_replace_bench.py
-	$(BENCH) bench/ocr_bench.py
+	$(BENCH_RUN) bench/suite.py $(subst $(comma), ,$(BENCH))
+
+# README's performance table, from bench/results/*.json (a test fails when it is stale).
+bench-table: sync
+	$(RUN) python bench/readme_table.py
+
+# The benches on BASE's code and on the working tree, interleaved; new/old ratios, flags.
+ROUNDS ?= 3
+bench-compare: sync
+	@test -n "$(BASE)" || { echo "usage: make bench-compare BASE=REV [BENCH=name,...] [ROUNDS=3]" >&2; exit 2; }
+	$(BENCH_RUN) bench/compare.py "$(BASE)" --bench "$(BENCH)" --rounds $(ROUNDS) --uv "$(UV)"
 
 # Generated pages (a test fails when one is stale).
 docs: sync
 	$(RUN) python -m procler.config.reference > docs/config.md
 
 clean:
-	rm -rf .venv .tools .mypy_cache .ruff_cache .pytest_cache .hypothesis
+	for tree in .bench-compare/*/; do [ ! -d "$$tree" ] || git worktree remove --force "$$tree"; done
+	rm -rf .venv .tools .mypy_cache .ruff_cache .pytest_cache .hypothesis .bench-compare

@@ -27,6 +27,8 @@ import tempfile
 import time
 from pathlib import Path
 
+from _results import Results
+
 ROOT = Path(__file__).resolve().parent.parent
 PEER_VENV = ROOT / "bench" / ".venv-daff"
 PEER_PYTHON = PEER_VENV / "bin" / "python"
@@ -182,7 +184,18 @@ def score(found: dict[str, set], truth: dict[str, set]) -> str:
     return "; ".join(parts)
 
 
+def errors(found: dict[str, set], truth: dict[str, set]) -> tuple[int, int]:
+    """False positives and misses over every kind of change."""
+    kinds = set(found) | set(truth)
+    false = sum(len(found.get(k, set()) - truth.get(k, set())) for k in kinds)
+    return false, sum(len(truth.get(k, set()) - found.get(k, set())) for k in kinds)
+
+
 def main() -> None:
+    results = Results(
+        f"design-diff (xlsx) against daff's library and command line (CSV): {ROWS:,} x "
+        f"{len(HEADER)}, {CHANGED + INSERTED + MOVED + REMOVED} planted changes, median of {RUNS}"
+    )
     ensure_peer()
     rng = random.Random(16)
     rows = base_rows(rng)
@@ -201,11 +214,13 @@ def main() -> None:
             "daff command": lambda: peer_command(folder / "old.csv", folder / "new.csv"),
         }
         times: dict[str, list[tuple[float, float]]] = {name: [] for name in tools}
+        errors_of: dict[str, tuple[int, int]] = {}
         for _run in range(RUNS):
             print("load average " + ", ".join(f"{x:.2f}" for x in os.getloadavg()))
             for name, run in tools.items():
                 wall, cpu, found = run()
                 times[name].append((wall, cpu))
+                errors_of[name] = errors(found, truth)  # the last round's
                 print(f"{name:13} {wall:7.2f} s wall {cpu:6.2f} s CPU  {score(found, truth)}")
         print("load average " + ", ".join(f"{x:.2f}" for x in os.getloadavg()))
         ours_times = times["design-diff"]
@@ -217,6 +232,17 @@ def main() -> None:
                 f"{statistics.median(cpus):.2f}x CPU over {RUNS} round(s), highest "
                 f"{max(walls):.2f}x wall, {max(cpus):.2f}x CPU (goal {goal})"
             )
+            bound = goal.removesuffix("x")
+            results.ratio(f"design-diff / {name}, wall", statistics.median(walls), goal=bound)
+            results.ratio(f"design-diff / {name}, CPU", statistics.median(cpus), goal=bound)
+    for name, samples in times.items():
+        record = results.ours if name == "design-diff" else results.peer
+        record(f"{name} wall", statistics.median(s[0] for s in samples), "s")
+        record(f"{name} CPU", statistics.median(s[1] for s in samples), "s")
+        false, missed = errors_of[name]
+        record(f"{name} false positives", false, "")
+        record(f"{name} missed", missed, "")
+    results.write()
 
 
 if __name__ == "__main__":

@@ -16,6 +16,7 @@ import time
 from pathlib import Path
 
 from _fidelity import Fidelity, fidelity, reference_text, tokens
+from _results import Results
 
 ROOT = Path(__file__).resolve().parent.parent
 CORPUS = ROOT / ".." / "shared" / "corpus" / "markitdown"
@@ -69,7 +70,7 @@ def _row(name: str, ours: Fidelity, peer: Fidelity) -> str:
     return f"| {name} | " + " | ".join(cells) + " |"
 
 
-def fidelity_table(files: list[str], ours_dir: Path, peer_dir: Path) -> None:
+def fidelity_table(files: list[str], ours_dir: Path, peer_dir: Path) -> tuple[float, float]:
     print("| file | text recall (d2m / mid) | headings | list items | tables | table rows |")
     print("|---|---|---|---|---|---|")
     recalls: list[tuple[float, float]] = []
@@ -83,9 +84,14 @@ def fidelity_table(files: list[str], ours_dir: Path, peer_dir: Path) -> None:
     mean_ours = statistics.mean(r[0] for r in recalls)
     mean_peer = statistics.mean(r[1] for r in recalls)
     print(f"| mean | {mean_ours:.1%} / {mean_peer:.1%} | | | | |")
+    return mean_ours, mean_peer
 
 
 def main() -> None:
+    results = Results(
+        f"doc2md against markitdown on the shared corpus, one process each for all files, "
+        f"median of {RUNS}; mean text recall"
+    )
     ensure_peer()
     files = sorted(str(p) for p in CORPUS.iterdir() if p.suffix in EXTS)
     with tempfile.TemporaryDirectory() as tmp:
@@ -105,7 +111,13 @@ def main() -> None:
         print(f"markitdown {m_peer:7.2f} s")
         print(f"ratio markitdown / doc2md = {m_peer / m_ours:.2f} (goal >= 3)")
         print()
-        fidelity_table(files, ours_dir, peer_dir)
+        recall = fidelity_table(files, ours_dir, peer_dir)
+    results.ours(f"doc2md, {len(files)} files", m_ours, "s")
+    results.peer(f"markitdown, {len(files)} files", m_peer, "s")
+    results.ratio("markitdown / doc2md", m_peer / m_ours, "higher", goal=">= 3")
+    results.ours("doc2md mean text recall", recall[0] * 100, "%", "higher")
+    results.peer("markitdown mean text recall", recall[1] * 100, "%", "higher")
+    results.write()
 
 
 if __name__ == "__main__":

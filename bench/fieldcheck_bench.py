@@ -23,6 +23,8 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
+from _results import Results
+
 ROOT = Path(__file__).resolve().parent.parent
 PEER_VENV = ROOT / "bench" / ".venv-frictionless"
 PEER_PYTHON = PEER_VENV / "bin" / "python"
@@ -202,6 +204,10 @@ def show(name: str, run: Run | None, answer: str) -> None:
 
 
 def main() -> None:
+    results = Results(
+        f"fieldcheck against frictionless and pandera (Polars): a {ROWS:,} x {len(COLUMNS)} CSV, "
+        "10 rules, one run each"
+    )
     why_not = {
         "frictionless": ensure_peer(PEER_VENV, PEER_PYTHON, "frictionless"),
         "pandera": ensure_peer(PANDERA_VENV, PANDERA_PYTHON, "pandera[polars]"),
@@ -237,6 +243,19 @@ def main() -> None:
             f"peak <= 220 MB: {ours.peak_mb <= 220}; "
             f">= 30x frictionless: {friction is not None and friction.wall / ours.wall >= 30}"
         )
+    results.ours("fieldcheck wall", ours.wall, "s", goal="<= 1.5")
+    results.ours("fieldcheck CPU", ours.cpu, "s")
+    results.ours("fieldcheck peak memory", ours.peak_mb, "MB", goal="<= 220")
+    for name, run in peers.items():
+        if run is None:
+            results.skip_peer(name, f"not installed: {why_not[name]}")
+            continue
+        results.peer(f"{name} wall", run.wall, "s")
+        results.peer(f"{name} CPU", run.cpu, "s")
+        results.peer(f"{name} peak memory", run.peak_mb, "MB")
+        goal = ">= 30" if name == "frictionless" else None
+        results.ratio(f"{name} / fieldcheck, wall", run.wall / ours.wall, "higher", goal)
+    results.write()
 
 
 if __name__ == "__main__":

@@ -19,6 +19,8 @@ import tempfile
 import time
 from pathlib import Path
 
+from _results import Results
+
 from procler.logs.capture import capture_stream, read_lines
 from procler.logs.segment import list_segments, segment_path
 from procler.logs.store import LogStore
@@ -85,6 +87,9 @@ def lost_lines(folder: Path) -> int:
 
 
 def main() -> None:
+    results = Results(
+        f"log capture library alone: {LINES:,} lines against `> file`, median of {ROUNDS}"
+    )
     file_times, capture_times, per_line_times, losses = [], [], [], []
     with tempfile.TemporaryDirectory() as tmp:
         for round_number in range(ROUNDS):
@@ -109,6 +114,14 @@ def main() -> None:
     print(f"throughput ratio         {file_median / capture_median:.0%} (goal >= 50%)")
     print(f"per-line path ratio      {file_median / per_line_median:.0%}")
     print(f"peak RSS while capturing {rss_mib:.1f} MiB")
+    results.ours("capture", capture_median, "s")
+    results.ours("per-line path", per_line_median, "s")
+    results.peer("> file", file_median, "s")
+    results.ratio("throughput, capture / > file", file_median / capture_median, "higher", ">= 0.5")
+    results.ratio("throughput, per-line path / > file", file_median / per_line_median, "higher")
+    results.ours("lines lost", sum(losses), "", goal="== 0")
+    results.ours("peak RSS while capturing", rss_mib, "MiB")
+    results.write()
 
 
 if __name__ == "__main__":

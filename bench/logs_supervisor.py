@@ -15,6 +15,7 @@ import tempfile
 import time
 from pathlib import Path
 
+from _results import Results
 from _timing import tool
 
 from procler.logs.query import query
@@ -30,6 +31,9 @@ def procler(work: Path, *args: str) -> dict:  # type: ignore[type-arg]
 
 
 def main() -> None:
+    results = Results(
+        f"{LINES:,} lines through a real supervisor against `> file`, median of {ROUNDS}"
+    )
     work = Path(tempfile.mkdtemp(prefix="procler-logbench-"))
     (work / ".procler").mkdir()
     (work / "child.py").write_text(CHILD)
@@ -69,6 +73,13 @@ def main() -> None:
     )
     procler(work, "daemon", "stop")
     subprocess.run(["rm", "-rf", str(work)])
+    results.ours("through procler", captured, "s")
+    results.peer("> file", direct, "s")
+    results.ratio("throughput, procler / > file", direct / captured, "higher", goal=">= 0.5")
+    results.ours("lines lost", lost, "", goal="== 0")
+    results.ours("order kept", int(in_order), "", "higher", goal="== 1")
+    results.ours("supervisor peak RSS", hwm / 2**20, "MiB")
+    results.write()
 
 
 if __name__ == "__main__":

@@ -12,6 +12,8 @@ import tempfile
 import time
 from pathlib import Path
 
+from _results import Results
+
 from procler.logs.query import query
 from procler.logs.store import LogStore
 
@@ -46,6 +48,7 @@ def time_tail(directory: Path, process: str) -> float:
 
 
 def main() -> None:
+    results = Results(f"`tail 100` on a 1 GB log against a 1 MB log, median of {RUNS}")
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp)
         big = build(folder, "big", 1 << 30)
@@ -58,6 +61,10 @@ def main() -> None:
     print(f"1 GB log: {big / 1e9:.2f} GB, tail 100 median {medians['big'] * 1000:.3f} ms")
     print(f"1 MB log: {small / 1e6:.2f} MB, tail 100 median {medians['small'] * 1000:.3f} ms")
     print(f"ratio 1 GB / 1 MB = {medians['big'] / medians['small']:.2f} (goal < 1.3)")
+    results.ours("tail 100 of 1 GB", medians["big"] * 1000, "ms")
+    results.ours("tail 100 of 1 MB", medians["small"] * 1000, "ms")
+    results.ratio("1 GB / 1 MB", medians["big"] / medians["small"], goal="< 1.3")
+    results.write()
 
 
 if __name__ == "__main__":

@@ -21,6 +21,7 @@ import time
 import zipfile
 from pathlib import Path
 
+from _results import Results
 from lxml import etree
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -210,6 +211,10 @@ def ensure_peer() -> None:
 
 
 def main() -> None:
+    results = Results(
+        f"office-replace on {FILES} generated documents ({PAGES} pages, sheets or slides each, "
+        f"{RULES} rules) against python-docx-replace and python-pptx-text-replacer"
+    )
     ensure_peer()
     makers = {".docx": make_docx, ".xlsx": make_xlsx, ".pptx": make_pptx}
     with tempfile.TemporaryDirectory() as tmp:
@@ -259,6 +264,9 @@ def main() -> None:
             print(
                 f"| {label} | {count} {kind} | {seconds:.2f} | {count / seconds:.1f} | {total} | {left} |"
             )
+            results.ours(f"{label}, {count} files", seconds, "s")
+            if folder:
+                results.ours(f"{label}, placeholders missed", left, "", goal="== 0")
         for ext, label, seconds, files in (
             (".docx", "python-docx-replace", t_word, word),
             (".pptx", "python-pptx-text-replacer", t_slides, slides),
@@ -276,6 +284,12 @@ def main() -> None:
                     f"| {name} | {len(files)} {ext} | {t:.2f} | {len(files) / t:.1f} | {total} | {left} |"
                 )
             print(f"| ratio {label} / office-replace | | {seconds / t_ours:.1f}x | | | |")
+            results.ours(f"office-replace, the same {len(files)} {ext}", t_ours, "s")
+            results.ours(f"office-replace, {ext} placeholders missed", left_ours, "", goal="== 0")
+            results.peer(f"{label}, {len(files)} {ext}", seconds, "s")
+            results.peer(f"{label}, placeholders missed of {total}", left_peer, "")
+            results.ratio(f"{label} / office-replace", seconds / t_ours, "higher")
+    results.write()
 
 
 if __name__ == "__main__":

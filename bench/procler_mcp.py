@@ -14,6 +14,7 @@ import tempfile
 import time
 from pathlib import Path
 
+from _results import Results
 from _timing import tool
 from mcp import Client, StdioServerParameters
 
@@ -42,6 +43,9 @@ async def session(work: Path) -> tuple[float, float, list[float]]:
 
 
 def main() -> None:
+    results = Results(
+        f"`procler mcp` over stdio, warm supervisor, 3 processes: {CALLS} `procler_status` calls"
+    )
     work = Path(tempfile.mkdtemp(prefix="procler-mcp-bench-"))
     (work / ".procler").mkdir()
     sleep = f"[{sys.executable}, -c, 'import time; time.sleep(3600)']"
@@ -67,6 +71,12 @@ def main() -> None:
         f"p99 {ms(calls[int(len(calls) * 0.99) - 1])}"
     )
     print(f"CLI `procler status` x30 (whole process): median {ms(statistics.median(cli))}")
+    results.ours("spawn to initialized session", ready * 1000, "ms")
+    results.ours("tools/list", listed * 1000, "ms")
+    results.ours("procler_status median", statistics.median(calls) * 1000, "ms")
+    results.ours("procler_status p99", calls[int(len(calls) * 0.99) - 1] * 1000, "ms")
+    results.ours("CLI procler status median", statistics.median(cli) * 1000, "ms")
+    results.write()
 
 
 if __name__ == "__main__":

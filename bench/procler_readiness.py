@@ -19,6 +19,7 @@ import time
 from datetime import datetime
 from pathlib import Path
 
+from _results import Results
 from _timing import tool
 
 CHAIN = 10
@@ -72,7 +73,7 @@ def run(work: Path, *args: str) -> dict:  # type: ignore[type-arg]
     return json.loads(out.stdout)  # type: ignore[no-any-return]
 
 
-def chain() -> None:
+def chain(results: Results) -> None:
     ports = free_ports(CHAIN)
     body = "version: 1\nprocesses:\n"
     for i, port in enumerate(ports):
@@ -97,11 +98,14 @@ def chain() -> None:
         f"{total:.3f} s, {total / ideal:.2f}x the {ideal:.1f} s floor "
         f"(target <= 1.10x), success={answer['success']}"
     )
+    results.ours(f"chain of {CHAIN} healthy", total, "s")
+    results.peer(f"floor ({CHAIN} x {READY_AFTER * 1000:.0f} ms)", ideal, "s")
+    results.ratio("chain / floor", total / ideal, goal="<= 1.1")
     run(work, "daemon", "stop")
     shutil.rmtree(work)
 
 
-def latency() -> None:
+def latency(results: Results) -> None:
     (port,) = free_ports(1)
     work = project(
         "version: 1\nprocesses:\n"
@@ -120,10 +124,19 @@ def latency() -> None:
         f"median {statistics.median(samples) * 1000:.0f} ms, max {max(samples) * 1000:.0f} ms "
         "(target median <= 100 ms; process-compose default period 10 s)"
     )
+    results.ours(
+        "port open -> healthy, median", statistics.median(samples) * 1000, "ms", goal="<= 100"
+    )
+    results.ours("port open -> healthy, max", max(samples) * 1000, "ms")
     run(work, "daemon", "stop")
     shutil.rmtree(work)
 
 
 if __name__ == "__main__":
-    chain()
-    latency()
+    results = Results(
+        f"health-gated starts: a chain of {CHAIN} `depends_on: healthy`, each ready "
+        f"{READY_AFTER * 1000:.0f} ms after start; readiness detection over {LATENCY_RUNS} restarts"
+    )
+    chain(results)
+    latency(results)
+    results.write()

@@ -26,9 +26,14 @@ import tempfile
 import time
 from pathlib import Path
 
+from _results import Results
 from _timing import tool
 
 ROUNDS = int(sys.argv[1]) if len(sys.argv) > 1 else 10
+results = Results(
+    f"graceful stop, kill -9 of the supervisor ({ROUNDS} rounds), restart of a process "
+    f"healthy ~50 ms after start ({ROUNDS} runs)"
+)
 GRACEFUL = """
 import signal, sys, time
 stop = []
@@ -83,6 +88,8 @@ def graceful_stop() -> None:
     took = time.perf_counter() - t0
     finished = (work / "db.txt").exists()
     print(f"stop of a command: needing 1.5 s after TERM: {took:.2f} s, finished={finished}")
+    results.ours("stop of a program needing 1.5 s after TERM", took, "s")
+    results.ours("its handler finished", int(finished), "", better="higher", goal="== 1")
     run(work, "daemon", "stop")
     shutil.rmtree(work)
 
@@ -111,6 +118,8 @@ def kill_9_rounds() -> None:
         f"{statistics.median(answers):.2f} s, max {max(answers):.2f} s; "
         f"processes in backoff afterwards: {backoff}"
     )
+    results.ours("kill -9, first status median", statistics.median(answers), "s")
+    results.ours("processes in backoff after kill -9", backoff, "", goal="== 0")
     run(work, "daemon", "stop")
     shutil.rmtree(work)
 
@@ -133,6 +142,8 @@ def start_answer() -> None:
         f"restart of a process healthy ~50 ms after start, {ROUNDS} runs: median "
         f"{statistics.median(samples) * 1000:.0f} ms, answered {status!r}"
     )
+    results.ours("restart answered, median", statistics.median(samples) * 1000, "ms")
+    results.ours("restart answered healthy", int(status == "healthy"), "", "higher", "== 1")
     run(work, "daemon", "stop")
     shutil.rmtree(work)
 
@@ -141,3 +152,4 @@ if __name__ == "__main__":
     graceful_stop()
     kill_9_rounds()
     start_answer()
+    results.write()

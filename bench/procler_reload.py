@@ -13,6 +13,7 @@ import tempfile
 import time
 from pathlib import Path
 
+from _results import Results
 from _timing import tool
 
 COUNT = 100
@@ -44,7 +45,7 @@ def pids(procler: str, work: Path) -> dict[str, int]:
     return {row["name"]: row["pid"] for row in rows}  # type: ignore[index, union-attr]
 
 
-def run(watch: bool) -> None:
+def run(watch: bool, results: Results) -> None:
     work = Path(tempfile.mkdtemp(prefix="procler-reload-"))
     (work / ".procler").mkdir()
     for i in range(COUNT):
@@ -69,6 +70,11 @@ def run(watch: bool) -> None:
         f"{answer['restarted']} restarted, applied in {elapsed * 1000:.0f} ms; "
         f"{kept}/{COUNT - 1} other pids unchanged"
     )
+    results.ours(f"reload --dry-run, {label}", dry * 1000, "ms")
+    results.ours(f"reload applied, {label}", elapsed * 1000, "ms")
+    results.ours(
+        f"other pids unchanged, {label}", kept, "", better="higher", goal=f"== {COUNT - 1}"
+    )
     pid = call(procler, work, "daemon", "status")["pid"]
     assert isinstance(pid, int)
     used = cpu_seconds(pid)
@@ -77,10 +83,16 @@ def run(watch: bool) -> None:
     print(
         f"idle {IDLE_SECONDS:g} s ({label}): supervisor CPU {100 * used / IDLE_SECONDS:.2f}% of one core"
     )
+    results.ours(f"idle CPU of one core, {label}", 100 * used / IDLE_SECONDS, "%")
     subprocess.run([procler, "daemon", "stop"], cwd=work, capture_output=True)
     subprocess.run(["rm", "-rf", str(work)])
 
 
 if __name__ == "__main__":
-    run(watch=False)
-    run(watch=True)
+    results = Results(
+        f"reload of {COUNT} processes with one changed, then {IDLE_SECONDS:g} s idle; "
+        "without and with `watch:`"
+    )
+    run(False, results)
+    run(True, results)
+    results.write()

@@ -24,6 +24,7 @@ import tempfile
 import time
 from pathlib import Path
 
+from _results import Results
 from _timing import cpu_seconds, tool
 
 SECONDS = float(sys.argv[1]) if len(sys.argv) > 1 else 10.0
@@ -51,6 +52,10 @@ def client(
 
 
 def main() -> None:
+    results = Results(
+        f"REST over `procler serve`: {PROCESSES} processes, {CLIENTS} keep-alive clients "
+        f"for {SECONDS:g} s each path"
+    )
     work = Path(tempfile.mkdtemp(prefix="procler-bench-rest-"))
     (work / ".procler").mkdir()
     sleep = f"[{sys.executable}, -c, 'import time; time.sleep(3600)']"
@@ -76,7 +81,14 @@ def main() -> None:
         for path in ("/v1/processes", "/v1/groups"):
             before = cpu_seconds(supervisor)
             latencies = load(port, token, path)
-            report(path, latencies, (cpu_seconds(supervisor) - before) / len(latencies))
+            per_request = (cpu_seconds(supervisor) - before) / len(latencies)
+            report(path, latencies, per_request)
+            goal = "< 10" if path == "/v1/processes" else None
+            results.ours(f"GET {path}", len(latencies) / SECONDS, "req/s", better="higher")
+            results.ours(f"GET {path} p50", statistics.median(latencies) * 1000, "ms")
+            results.ours(f"GET {path} p99", p99(latencies) * 1000, "ms", goal=goal)
+            results.ours(f"GET {path} supervisor CPU", per_request * 1000, "ms/request")
+        results.write()
     finally:
         subprocess.run([procler, "daemon", "stop"], cwd=work, env=env, capture_output=True)
         shutil.rmtree(work, ignore_errors=True)
@@ -98,14 +110,19 @@ def load(port: int, token: str, path: str) -> list[float]:
     return latencies
 
 
+def p99(latencies: list[float]) -> float:
+    """The 99th percentile of sorted latencies."""
+    return latencies[int(len(latencies) * 0.99)]
+
+
 def report(path: str, latencies: list[float], cpu_per_request: float) -> None:
     p50 = statistics.median(latencies) * 1000
-    p99 = latencies[int(len(latencies) * 0.99)] * 1000
+    p99_ms = p99(latencies) * 1000
     print(
         f"GET {path} ({PROCESSES} processes, {CLIENTS} clients, {SECONDS:g}s): "
-        f"{len(latencies) / SECONDS:.0f} req/s, p50 {p50:.2f} ms, p99 {p99:.2f} ms, "
+        f"{len(latencies) / SECONDS:.0f} req/s, p50 {p50:.2f} ms, p99 {p99_ms:.2f} ms, "
         f"supervisor CPU {cpu_per_request * 1000:.2f} ms/request "
-        f"(goal p99 < 10 ms: {'met' if p99 < 10 else 'NOT met'}; load average "
+        f"(goal p99 < 10 ms: {'met' if p99_ms < 10 else 'NOT met'}; load average "
         f"{os.getloadavg()[0]:.1f} on {os.cpu_count()} cores)"
     )
 

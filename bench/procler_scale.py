@@ -17,6 +17,7 @@ import tempfile
 import time
 from pathlib import Path
 
+from _results import Results
 from _timing import tool
 
 COUNT = int(sys.argv[1]) if len(sys.argv) > 1 else 100
@@ -38,6 +39,10 @@ def rss_bytes(pid: int) -> int:
 
 
 def main() -> None:
+    results = Results(
+        f"{COUNT:,} sleeping processes: `start --all`, `status`, {IDLE_SECONDS:g} s idle, "
+        "`stop --all`"
+    )
     work = Path(tempfile.mkdtemp(prefix="procler-scale-"))
     (work / ".procler").mkdir()
     (work / ".procler" / "config.yaml").write_text(
@@ -61,6 +66,9 @@ def main() -> None:
         f"start --all: {running}/{COUNT} running in {elapsed:.3f} s (goal < {START_GOAL:g} s), "
         f"supervisor CPU {cpu:.2f} s, load average {os.getloadavg()[0]:.1f}"
     )
+    results.ours("start --all", elapsed, "s", goal=f"< {START_GOAL:g}")
+    results.ours("running after start --all", running, "", better="higher", goal=f"== {COUNT}")
+    results.ours("supervisor CPU for start --all", cpu, "s")
     walls = []
     cpu0 = cpu_seconds(pid)
     for _ in range(STATUS_RUNS):
@@ -73,6 +81,9 @@ def main() -> None:
         f"max {1000 * max(walls):.0f} ms over {STATUS_RUNS} runs (goal < 100 ms), "
         f"supervisor CPU {1000 * cpu:.0f} ms per status"
     )
+    results.ours("status median", 1000 * statistics.median(walls), "ms", goal="< 100")
+    results.ours("status max", 1000 * max(walls), "ms")
+    results.ours("supervisor CPU per status", 1000 * cpu, "ms")
     before = cpu_seconds(pid)
     time.sleep(IDLE_SECONDS)
     used = cpu_seconds(pid) - before
@@ -81,6 +92,9 @@ def main() -> None:
         f"{100 * used / IDLE_SECONDS:.2f}% of one core (goal < 1%), "
         f"RSS {rss_bytes(pid) / 2**20:.1f} MiB (goal < 150 MiB)"
     )
+    idle = 100 * used / IDLE_SECONDS
+    results.ours("supervisor idle CPU, of one core", idle, "%", goal="< 1")
+    results.ours("supervisor RSS", rss_bytes(pid) / 2**20, "MiB", goal="< 150")
     cpu0, t0 = cpu_seconds(pid), time.perf_counter()
     out = subprocess.run([procler, "stop", "--all"], cwd=work, capture_output=True, text=True)
     elapsed, cpu = time.perf_counter() - t0, cpu_seconds(pid) - cpu0
@@ -88,6 +102,8 @@ def main() -> None:
     if answer["success"]:
         done = sum(p["status"] == "stopped" for p in answer["data"]["processes"])
         what = f"{done}/{COUNT} stopped"
+        results.ours("stop --all", elapsed, "s")
+        results.ours("supervisor CPU for stop --all", cpu, "s")
     else:
         what = f"{answer['error_code']} ({answer['error']})"
     print(
@@ -96,6 +112,7 @@ def main() -> None:
     )
     subprocess.run([procler, "daemon", "stop"], cwd=work, capture_output=True)
     subprocess.run(["rm", "-rf", str(work)])
+    results.write()
 
 
 if __name__ == "__main__":

@@ -14,6 +14,7 @@ import time
 from datetime import datetime
 from pathlib import Path
 
+from _results import Results
 from _timing import tool
 
 SECONDS = float(sys.argv[1]) if len(sys.argv) > 1 else 20.0
@@ -24,6 +25,7 @@ def epoch(text: str) -> float:
 
 
 def main() -> None:
+    results = Results(f"`@every 1s` schedule over {SECONDS:g} s: slot jitter (run start - slot)")
     work = Path(tempfile.mkdtemp(prefix="procler-schedule-"))
     (work / ".procler").mkdir()
     (work / ".procler" / "config.yaml").write_text(
@@ -50,6 +52,10 @@ def main() -> None:
         f"@every 1s over {SECONDS:g} s: {len(late)} runs, slot jitter median "
         f"{statistics.median(late):.1f} ms, max {max(late):.1f} ms (goal: median < 20 ms)"
     )
+    results.ours("runs", len(late), "", better="higher")
+    results.ours("slot jitter median", statistics.median(late), "ms", goal="< 20")
+    results.ours("slot jitter max", max(late), "ms")
+    results.write()
 
 
 if __name__ == "__main__":

@@ -13,6 +13,7 @@ import tempfile
 import time
 from pathlib import Path
 
+from _results import Results
 from _timing import ROOT, compare, print_table, tool
 
 RUNS = int(sys.argv[1]) if len(sys.argv) > 1 else 30
@@ -51,6 +52,10 @@ def ensure_supervisor() -> Path:
 
 
 def main() -> None:
+    results = Results(
+        f"`procler status`, warm supervisor, 3 processes, against `python3 -c pass` and "
+        f"`supervisorctl status`, median of {RUNS}"
+    )
     work = Path(tempfile.mkdtemp(prefix="procler-bench-"))
     (work / ".procler").mkdir()
     sleep = f"[{sys.executable}, -c, 'import time; time.sleep(3600)']"
@@ -93,6 +98,16 @@ def main() -> None:
         print_table(medians, "python3 -c pass")
         ratio = medians["procler status"] / medians["python3 -c pass"]
         print(f"ratio procler status / python3 -c pass = {ratio:.2f} (target <= 1.3)")
+        results.ours("procler status", medians["procler status"] * 1000, "ms")
+        for label in ("python3 -c pass", "raw socket script (floor)", "supervisorctl status"):
+            results.peer(label, medians[label] * 1000, "ms")
+        results.ratio("procler status / python3 -c pass", ratio, goal="<= 1.3")
+        results.ratio(
+            "supervisorctl status / procler status",
+            medians["supervisorctl status"] / medians["procler status"],
+            better="higher",
+        )
+        results.write()
     finally:
         subprocess.run([procler, "daemon", "stop"], cwd=work, capture_output=True)
         subprocess.run(

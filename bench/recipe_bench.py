@@ -24,6 +24,7 @@ import sys
 import time
 from pathlib import Path
 
+from _results import Results
 from procler_readiness import free_ports, project, run
 
 PROCESSES = 4
@@ -38,6 +39,10 @@ CHECKS = {
 
 
 def main() -> None:
+    results = Results(
+        f"recipe of 20 steps on {PROCESSES} processes each ready {READY_AFTER * 1000:.0f} ms after "
+        f"fork, median of {RUNS} runs, against the {PROCESSES * 2 * READY_AFTER:.1f} s readiness floor"
+    )
     for check in CHECKS:
         load = os.getloadavg()[0]
         runs = [bench(check) for _ in range(RUNS)]
@@ -48,6 +53,16 @@ def main() -> None:
             f"the servers' lateness {statistics.median(r[1] for r in runs):.2f}x; the "
             f"supervisor's own share {statistics.median(r[2] for r in runs):.2f}x"
         )
+        floor = PROCESSES * 2 * READY_AFTER
+        results.ours(
+            f"{check} readiness, recipe", statistics.median(r[0] for r in runs) * floor, "s"
+        )
+        results.ratio(
+            f"{check} readiness / floor", statistics.median(r[0] for r in runs), goal="<= 1.1"
+        )
+        results.ratio(f"{check}: supervisor's share / floor", statistics.median(r[2] for r in runs))
+    results.peer("readiness floor", PROCESSES * 2 * READY_AFTER, "s")
+    results.write()
 
 
 def bench(check: str) -> tuple[float, float, float]:

@@ -11,6 +11,8 @@ import re
 import statistics
 import time
 
+from _results import Results
+
 from procler.patterns import compile_pattern
 
 LINE = "2024-05-01 12:00:00 INFO worker 17 processed job 12345 in 3.2ms user=bench"
@@ -30,6 +32,9 @@ def per_line(search: object, text: str) -> float:
 
 
 def main() -> None:
+    results = Results(
+        "user regexes: RE2 against Python's `re` per log line, and `^(a+)+$` on 35 bytes"
+    )
     for pattern in PATTERNS:
         python, linear = (
             per_line(re.compile(pattern), LINE),
@@ -38,15 +43,22 @@ def main() -> None:
         print(
             f"{pattern!r:28} re {python:6.0f} ns/line  RE2 {linear:6.0f} ns/line  ratio {linear / python:.1f}x"
         )
+        results.ours(f"RE2 `{pattern}`", linear, "ns/line")
+        results.peer(f"re `{pattern}`", python, "ns/line")
+        results.ratio(f"RE2 / re `{pattern}`", linear / python)
     bomb = "^(a+)+$"
     start = time.perf_counter()
     re.compile(bomb).search("a" * 22 + "b")
     backtracking = (time.perf_counter() - start) * 2 ** (34 - 22)
     start = time.perf_counter()
     compile_pattern(bomb).search("a" * 34 + "b")
+    linear = time.perf_counter() - start
     print(
-        f"{bomb!r} on 35 bytes: re ~{backtracking:.0f} s (extrapolated), RE2 {(time.perf_counter() - start) * 1e6:.0f} us"
+        f"{bomb!r} on 35 bytes: re ~{backtracking:.0f} s (extrapolated), RE2 {linear * 1e6:.0f} us"
     )
+    results.ours("RE2 `^(a+)+$` on 35 bytes", linear * 1e6, "µs")
+    results.peer("re `^(a+)+$` on 35 bytes (extrapolated)", backtracking, "s")
+    results.write()
 
 
 if __name__ == "__main__":

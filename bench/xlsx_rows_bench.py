@@ -13,6 +13,7 @@ from datetime import date
 from pathlib import Path
 
 import openpyxl
+from _results import Results
 
 from officecli.readers.tabular import open_table
 from officecli.readers.tabular.table import cell_text
@@ -48,6 +49,10 @@ def openpyxl_read_only(path: Path) -> tuple[float, int]:
 
 def main() -> None:
     rows = int(sys.argv[1]) if len(sys.argv) > 1 else 200_000
+    results = Results(
+        f"fieldcheck's xlsx rows (through the zip-bomb limits) against openpyxl read-only, "
+        f"{rows:,} x 8"
+    )
     with tempfile.TemporaryDirectory() as work:
         path = Path(work) / "data.xlsx"
         build(path, rows)
@@ -57,6 +62,10 @@ def main() -> None:
         f"xlsx rows, {rows:,} x 8: readers.tabular {t_ours:.2f} s, openpyxl read-only "
         f"{t_peer:.2f} s, ratio {t_peer / t_ours:.2f}x"
     )
+    results.ours("readers.tabular", t_ours, "s")
+    results.peer("openpyxl read-only", t_peer, "s")
+    results.ratio("openpyxl / ours", t_peer / t_ours, "higher", goal=">= 1")
+    results.write()
 
 
 if __name__ == "__main__":

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from sample_app import APP
+from agentcli_testkit.sample_app import APP
 
 from agentcli.commands import capabilities
 from agentcli.main import with_builtins

@@ -2,15 +2,12 @@ from __future__ import annotations
 
 import json
 import subprocess
-import sys
-from pathlib import Path
 
 import pytest
-from sample_app import APP
+from agentcli_testkit import SAMPLE, SAMPLE_ENV
+from agentcli_testkit.sample_app import APP
 
 from agentcli.main import run
-
-SAMPLE = str(Path(__file__).parent / "sample_app.py")
 
 
 def call(capsys: pytest.CaptureFixture[str], argv: list[str]) -> tuple[int, dict[str, object], str]:
@@ -108,7 +105,7 @@ def test_help_describes_the_files_a_command_reads(capsys: pytest.CaptureFixture[
 
 def test_real_process_stdout_holds_only_the_envelope() -> None:
     proc = subprocess.run(
-        [sys.executable, SAMPLE, "boom"], capture_output=True, text=True, timeout=60
+        [*SAMPLE, "boom"], capture_output=True, text=True, timeout=60, env=SAMPLE_ENV
     )
     assert proc.returncode == 3
     assert json.loads(proc.stdout)["error_code"] == "INTERNAL"
@@ -119,7 +116,11 @@ def test_real_process_stdout_holds_only_the_envelope() -> None:
 
 def test_real_process_usage_error() -> None:
     proc = subprocess.run(
-        [sys.executable, SAMPLE, "--no-such-flag"], capture_output=True, text=True, timeout=60
+        [*SAMPLE, "--no-such-flag"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env=SAMPLE_ENV,
     )
     assert proc.returncode == 2
     assert json.loads(proc.stdout)["error_code"] == "USAGE"

@@ -3,10 +3,10 @@ from __future__ import annotations
 import json
 import os
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
+from agentcli_testkit import SAMPLE, SAMPLE_ENV
 
 from agentcli.errors import UsageError
 from agentcli.outputs import (
@@ -17,14 +17,13 @@ from agentcli.outputs import (
     write_atomic,
 )
 
-SAMPLE = str(Path(__file__).parent / "sample_app.py")
-
 
 def sample(*args: str | Path, cwd: Path) -> tuple[int, dict[str, object]]:
     done = subprocess.run(
-        [sys.executable, SAMPLE, *map(str, args)],
+        [*SAMPLE, *map(str, args)],
         capture_output=True,
         cwd=cwd,
+        env=SAMPLE_ENV,
         timeout=60,
         check=False,
     )

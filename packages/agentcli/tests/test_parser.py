@@ -1,7 +1,7 @@
 from __future__ import annotations
 
 import pytest
-from sample_app import APP
+from agentcli_testkit.sample_app import APP
 
 from agentcli.errors import UsageError
 from agentcli.main import with_builtins

@@ -13,7 +13,7 @@ from agentcli.main import with_builtins
 
 ROOT = Path(__file__).resolve().parents[3]
 TOOLS = {
-    "procler": "procler.cli",
+    "procler": "procler.declarations",
     "doc2md": "officecli.doc2md.commands",
     "fieldcheck": "officecli.fieldcheck.commands",
     "design-diff": "officecli.design_diff.commands",

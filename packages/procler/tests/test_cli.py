@@ -3,6 +3,7 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+from pathlib import Path
 
 PROCLER = [sys.executable, "-c", "from procler.cli import main; main()"]
 
@@ -34,44 +35,48 @@ def new_modules(imports: str) -> str:
 
 def test_full_cli_path_stays_light() -> None:
     """The full CLI (parser, declarations, client): no supervisor, pydantic or yaml, and
-    not the handlers of define/remove (procler.cli.definitions)."""
-    loaded = new_modules("procler.cli, procler.cli.client, agentcli.main, agentcli.parser")
-    assert "'procler.cli.definitions'" not in loaded
+    no handler module but the client's (each loads when its command runs)."""
+    loaded = new_modules(
+        "procler.cli, procler.cli.client, procler.declarations, agentcli.main, agentcli.parser"
+    )
     assert loaded == (
-        "['_socket', 'agentcli', 'agentcli.commands', 'agentcli.envelope', 'agentcli.errors', "
+        "['__future__', '_socket', 'agentcli', 'agentcli.commands', 'agentcli.envelope', "
+        "'agentcli.errors', "
         "'agentcli.main', 'agentcli.parser', 'procler', 'procler.cli', 'procler.cli.client', "
-        "'procler.cli.config', 'procler.cli.daemon', 'procler.cli.events', "
-        "'procler.cli.history', 'procler.cli.logs', 'procler.cli.mcp', 'procler.cli.processes', 'procler.cli.recipes', "
-        "'procler.cli.replica_commands', 'procler.cli.schedules', "
-        "'procler.cli.snippets', 'procler.cli.stack_files', 'procler.cli.tui', 'procler.errors', "
-        "'procler.project', 'procler.wire']\n"
+        "'procler.declarations', 'procler.declarations.config', "
+        "'procler.declarations.daemon', 'procler.declarations.events', "
+        "'procler.declarations.history', 'procler.declarations.logs', "
+        "'procler.declarations.mcp', 'procler.declarations.processes', "
+        "'procler.declarations.recipes', 'procler.declarations.replica_commands', "
+        "'procler.declarations.schedules', 'procler.declarations.snippets', "
+        "'procler.declarations.stack_files', 'procler.declarations.tui', 'procler.errors', "
+        "'procler.project', 'procler.recipe_states', 'procler.states', 'procler.wire']\n"
     )
 
 
 def test_capabilities_describe_exactly_the_parser() -> None:
     from agentcli.testing import assert_capabilities_match_parser
-    from procler.cli import APP
+    from procler.declarations import APP
 
     assert_capabilities_match_parser(APP)
 
 
 def test_supervisor_handles_exactly_the_commands_sent_to_it() -> None:
-    from procler.cli import APP
-    from procler.cli.daemon import RESTART as RESTART_DAEMON
-    from procler.cli.daemon import SERVE
-    from procler.cli.daemon import STATUS as DAEMON_STATUS
-    from procler.cli.processes import FORWARD, IF_RUNNING
-    from procler.supervisor.handlers import Handlers
+    from procler.declarations import APP
+    from procler.declarations.daemon import RESTART as RESTART_DAEMON
+    from procler.declarations.daemon import SERVE
+    from procler.declarations.daemon import STATUS as DAEMON_STATUS
+    from procler.declarations.processes import FORWARD, IF_RUNNING
+    from procler.supervisor.commands import command_names
 
     handlers = (FORWARD, IF_RUNNING, RESTART_DAEMON, DAEMON_STATUS, SERVE)
     sent = {c.name for c in APP.commands if c.handler in handlers}
-    table = Handlers.__new__(Handlers).table()  # the table needs no supervisor to list
-    assert sorted(table) == sorted(sent)
+    assert sorted(command_names()) == sorted(sent)  # listed without a supervisor
 
 
 def test_the_entry_offers_exactly_the_commands_answered_from_argv() -> None:
-    from procler.cli import APP
-    from procler.cli.processes import ANSWERED_FROM_ARGV
+    from procler.declarations import APP
+    from procler.declarations.processes import ANSWERED_FROM_ARGV
     from procler.entry import ANSWERED, names_answered
 
     assert {c.name for c in APP.commands if c.handler in ANSWERED_FROM_ARGV} == ANSWERED
@@ -82,9 +87,44 @@ def test_the_entry_offers_exactly_the_commands_answered_from_argv() -> None:
 
 def test_every_command_kept_from_a_supervisor_is_answered_from_disk() -> None:
     """IF_RUNNING commands never start a supervisor: the disk answers them without one."""
-    from procler.cli import APP
     from procler.cli.offline import DiskAnswers
-    from procler.cli.processes import IF_RUNNING
+    from procler.declarations import APP
+    from procler.declarations.processes import IF_RUNNING
 
     table = DiskAnswers.__new__(DiskAnswers).table()
     assert sorted(table) == sorted(c.name for c in APP.commands if c.handler == IF_RUNNING)
+
+
+def imported_by_status(cwd: Path) -> set[str]:
+    """The modules `procler status` loads (no supervisor runs), from -X importtime."""
+    proc = subprocess.run(
+        [
+            sys.executable,
+            "-X",
+            "importtime",
+            "-c",
+            "from procler.entry import main; main()",
+            "status",
+        ],
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    return {line.rsplit("|", 1)[1].strip() for line in proc.stderr.splitlines()[1:]}
+
+
+def test_status_without_a_supervisor_loads_only_what_its_answer_needs(tmp_path: Path) -> None:
+    """No config: the answer (CONFIG_NOT_FOUND) comes before the answers from disk and the
+    config core are loaded. With one: the config and state.db are read, but no event loop
+    and no execution context is loaded."""
+    without = imported_by_status(tmp_path)
+    assert {"procler.cli.offline", "procler.config", "sqlite3", "typing"} & without == set()
+    project = tmp_path / "project"
+    (project / ".procler").mkdir(parents=True)
+    (project / ".procler" / "config.yaml").write_text(
+        "version: 1\nprocesses:\n  api:\n    command: sleep 60\n"
+    )
+    loaded = imported_by_status(project)
+    assert {"procler.cli.offline", "procler.config.load", "sqlite3"} <= loaded
+    assert {"asyncio", "procler.contexts", "procler.supervisor.sampler"} & loaded == set()

@@ -18,7 +18,7 @@ from pathlib import Path
 import agentcli
 import procler
 from agentcli.errors import AgentError
-from procler.cli import APP
+from procler.declarations import APP
 
 PACKAGES = (agentcli, procler)
 Key = tuple[str, str, str]  # module, class ("" at module level), function
@@ -80,13 +80,16 @@ class Program:
     def __init__(self) -> None:
         self.errors = error_classes()
         self.modules: dict[str, Module] = {}
+        self.trees: dict[str, ast.Module] = {}
         for package in PACKAGES:
             root = Path(package.__file__).parent
             for source in sorted(root.rglob("*.py")):
                 parts = source.relative_to(root.parent).with_suffix("").parts
                 name = ".".join(p for p in parts if p != "__init__")
-                self.modules[name] = read_module(name, ast.parse(source.read_text()))
+                self.trees[name] = ast.parse(source.read_text())
+                self.modules[name] = read_module(name, self.trees[name])
         self.imported = {m: self._closure(m) for m in self.modules}
+        self._edges: dict[Key, tuple[set[str], list[Key]]] = {}
         self.subclasses: dict[str, set[str]] = defaultdict(set)
         for module in self.modules.values():
             for cls, (bases, _) in module.classes.items():
@@ -151,12 +154,19 @@ class Program:
         return where.classes[cls][1].get(name) if cls else where.functions.get(name)
 
     def edges(self, key: Key) -> tuple[set[str], list[Key]]:
-        """Error class names raised directly in the function, and the functions it reaches."""
+        """Error class names raised directly in the function, and the functions it reaches
+        (worked out once per function: every command's walk shares them)."""
+        if key not in self._edges:
+            self._edges[key] = self._edges_of(key)
+        return self._edges[key]
+
+    def _edges_of(self, key: Key) -> tuple[set[str], list[Key]]:
         module, cls, _ = key
         node = self.body(key)
         raised: set[str] = set()
         reached: list[Key] = []
         called = {id(c.func) for c in ast.walk(node) if isinstance(c, ast.Call)} if node else set()
+        typed = self.typed_params(node)
         for sub in walk_escaping(node) if node is not None else ():
             if isinstance(sub, ast.Raise) and sub.exc is not None:
                 target = sub.exc.func if isinstance(sub.exc, ast.Call) else sub.exc
@@ -169,6 +179,8 @@ class Program:
                 owner = sub.value
                 if isinstance(owner, ast.Name) and owner.id in ("self", "cls") and cls:
                     reached += self.in_class(module, cls, sub.attr)
+                elif isinstance(owner, ast.Name) and owner.id in typed:
+                    reached += self.in_class_named(typed[owner.id], sub.attr)
                 elif isinstance(owner, ast.Name) and (
                     owner.id in self.modules[module].imports
                     or owner.id in self.modules[module].classes
@@ -180,6 +192,22 @@ class Program:
                     found = self.methods_named(sub.attr, self.imported[module])
                     reached += [k for k in found if k[1] != cls]
         return raised, reached
+
+    def typed_params(self, node: ast.AST | None) -> dict[str, str]:
+        """A function's parameters annotated with one of our classes: name -> class, so
+        `ops.start(...)` on `ops: Operations` is Operations.start (that class's own method:
+        a subclass's override is not assumed, as for any call on another object)."""
+        if not isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+            return {}
+        found = {}
+        for arg in [*node.args.posonlyargs, *node.args.args, *node.args.kwonlyargs]:
+            if arg.annotation is None:
+                continue
+            text = ast.unparse(arg.annotation).strip("'\"")
+            owners = [m for m, module in self.modules.items() if text in module.classes]
+            if len(owners) == 1:
+                found[arg.arg] = text
+        return found
 
     def foreign(self, module: str, owner: ast.AST) -> bool:
         """The receiver is an object another library's class or function made (here, or
@@ -251,24 +279,18 @@ def walk_escaping(node: ast.AST) -> list[ast.AST]:
     return found
 
 
-def table_entries(program: Program, table: Key) -> dict[str, Key]:
-    """A `table` method's dict literal: each command to the `self.METHOD` answering it; an
-    entry `**Commands(self).table()` merges that class's table (recipes, snippets)."""
-    module, cls, _ = table
-    mapping = next(
-        n for n in ast.walk(program.body(table) or ast.Module([], [])) if isinstance(n, ast.Dict)
-    )
+def table_entries(program: Program, package: str) -> dict[str, Key]:
+    """The supervisor's command table: each family module's dict literals of command ->
+    function (`COMMANDS = {"start": start, ...}`), each function a module-level one."""
     entries: dict[str, Key] = {}
-    for key, value in zip(mapping.keys, mapping.values, strict=True):
-        if key is None:  # **Commands(self).table()
-            assert isinstance(value, ast.Call) and isinstance(value.func, ast.Attribute)
-            made = value.func.value
-            assert isinstance(made, ast.Call) and isinstance(made.func, ast.Name)
-            (merged,) = program.target(module, made.func.id, value.func.attr)
-            entries |= table_entries(program, merged)
-        else:
-            assert isinstance(key, ast.Constant) and isinstance(value, ast.Attribute)
-            entries[key.value] = (module, cls, value.attr)
+    for module in sorted(m for m in program.modules if m.startswith(package + ".")):
+        tree = program.trees[module]
+        for node in tree.body:
+            if not (isinstance(node, ast.Assign) and isinstance(node.value, ast.Dict)):
+                continue
+            for key, value in zip(node.value.keys, node.value.values, strict=True):
+                assert isinstance(key, ast.Constant) and isinstance(value, ast.Name)
+                entries[key.value] = (module, "", value.id)
     return entries
 
 
@@ -278,7 +300,7 @@ def entry_points(program: Program, handler: str, command: str) -> list[Key]:
     forwards start or restart)."""
     module, _, name = handler.partition(":")
     entries = [(module, "", name)]
-    methods = table_entries(program, ("procler.supervisor.handlers", "Handlers", "table"))
+    methods = table_entries(program, "procler.supervisor.commands")
     forwarded = {command} & set(methods)  # the supervisor answers exactly its table's commands
     for call in ast.walk(program.body(entries[0]) or ast.Module([], [])):
         if isinstance(call, ast.Call) and ast.unparse(call.func) == "APP.command":

@@ -10,9 +10,9 @@ from mcp import Client
 
 from agentcli.errors import UsageError
 from agentcli.main import with_builtins
-from procler.cli import APP
+from procler.declarations import APP
 from procler.surfaces import tools
-from procler.surfaces.mcp_server import build_server
+from procler.surfaces.mcp_server import build_server, runners
 
 # (read_only, destructive, idempotent) per tool; open_world is False for every one.
 ANNOTATIONS = {
@@ -84,7 +84,7 @@ ANNOTATIONS = {
 
 def listed() -> list[Any]:
     async def go() -> list[Any]:
-        async with Client(build_server()) as client:
+        async with Client(build_server(runners(None))) as client:
             return (await client.list_tools()).tools
 
     return anyio.run(go)

@@ -6,8 +6,8 @@ from __future__ import annotations
 import pytest
 
 from procler import states
-from procler.cli.processes import WAIT_FOR
 from procler.config.keys import CONDITIONS
+from procler.declarations.processes import WAIT_FOR
 
 
 def test_wait_choices_are_the_conditions_states_knows() -> None:

@@ -1,18 +1,14 @@
-"""Fixtures for design-diff tests; helpers shared by the test modules live in design_diff_helpers."""
+"""Fixtures for design-diff tests; helpers shared by the test modules live in officecli_testkit.design_diff_helpers."""
 
 from __future__ import annotations
 
 import json
-import sys
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import pytest
-
-sys.path.insert(0, str(Path(__file__).parent))
-
-from design_diff_helpers import Grid, write_book
+from officecli_testkit.design_diff_helpers import Grid, write_book
 
 from agentcli.main import run
 from officecli.design_diff.commands import APP

@@ -9,7 +9,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from design_diff_helpers import api_rows, write_book
+from officecli_testkit.design_diff_helpers import api_rows, write_book
 
 from agentcli.errors import UsageError
 from agentcli.main import run

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from design_diff_helpers import api_rows, rules
+from officecli_testkit.design_diff_helpers import api_rows, rules
 
 Diff = Callable[..., tuple[int, dict[str, Any]]]
 

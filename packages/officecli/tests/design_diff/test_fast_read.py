@@ -9,9 +9,9 @@ import re
 from pathlib import Path
 from typing import Any
 
-from design_diff_helpers import patch_part, write_book
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from officecli_testkit.design_diff_helpers import patch_part, write_book
 
 from officecli.design_diff.presets import load_preset
 from officecli.design_diff.workbook import Sheet, sheet_tables

@@ -10,7 +10,7 @@ import os
 from pathlib import Path
 
 import pytest
-from golden_pairs import PAIRS, Pair
+from officecli_testkit.golden_pairs import PAIRS, Pair
 
 from agentcli.main import run
 from officecli.design_diff.commands import APP

@@ -7,7 +7,7 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
-from design_diff_helpers import rules
+from officecli_testkit.design_diff_helpers import rules
 
 Diff = Callable[..., tuple[int, dict[str, Any]]]
 TITLE = [["メソッド", "GET"], ["パス", "/users/{id}"]]

@@ -7,7 +7,7 @@ import signal
 from pathlib import Path
 
 import pytest
-from design_diff_helpers import api_rows, write_book
+from officecli_testkit.design_diff_helpers import api_rows, write_book
 
 from officecli.design_diff import pair_read
 from officecli.design_diff.pair_read import pack_grids, read_pair, unpack_grids

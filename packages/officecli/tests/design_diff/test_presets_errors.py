@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from design_diff_helpers import api_rows, patch_part, write_book
+from officecli_testkit.design_diff_helpers import api_rows, patch_part, write_book
 
 from agentcli.main import run
 from officecli.design_diff.commands import APP

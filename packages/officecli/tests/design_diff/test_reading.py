@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from design_diff_helpers import api_rows, patch_part, rules, write_book
+from officecli_testkit.design_diff_helpers import api_rows, patch_part, rules, write_book
 
 Diff = Callable[..., tuple[int, dict[str, Any]]]
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from design_diff_helpers import rules
+from officecli_testkit.design_diff_helpers import rules
 
 Diff = Callable[..., tuple[int, dict[str, Any]]]
 HEADER = ["No", "物理名", "論理名", "型", "桁数"]

@@ -6,7 +6,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from design_diff_helpers import api_rows, rules
+from officecli_testkit.design_diff_helpers import api_rows, rules
 
 Diff = Callable[..., tuple[int, dict[str, Any]]]
 

@@ -1,4 +1,5 @@
-"""Shared helpers: the corpus location and running doc2md through its console entry."""
+"""Fixtures of the doc2md tests: the corpus, and doc2md run through its console entry
+(officecli_testkit.doc2md_helpers has their constants)."""
 
 from __future__ import annotations
 
@@ -10,14 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-
-sys.path.insert(0, str(Path(__file__).parent))  # the helper modules beside the tests (scans)
-
-REPO = Path(__file__).resolve().parents[4]
-CORPUS = REPO / ".." / "shared" / "corpus"
-ENTRY = "from officecli.doc2md.cli import main; main()"
-
-Run = Callable[..., tuple[int, dict[str, Any]]]
+from officecli_testkit.doc2md_helpers import CORPUS, ENTRY, Run
 
 
 @pytest.fixture

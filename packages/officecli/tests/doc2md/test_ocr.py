@@ -11,9 +11,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import ENTRY, Run
 from docx import Document as WordDocument
-from scans import (
+from officecli_testkit.doc2md_helpers import ENTRY, Run
+from officecli_testkit.scans import (
     ENGLISH,
     FONT,
     JAPANESE,

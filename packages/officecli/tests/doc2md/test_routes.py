@@ -8,8 +8,8 @@ import sys
 from pathlib import Path
 
 import pytest
-from conftest import ENTRY, Run
 from docx import Document as WordDocument
+from officecli_testkit.doc2md_helpers import ENTRY, Run
 from openpyxl import Workbook
 
 from officecli.readers import libreoffice

@@ -1,4 +1,4 @@
-"""Fixtures for fieldcheck tests; helpers shared by the test modules live in fieldcheck_helpers."""
+"""Fixtures for fieldcheck tests; helpers shared by the test modules live in officecli_testkit.fieldcheck_helpers."""
 
 from __future__ import annotations
 
@@ -8,13 +8,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from officecli_testkit.fieldcheck_helpers import write_csv
 
-sys.path.insert(0, str(Path(__file__).parent))
-
-from fieldcheck_helpers import write_csv
-
-from officecli.fieldcheck.engine import Options, validate
+from officecli.fieldcheck.engine import Options
 from officecli.fieldcheck.loader import load_rules
+from officecli.fieldcheck.run import validate_data as validate
 
 
 @pytest.fixture
@@ -35,6 +33,6 @@ def findings(tmp_path: Path) -> Callable[..., list[dict[str, str]]]:
 def no_arrow_in_this_process() -> Iterator[None]:
     """PyArrow starts threads, and a process with other threads cannot fork: the forked
     readers' tests, later in the same run, would fall back and fail. Tests run the
-    vectorised engine in a child (vector_worker)."""
+    vectorised engine in a child (officecli_testkit.fieldcheck_vector_worker)."""
     yield
     assert "pyarrow" not in sys.modules, "a test imported PyArrow in the test process"

@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import openpyxl
-from fieldcheck_helpers import CORPUS, run_cli, write_csv
+from officecli_testkit.fieldcheck_helpers import CORPUS, run_cli, write_csv
 
 RULES = "version: 1\nrules:\n  - {id: R1, type: range, field: 金額, min: 0}\n"
 

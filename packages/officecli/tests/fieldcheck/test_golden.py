@@ -1,7 +1,7 @@
 """Today's reports equal the golden ones, byte for byte, in every output format.
 
 The golden reports were written by the engine before the vectorised rewrite, on the data
-and rules of `golden_data` (every rule type, lenient forms, wrong types, chunk
+and rules of `officecli_testkit.fieldcheck_golden` (every rule type, lenient forms, wrong types, chunk
 boundaries crossed), so the rewrite is proven to find exactly what the old engine found.
 
 Since then, findings name their record (issue 34): a location reads `line 18` where it
@@ -17,8 +17,8 @@ import re
 from pathlib import Path
 
 import pytest
-from golden_data import FORMATS, RULES, reports, write_inputs
-from vector_worker import child, render
+from officecli_testkit.fieldcheck_golden import FORMATS, RULES, reports, write_inputs
+from officecli_testkit.fieldcheck_vector_worker import child, render
 
 GOLDEN = Path(__file__).parent / "golden"
 
@@ -58,7 +58,7 @@ def _without_aggregates(text: str) -> str:
 
 def test_the_vector_engine_gives_the_python_engines_reports(tmp_path: Path) -> None:
     """On the same rows as a TSV file (no quotes: Arrow reads it), every format alike; the
-    Python engine gives the golden reports (above). Both run in a child (vector_worker)."""
+    Python engine gives the golden reports (above). Both run in a child (officecli_testkit.fieldcheck_vector_worker)."""
     write_inputs(tmp_path)
     rules, data = str(tmp_path / "plain.yaml"), str(tmp_path / "data.tsv")
     (tmp_path / "plain.yaml").write_text(_without_aggregates(RULES), encoding="utf-8")

@@ -6,7 +6,7 @@ import zipfile
 from pathlib import Path
 
 import pytest
-from fieldcheck_helpers import run_cli, write_csv
+from officecli_testkit.fieldcheck_helpers import run_cli, write_csv
 
 RULES = "version: 1\nrules:\n  - {id: R1, type: required, field: a}\n"
 

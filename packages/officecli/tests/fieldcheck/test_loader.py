@@ -6,7 +6,7 @@ from pathlib import Path
 
 import jsonschema
 import pytest
-from fieldcheck_helpers import run_cli
+from officecli_testkit.fieldcheck_helpers import run_cli
 
 from officecli.fieldcheck.errors import RulesFileError
 from officecli.fieldcheck.loader import load_rules

@@ -2,33 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
-Findings = Callable[..., list[dict[str, str]]]
-HEAD = "version: 1\nrules:\n"
-
-
-def finding(
-    rule_id: str,
-    row: int,
-    field: str,
-    message: str,
-    expected: str,
-    actual: str,
-    suggestion: str,
-    severity: str = "error",
-) -> dict[str, str]:
-    return {
-        "rule_id": rule_id,
-        "severity": severity,
-        "message": message,
-        "location": f"line {row}",
-        "record": {"line": row},
-        "field": field,
-        "expected": expected,
-        "actual": actual,
-        "suggestion": suggestion,
-    }
+from officecli_testkit.fieldcheck_helpers import HEAD, Findings, finding
 
 
 def test_required(findings: Findings) -> None:

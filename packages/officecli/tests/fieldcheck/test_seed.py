@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import jsonschema
-from fieldcheck_helpers import run_cli, write_csv
+from officecli_testkit.fieldcheck_helpers import run_cli, write_csv
 
 from agentcli.report import report_schema
 from officecli.fieldcheck.findings import LINES_MEANING

@@ -6,9 +6,8 @@ from pathlib import Path
 
 import jsonschema
 import pytest
-from fieldcheck_helpers import run_cli, write_csv
+from officecli_testkit.fieldcheck_helpers import HEAD, Findings, finding, run_cli, write_csv
 from ruamel.yaml import YAML
-from test_rule_types import HEAD, Findings, finding
 
 from officecli.fieldcheck.schema import rules_schema
 

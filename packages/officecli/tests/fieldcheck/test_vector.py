@@ -1,6 +1,6 @@
 """The vectorised engine finds what the Python engine finds, in the same order with the
 same texts, on files it reads itself, and hands every other file to the Python engine.
-The engine runs in a child process (see vector_worker)."""
+The engine runs in a child process (see officecli_testkit.fieldcheck_vector_worker)."""
 
 from __future__ import annotations
 
@@ -10,10 +10,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from golden_data import RULES, write_inputs
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from vector_worker import (
+from officecli_testkit.fieldcheck_golden import RULES, write_inputs
+from officecli_testkit.fieldcheck_vector_worker import (
     child,
     missing_column_error,
     read_cells,
@@ -22,8 +22,9 @@ from vector_worker import (
     whitespace,
 )
 
-from officecli.fieldcheck.engine import Options, validate
+from officecli.fieldcheck.engine import Options
 from officecli.fieldcheck.loader import load_rules
+from officecli.fieldcheck.run import validate_data as validate
 from officecli.fieldcheck.values import CONVERTERS, is_blank
 
 PLAIN_RULES = "\n".join(line for line in RULES.splitlines() if "aggregate_equals" not in line)

@@ -2,13 +2,10 @@
 
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).parent))
-
 import pytest
-from replace_helpers import Replace, run_replace
+from officecli_testkit.replace_helpers import Replace, run_replace
 
 
 @pytest.fixture

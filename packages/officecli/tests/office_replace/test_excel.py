@@ -7,96 +7,19 @@ from pathlib import Path
 
 import openpyxl
 import pytest
-from openpyxl.cell.rich_text import CellRichText, TextBlock
-from openpyxl.cell.text import InlineFont
-from openpyxl.chart import BarChart, Reference
-from openpyxl.formatting.rule import FormulaRule
-from openpyxl.workbook.defined_name import DefinedName
-from openpyxl.worksheet.datavalidation import DataValidation
-from replace_helpers import (
+from officecli_testkit.replace_helpers import (
     Replace,
-    add_override,
-    add_rel,
     findings,
     members,
     patch_zip,
     places,
     write_rules,
 )
-
-A_NS = "http://schemas.openxmlformats.org/drawingml/2006/main"
-SHAPE = (
-    "<oneCellAnchor><from><col>0</col><colOff>0</colOff><row>5</row><rowOff>0</rowOff></from>"
-    f'<ext cx="100" cy="100"/><sp xmlns:a="{A_NS}"><nvSpPr><cNvPr id="9" name="Note box"/>'
-    '<cNvSpPr txBox="1"/></nvSpPr><spPr/><txBody><a:bodyPr/><a:p><a:r><a:t>shape Acme Corp</a:t>'
-    "</a:r></a:p></txBody></sp><clientData/></oneCellAnchor>"
-)
-INLINE = '<row r="9"><c r="A9" t="inlineStr"><is><t>inline Acme Corp</t></is></c></row>'
-X_NS = "http://schemas.openxmlformats.org/spreadsheetml/2006/main"
-SHARED = (
-    f'<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n<sst xmlns="{X_NS}" count="4" uniqueCount="3">'
-    "<si><t>Acme Corp</t></si>"
-    '<si><t>株式会社アクメ</t><rPh sb="0" eb="4"><t>カブシキガイシャ</t></rPh><phoneticPr fontId="1"/></si>'
-    '<si><r><rPr><b/></rPr><t xml:space="preserve">Acme </t></r><r><t>Corp unused</t></r></si></sst>'
-)
-SST_TYPE = "application/vnd.openxmlformats-officedocument.spreadsheetml.sharedStrings+xml"
-
-
-def shared_cells(xml: str) -> str:
-    """A1, B1 and A3 written by openpyxl as inline strings become shared-string cells."""
-    for ref, text, index in (
-        ("A1", "Acme Corp", 0),
-        ("B1", "Acme Corp", 0),
-        ("A3", "株式会社アクメ", 1),
-    ):
-        escaped = "".join(c if c.isascii() else f"&#{ord(c)};" for c in text)  # as openpyxl writes
-        inline = f'<c r="{ref}" t="inlineStr"><is><t>{escaped}</t></is></c>'
-        assert inline in xml
-        xml = xml.replace(inline, f'<c r="{ref}" t="s"><v>{index}</v></c>')
-    return xml
-
-
-def text_rules(tmp_path: Path) -> Path:
-    return write_rules(
-        tmp_path / "rules.csv",
-        [
-            ["id", "find", "replace"],
-            ["co", "Acme Corp", "Globex Inc"],
-            ["jp", "アクメ", "グローブ"],
-        ],
-    )
-
-
-def book_with_everything(path: Path) -> Path:
-    wb = openpyxl.Workbook()
-    ws = wb.active
-    ws.title = "表紙"
-    ws["A1"] = "Acme Corp"
-    ws["B1"] = "Acme Corp"
-    ws["A2"] = CellRichText(
-        [TextBlock(InlineFont(b=True), "Acme "), TextBlock(InlineFont(i=True), "Corp tail")]
-    )
-    ws["A3"] = "株式会社アクメ"
-    for row in range(4, 7):
-        ws.cell(row, 3, row)
-    chart = BarChart()
-    chart.title = "Acme Corp sales"
-    chart.add_data(Reference(ws, min_col=3, min_row=4, max_row=6))
-    ws.add_chart(chart, "E1")
-    wb.save(path)
-    patch_zip(
-        path,
-        {
-            "xl/drawings/drawing1.xml": lambda xml: xml.replace("</wsDr>", SHAPE + "</wsDr>"),
-            "xl/worksheets/sheet1.xml": lambda xml: shared_cells(xml).replace(
-                "</sheetData>", INLINE + "</sheetData>"
-            ),
-            "xl/sharedStrings.xml": SHARED,
-            "xl/_rels/workbook.xml.rels": add_rel("rIdS", "sharedStrings", "sharedStrings.xml"),
-            "[Content_Types].xml": add_override("xl/sharedStrings.xml", SST_TYPE),
-        },
-    )
-    return path
+from officecli_testkit.replace_samples import SHAPE, book_with_everything, text_rules
+from openpyxl.chart import BarChart, Reference
+from openpyxl.formatting.rule import FormulaRule
+from openpyxl.workbook.defined_name import DefinedName
+from openpyxl.worksheet.datavalidation import DataValidation
 
 
 def test_strings_drawings_and_charts_are_edited_in_place(replace: Replace, tmp_path: Path) -> None:

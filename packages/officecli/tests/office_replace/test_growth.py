@@ -9,7 +9,7 @@ from pathlib import Path
 import docx
 import openpyxl
 import pytest
-from replace_helpers import Replace, docx_body, para, run, run_capped, write_rules
+from officecli_testkit.replace_helpers import Replace, docx_body, para, run, run_capped, write_rules
 
 from officecli.office_replace.errors import GrowthError
 from officecli.office_replace.growth import Growth

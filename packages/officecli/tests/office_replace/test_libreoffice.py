@@ -9,10 +9,8 @@ from pathlib import Path
 
 import pdfplumber
 import pytest
-from replace_helpers import Replace, docx_body, para, run, write_rules
-from test_excel import book_with_everything
-from test_slides import deck
-from test_word import TEXTBOX
+from officecli_testkit.replace_helpers import Replace, docx_body, para, run, write_rules
+from officecli_testkit.replace_samples import TEXTBOX, book_with_everything, deck
 
 SOFFICE = shutil.which("soffice")
 

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import openpyxl
 import pytest
-from replace_helpers import Replace, write_rules
+from officecli_testkit.replace_helpers import Replace, write_rules
 
 import agentcli.main
 from officecli.office_replace.columns import COLUMNS, RULES_FILE

@@ -10,7 +10,7 @@ from pathlib import Path
 import docx
 import openpyxl
 import pytest
-from replace_helpers import (
+from officecli_testkit.replace_helpers import (
     W_NS,
     Replace,
     docx_body,

@@ -15,8 +15,8 @@ from pathlib import Path
 import docx
 import openpyxl
 import pptx
+from officecli_testkit.replace_helpers import Replace, findings, members
 from pptx.util import Inches
-from replace_helpers import Replace, findings, members
 
 OLD, NEW = "旧商事株式会社", "新商事株式会社"
 SHEET = f"{OLD} 価格表"

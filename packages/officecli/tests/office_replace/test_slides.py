@@ -5,36 +5,9 @@ from __future__ import annotations
 from pathlib import Path
 
 import pptx
-from pptx.chart.data import CategoryChartData
-from pptx.enum.chart import XL_CHART_TYPE
+from officecli_testkit.replace_helpers import Replace, members, places, write_rules
+from officecli_testkit.replace_samples import deck
 from pptx.util import Inches
-from replace_helpers import Replace, members, places, write_rules
-
-
-def deck(path: Path) -> Path:
-    prs = pptx.Presentation()
-    first = prs.slides.add_slide(prs.slide_layouts[5])
-    first.shapes.title.text = "Acme Corp plan"
-    prs.slides.add_slide(prs.slide_layouts[6])  # blank: no hit, part untouched
-    third = prs.slides.add_slide(prs.slide_layouts[6])
-    table = third.shapes.add_table(2, 2, Inches(1), Inches(1), Inches(4), Inches(2)).table
-    table.cell(1, 0).text = "Acme Corp"
-    outer = third.shapes.add_group_shape()
-    inner = outer.shapes.add_group_shape()
-    box = inner.shapes.add_textbox(Inches(1), Inches(4), Inches(2), Inches(1))
-    box.name = "Deep box"
-    box.text_frame.text = "deep Acme Corp"
-    data = CategoryChartData()
-    data.categories = ["a", "b"]
-    data.add_series("s", (1, 2))
-    chart = third.shapes.add_chart(
-        XL_CHART_TYPE.COLUMN_CLUSTERED, Inches(5), Inches(1), Inches(3), Inches(2), data
-    ).chart
-    chart.has_title = True
-    chart.chart_title.text_frame.text = "Acme Corp revenue"
-    third.notes_slide.notes_text_frame.text = "say Acme Corp"
-    prs.save(str(path))
-    return path
 
 
 def test_every_kind_of_slide_text_is_replaced(replace: Replace, tmp_path: Path) -> None:

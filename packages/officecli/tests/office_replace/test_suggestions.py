@@ -14,7 +14,7 @@ from typing import Any
 
 import docx
 import pytest
-from replace_helpers import Replace, docx_body, para, run, write_rules
+from officecli_testkit.replace_helpers import Replace, docx_body, para, run, write_rules
 
 from agentcli.commands import command_args
 from officecli.office_replace.commands import APP

@@ -7,9 +7,17 @@ from pathlib import Path
 
 import openpyxl
 import pptx
+from officecli_testkit.replace_helpers import (
+    Replace,
+    docx_body,
+    findings,
+    para,
+    patch_zip,
+    run,
+    write_rules,
+)
 from openpyxl.chart import BarChart, Reference
 from openpyxl.workbook.defined_name import DefinedName
-from replace_helpers import Replace, docx_body, findings, para, patch_zip, run, write_rules
 
 UNCOVERED = "rule.uncovered"
 DEFAULT = "body,headers,footnotes,notes,charts"

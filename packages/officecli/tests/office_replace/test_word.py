@@ -6,7 +6,7 @@ from pathlib import Path
 
 import docx
 from lxml import etree
-from replace_helpers import (
+from officecli_testkit.replace_helpers import (
     W_NS,
     Replace,
     add_override,
@@ -19,20 +19,9 @@ from replace_helpers import (
     run,
     write_rules,
 )
+from officecli_testkit.replace_samples import TEXTBOX
 
 BOLD, ITALIC = "<w:b/>", "<w:i/>"
-TEXTBOX = (
-    '<w:r><mc:AlternateContent xmlns:mc="http://schemas.openxmlformats.org/markup-compatibility/2006">'
-    '<mc:Choice Requires="wps"><w:drawing><wp:anchor xmlns:wp="http://schemas.openxmlformats.org/drawingml/2006/wordprocessingDrawing">'
-    '<wp:docPr id="1" name="Box"/><a:graphic xmlns:a="http://schemas.openxmlformats.org/drawingml/2006/main">'
-    '<a:graphicData uri="http://schemas.microsoft.com/office/word/2010/wordprocessingShape">'
-    '<wps:wsp xmlns:wps="http://schemas.microsoft.com/office/word/2010/wordprocessingShape"><wps:txbx>'
-    "<w:txbxContent><w:p><w:r><w:t>box Acme Corp</w:t></w:r></w:p></w:txbxContent></wps:txbx></wps:wsp>"
-    "</a:graphicData></a:graphic></wp:anchor></w:drawing></mc:Choice><mc:Fallback><w:pict>"
-    '<v:shape xmlns:v="urn:schemas-microsoft-com:vml"><v:textbox><w:txbxContent><w:p><w:r>'
-    "<w:t>box Acme Corp</w:t></w:r></w:p></w:txbxContent></v:textbox></v:shape></w:pict></mc:Fallback>"
-    "</mc:AlternateContent></w:r>"
-)
 FOOTNOTES = (
     f'<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n<w:footnotes xmlns:w="{W_NS}">'
     '<w:footnote w:id="1"><w:p><w:r><w:t>note Acme Corp</w:t></w:r></w:p></w:footnote></w:footnotes>'

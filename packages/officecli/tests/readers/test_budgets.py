@@ -7,7 +7,7 @@ import zipfile
 import zlib
 from pathlib import Path
 
-from bomb_files import MIB, doc2md, zlib_of_repeats
+from officecli_testkit.bomb_files import MIB, doc2md, zlib_of_repeats
 
 from officecli.readers.drawio.reader import MAX_EXPANDED_BYTES
 

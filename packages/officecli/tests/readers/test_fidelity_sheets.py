@@ -8,7 +8,7 @@ import datetime as dt
 from pathlib import Path
 
 import pytest
-from markdown_tree import outline
+from officecli_testkit.markdown_tree import outline
 
 from officecli.doc2md.convert import Plan, convert
 from officecli.doc2md.markdown import render

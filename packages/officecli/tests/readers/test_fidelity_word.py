@@ -6,7 +6,7 @@ from __future__ import annotations
 import zipfile
 from pathlib import Path
 
-from markdown_tree import links, outline
+from officecli_testkit.markdown_tree import links, outline
 
 from officecli.doc2md.markdown import render
 from officecli.readers.docx.reader import read_docx

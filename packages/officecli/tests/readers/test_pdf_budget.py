@@ -13,7 +13,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from bomb_files import (
+from officecli_testkit.bomb_files import (
     MIB,
     doc2md,
     doc2md_peak,

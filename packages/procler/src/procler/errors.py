@@ -243,36 +243,3 @@ class InvalidArgument(UsageError):
 class ConfirmationRequired(UsageError):
     code = "CONFIRMATION_REQUIRED"
     default_suggestion = "read the command in data; pass --yes to run it"
-
-
-ALL_ERRORS: "tuple[type[AgentError], ...]" = (
-    ConfigNotFound,
-    ConfigExists,
-    ConfigInvalid,
-    ProcessNotFound,
-    GroupNotFound,
-    Conflict,
-    PortInUse,
-    StartFailed,
-    Timeout,
-    ConditionImpossible,
-    DependencyFailed,
-    StateDirUnwritable,
-    SupervisorUnavailable,
-    DockerUnavailable,
-    ContainerNotFound,
-    ImageNotFound,
-    NotReplicated,
-    NamespaceNotFound,
-    RecipeNotFound,
-    RunNotFound,
-    RunNotRunning,
-    RecipeRunning,
-    RecipeFailed,
-    RunNotResumable,
-    StepNotIdempotent,
-    RecipeChanged,
-    SnippetNotFound,
-    InvalidArgument,
-    ConfirmationRequired,
-)

@@ -1,13 +1,10 @@
-"""Fixtures of the config tests; helpers live in config_helpers (importable by name)."""
+"""Fixtures of the config tests (their helpers: procler_testkit.config_helpers)."""
 
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 
 import pytest
-
-sys.path.insert(0, str(Path(__file__).parent))
 
 
 @pytest.fixture

@@ -8,7 +8,7 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from config_helpers import errors_of, run_procler, write_config
+from procler_testkit.config_helpers import errors_of, run_procler, write_config
 
 from procler.config.keys import IMAGE_HINT, NAME_HINT
 

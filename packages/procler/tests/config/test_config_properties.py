@@ -8,94 +8,13 @@ import json
 from pathlib import Path
 
 import pytest
-from config_helpers import errors_of
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from procler_testkit.config_helpers import BASE, errors_of
 
 from agentcli.main import run
-from procler.cli import APP
+from procler.declarations import APP
 
-# Every section and key kind of the schema, so that mutations reach each builder.
-BASE = """\
-version: 1
-vars:
-  PORT: "8080"
-  HOST: "${HOSTNAME:-localhost}"
-processes:
-  db:
-    args: [postgres, -D, data]
-    env: {PGDATA: data}
-    ports: [5432]
-    stop_signal: INT
-    stop_timeout: 30s
-    healthcheck: {tcp: {port: 5432}, interval: 1s, retries: 3}
-  api:
-    command: python -m api --port ${PORT}
-    cwd: .
-    env_file: .env
-    depends_on: [{name: db, condition: healthy}, cache]
-    restart: {policy: on-failure, max_restarts: 3, backoff: {initial: 1s, max: 30s}}
-    healthcheck: {http: {port: 8080, path: /health, expect_status: "200-399"}}
-    success_exit_codes: [0, 3]
-    ready_log_line: 'listening on \\d+'
-    max_memory: 512MB
-    namespace: [web, backend]
-    watch: {paths: ["src/**/*.py"], exclude: ["*.pyc"], debounce: 500ms, action: restart}
-    export: {image: "api:latest"}
-  worker: &worker
-    command: python worker.py
-    healthcheck: {log: 'ready on \\d+', start_period: 5s}
-    tags: [jobs]
-    replicas: 2
-    port_base: 9000
-    port_step: 10
-    env: {SLOT: "${PROCLER_REPLICA}"}
-  nightly:
-    command: ./backup.sh
-    schedule: {cron: "0 3 * * *", timezone: UTC, overlap: skip, catch_up: one, jitter: 1m, timeout: 1h}
-  cache:
-    context: docker
-    docker: {image: "redis:7", volumes: ["./data:/data"]}
-  legacy:
-    command: ./daemon.sh
-    daemon_mode: true
-    daemon_pidfile: run/legacy.pid
-    adopt_existing: true
-    healthcheck: {test: "true", interval: 2s}
-groups:
-  backend: {processes: [db, api], description: the API, stop_order: [api, db]}
-recipes:
-  deploy:
-    description: migrate then restart
-    on_error: stop
-    steps:
-      - start: db
-      - wait_for: {process: db, condition: healthy, timeout: 30s}
-      - exec: alembic upgrade head
-        cwd: .
-        timeout: 2m
-        retries: 2
-        retry_delay: 1s
-      - id: again
-        restart: api
-        when: {step: wait_for-2, outcome: succeeded}
-      - snippet: seed
-        args: {COUNT: "3"}
-      - wait: 1s
-      - group_stop: backend
-        ignore_error: true
-snippets:
-  seed:
-    command: python seed.py --count ${COUNT}
-    description: seed the database
-    timeout: 1m
-    confirm: false
-    tags: [db]
-    args:
-      COUNT: {type: integer, default: "10", required: false, description: rows}
-logs: {max_size: 10MB, max_files: 3}
-events: {buffer: 1000, subscriber_queue: 100}
-"""
 ENV_FILE = "A=1\nexport B='two'\nnot a pair\n"
 TOKENS = [
     "0",

@@ -6,7 +6,7 @@ import json
 from pathlib import Path
 
 import pytest
-from config_helpers import write_config
+from procler_testkit.config_helpers import write_config
 
 from procler.config import definitions
 from procler.config.definitions import RuntimeDefinition

@@ -2,7 +2,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from config_helpers import run_procler, write_config
+from procler_testkit.config_helpers import run_procler, write_config
 
 from procler.config.load import check_config
 from procler.config.template import CONFIG_TEMPLATE, GITIGNORE

@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from config_helpers import errors_of, write_config
+from procler_testkit.config_helpers import errors_of, write_config
 
 from procler.patterns import SYNTAX_HINT
 

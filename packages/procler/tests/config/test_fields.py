@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from config_helpers import write_config
+from procler_testkit.config_helpers import write_config
 
 from procler.config.load import check_config
 from procler.config.model import (

@@ -5,12 +5,12 @@ from __future__ import annotations
 import shlex
 from pathlib import Path
 
-from config_helpers import run_procler, write_config
+from procler_testkit.config_helpers import run_procler, write_config
 
 from agentcli.main import with_builtins
 from agentcli.parser import parse
-from procler.cli import APP
 from procler.cli.guide import WORKFLOWS
+from procler.declarations import APP
 
 
 def test_every_workflow_step_is_a_real_command_line() -> None:

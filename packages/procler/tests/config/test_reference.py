@@ -6,10 +6,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from config_helpers import run_procler
 from jsonschema import Draft202012Validator
+from procler_testkit.config_helpers import BASE, run_procler
 from ruamel.yaml import YAML
-from test_config_properties import BASE
 
 from procler.config.reference import json_schema, markdown
 

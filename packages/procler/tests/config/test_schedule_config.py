@@ -8,7 +8,7 @@ from pathlib import Path
 from zoneinfo import ZoneInfo
 
 import pytest
-from config_helpers import errors_of, write_config
+from procler_testkit.config_helpers import errors_of, write_config
 
 from procler.config.load import check_config
 from procler.config.model import Schedule

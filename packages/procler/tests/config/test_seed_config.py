@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from config_helpers import errors_of, run_procler, write_config
+from procler_testkit.config_helpers import errors_of, run_procler, write_config
 
 from procler.config.load import check_config
 from procler.config.model import Schedule

@@ -7,7 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from config_helpers import errors_of, write_config
+from procler_testkit.config_helpers import errors_of, write_config
 
 from procler.config.state_files import StateFileCorrupt, read_state_json, write_state_json
 

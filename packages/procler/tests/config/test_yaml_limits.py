@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from config_helpers import errors_of, run_procler, write_config
+from procler_testkit.config_helpers import errors_of, run_procler, write_config
 
 from procler.config.substitute import MAX_EXPANSION, MAX_VALUE
 from procler.config.yaml_nodes import MAX_DEPTH, MAX_NODES

@@ -12,9 +12,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from docker_helpers import commands_in, unique
-from fakes import FakeClock, FakeContext, FakeHost, FakeProcess
-from harness import wait_for
+from procler_testkit.docker_helpers import commands_in, unique
+from procler_testkit.fakes import FakeClock, FakeContext, FakeHost, FakeProcess
+from procler_testkit.harness import wait_for
 
 from procler import states
 from procler.config.model import DockerSpec, ProcessSpec

@@ -1,13 +1,10 @@
-"""Fixtures of the export tests; they reuse the config tests' helpers (importable by name)."""
+"""Fixtures of the export tests (helpers: procler_testkit.export_helpers, config_helpers)."""
 
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 
 import pytest
-
-sys.path[:0] = [str(Path(__file__).parent), str(Path(__file__).parent.parent / "config")]
 
 
 @pytest.fixture

@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from export_helpers import golden, load, validate_compose
+from procler_testkit.export_helpers import golden, load, validate_compose
 from ruamel.yaml import YAML
 
 from procler.export.compose import export_compose

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from config_helpers import run_procler, write_config
+from procler_testkit.config_helpers import run_procler, write_config
 
 STACK = """
 processes:

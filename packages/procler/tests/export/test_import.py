@@ -8,8 +8,8 @@ import shutil
 from pathlib import Path
 from typing import Any
 
-from config_helpers import run_procler
-from export_helpers import golden
+from procler_testkit.config_helpers import run_procler
+from procler_testkit.export_helpers import golden
 from ruamel.yaml import YAML
 
 from procler.config.load import check_config

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from config_helpers import run_procler
+from procler_testkit.config_helpers import run_procler
 
 from procler.config.load import check_config
 

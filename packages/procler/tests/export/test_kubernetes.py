@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from export_helpers import golden, load, validate_kubernetes
+from procler_testkit.export_helpers import golden, load, validate_kubernetes
 from ruamel.yaml import YAML
 
 from procler.export.fidelity import select

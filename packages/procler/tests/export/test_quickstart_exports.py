@@ -8,8 +8,8 @@ import re
 from pathlib import Path
 
 import pytest
-from config_helpers import run_procler, write_config
-from export_helpers import validate_compose, validate_kubernetes, verify_units
+from procler_testkit.config_helpers import run_procler, write_config
+from procler_testkit.export_helpers import validate_compose, validate_kubernetes, verify_units
 from ruamel.yaml import YAML
 
 EXAMPLE = Path(__file__).resolve().parents[4] / "examples" / "quickstart"

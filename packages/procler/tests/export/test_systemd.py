@@ -7,7 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from export_helpers import golden, load, verify_units
+from procler_testkit.export_helpers import golden, load, verify_units
 
 from procler.export.fidelity import select
 from procler.export.oncalendar import CronUnsupported, on_calendar

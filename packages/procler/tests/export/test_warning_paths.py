@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from export_helpers import load, validate_compose, validate_kubernetes, verify_units
+from procler_testkit.export_helpers import load, validate_compose, validate_kubernetes, verify_units
 from ruamel.yaml import YAML
 
 from procler.export.compose import export_compose

@@ -4,15 +4,13 @@ from __future__ import annotations
 
 import asyncio
 import sys
-from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+from procler_testkit.capture import CaptureChild
 
 from procler.logs.capture import capture_stream
 from procler.logs.store import LogStore
-
-CaptureChild = Callable[[LogStore, str, int, str], int]
 
 
 async def _capture(store: LogStore, process: str, run: int, code: str) -> int:

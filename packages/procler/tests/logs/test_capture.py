@@ -10,7 +10,7 @@ from procler.logs.query import query
 from procler.logs.store import LogStore
 
 if TYPE_CHECKING:
-    from conftest import CaptureChild
+    from procler_testkit.capture import CaptureChild
 
 
 def texts(directory: Path, process: str = "app", stream: str | None = None) -> list[str]:

@@ -12,11 +12,13 @@ import pytest
 import uvicorn
 
 from agentcli.main import with_builtins
-from procler.cli import APP
-from procler.supervisor import api_security, head_deadline, tcp_listener
-from procler.supervisor.api_errors import http_status
-from procler.supervisor.api_security import Policy, secured
-from procler.supervisor.rest_resources import RESOURCES
+from procler.declarations import APP
+from procler.supervisor.api import head_deadline, tcp_listener
+from procler.supervisor.api import security as api_security
+from procler.supervisor.api.http_errors import http_status
+from procler.supervisor.api.rest_resources import RESOURCES
+from procler.supervisor.api.security import Policy, secured
+from procler.supervisor.listener_settings import ServeSettings
 
 TOKEN = b"t" * 64
 PORT = 7765
@@ -194,8 +196,8 @@ def test_the_listener_binds_loopback_only_unless_told(tmp_path: Any) -> None:
     from agentcli.errors import UsageError
 
     with pytest.raises(UsageError):
-        tcp_listener.ServeSettings.of({"host": "192.0.2.1"})
-    assert tcp_listener.ServeSettings.of({"host": "::1"}).host == "::1"
+        ServeSettings.of({"host": "192.0.2.1"})
+    assert ServeSettings.of({"host": "::1"}).host == "::1"
     taken = socket.socket()
     taken.bind(("127.0.0.1", 0))
     taken.listen(1)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 
 from procler.logs.record import format_ts
-from procler.supervisor.events import EventBus
+from procler.supervisor.event_bus import EventBus
 
 START = 1_800_000_000.0  # the bus's clock: seqs start at this time in microseconds
 BASE = 1_800_000_000_000_000

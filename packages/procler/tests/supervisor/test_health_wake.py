@@ -6,7 +6,7 @@ from __future__ import annotations
 import asyncio
 import socket
 
-from fakes import FakeClock
+from procler_testkit.fakes import FakeClock
 
 from procler import states
 from procler.config.model import HealthCheck, TcpProbe

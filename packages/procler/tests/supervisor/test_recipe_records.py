@@ -10,9 +10,9 @@ from pathlib import Path
 
 from procler import recipe_states as rs
 from procler.supervisor.recipes import records as records_module
-from procler.supervisor.recipes.model import RunRecord, StepRecord
 from procler.supervisor.recipes.records import RunRecords
-from procler.supervisor.store import StateStore
+from procler.supervisor.recipes.run_record import RunRecord, StepRecord
+from procler.supervisor.state_store import StateStore
 
 
 def a_run() -> RunRecord:

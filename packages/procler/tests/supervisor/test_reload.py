@@ -4,33 +4,10 @@ a broken config is refused whole. In-process supervisor over real processes (tes
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from pathlib import Path
 
-from harness import Project
-from reload_helpers import config_file, pids, sleeper
-from test_wait import supervise
-
-from procler.supervisor.handlers import Handlers
-
-
-def config(api: int = 600, db: int = 601, extra: bool = False, gone: bool = True) -> str:
-    text = f"""version: 1
-processes:
-  db:
-    args: {sleeper(db)}
-  api:
-    args: {sleeper(api)}
-    depends_on: [db]
-  worker:
-    args: {sleeper(602)}
-    env: {{MODE: fast}}
-"""
-    if gone:
-        text += f"  gone:\n    args: {sleeper(603)}\n"
-    if extra:
-        text += f"  extra:\n    args: {sleeper(604)}\n"
-    return text
+from procler_testkit.in_process import Commands, supervise
+from procler_testkit.reload_helpers import config, config_file, pids
 
 
 def test_reload_restarts_only_the_changed_process_and_answers_the_exact_diff(
@@ -38,7 +15,7 @@ def test_reload_restarts_only_the_changed_process_and_answers_the_exact_diff(
 ) -> None:
     path = config_file(tmp_path)
 
-    async def scenario(handlers: Handlers) -> None:
+    async def scenario(handlers: Commands) -> None:
         await handlers.up({})
         before = pids(handlers)
         gone = handlers.sup.runtimes["gone"]
@@ -85,7 +62,7 @@ def test_changed_processes_restart_in_dependency_order_and_added_ones_start_if_d
 ) -> None:
     path = config_file(tmp_path)
 
-    async def scenario(handlers: Handlers) -> None:
+    async def scenario(handlers: Commands) -> None:
         await handlers.up({})
         worker = pids(handlers)["worker"]
         handlers.sup.store.save_process("extra", "running", 0, 0, None)  # as a lost run leaves it
@@ -110,37 +87,3 @@ def test_changed_processes_restart_in_dependency_order_and_added_ones_start_if_d
         assert pids(handlers)["worker"] == worker
 
     supervise(tmp_path, config(), scenario)
-
-
-def test_an_invalid_reload_is_refused_whole_and_nothing_changes(
-    make_project: Callable[[str], Project],
-) -> None:
-    p = make_project(config())
-    p.ok("up")
-    before = {row["name"]: row["pid"] for row in p.ok("status")["processes"]}
-    path = p.root / ".procler" / "config.yaml"
-    # api's command changes too, but line 4 carries a bad key: nothing may be applied
-    path.write_text(config(api=700).replace("  db:\n", "  db:\n    comand: x\n", 1))
-    for args in (("reload",), ("reload", "--dry-run")):
-        code, refused = p.run(*args)
-        error = refused["data"]["errors"][0]
-        assert (code, refused["error_code"], error["line"], error["column"], error["path"]) == (
-            2,
-            "CONFIG_INVALID",
-            4,
-            5,
-            "processes.db.comand",
-        )
-    after = {row["name"]: row["pid"] for row in p.ok("status")["processes"]}
-    assert after == before
-    path.write_text(config(api=700))
-    for _ in range(2):  # a dry run takes nothing up: the second one sees the same diff
-        dry = p.ok("reload", "--dry-run")
-        assert (dry["changed"], dry["dry_run"]) == ([{"name": "api", "fields": ["args"]}], True)
-    noticed = p.ok("status", "worker")  # the next command takes the fixed file up
-    assert (noticed["pid"], noticed["config_reloaded"]["changed"]) == (
-        before["worker"],
-        [{"name": "api", "fields": ["args"]}],
-    )
-    p.ok("reload")  # answers once what the status call took up is applied
-    assert p.ok("status", "api")["run"] == 2

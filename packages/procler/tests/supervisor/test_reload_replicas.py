@@ -7,11 +7,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from harness import alive
-from reload_helpers import config_file, pids, sleeper
-from test_wait import supervise
-
-from procler.supervisor.handlers import Handlers
+from procler_testkit.harness import alive
+from procler_testkit.in_process import Commands, supervise
+from procler_testkit.reload_helpers import config_file, pids, sleeper
 
 
 def config(replicas: int, worker_sleep: int = 600, solo_sleep: int = 601) -> str:
@@ -37,7 +35,7 @@ def test_a_new_replicas_count_starts_or_stops_only_the_instances_it_adds_or_drop
 ) -> None:
     path = config_file(tmp_path)
 
-    async def scenario(handlers: Handlers) -> None:
+    async def scenario(handlers: Commands) -> None:
         await handlers.up({})
         before = pids(handlers)
         path.write_text(config(4))
@@ -88,7 +86,7 @@ def test_a_scaled_count_survives_a_reload_until_the_config_changes_replicas(
 ) -> None:
     path = config_file(tmp_path)
 
-    async def scenario(handlers: Handlers) -> None:
+    async def scenario(handlers: Commands) -> None:
         await handlers.up({})
         scaled = await handlers.scale({"name": "worker", "count": "3"})
         assert scaled["added"] == ["worker-2"]

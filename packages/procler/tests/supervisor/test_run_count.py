@@ -6,14 +6,14 @@ from __future__ import annotations
 import asyncio
 from pathlib import Path
 
-from harness import PY
-from test_schedules import project, supervise
+from procler_testkit.harness import PY
+from procler_testkit.in_process import Commands, project
+from procler_testkit.in_process import supervise_booted as supervise
 
 from procler import states
 from procler.cli.logs import _known_runs
 from procler.supervisor.clock import Clock
 from procler.supervisor.core import Supervisor
-from procler.supervisor.handlers import Handlers
 
 LONG = f'[{PY}, -c, "import time; time.sleep(600)"]'
 
@@ -22,7 +22,7 @@ def test_a_restart_still_starting_counts_as_the_current_run(tmp_path: Path) -> N
     root = project(tmp_path, f"  api:\n    args: {LONG}\n")
     state = str(root / ".procler" / "state")
 
-    async def scenario(sup: Supervisor, _: Handlers) -> None:
+    async def scenario(sup: Supervisor, _: Commands) -> None:
         rt = sup.runtimes["api"]
         await rt.start()
         await asyncio.sleep(0)  # the state rows are written at the next turn

@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 
 import pytest
-from fakes import FakeClock, FakeContext, FakeHost
+from procler_testkit.fakes import FakeClock, FakeContext, FakeHost
 
 from procler import states
 from procler.config.model import Backoff, ProcessSpec, RestartPolicy

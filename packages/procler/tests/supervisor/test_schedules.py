@@ -7,23 +7,22 @@ from __future__ import annotations
 import asyncio
 import os
 import signal
-from collections.abc import Awaitable, Callable
+from collections.abc import Callable
 from datetime import datetime
 from pathlib import Path
 from zoneinfo import ZoneInfo
 
-from harness import PY, Project, alive
-from test_wait import NoSentinel
+from procler_testkit.harness import PY, alive
+from procler_testkit.in_process import Commands, project
+from procler_testkit.in_process import supervise_booted as supervise
 
 from procler.supervisor.clock import Clock
 from procler.supervisor.core import Supervisor
-from procler.supervisor.handlers import Handlers
 from procler.supervisor.runtime import ProcessRuntime
 
 BOUND = 60.0
 QUICK = f'[{PY}, -c, "pass"]'
 LONG = f'[{PY}, -c, "import time; time.sleep(600)"]'
-Scenario = Callable[[Supervisor, Handlers], Awaitable[None]]
 
 
 class WallClock(Clock):
@@ -53,26 +52,6 @@ def utc(*fields: int, zone: str = "UTC") -> float:
     return datetime(*fields, tzinfo=ZoneInfo(zone)).timestamp()  # type: ignore[misc]
 
 
-def project(tmp_path: Path, processes: str) -> Path:
-    root = tmp_path / "proj"
-    Project(root, f"version: 1\nprocesses:\n{processes}")
-    (root / ".procler" / "state").mkdir(exist_ok=True)
-    return root
-
-
-def supervise(root: Path, clock: Clock, scenario: Scenario) -> None:
-    async def main() -> None:
-        config = str(root / ".procler" / "config.yaml")
-        sup = Supervisor(str(root), config, clock=clock, sentinel=NoSentinel())
-        try:
-            await sup.boot()
-            await asyncio.wait_for(scenario(sup, Handlers(sup)), BOUND)
-        finally:
-            await sup.close()
-
-    asyncio.run(main())
-
-
 async def until(rt: ProcessRuntime, pred: Callable[[ProcessRuntime], bool]) -> None:
     assert await rt.wait_until(pred, BOUND), (rt.status, rt.run)
 
@@ -85,7 +64,7 @@ def test_a_cron_slot_fires_in_its_time_zone_across_a_daylight_saving_jump(tmp_pa
     )
     clock = WallClock(utc(2026, 3, 28, 12, 0, zone="Europe/Berlin"))
 
-    async def scenario(sup: Supervisor, h: Handlers) -> None:
+    async def scenario(sup: Supervisor, h: Commands) -> None:
         started = await h.start({"name": "job"})
         assert (started["status"], started["schedule"]["next_run"]) == (
             "scheduled",
@@ -121,7 +100,7 @@ def test_jitter_fires_within_its_bound_and_keeps_the_planned_slot(tmp_path: Path
     )
     clock = WallClock(utc(2026, 1, 1, 10, 59))
 
-    async def scenario(sup: Supervisor, h: Handlers) -> None:
+    async def scenario(sup: Supervisor, h: Commands) -> None:
         await h.start({"name": "job"})
         clock.set(utc(2026, 1, 1, 11, 0, 30))  # the slot plus the whole jitter
         await until(sup.runtimes["job"], lambda r: r.run == 1 and r.status == "scheduled")
@@ -139,13 +118,13 @@ def test_catch_up_runs_once_for_slots_missed_while_no_supervisor_ran(tmp_path: P
     )
     clock = WallClock(utc(2026, 1, 1, 10, 30))
 
-    async def arm(sup: Supervisor, h: Handlers) -> None:
+    async def arm(sup: Supervisor, h: Commands) -> None:
         await h.up({})
 
     supervise(root, clock, arm)
     clock.set(utc(2026, 1, 1, 13, 15))  # 11:00, 12:00 and 13:00 passed with no supervisor
 
-    async def after(sup: Supervisor, h: Handlers) -> None:
+    async def after(sup: Supervisor, h: Commands) -> None:
         await until(sup.runtimes["caught"], lambda r: r.run == 1 and r.status == "scheduled")
         for _ in range(500):  # the run's record is written as it ends: wait for it (bounded)
             listed = await h.schedule_list({"runs": 5})
@@ -172,7 +151,7 @@ def test_overlap_skip_queue_and_replace(tmp_path: Path) -> None:
         ),
     )
 
-    async def scenario(sup: Supervisor, h: Handlers) -> None:
+    async def scenario(sup: Supervisor, h: Commands) -> None:
         async def now(name: str) -> str:
             answer = await h.schedule_run_now({"name": name})
             return str(answer["run_now"])
@@ -215,7 +194,7 @@ def test_a_run_past_its_timeout_is_killed_with_its_group(tmp_path: Path) -> None
         tmp_path, f"  slow:\n    args: {child}\n    schedule: {{interval: 1h, timeout: 500ms}}\n"
     )
 
-    async def scenario(sup: Supervisor, h: Handlers) -> None:
+    async def scenario(sup: Supervisor, h: Commands) -> None:
         rt = sup.runtimes["slow"]
         await h.start({"name": "slow"})
         assert (await h.schedule_run_now({"name": "slow"}))["run_now"] == "started"
@@ -244,7 +223,7 @@ def test_stop_pauses_start_resumes_and_run_now_runs_a_paused_one_once(tmp_path: 
     root = project(tmp_path, f"  job:\n    args: {QUICK}\n    schedule: '@hourly'\n")
     clock = WallClock(utc(2026, 1, 1, 10, 59))
 
-    async def scenario(sup: Supervisor, h: Handlers) -> None:
+    async def scenario(sup: Supervisor, h: Commands) -> None:
         rt = sup.runtimes["job"]
         assert (await h.start({"name": "job"}))["status"] == "scheduled"
         stopped = await h.stop({"name": "job"})
@@ -291,7 +270,7 @@ def test_reload_changes_adds_and_removes_schedules(tmp_path: Path) -> None:
     clock = WallClock(utc(2026, 1, 1, 11, 10))
     config = root / ".procler" / "config.yaml"
 
-    async def scenario(sup: Supervisor, h: Handlers) -> None:
+    async def scenario(sup: Supervisor, h: Commands) -> None:
         await h.up({})
         config.write_text(
             "version: 1\nprocesses:\n"
@@ -316,27 +295,3 @@ def test_reload_changes_adds_and_removes_schedules(tmp_path: Path) -> None:
         )
 
     supervise(root, clock, scenario)
-
-
-def test_every_second_end_to_end_through_the_cli(tmp_path: Path) -> None:
-    job = f'[{PY}, -c, "import time; time.sleep(0.3)"]'
-    proj = Project(
-        tmp_path / "e2e",
-        f"version: 1\nprocesses:\n  tick:\n    args: {job}\n    schedule: '@every 1s'\n",
-    )
-    try:
-        started = proj.ok("start", "tick")
-        assert (started["status"], started["schedule"]["schedule"]) == ("scheduled", "@every 1s")
-        assert proj.run("wait", "tick", "--for", "running", "--timeout", "10s")[0] == 0
-        listed = proj.ok("schedule", "list", "--runs", "1")["schedules"]
-        assert [(s["name"], s["history"][0]["trigger"]) for s in listed] == [("tick", "schedule")]
-        stopped = proj.ok("stop", "tick")
-        assert (stopped["status"], stopped["schedule"]["paused"]) == ("stopped", True)
-        runs = proj.ok("schedule", "list", "tick")["schedules"][0]["runs"]
-        proj.ok("daemon", "stop")
-        offline = proj.ok("status", "tick")  # from disk: no supervisor is started
-        assert (offline["schedule"]["paused"], offline["schedule"]["runs"]) == (True, runs)
-        code, answer = proj.run("schedule", "run-now", "nope")
-        assert (code, answer["error_code"]) == (2, "PROCESS_NOT_FOUND")
-    finally:
-        proj.close()

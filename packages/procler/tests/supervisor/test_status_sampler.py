@@ -9,14 +9,13 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from fakes import FakeProcess
-from harness import PY, Project
-from test_wait import BOUND, SLEEP, NoSentinel
+from procler_testkit.fakes import FakeProcess
+from procler_testkit.harness import PY, Project
+from procler_testkit.in_process import BOUND, SLEEP, Commands, NoSentinel
 
 from procler.contexts import procfs
 from procler.supervisor.clock import Clock
 from procler.supervisor.core import Supervisor
-from procler.supervisor.handlers import Handlers
 from procler.supervisor.sampler import SAMPLE_EVERY, ProcessSampler, Sample, lifetime
 
 T0 = 1_000_000.0
@@ -132,7 +131,7 @@ def test_status_after_stop_and_restart_shows_the_new_state_at_once(tmp_path: Pat
     Project(root, f"version: 1\nprocesses:\n  api:\n    args: {SLEEP}\n")
     (root / ".procler" / "state").mkdir()
 
-    async def scenario(handlers: Handlers) -> None:
+    async def scenario(handlers: Commands) -> None:
         started = await handlers.start({"name": "api"})
         first = await handlers.status({"name": "api"})
         assert (first["status"], first["pid"], first["run"]) == ("running", started["pid"], 1)
@@ -163,7 +162,7 @@ def test_status_after_stop_and_restart_shows_the_new_state_at_once(tmp_path: Pat
         config = str(root / ".procler" / "config.yaml")
         sup = Supervisor(str(root), config, clock=StillClock(), sentinel=NoSentinel())
         try:
-            await asyncio.wait_for(scenario(Handlers(sup)), BOUND)
+            await asyncio.wait_for(scenario(Commands(sup)), BOUND)
         finally:
             await sup.close()
 

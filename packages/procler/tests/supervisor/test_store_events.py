@@ -10,8 +10,8 @@ from typing import Any
 
 import pytest
 
-from procler.supervisor import store as store_module
-from procler.supervisor.store import StateStore
+from procler.supervisor import state_store as store_module
+from procler.supervisor.state_store import StateStore
 
 
 def test_events_since_keeps_the_named_changes_after_the_mark_and_the_last_ones(

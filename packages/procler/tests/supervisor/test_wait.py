@@ -3,60 +3,19 @@ with its sentinel link injected, so no supervisor or sentinel process is spawned
 
 from __future__ import annotations
 
-import asyncio
-from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
 import pytest
-from harness import PY, Project
+from procler_testkit.harness import PY
+from procler_testkit.in_process import NEVER, SLEEP, Commands, supervise
 
 from procler.errors import ConditionImpossible, StartFailed, Timeout
-from procler.supervisor.core import Supervisor
-from procler.supervisor.handlers import Handlers
 
-NEVER = 3600.0  # a wait that ran its timeout would fail the test's own bound first
-BOUND = 60.0
-SLEEP = f'[{PY}, -c, "import time; time.sleep(600)"]'
 HEALTHY = "healthcheck: {exec: 'true', interval: 100ms}"
 
 
-class NoSentinel:
-    """Stands in for the sentinel process; the supervisor's close() stops what runs."""
-
-    pid = None
-
-    def __init__(self) -> None:
-        self.lines: list[str] = []
-
-    def tell(self, line: str) -> None:
-        self.lines.append(line)
-
-    async def close(self) -> None:
-        pass
-
-
-def supervise(
-    tmp_path: Path, config: str, scenario: Callable[[Handlers], Awaitable[None]]
-) -> list[str]:
-    """Run scenario against a supervisor of a new project; what the sentinel was told."""
-    root = tmp_path / "proj"
-    Project(root, config)
-    (root / ".procler" / "state").mkdir()
-    sentinel = NoSentinel()
-
-    async def main() -> None:
-        sup = Supervisor(str(root), str(root / ".procler" / "config.yaml"), sentinel=sentinel)
-        try:
-            await asyncio.wait_for(scenario(Handlers(sup)), BOUND)
-        finally:
-            await sup.close()
-
-    asyncio.run(main())
-    return sentinel.lines
-
-
-async def impossible(handlers: Handlers, **values: Any) -> ConditionImpossible:
+async def impossible(handlers: Commands, **values: Any) -> ConditionImpossible:
     with pytest.raises(ConditionImpossible) as caught:
         await handlers.wait({"for": "healthy", "timeout": NEVER, **values})
     return caught.value
@@ -81,7 +40,7 @@ processes:
     args: {SLEEP}
 """
 
-    async def scenario(handlers: Handlers) -> None:
+    async def scenario(handlers: Commands) -> None:
         with pytest.raises(StartFailed, match="broken failed during start"):
             await handlers.start({"name": "broken"})
         await handlers.start({"name": "done"})  # answers once healthy: it may not have ended
@@ -119,7 +78,7 @@ processes:
     healthcheck: {{exec: 'false', interval: 100ms}}
 """
 
-    async def scenario(handlers: Handlers) -> None:
+    async def scenario(handlers: Commands) -> None:
         await handlers.start({"name": "flaky"})
         err = await impossible(handlers, name="flaky")
         assert err.data is not None
@@ -145,7 +104,7 @@ groups:
   everything: {{processes: [migrate, api, worker]}}
 """
 
-    async def scenario(handlers: Handlers) -> None:
+    async def scenario(handlers: Commands) -> None:
         await handlers.start({"name": "api"})
         met = await handlers.wait({"group": "backend", "for": "healthy", "timeout": NEVER})
         assert [(p["name"], p["status"], p["condition_met"]) for p in met["processes"]] == [
@@ -177,7 +136,7 @@ processes:
     healthcheck: {{exec: 'false', interval: 100ms, start_period: 600s}}
 """
 
-    async def scenario(handlers: Handlers) -> None:
+    async def scenario(handlers: Commands) -> None:
         # start waits (bounded) for the health verdict, which does not come either
         assert (await handlers.start({"name": "slow", "timeout": 0.3}))["status"] == "running"
         with pytest.raises(Timeout) as caught:
@@ -196,7 +155,7 @@ processes:
     args: {SLEEP}
 """
 
-    async def scenario(handlers: Handlers) -> None:
+    async def scenario(handlers: Commands) -> None:
         await handlers.up({})
         met = await handlers.wait({"all": True, "for": "running", "timeout": NEVER})
         assert [(p["name"], p["condition_met"]) for p in met["processes"]] == [

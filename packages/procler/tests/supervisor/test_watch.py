@@ -8,10 +8,8 @@ import asyncio
 from collections.abc import Callable
 from pathlib import Path
 
-from harness import PY
-from test_wait import supervise
-
-from procler.supervisor.handlers import Handlers
+from procler_testkit.harness import PY
+from procler_testkit.in_process import Commands, supervise
 
 BOUND = 20.0
 SLEEP = f'[{PY}, -c, "import time; time.sleep(600)"]'
@@ -45,7 +43,7 @@ processes:
     args: {SLEEP}
 """
 
-    async def scenario(handlers: Handlers) -> None:
+    async def scenario(handlers: Commands) -> None:
         await handlers.up({})
         rts = handlers.sup.runtimes
         other = rts["other"].proc
@@ -83,7 +81,7 @@ processes:
     watch: {{paths: [conf], action: "exec:echo $PROCLER_PROCESS_NAME > out/built", debounce: 100ms}}
 """
 
-    async def scenario(handlers: Handlers) -> None:
+    async def scenario(handlers: Commands) -> None:
         await handlers.start({"name": "web"})
         await handlers.start({"name": "assets"})
         rts = handlers.sup.runtimes
@@ -114,7 +112,7 @@ processes:
     watch: {{paths: ["w/**"], debounce: 100ms}}
 """
 
-    async def scenario(handlers: Handlers) -> None:
+    async def scenario(handlers: Commands) -> None:
         await handlers.start({"name": "selfish"})
         rt = handlers.sup.runtimes["selfish"]
         await eventually(lambda: handlers.describe(rt)["watch"]["state"] == "suspended")
@@ -139,7 +137,7 @@ processes:
     watch: {{paths: ["**/*.py"], debounce: 100ms}}
 """
 
-    async def scenario(handlers: Handlers) -> None:
+    async def scenario(handlers: Commands) -> None:
         await handlers.start({"name": "app"})
         rt = handlers.sup.runtimes["app"]
         assert handlers.sup.watcher._roots == (

@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from agentcli.envelope import dumps
-from procler.supervisor.wire import encode
+from procler.supervisor.api.json_bytes import encode
 
 
 @dataclasses.dataclass

@@ -11,7 +11,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from officecli.design_diff.errors import NoHeaderError, WorkbookError
+from officecli.design_diff.errors import WorkbookError
 from officecli.design_diff.header import Header, find_header
 from officecli.design_diff.presets import Preset
 from officecli.readers import registry
@@ -217,8 +217,3 @@ def read_workbook(
     """Every sheet of an xlsx with its tables; bad input raises WorkbookError (exit 2)."""
     grids = workbook_grids(path, formulas=formulas, max_cells=max_cells)
     return [sheet_tables(grid, preset, header_row) for grid in grids]
-
-
-def require_tables(sheet: Sheet, path: str) -> None:
-    if not sheet.tables and sheet.cells:
-        raise NoHeaderError(f"{path}: sheet {sheet.name!r} has no table with a recognisable header")

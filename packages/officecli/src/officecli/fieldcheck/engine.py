@@ -228,15 +228,9 @@ def finish(plan: Plan, collector: Collector) -> None:
                 collector.add((0, 0, finding))
 
 
-def validate(ruleset: RuleSet, data: str | Path, options: Options) -> Result:
-    """Stream the data file through the compiled rules: a large plain CSV/TSV file through
-    the vectorised engine when it may (see `vector`), any other through this one."""
-    if options.engine != "python":
-        from officecli.fieldcheck.vector.choice import validate_plain
-
-        result = validate_plain(ruleset, Path(data), options)
-        if result is not None:
-            return result
+def validate_rows(ruleset: RuleSet, data: str | Path, options: Options) -> Result:
+    """Stream the data file through the compiled rules, chunk by chunk (the Python engine;
+    `run.validate_data` chooses between it and the vectorised one)."""
     with open_table(data, sheet=options.sheet, encoding=options.encoding) as table:
         plan = prepare(ruleset, table.columns, options)
         collector = Collector(options.max_findings)

@@ -9,10 +9,22 @@ from typing import Any
 from agentcli.errors import UsageError
 from agentcli.report import Report
 from officecli import __version__
-from officecli.fieldcheck.engine import Options, Result, validate
+from officecli.fieldcheck.engine import Options, Result, validate_rows
 from officecli.fieldcheck.findings import LINES_MEANING
 from officecli.fieldcheck.loader import load_rules
 from officecli.fieldcheck.model import RuleSet
+
+
+def validate_data(ruleset: RuleSet, data: str | Path, options: Options) -> Result:
+    """A large plain CSV/TSV file through the vectorised engine when it may (see `vector`),
+    any other through the Python engine."""
+    if options.engine != "python":
+        from officecli.fieldcheck.vector.choice import validate_plain
+
+        result = validate_plain(ruleset, Path(data), options)
+        if result is not None:
+            return result
+    return validate_rows(ruleset, data, options)
 
 
 def run_validation(
@@ -40,7 +52,7 @@ def run_validation(
         max_findings=max_findings,
         key=list(key) if key is not None else None,
     )
-    return build_report(ruleset, data, validate(ruleset, data, options), options)
+    return build_report(ruleset, data, validate_data(ruleset, data, options), options)
 
 
 def build_report(ruleset: RuleSet, data: str | Path, result: Result, options: Options) -> Report:

@@ -168,8 +168,6 @@ def forward_if_running(values: "dict[str, Any]", command: "Command") -> "Any":
     """Handler of the commands a supervisor answers when one runs; without one, they are
     answered from the state on disk (procler.cli.offline) and none is started, unless the
     disk cannot answer (a supervisor died with runs open: a new one sorts them out)."""
-    from procler.cli import offline
-
     config_path = config_path_of(values)
     give_up = time.monotonic() + CONNECT_WAIT
     while True:
@@ -178,6 +176,8 @@ def forward_if_running(values: "dict[str, Any]", command: "Command") -> "Any":
             return Raw(payload.decode("utf-8"), code)
         except NotRunning:
             pass
+        from procler.cli import offline  # the disk answers: only now its imports
+
         try:
             result = offline.answer(command.name, config_path, values)
         except offline.LockBusy as busy:

@@ -1,4 +1,4 @@
-"""The handlers of `procler define` and `procler remove` (declared in procler.cli.config),
+"""The handlers of `procler define` and `procler remove` (declared in procler.declarations.config),
 and what `procler run` uses to define a process and put the definition back when its start
 fails: the runtime definitions kept in .procler/state, changed from the CLI process.
 

@@ -1,12 +1,10 @@
-"""`procler events`: its declaration, and its handler, which reads the supervisor's event
-stream (GET /v1/events, Server-Sent Events over the project's socket) and prints every
-message as one NDJSON line. Without --follow it prints the snapshot and the buffered
-events, then ends; with it, new events until --timeout or Ctrl-C (exit 130)."""
+"""The handler of `procler events`, which reads the supervisor's event stream (GET
+/v1/events, Server-Sent Events over the project's socket) and prints every message as one
+NDJSON line. Without --follow it prints the snapshot and the buffered events, then ends;
+with it, new events until --timeout or Ctrl-C (exit 130)."""
 
-from agentcli.commands import Arg, Command
+from agentcli.commands import Command
 from agentcli.errors import UsageError
-from procler.cli.processes import SUPERVISED
-from procler.errors import ProcessNotFound
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -15,51 +13,6 @@ if TYPE_CHECKING:
     from typing import Any
 
     from agentcli.commands import Raw
-
-EVENTS_COMMANDS: "tuple[Command, ...]" = (
-    Command(
-        "events",
-        "the supervisor's event stream as NDJSON: a snapshot of every process, then status "
-        "transitions, health changes, recipe steps and (with --logs) output lines, each with a seq",
-        "procler.cli.events:show",
-        read_only=True,
-        args=(
-            Arg(
-                "--follow",
-                "keep printing new events until --timeout or Ctrl-C",
-                type="boolean",
-                short="-f",
-            ),
-            Arg(
-                "--since",
-                "resume after this seq (a message's seq): the buffered events after it, after "
-                "a gap message if some are no longer buffered",
-            ),
-            Arg(
-                "--logs",
-                "also the output lines of this process (repeatable, or comma-separated)",
-                multiple=True,
-            ),
-            Arg("--timeout", "with --follow: stop after this long", type="duration", default="30s"),
-        ),
-        examples=(
-            "procler events",
-            "procler events --follow --timeout 5m",
-            "procler events --follow --since 1764590000000042 --logs api --logs worker",
-        ),
-        errors=(*SUPERVISED, ProcessNotFound),
-        mode="stream",
-        output={
-            "type": "object",
-            "properties": {"messages": {"type": "array", "items": {"type": "object"}}},
-            "description": "the CLI prints each message as one NDJSON line instead: "
-            "{seq, ts, type: snapshot, processes} first, then status/health {seq, ts, type, "
-            "name, from, to, reason}, recipe_step {seq, ts, type, name, run_id, step, "
-            "action, from, to, reason}, log {seq, ts, type, name, run, stream, text}, gap {seq, type, "
-            "from, to} (events no longer buffered), dropped {seq, type, count, from, to}",
-        },
-    ),
-)
 
 
 def show(values: "dict[str, Any]", command: "Command") -> "Any":

@@ -1,5 +1,5 @@
-"""The handlers of `procler help-llm` and `procler config path` (declared in cli.config, which
-every CLI run imports anyway): what an agent reads before its first call.
+"""The handlers of `procler help-llm` and `procler config path` (declared in
+procler.declarations.config): what an agent reads before its first call.
 
 The guide is generated from the declarations (commands, their errors, the exit-code table);
 the workflows are data here, and a test parses every step with the real parser, so neither
@@ -43,7 +43,7 @@ def help_llm(values: "dict[str, Any]", command: "Command") -> "dict[str, Any]":
     from agentcli.errors import EXIT_CODE_MEANINGS
     from agentcli.main import with_builtins
     from agentcli.parser import usage_line
-    from procler.cli import APP
+    from procler.declarations import APP
 
     app = with_builtins(APP)
     errors: dict[str, dict[str, Any]] = {}

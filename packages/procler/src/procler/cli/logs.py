@@ -1,5 +1,5 @@
-"""`procler logs`: its declaration, and its handler, which queries the log store directly
-from the CLI process (no supervisor round trip).
+"""The handler of `procler logs`, which queries the log store directly from the CLI
+process (no supervisor round trip).
 
 The store's files are the source of truth, so logs stay readable when the supervisor is
 down, after it crashed, and for a process that died.
@@ -7,12 +7,11 @@ down, after it crashed, and for a process that died.
 
 import os
 
-from agentcli.commands import Arg, Command
+from agentcli.commands import Command
 from agentcli.errors import UsageError
 from procler import project
 from procler.errors import (
     ConfigInvalid,
-    ConfigNotFound,
     GroupNotFound,
     ProcessNotFound,
     RecipeNotFound,
@@ -22,58 +21,6 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from pathlib import Path
     from typing import Any
-
-LOGS_COMMANDS: "tuple[Command, ...]" = (
-    Command(
-        "logs",
-        "a process's output lines (stdout and stderr, every run) with filters; --follow streams NDJSON",
-        "procler.cli.logs:show",
-        read_only=True,
-        args=(
-            Arg(
-                "name",
-                "process name (a process with replicas: all its instances, interleaved; "
-                "or use --all / --group)",
-            ),
-            Arg("--all", "every process, interleaved by time", type="boolean"),
-            Arg("--group", "every member of this group, interleaved by time"),
-            Arg("--recipe", "the output of this recipe's steps (every run)"),
-            Arg("--tail", "at most this many lines (the newest)", type="integer", default=100),
-            Arg("--since", "only lines at or after this time (5m, 1h30m, or ISO-8601)"),
-            Arg("--until", "only lines at or before this time (5m, 1h30m, or ISO-8601)"),
-            Arg("--stream", "only this stream", choices=("stdout", "stderr")),
-            Arg("--grep", "only lines matching this regular expression"),
-            Arg(
-                "--run",
-                "which runs: current, previous, last-failed (the newest crashed run), N or all",
-                default="current",
-            ),
-            Arg(
-                "--follow",
-                "keep printing new lines as NDJSON until --timeout or Ctrl-C",
-                type="boolean",
-                short="-f",
-            ),
-            Arg("--timeout", "with --follow: stop after this long", type="duration", default="30s"),
-        ),
-        examples=(
-            "procler logs api --tail 50",
-            "procler logs api --stream stderr --since 5m --grep ERROR",
-            "procler logs api --run last-failed",
-            "procler logs --all --follow --timeout 10s",
-        ),
-        errors=(ConfigNotFound, ConfigInvalid, ProcessNotFound, GroupNotFound, RecipeNotFound),
-        output={
-            "type": "object",
-            "properties": {
-                "lines": {"type": "array", "items": {"type": "object"}},
-                "truncated": {"type": "boolean"},
-            },
-            "description": "each line: ts, stream, run, text (+ process with --all/--group); "
-            "--follow prints one line object per output line instead",
-        },
-    ),
-)
 
 
 def _known_runs(state: "str") -> "tuple[dict[str, int], dict[str, int]]":

@@ -36,7 +36,7 @@ from procler.selection import (
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from procler.supervisor.store import StateStore
+    from procler.supervisor.state_store import StateStore
 
 Answer = Callable[[dict[str, Any]], Any]
 
@@ -134,7 +134,7 @@ class DiskAnswers:
         """The state database, under the supervisor lock (None: nothing ever ran). A damaged
         one raises sqlite3.DatabaseError: the answer is declined, and a supervisor reports
         what is wrong with it (its log, its error)."""
-        from procler.supervisor.store import StateStore
+        from procler.supervisor.state_store import StateStore
 
         path = Path(project.state_dir(self.root)) / "state.db"
         with holding_lock(self.root):
@@ -148,8 +148,8 @@ class DiskAnswers:
     def _statuses(self, names: list[str], stopping: bool = False) -> list[dict[str, Any]] | None:
         """Each process's status (None if runs are open); stopping records desired stopped."""
         from procler.supervisor.schedule_store import ScheduleStore, summary
+        from procler.supervisor.state_store import NEVER_RAN
         from procler.supervisor.status import resting_status
-        from procler.supervisor.store import NEVER_RAN
 
         specs = self.config().processes
         out = []
@@ -227,12 +227,13 @@ class DiskAnswers:
     def history(self, values: dict[str, Any]) -> Any:
         """Read from the event table as a supervisor reads it (runs left open by a dead
         supervisor are simply not ended yet)."""
-        from procler.supervisor.history import history_named
+        from procler.supervisor.history import checked_limit, history_named
 
         config = self.config()
+        limit = checked_limit(values)
         try:
             with self._store() as store:
-                return self._warned(history_named(config, store, values))
+                return self._warned(history_named(config, store, values["name"], limit))
         except sqlite3.DatabaseError:
             return None
 

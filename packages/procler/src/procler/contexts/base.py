@@ -78,6 +78,10 @@ class RunningProcess(abc.ABC):
         `stat` is the main process's procfs.ProcStat when the caller already read it.
         """
 
+    def stop_reading(self) -> None:  # noqa: B027 - a hook: most runs hold nothing to release
+        """The run ended but its output did not within the drain bound (something it left
+        holds the stream): release what reads it, so no reader or socket outlives the run."""
+
 
 class ExecutionContext(abc.ABC):
     """Starts, signals and stops processes in one kind of place."""

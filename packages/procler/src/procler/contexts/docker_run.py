@@ -151,8 +151,10 @@ class DockerRun(RunningProcess):
         self._streams.append(stream)
         follow_in_thread(stream, to_lines, finish, self._queue, self.target.container[:40])
 
-    def close_streams(self) -> None:
-        """Stop following (the output of a run we no longer watch)."""
+    def stop_reading(self) -> None:
+        """Close the engine's streams: a reader thread blocked on one (an exec whose process
+        left a child holding its output, on an engine whose processes are not ours to
+        kill) ends, and its connection is released."""
         for stream in self._streams:
             with contextlib.suppress(Exception):
                 stream.close()

@@ -21,7 +21,7 @@ from procler.contexts.base import (
     OutputLine,
     RunningProcess,
 )
-from procler.contexts.daemon import FollowedDaemon, await_daemon, find_daemon
+from procler.contexts.daemon_mode import FollowedDaemon, await_daemon, find_daemon
 from procler.contexts.pipe_reader import PipeReader
 from procler.errors import StartFailed
 

@@ -29,7 +29,6 @@ PAGE_SIZE = os.sysconf("SC_PAGE_SIZE")
 class ProcStat:
     pid: int
     state: str
-    ppid: int
     pgrp: int
     cpu_seconds: float  # utime + stime
     rss_bytes: int
@@ -65,7 +64,6 @@ def read_stat(pid: int) -> ProcStat | None:
     return ProcStat(
         pid=pid,
         state=fields[0],
-        ppid=int(fields[1]),
         pgrp=int(fields[2]),
         cpu_seconds=(int(fields[11]) + int(fields[12])) / CLOCK_TICKS,
         rss_bytes=int(fields[21]) * PAGE_SIZE,

@@ -29,7 +29,6 @@ import shutil
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from types import TracebackType
 
 from procler.logs.record import encode_records
 from procler.logs.segment import (
@@ -239,12 +238,7 @@ class LogStore:
     def __enter__(self) -> LogStore:
         return self
 
-    def __exit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        tb: TracebackType | None,
-    ) -> None:
+    def __exit__(self, *_exc: object) -> None:
         self.close()
 
     def _open(self, process: str) -> _Writer:

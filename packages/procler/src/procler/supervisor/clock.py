@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
-import asyncio
 import time
 from functools import lru_cache
 
 from procler.logs.record import format_ts
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    import asyncio
 
 
 class Clock:
@@ -19,6 +22,9 @@ class Clock:
         return time.monotonic()
 
     async def sleep(self, seconds: float) -> None:
+        import asyncio  # loaded already where anything awaits; `iso` users (the CLI's
+        # answers from disk) need no event loop, and asyncio is 30 modules
+
         await asyncio.sleep(seconds)
 
     async def sleep_until(self, wall: float) -> None:
@@ -32,6 +38,8 @@ class Clock:
         not wait_for: no task per wait, and a readiness probe waits every 5 ms.)"""
         if event.is_set():
             return True
+        import asyncio  # see sleep
+
         try:
             async with asyncio.timeout(timeout):
                 await event.wait()

@@ -21,7 +21,7 @@ from procler.contexts.local import LocalContext
 from procler.errors import ProcessNotFound
 from procler.supervisor.clock import Clock
 from procler.supervisor.config_keeper import ConfigKeeper
-from procler.supervisor.events import EventBus
+from procler.supervisor.event_bus import EventBus
 from procler.supervisor.host import RuntimeHost
 from procler.supervisor.memory_guard import MemoryGuard
 from procler.supervisor.output_log import OutputLog
@@ -31,7 +31,7 @@ from procler.supervisor.runtime import ProcessRuntime
 from procler.supervisor.schedule_store import ScheduleStore
 from procler.supervisor.scheduler import Scheduler
 from procler.supervisor.sentinel_link import Sentinel, SentinelLink
-from procler.supervisor.store import StateStore
+from procler.supervisor.state_store import StateStore
 from procler.supervisor.watcher import Watcher
 
 log = logging.getLogger("procler.supervisor")

@@ -1,5 +1,5 @@
 """`procler history NAME`: what happened to a process, from the state database's event
-table (procler.supervisor.store), so it reads the same with or without a supervisor.
+table (procler.supervisor.state_store), so it reads the same with or without a supervisor.
 
 Three lists, each newest first and each at most --limit long, so a crash loop's many
 transitions never push the health moves or the exits out of the answer:
@@ -16,7 +16,7 @@ from agentcli.errors import UsageError
 from procler.config.model import ProjectConfig
 from procler.selection import instances
 from procler.supervisor.clock import iso
-from procler.supervisor.store import StateStore
+from procler.supervisor.state_store import StateStore
 
 DEFAULT_LIMIT = 10
 MOST = 1000  # the longest list one answer carries
@@ -70,11 +70,9 @@ def history(store: StateStore | None, name: str, limit: int) -> dict[str, Any]:
 
 
 def history_named(
-    config: ProjectConfig, store: StateStore | None, values: dict[str, Any]
+    config: ProjectConfig, store: StateStore | None, name: str, limit: int
 ) -> dict[str, Any]:
     """The history of a process, or of each instance of a process with replicas."""
-    name = values["name"]
-    limit = checked_limit(values)
     names = instances(config, name)
     if names == [name]:
         return history(store, name, limit)

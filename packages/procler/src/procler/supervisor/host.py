@@ -19,11 +19,11 @@ from procler import states
 from procler.config.model import Dependency, ProcessSpec
 from procler.contexts.base import OutputBatch, RunningProcess
 from procler.supervisor.clock import Clock
-from procler.supervisor.events import EventBus
+from procler.supervisor.event_bus import EventBus
 from procler.supervisor.output_log import OutputLog
 from procler.supervisor.runtime import ProcessRuntime
 from procler.supervisor.sentinel_link import Sentinel, register, unregister
-from procler.supervisor.store import StateStore
+from procler.supervisor.state_store import StateStore
 
 log = logging.getLogger("procler.supervisor")
 

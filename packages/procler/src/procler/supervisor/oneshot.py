@@ -104,6 +104,7 @@ async def run_once(
         await asyncio.wait_for(collector, DRAIN_WAIT)
     except TimeoutError:
         collector.cancel()  # something it started still holds the pipe; it was killed
+        proc.stop_reading()
         with contextlib.suppress(asyncio.CancelledError):
             await collector
     return OneShotResult(

@@ -5,6 +5,8 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass
 
+from procler.errors import PortInUse
+
 LISTEN = "0A"
 
 
@@ -79,3 +81,26 @@ def holder(port: int) -> PortHolder | None:
 def listening(port: int) -> bool:
     """Something listens on the port (cheap: the owner is not looked up)."""
     return bool(_listening_inodes(port))
+
+
+def refuse_taken(name: str, ports: tuple[int, ...], root: str) -> None:
+    """PORT_IN_USE when something already listens on one of a process's ports, naming it
+    (the Procler process of this project, or the pid and its command)."""
+    for port in ports:
+        held = holder(port)
+        if held is None:
+            continue
+        ours = project_process(held.pid, root)
+        data = {"name": name, "port": port, "pid": held.pid, "command": held.command}
+        if ours is not None:
+            raise PortInUse(
+                f"{name}: port {port} is already in use by Procler process {ours!r} "
+                f"(pid {held.pid})",
+                suggestion=f"`procler stop {ours}` first, or change {name}'s ports",
+                data={**data, "process": ours},
+            )
+        raise PortInUse(
+            f"{name}: port {port} is already in use by pid {held.pid} ({held.command})",
+            suggestion=f"stop pid {held.pid} or change {name}'s ports",
+            data=data,
+        )

@@ -374,7 +374,9 @@ class ProcessRuntime:
             leftovers = await self.context.reap_leftovers(proc)
         with contextlib.suppress(TimeoutError):
             await asyncio.wait_for(asyncio.shield(pump), DRAIN_WAIT)
-        pump.cancel()
+        if not pump.done():
+            pump.cancel()
+            proc.stop_reading()  # its output outlived it: nothing keeps reading it
         self.host.reaped(self, proc)
         if self.health is not None:
             self.health.end()

@@ -11,11 +11,11 @@ from typing import TYPE_CHECKING, Any
 from procler import __version__, project, states
 from procler.config.model import ProcessSpec
 from procler.supervisor.clock import iso
-from procler.supervisor.sampler import ProcessSampler
 
 if TYPE_CHECKING:
     from procler.supervisor.core import Supervisor
     from procler.supervisor.runtime import ProcessRuntime
+    from procler.supervisor.sampler import ProcessSampler
 
 
 # spec id -> (the spec, the row's start): made once per spec, as a status call makes a

@@ -1,7 +1,7 @@
 """A command's arguments as JSON: their schemas, and the argv a JSON call stands for.
 
 Shared by the MCP tools (tools, mcp_server) and the REST listener
-(procler.supervisor.rest_routes, openapi); it imports no CLI module, so the supervisor
+(procler.supervisor.api.rest_routes, openapi); it imports no CLI module, so the supervisor
 can use it.
 """
 

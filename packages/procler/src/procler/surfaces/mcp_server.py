@@ -2,11 +2,14 @@
 
 The SDK's low-level `Server` is used rather than `MCPServer`, whose tools are Python
 functions with schemas inferred from their signatures: ours come from the declarations.
-Calls run in a worker thread (handlers block on the supervisor's socket), so the server
-keeps answering pings meanwhile. The stdio transport points fd 1 at stderr while it
+`build_server` takes each tool's runner: here the CLI's (a worker thread each, as handlers
+block on the supervisor's socket, so the server keeps answering pings meanwhile); the
+supervisor's `serve --mcp` gives its own, which answer in process
+(procler.supervisor.api.mcp_http). The stdio transport points fd 1 at stderr while it
 serves, so nothing but protocol messages reaches stdout.
 """
 
+import functools
 import json
 
 import anyio
@@ -22,14 +25,15 @@ from procler.surfaces import tools
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from collections.abc import Callable
+    from collections.abc import Awaitable, Callable
     from typing import Any
 
     from mcp.server import ServerRequestContext
 
     from agentcli.commands import Command
 
-    Runner = Callable[[dict[str, Any]], tools.Envelope]
+    Runner = Callable[[dict[str, Any]], Awaitable[tools.Envelope]]
+    Call = Callable[[Command, dict[str, Any]], Awaitable[tools.Envelope]]
 
 WAIT_READY = types.Tool(
     name="procler_wait_ready",
@@ -80,33 +84,32 @@ def result(envelope: "dict[str, Any]") -> "types.CallToolResult":
     )
 
 
-def runners(
-    config: "str | None", keep: "Callable[[Command], bool] | None" = None
+def tool_table(
+    call: "Call", keep: "Callable[[Command], bool] | None" = None
 ) -> "dict[str, tuple[types.Tool, Runner]]":
-    """Every tool (of the commands `keep` accepts) with the function that answers it."""
+    """Every tool (of the commands `keep` accepts), each answered by `call`."""
     table: dict[str, tuple[types.Tool, Runner]] = {}
     for cmd in tools.tool_commands():
-        if keep is not None and not keep(cmd):
-            continue
-
-        def run(arguments: "dict[str, Any]", cmd: "Command" = cmd) -> "tools.Envelope":
-            return tools.call(cmd, arguments, config)
-
-        table[tools.tool_name(cmd)] = (command_tool(cmd), run)
-
-    def wait_ready(arguments: "dict[str, Any]") -> "tools.Envelope":
-        return tools.wait_ready(
-            list(arguments.get("names", [])), str(arguments.get("timeout", "30s")), config
-        )
-
-    table[WAIT_READY.name] = (WAIT_READY, wait_ready)
+        if keep is None or keep(cmd):
+            table[tools.tool_name(cmd)] = (command_tool(cmd), functools.partial(call, cmd))
+    table[WAIT_READY.name] = (WAIT_READY, functools.partial(tools.wait_ready, call=call))
     return table
 
 
-def build_server(
-    config: "str | None" = None, keep: "Callable[[Command], bool] | None" = None
-) -> "Server[Any]":
-    table = runners(config, keep)
+def runners(
+    config: "str | None", keep: "Callable[[Command], bool] | None" = None
+) -> "dict[str, tuple[types.Tool, Runner]]":
+    """The tools answered as the CLI answers: in a worker thread each (handlers block on
+    the supervisor's socket), so the server keeps answering pings meanwhile."""
+
+    async def call(cmd: "Command", arguments: "dict[str, Any]") -> "tools.Envelope":
+        return await anyio.to_thread.run_sync(tools.call, cmd, arguments, config)
+
+    return tool_table(call, keep)
+
+
+def build_server(table: "dict[str, tuple[types.Tool, Runner]]") -> "Server[Any]":
+    """The MCP server of these tools, each answered by its runner."""
 
     async def list_tools(
         ctx: "ServerRequestContext[Any]", params: "types.PaginatedRequestParams | None"
@@ -123,7 +126,7 @@ def build_server(
             )
             return result(failure(unknown)[0])
         _tool, run = entry
-        envelope, _code = await anyio.to_thread.run_sync(run, dict(params.arguments or {}))
+        envelope, _code = await run(dict(params.arguments or {}))
         return result(envelope)
 
     return Server(
@@ -136,7 +139,7 @@ def build_server(
 
 
 async def serve_stdio(config: "str | None") -> "None":
-    server = build_server(config)
+    server = build_server(runners(config))
     async with stdio_server() as (read_stream, write_stream):
         await server.run(read_stream, write_stream, server.create_initialization_options())
 

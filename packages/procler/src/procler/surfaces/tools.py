@@ -3,7 +3,9 @@
 A call's arguments become argv for the CLI's own parser (same validation, defaults and
 usage errors); the command's handler then runs (forwarding to the supervisor through
 procler.cli.client, or a local handler), and its result or exception becomes the CLI's
-envelope and exit code through agentcli.main. No MCP SDK here: listing tools is cheap.
+envelope and exit code through agentcli.main. That is how `procler mcp` (stdio, a CLI
+process) answers, and how a supervisor's HTTP surface runs a command the CLI runs itself
+(in a child process: procler.surfaces.local_call). No MCP SDK here: listing tools is cheap.
 """
 
 import json
@@ -14,13 +16,14 @@ from agentcli.errors import UsageError
 from agentcli.main import answer, failure, with_builtins
 from agentcli.parser import GLOBAL_ARGS, parse
 from agentcli.values import parse_duration
-from procler.cli import APP
+from procler.declarations import APP
 from procler.surfaces.arguments import input_schema as input_schema
 from procler.surfaces.arguments import to_argv as to_argv
 from procler.surfaces.arguments import tool_name as tool_name
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from collections.abc import Awaitable, Callable
     from typing import Any
 
     Envelope = tuple[dict[str, Any], int]
@@ -53,13 +56,29 @@ def annotations(cmd: "Command") -> "dict[str, bool]":
 def call(cmd: "Command", arguments: "dict[str, Any]", config: "str | None") -> "Envelope":
     """Run one command as the CLI would; the envelope and exit code it would print."""
     try:
-        parsed, values = parse(APP, to_argv(cmd, arguments, config))
+        argv = to_argv(cmd, arguments, config)
+    except UsageError as exc:
+        return failure(exc)
+    return run_argv(argv)
+
+
+def run_argv(argv: "list[str]") -> "Envelope":
+    """Parse argv with the declarations and run its command's handler here, as the CLI
+    does; the envelope and exit code it would print."""
+    try:
+        parsed, values = parse(APP, argv)
         for garg in GLOBAL_ARGS:
             values.pop(garg.dest, None)
         assert parsed is not None  # argv always names a command
         result = parsed.resolve()(values, parsed)
     except Exception as exc:  # noqa: BLE001 - becomes the CLI's error envelope, as in main
         return failure(exc)
+    return envelope_of(result)
+
+
+def envelope_of(result: "Any") -> "Envelope":
+    """A handler's result as the envelope and exit code the CLI would print: a forwarded
+    answer as it came, a stream (events) as its messages."""
     if isinstance(result, Raw):
         return json.loads(result.text), result.exit_code
     if isinstance(result, Outcome) and isinstance(result.payload, Raw):
@@ -69,23 +88,27 @@ def call(cmd: "Command", arguments: "dict[str, Any]", config: "str | None") -> "
     return answer(result)
 
 
-def wait_ready(names: "list[str]", timeout: "str", config: "str | None") -> "Envelope":
-    """Wait (within one timeout) until each process is ready: healthy when it has a
-    healthcheck, else running. Composed of the `status` and `wait` commands."""
+async def wait_ready(
+    arguments: "dict[str, Any]", call: "Callable[[Command, dict[str, Any]], Awaitable[Envelope]]"
+) -> "Envelope":
+    """The procler_wait_ready tool: wait (within one timeout) until each named process is
+    ready, healthy when it has a healthcheck, else running. Composed of the `status` and
+    `wait` commands, each answered by `call` (the CLI's, or a supervisor's in process)."""
+    timeout = str(arguments.get("timeout", "30s"))
     try:
         seconds = parse_duration(timeout)
     except ValueError as exc:
         return failure(UsageError(f"procler_wait_ready: {exc}", suggestion="give e.g. 30s"))
     deadline = time.monotonic() + seconds
     ready = []
-    for name in names:
-        env, code = call(APP.command("status"), {"name": name}, config)
+    for name in list(arguments.get("names", [])):
+        env, code = await call(APP.command("status"), {"name": name})
         if not env["success"]:
             return env, code
         condition = "healthy" if "health" in env["data"] else "running"
         left = max(deadline - time.monotonic(), 0.0)
-        env, code = call(
-            APP.command("wait"), {"name": name, "for": condition, "timeout": f"{left:.3f}"}, config
+        env, code = await call(
+            APP.command("wait"), {"name": name, "for": condition, "timeout": f"{left:.3f}"}
         )
         if not env["success"]:
             return env, code

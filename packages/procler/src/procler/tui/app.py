@@ -13,7 +13,7 @@ from textual.app import App, ComposeResult
 from textual.binding import BindingType
 from textual.widgets import DataTable, Footer, Static
 
-from procler.tui import keys
+from procler.tui import key_bindings as keys
 from procler.tui.asking import AskingActions
 from procler.tui.client import Answer, Client
 from procler.tui.feed import Feed

@@ -6,7 +6,7 @@ answer is the CLI's envelope and exit code, errors included (never an exception)
 
 from dataclasses import dataclass
 
-from procler.cli import APP
+from procler.declarations import APP
 from procler.surfaces import tools
 
 TYPE_CHECKING = False

@@ -8,7 +8,7 @@ from rich.text import Text
 from textual.command import DiscoveryHit, Hit, Hits, Provider
 from textual.screen import ModalScreen
 
-from procler.tui import keys
+from procler.tui import key_bindings as keys
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:

@@ -4,7 +4,7 @@ from agentcli.commands import Stream
 from procler.project import find_config
 from procler.tui.app import ProclerApp
 from procler.tui.client import Client
-from procler.tui.keys import load_keymap
+from procler.tui.key_bindings import load_keymap
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:

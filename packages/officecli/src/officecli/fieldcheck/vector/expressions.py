@@ -15,7 +15,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from officecli.fieldcheck.expr_parse import Node
-from officecli.fieldcheck.vector.filters import Batch, Filter, close_enough
+from officecli.fieldcheck.vector.batch import Batch, Filter, close_enough
 
 Vector = Callable[[Batch], Any]
 _NUMBER_KINDS = ("number", "integer")

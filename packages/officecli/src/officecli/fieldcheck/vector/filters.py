@@ -16,72 +16,17 @@ from officecli.fieldcheck.chunk import CompileContext
 from officecli.fieldcheck.model import RuleSpec
 from officecli.fieldcheck.text_checks import scalar_text
 from officecli.fieldcheck.values import CONVERTERS
-from officecli.fieldcheck.vector.arrays import Typed, strip, typed
+from officecli.fieldcheck.vector.arrays import typed
+from officecli.fieldcheck.vector.batch import Batch, Filter, close_enough
+from officecli.fieldcheck.vector.expressions import compile_filter
 
 _OPTIONS = re2.Options()
 _OPTIONS.log_errors = False
 _OPTIONS.never_nl = True  # no match crosses the line between two cells of the joined column
 
 
-class Batch:
-    """One batch of rows as Arrow arrays: raw texts, stripped texts, blanks, typed values."""
-
-    def __init__(self, raw: dict[str, pa.Array], types: dict[str, str]) -> None:
-        self.raw = raw
-        self.size = len(next(iter(raw.values()))) if raw else 0
-        self.types = types
-        self._stripped: dict[str, pa.Array] = {}
-        self._blank: dict[str, pa.Array] = {}
-        self._values: dict[str, Typed] = {}
-        self._nothing: pa.Array | None = None
-
-    def stripped(self, name: str) -> pa.Array:
-        if name not in self._stripped:
-            self._stripped[name] = strip(self.raw[name])
-        return self._stripped[name]
-
-    def blank(self, name: str) -> pa.Array:
-        if name not in self._blank:
-            self._blank[name] = pc.equal(pc.utf8_length(self.stripped(name)), 0)
-        return self._blank[name]
-
-    def typed(self, name: str) -> Typed:
-        if name not in self._values:
-            kind = self.types.get(name, "string")
-            self._values[name] = typed(self.raw[name], lambda: self.blank(name), kind)
-        return self._values[name]
-
-    def values(self, name: str) -> pa.Array:
-        return self.typed(name).values
-
-    def unusual(self, *names: str) -> pa.Array:
-        """Rows where any of these columns has a cell the Python parsers must read."""
-        masks = [self.typed(n).unusual for n in names if self.types.get(n, "string") != "string"]
-        return any_of(masks, self)
-
-    def everything(self) -> pa.Array:
-        return pc.invert(self.nothing())
-
-    def nothing(self) -> pa.Array:
-        if self._nothing is None:
-            self._nothing = pc.is_null(next(iter(self.raw.values())))  # cells are never null
-        return self._nothing
-
-
-def any_of(masks: list[pa.Array], b: Batch) -> pa.Array:
-    if not masks:
-        return b.nothing()
-    out = masks[0]
-    for mask in masks[1:]:
-        out = pc.or_(out, mask)
-    return out
-
-
 def _false_if_null(mask: pa.Array) -> pa.Array:
     return pc.fill_null(mask, False)
-
-
-Filter = Callable[[Batch], pa.Array]
 
 
 def _required(spec: RuleSpec, ctx: CompileContext) -> Filter:
@@ -218,12 +163,6 @@ def _compare(spec: RuleSpec, ctx: CompileContext) -> Filter:
     return candidates
 
 
-def close_enough(a: Any, b: Any) -> pa.Array:
-    """abs(a - b) <= 1e-9 * (1.0 + abs(a) + abs(b)), as the Python engine computes it."""
-    scale = pc.multiply(pc.add(pc.add(1.0, pc.abs(a)), pc.abs(b)), 1e-9)
-    return pc.less_equal(pc.abs(pc.subtract(a, b)), scale)
-
-
 def _sum_equals(spec: RuleSpec, ctx: CompileContext) -> Filter:
     total, parts = spec.params["total"], spec.params["parts"]
     tolerance = float(spec.params.get("tolerance", 0))
@@ -240,8 +179,6 @@ def _sum_equals(spec: RuleSpec, ctx: CompileContext) -> Filter:
 
 
 def _expression(spec: RuleSpec, ctx: CompileContext) -> Filter:
-    from officecli.fieldcheck.vector.expressions import compile_filter
-
     return compile_filter(spec.params["expr"][1], ctx.types)
 
 

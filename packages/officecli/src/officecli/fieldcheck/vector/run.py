@@ -18,7 +18,8 @@ from officecli.fieldcheck.checks import unique_hit, unique_key_kinds
 from officecli.fieldcheck.chunk import Check, Chunk, CompiledRule, Hits
 from officecli.fieldcheck.chunk_check import Collector, Hit, check_chunk
 from officecli.fieldcheck.engine import Plan
-from officecli.fieldcheck.vector.filters import FILTERS, Batch, Filter, any_of
+from officecli.fieldcheck.vector.batch import Batch, Filter, any_of
+from officecli.fieldcheck.vector.filters import FILTERS
 from officecli.fieldcheck.vector.scan import BLOCK_BYTES, Lines, NotPlain, blank_lines, blocks
 from officecli.fieldcheck.vector.uniques import UniqueKeys
 

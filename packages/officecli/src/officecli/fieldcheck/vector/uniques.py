@@ -8,7 +8,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from officecli.fieldcheck.values import CONVERTERS
-from officecli.fieldcheck.vector.filters import Batch
+from officecli.fieldcheck.vector.batch import Batch
 
 
 class UniqueKeys:

@@ -20,28 +20,29 @@ from procler.errors import (
     RunNotRunning,
     StepNotIdempotent,
 )
-from procler.logs.query import query
 from procler.project import recipe_log_name
-from procler.supervisor.recipes.model import (
+from procler.supervisor.recipes.dry_run import plan
+from procler.supervisor.recipes.records import RunRecords
+from procler.supervisor.recipes.run_record import (
     RunRecord,
     StepRecord,
     definition_hash,
     new_run,
     step_prefix,
 )
-from procler.supervisor.recipes.records import RunRecords
 from procler.supervisor.recipes.runner import RunControl, execute
 
 if TYPE_CHECKING:
-    from procler.supervisor.commands_api import CommandHandlers
+    from procler.supervisor.operations import Operations
 
 LOGGED_LINES = 200  # of the recipe's log read back for an interrupted step
+RUNS_SHOWN = 50  # newest runs `recipe runs` answers
 
 
 class RecipeEngine:
-    def __init__(self, handlers: CommandHandlers) -> None:
-        self.handlers = handlers
-        self.records = RunRecords(handlers.sup.store)
+    def __init__(self, ops: Operations) -> None:
+        self.ops = ops
+        self.records = RunRecords(ops.state_store())
         # recipe -> (run id, its task, its control)
         self.active: dict[str, tuple[str, asyncio.Task[None], RunControl]] = {}
         self._mark_interrupted()
@@ -64,27 +65,47 @@ class RecipeEngine:
     def _logged_output(self, run: RunRecord, step: StepRecord) -> str:
         """What a step printed before its supervisor died, from the recipe's log (where
         exec and snippet steps stream their lines), its last LOGGED_LINES lines."""
-        store = self.handlers.sup.output.store
-        if store is None:
-            return ""
-        store.flush()
-        lines = query(
-            store.directory,
-            recipe_log_name(run.recipe),
-            tail=LOGGED_LINES,
-            since=step.started_at,
-            run="all",
-        ).lines
+        lines = self.ops.logged_lines(
+            recipe_log_name(run.recipe), tail=LOGGED_LINES, since=step.started_at
+        )
         prefix = step_prefix(step.id)
         return "".join(
             line["text"][len(prefix) :] + "\n" for line in lines if line["text"].startswith(prefix)
         )
 
     def recipe(self, name: str) -> Recipe:
-        recipes = self.handlers.sup.config().recipes
+        recipes = self.ops.config().recipes
         if name not in recipes:
             raise RecipeNotFound.among(name, recipes)
         return recipes[name]
+
+    def listed(self) -> list[dict[str, Any]]:
+        """Each recipe of the config: name, description, on_error, number of steps."""
+        return [
+            {
+                "name": r.name,
+                "description": r.description,
+                "on_error": r.on_error,
+                "steps": len(r.steps),
+            }
+            for r in self.ops.config().recipes.values()
+        ]
+
+    def shown(self, name: str) -> dict[str, Any]:
+        """A recipe as defined, with the hash a run records."""
+        recipe = self.recipe(name)
+        return {**dataclasses.asdict(recipe), "definition_hash": definition_hash(recipe)}
+
+    def planned(self, name: str) -> dict[str, Any]:
+        """`recipe run --dry-run`: what each step would do now, writing nothing."""
+        return plan(self.ops, self.recipe(name))
+
+    def runs(self, name: str | None) -> list[dict[str, Any]]:
+        """The newest runs (of one recipe), without their steps."""
+        if name:
+            self.recipe(name)
+        found = self.records.runs(name, RUNS_SHOWN)
+        return [{k: v for k, v in r.as_dict().items() if k != "steps"} for r in found]
 
     def run_record(self, run_id: str) -> RunRecord:
         run = self.records.load(run_id)
@@ -99,7 +120,7 @@ class RecipeEngine:
 
     def _publish(self, run: RunRecord, step: StepRecord, src: str, reason: str) -> None:
         action = f"{step.kind} {step.target}"
-        self.handlers.sup.events.recipe_step(
+        self.ops.publish_recipe_step(
             run.recipe, run.run_id, step.id, action, src, step.status, reason
         )
 
@@ -109,7 +130,7 @@ class RecipeEngine:
             # its done callback (added first) has released it by the time this resumes
             await asyncio.shield(self.active[name][1])
         self._refuse_second(name)
-        run = new_run(f"{name}-{secrets.token_hex(4)}", recipe, self.handlers.sup.clock.time())
+        run = new_run(f"{name}-{secrets.token_hex(4)}", recipe, self.ops.clock.time())
         self._watched(run)
         self.records.save(run)
         return await self._launch(recipe, run, detach)
@@ -168,7 +189,7 @@ class RecipeEngine:
 
     async def _launch(self, recipe: Recipe, run: RunRecord, detach: bool) -> dict[str, Any]:
         control = RunControl()
-        task = asyncio.ensure_future(execute(self.handlers, self.records, recipe, run, control))
+        task = asyncio.ensure_future(execute(self.ops, self.records, recipe, run, control))
         self.active[recipe.name] = (run.run_id, task, control)
         task.add_done_callback(lambda _t: self._finished(recipe.name, run.run_id))
         if detach:

@@ -18,8 +18,8 @@ from collections.abc import Iterable
 from typing import Any
 
 from procler import recipe_states as rs
-from procler.supervisor.recipes.model import RunRecord, StepRecord
-from procler.supervisor.store import StateStore
+from procler.supervisor.recipes.run_record import RunRecord, StepRecord
+from procler.supervisor.state_store import StateStore
 
 _RUN_COLUMNS = (
     "run_id, recipe, definition_hash, status, started_at, ended_at, error, interrupted_step"

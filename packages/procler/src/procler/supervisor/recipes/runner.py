@@ -14,8 +14,8 @@ from procler import states
 from procler.config.model import Recipe, RecipeStep
 from procler.contexts.base import OutputBatch
 from procler.project import recipe_log_name
-from procler.supervisor.recipes.model import RunRecord, StepRecord, step_prefix
 from procler.supervisor.recipes.records import RunRecords
+from procler.supervisor.recipes.run_record import RunRecord, StepRecord, step_prefix
 from procler.supervisor.recipes.steps import (
     STREAMED,
     StepOutcome,
@@ -26,7 +26,7 @@ from procler.supervisor.recipes.steps import (
 )
 
 if TYPE_CHECKING:
-    from procler.supervisor.commands_api import CommandHandlers
+    from procler.supervisor.operations import Operations
 
 log = logging.getLogger("procler.recipes")
 RETRY_MAX = 30.0  # seconds: the longest delay between two attempts of a step
@@ -44,7 +44,7 @@ class RunControl:
 
 
 async def execute(
-    handlers: CommandHandlers,
+    ops: Operations,
     records: RunRecords,
     recipe: Recipe,
     run: RunRecord,
@@ -58,7 +58,7 @@ async def execute(
     but for the step in progress, and a step costs one write, not two; a write that only
     moves idempotent steps may wait a few ms (records.CHECKPOINT_WITHIN), as a resume
     runs those again anyway."""
-    clock, store = handlers.sup.clock, handlers.sup.store
+    clock = ops.clock
     failed = False
     changed: list[StepRecord] = []  # not written yet
     for record, step in zip(run.steps, recipe.steps, strict=True):
@@ -70,7 +70,7 @@ async def execute(
             # a step with `when` decides for itself (e.g. a cleanup)
             run.move_step(record, rs.SKIPPED, "an earlier step failed (on_error: stop)")
             continue
-        why_not = condition_met(handlers, step, {s.id: s.status for s in run.steps})
+        why_not = condition_met(ops, step, {s.id: s.status for s in run.steps})
         if why_not is not None:
             record.output = f"when does not hold: {why_not}"
             run.move_step(record, rs.SKIPPED, record.output)
@@ -84,8 +84,8 @@ async def execute(
         else:
             records.save(run, changed)
         changed = [record]
-        mark = store.event_mark()
-        current = asyncio.ensure_future(_attempts(handlers, run, step, record))
+        mark = ops.event_mark()
+        current = asyncio.ensure_future(_attempts(ops, run, step, record))
         control.step = current
         try:
             outcome = await current
@@ -111,9 +111,9 @@ async def execute(
             record.truncated = outcome.truncated
             run.move_step(record, rs.SUCCEEDED)
         record.ended_at = clock.time()
-        names = step_processes(handlers, step)
-        record.transitions = store.events_since(mark, names) if names else []
-        _log(handlers, run, record)
+        names = step_processes(ops, step)
+        record.transitions = ops.events_since(mark, names) if names else []
+        _log(ops, run, record)
     run.move(rs.RUN_FAILED if failed else rs.RUN_SUCCEEDED)
     failure = next((s for s in run.steps if s.status == rs.FAILED and not s.ignored_error), None)
     run.error = None if failure is None else f"step {failure.id} failed: {failure.error}"
@@ -121,42 +121,39 @@ async def execute(
     records.save(run, changed)
 
 
-def _streamer(
-    handlers: CommandHandlers, run: RunRecord, record: StepRecord
-) -> Callable[[OutputBatch], None]:
+def _streamer(ops: Operations, run: RunRecord, record: StepRecord) -> Callable[[OutputBatch], None]:
     """Where a step's output goes as it comes: the log store under the recipe, each line
     marked with the step (what an interrupted step printed survives the supervisor)."""
     name, prefix = recipe_log_name(run.recipe), step_prefix(record.id)
 
     def put(batch: OutputBatch) -> None:
         texts = [prefix + text for text in batch.texts]
-        handlers.sup.output.append(name, 1, dataclasses.replace(batch, texts=texts))
+        ops.log_output(name, dataclasses.replace(batch, texts=texts))
 
     return put
 
 
-def _log(handlers: CommandHandlers, run: RunRecord, record: StepRecord) -> None:
+def _log(ops: Operations, run: RunRecord, record: StepRecord) -> None:
     """The step's output (unless streamed), and its error, into the log store under the
     recipe."""
-    now = handlers.sup.clock.time()
-    output = handlers.sup.output
+    now = ops.clock.time()
     lines = [step_prefix(record.id) + line for line in record.output.splitlines()]
     if lines and record.kind not in STREAMED:
-        output.append(recipe_log_name(run.recipe), 1, OutputBatch("stdout", lines, now))
+        ops.log_output(recipe_log_name(run.recipe), OutputBatch("stdout", lines, now))
     if record.error:
         failed = f"[{record.id}] {record.status}: {record.error}"
-        output.append(recipe_log_name(run.recipe), 1, OutputBatch("stderr", [failed], now))
+        ops.log_output(recipe_log_name(run.recipe), OutputBatch("stderr", [failed], now))
 
 
 async def _attempts(
-    handlers: CommandHandlers, run: RunRecord, step: RecipeStep, record: StepRecord
+    ops: Operations, run: RunRecord, step: RecipeStep, record: StepRecord
 ) -> StepOutcome:
     """The step, again after a failure while retries are left (the delay doubling from
     retry_delay, capped)."""
     while True:
         record.attempts += 1
         try:
-            return await run_step(handlers, step, _streamer(handlers, run, record))
+            return await run_step(ops, step, _streamer(ops, run, record))
         except AgentError:
             if record.attempts > step.retries:
                 raise

@@ -1,6 +1,6 @@
-"""What each kind of recipe step does, through the same handlers as the commands it names
-(`stop: api` is `procler stop api`, `snippet: X` is `procler snippet run X`) and the one-off
-runner `procler exec` uses; and whether a step's `when` holds."""
+"""What each kind of recipe step does, through the Operations as the command it names
+does (`stop: api` stops as `procler stop api` does, `snippet: X` runs as `procler snippet
+run X`, `exec:` as `procler exec`); and whether a step's `when` holds."""
 
 from __future__ import annotations
 
@@ -8,22 +8,15 @@ import asyncio
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from procler import states
 from procler.config.graph import DependencyGraph
 from procler.config.model import RecipeStep
 from procler.contexts.base import OutputBatch
-from procler.errors import ConditionImpossible, Timeout
-from procler.supervisor.exec_command import run_command
-from procler.supervisor.ports import listening
-from procler.supervisor.snippets import run_snippet
-from procler.supervisor.waiting import wait_members
+from procler.selection import instances, split_named
 
 if TYPE_CHECKING:
-    from procler.supervisor.commands_api import CommandHandlers
-    from procler.supervisor.runtime import ProcessRuntime
+    from procler.supervisor.operations import Operations, Row
 
 
-PORT_POLL = 0.02  # seconds between looks at the ports of a wait_for port
 STREAMED = ("exec", "snippet")  # step kinds whose output reaches the log store as it comes
 
 
@@ -43,21 +36,24 @@ def exec_outcome(data: dict[str, Any]) -> StepOutcome:
     return StepOutcome(data["stdout"] + data["stderr"], data["exit_code"], data["truncated"])
 
 
-def _statuses(answer: dict[str, Any]) -> str:
-    listed = answer.get("processes") or [answer]
-    return "\n".join(f"{p['name']} is {p['status']}" for p in listed)
+def _statuses(rows: list[Row]) -> StepOutcome:
+    return StepOutcome("\n".join(f"{p['name']} is {p['status']}" for p in rows))
+
+
+def _target(ops: Operations, target: str, rows: list[Row]) -> StepOutcome:
+    """A process step says its target's status (rolled up over its instances)."""
+    return _statuses([split_named(ops.config(), target, rows)[0]])
 
 
 async def run_step(
-    handlers: CommandHandlers, step: RecipeStep, on_output: Callable[[OutputBatch], None]
+    ops: Operations, step: RecipeStep, on_output: Callable[[OutputBatch], None]
 ) -> StepOutcome:
     """Do one step; an AgentError says why it failed (exec failures carry their output).
     An exec or snippet step's output also goes to on_output as it comes."""
-    target = {"name": step.target, "timeout": step.timeout}
+    target = step.target
     if step.kind == "exec":
-        data = await run_command(
-            handlers.sup,
-            step.target,
+        data = await ops.run_command(
+            target,
             context=step.context,
             container=step.container,
             cwd=step.cwd,
@@ -66,51 +62,35 @@ async def run_step(
         )
         return exec_outcome(data)
     if step.kind == "snippet":
-        snippet = handlers.sup.config().snippets[step.target]
-        given = dict(step.args)
-        data = await run_snippet(handlers.sup, snippet, given, True, snippet.timeout, on_output)
+        data = await ops.run_snippet(target, dict(step.args), confirmed=True, on_output=on_output)
         return exec_outcome(data)
     if step.kind == "wait":
         await asyncio.sleep(step.seconds)
         return StepOutcome(f"waited {step.seconds:g}s")
     if step.kind == "wait_for":
-        return await _wait_for(handlers, step)
-    doing = {
-        "start": handlers.start,
-        "stop": handlers.stop,
-        "restart": handlers.restart,
-        "group_start": handlers.group_start,
-        "group_stop": handlers.group_stop,
-    }[step.kind]
-    return StepOutcome(_statuses(await doing(target)))
+        if step.condition == "port":
+            ports = await ops.wait_for_ports(target, step.timeout)
+            return StepOutcome(f"{target} listens on {', '.join(str(p) for p in ports)}")
+        status = await ops.wait_for(target, step.condition, step.timeout)
+        return StepOutcome(f"{target} is {status} ({step.condition})")
+    if step.kind == "start":
+        names = instances(ops.config(), target)
+        return _target(ops, target, await ops.start(names, timeout=step.timeout))
+    if step.kind == "stop":
+        return _target(ops, target, await ops.stop(instances(ops.config(), target)))
+    if step.kind == "restart":
+        names = instances(ops.config(), target)
+        return _target(ops, target, await ops.restart(names, timeout=step.timeout))
+    if step.kind == "group_start":
+        return _statuses(await ops.start_group(target, timeout=step.timeout))
+    assert step.kind == "group_stop", f"a step kind the config builds: {step.kind}"
+    return _statuses(await ops.stop_group(target))
 
 
-async def _wait_for(handlers: CommandHandlers, step: RecipeStep) -> StepOutcome:
-    """Wait on the real condition (as depends_on conditions are checked), bounded."""
-    rt = handlers.sup.runtime(step.target)
-    if step.condition == "port":
-        return await _wait_for_ports(rt, step.timeout)
-    condition = "started" if step.condition == "running" else step.condition
-
-    def met(r: ProcessRuntime) -> bool:
-        return states.dependency_met(condition, r.status, r.log_ready)
-
-    def why_not(r: ProcessRuntime) -> str | None:
-        return f"it is {r.status}" if states.dependency_impossible(condition, r.status) else None
-
-    await wait_members([rt], met, why_not, step.timeout)
-    if met(rt):
-        return StepOutcome(f"{rt.name} is {rt.status} ({step.condition})")
-    reason = why_not(rt)
-    if reason is not None:
-        raise ConditionImpossible(f"{rt.name} cannot be {step.condition}: {reason}")
-    raise Timeout(f"{rt.name} not {step.condition} after {step.timeout:g}s: it is {rt.status}")
-
-
-def step_processes(handlers: CommandHandlers, step: RecipeStep) -> list[str]:
+def step_processes(ops: Operations, step: RecipeStep) -> list[str]:
     """The processes a step acts on: a start's with what it starts first, a group's
     members; none for exec, snippet and wait (nor for a group a reload removed)."""
-    cfg = handlers.sup.config()
+    cfg = ops.config()
     group = cfg.groups.get(step.target)
     members = list(group.processes) if group is not None else []
     if step.kind in ("start", "group_start"):
@@ -121,9 +101,7 @@ def step_processes(handlers: CommandHandlers, step: RecipeStep) -> list[str]:
     return [step.target] if step.kind in ("stop", "restart", "wait_for") else []
 
 
-def condition_met(
-    handlers: CommandHandlers, step: RecipeStep, outcomes: dict[str, str]
-) -> str | None:
+def condition_met(ops: Operations, step: RecipeStep, outcomes: dict[str, str]) -> str | None:
     """None when the step may run; else why not (its `when` does not hold now)."""
     when = step.when
     if when is None:
@@ -131,25 +109,5 @@ def condition_met(
     if when.step is not None:
         outcome = outcomes.get(when.step, "pending")
         return None if outcome == when.outcome else f"step {when.step} is {outcome}"
-    status = handlers.sup.runtime(when.process or "").status
+    status = ops.status_of(when.process or "")
     return None if status == when.status else f"{when.process} is {status}"
-
-
-async def _wait_for_ports(rt: ProcessRuntime, timeout: float) -> StepOutcome:
-    """Until every declared port of the process is listening; a port opening is no status
-    change, so it is looked up every PORT_POLL seconds, bounded by the timeout (the end of
-    the process wakes the wait at once)."""
-    deadline = rt.clock.monotonic() + timeout
-    while True:
-        closed = [port for port in rt.spec.ports if not listening(port)]
-        if not closed:
-            ports = ", ".join(str(p) for p in rt.spec.ports)
-            return StepOutcome(f"{rt.name} listens on {ports}")
-        if rt.status in states.AT_REST:
-            raise ConditionImpossible(
-                f"{rt.name} will not open port {closed[0]}: it is {rt.status}"
-            )
-        left = deadline - rt.clock.monotonic()
-        if left <= 0:
-            raise Timeout(f"{rt.name}: port {closed[0]} not listening after {timeout:g}s")
-        await rt.wait_until(lambda r: r.status in states.AT_REST, min(PORT_POLL, left))

@@ -1,8 +1,0 @@
-"""Reader tests; the Markdown-structure helpers they share live in markdown_tree."""
-
-from __future__ import annotations
-
-import sys
-from pathlib import Path
-
-sys.path.insert(0, str(Path(__file__).parent))

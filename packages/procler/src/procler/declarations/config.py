@@ -1,0 +1,226 @@
+"""The configuration commands (config init/validate/explain/show/schema/path, define,
+remove, list, help-llm): their declarations. They run in the CLI process (procler.cli.config,
+procler.cli.definitions, procler.cli.guide)."""
+
+from agentcli.commands import Arg, Command
+from agentcli.errors import ConditionNotMet
+from procler.errors import (
+    ConfigExists,
+    ConfigInvalid,
+    ConfigNotFound,
+    Conflict,
+    NamespaceNotFound,
+    StateDirUnwritable,
+    SupervisorUnavailable,
+)
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    pass
+
+HANDLERS = "procler.cli.config:"
+DEFINITIONS = "procler.cli.definitions:"
+GUIDE = "procler.cli.guide:"
+FINDING = {
+    "type": "object",
+    "description": "one finding: where it is and how to fix it",
+    "properties": {
+        "file": {"type": "string"},
+        "line": {"type": "integer"},
+        "column": {"type": "integer"},
+        "path": {"type": "string", "description": "YAML path, e.g. processes.web.depends_on[0]"},
+        "message": {"type": "string"},
+        "suggestion": {"type": "string"},
+    },
+}
+NAME = Arg("name", "process name (at most 128 letters, digits, '-' and '_')", required=True)
+DOCKER_ARGS = (
+    Arg("--image", "run in a container Procler creates from this image (never pulled)"),
+    Arg("--container", "run the command in this existing container (alone: start/stop it)"),
+)
+
+CONFIG_COMMANDS: "tuple[Command, ...]" = (
+    Command(
+        "config init",
+        "create .procler/config.yaml (a commented template) and .procler/.gitignore here",
+        HANDLERS + "init",
+        args=(Arg("--force", "overwrite an existing config", type="boolean"),),
+        idempotent=False,
+        examples=("procler config init", "procler config init --force"),
+        errors=(ConfigExists,),
+        output={
+            "type": "object",
+            "properties": {
+                "config": {"type": "string"},
+                "root": {"type": "string"},
+                "written": {"type": "array", "items": {"type": "string"}},
+            },
+        },
+    ),
+    Command(
+        "config validate",
+        "check the config; exit 1 with every finding (file, line, column, path) when invalid",
+        HANDLERS + "validate",
+        read_only=True,
+        examples=("procler config validate", "procler --config other.yaml config validate"),
+        errors=(ConfigNotFound, ConditionNotMet),
+        output={
+            "type": "object",
+            "properties": {
+                "valid": {"type": "boolean"},
+                "config": {"type": "string"},
+                "summary": {"type": "string"},
+                "errors": {"type": "array", "items": FINDING},
+                "warnings": {
+                    "type": "array",
+                    "items": FINDING,
+                    "description": "accepted, but read differently or not acted on yet",
+                },
+            },
+        },
+    ),
+    Command(
+        "config explain",
+        "say in plain language what the config runs, where, in which order, and how health is checked",
+        HANDLERS + "explain",
+        read_only=True,
+        examples=("procler config explain",),
+        errors=(ConfigNotFound, ConfigInvalid),
+        output={
+            "type": "object",
+            "properties": {
+                "paragraph": {"type": "string"},
+                "start_order": {
+                    "type": "array",
+                    "description": "levels; processes in one level can start together",
+                    "items": {"type": "array", "items": {"type": "string"}},
+                },
+                "counts": {"type": "object"},
+            },
+        },
+    ),
+    Command(
+        "config show",
+        "the resolved config as JSON: variables substituted, defaults filled, paths absolute",
+        HANDLERS + "show",
+        read_only=True,
+        examples=("procler config show",),
+        errors=(ConfigNotFound, ConfigInvalid),
+        output={
+            "type": "object",
+            "description": "root, config_path, vars, processes, groups, logs",
+        },
+    ),
+    Command(
+        "config schema",
+        "the JSON Schema of the config file, every key with its type and rules",
+        "procler.config.reference:schema_command",
+        examples=("procler config schema",),
+        output={"type": "object", "description": "a JSON Schema (draft 2020-12)"},
+    ),
+    Command(
+        "define",
+        "add a process to the project without editing the config (kept in .procler/state)",
+        DEFINITIONS + "define",
+        args=(
+            NAME,
+            Arg("--command", "shell command to run (optional with --image or --container)"),
+            Arg("--cwd", "working directory (default: the project root)", type="path"),
+            Arg("--env", "environment variable KEY=VALUE", type="key_value", multiple=True),
+            *DOCKER_ARGS,
+            Arg(
+                "--force", "replace a different runtime definition of the same name", type="boolean"
+            ),
+        ),
+        examples=(
+            "procler define tail --command 'tail -f app.log'",
+            "procler define api --command 'uvicorn app:app' --env PORT=8001 --force",
+            "procler define cache --image redis:7 --command 'redis-server --port 6390'",
+        ),
+        errors=(ConfigNotFound, ConfigInvalid, Conflict, StateDirUnwritable),
+        output={
+            "type": "object",
+            "properties": {
+                "name": {"type": "string"},
+                "changed": {"type": "boolean", "description": "false: the same definition existed"},
+                "process": {"type": "object"},
+            },
+        },
+    ),
+    Command(
+        "remove",
+        "remove a runtime definition (config processes are edited in the config instead)",
+        DEFINITIONS + "remove",
+        args=(NAME,),
+        destructive=True,
+        examples=("procler remove tail",),
+        errors=(ConfigNotFound, ConfigInvalid, Conflict, StateDirUnwritable, SupervisorUnavailable),
+        output={
+            "type": "object",
+            "properties": {"name": {"type": "string"}, "changed": {"type": "boolean"}},
+        },
+    ),
+    Command(
+        "list",
+        "list every process definition with its source (config or runtime)",
+        HANDLERS + "list_processes",
+        read_only=True,
+        args=(
+            Arg(
+                "--tag", "only processes carrying this tag (repeatable: any of them)", multiple=True
+            ),
+            Arg(
+                "--resolve",
+                "each process's whole resolved definition (vars substituted, defaults filled)",
+                type="boolean",
+            ),
+            Arg("--namespace", "only the processes of these namespaces (comma-separated)"),
+        ),
+        examples=(
+            "procler list",
+            "procler list --tag backend",
+            "procler list --resolve",
+            "procler list --namespace backend",
+        ),
+        errors=(ConfigNotFound, ConfigInvalid, NamespaceNotFound),
+        output={
+            "type": "object",
+            "properties": {
+                "processes": {"type": "array", "items": {"type": "object"}},
+                "count": {"type": "integer"},
+            },
+        },
+    ),
+    Command(
+        "help-llm",
+        "a compact guide for an agent: every command, common workflows, error codes, exit codes",
+        GUIDE + "help_llm",
+        read_only=True,
+        examples=("procler help-llm",),
+        output={
+            "type": "object",
+            "properties": {
+                "commands": {"type": "array", "items": {"type": "object"}},
+                "workflows": {"type": "array", "items": {"type": "object"}},
+                "errors": {"type": "array", "items": {"type": "object"}},
+                "exit_codes": {"type": "object"},
+            },
+        },
+    ),
+    Command(
+        "config path",
+        "where the config is (found walking up, or --config), or where `config init` would put it",
+        GUIDE + "config_path",
+        read_only=True,
+        examples=("procler config path",),
+        errors=(ConfigNotFound,),
+        output={
+            "type": "object",
+            "properties": {
+                "config": {"type": "string"},
+                "exists": {"type": "boolean"},
+                "root": {"type": "string"},
+            },
+        },
+    ),
+)

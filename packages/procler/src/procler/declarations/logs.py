@@ -1,0 +1,67 @@
+"""`procler logs`: its declaration; its handler (procler.cli.logs) queries the log store
+from where it is asked, with no supervisor round trip."""
+
+from agentcli.commands import Arg, Command
+from procler.errors import (
+    ConfigInvalid,
+    ConfigNotFound,
+    GroupNotFound,
+    ProcessNotFound,
+    RecipeNotFound,
+)
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    pass
+
+LOGS_COMMANDS: "tuple[Command, ...]" = (
+    Command(
+        "logs",
+        "a process's output lines (stdout and stderr, every run) with filters; --follow streams NDJSON",
+        "procler.cli.logs:show",
+        read_only=True,
+        args=(
+            Arg(
+                "name",
+                "process name (a process with replicas: all its instances, interleaved; "
+                "or use --all / --group)",
+            ),
+            Arg("--all", "every process, interleaved by time", type="boolean"),
+            Arg("--group", "every member of this group, interleaved by time"),
+            Arg("--recipe", "the output of this recipe's steps (every run)"),
+            Arg("--tail", "at most this many lines (the newest)", type="integer", default=100),
+            Arg("--since", "only lines at or after this time (5m, 1h30m, or ISO-8601)"),
+            Arg("--until", "only lines at or before this time (5m, 1h30m, or ISO-8601)"),
+            Arg("--stream", "only this stream", choices=("stdout", "stderr")),
+            Arg("--grep", "only lines matching this regular expression"),
+            Arg(
+                "--run",
+                "which runs: current, previous, last-failed (the newest crashed run), N or all",
+                default="current",
+            ),
+            Arg(
+                "--follow",
+                "keep printing new lines as NDJSON until --timeout or Ctrl-C",
+                type="boolean",
+                short="-f",
+            ),
+            Arg("--timeout", "with --follow: stop after this long", type="duration", default="30s"),
+        ),
+        examples=(
+            "procler logs api --tail 50",
+            "procler logs api --stream stderr --since 5m --grep ERROR",
+            "procler logs api --run last-failed",
+            "procler logs --all --follow --timeout 10s",
+        ),
+        errors=(ConfigNotFound, ConfigInvalid, ProcessNotFound, GroupNotFound, RecipeNotFound),
+        output={
+            "type": "object",
+            "properties": {
+                "lines": {"type": "array", "items": {"type": "object"}},
+                "truncated": {"type": "boolean"},
+            },
+            "description": "each line: ts, stream, run, text (+ process with --all/--group); "
+            "--follow prints one line object per output line instead",
+        },
+    ),
+)

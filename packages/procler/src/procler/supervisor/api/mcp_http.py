@@ -1,0 +1,89 @@
+"""`procler serve --mcp`: the MCP tools as Streamable HTTP on the listener, answered in the
+supervisor.
+
+Mounted at /mcp behind the listener's security layer, so the same Host, Origin and token
+rules hold. Stateless with JSON answers: each POST is a whole exchange, so nothing lives
+between requests. A tool call's arguments become argv for the declarations' parser (the
+CLI's validation, defaults and usage errors), then run where REST runs them (dispatch): the
+supervisor's own commands in process, from its command table, never through its own
+socket. A read-only listener serves only the read-only tools; `serve` is never a tool here
+(it would move the listener its call came through).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from collections.abc import AsyncIterator, Awaitable, Callable
+from typing import Any
+
+from mcp.server.streamable_http_manager import StreamableHTTPSessionManager
+
+from agentcli.commands import Command
+from agentcli.errors import UsageError
+from agentcli.main import failure
+from agentcli.parser import GLOBAL_ARGS, parse
+from procler.supervisor.api.command_routes import Api, Outcome
+from procler.supervisor.api.dispatch import Dispatch
+from procler.surfaces.arguments import to_argv
+from procler.surfaces.mcp_server import build_server, tool_table
+
+START_WAIT = 5.0  # seconds for the session manager's task group to start
+
+
+def served(read_only: bool) -> Callable[[Command], bool]:
+    def keep(cmd: Command) -> bool:
+        return cmd.name != "serve" and (cmd.read_only or not read_only)
+
+    return keep
+
+
+def answering(api: Api) -> Callable[[Command, dict[str, Any]], Awaitable[Outcome]]:
+    """A tool call answered in this supervisor: its arguments parsed as the CLI parses
+    them, then run where REST runs a command (dispatch)."""
+    dispatch = Dispatch(api)
+
+    async def call(cmd: Command, arguments: dict[str, Any]) -> Outcome:
+        try:
+            argv = to_argv(cmd, arguments, None)
+            parsed, values = parse(api.app, argv)
+        except UsageError as exc:
+            return failure(exc)
+        assert parsed is not None  # argv always names a command
+        for arg in (*GLOBAL_ARGS, *api.app.global_args):
+            values.pop(arg.dest, None)
+        return await dispatch.run(parsed, values, argv)
+
+    return call
+
+
+@contextlib.asynccontextmanager
+async def mcp_app(api: Api, read_only: bool) -> AsyncIterator[Any]:
+    """The ASGI app of MCP requests, live while the context is.
+
+    The SDK's manager holds an anyio task group, which must be left by the task that
+    entered it: it runs in a task of its own, whichever tasks open and close the listener.
+    """
+    manager = StreamableHTTPSessionManager(
+        build_server(tool_table(answering(api), served(read_only))),
+        stateless=True,
+        json_response=True,
+    )
+    started, done = asyncio.Event(), asyncio.Event()
+
+    async def hold() -> None:
+        async with manager.run():
+            started.set()
+            await done.wait()
+
+    task = asyncio.create_task(hold())
+    waiting = asyncio.create_task(started.wait())
+    try:
+        await asyncio.wait({task, waiting}, timeout=START_WAIT, return_when="FIRST_COMPLETED")
+        if task.done():
+            task.result()  # it failed to start: say why
+        yield manager.handle_request
+    finally:
+        waiting.cancel()
+        done.set()
+        await asyncio.wait({task}, timeout=START_WAIT)

@@ -1,0 +1,164 @@
+"""`procler logs` against a real supervisor capturing real processes."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+from collections.abc import Callable
+
+from procler_testkit.harness import PROCLER, PY, Project, wait_for
+
+BURST = 200_000
+CONFIG = f"""version: 1
+processes:
+  burst:
+    args: [{PY}, -c, "import sys\\nfor i in range({BURST}):\\n    print(f'out {{i}}')\\n    print(f'err {{i}}', file=sys.stderr)"]
+    restart: {{policy: "no"}}
+  talker:
+    args: [{PY}, -u, -c, "import time,sys\\nprint('hello', flush=True)\\nprint('oops', file=sys.stderr, flush=True)\\ntime.sleep(600)"]
+  ticker:
+    args: [{PY}, -u, -c, "import time\\nfor i in range(1000):\\n    print(f'tick {{i}}', flush=True)\\n    time.sleep(0.1)"]
+"""
+
+
+def texts(data: dict) -> list[str]:  # type: ignore[type-arg]
+    return [line["text"] for line in data["lines"]]
+
+
+def test_burst_on_both_streams_loses_nothing(make_project: Callable[[str], Project]) -> None:
+    p = make_project(CONFIG)
+    p.ok("start", "burst")
+    code, env = p.run("wait", "burst", "--for", "exited", "--timeout", "120s", timeout=180)
+    assert code == 0, env
+    out = p.ok("logs", "burst", "--stream", "stdout", "--tail", str(BURST + 10))
+    err = p.ok("logs", "burst", "--stream", "stderr", "--tail", str(BURST + 10))
+    assert texts(out) == [f"out {i}" for i in range(BURST)]
+    assert texts(err) == [f"err {i}" for i in range(BURST)]
+    assert out["truncated"] is False
+
+
+def test_restart_keeps_the_previous_run_and_grep_filters(
+    make_project: Callable[[str], Project],
+) -> None:
+    p = make_project(CONFIG)
+    p.ok("start", "talker")
+    assert wait_for(lambda: len(p.ok("logs", "talker")["lines"]) == 2)
+    p.ok("restart", "talker")
+    assert wait_for(lambda: len(p.ok("logs", "talker")["lines"]) == 2)
+    previous = p.ok("logs", "talker", "--run", "previous")
+    assert [(line["run"], line["stream"], line["text"]) for line in previous["lines"]] == [
+        (1, "stdout", "hello"),
+        (1, "stderr", "oops"),
+    ]
+    every = p.ok("logs", "talker", "--run", "all", "--grep", "^oo")
+    assert [(line["run"], line["text"]) for line in every["lines"]] == [(1, "oops"), (2, "oops")]
+    code, env = p.run("logs", "talker", "--grep", "(")
+    assert code == 2
+    assert env["error_code"] == "USAGE"
+
+
+def test_logs_survive_supervisor_kill_9(make_project: Callable[[str], Project]) -> None:
+    p = make_project(CONFIG)
+    p.ok("start", "talker")
+    assert wait_for(lambda: len(p.ok("logs", "talker")["lines"]) == 2)
+    os.kill(p.supervisor_pid(), signal.SIGKILL)
+    code, env = p.run("logs", "talker", "--run", "1")
+    assert code == 0
+    assert texts(env["data"]) == ["hello", "oops"]
+
+
+def test_follow_streams_new_lines_and_stops_at_timeout(
+    make_project: Callable[[str], Project],
+) -> None:
+    p = make_project(CONFIG)
+    p.ok("start", "ticker")
+    proc = subprocess.run(
+        [PROCLER, "logs", "ticker", "--follow", "--tail", "0", "--timeout", "1s"],
+        cwd=p.root,
+        capture_output=True,
+        text=True,
+        timeout=30,
+    )
+    assert proc.returncode == 0
+    lines = [json.loads(line) for line in proc.stdout.splitlines()]
+    numbers = [int(line["text"].split()[1]) for line in lines]
+    assert len(numbers) >= 3
+    assert numbers == list(range(numbers[0], numbers[0] + len(numbers)))
+    assert {line["stream"] for line in lines} == {"stdout"}
+
+
+def test_logs_of_all_processes_carry_names(make_project: Callable[[str], Project]) -> None:
+    p = make_project(CONFIG)
+    p.ok("start", "talker")
+    assert wait_for(lambda: len(p.ok("logs", "talker")["lines"]) == 2)
+    data = p.ok("logs", "--all")
+    assert [(line["process"], line["text"]) for line in data["lines"]] == [
+        ("talker", "hello"),
+        ("talker", "oops"),
+    ]
+
+
+def test_follow_ends_cleanly_on_sigint_and_on_a_closed_pipe(
+    make_project: Callable[[str], Project],
+) -> None:
+    p = make_project(CONFIG)
+    p.ok("start", "ticker")
+    follow = [PROCLER, "logs", "ticker", "--follow", "--tail", "0", "--timeout", "60s"]
+    proc = subprocess.Popen(follow, cwd=p.root, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    assert proc.stdout is not None
+    first = json.loads(proc.stdout.readline())
+    proc.send_signal(signal.SIGINT)
+    rest, err = proc.communicate(timeout=30)
+    assert proc.returncode == 130
+    assert first["stream"] == "stdout"
+    assert all(json.loads(line)["stream"] == "stdout" for line in rest.splitlines())
+    assert b"Traceback" not in err
+    piped = subprocess.run(
+        " ".join(follow) + " | head -n 2",
+        shell=True,
+        cwd=p.root,
+        capture_output=True,
+        text=True,
+        timeout=30,
+    )
+    assert [json.loads(line)["stream"] for line in piped.stdout.splitlines()] == ["stdout"] * 2
+    assert "Traceback" not in piped.stderr
+
+
+CRASHERS = f"""version: 1
+processes:
+  instant:
+    args: [{PY}, -c, "import sys; print('no config', file=sys.stderr); sys.exit(2)"]
+  late:
+    args: [{PY}, -c, "import sys,time; time.sleep(0.4); print('lost the db', file=sys.stderr); sys.exit(1)"]
+    restart: {{policy: on-failure, backoff: {{initial: 30s}}}}
+"""
+
+
+def test_previous_and_last_failed_read_a_first_run_crash(
+    make_project: Callable[[str], Project],
+) -> None:
+    p = make_project(CRASHERS)
+    assert p.run("start", "instant")[0] == 1  # failed during start
+    p.ok("start", "late")
+    # run 1 crashed, run 2 not yet started
+    assert wait_for(lambda: p.ok("status", "late")["status"] == "backoff")
+    for name, text in (("instant", "no config"), ("late", "lost the db")):
+        for run in ("previous", "last-failed"):
+            lines = p.ok("logs", name, "--run", run, "--stream", "stderr")["lines"]
+            assert [(line["run"], line["text"]) for line in lines] == [(1, text)], (name, run)
+
+
+def test_names_no_log_folder_can_have_are_not_found(
+    make_project: Callable[[str], Project],
+) -> None:
+    """`..` (the state directory itself) and a name longer than a file name may be: no
+    process, exit 2, whether or not the store exists."""
+    p = make_project(CONFIG)
+    p.ok("start", "talker")
+    assert wait_for(lambda: texts(p.ok("logs", "talker")) == ["hello", "oops"])
+    for name in ("..", ".", "a" * 300, "talker/..", "é" * 200):
+        code, env = p.run("logs", name)
+        assert (code, env["error_code"]) == (2, "PROCESS_NOT_FOUND"), (name, env)

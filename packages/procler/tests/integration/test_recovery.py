@@ -1,0 +1,81 @@
+"""Recovery: a new supervisor after kill -9 never has its restored processes killed by the
+old one's sentinel, removing the state directory never makes a second supervisor, and
+removing the whole project ends its supervisor and processes."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import signal
+from collections.abc import Callable
+from pathlib import Path
+
+from procler_testkit.harness import PY, Project, alive, supervisors_of, wait_for
+
+GRACEFUL = Path(__file__).parent / "scripts" / "graceful.py"
+SENTINEL = "procler.supervisor.sentinel"
+
+
+def config(tmp_path: Path) -> str:
+    # Slow to stop (5 s after TERM): the old sentinel's sweep takes its full grace period.
+    return f"""
+version: 1
+processes:
+  slow:
+    args: [{PY}, {GRACEFUL}, {tmp_path}/slow.txt, "5"]
+  quick:
+    args: [{PY}, -c, "import time; time.sleep(600)"]
+"""
+
+
+def statuses(p: Project) -> list[tuple[str, str, int]]:
+    return [(s["name"], s["status"], s["restarts"]) for s in p.ok("status")["processes"]]
+
+
+def test_kill_9_then_an_immediate_command_restores_without_collateral_kills(
+    make_project: Callable[[str], Project], tmp_path: Path
+) -> None:
+    p = make_project(config(tmp_path))
+    p.ok("start", "--all")
+    for round_ in range(1, 11):
+        os.kill(p.supervisor_pid(), signal.SIGKILL)
+        restored = statuses(p)  # at once: the old sentinel is still sweeping
+        assert restored == [("slow", "running", round_), ("quick", "running", round_)]
+        pids = {s["name"]: s["pid"] for s in p.ok("status")["processes"]}
+        assert wait_for(lambda: len(supervisors_of(p.root, SENTINEL)) == 1)
+        after = p.ok("status")["processes"]
+        assert [(s["name"], s["status"], s["pid"]) for s in after] == [
+            ("slow", "running", pids["slow"]),
+            ("quick", "running", pids["quick"]),
+        ]
+
+
+def test_removing_the_state_directory_keeps_one_supervisor(
+    make_project: Callable[[str], Project], tmp_path: Path
+) -> None:
+    p = make_project(config(tmp_path))
+    started = p.ok("start", "quick")
+    sup = p.supervisor_pid()
+    shutil.rmtree(p.root / ".procler" / "state")  # what `git clean -xdf` does
+    status = p.ok("status", "quick")
+    assert (status["status"], status["pid"]) == ("running", started["pid"])
+    assert p.ok("daemon", "status")["pid"] == sup
+    assert p.ok("start", "quick")["already_running"] is True
+    assert wait_for(lambda: supervisors_of(p.root) == [sup])
+    assert p.marked_pids() == [started["pid"]]
+    assert p.supervisor_pid() == sup
+    # What the next supervisor needs was written again: it restores the process.
+    os.kill(sup, signal.SIGKILL)
+    assert p.ok("status", "quick")["status"] == "running"
+
+
+def test_removing_the_project_directory_stops_its_processes_and_its_supervisor(
+    make_project: Callable[[str], Project], tmp_path: Path
+) -> None:
+    p = make_project(config(tmp_path))
+    pid = p.ok("start", "quick")["pid"]
+    sup = p.supervisor_pid()
+    shutil.rmtree(p.root)  # nobody can reach this supervisor any more
+    assert wait_for(lambda: not alive(sup) and not alive(pid), timeout=30)
+    assert p.marked_pids() == []
+    Project(p.root, config(tmp_path))  # put it back: the fixture's close asks it to stop

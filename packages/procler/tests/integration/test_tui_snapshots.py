@@ -1,0 +1,131 @@
+"""SVG snapshots of the TUI's screens (pytest-textual-snapshot), against a real supervisor.
+
+Each is taken where nothing on screen varies from run to run: no process is alive (so no
+pid, uptime, CPU or memory is shown), nothing with a time is on screen, the supervisor
+state is settled (none runs, or the feed is live), and an input's cursor does not blink.
+`uv run --frozen pytest ... --snapshot-update` writes them again after a wanted change.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from typing import Any
+
+import pytest
+from procler_testkit.harness import PY, Project
+from procler_testkit.tui_pilot import SIZE, app_for, status_of, until
+from textual.widgets import Input
+
+from procler.tui.app import ProclerApp
+
+# printer prints text that looks like markup, an ANSI-coloured line and a stderr line,
+# then exits 0 (after the start grace period: a clean exit, not a failed start).
+CONFIG = f"""
+version: 1
+processes:
+  printer:
+    command: {PY} -c "import sys, time; print('hello [bold]x[/] one', flush=True); print('\\x1b[31mred\\x1b[0m and \\x1b[1;32mbold green\\x1b[0m hello', flush=True); print('to stderr', file=sys.stderr, flush=True); time.sleep(0.3)"
+    restart: "no"
+  worker:
+    command: {PY} -c "import time; time.sleep(600)"
+    depends_on: [printer]
+recipes:
+  deploy:
+    steps:
+      - stop: worker
+      - start: worker
+snippets:
+  greet:
+    command: echo hello @{{who}}
+    args: {{who: {{type: string, default: world}}}}
+"""
+
+
+@pytest.fixture(scope="module")
+def printed(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Project]:
+    """printer has run and exited (its three lines are in the store); a supervisor runs.
+    Shared: no test answers the dialog it opens, so none changes what the next one shows."""
+    made = Project(tmp_path_factory.mktemp("printed") / "proj", CONFIG)
+    try:
+        made.ok("start", "printer")
+        made.ok("wait", "printer", "--for", "exited", "--timeout", "20s")
+        yield made
+    finally:
+        made.close()
+
+
+def settled(app: ProclerApp, supervisor: str) -> Callable[[], bool]:
+    """The table is loaded and the feed knows whether a supervisor runs."""
+    return lambda: app.table.row_count == 2 and app.supervisor == supervisor
+
+
+def still_cursor(app: ProclerApp) -> None:
+    """The dialog's input cursor shown and still (it blinks every half second)."""
+    field = app.screen.query_one(Input)
+    field.cursor_blink = False
+    field._cursor_visible = True
+
+
+def test_snapshot_of_the_process_table(
+    make_project: Callable[[str], Project], snap_compare: Any
+) -> None:
+    app = app_for(make_project(CONFIG))  # nothing ran: no supervisor, the state on disk
+
+    async def loaded(pilot: Any) -> None:
+        await until(pilot, settled(app, "none"))
+
+    assert snap_compare(app, terminal_size=SIZE, run_before=loaded)
+
+
+def test_snapshot_of_the_help_screen(
+    make_project: Callable[[str], Project], snap_compare: Any
+) -> None:
+    app = app_for(make_project(CONFIG))
+
+    async def opened(pilot: Any) -> None:
+        await until(pilot, settled(app, "none"))
+        await pilot.press("question_mark")
+        await until(pilot, lambda: app.screen.id == "help")
+
+    assert snap_compare(app, terminal_size=SIZE, run_before=opened)
+
+
+def test_snapshot_of_the_log_pane(printed: Project, snap_compare: Any) -> None:
+    """ANSI colours kept, markup-like text shown as it is, stderr in red, a search's
+    matches highlighted (the second one current)."""
+    app = app_for(printed)
+
+    async def searched(pilot: Any) -> None:
+        await until(pilot, settled(app, "live"))
+        await until(pilot, lambda: len(app.pane.entries) == 3)
+        assert status_of(app, "printer") == "exited"
+        app.pane.search("hello")
+        await pilot.press("n")
+        await until(pilot, lambda: app.pane.current == 1)
+
+    assert snap_compare(app, terminal_size=SIZE, run_before=searched)
+
+
+# The dialogs over the table, each reached by its keys: (keys, the screen they bring up).
+DIALOGS = {
+    "details": [(("down", "d"), "TextView")],  # worker's: it never ran, so no time is shown
+    "stop_confirmation": [(("down", "x"), "Confirm")],
+    "scale": [(("down", "S"), "Ask")],
+    "recipe_choice": [(("e",), "Choose")],
+    "snippet_argument": [(("c",), "Choose"), (("enter",), "Ask")],
+}
+
+
+@pytest.mark.parametrize("dialog", list(DIALOGS))
+def test_snapshot_of_a_dialog(printed: Project, snap_compare: Any, dialog: str) -> None:
+    app = app_for(printed)
+
+    async def opened(pilot: Any) -> None:
+        await until(pilot, settled(app, "live"))
+        for keys, screen in DIALOGS[dialog]:
+            await pilot.press(*keys)
+            await until(pilot, lambda: type(app.screen).__name__ == screen)  # noqa: B023
+        if screen == "Ask":
+            still_cursor(app)
+
+    assert snap_compare(app, terminal_size=SIZE, run_before=opened)
