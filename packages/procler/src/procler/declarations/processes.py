@@ -334,7 +334,11 @@ PROCESS_COMMANDS: "tuple[Command, ...]" = (
             Arg("cmd", "the command line (run by /bin/sh -c)", required=True, metavar="CMD"),
             Arg("--context", "where it runs", choices=("local", "docker"), default="local"),
             Arg("--container", "the running container to run it in (implies --context docker)"),
-            Arg("--cwd", "working directory, relative to the project root (default: the root)"),
+            Arg(
+                "--cwd",
+                "working directory, relative to the project root (default: the root)",
+                type="path",
+            ),
             Arg(
                 "--timeout",
                 "stop it (TERM, then KILL) after this long",

@@ -45,7 +45,12 @@ SELECTION = (
     Arg("names", "processes to export (default: all of them)", multiple=True),
     Arg("--group", "export this group's processes"),
     Arg("--all", "export every process (the default when no name is given)", type="boolean"),
-    Arg("--output", "where to write: a folder (or, for compose, a file name)", short="-o"),
+    Arg(
+        "--output",
+        "where to write: a folder (or, for compose, a file name)",
+        short="-o",
+        type="path",
+    ),
     Arg("--strict", "any fidelity warning exits 1 and writes nothing", type="boolean"),
     Arg("--dry-run", "answer the files' content instead of writing them", type="boolean"),
 )
@@ -62,7 +67,12 @@ IMPORT_OUTPUT = {
 }
 IMPORT_ARGS = (
     Arg("path", "the file to import", required=True, type="path"),
-    Arg("--output", "the config to write (default: .procler/config.yaml here)", short="-o"),
+    Arg(
+        "--output",
+        "the config to write (default: .procler/config.yaml here)",
+        short="-o",
+        type="path",
+    ),
     Arg(
         "--merge",
         "add to the existing config; CONFLICT if a name is defined differently",

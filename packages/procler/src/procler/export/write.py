@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from agentcli.errors import InputError
 from agentcli.outputs import check_output_dir, check_output_file, refuse_inputs, write_text_atomic
 from procler.errors import ConfigExists
 from procler.export.fidelity import Conversion
@@ -40,6 +41,11 @@ def check_config_output(output: Path, source: Path, *, merge: bool) -> None:
     """Before any work: the output is not the source, and an existing config is only ever
     extended (--merge), never replaced."""
     refuse_inputs([output], [source])
+    if merge and output.is_dir():
+        raise InputError(
+            f"-o {output} is a folder: --merge adds to a config file",
+            suggestion="name the config file, e.g. -o .procler/config.yaml",
+        )
     if output.exists() and not merge:
         raise ConfigExists(
             f"{output} already exists",
