@@ -32,11 +32,13 @@ def find_config(cwd: "str", explicit: "str | None" = None) -> "str":
             from procler.errors import ConfigNotFound
 
             raise ConfigNotFound(f"config file not found: {path}")
+        check_access(project_root(path))
         return path
     here = os.path.abspath(cwd)
     while True:
         candidate = os.path.join(here, CONFIG_DIR, CONFIG_FILE)
         if os.path.isfile(candidate):
+            check_access(project_root(candidate))
             return candidate
         parent = os.path.dirname(here)
         if parent == here:
@@ -57,6 +59,33 @@ def project_root(config_path: "str") -> "str":
 def state_dir(root: "str") -> "str":
     """Runtime state of a project: database, logs, supervisor socket and lock."""
     return os.path.join(root, CONFIG_DIR, "state")
+
+
+def check_access(root: "str") -> "None":
+    """Refuse at once (PERMISSION_DENIED) a project whose state another user keeps: its
+    state directory is private to its owner (0700), so every command would fail somewhere
+    inside (a socket, a database, a log) on a permission error."""
+    state = state_dir(root)
+    try:
+        if os.access(state, os.R_OK | os.W_OK | os.X_OK) or not os.path.lexists(state):
+            return  # ours, or none yet (creating it says STATE_DIR_UNWRITABLE if it can't)
+        owner = os.stat(state).st_uid
+    except OSError:  # .procler itself cannot be searched
+        owner = os.stat(os.path.dirname(state)).st_uid
+    import pwd
+
+    from procler.errors import PermissionDenied
+
+    try:
+        name = pwd.getpwuid(owner).pw_name
+    except KeyError:
+        name = f"uid {owner}"
+    raise PermissionDenied(
+        f"the project's state {state} belongs to {name}: only that user can run Procler "
+        "commands in this project",
+        suggestion=f"run the command as {name} (e.g. `sudo -u {name} procler ...`), or work in "
+        "a copy of the project of your own",
+    )
 
 
 def make_state_dir(root: "str") -> "str":

@@ -10,6 +10,7 @@ from procler.errors import (
     ConfigNotFound,
     Conflict,
     NamespaceNotFound,
+    PermissionDenied,
     StateDirUnwritable,
     SupervisorUnavailable,
 )
@@ -63,7 +64,7 @@ CONFIG_COMMANDS: "tuple[Command, ...]" = (
         HANDLERS + "validate",
         read_only=True,
         examples=("procler config validate", "procler --config other.yaml config validate"),
-        errors=(ConfigNotFound, ConditionNotMet),
+        errors=(ConfigNotFound, PermissionDenied, ConditionNotMet),
         output={
             "type": "object",
             "properties": {
@@ -85,7 +86,7 @@ CONFIG_COMMANDS: "tuple[Command, ...]" = (
         HANDLERS + "explain",
         read_only=True,
         examples=("procler config explain",),
-        errors=(ConfigNotFound, ConfigInvalid),
+        errors=(ConfigNotFound, PermissionDenied, ConfigInvalid),
         output={
             "type": "object",
             "properties": {
@@ -105,7 +106,7 @@ CONFIG_COMMANDS: "tuple[Command, ...]" = (
         HANDLERS + "show",
         read_only=True,
         examples=("procler config show",),
-        errors=(ConfigNotFound, ConfigInvalid),
+        errors=(ConfigNotFound, PermissionDenied, ConfigInvalid),
         output={
             "type": "object",
             "description": "root, config_path, vars, processes, groups, logs",
@@ -137,7 +138,7 @@ CONFIG_COMMANDS: "tuple[Command, ...]" = (
             "procler define api --command 'uvicorn app:app' --env PORT=8001 --force",
             "procler define cache --image redis:7 --command 'redis-server --port 6390'",
         ),
-        errors=(ConfigNotFound, ConfigInvalid, Conflict, StateDirUnwritable),
+        errors=(ConfigNotFound, PermissionDenied, ConfigInvalid, Conflict, StateDirUnwritable),
         output={
             "type": "object",
             "properties": {
@@ -154,7 +155,14 @@ CONFIG_COMMANDS: "tuple[Command, ...]" = (
         args=(NAME,),
         destructive=True,
         examples=("procler remove tail",),
-        errors=(ConfigNotFound, ConfigInvalid, Conflict, StateDirUnwritable, SupervisorUnavailable),
+        errors=(
+            ConfigNotFound,
+            PermissionDenied,
+            ConfigInvalid,
+            Conflict,
+            StateDirUnwritable,
+            SupervisorUnavailable,
+        ),
         output={
             "type": "object",
             "properties": {"name": {"type": "string"}, "changed": {"type": "boolean"}},
@@ -182,7 +190,7 @@ CONFIG_COMMANDS: "tuple[Command, ...]" = (
             "procler list --resolve",
             "procler list --namespace backend",
         ),
-        errors=(ConfigNotFound, ConfigInvalid, NamespaceNotFound),
+        errors=(ConfigNotFound, PermissionDenied, ConfigInvalid, NamespaceNotFound),
         output={
             "type": "object",
             "properties": {
@@ -213,7 +221,7 @@ CONFIG_COMMANDS: "tuple[Command, ...]" = (
         GUIDE + "config_path",
         read_only=True,
         examples=("procler config path",),
-        errors=(ConfigNotFound,),
+        errors=(ConfigNotFound, PermissionDenied),
         output={
             "type": "object",
             "properties": {

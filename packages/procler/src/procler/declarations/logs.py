@@ -6,6 +6,7 @@ from procler.errors import (
     ConfigInvalid,
     ConfigNotFound,
     GroupNotFound,
+    PermissionDenied,
     ProcessNotFound,
     RecipeNotFound,
 )
@@ -53,7 +54,14 @@ LOGS_COMMANDS: "tuple[Command, ...]" = (
             "procler logs api --run last-failed",
             "procler logs --all --follow --timeout 10s",
         ),
-        errors=(ConfigNotFound, ConfigInvalid, ProcessNotFound, GroupNotFound, RecipeNotFound),
+        errors=(
+            ConfigNotFound,
+            PermissionDenied,
+            ConfigInvalid,
+            ProcessNotFound,
+            GroupNotFound,
+            RecipeNotFound,
+        ),
         output={
             "type": "object",
             "properties": {

@@ -23,6 +23,7 @@ from procler.errors import (
     GroupNotFound,
     ImageNotFound,
     NamespaceNotFound,
+    PermissionDenied,
     PortInUse,
     ProcessNotFound,
     StartFailed,
@@ -57,7 +58,13 @@ WAIT_FOR = ("running", "stopped", "exited", "failed", "healthy", "unhealthy")
 STARTING = (PortInUse, StartFailed, ImageNotFound, ContainerNotFound, DockerUnavailable)
 # Every supervisor command first takes up a changed config; the restarts it brings run in
 # a task (procler.supervisor.reloader), so their errors reach only `reload`.
-SUPERVISED = (ConfigNotFound, ConfigInvalid, StateDirUnwritable, SupervisorUnavailable)
+SUPERVISED = (
+    ConfigNotFound,
+    PermissionDenied,
+    ConfigInvalid,
+    StateDirUnwritable,
+    SupervisorUnavailable,
+)
 # What the answers from disk (IF_RUNNING commands without a supervisor) may raise besides.
 FROM_DISK = (ProcessNotFound, GroupNotFound, NamespaceNotFound)
 

@@ -10,6 +10,7 @@ from procler.errors import (
     ConfigNotFound,
     Conflict,
     GroupNotFound,
+    PermissionDenied,
     ProcessNotFound,
 )
 
@@ -80,9 +81,10 @@ IMPORT_ARGS = (
     ),
     Arg("--dry-run", "answer the resulting YAML instead of writing it", type="boolean"),
 )
-IMPORT_ERRORS = (InputError, ConfigExists, Conflict, OutputIsInputError)
+IMPORT_ERRORS = (InputError, ConfigExists, Conflict, OutputIsInputError, PermissionDenied)
 ERRORS = (
     ConfigNotFound,
+    PermissionDenied,
     ConfigInvalid,
     ProcessNotFound,
     GroupNotFound,
