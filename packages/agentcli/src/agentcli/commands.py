@@ -268,6 +268,25 @@ def error_schema(err: "type[AgentError]") -> "dict[str, Any]":
     return {"code": err.code, "exit_code": int(err.exit_code), "suggestion": err.default_suggestion}
 
 
+def command_schema(cmd: "Command") -> "dict[str, Any]":
+    """One command as `capabilities` describes it (its errors by code)."""
+    described: dict[str, Any] = {
+        "name": cmd.name,
+        "summary": cmd.summary,
+        "mode": cmd.mode,
+        "idempotent": cmd.idempotent,
+        "destructive": cmd.destructive,
+        "read_only": cmd.read_only,
+        "arguments": [arg_schema(a) for a in command_args(cmd)],
+        "examples": list(cmd.examples),
+        "errors": [e.code for e in cmd.all_errors()],
+        "output_schema": dict(cmd.output),
+    }
+    if cmd.files:
+        described["file_formats"] = [file_schema(f) for f in cmd.files]
+    return described
+
+
 def capabilities(app: "App") -> "dict[str, Any]":
     """JSON describing every command, option, type, error code and the exit-code table."""
     from agentcli.envelope import ENVELOPE_SCHEMA, SCHEMA_VERSION
@@ -276,24 +295,9 @@ def capabilities(app: "App") -> "dict[str, Any]":
     all_errors: dict[str, type[AgentError]] = {}
     commands = []
     for cmd in app.commands:
-        errs = cmd.all_errors()
-        for err in errs:
+        for err in cmd.all_errors():
             all_errors.setdefault(err.code, err)
-        described: dict[str, Any] = {
-            "name": cmd.name,
-            "summary": cmd.summary,
-            "mode": cmd.mode,
-            "idempotent": cmd.idempotent,
-            "destructive": cmd.destructive,
-            "read_only": cmd.read_only,
-            "arguments": [arg_schema(a) for a in command_args(cmd)],
-            "examples": list(cmd.examples),
-            "errors": [e.code for e in errs],
-            "output_schema": dict(cmd.output),
-        }
-        if cmd.files:
-            described["file_formats"] = [file_schema(f) for f in cmd.files]
-        commands.append(described)
+        commands.append(command_schema(cmd))
     return {
         "tool": app.name,
         "version": app.version,
