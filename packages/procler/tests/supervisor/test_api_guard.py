@@ -95,6 +95,42 @@ def test_a_websocket_ticket_works_once() -> None:
     assert rec.reached == ["/v1/ws", "/v1/ws"]
 
 
+def test_secrets_that_are_not_ascii_are_refused_not_a_crash(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """With a WebSocket ticket, a login ticket and a session outstanding, a non-ASCII
+    value for each (a query's %C3%A9, a latin-1 cookie or CSRF header) is a 401 or 403,
+    never a TypeError from compare_digest (a 500 with a traceback)."""
+    rec = Recorder()
+    layer = secured(rec, Policy(PORT, TOKEN, dashboard=True), lambda method, path: False)
+    issue(layer)
+    layer.sessions.login_ticket()
+    made = layer.sessions.exchange(layer.sessions.login_ticket())
+    assert made is not None
+    cookie = made[0]
+    page = {"type": "http", "method": "GET", "path": "/login", "query_string": b"ticket=%C3%A9"}
+    run(layer, {**page, "headers": [HOST]}, rec)
+    assert rec.sent[0]["status"] == 401  # the login page: that URL does not log in
+    rec.sent.clear()
+    scope = {**ws("/v1/ws", b"ticket=%C3%A9"), "extensions": {"websocket.http.response": {}}}
+    run(layer, scope, rec)
+    assert rec.sent[0]["status"] == 401
+    rec.sent.clear()
+    api = {"type": "http", "method": "GET", "path": "/v1/processes", "query_string": b""}
+    run(layer, {**api, "headers": [HOST, (b"cookie", "procler_session=é".encode("latin-1"))]}, rec)
+    assert rec.sent[0]["status"] == 401
+    rec.sent.clear()
+    change = {**api, "method": "POST", "path": "/v1/commands/stop"}
+    csrf = (b"x-procler-csrf", "é".encode("latin-1"))
+    run(
+        layer,
+        {**change, "headers": [HOST, (b"cookie", f"procler_session={cookie}".encode()), csrf]},
+        rec,
+    )
+    assert rec.sent[0]["status"] == 403
+    assert rec.reached == [] and not [r for r in caplog.records if r.exc_info]
+
+
 def test_an_expired_ticket_is_refused(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(api_security, "TICKET_LIFE", -1.0)
     rec = Recorder()

@@ -32,7 +32,7 @@ from agentcli.errors import AgentError
 from agentcli.main import answer, failure
 from procler.dashboard.pages import is_page
 from procler.dashboard.pages import serve as serve_page
-from procler.dashboard.sessions import Sessions
+from procler.dashboard.sessions import Sessions, same_secret
 from procler.supervisor.api.command_routes import Receive, Scope, Send, send_json
 from procler.supervisor.api.http_errors import (
     Forbidden,
@@ -100,7 +100,7 @@ class Tickets:
 
     def take(self, offered: str) -> bool:
         """Whether `offered` is a live ticket; it is spent either way."""
-        match = next((t for t in self.held if hmac.compare_digest(t, offered)), None)
+        match = next((t for t in self.held if same_secret(t, offered)), None)
         if match is None:
             return False
         return self.held.pop(match) > time.monotonic()
