@@ -20,7 +20,6 @@ token (procler.dashboard.sessions).
 
 from __future__ import annotations
 
-import hmac
 import logging
 import secrets
 import time
