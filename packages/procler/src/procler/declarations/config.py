@@ -122,6 +122,7 @@ CONFIG_COMMANDS: "tuple[Command, ...]" = (
         "the resolved config as JSON: variables substituted, defaults filled, paths absolute",
         HANDLERS + "show",
         read_only=True,
+        secret=True,  # env values and vars
         examples=("procler config show",),
         errors=(ConfigNotFound, PermissionDenied, ConfigInvalid),
         output={

@@ -82,13 +82,13 @@ class Tickets:
 
 
 class SecurityLayer:
-    """See the module docstring. `reads(method, path)` says whether a request only reads
-    (what a read-only listener lets through)."""
+    """See the module docstring. `permits(scope)` says whether the listener's token may
+    make a request (procler.supervisor.api.access decides, for every surface)."""
 
-    def __init__(self, app: ASGIApp, policy: Policy, reads: Callable[[str, str], bool]) -> None:
+    def __init__(self, app: ASGIApp, policy: Policy, permits: Callable[[Scope], bool]) -> None:
         self.app = app
         self.policy = policy
-        self.reads = reads
+        self.permits = permits
         self.hosts = policy.hosts()
         self.origins = policy.origins()
         self.tickets = Tickets()
@@ -123,10 +123,10 @@ class SecurityLayer:
             return
         if not self.authorized(scope):
             raise Unauthorized("missing or wrong bearer token")
-        reads = self.reads(method, scope["path"]) or scope["path"] == TICKET_ROUTE
-        if self.policy.read_only and not reads:
+        if not self.permits(scope):
             raise Forbidden(
-                f"{method} {scope['path']} changes something; this listener is read-only",
+                f"{method} {scope['path']} changes something or answers secrets; this "
+                "listener is read-only",
                 suggestion="only reads are allowed: serve without --read-only to change things",
             )
 
@@ -175,6 +175,6 @@ class SecurityLayer:
             await send({"type": "websocket.close", "code": 1008})  # the server answers 403
 
 
-def secured(app: ASGIApp, policy: Policy, reads: Callable[[str, str], bool]) -> SecurityLayer:
-    """`app` behind the listener's Host/Origin, token, read-only and body rules."""
-    return SecurityLayer(app, policy, reads)
+def secured(app: ASGIApp, policy: Policy, permits: Callable[[Scope], bool]) -> SecurityLayer:
+    """`app` behind the listener's Host/Origin, token, access and body rules."""
+    return SecurityLayer(app, policy, permits)

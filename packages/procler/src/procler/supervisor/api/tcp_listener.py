@@ -130,6 +130,7 @@ class TcpListener:
 
         from agentcli.http_guard import bind_tcp, load_token
         from procler.dashboard.pages import HOME
+        from procler.supervisor.api.access import Access
         from procler.supervisor.api.head_deadline import HeaderDeadline
         from procler.supervisor.api.rest_resources import MCP_ROUTE
         from procler.supervisor.api.rest_routes import RestApi
@@ -148,17 +149,16 @@ class TcpListener:
             read_only=settings.read_only,
             dashboard=settings.dashboard,
         )
+        access = Access(settings.read_only)
         mcp = None
         if settings.mcp:
             # The SDK takes seconds to import: not on the loop, which keeps answering.
             mcp_http = await asyncio.to_thread(
                 importlib.import_module, "procler.supervisor.api.mcp_http"
             )
-            mcp = await self.stack.enter_async_context(
-                mcp_http.mcp_app(self.api, settings.read_only)
-            )
-        rest = RestApi(self.api, mcp)
-        self.layer = secured(rest, policy, rest.reads)
+            mcp = await self.stack.enter_async_context(mcp_http.mcp_app(self.api, access))
+        rest = RestApi(self.api, access, mcp)
+        self.layer = secured(rest, policy, rest.permits)
         config = uvicorn.Config(
             self.layer,
             http=HeaderDeadline,
