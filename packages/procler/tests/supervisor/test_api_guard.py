@@ -193,6 +193,37 @@ def test_a_client_that_never_finishes_its_head_is_cut_off(
     assert asyncio.run(scenario()) == b""  # closed, nothing answered
 
 
+def test_past_the_heads_one_address_may_send_the_oldest_slow_one_is_closed(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(head_deadline, "HEADS_PER_PEER", 4)
+
+    async def scenario() -> list[bytes]:
+        sock = http_guard.bind_tcp("127.0.0.1", 0)
+        config = uvicorn.Config(Recorder(), http=head_deadline.HeaderDeadline, lifespan="off")
+        config.load()
+        server = uvicorn.Server(config)
+        server.lifespan = config.lifespan_class(config)
+        await server.startup(sockets=[sock])
+        try:
+            slow = []
+            for _ in range(6):  # each sends part of a head, then nothing
+                reader, writer = await asyncio.open_connection(*sock.getsockname()[:2])
+                writer.write(b"GET /health HTTP/1.1\r\n")
+                await writer.drain()
+                slow.append((reader, writer))
+                await asyncio.sleep(0.05)  # accepted in this order
+            closed = [await asyncio.wait_for(r.read(), timeout=10) for r, _ in slow[:2]]
+            assert not any(r.at_eof() for r, _ in slow[2:])  # the four newest still wait
+            for _, writer in slow:
+                writer.close()
+            return closed
+        finally:
+            await server.shutdown()
+
+    assert asyncio.run(scenario()) == [b"", b""]  # the two oldest: closed, nothing answered
+
+
 def test_one_mapping_gives_every_status() -> None:
     codes = {
         "USAGE": 2,

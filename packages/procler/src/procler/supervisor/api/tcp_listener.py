@@ -40,7 +40,7 @@ log = logging.getLogger("procler.api")
 TOKEN_FILE = "api-token"
 SETTINGS_FILE = "serve.json"  # the open listener's settings, for the next supervisor
 KEEP_ALIVE = 5  # seconds an idle connection stays open
-MAX_CONNECTIONS = 64  # beyond: 503 at once
+MAX_REQUESTS = 64  # being answered at once; beyond: 503 (head_deadline counts only these)
 SHUTDOWN_GRACE = 3  # seconds requests in flight get when the listener closes
 
 
@@ -168,7 +168,7 @@ class TcpListener:
             proxy_headers=False,
             server_header=False,
             timeout_keep_alive=KEEP_ALIVE,
-            limit_concurrency=MAX_CONNECTIONS,
+            limit_concurrency=MAX_REQUESTS,
             timeout_graceful_shutdown=SHUTDOWN_GRACE,
         )
         config.load()
