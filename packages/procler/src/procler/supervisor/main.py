@@ -201,7 +201,7 @@ async def keep_state(root: str, sup: Supervisor, server: uvicorn.Server, path: s
 def main(app: App, answered: frozenset[str]) -> None:
     """The supervisor process's life: argv is PROJECT_ROOT CONFIG_PATH."""
     root, config_path = sys.argv[1], sys.argv[2]
-    log_lines.configure(sys.stderr)
+    log_lines.configure(sys.stderr, os.path.join(project.state_dir(root), "supervisor.log"))
     project.make_state_dir(root)
     lock = take_lock(root)
     if lock is None:

@@ -38,8 +38,9 @@ from procler.dashboard.sessions import Sessions, same_secret
 from procler.supervisor.api.command_routes import Receive, Scope, Send, send_json
 from procler.supervisor.api.http_errors import Forbidden, Unauthorized, http_status
 from procler.supervisor.api.json_bytes import encode
+from procler.supervisor.log_lines import clip
 
-log = logging.getLogger("procler.api")
+refused = logging.getLogger("procler.refused")  # log_lines.configure rate-limits it
 
 ASGIApp = Callable[[Scope, Receive, Send], Any]
 TICKET_LIFE = 30.0  # seconds a WebSocket ticket stays valid
@@ -107,7 +108,9 @@ class SecurityLayer:
             if scope["type"] == "http":
                 receive = await bounded_body(scope, receive)
         except AgentError as exc:
-            log.warning("refused %s %s: %s", scope.get("method", "WS"), scope["path"], exc.code)
+            refused.warning(  # any client can cause it: clipped, and rate-limited
+                "refused %s %s: %s", scope.get("method", "WS"), clip(scope["path"]), exc.code
+            )
             await self.refuse(scope, send, exc)
             return
         if scope["type"] == "http" and (scope["method"], scope["path"]) == ("POST", TICKET_ROUTE):
