@@ -92,7 +92,7 @@ GUIDE = Guide(
              ("procler snippet save seed --command 'python seed.py' --tag db", "procler snippet remove seed")),
         Task("stream new output as NDJSON for a while; its last line's cursor resumes it",
              ("procler logs api --follow --timeout 30s", "procler logs api --follow --after CURSOR")),
-        Task("more than a page of output (an answer holds 10,000 lines or 16 MiB; then `more`)",
+        Task("more than a page of output (an answer holds 10,000 lines or 4 MiB; then `more`)",
              ("procler logs api --tail 50000 --after CURSOR",)),
         Task("every process's output interleaved by time", ("procler logs --all",)),
         Task("a snapshot of every process, then buffered transitions (NDJSON, each with a seq)", ("procler events",)),

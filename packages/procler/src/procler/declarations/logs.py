@@ -33,7 +33,7 @@ LOGS_COMMANDS: "tuple[Command, ...]" = (
             Arg(
                 "--tail",
                 "at most this many lines: the newest, or with --after the first after the "
-                "cursor (an answer holds at most 10,000 lines or 16 MiB: `more` and `cursor` "
+                "cursor (an answer holds at most 10,000 lines or 4 MiB: `more` and `cursor` "
                 "then say where to go on)",
                 type="integer",
                 default=100,

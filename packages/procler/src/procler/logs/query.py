@@ -68,7 +68,7 @@ POLL_INTERVAL = 0.05
 # its cursor saying where to continue. Past this the CLI, and the supervisor answering
 # REST and MCP, would hold the whole answer in memory.
 MAX_ANSWER_LINES = 10_000
-MAX_ANSWER_BYTES = 16 * 1024 * 1024  # of stored records, about the answer's JSON size
+MAX_ANSWER_BYTES = 4 * 1024 * 1024  # of stored records, about the answer's JSON size
 
 
 @dataclass(frozen=True)

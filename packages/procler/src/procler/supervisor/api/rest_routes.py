@@ -21,10 +21,10 @@ from agentcli.errors import AgentError, UsageError
 from agentcli.main import failure
 from agentcli.parser import GLOBAL_ARGS, parse
 from procler.supervisor.api.access import Access
-from procler.supervisor.api.command_routes import Api, Outcome, Receive, Scope, Send, send_json
+from procler.supervisor.api.command_routes import Api, Receive, Scope, Send, send_body, send_json
 from procler.supervisor.api.dispatch import Dispatch
 from procler.supervisor.api.event_routes import SSE_ROUTE, WS_ROUTE
-from procler.supervisor.api.http_errors import MethodNotAllowed, RouteNotFound
+from procler.supervisor.api.http_errors import MethodNotAllowed, RouteNotFound, status_of_code
 from procler.supervisor.api.openapi import openapi_document
 from procler.supervisor.api.rest_resources import (
     HEALTH_ROUTE,
@@ -36,7 +36,7 @@ from procler.supervisor.api.rest_resources import (
 )
 from procler.supervisor.api.security import TICKET_ROUTE, ASGIApp
 from procler.surfaces.arguments import TOOLS
-from procler.wire import ARGV_ROUTE, COMMANDS_PREFIX
+from procler.wire import ARGV_ROUTE, COMMANDS_PREFIX, reply_bound
 
 log = logging.getLogger("procler.api")
 STREAM_ROUTES = (SSE_ROUTE, WS_ROUTE, TICKET_ROUTE)  # the event stream: the `events` command
@@ -88,7 +88,7 @@ class RestApi:
         elif path in (HEALTH_ROUTE, OPENAPI_ROUTE):
             await self.fixed(scope, send)
         elif path.startswith(COMMANDS_PREFIX) or self.resource(scope) is not None:
-            await send_json(send, *await self.outcome(scope, receive))
+            await self.answer(scope, receive, send)
         else:
             await self.api(scope, receive, send)
 
@@ -111,16 +111,26 @@ class RestApi:
                 return res, params
         return None
 
-    async def outcome(self, scope: Scope, receive: Receive) -> Outcome:
+    async def answer(self, scope: Scope, receive: Receive, send: Send) -> None:
+        """A command's answer: the supervisor's own, or a child process's passed on as the
+        bytes it wrote, within one of Dispatch's turns until it is sent (the largest page
+        of logs is held once, never parsed and encoded again)."""
         try:
             argv = await self.request(scope, receive)
             cmd, values = parse(self.api.app, argv)
         except AgentError as exc:
-            return failure(exc)
+            await send_json(send, *failure(exc))
+            return
         assert cmd is not None  # argv always names a command
         for arg in (*GLOBAL_ARGS, *self.api.app.global_args):
             values.pop(arg.dest, None)
-        return await self.dispatch.run(cmd, values, argv)
+        if self.dispatch.runs_here(cmd):
+            await send_json(send, *await self.dispatch.run(cmd, values, argv))
+            return
+        async with self.dispatch.slot():
+            reply = await self.dispatch.local(cmd, argv, reply_bound(values))
+            status = status_of_code(reply.error_code, reply.code)
+            await send_body(send, reply.body, status, reply.code)
 
     async def request(self, scope: Scope, receive: Receive) -> list[str]:
         """The argv of a resource or command request; a typed error otherwise."""
