@@ -190,12 +190,24 @@ class App:
         description: "str",
         commands: "tuple[Command, ...]",
         global_args: "tuple[Arg, ...]" = (),
+        terms: "dict[str, str] | str" = "",
     ) -> "None":
         self.name = name
         self.version = version
         self.description = description
         self.commands = commands
         self.global_args = global_args
+        # words the answers use with a precise meaning (a status...): term -> definition,
+        # or "module:NAME" of such a mapping (imported only when `capabilities` asks)
+        self.terms = terms
+
+    def term_definitions(self) -> "dict[str, str]":
+        if isinstance(self.terms, dict):
+            return dict(self.terms)
+        if not self.terms:
+            return {}
+        module, _, name = self.terms.partition(":")
+        return dict(getattr(__import__(module, fromlist=[name]), name))
 
     def command(self, name: "str") -> "Command":
         for cmd in self.commands:
@@ -352,4 +364,5 @@ def capabilities(app: "App") -> "dict[str, Any]":
         "errors": [error_schema(e) for e in sorted(all_errors.values(), key=lambda e: e.code)],
         "exit_codes": {str(int(k)): v for k, v in EXIT_CODE_MEANINGS.items()},
         "envelope_schema": ENVELOPE_SCHEMA,
+        **({"terms": terms} if (terms := app.term_definitions()) else {}),
     }

@@ -6,6 +6,7 @@ CLI against real processes)."""
 
 from __future__ import annotations
 
+import asyncio
 import itertools
 
 import pytest
@@ -20,7 +21,9 @@ from procler.errors import (
     StartFailed,
     Timeout,
 )
-from procler.supervisor.recipes.engine import RecipeEngine
+from procler.supervisor.recipes.engine import ActiveRun, RecipeEngine
+from procler.supervisor.recipes.run_record import new_run
+from procler.supervisor.recipes.runner import RunControl
 
 CHAIN = """version: 1
 processes:
@@ -55,13 +58,11 @@ def test_start_brings_up_what_a_process_depends_on_first_and_a_repeat_is_idempot
             ("web", "running", 1),
         ]
         assert [p.pid for p in f.context.started] == [100, 101, 102]
-        again = await f.ops.start(["web"])
-        assert names(again, "status", "already_running") == [
-            ("db", "running", True),
-            ("api", "running", True),
-            ("web", "running", True),
-        ]
+        await f.ops.stop(["db"])
+        again = await f.ops.start(["web"])  # it runs: nothing else is touched
+        assert names(again, "status", "already_running") == [("web", "running", True)]
         assert len(f.context.started) == 3
+        assert f.ops.status_of("db") == "stopped"
         alone = await f.ops.start(["solo"], with_deps=False)
         assert names(alone, "status", "run") == [("solo", "running", 1)]
 
@@ -360,5 +361,35 @@ def test_a_failed_step_skips_the_rest_and_the_run_fails_naming_it(tmp_path: obje
             ("start-2", "skipped"),
         ]
         assert f.statuses() == {"api": "stopped", "worker": "stopped"}
+
+    faked(tmp_path, RECIPES, scenario, context)  # type: ignore[arg-type]
+
+
+def test_a_waiting_run_waits_for_the_recorded_end_of_a_run_whose_task_is_done(
+    tmp_path: object,
+) -> None:
+    # A run can be done with the callback that records its end still queued (it started and
+    # ended while a waiter was queued to resume). The waiter must yield to the loop until
+    # the end is recorded: awaiting the done task itself never yields, and the supervisor
+    # spun there with its loop blocked, deaf to every request, daemon stop included.
+    context = FakeContext([None, None, ExitInfo(0, None), None])
+
+    async def scenario(f: Faked) -> None:
+        engine = RecipeEngine(f.ops)
+        ended = asyncio.ensure_future(asyncio.sleep(0))
+        await ended
+        old = new_run("deploy-old", f.ops.config().recipes["deploy"], 0.0)
+        engine.active["deploy"] = ActiveRun("deploy-old", ended, RunControl(old))
+        waiter = asyncio.ensure_future(engine.start_run("deploy", detach=True, wait=True))
+        for _ in range(5):
+            await asyncio.sleep(0)
+        assert (waiter.done(), engine.active["deploy"].run_id) == (False, "deploy-old")
+        engine._finished("deploy", "deploy-old")
+        answer = await waiter
+        assert (answer["recipe"], answer["status"], answer["run_id"] != "deploy-old") == (
+            "deploy",
+            "running",
+            True,
+        )
 
     faked(tmp_path, RECIPES, scenario, context)  # type: ignore[arg-type]

@@ -124,8 +124,9 @@ class HealthProber:
         delay = FIRST_DELAY[kind]
         while True:
             if kind == "log" and self.status != states.HEALTH_HEALTHY:
-                # No polling needed: wake as soon as the line arrives (or the period ends).
-                await self.clock.wait(self._log_matched, delay)
+                # No polling needed: wake as soon as the line arrives, or when its absence
+                # counts as a failure (so it turns unhealthy at states.unhealthy_after).
+                await self.clock.wait(self._log_matched, self._until_counted())
             self._printed.clear()
             try:
                 ok, output = await self.probe()
@@ -141,6 +142,11 @@ class HealthProber:
                 await self.clock.wait(self._printed, delay)
             elif kind != "log" or self.status == states.HEALTH_HEALTHY:
                 await self.clock.sleep(delay)
+
+    def _until_counted(self) -> float:
+        """Seconds until a failure would count (past start_period and the next interval)."""
+        counts_at = max(self._next_count_at, self._run_started + self.check.start_period)
+        return max(0.0, counts_at - self.clock.monotonic())
 
     def _record(self, ok: bool, output: str) -> None:
         now = self.clock.time()

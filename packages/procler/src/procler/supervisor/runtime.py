@@ -15,6 +15,7 @@ from typing import Any, Protocol
 
 from agentcli.errors import AgentError
 from procler import states
+from procler.config.fingerprint import spec_hash
 from procler.config.model import ProcessSpec
 from procler.contexts.base import (
     ExecutionContext,
@@ -23,12 +24,16 @@ from procler.contexts.base import (
     RunningProcess,
     signal_number,
 )
+from procler.errors import StartFailed
 from procler.patterns import Pattern, compile_pattern
 from procler.supervisor.clock import Clock, iso
 from procler.supervisor.health import HealthProber
 from procler.supervisor.whole_lines import WholeLines
 
-START_GRACE = 0.15  # a user start that dies this fast is reported failed, not restarted
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from procler.supervisor.previous_runs import PreviousRun
+
 DRAIN_WAIT = 2.0  # bound on reading the rest of a run's output after it ended
 
 
@@ -57,6 +62,7 @@ class ProcessRuntime:
         self.desired = states.DESIRED_STOPPED
         self.run = 0
         self.restarts = 0
+        self.quick_crashes = 0  # runs in a row that crashed before they settled (states)
         self.proc: RunningProcess | None = None
         self.started_at: float | None = None
         self.last_exit: dict[str, Any] | None = None
@@ -72,13 +78,18 @@ class ProcessRuntime:
         # schedule's history has the run's end before anyone sees `scheduled`.
         self.on_rest: Callable[[ProcessRuntime], None] | None = None
         host.specs_changed()
-        # The definition of the last run that completed successfully under this supervisor.
+        # The definition of the last run that completed successfully in this session (under
+        # this supervisor, or one killed before it: kept in state.db with its hash, until
+        # `down` or `daemon stop` end the session), and that definition's hash.
         self.completed_spec: ProcessSpec | None = None
+        self.completed_hash: str | None = None
         # Dependencies with `restart: true` that went down while we should run.
         self.waiting_for: set[str] = set()
         # ready_log_line: this run's stdout matched it (the log_ready condition)
         self.log_ready = False
         self._ready_compiled: tuple[str, Pattern] | None = None
+        # Its run from a dead supervisor, still ending: no run starts before it is gone.
+        self.previous: PreviousRun | None = None
 
     @property
     def name(self) -> str:
@@ -119,13 +130,25 @@ class ProcessRuntime:
             rested, self.on_rest = self.on_rest, None
             rested(self)
         self.host.record(self, old, new, reason)
-        self._notify()
+        self.notify()
+
+    def completed(self, spec: ProcessSpec, saved_hash: str | None) -> None:
+        """A new runtime whose last run completed in this session (saved_hash, from
+        state.db) with this very definition: it is `exited`, as before the supervisor that
+        ran it died, and `up` leaves it alone."""
+        if saved_hash is not None and saved_hash == spec_hash(spec):
+            self.status = states.EXITED
+            self.completed_spec, self.completed_hash = spec, saved_hash
+
+    def forget_completed(self) -> None:
+        """The session ended (`down`, `daemon stop`): the next `up` runs it again."""
+        self.completed_spec = self.completed_hash = None
 
     def mark(self, new: str, reason: str) -> None:
         """A change decided outside a run (a schedule armed or paused), checked like any."""
         self._set(new, reason)
 
-    def _notify(self) -> None:
+    def notify(self) -> None:
         """Wake whoever waits on this process (a status, or the ready line, changed)."""
         self._changed.set()
         self._changed = asyncio.Event()
@@ -153,7 +176,7 @@ class ProcessRuntime:
             if self.status in states.ALIVE:
                 return {"already_running": True}
             self.desired = states.DESIRED_RUNNING
-            self.restarts = 0
+            self.restarts = self.quick_crashes = 0
             self._cancel_timer()
             # adopt_existing (daemon_mode): a daemon already running is followed, not started
             adopted = await self.context.adopt(self.spec) if self.spec.daemon else None
@@ -186,7 +209,7 @@ class ProcessRuntime:
             elif self.status == states.BACKOFF:
                 self._set(states.STOPPED, reason)
             self.desired = states.DESIRED_RUNNING
-            self.restarts = 0
+            self.restarts = self.quick_crashes = 0
             await self._spawn(reason, user=True)
         return {}
 
@@ -223,6 +246,9 @@ class ProcessRuntime:
         if self._next is not None and adopted is None:
             (self.spec, self.context), self._next = self._next, None
             self.host.specs_changed()
+        if self.previous is not None and adopted is None:
+            await self._outlast_previous()
+        self.completed_spec = self.completed_hash = None  # a new run: no longer completed
         self._set(states.STARTING, reason)
         await asyncio.sleep(0)  # event subscribers send the transition before the fork
         self.recent_stderr.clear()
@@ -259,7 +285,7 @@ class ProcessRuntime:
                 rt.status != states.STARTING
                 or (rt.health is not None and rt.health.status == "healthy")
             ),
-            START_GRACE,
+            states.START_GRACE,
         )
         if self.status != states.STARTING:
             return  # ended during the grace period; _watch has recorded how
@@ -269,6 +295,25 @@ class ProcessRuntime:
             target = states.HEALTH_TO_STATUS[self.health.status]
             self._set(target, f"health check {self.health.status} during start")
 
+    async def _outlast_previous(self) -> None:
+        """Wait (bounded) until the run a dead supervisor left is gone; refuse to start
+        when it would not end."""
+        previous = self.previous
+        assert previous is not None
+        self.notify()  # status shows what we wait for
+        if await previous.outlast():
+            self.previous = None
+            self.host.record(self, self.status, self.status, "the previous supervisor's run ended")
+            return
+        why = previous.why()
+        self.host.record(self, self.status, self.status, why)
+        raise StartFailed(
+            f"{self.name}: {why}",
+            suggestion=f"end pid {', '.join(map(str, previous.pids))} (it may be in "
+            "uninterruptible sleep), then start it",
+            data={"name": self.name, "previous_run": previous.describe()},
+        )
+
     async def _exec_probe(self, command: str, timeout: float) -> tuple[bool, str]:
         """An exec health check, run in this process's context, cwd and environment."""
         env = self.host.environment(self.spec)
@@ -277,7 +322,7 @@ class ProcessRuntime:
     def health_changed(self, target: str, reason: str, restart: bool) -> None:
         """Called by the prober: move between running/healthy/unhealthy; maybe restart."""
         if self.status == states.STARTING:
-            self._notify()  # _spawn is waiting: a passed check ends the grace period early
+            self.notify()  # _spawn is waiting: a passed check ends the grace period early
             return
         if self.status not in states.UP or self.status == target:
             return
@@ -355,7 +400,7 @@ class ProcessRuntime:
         if any(ready_line.search(text) for text in texts):
             self.log_ready = True
             self.host.record(self, self.status, self.status, "ready line logged")
-            self._notify()
+            self.notify()
 
     async def _watch(self, proc: RunningProcess, run: int, launcher: bool = True) -> None:
         """Read the run's output until it ends, then apply the restart policy. With
@@ -418,11 +463,12 @@ class ProcessRuntime:
         elif leftovers:
             how += f"; killed {leftovers} process(es) it left running (daemonized? run it in the foreground)"
         failed_start = None
+        ever_healthy = self.health is not None and self.health.was_healthy
         if states.failed_start(
             self._user_start,
             self.status,
             has_check=self.health is not None,
-            ever_healthy=self.health is not None and self.health.was_healthy,
+            ever_healthy=ever_healthy,
         ):
             failed_start = (
                 "during start" if self.status == states.STARTING else "before it was healthy"
@@ -432,7 +478,9 @@ class ProcessRuntime:
             info.code,
             failed_start=failed_start,
             stable=uptime >= policy.backoff.reset_after,
+            settled=ever_healthy or uptime >= states.SETTLED_AFTER,
             restarts=self.restarts,
+            quick_crashes=self.quick_crashes,
             desired=self.desired,
             policy=policy.policy,
             max_restarts=policy.max_restarts,
@@ -441,11 +489,12 @@ class ProcessRuntime:
             backoff=(policy.backoff.initial, policy.backoff.max),
             scheduled=self.spec.schedule is not None,
         )
-        self.restarts = decision.restarts
+        self.restarts, self.quick_crashes = decision.restarts, decision.quick_crashes
         if decision.delay is None and decision.status != states.SCHEDULED:
             self.desired = states.DESIRED_STOPPED
         self._exited(info, decision.reason, self.run)
-        self.completed_spec = self.spec if decision.status == states.EXITED else None
+        if decision.status == states.EXITED:
+            self.completed_spec, self.completed_hash = self.spec, spec_hash(self.spec)
         self._set(decision.status, decision.reason)
         if decision.delay is not None:
             self._timer = asyncio.create_task(self._restart_after(decision.delay))

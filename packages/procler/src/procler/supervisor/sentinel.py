@@ -1,15 +1,20 @@
 """A tiny watchdog that outlives the supervisor long enough to leave no orphan behind.
 
-The supervisor writes `+RUN_ID [PGID]` / `-RUN_ID` lines to our stdin as it starts and
-reaps runs (a command exec'd in a container has no group of ours). When stdin reaches EOF the supervisor is gone (clean exit or kill -9): we TERM then
-KILL every recorded group, then every process whose environment carries one of those
-runs' PROCLER_RUN_ID (descendants that left their group). Only runs we were told of:
-never the runs of a newer supervisor.
+The supervisor writes `+RUN_ID [PGID|- [SIGNAL TIMEOUT]]` / `-RUN_ID` lines to our stdin as
+it starts and reaps runs (a command exec'd in a container has no group of ours). When stdin
+reaches EOF the supervisor is gone (clean exit or kill -9): we stop every recorded run as
+`procler stop` would: its stop signal to its group and to the processes carrying its
+PROCLER_RUN_ID (descendants that left the group), its stop timeout, then SIGKILL for what
+is left, and we wait (bounded) until the killed are gone. Only runs we were told of: never
+the runs of a newer supervisor.
 
-We inherit the supervisor's single-instance lock (the same open file), so a new
-supervisor cannot take it, and restore anything, before this sweep has ended.
-Run as: python -m procler.supervisor.sentinel PROJECT_ROOT (the root only names the
-project in `ps`; what to sweep comes from stdin). Imports only the stdlib and
+We inherit the supervisor's single-instance lock (the same open file), which keeps a new
+supervisor out while ours lives. At EOF we let go of it before the sweep: a database
+given its stop_timeout may take many seconds to stop, and a new supervisor then answers
+meanwhile, waiting itself (bounded) before it starts a process whose old run is still
+here (supervisor/previous_runs.py), and saying so in `status`.
+Run as: python -m procler.supervisor.sentinel PROJECT_ROOT [LOCK_FD] (the root only names
+the project in `ps`; what to sweep comes from stdin). Imports only the stdlib and
 procler.contexts.procfs (itself stdlib only), so it starts fast.
 """
 
@@ -20,49 +25,121 @@ import os
 import signal
 import sys
 import time
+from dataclasses import dataclass, field
 
 from procler.contexts import procfs
 
-GRACE = 1.0  # seconds between TERM and KILL
+UNSPECIFIED_GRACE = 1.0  # seconds between TERM and KILL for a run told without its stop
+KILL_WAIT = 5.0  # bound on waiting for the SIGKILLed to be gone
+POLL = 0.05  # seconds between looks at what is left
+RESCAN = 0.5  # seconds between looks for the processes carrying a run's id
 
 
-def _any_alive(pgids: set[int]) -> bool:
-    """A group still has a live member (zombies do not count: with the supervisor gone,
-    nobody may reap them soon, and they hold nothing)."""
-    return any(st.pgrp in pgids and st.state != "Z" for st in procfs.all_stats().values())
+@dataclass
+class Run:
+    """A run as the supervisor told us of it."""
+
+    run_id: str
+    pgid: int | None = None
+    signum: int = signal.SIGTERM
+    timeout: float = UNSPECIFIED_GRACE
+    marked: set[int] = field(default_factory=set)  # pids carrying its PROCLER_RUN_ID
+    killed: bool = False
+
+    @classmethod
+    def parse(cls, told: str) -> Run:
+        """`RUN_ID [PGID|- [SIGNAL TIMEOUT]]`."""
+        parts = told.split()
+        run = cls(parts[0])
+        if len(parts) > 1 and parts[1] != "-":
+            run.pgid = int(parts[1])
+        if len(parts) > 3:
+            run.signum, run.timeout = int(parts[2]), float(parts[3])
+        return run
+
+    def alive(self, stats: dict[int, procfs.ProcStat]) -> list[int]:
+        """Its live processes: its group's members and those carrying its id."""
+        return sorted(
+            pid
+            for pid, st in stats.items()
+            if st.state != "Z"
+            and ((self.pgid is not None and st.pgrp == self.pgid) or pid in self.marked)
+        )
+
+    def signal(self, signum: int, alive: list[int], stats: dict[int, procfs.ProcStat]) -> None:
+        """signum to its group (only while the group has members: its id may be reused
+        once it is empty) and to its processes outside the group."""
+        if self.pgid is not None and any(stats[pid].pgrp == self.pgid for pid in alive):
+            with contextlib.suppress(ProcessLookupError, PermissionError):
+                os.killpg(self.pgid, signum)
+        procfs.signal_pids([pid for pid in alive if stats[pid].pgrp != self.pgid], signum)
 
 
-def _signal_groups(pgids: set[int], signum: int) -> None:
-    for pgid in pgids:
-        with contextlib.suppress(ProcessLookupError, PermissionError):
-            os.killpg(pgid, signum)
+def _mark(runs: list[Run]) -> None:
+    """Find the processes carrying each run's PROCLER_RUN_ID (one read of every environ)."""
+    by_marker = {f"PROCLER_RUN_ID={run.run_id}".encode(): run for run in runs}
+    if not by_marker:
+        return
+    me = os.getpid()
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit() or int(entry) == me:
+            continue
+        env = procfs.read_small(f"/proc/{entry}/environ")
+        if not env:
+            continue
+        for item in env.split(b"\0"):
+            run = by_marker.get(item)
+            if run is not None:
+                run.marked.add(int(entry))
+                break
 
 
-def cleanup(runs: dict[str, int | None]) -> None:
-    """TERM the groups, wait up to GRACE, KILL what is left and every process of the runs."""
-    pgids = {pgid for pgid in runs.values() if pgid is not None}
-    _signal_groups(pgids, signal.SIGTERM)
-    deadline = time.monotonic() + GRACE
-    while time.monotonic() < deadline and _any_alive(pgids):
-        time.sleep(0.05)
-    _signal_groups(pgids, signal.SIGKILL)
-    markers = {f"PROCLER_RUN_ID={run_id}".encode() for run_id in runs}
-    if markers:
-        procfs.signal_pids(procfs.pids_with_any_env(markers, {os.getpid()}), signal.SIGKILL)
+def cleanup(runs: list[Run]) -> None:
+    """Stop every run as `stop` would, all at once: its signal, its timeout, then SIGKILL;
+    return once all are gone (or KILL_WAIT after the last SIGKILL)."""
+    start = time.monotonic()
+    _mark(runs)
+    stats = procfs.all_stats()
+    pending = []
+    for run in runs:
+        alive = run.alive(stats)
+        if alive:
+            run.signal(run.signum, alive, stats)
+            pending.append(run)
+    last_scan = time.monotonic()
+    end = start + max((r.timeout for r in pending), default=0.0) + KILL_WAIT
+    while pending and time.monotonic() < end:
+        time.sleep(POLL)
+        now = time.monotonic()
+        if now - last_scan >= RESCAN:  # one may have forked since
+            _mark(pending)
+            last_scan = now
+        stats = procfs.all_stats()
+        for run in list(pending):
+            alive = run.alive(stats)
+            if not alive:
+                pending.remove(run)
+            elif not run.killed and now - start >= run.timeout:
+                run.signal(signal.SIGKILL, alive, stats)
+                run.killed = True
 
 
 def main() -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # only EOF on stdin ends us
     signal.signal(signal.SIGTERM, signal.SIG_IGN)
-    runs: dict[str, int | None] = {}
+    lock_fd = int(sys.argv[2]) if len(sys.argv) > 2 else None
+    runs: dict[str, Run] = {}
     for line in sys.stdin.buffer:
         text = line.strip().decode()
         if text[:1] == "+":
-            run_id, _, pgid = text[1:].partition(" ")
-            runs[run_id] = int(pgid) if pgid else None
+            run = Run.parse(text[1:])
+            runs[run.run_id] = run
         elif text[:1] == "-":
             runs.pop(text[1:], None)
-    cleanup(runs)
+    if lock_fd is not None:
+        with contextlib.suppress(OSError):
+            os.close(lock_fd)  # see the module's docstring
+    cleanup(list(runs.values()))
 
 
 if __name__ == "__main__":

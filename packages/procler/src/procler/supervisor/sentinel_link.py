@@ -1,8 +1,9 @@
 """The supervisor's pipe to its sentinel (procler.supervisor.sentinel).
 
-The sentinel is told which runs exist (`+RUN_ID [PGID]`, `-RUN_ID`); when the pipe closes
-(the supervisor exited, or died even by kill -9) it sweeps them. It shares the supervisor's
-lock (pass_fds): the lock is free only once it has swept. Injected into the Supervisor, so the
+The sentinel is told which runs exist and how each stops (`+RUN_ID PGID SIGNAL TIMEOUT`,
+`-RUN_ID`); when the pipe closes (the supervisor exited, or died even by kill -9) it stops
+them as `procler stop` would. It shares the supervisor's lock (pass_fds) and lets go of it
+when the pipe closes: a new supervisor waits for the runs themselves (previous_runs.py). Injected into the Supervisor, so the
 supervisor's code can be tested in-process without spawning one.
 """
 
@@ -35,7 +36,13 @@ class SentinelLink:
 
     def __init__(self, root: str, lock_fd: int | None = None) -> None:
         self._proc = subprocess.Popen(
-            [sys.executable, "-m", "procler.supervisor.sentinel", root],
+            [
+                sys.executable,
+                "-m",
+                "procler.supervisor.sentinel",
+                root,
+                *(() if lock_fd is None else (str(lock_fd),)),
+            ],
             stdin=subprocess.PIPE,
             stdout=subprocess.DEVNULL,
             start_new_session=True,
@@ -83,12 +90,16 @@ class SentinelLink:
         await asyncio.to_thread(self._proc.wait, CLOSE_WAIT)
 
 
-def register(sentinel: Sentinel, proc: RunningProcess, local: bool) -> None:
+def register(
+    sentinel: Sentinel, proc: RunningProcess, local: bool, stop: tuple[int, float] | None = None
+) -> None:
     """Tell the sentinel of a run (a local one with its process group; a command exec'd
-    in a container has none of ours)."""
+    in a container has none of ours), and how it stops: (signal, timeout), as `stop`
+    would stop it."""
     if proc.run_id:
-        group = f" {proc.pid}" if local and proc.pid is not None else ""
-        sentinel.tell(f"+{proc.run_id}{group}")
+        group = str(proc.pid) if local and proc.pid is not None else "-"
+        how = "" if stop is None else f" {stop[0]} {stop[1]:g}"
+        sentinel.tell(f"+{proc.run_id} {group}{how}")
 
 
 def unregister(sentinel: Sentinel, proc: RunningProcess) -> None:
