@@ -72,6 +72,8 @@ def check_access(root: "str") -> "None":
         owner = os.stat(state).st_uid
     except OSError:  # .procler itself cannot be searched
         owner = os.stat(os.path.dirname(state)).st_uid
+    if owner == os.geteuid():
+        return  # ours but closed (immutable, a mode): creating in it says STATE_DIR_UNWRITABLE
     import pwd
 
     from procler.errors import PermissionDenied

@@ -147,6 +147,10 @@ def skill_files() -> dict[str, dict[str, str]]:
 
 
 def install(values: dict[str, Any], command: Command) -> dict[str, Any]:
-    from agentcli.skill_install import install_skills
+    from agentcli.skill_install import install_skills, scope_of
+    from procler.project import check_access
 
+    scope, root = scope_of(values)
+    if scope == "project":
+        check_access(str(root))  # another user's project: PERMISSION_DENIED, as every command
     return install_skills(values, "procler", skill_files())
