@@ -64,6 +64,14 @@ def test_capabilities_describe_exactly_the_parser() -> None:
     assert_capabilities_match_parser(APP)
 
 
+def test_help_as_json_matches_the_plain_help() -> None:
+    """`--help -f json` works for every command, `logs` (where -f is --follow) too."""
+    from agentcli.testing import assert_help_as_json
+    from procler.declarations import APP
+
+    assert_help_as_json(APP)
+
+
 def test_supervisor_handles_exactly_the_commands_sent_to_it() -> None:
     from procler.declarations import APP
     from procler.declarations.daemon import RESTART as RESTART_DAEMON

@@ -208,6 +208,7 @@ class Command:
         idempotent: "bool" = True,
         destructive: "bool" = False,
         read_only: "bool" = False,
+        secret: "bool" = False,
         dry_run_first: "bool" = False,
         examples: "tuple[str, ...]" = (),
         errors: "tuple[type[AgentError], ...]" = (),
@@ -224,6 +225,9 @@ class Command:
         self.idempotent = idempotent
         self.destructive = destructive
         self.read_only = read_only  # changes nothing: safe to call at any time
+        # its answer holds secrets (environment values): a caller allowed only to read
+        # (a read-only listener's token) is never given it
+        self.secret = secret
         # writes files: its real run comes after a dry run with the same arguments (the
         # skills say so; an MCP server holds a call to it)
         self.dry_run_first = dry_run_first
@@ -444,6 +448,7 @@ def command_schema(cmd: "Command") -> "dict[str, Any]":
         "idempotent": cmd.idempotent,
         "destructive": cmd.destructive,
         "read_only": cmd.read_only,
+        "secret": cmd.secret,
         "document": cmd.document,
         "dry_run_first": cmd.dry_run_first,
         "arguments": [arg_schema(a) for a in command_args(cmd)],

@@ -36,12 +36,14 @@ def show(values: "dict[str, Any]", command: "Command") -> "Any":
 
     config_path = project.find_config(os.getcwd(), values.get("config"))
     path = os.path.join(project.state_dir(project.project_root(config_path)), "supervisor.log")
-    try:
-        with open(path, encoding="utf-8", errors="replace") as fh:
-            lines = list(deque((line.rstrip("\n") for line in fh), maxlen=max(0, values["tail"])))
-    except FileNotFoundError:
-        lines = []
-    return {"path": path, "lines": lines}
+    lines: deque[str] = deque(maxlen=max(0, values["tail"]))
+    for name in (f"{path}.2", f"{path}.1", path):  # the rotated ones first (log_lines.FILES)
+        try:
+            with open(name, encoding="utf-8", errors="replace") as fh:
+                lines.extend(line.rstrip("\n") for line in fh)
+        except FileNotFoundError:
+            continue
+    return {"path": path, "lines": list(lines)}
 
 
 def stop(values: "dict[str, Any]", command: "Command") -> "Any":

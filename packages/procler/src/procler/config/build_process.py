@@ -62,6 +62,19 @@ class ProcessBuilder:
         resolved = os.path.expanduser(self.sub(path, text))
         return os.path.normpath(os.path.join(self.root, resolved))
 
+    def directory_of(self, path: str, text: str) -> str:
+        """A working directory from the config, absolute. One that exists must be a
+        directory: a file there (`cwd: /etc/passwd`) would fail every start of the process.
+        One that does not exist yet is left to the start, which says so."""
+        resolved = self.path_of(path, text)
+        if os.path.exists(resolved) and not os.path.isdir(resolved):
+            self.findings.add(
+                path,
+                f"cwd {resolved} is not a directory",
+                "point cwd at a directory (a relative one resolves against the project root)",
+            )
+        return resolved
+
     def build(self, name: str, raw: dict[str, Any], replica: int | None = None) -> ProcessSpec:
         """The spec of process `name`, or of its instance `replica` (this builder's lookup
         then defines the instance's variables, see procler.config.replicas)."""
@@ -88,7 +101,7 @@ class ProcessBuilder:
                 self.sub(item(at("args"), i), a) for i, a in enumerate(args) if a is not INVALID
             )
         cwd = given(raw, "cwd").get("cwd")
-        fields["cwd"] = self.root if cwd is None else self.path_of(at("cwd"), cwd)
+        fields["cwd"] = self.root if cwd is None else self.directory_of(at("cwd"), cwd)
         fields["env"], fields["env_files"] = self._env(base, raw)
         for key in ("tags", "ports", "success_exit_codes"):
             if isinstance(raw.get(key), list):

@@ -36,12 +36,28 @@ def read_config_text(config_path: str, findings: Findings) -> str | None:
     device is refused, never read (it could block forever or never end)."""
     try:
         return read_regular_text(config_path, MAX_CONFIG_BYTES, "the config file")
-    except AgentError as exc:  # not a regular file, or too large: a finding, like the rest
-        findings.at(0, 0, "", exc.message, "name a regular YAML file")
+    except AgentError as exc:  # not a regular file, or too large: a finding at its start
+        findings.at(1, 1, "", exc.message, "name a regular YAML file")
         return None
-    except (OSError, UnicodeDecodeError) as exc:
-        findings.at(0, 0, "", f"cannot read the config file: {exc}", "check the file")
+    except UnicodeDecodeError as exc:
+        findings.at(
+            *byte_position(exc.object, exc.start),
+            "",
+            f"the config file is not UTF-8: byte {exc.object[exc.start]:#04x} cannot start a "
+            "character here",
+            "save the file as UTF-8",
+        )
         return None
+    except OSError as exc:  # the file as a whole: at its start
+        findings.at(1, 1, "", f"cannot read the config file: {exc}", "check the file")
+        return None
+
+
+def byte_position(data: bytes, offset: int) -> tuple[int, int]:
+    """The 1-based line and column (in characters) of a byte offset in UTF-8 data."""
+    line_start = data.rfind(b"\n", 0, offset) + 1
+    column = len(data[line_start:offset].decode("utf-8", "replace")) + 1
+    return data.count(b"\n", 0, offset) + 1, column
 
 
 def check_config(
@@ -87,7 +103,7 @@ def _with_runtime(config: ProjectConfig, findings: Findings) -> ProjectConfig:
     except StateFileCorrupt as exc:
         where = definitions_path(root)
         hint = f"fix or delete {where} (it holds the `procler define` definitions)"
-        findings.items.append(Finding(where, 0, 0, "", str(exc), hint))
+        findings.items.append(Finding(where, exc.line, exc.column, "", str(exc), hint))
         return config
     processes = dict(config.processes)
     for name, definition in definitions.items():

@@ -247,6 +247,12 @@ class LocalContext(ExecutionContext):
                 suggestion="make the program executable or run it through an interpreter",
                 data={"name": spec.name, "status": "failed"},
             ) from None
+        except OSError as exc:  # cwd became a file, a name too long, a loop of links...
+            raise StartFailed(
+                f"{spec.name}: cannot start: {exc.strerror}: {exc.filename}",
+                suggestion="check `args`/`command` and `cwd` in the config",
+                data={"name": spec.name, "status": "failed"},
+            ) from None
 
     async def signal(self, proc: RunningProcess, signum: int) -> None:
         if proc.pid is None:

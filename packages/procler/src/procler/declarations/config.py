@@ -10,6 +10,7 @@ from procler.errors import (
     ConfigNotFound,
     Conflict,
     NamespaceNotFound,
+    PermissionDenied,
     StateDirUnwritable,
     SupervisorUnavailable,
 )
@@ -87,7 +88,7 @@ CONFIG_COMMANDS: "tuple[Command, ...]" = (
         HANDLERS + "validate",
         read_only=True,
         examples=("procler config validate", "procler --config other.yaml config validate"),
-        errors=(ConfigNotFound, ConfigInvalid),
+        errors=(ConfigNotFound, PermissionDenied, ConfigInvalid),
         output={
             "type": "object",
             "properties": {
@@ -111,7 +112,7 @@ CONFIG_COMMANDS: "tuple[Command, ...]" = (
         HANDLERS + "explain",
         read_only=True,
         examples=("procler config explain",),
-        errors=(ConfigNotFound, ConfigInvalid),
+        errors=(ConfigNotFound, PermissionDenied, ConfigInvalid),
         output={
             "type": "object",
             "properties": {
@@ -136,8 +137,9 @@ CONFIG_COMMANDS: "tuple[Command, ...]" = (
         "the resolved config as JSON: variables substituted, defaults filled, paths absolute",
         HANDLERS + "show",
         read_only=True,
+        secret=True,  # env values and vars
         examples=("procler config show",),
-        errors=(ConfigNotFound, ConfigInvalid),
+        errors=(ConfigNotFound, PermissionDenied, ConfigInvalid),
         output={
             "type": "object",
             "description": "root, config_path, vars, processes, groups, logs",
@@ -169,7 +171,7 @@ CONFIG_COMMANDS: "tuple[Command, ...]" = (
             "procler define api --command 'uvicorn app:app' --env PORT=8001 --force",
             "procler define cache --image redis:7 --command 'redis-server --port 6390'",
         ),
-        errors=(ConfigNotFound, ConfigInvalid, Conflict, StateDirUnwritable),
+        errors=(ConfigNotFound, PermissionDenied, ConfigInvalid, Conflict, StateDirUnwritable),
         output={
             "type": "object",
             "properties": {
@@ -186,7 +188,14 @@ CONFIG_COMMANDS: "tuple[Command, ...]" = (
         args=(NAME,),
         destructive=True,
         examples=("procler remove tail",),
-        errors=(ConfigNotFound, ConfigInvalid, Conflict, StateDirUnwritable, SupervisorUnavailable),
+        errors=(
+            ConfigNotFound,
+            PermissionDenied,
+            ConfigInvalid,
+            Conflict,
+            StateDirUnwritable,
+            SupervisorUnavailable,
+        ),
         output={
             "type": "object",
             "properties": {"name": {"type": "string"}, "changed": {"type": "boolean"}},
@@ -214,7 +223,7 @@ CONFIG_COMMANDS: "tuple[Command, ...]" = (
             "procler list --resolve",
             "procler list --namespace backend",
         ),
-        errors=(ConfigNotFound, ConfigInvalid, NamespaceNotFound),
+        errors=(ConfigNotFound, PermissionDenied, ConfigInvalid, NamespaceNotFound),
         output={
             "type": "object",
             "properties": {
@@ -276,7 +285,7 @@ CONFIG_COMMANDS: "tuple[Command, ...]" = (
         GUIDE + "config_path",
         read_only=True,
         examples=("procler config path",),
-        errors=(ConfigNotFound,),
+        errors=(ConfigNotFound, PermissionDenied),
         output={
             "type": "object",
             "properties": {

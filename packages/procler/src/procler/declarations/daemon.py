@@ -5,6 +5,7 @@ from agentcli.commands import Arg, Command
 from procler.declarations.processes import FORWARD, FROM_DISK, IF_RUNNING, SUPERVISED
 from procler.errors import (
     ConfigNotFound,
+    PermissionDenied,
     PortInUse,
     StartFailed,
     StateDirUnwritable,
@@ -66,7 +67,7 @@ DAEMON_COMMANDS: "tuple[Command, ...]" = (
         STATUS,
         read_only=True,
         examples=("procler daemon status",),
-        errors=(ConfigNotFound, StateDirUnwritable, SupervisorUnavailable),
+        errors=(ConfigNotFound, PermissionDenied, StateDirUnwritable, SupervisorUnavailable),
         output={"type": "object", "properties": {"running": {"type": "boolean"}}},
     ),
     Command(
@@ -95,7 +96,7 @@ DAEMON_COMMANDS: "tuple[Command, ...]" = (
         read_only=True,
         args=(Arg("--tail", "number of lines", type="integer", default=100),),
         examples=("procler daemon logs --tail 20",),
-        errors=(ConfigNotFound,),
+        errors=(ConfigNotFound, PermissionDenied),
         output={"type": "object", "properties": {"lines": {"type": "array"}}},
     ),
     Command(

@@ -10,6 +10,7 @@ defines a runtime process and starts it, from the CLI process (procler.cli.proce
 """
 
 from agentcli.commands import Arg, Column, Command, Table, TableView
+from agentcli.errors import FileTooLargeError, NotRegularFileError
 from procler.declarations.config import DOCKER_ARGS, NOTES, STYLES
 from procler.errors import (
     CommandFailed,
@@ -23,6 +24,7 @@ from procler.errors import (
     GroupNotFound,
     ImageNotFound,
     NamespaceNotFound,
+    PermissionDenied,
     PortInUse,
     ProcessNotFound,
     StartFailed,
@@ -59,7 +61,13 @@ WAIT_FOR = ("running", "stopped", "exited", "failed", "healthy", "unhealthy")
 STARTING = (PortInUse, StartFailed, ImageNotFound, ContainerNotFound, DockerUnavailable)
 # Every supervisor command first takes up a changed config; the restarts it brings run in
 # a task (procler.supervisor.reloader), so their errors reach only `reload`.
-SUPERVISED = (ConfigNotFound, ConfigInvalid, StateDirUnwritable, SupervisorUnavailable)
+SUPERVISED = (
+    ConfigNotFound,
+    PermissionDenied,
+    ConfigInvalid,
+    StateDirUnwritable,
+    SupervisorUnavailable,
+)
 # What the answers from disk (IF_RUNNING commands without a supervisor) may raise besides.
 FROM_DISK = (ProcessNotFound, GroupNotFound, NamespaceNotFound)
 
@@ -312,6 +320,9 @@ PROCESS_COMMANDS: "tuple[Command, ...]" = (
             DependencyFailed,
             Timeout,
             ConditionImpossible,
+            # --tui reads the TUI's key bindings file first
+            NotRegularFileError,
+            FileTooLargeError,
         ),
         output={
             **PROCESSES,
@@ -417,7 +428,11 @@ PROCESS_COMMANDS: "tuple[Command, ...]" = (
             Arg("cmd", "the command line (run by /bin/sh -c)", required=True, metavar="CMD"),
             Arg("--context", "where it runs", choices=("local", "docker"), default="local"),
             Arg("--container", "the running container to run it in (implies --context docker)"),
-            Arg("--cwd", "working directory, relative to the project root (default: the root)"),
+            Arg(
+                "--cwd",
+                "working directory, relative to the project root (default: the root)",
+                type="path",
+            ),
             Arg(
                 "--timeout",
                 "stop it (TERM, then KILL) after this long",

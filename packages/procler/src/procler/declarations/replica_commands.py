@@ -11,7 +11,15 @@ from procler.declarations.processes import (
     STARTING,
     SUPERVISED,
 )
-from procler.errors import DependencyFailed, NamespaceNotFound, NotReplicated, ProcessNotFound
+from procler.errors import (
+    ConfigInvalid,
+    ConfigNotFound,
+    DependencyFailed,
+    NamespaceNotFound,
+    NotReplicated,
+    PermissionDenied,
+    ProcessNotFound,
+)
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -63,7 +71,7 @@ REPLICA_COMMANDS: "tuple[Command, ...]" = (
         "procler.cli.replica_commands:namespace_list",
         read_only=True,
         examples=("procler namespace list",),
-        errors=(*SUPERVISED[:2],),
+        errors=(ConfigNotFound, PermissionDenied, ConfigInvalid),
         output={"type": "object", "properties": {"namespaces": {"type": "array"}}},
         table=TableView(
             Table((Column("name"), Column("processes")), "namespaces", empty="no namespace"),

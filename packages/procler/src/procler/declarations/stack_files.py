@@ -16,6 +16,7 @@ from procler.errors import (
     ConfigNotFound,
     Conflict,
     GroupNotFound,
+    PermissionDenied,
     ProcessNotFound,
 )
 
@@ -51,7 +52,12 @@ SELECTION = (
     Arg("names", "processes to export (default: all of them)", multiple=True),
     Arg("--group", "export this group's processes"),
     Arg("--all", "export every process (the default when no name is given)", type="boolean"),
-    Arg("--output", "where to write: a folder (or, for compose, a file name)", short="-o"),
+    Arg(
+        "--output",
+        "where to write: a folder (or, for compose, a file name)",
+        short="-o",
+        type="path",
+    ),
     Arg("--strict", "any fidelity warning exits 1 and writes nothing", type="boolean"),
     Arg("--dry-run", "answer the files' content instead of writing them", type="boolean"),
 )
@@ -68,7 +74,12 @@ IMPORT_OUTPUT = {
 }
 IMPORT_ARGS = (
     Arg("path", "the file to import", required=True, type="path"),
-    Arg("--output", "the config to write (default: .procler/config.yaml here)", short="-o"),
+    Arg(
+        "--output",
+        "the config to write (default: .procler/config.yaml here)",
+        short="-o",
+        type="path",
+    ),
     Arg(
         "--merge",
         "add to the existing config; CONFLICT if a name is defined differently",
@@ -83,9 +94,11 @@ IMPORT_ERRORS = (
     ConfigExists,
     Conflict,
     OutputIsInputError,
+    PermissionDenied,
 )
 ERRORS = (
     ConfigNotFound,
+    PermissionDenied,
     ConfigInvalid,
     ProcessNotFound,
     GroupNotFound,

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import re
 import signal
 from collections import deque
 from collections.abc import Callable
@@ -27,8 +26,10 @@ from procler.contexts.base import (
     signal_number,
 )
 from procler.errors import StartFailed
+from procler.patterns import Pattern, compile_pattern
 from procler.supervisor.clock import Clock, iso
 from procler.supervisor.health import HealthProber
+from procler.supervisor.whole_lines import WholeLines
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -87,6 +88,7 @@ class ProcessRuntime:
         self.waiting_for: set[str] = set()
         # ready_log_line: this run's stdout matched it (the log_ready condition)
         self.log_ready = False
+        self._ready_compiled: tuple[str, Pattern] | None = None
         # Its run from a dead supervisor, still ending: no run starts before it is gone.
         self.previous: PreviousRun | None = None
 
@@ -95,9 +97,15 @@ class ProcessRuntime:
         return self.spec.name
 
     @property
-    def _ready_line(self) -> re.Pattern[str] | None:
-        """The current spec's ready_log_line (re caches the compiled pattern)."""
-        return re.compile(self.spec.ready_log_line) if self.spec.ready_log_line else None
+    def _ready_line(self) -> Pattern | None:
+        """The current spec's ready_log_line, compiled with RE2 (linear time: it runs on the
+        event loop over every line of output)."""
+        text = self.spec.ready_log_line
+        if text is None:
+            return None
+        if self._ready_compiled is None or self._ready_compiled[0] != text:
+            self._ready_compiled = (text, compile_pattern(text))
+        return self._ready_compiled[1]
 
     def redefine(self, spec: ProcessSpec, context: ExecutionContext) -> None:
         """A new definition: a running process keeps its own until its next run."""
@@ -379,6 +387,7 @@ class ProcessRuntime:
         self.host.exited(self, run)
 
     async def _pump(self, proc: RunningProcess, run: int) -> None:
+        whole = WholeLines()  # the patterns below match whole lines, never a chunk
         async for item in proc.output():
             batch = (
                 item
@@ -387,12 +396,15 @@ class ProcessRuntime:
             )
             if batch.stream == "stderr":
                 self.recent_stderr.extend(batch.texts)
-            # both streams, as Procler 0.3 reads it: servers such as uvicorn log to stderr
-            if self._ready_line is not None and not self.log_ready:
-                self._ready(batch.texts)
-            if self.health is not None:
-                for text in batch.texts:
-                    self.health.on_line(text)
+            watched = self._ready_line is not None and not self.log_ready
+            if watched or self.health is not None:
+                lines = whole.take(batch)
+                # both streams, as Procler 0.3 reads it: servers such as uvicorn log to stderr
+                if watched:
+                    self._ready(lines)
+                if self.health is not None:
+                    for text in lines:
+                        self.health.on_line(text)
             self.host.output(self, run, batch)
 
     def _ready(self, texts: list[str]) -> None:

@@ -225,16 +225,24 @@ async def send_json(
     send: Send, env: dict[str, Any], code: int, extra: list[tuple[bytes, bytes]] | None = None
 ) -> None:
     """One whole JSON answer, its status from the envelope (http_errors.http_status)."""
-    body = encode(env)
+    await send_body(send, encode(env), http_status(env, code), code, extra)
+
+
+async def send_body(
+    send: Send,
+    body: bytes,
+    status: int,
+    code: int,
+    extra: list[tuple[bytes, bytes]] | None = None,
+) -> None:
+    """An envelope already in bytes (a child process's), with its status and exit code."""
     headers = [
         (b"content-type", b"application/json"),
         (b"content-length", b"%d" % len(body)),
         (EXIT_CODE.encode(), b"%d" % code),
         *(extra or []),
     ]
-    await send(
-        {"type": "http.response.start", "status": http_status(env, code), "headers": headers}
-    )
+    await send({"type": "http.response.start", "status": status, "headers": headers})
     await send({"type": "http.response.body", "body": body})
 
 

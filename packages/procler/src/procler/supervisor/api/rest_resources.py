@@ -13,8 +13,6 @@ from agentcli.errors import UsageError
 HEALTH_ROUTE = "/health"
 OPENAPI_ROUTE = "/v1/openapi.json"
 MCP_ROUTE = "/mcp"
-# Not over TCP: `serve` would move or close the listener its own request came through.
-NOT_OVER_TCP = frozenset({"serve"})
 
 
 @dataclass(frozen=True)
