@@ -5,6 +5,7 @@ from rich.text import Text
 from procler import states
 from procler.tui.views import (
     STATUS_STYLE,
+    describe,
     log_text,
     matches,
     reload_question,
@@ -84,3 +85,24 @@ def test_reload_question_names_the_changed_fields() -> None:
         "Apply this reload?\nadded: new, newer\nchanged: api (command, env)\nremoved: -\n"
         "unchanged: 2"
     )
+
+
+def test_the_details_view_shows_the_readiness_and_the_liveness_check() -> None:
+    check = {"failures": 0, "last_output": "exit 0: ok"}
+    why = {
+        "why": "api is healthy",
+        "dependencies": [],
+        "last_exit": {"reason": "liveness"},
+        "stderr": [],
+        "restart_budget": {"policy": "on-failure", "restarts": 1, "max_restarts": 5},
+        "health": {**check, "status": "healthy"},
+        "liveness": {"status": "unhealthy", "failures": 2, "last_output": "exit 1: "},
+    }
+    assert describe("why", why).splitlines() == [
+        "api is healthy",
+        "",
+        "last exit: {'reason': 'liveness'}",
+        "restarts: 1 of 5 (on-failure)",
+        "readiness (healthcheck): healthy, 0 failure(s) in a row; last: exit 0: ok",
+        "liveness: unhealthy, 2 failure(s) in a row; last: exit 1: ",
+    ]

@@ -106,9 +106,10 @@ class ProcessBuilder:
         docker = self._docker(base, raw, fields.get("context", "local"))
         if docker is not None:
             fields["docker"] = docker
-        if "healthcheck" in given(raw, "healthcheck"):
-            ports = fields.get("ports", ())
-            fields["healthcheck"] = self._healthcheck(at("healthcheck"), raw["healthcheck"], ports)
+        for check in ("healthcheck", "liveness"):  # readiness, liveness
+            if check in given(raw, check):
+                ports = fields.get("ports", ())
+                fields[check] = self._healthcheck(at(check), raw[check], ports)
         daemon = self._daemon(base, raw, fields["cwd"])
         if daemon is not None:
             fields["daemon"] = daemon
@@ -310,7 +311,14 @@ class ProcessBuilder:
     def _healthcheck(self, path: str, raw: dict[str, Any], ports: tuple[int, ...]) -> HealthCheck:
         raw = self._seed_probe(path, raw)
         fields = given(
-            raw, "log", "interval", "timeout", "retries", "start_period", "restart_on_unhealthy"
+            raw,
+            "log",
+            "interval",
+            "timeout",
+            "retries",
+            "successes",
+            "start_period",
+            "restart_on_unhealthy",
         )
         kinds = [k for k in ("exec", "http", "tcp", "log") if k in raw]
         kind = kinds[0] if kinds else "exec"

@@ -90,10 +90,35 @@ def _health(spec: ProcessSpec, root: str) -> str:
     check = spec.healthcheck
     if check is None:
         return ""
-    text = f"it is healthy when {probe_phrase(check)} (checked every {format_duration(check.interval)})"
+    text = f"it is healthy when {probe_phrase(check)} ({_pace(check)})"
     if check.restart_on_unhealthy:
         text += " and restarted if it turns unhealthy"
     return text
+
+
+def _pace(check: HealthCheck) -> str:
+    text = f"checked every {format_duration(check.interval)}"
+    if check.start_period:
+        text += f" after {format_duration(check.start_period)}"
+    if check.successes > 1:
+        text += f", {check.successes} passes in a row to count"
+    return text
+
+
+def _liveness(spec: ProcessSpec, root: str) -> str:
+    check = spec.liveness
+    if check is None:
+        return ""
+    what = (
+        f"an output line matches /{check.log}/ within each check"
+        if check.kind == "log"
+        else probe_phrase(check)
+    )
+    return (
+        f"it is alive while {what} ({_pace(check)}); "
+        f"{plural(check.retries, 'failure')} in a row {'end' if check.retries > 1 else 'ends'} "
+        "the run, and its restart policy decides"
+    )
 
 
 def _restart(spec: ProcessSpec, root: str) -> str:
@@ -144,6 +169,7 @@ CLAUSES: tuple[tuple[Callable[[ProcessSpec, str], str], str], ...] = (
     (_where, " "),
     (_waits, " "),
     (_health, "; "),
+    (_liveness, "; "),
     (_ready, "; "),
     (_daemon, "; "),
     (_restart, "; "),
@@ -215,6 +241,7 @@ def explain(config: ProjectConfig) -> dict[str, Any]:
             "recipes": len(config.recipes),
             "snippets": len(config.snippets),
             "health_checks": sum(p.healthcheck is not None for p in processes),
+            "liveness_checks": sum(p.liveness is not None for p in processes),
             "dependencies": sum(len(p.depends_on) for p in processes),
         },
     }

@@ -67,6 +67,19 @@ TCP_PROBE = Struct({"host": Str(), "port": PORT})
 SEED_PROBES = ("test", "http_get", "tcp_socket")
 PROBES = ("exec", "http", "tcp", "log", *SEED_PROBES)
 
+# The timing keys both checks share (docker's spelling; Kubernetes' initial_delay_seconds,
+# period_seconds, timeout_seconds, failure_threshold and success_threshold are start_period,
+# interval, timeout, retries and successes).
+CHECK_TIMING = {
+    "interval": DURATION,
+    "timeout": DURATION,
+    "retries": Int(1),
+    "successes": Int(1, 1000),
+    "start_period": DURATION,
+}
+LIVENESS_PROBES = ("exec", "http", "tcp", "log")
+
+# `healthcheck:` is the readiness check (dependents wait for `healthy`).
 HEALTHCHECK = Struct(
     {
         "exec": Str(),
@@ -76,13 +89,23 @@ HEALTHCHECK = Struct(
         "test": Str(),
         "http_get": Str(),
         "tcp_socket": Str(),
-        "interval": DURATION,
-        "timeout": DURATION,
-        "retries": Int(1),
-        "start_period": DURATION,
+        **CHECK_TIMING,
         "restart_on_unhealthy": Bool(),
     },
     exclusive=PROBES,
+    need_one=True,
+)
+
+# `liveness:`: `retries` failures in a row end the run, and its restart policy decides.
+LIVENESS = Struct(
+    {
+        "exec": Str(),
+        "http": HTTP_PROBE,
+        "tcp": TCP_PROBE,
+        "log": Regex(),
+        **CHECK_TIMING,
+    },
+    exclusive=LIVENESS_PROBES,
     need_one=True,
 )
 
@@ -161,6 +184,7 @@ PROCESS = Struct(
         "docker": DOCKER,
         "container": Str(),  # Procler 0.3's spelling of docker: {container: NAME}
         "healthcheck": HEALTHCHECK,
+        "liveness": LIVENESS,
         "depends_on": ListOf(DEPENDENCY),
         "ready_log_line": Regex(),
         "max_memory": Size(),

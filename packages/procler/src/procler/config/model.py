@@ -44,7 +44,8 @@ class TcpProbe:
 
 @dataclass(frozen=True)
 class HealthCheck:
-    """Exactly one of exec/http/tcp/log is set (`kind` says which)."""
+    """Exactly one of exec/http/tcp/log is set (`kind` says which). The readiness check
+    (`healthcheck:`) and the liveness check (`liveness:`) are both of this shape."""
 
     kind: Literal["exec", "http", "tcp", "log"]
     exec: str | None = None
@@ -55,7 +56,8 @@ class HealthCheck:
     timeout: float = 5.0
     retries: int = 3
     start_period: float = 0.0
-    restart_on_unhealthy: bool = False
+    successes: int = 1  # passes in a row that make it healthy (Kubernetes' success_threshold)
+    restart_on_unhealthy: bool = False  # readiness only
 
 
 @dataclass(frozen=True)
@@ -148,7 +150,8 @@ class ProcessSpec:
     success_exit_codes: tuple[int, ...] = (0,)
     context: Literal["local", "docker"] = "local"
     docker: DockerSpec | None = None
-    healthcheck: HealthCheck | None = None
+    healthcheck: HealthCheck | None = None  # readiness: what `healthy` means
+    liveness: HealthCheck | None = None  # failing `retries` times in a row ends the run
     depends_on: tuple[Dependency, ...] = ()
     ready_log_line: str | None = None  # a regex on the output: log_ready once a line matches
     max_memory: int | None = None  # bytes of the process tree's RSS; above it: restart

@@ -68,7 +68,8 @@ PROCESS = {
     "dependency_down and why (a dependency died or was stopped), source, tags, namespaces, "
     "replica_of (an instance of a process with replicas: that process), memory_rss_bytes, "
     "cpu_percent, linux_state (local) or docker (docker) (pid, memory, CPU and linux_state from "
-    "a /proc sample at most 1 s old, new at each transition), health (with a healthcheck), "
+    "a /proc sample at most 1 s old, new at each transition), health (the readiness check's verdict, with a healthcheck), "
+    "liveness (the liveness check's, with liveness:), "
     "log_ready (with a ready_log_line), watch (with watch:: state armed|disarmed|suspended, "
     "triggers, last_trigger, suspended_by); config_reloaded when this command took up a "
     "changed config",
@@ -269,7 +270,8 @@ PROCESS_COMMANDS: "tuple[Command, ...]" = (
     Command(
         "why",
         "why a process is or is not running: desired state, each dependency and whether it "
-        "holds, last exit and stderr, restart budget, what it waits for",
+        "holds, last exit and stderr, restart budget, what it waits for, the verdicts of its "
+        "readiness (health) and liveness checks",
         FORWARD,
         read_only=True,
         args=(Arg("name", "process name", required=True),),
@@ -284,6 +286,8 @@ PROCESS_COMMANDS: "tuple[Command, ...]" = (
                 "last_exit": {"type": ["object", "null"]},
                 "stderr": {"type": "array"},
                 "restart_budget": {"type": "object"},
+                "health": {"type": "object"},
+                "liveness": {"type": "object"},
             },
         },
     ),

@@ -16,7 +16,7 @@ from typing import Any, Protocol
 
 from agentcli.errors import AgentError
 from procler import states
-from procler.config.model import ProcessSpec
+from procler.config.model import HealthCheck, ProcessSpec
 from procler.contexts.base import (
     ExecutionContext,
     ExitInfo,
@@ -65,7 +65,8 @@ class ProcessRuntime:
         self._monitor: asyncio.Task[None] | None = None
         self._timer: asyncio.Task[None] | None = None
         self._user_start = False
-        self.health: HealthProber | None = None
+        self.health: HealthProber | None = None  # the readiness check (`healthcheck:`)
+        self.liveness: HealthProber | None = None  # `liveness:`: failing, it ends the run
         self._next: tuple[ProcessSpec, ExecutionContext] | None = None  # see redefine
         # Called once, in the same step, when the run leaves the alive statuses: a
         # schedule's history has the run's end before anyone sees `scheduled`.
@@ -233,18 +234,11 @@ class ProcessRuntime:
         self.started_at = proc.started_at or self.clock.time()
         self.host.spawned(self, proc)
         self._monitor = asyncio.create_task(self._watch(proc, self.run))
-        if self.spec.healthcheck is not None:
-            if self.health is None or self.health.check != self.spec.healthcheck:
-                self.health = HealthProber(
-                    self.spec.healthcheck,
-                    self.clock,
-                    self._exec_probe,
-                    self.health_changed,
-                    lambda src, dst, reason: self.host.health(self, src, dst, reason),
-                )
-            self.health.begin()
-        else:
-            self.health = None
+        self.health = self._prober(self.spec.healthcheck, self.health, liveness=False)
+        self.liveness = self._prober(self.spec.liveness, self.liveness, liveness=True)
+        for prober in (self.health, self.liveness):
+            if prober is not None:
+                prober.begin()
         # Known good as soon as the health check passes, else when the grace period ends.
         await self.wait_until(
             lambda rt: (
@@ -260,6 +254,27 @@ class ProcessRuntime:
             # The prober may have decided during the start grace period.
             target = states.HEALTH_TO_STATUS[self.health.status]
             self._set(target, f"health check {self.health.status} during start")
+        if self.liveness is not None and self.liveness.status == states.HEALTH_UNHEALTHY:
+            why = f"liveness check failed during start: {self.liveness.last_output}"
+            self.liveness_changed(states.UNHEALTHY, why, restart=True)
+
+    def _prober(
+        self, check: HealthCheck | None, current: HealthProber | None, *, liveness: bool
+    ) -> HealthProber | None:
+        """The prober of a check for the next run: the current one while its check is the
+        same (its verdicts go on being counted from it), else a new one."""
+        if check is None:
+            return None
+        if current is not None and current.check == check:
+            return current
+        return HealthProber(
+            check,
+            self.clock,
+            self._exec_probe,
+            self.liveness_changed if liveness else self.health_changed,
+            lambda src, dst, reason: self.host.health(self, src, dst, reason),
+            liveness=liveness,
+        )
 
     async def _exec_probe(self, command: str, timeout: float) -> tuple[bool, str]:
         """An exec health check, run in this process's context, cwd and environment."""
@@ -278,6 +293,32 @@ class ProcessRuntime:
         if restart and check is not None and check.restart_on_unhealthy:
             self._timer = asyncio.create_task(self._restart_unhealthy())
 
+    def liveness_changed(self, target: str, reason: str, restart: bool) -> None:
+        """Called by the liveness prober: a run that failed it `retries` times is ended."""
+        if restart and self.status in states.UP:
+            self._timer = asyncio.create_task(self._end_for_liveness(reason))
+
+    async def _end_for_liveness(self, why: str) -> None:
+        """Stop the run (stop command, signal, timeout as for any stop), then let its
+        restart policy decide, as after a crash; last_exit.reason says liveness."""
+        async with self.lock:
+            if self.status not in states.UP or self.liveness is None:
+                return
+            if self.liveness.status != states.HEALTH_UNHEALTHY:
+                return  # it passed again meanwhile
+            info = await self._halt(f"{states.LIVENESS}: {why}")
+            policy = self.spec.restart
+            decision = states.after_liveness(
+                stable=self._uptime() >= policy.backoff.reset_after,
+                restarts=self.restarts,
+                desired=self.desired,
+                policy=policy.policy,
+                max_restarts=policy.max_restarts,
+                backoff=(policy.backoff.initial, policy.backoff.max),
+                scheduled=self.spec.schedule is not None,
+            )
+            self._conclude(info, decision, states.LIVENESS)
+
     async def _restart_unhealthy(self) -> None:
         await self.recycle(
             "unhealthy: restart_on_unhealthy", "turning unhealthy", only=states.UNHEALTHY
@@ -295,20 +336,29 @@ class ProcessRuntime:
                 await self._spawn(f"restart {self.restarts} after {why}", user=False)
 
     async def _stop_locked(self, reason: str) -> None:
+        info = await self._halt(reason)
+        self._exited(info, reason, self.run)
+        self._set(states.STOPPED, reason)
+
+    async def _halt(self, reason: str) -> ExitInfo:
+        """End the run (stopping), its output drained; how it ended is the caller's to record."""
         proc = self.proc
         assert proc is not None
         self._set(states.STOPPING, reason)
         await asyncio.sleep(0)  # event subscribers send it before the /proc scans of stop
-        if self.health is not None:
-            self.health.end()
+        self._end_probes()
         info = await self.context.stop(
             proc, signal_number(self.spec.stop_signal), self.spec.stop_timeout
         )
         if self._monitor is not None:
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(asyncio.shield(self._monitor), DRAIN_WAIT)
-        self._exited(info, reason, self.run)
-        self._set(states.STOPPED, reason)
+        return info
+
+    def _end_probes(self) -> None:
+        for prober in (self.health, self.liveness):
+            if prober is not None:
+                prober.end()
 
     def _exited(self, info: ExitInfo, reason: str, run: int | None) -> None:
         """A new last_exit: how run ended (None: a start that failed), kept in the history."""
@@ -332,9 +382,10 @@ class ProcessRuntime:
             # both streams, as Procler 0.3 reads it: servers such as uvicorn log to stderr
             if self._ready_line is not None and not self.log_ready:
                 self._ready(batch.texts)
-            if self.health is not None:
-                for text in batch.texts:
-                    self.health.on_line(text)
+            for prober in (self.health, self.liveness):
+                if prober is not None:
+                    for text in batch.texts:
+                        prober.on_line(text)
             self.host.output(self, run, batch)
 
     def _ready(self, texts: list[str]) -> None:
@@ -366,8 +417,7 @@ class ProcessRuntime:
             pump.cancel()
             proc.stop_reading()  # its output outlived it: nothing keeps reading it
         self.host.reaped(self, proc)
-        if self.health is not None:
-            self.health.end()
+        self._end_probes()
         if self.status == states.STOPPING:
             return  # stop() records the end
         self._ended(info, leftovers, note)
@@ -389,9 +439,11 @@ class ProcessRuntime:
         self._monitor = asyncio.create_task(self._watch(daemon, run, launcher=False))
         return True
 
+    def _uptime(self) -> float:
+        return self.clock.time() - (self.started_at or self.clock.time())
+
     def _ended(self, info: ExitInfo, leftovers: int = 0, note: str = "") -> None:
         policy = self.spec.restart
-        uptime = self.clock.time() - (self.started_at or self.clock.time())
         if info.code is None and info.signal is None:
             how = "ended (a followed daemon: its exit code is not known)"
         else:
@@ -419,7 +471,7 @@ class ProcessRuntime:
             how,
             info.code,
             failed_start=failed_start,
-            stable=uptime >= policy.backoff.reset_after,
+            stable=self._uptime() >= policy.backoff.reset_after,
             restarts=self.restarts,
             desired=self.desired,
             policy=policy.policy,
@@ -429,10 +481,17 @@ class ProcessRuntime:
             backoff=(policy.backoff.initial, policy.backoff.max),
             scheduled=self.spec.schedule is not None,
         )
+        self._conclude(info, decision)
+
+    def _conclude(
+        self, info: ExitInfo, decision: states.AfterExit, exit_reason: str | None = None
+    ) -> None:
+        """Apply what procler.states decided about a run that ended: the transition says
+        the decision's reason, last_exit `exit_reason` (the same unless given)."""
         self.restarts = decision.restarts
         if decision.delay is None and decision.status != states.SCHEDULED:
             self.desired = states.DESIRED_STOPPED
-        self._exited(info, decision.reason, self.run)
+        self._exited(info, exit_reason or decision.reason, self.run)
         self.completed_spec = self.spec if decision.status == states.EXITED else None
         self._set(decision.status, decision.reason)
         if decision.delay is not None:

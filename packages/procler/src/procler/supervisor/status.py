@@ -103,6 +103,8 @@ def process_status(
         out["dependency_down"], out["why"] = down
     if runtime.health is not None:
         out["health"] = runtime.health.summary()
+    if runtime.liveness is not None:
+        out["liveness"] = runtime.liveness.summary()
     proc = runtime.proc
     if proc is not None and runtime.status in states.ALIVE:
         out["started_at"] = iso(runtime.started_at)

@@ -75,6 +75,8 @@ def why(sup: Supervisor, name: str) -> dict[str, Any]:
     }
     if rt.health is not None:
         data["health"] = rt.health.summary()
+    if rt.liveness is not None:
+        data["liveness"] = rt.liveness.summary()
     return data
 
 

@@ -156,6 +156,13 @@ def describe(view: str, data: "dict[str, Any]") -> str:
     lines += [f"stderr: {line}" for line in data["stderr"]]
     budget = data["restart_budget"]
     lines.append(f"restarts: {budget['restarts']} of {budget['max_restarts']} ({budget['policy']})")
+    for key, label in (("health", "readiness (healthcheck)"), ("liveness", "liveness")):
+        check = data.get(key)
+        if check is not None:
+            lines.append(
+                f"{label}: {check['status']}, {check['failures']} failure(s) in a row; "
+                f"last: {check['last_output'] or '-'}"
+            )
     return "\n".join(lines)
 
 

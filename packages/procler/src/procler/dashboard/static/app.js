@@ -162,7 +162,8 @@ async function processPage(name) {
     info.replaceChildren(
       el("h2", {}, name, " ", statusCell(row.status)),
       el("p", {}, `pid ${row.pid ?? "-"} · restarts ${row.restarts} · run ${row.run}`),
-      el("p", {}, `health: ${row.health ? row.health.status : "no check"}`),
+      el("p", { id: "checks" }, `readiness (healthcheck): ${row.health ? row.health.status : "no check"}`,
+        ` · liveness: ${row.liveness ? row.liveness.status : "no check"}`),
       actions(name));
   };
   // Its status and `procler history`, fetched again on each of its events (no polling).
