@@ -23,6 +23,7 @@ presets_handler
 validate_handler
 check_rules_handler
 list_rules_handler
+init_handler
 schema_handler
 boom
 interrupt
@@ -47,6 +48,7 @@ duration_seconds
 # python-pptx/docx properties in tests, a tarfile link, uvicorn's lifespan, Textual widgets.
 _.log_errors
 _.never_capture
+_.never_nl
 _.case_sensitive
 _.max_mem
 _.whitespace_split
@@ -78,7 +80,7 @@ _.__traceback__
 # Hooks a framework calls by their names: a module's __getattr__ (PEP 562), HTMLParser's
 # handle_*, http.server's do_GET and log_message, Textual's BINDINGS, on_* handlers,
 # action_* methods and a command provider's discover, pytest's pytestmark and anyio's
-# anyio_backend fixture.
+# anyio_backend fixture, and autouse fixtures (which no test names).
 __getattr__
 handle_starttag
 handle_data
@@ -119,3 +121,4 @@ action_cancel
 action_close
 pytestmark
 anyio_backend
+no_arrow_in_this_process

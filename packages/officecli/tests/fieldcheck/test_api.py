@@ -8,7 +8,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from fieldcheck_helpers import run_cli, write_csv
+from officecli_testkit.fieldcheck_helpers import run_cli, write_csv
 
 from agentcli.report import Finding, Report
 from officecli.fieldcheck import validate

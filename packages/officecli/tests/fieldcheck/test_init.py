@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from fieldcheck_helpers import run_cli, write_csv
+from officecli_testkit.fieldcheck_helpers import run_cli, write_csv
 
 from officecli.fieldcheck.loader import load_rules
 from officecli.fieldcheck.ruletypes import FILE_EXAMPLE, TOP_KEYS

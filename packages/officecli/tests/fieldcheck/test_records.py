@@ -7,7 +7,7 @@ from pathlib import Path
 
 import openpyxl
 import pytest
-from fieldcheck_helpers import run_cli, write_csv
+from officecli_testkit.fieldcheck_helpers import run_cli, write_csv
 
 from officecli.fieldcheck.findings import LINES_MEANING
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from fieldcheck_helpers import run_cli, write_csv
+from officecli_testkit.fieldcheck_helpers import run_cli, write_csv
 
 # The rules as the worker said them, then as a rules file.
 #   1. 合計 is 金額 + 税額.

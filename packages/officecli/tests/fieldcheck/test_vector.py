@@ -10,9 +10,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from officecli_testkit.fieldcheck_golden import RULES, write_inputs
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from officecli_testkit.fieldcheck_golden import RULES, write_inputs
 from officecli_testkit.fieldcheck_vector_worker import (
     child,
     missing_column_error,
