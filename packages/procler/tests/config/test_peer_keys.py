@@ -8,7 +8,7 @@ from pathlib import Path
 from procler_testkit.config_helpers import errors_of, write_config
 
 from procler.config.load import check_config
-from procler.config.model import HealthCheck, TcpProbe
+from procler.config.model import HealthCheck, StopCommand, TcpProbe
 
 
 def findings(path: Path) -> list[tuple[int, int, str, str, str]]:
@@ -78,5 +78,85 @@ def test_liveness_mistakes_have_their_line_and_column(project: Path) -> None:
             "processes.api.liveness.restart_on_unhealthy",
             "unknown key 'restart_on_unhealthy'",
             "valid keys: exec, http, tcp, log, interval, timeout, retries, successes, start_period",
+        ),
+    ]
+
+
+def test_stop_command_and_its_process_compose_spelling(project: Path) -> None:
+    path = write_config(
+        project,
+        """
+        vars: {DATA: /srv/pg}
+        processes:
+          pg:
+            command: postgres -D ${DATA}
+            stop_command: pg_ctl stop -m fast -D ${DATA}
+          web:
+            command: nginx
+            stop_command: {command: nginx -s quit, timeout: 5s}
+            stop_timeout: 20s
+          composed:
+            command: serve
+            shutdown: {command: serve --stop, timeout: 3s, signal: INT}
+          signal_only:
+            command: serve
+            shutdown: {signal: SIGQUIT, timeout: 2s}
+        """,
+    )
+    config, found = check_config(str(path), {})
+    assert not found and config is not None
+    spec = config.processes
+    assert spec["pg"].stop_command == StopCommand("pg_ctl stop -m fast -D /srv/pg", None)
+    assert (spec["web"].stop_command, spec["web"].stop_timeout) == (
+        StopCommand("nginx -s quit", 5.0),
+        20.0,
+    )
+    assert (spec["composed"].stop_command, spec["composed"].stop_signal) == (
+        StopCommand("serve --stop", 3.0),
+        "INT",
+    )
+    assert (spec["signal_only"].stop_command, spec["signal_only"].stop_signal) == (None, "QUIT")
+    assert spec["signal_only"].stop_timeout == 2.0
+
+
+def test_stop_command_mistakes_have_their_line_and_column(project: Path) -> None:
+    path = write_config(
+        project,
+        """
+        processes:
+          both:
+            command: serve
+            stop_command: serve --stop
+            shutdown: {command: serve --stop}
+          twice:
+            command: serve
+            stop_signal: INT
+            shutdown: {signal: QUIT}
+          empty:
+            command: serve
+            stop_command: {timeout: 1s}
+        """,
+    )
+    assert findings(path) == [
+        (
+            5,
+            15,
+            "processes.both.shutdown",
+            "stop_command and shutdown both say how the process stops",
+            "keep stop_command (shutdown is process-compose's spelling of it)",
+        ),
+        (
+            9,
+            24,
+            "processes.twice.shutdown.signal",
+            "shutdown.signal and stop_signal say the same thing",
+            "keep stop_signal",
+        ),
+        (
+            12,
+            19,
+            "processes.empty.stop_command",
+            "missing required key 'command'",
+            "add command: ...",
         ),
     ]

@@ -133,6 +133,17 @@ def _restart(spec: ProcessSpec, root: str) -> str:
     return f"it is {how} (at most {policy.max_restarts} times)"
 
 
+def _stops(spec: ProcessSpec, root: str) -> str:
+    stop = spec.stop_command
+    if stop is None:
+        return ""
+    bound = spec.stop_timeout if stop.timeout is None else stop.timeout
+    return (
+        f"it is stopped by `{stop.command}` (given {format_duration(bound)} to end it), "
+        f"then SIG{spec.stop_signal} if it still runs"
+    )
+
+
 def _ready(spec: ProcessSpec, root: str) -> str:
     return f"it is ready once stdout matches /{spec.ready_log_line}/" if spec.ready_log_line else ""
 
@@ -173,6 +184,7 @@ CLAUSES: tuple[tuple[Callable[[ProcessSpec, str], str], str], ...] = (
     (_ready, "; "),
     (_daemon, "; "),
     (_restart, "; "),
+    (_stops, "; "),
     (_memory, "; "),
     (_ports, "; "),
     (_replicas, "; "),

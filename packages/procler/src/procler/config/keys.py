@@ -109,6 +109,12 @@ LIVENESS = Struct(
     need_one=True,
 )
 
+# A command that stops the process (pg_ctl stop, nginx -s quit), run where it runs, with its
+# environment and cwd, before stop_signal; `timeout` bounds it and the process's exit after.
+STOP_COMMAND = Either(Str(), Struct({"command": Str(), "timeout": DURATION}, required=("command",)))
+# process-compose's spelling, read as stop_command (command, timeout) and stop_signal (signal).
+SHUTDOWN = Struct({"command": Str(), "timeout": DURATION, "signal": Signal(*SIGNALS)})
+
 DEPENDENCY = Either(
     Str(),
     Struct(
@@ -178,6 +184,8 @@ PROCESS = Struct(
         "ports": ListOf(PORT),
         "stop_signal": Signal(*SIGNALS),
         "stop_timeout": DURATION,
+        "stop_command": STOP_COMMAND,
+        "shutdown": SHUTDOWN,
         "restart": RESTART,
         "success_exit_codes": ListOf(Int(0, 255)),
         "context": Enum("local", "docker"),

@@ -61,6 +61,15 @@ class HealthCheck:
 
 
 @dataclass(frozen=True)
+class StopCommand:
+    """`stop_command:` run (where the process runs, with its environment and cwd) before
+    stop_signal; `timeout` bounds the command and the process's exit after it."""
+
+    command: str
+    timeout: float | None = None  # None: the process's stop_timeout
+
+
+@dataclass(frozen=True)
 class Dependency:
     name: str
     condition: Condition = "started"
@@ -146,6 +155,7 @@ class ProcessSpec:
     ports: tuple[int, ...] = ()
     stop_signal: str = "TERM"
     stop_timeout: float = 10.0
+    stop_command: StopCommand | None = None
     restart: RestartPolicy = field(default_factory=RestartPolicy)
     success_exit_codes: tuple[int, ...] = (0,)
     context: Literal["local", "docker"] = "local"

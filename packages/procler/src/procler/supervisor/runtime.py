@@ -16,7 +16,7 @@ from typing import Any, Protocol
 
 from agentcli.errors import AgentError
 from procler import states
-from procler.config.model import HealthCheck, ProcessSpec
+from procler.config.model import HealthCheck, ProcessSpec, StopCommand
 from procler.contexts.base import (
     ExecutionContext,
     ExitInfo,
@@ -347,6 +347,8 @@ class ProcessRuntime:
         self._set(states.STOPPING, reason)
         await asyncio.sleep(0)  # event subscribers send it before the /proc scans of stop
         self._end_probes()
+        if self.spec.stop_command is not None:
+            await self._stop_command(proc, self.spec.stop_command)
         info = await self.context.stop(
             proc, signal_number(self.spec.stop_signal), self.spec.stop_timeout
         )
@@ -354,6 +356,23 @@ class ProcessRuntime:
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(asyncio.shield(self._monitor), DRAIN_WAIT)
         return info
+
+    async def _stop_command(self, proc: RunningProcess, stop: StopCommand) -> None:
+        """Run stop_command where the process runs (its environment and cwd), then wait
+        for the run to end, both within its timeout; whatever is left gets stop_signal
+        and stop_timeout as in any stop (nothing left: no signal has any effect)."""
+        bound = self.spec.stop_timeout if stop.timeout is None else stop.timeout
+        deadline = self.clock.monotonic() + bound
+        env = self.host.environment(self.spec)
+        _, output = await self.context.exec_probe(self.spec, stop.command, env, bound)
+        self.host.record(self, self.status, self.status, f"stop command: {output}")
+        ended = asyncio.Event()
+        waiting = asyncio.ensure_future(proc.wait())
+        waiting.add_done_callback(lambda _: ended.set())
+        try:
+            await self.clock.wait(ended, max(0.0, deadline - self.clock.monotonic()))
+        finally:
+            waiting.cancel()
 
     def _end_probes(self) -> None:
         for prober in (self.health, self.liveness):
