@@ -139,6 +139,12 @@ def wait_impossible(
     return None
 
 
+def left_alone(autostart: bool, status: str, desired: str) -> bool:
+    """A process `autostart: false` keeps out of the starts of many, at rest as nothing
+    asked it to run: its status says why it does not run."""
+    return not autostart and status in AT_REST and desired != DESIRED_RUNNING
+
+
 def stack_ready(status: str, has_healthcheck: bool) -> bool:
     """`up --wait` and `ci`: a process counts once healthy (when it has a check), up (when
     it has none), finished with a success code (a one-shot), or armed (a schedule)."""

@@ -160,3 +160,40 @@ def test_stop_command_mistakes_have_their_line_and_column(project: Path) -> None
             "add command: ...",
         ),
     ]
+
+
+def test_autostart_and_stdin(project: Path) -> None:
+    path = write_config(
+        project,
+        """
+        processes:
+          tool: {command: serve, autostart: false, stdin: true}
+          api: {command: serve}
+          box:
+            context: docker
+            docker: {image: "redis:7"}
+            stdin: true
+            autostart: no
+        """,
+    )
+    config, _ = check_config(str(path), {})
+    assert config is not None
+    assert (config.processes["tool"].autostart, config.processes["tool"].stdin) == (False, True)
+    assert (config.processes["api"].autostart, config.processes["api"].stdin) == (True, False)
+    assert findings(path) == [
+        (
+            7,
+            12,
+            "processes.box.stdin",
+            "stdin: true is for local processes (a container's stdin is not kept open)",
+            "remove stdin, or run the process with context: local",
+        ),
+        (
+            8,
+            16,
+            "processes.box.autostart",
+            "expected true or false, got 'no' (no is a boolean only in YAML 1.1; Procler "
+            "reads YAML 1.2, where it is text)",
+            "write true or false",
+        ),
+    ]

@@ -5,9 +5,11 @@ stopped cleanly by `pg_ctl stop -m fast`."""
 from __future__ import annotations
 
 import json
+import os
+import signal
 from collections.abc import Callable
 
-from procler_testkit.harness import PY, Project, alive, wait_for
+from procler_testkit.harness import PY, Project, alive, sentinel_running, wait_for
 from procler_testkit.postgres import cluster
 
 # Ignores SIGTERM; exits 0 once the file `stop-now` appears in its folder.
@@ -49,6 +51,30 @@ processes:
     assert (p.root / "work" / "seen").read_text() == "from-the-process-env\n"
     assert not alive(pid)
     assert "stop command: exit 0: " in transitions(p, "stubborn")
+    assert p.marked_pids() == []
+
+
+def test_the_sentinel_runs_the_stop_command_when_the_supervisor_dies(
+    make_project: Callable[[str], Project],
+) -> None:
+    p = make_project(
+        f"""version: 1
+processes:
+  stubborn:
+    args: {STUBBORN}
+    env: {{MARK: told-to-the-sentinel}}
+    stop_command: echo "$MARK" > seen && touch stop-now
+"""
+    )
+    p.ok("start", "stubborn")
+    assert wait_for((p.root / "up").exists)
+    pid = p.ok("status", "stubborn")["pid"]
+    os.kill(p.supervisor_pid(), signal.SIGKILL)
+    assert wait_for(lambda: not sentinel_running(str(p.root)), 20)
+    # ended by its stop command (it ignores TERM, and the sweep's KILL came too late to matter)
+    assert (p.root / "seen").read_text() == "told-to-the-sentinel\n"
+    assert (p.root / "stop-now").exists()
+    assert not alive(pid)
     assert p.marked_pids() == []
 
 
@@ -114,5 +140,22 @@ processes:
         assert any("database system was shut down at" in t for t in second), second
         assert not any("automatic recovery" in t or "not properly shut down" in t for t in second)
         assert pg.query("select n from kept") == "42"
+        # the supervisor killed, a client connected: its sentinel stops PostgreSQL with
+        # pg_ctl too, so the next start finds it shut down cleanly
+        pid = p.ok("status", "pg")["pid"]
+        with pg.session() as client:
+            assert client.stdin is not None and client.stdout is not None
+            client.stdin.write("select 'connected';\n")
+            client.stdin.flush()
+            assert client.stdout.readline() == "connected\n"
+            os.kill(p.supervisor_pid(), signal.SIGKILL)
+            assert wait_for(lambda: not sentinel_running(str(p.root)), 30)
+            client.kill()
+        assert not alive(pid)
+        p.ok("start", "pg")  # the new supervisor brings it back (it should run)
+        assert p.run("wait", "pg", "--for", "healthy", "--timeout", "60s")[0] == 0
+        third = [line["text"] for line in p.ok("logs", "pg", "--tail", "200")["lines"]]
+        assert any("database system was shut down at" in t for t in third), third
+        assert not any("automatic recovery" in t or "not properly shut down" in t for t in third)
         p.ok("stop", "pg")
         assert p.marked_pids() == []

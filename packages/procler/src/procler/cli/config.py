@@ -59,7 +59,29 @@ def init(values: "dict[str, Any]", command: "Command") -> "dict[str, Any]":
         if path == config or values["force"] or not os.path.exists(path):
             _write_atomic(path, text)
             written.append(path)
+        elif path != config and _ignore_local(path, GITIGNORE):
+            written.append(path)
     return {"config": config, "root": cwd, "written": written}
+
+
+def _ignore_local(path: "str", template: "str") -> "bool":
+    """An existing .procler/.gitignore gets the lines of ours it lacks (config.local.yaml
+    came later), appended; True when it did."""
+    with open(path, encoding="utf-8") as handle:
+        text = handle.read()
+    have = {line.strip() for line in text.splitlines()}
+    missing: list[str] = []
+    comment = ""
+    for line in template.splitlines():
+        if line.startswith("#"):
+            comment = line
+        elif line not in have:
+            missing += [comment, line] if comment and comment not in have else [line]
+    if not missing:
+        return False
+    glue = "" if not text or text.endswith("\n") else "\n"
+    _write_atomic(path, text + glue + "\n".join(missing) + "\n")
+    return True
 
 
 def validate(values: "dict[str, Any]", command: "Command") -> "dict[str, Any]":
@@ -67,6 +89,7 @@ def validate(values: "dict[str, Any]", command: "Command") -> "dict[str, Any]":
 
     path = config_path(values)
     config, findings = check_config(path)
+    files = {"config": findings.files[0], "config_files": findings.files}
     if findings or config is None:
         count = len(findings.items)
         raise ConditionNotMet(
@@ -74,7 +97,7 @@ def validate(values: "dict[str, Any]", command: "Command") -> "dict[str, Any]":
             suggestion="fix each error at the file:line in data.errors, then validate again",
             data={
                 "valid": False,
-                "config": path,
+                **files,
                 "errors": findings.as_dicts(),
                 "warnings": findings.warning_dicts(),
             },
@@ -87,7 +110,7 @@ def validate(values: "dict[str, Any]", command: "Command") -> "dict[str, Any]":
     warnings = findings.warning_dicts()
     return {
         "valid": True,
-        "config": path,
+        **files,
         "root": str(config.root),
         "summary": f"{plural(processes, 'process')}, {plural(groups, 'group')}, "
         "no errors" + (f", {plural(len(warnings), 'warning')}" if warnings else ""),
@@ -107,7 +130,19 @@ def explain(values: "dict[str, Any]", command: "Command") -> "dict[str, Any]":
 def show(values: "dict[str, Any]", command: "Command") -> "dict[str, Any]":
     from procler.config.serialize import config_json
 
-    return config_json(project(values))
+    config = project(values)
+    shown = config_json(config)
+    if values.get("origins"):
+        from procler.config.findings import Findings
+        from procler.config.load import config_tree, read_texts
+        from procler.config.merge import origins
+
+        files = list(config.config_files)
+        findings = Findings(files[0], files)
+        texts = read_texts(config_path(values), findings)
+        tree = None if texts is None else config_tree(texts, findings)
+        shown["origins"] = {} if tree is None else origins(tree)
+    return shown
 
 
 def list_processes(values: "dict[str, Any]", command: "Command") -> "dict[str, Any]":

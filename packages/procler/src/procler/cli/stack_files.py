@@ -69,10 +69,7 @@ def export(values: "dict[str, Any]", command: "Command") -> "dict[str, Any]":
     return _answer(values, command.words[1])
 
 
-def _read_input(values: "dict[str, Any]") -> "tuple[Path, str]":
-    from pathlib import Path
-
-    path = Path(values["path"])
+def _read_input(path: "Path") -> "tuple[Path, str]":
     try:
         return path, path.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as exc:
@@ -88,9 +85,17 @@ def import_file(values: "dict[str, Any]", command: "Command") -> "dict[str, Any]
     from procler.export.write import check_config_output, write_config
 
     output = Path(values.get("output") or os.path.join(CONFIG_DIR, CONFIG_FILE))
-    check_config_output(output, Path(values["path"]), merge=values["merge"])
-    source, text = _read_input(values)
     kind = command.words[1]
+    if kind in ("compose", "process-compose"):
+        from procler.export.imported import with_override
+
+        paths = [*with_override(Path(values["path"])), *map(Path, values.get("override") or [])]
+    else:
+        paths = [Path(values["path"])]
+    for path in paths:
+        check_config_output(output, path, merge=values["merge"])
+    sources = [_read_input(path) for path in paths]
+    source, text = sources[0]
     if kind == "procfile":
         from procler.export.from_procfile import import_procfile
 
@@ -98,7 +103,11 @@ def import_file(values: "dict[str, Any]", command: "Command") -> "dict[str, Any]
     elif kind == "compose":
         from procler.export.from_compose import import_compose
 
-        result = import_compose(text, source)
+        result = import_compose(sources)
+    elif kind == "process-compose":
+        from procler.export.from_process_compose import import_process_compose
+
+        result = import_process_compose(sources)
     else:
         from procler.export.from_procler03 import import_procler03
 
@@ -106,6 +115,7 @@ def import_file(values: "dict[str, Any]", command: "Command") -> "dict[str, Any]
     content, written = write_config(result, output, dry_run=values["dry_run"])
     answer: dict[str, Any] = {
         "source": str(source),
+        "sources": [str(path) for path, _ in sources],
         "config": str(output),
         "processes": list(result.processes),
         "written": written,

@@ -78,6 +78,8 @@ class ProcessBuilder:
             "ready_log_line",
             "max_memory",
             "schedule",
+            "autostart",
+            "stdin",
         )
         if "command" in given(raw, "command"):
             fields["command"] = self.sub(at("command"), raw["command"])
@@ -108,6 +110,12 @@ class ProcessBuilder:
         docker = self._docker(base, raw, fields.get("context", "local"))
         if docker is not None:
             fields["docker"] = docker
+        if fields.get("stdin") and fields.get("context") == "docker":
+            self.findings.add(
+                at("stdin"),
+                "stdin: true is for local processes (a container's stdin is not kept open)",
+                "remove stdin, or run the process with context: local",
+            )
         for check in ("healthcheck", "liveness"):  # readiness, liveness
             if check in given(raw, check):
                 ports = fields.get("ports", ())

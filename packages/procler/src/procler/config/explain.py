@@ -144,6 +144,19 @@ def _stops(spec: ProcessSpec, root: str) -> str:
     )
 
 
+def _autostart(spec: ProcessSpec, root: str) -> str:
+    if spec.autostart:
+        return ""
+    return (
+        "it is not started by up, ci or group starts (autostart: false) unless a process "
+        "they start depends on it"
+    )
+
+
+def _input(spec: ProcessSpec, root: str) -> str:
+    return "its stdin stays open for `procler send`" if spec.stdin else ""
+
+
 def _ready(spec: ProcessSpec, root: str) -> str:
     return f"it is ready once stdout matches /{spec.ready_log_line}/" if spec.ready_log_line else ""
 
@@ -185,6 +198,8 @@ CLAUSES: tuple[tuple[Callable[[ProcessSpec, str], str], str], ...] = (
     (_daemon, "; "),
     (_restart, "; "),
     (_stops, "; "),
+    (_autostart, "; "),
+    (_input, "; "),
     (_memory, "; "),
     (_ports, "; "),
     (_replicas, "; "),

@@ -201,6 +201,8 @@ PROCESS = Struct(
         "port_base": PORT,
         "port_step": Int(1, 65535),
         "namespace": ListOf(Str(), scalar_ok=True),
+        "autostart": Bool(),  # false: up and group starts leave it alone (unless needed)
+        "stdin": Bool(),  # true: its stdin stays open for `procler send`
         "daemon_mode": Bool(),
         "daemon_match_pattern": Regex(),
         "daemon_pidfile": Str(),

@@ -174,6 +174,10 @@ class ProcessSpec:
     replica_of: str | None = None
     replica: int | None = None
     namespaces: tuple[str, ...] = ("default",)
+    # false: `up`, `ci`, `start --all` and `group start` leave it alone unless a process
+    # they start depends on it; `start NAME` and naming its namespace start it
+    autostart: bool = True
+    stdin: bool = False  # its stdin is a pipe kept open (`procler send`), not /dev/null
     export_image: str | None = None  # `export: {image: ...}`: the image `procler export` names
     watch: WatchSpec | None = None
     source: Source = "config"
@@ -305,7 +309,8 @@ class EventSettings:
 @dataclass(frozen=True)
 class ProjectConfig:
     root: Path
-    config_path: Path
+    config_path: Path  # the first file: the project's
+    config_files: tuple[str, ...] = ()  # every file merged, in order (config_path first)
     vars: tuple[tuple[str, str], ...] = ()
     processes: dict[str, ProcessSpec] = field(default_factory=dict)
     groups: dict[str, Group] = field(default_factory=dict)

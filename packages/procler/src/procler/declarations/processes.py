@@ -25,8 +25,10 @@ from procler.errors import (
     NamespaceNotFound,
     PortInUse,
     ProcessNotFound,
+    ProcessNotRunning,
     StartFailed,
     StateDirUnwritable,
+    StdinClosed,
     SupervisorUnavailable,
     Timeout,
 )
@@ -65,12 +67,13 @@ PROCESS = {
     "type": "object",
     "description": "one process: name, status, context, pid (the program's; shell: true when "
     "a shell runs it), started_at, uptime_seconds, run, restarts, exit_code, last_exit, desired, "
-    "dependency_down and why (a dependency died or was stopped), source, tags, namespaces, "
+    "dependency_down and why (a dependency died or was stopped; or why an autostart: false "
+    "process does not run), source, tags, namespaces, "
     "replica_of (an instance of a process with replicas: that process), memory_rss_bytes, "
     "cpu_percent, linux_state (local) or docker (docker) (pid, memory, CPU and linux_state from "
     "a /proc sample at most 1 s old, new at each transition), health (the readiness check's verdict, with a healthcheck), "
     "liveness (the liveness check's, with liveness:), "
-    "log_ready (with a ready_log_line), watch (with watch:: state armed|disarmed|suspended, "
+    "log_ready (with a ready_log_line), stdin: true (with stdin: true: `send` writes to it), watch (with watch:: state armed|disarmed|suspended, "
     "triggers, last_trigger, suspended_by); config_reloaded when this command took up a "
     "changed config",
 }
@@ -264,6 +267,28 @@ PROCESS_COMMANDS: "tuple[Command, ...]" = (
                     "type": "array",
                     "description": "name, status, condition, why, last_exit, stderr",
                 },
+            },
+        },
+    ),
+    Command(
+        "send",
+        "write a line of text to a process's stdin (it needs `stdin: true`): for a program "
+        "that stops to ask (Press y to continue, Select a project:)",
+        FORWARD,
+        args=(
+            Arg("name", "process name", required=True),
+            Arg("text", "what to write (UTF-8; a newline is added)", required=True),
+            Arg("--no-newline", "write the text alone, without a newline", type="boolean"),
+        ),
+        idempotent=False,
+        examples=('procler send devserver "y"', "procler send repl 'print(1)' --no-newline"),
+        errors=(*SUPERVISED, ProcessNotFound, StdinClosed, ProcessNotRunning, Timeout),
+        output={
+            "type": "object",
+            "properties": {
+                "name": {"type": "string"},
+                "bytes": {"type": "integer", "description": "bytes written to its stdin"},
+                "run": {"type": "integer", "description": "the run they went to"},
             },
         },
     ),

@@ -47,7 +47,7 @@ class Supervisor:
         sentinel: Sentinel | None = None,
     ) -> None:
         self.root = root
-        self.config_path = Path(config_path)
+        self.config_path = config_path  # its files (project.find_config), the first the project's
         self.state_dir = Path(project.state_dir(root))
         self.clock = clock or Clock()
         self.store = StateStore(self.state_dir / "state.db", batched=True)
@@ -58,7 +58,7 @@ class Supervisor:
         self.reloader = Reloader(self)
         self.watcher = Watcher(self)
         self.keeper = ConfigKeeper(
-            root, self.config_path, self.state_dir / "definitions.json", self._sync
+            root, config_path, self.state_dir / "definitions.json", self._sync
         )
         self.output = OutputLog()
         self.events = EventBus(self.clock.time)

@@ -107,7 +107,21 @@ class RuntimeHost:
         # The run count now, not at the next transition: `procler logs` reads it to tell
         # the current run from the previous one, and a start can take long to settle.
         self._save(runtime)
-        register(self.sentinel, proc, runtime.spec.context == "local")
+        spec = runtime.spec
+        stop = spec.stop_command
+        register(
+            self.sentinel,
+            proc,
+            spec.context == "local",
+            None
+            if stop is None
+            else {
+                "command": stop.command,
+                "cwd": spec.cwd,
+                "env": self.environment(spec),
+                "timeout": spec.stop_timeout if stop.timeout is None else stop.timeout,
+            },
+        )
         self.output_log.prepare(runtime.name)
 
     def reaped(self, runtime: ProcessRuntime, proc: RunningProcess) -> None:

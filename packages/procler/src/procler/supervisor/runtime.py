@@ -24,6 +24,7 @@ from procler.contexts.base import (
     RunningProcess,
     signal_number,
 )
+from procler.errors import ProcessNotRunning, StdinClosed
 from procler.supervisor.clock import Clock, iso
 from procler.supervisor.health import HealthProber
 
@@ -207,6 +208,21 @@ class ProcessRuntime:
             if self.desired == states.DESIRED_RUNNING:
                 self.restarts += 1
                 await self._spawn(reason, user=False)
+
+    async def send(self, data: bytes, timeout: float) -> int:
+        """Write to the current run's stdin (`stdin: true`): the bytes written."""
+        if not self.spec.stdin:
+            raise StdinClosed(
+                f"{self.name} does not keep its stdin open",
+                suggestion=f"add `stdin: true` to processes.{self.spec.replica_of or self.name} "
+                f"in the config, then `procler restart {self.name}`",
+            )
+        if self.proc is None or self.status not in states.ALIVE or self.status == states.STOPPING:
+            raise ProcessNotRunning(
+                f"{self.name} is {self.status}: no run to send to",
+                suggestion=f"start it first: `procler start {self.name}`",
+            )
+        return await self.proc.send(data, timeout)
 
     # -- internals ------------------------------------------------------------------------
 

@@ -9,9 +9,10 @@ supervisor's code can be tested in-process without spawning one.
 from __future__ import annotations
 
 import asyncio
+import json
 import subprocess
 import sys
-from typing import Protocol
+from typing import Any, Protocol
 
 from procler.contexts.base import RunningProcess
 
@@ -55,7 +56,7 @@ class SentinelLink:
         runs in the supervisor's place for a time slice (ms under load), and a stop is
         waited on; a run told late as ended is one the sweep finds gone anyway."""
         self._pending.append(line.encode() + b"\n")
-        if line.startswith("+"):
+        if not line.startswith("-"):  # a new run, or how to stop one
             self._flush()
         elif self._flush_soon is None:
             try:
@@ -83,12 +84,17 @@ class SentinelLink:
         await asyncio.to_thread(self._proc.wait, CLOSE_WAIT)
 
 
-def register(sentinel: Sentinel, proc: RunningProcess, local: bool) -> None:
+def register(
+    sentinel: Sentinel, proc: RunningProcess, local: bool, stop: dict[str, Any] | None = None
+) -> None:
     """Tell the sentinel of a run (a local one with its process group; a command exec'd
-    in a container has none of ours)."""
+    in a container has none of ours), and of the command that stops it (`stop`: command,
+    cwd, env, timeout), which the sentinel runs first if the supervisor dies."""
     if proc.run_id:
         group = f" {proc.pid}" if local and proc.pid is not None else ""
         sentinel.tell(f"+{proc.run_id}{group}")
+        if stop is not None and local:
+            sentinel.tell(f"={proc.run_id} {json.dumps(stop, separators=(',', ':'))}")
 
 
 def unregister(sentinel: Sentinel, proc: RunningProcess) -> None:

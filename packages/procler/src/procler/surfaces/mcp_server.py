@@ -146,5 +146,7 @@ async def serve_stdio(config: "str | None") -> "None":
 
 def serve(values: "dict[str, Any]", command: "Command") -> "Stream":
     """Handler of `procler mcp`: serve until stdin closes."""
-    anyio.run(serve_stdio, values.get("config"))
+    from procler.project import SEPARATOR
+
+    anyio.run(serve_stdio, SEPARATOR.join(values.get("config") or []) or None)
     return Stream(iter(()))  # the session said everything: no envelope after it

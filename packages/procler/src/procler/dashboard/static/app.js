@@ -158,7 +158,18 @@ async function processPage(name) {
     logs.scrollTop = logs.scrollHeight;
   };
   search.oninput = drawLogs;
+  // A process with `stdin: true`: a line typed here goes to its stdin (`procler send`).
+  // Made once, outside what each event redraws, so what is being typed stays.
+  const line = el("input", { id: "stdin-text", placeholder: `a line for ${name}'s stdin` });
+  const sent = el("span", { id: "stdin-sent" });
+  const input = el("form", { id: "stdin", hidden: true }, line, el("button", { type: "submit" }, "send"), sent);
+  input.onsubmit = async (event) => {
+    event.preventDefault();
+    const answer = await call("send", { name, text: line.value });
+    if (answer.success) { sent.textContent = `sent ${answer.data.bytes} bytes`; line.value = ""; }
+  };
   const drawInfo = (row) => {
+    input.hidden = !row.stdin;
     info.replaceChildren(
       el("h2", {}, name, " ", statusCell(row.status)),
       el("p", {}, `pid ${row.pid ?? "-"} · restarts ${row.restarts} · run ${row.run}`),
@@ -182,7 +193,7 @@ async function processPage(name) {
   };
   listen(`?logs=${encodeURIComponent(name)}`);
   drawLogs();
-  return el("section", {}, info, past, search, logs);
+  return el("section", {}, info, input, past, search, logs);
 }
 
 async function groupsPage() {
