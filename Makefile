@@ -13,7 +13,7 @@ PACKAGES := packages/agentcli packages/procler packages/officecli
 export UV_SYSTEM_CERTS ?= 1
 export UV_NATIVE_TLS ?= 1
 
-.PHONY: bootstrap sync lint types pytest test demo install bench bench-table bench-compare docs clean
+.PHONY: bootstrap sync lint types pytest test demo install bench bench-table bench-compare docs skills clean
 
 bootstrap:
 	@command -v uv >/dev/null 2>&1 || bash scripts/bootstrap-uv.sh "$(PYTHON)" "$(TOOLS)" >/dev/null
@@ -38,7 +38,7 @@ test: lint types pytest
 demo: sync
 	@$(RUN) bash examples/demo.sh
 	@echo
-	@echo "The commands (procler, doc2md, fieldcheck, design-diff, office-replace) on PATH in this shell:"
+	@echo "The commands (procler, doc2md, fieldcheck, design-diff, office-replace, office-tools) on PATH in this shell:"
 	@echo
 	@echo "    . .venv/bin/activate"
 	@echo
@@ -79,6 +79,10 @@ bench-compare: sync
 # Generated pages (a test fails when one is stale).
 docs: sync
 	$(RUN) python -m procler.config.reference > docs/config.md
+
+# Each tool's Agent Skill (skills/TOOL/) and the Copilot prompt files (.github/prompts/).
+skills: sync
+	$(RUN) python scripts/agent_guides.py
 
 clean:
 	for tree in .bench-compare/*/; do [ ! -d "$$tree" ] || git worktree remove --force "$$tree"; done

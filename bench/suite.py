@@ -16,6 +16,7 @@ from _results import bench_name
 BENCH = Path(__file__).resolve().parent
 SUITE: list[list[str]] = [
     ["cli_startup.py"],
+    ["agent_context.py"],
     ["procler_status.py"],
     ["procler_mcp.py"],
     ["procler_rest.py"],

@@ -16,7 +16,7 @@ ROOT = Path(__file__).resolve().parents[2]
 WORKSPACE = {"agentcli", "procler", "officecli"}
 TOOLS = {
     "procler": ["procler"],
-    "officecli": ["doc2md", "fieldcheck", "design-diff", "office-replace"],
+    "officecli": ["doc2md", "fieldcheck", "design-diff", "office-replace", "office-tools"],
 }
 VERSIONS = (
     "import importlib.metadata as m, json; "

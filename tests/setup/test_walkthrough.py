@@ -94,8 +94,8 @@ def test_make_demo_ends_with_the_line_that_puts_the_commands_on_path() -> None:
     )
     assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-2000:]
     assert done.stdout.rstrip().splitlines()[-5:] == [
-        "The commands (procler, doc2md, fieldcheck, design-diff, office-replace) on PATH in this "
-        "shell:",
+        "The commands (procler, doc2md, fieldcheck, design-diff, office-replace, office-tools) on "
+        "PATH in this shell:",
         "",
         f"    {ACTIVATE}",
         "",

@@ -2,6 +2,7 @@ from __future__ import annotations
 
 import json
 import subprocess
+from pathlib import Path
 
 import pytest
 from agentcli_testkit import SAMPLE, SAMPLE_ENV
@@ -125,3 +126,42 @@ def test_real_process_usage_error() -> None:
     assert proc.returncode == 2
     assert json.loads(proc.stdout)["error_code"] == "USAGE"
     assert proc.stderr == ""
+
+
+@pytest.mark.parametrize("flags", [["--stdout"], ["-o", "-"], ["--output=-"]])
+def test_a_document_goes_to_stdout_and_its_report_to_stderr(
+    capsys: pytest.CaptureFixture[str], flags: list[str]
+) -> None:
+    code = run(APP, ["show", "doc", *flags])
+    out, err = capsys.readouterr()
+    assert (code, out) == (1, "# doc\n")
+    [line] = err.splitlines()
+    assert json.loads(line)["findings"][0]["rule_id"] == "S-1"
+
+
+def test_a_document_report_goes_to_report_file(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    code = run(
+        APP, ["show", "doc", "--stdout", "--report", str(tmp_path / "r.md"), "-f", "markdown"]
+    )
+    out, err = capsys.readouterr()
+    assert (code, out, err) == (1, "# doc\n", "")
+    assert (tmp_path / "r.md").read_text("utf-8").startswith("# Sample show\n")
+    code = run(APP, ["show", "doc", "--report", str(tmp_path / "r.json")])  # without --stdout
+    out, _ = capsys.readouterr()
+    assert (code, out) == (1, "")
+    assert json.loads((tmp_path / "r.json").read_text("utf-8"))["meta"] == {"name": "doc"}
+
+
+def test_errors_of_a_document_command_keep_off_stdout(capsys: pytest.CaptureFixture[str]) -> None:
+    for argv in (["show", "many", "--stdout"], ["show", "doc", "-o", "-", "--bogus"]):
+        code = run(APP, argv)
+        out, err = capsys.readouterr()
+        assert (code, out) == (2, "")
+        assert json.loads(err)["error_code"] == "USAGE"
+    code = run(APP, ["show", "doc", "--stdout", "-o", "r.json"])
+    out, err = capsys.readouterr()
+    assert (code, out, json.loads(err)["error"]) == (
+        2, "", "-o r.json with --stdout: stdout carries the document"
+    )  # fmt: skip

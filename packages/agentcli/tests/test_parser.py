@@ -49,7 +49,7 @@ def test_unknown_command_suggests() -> None:
     assert err.message == "sample: unknown command 'gret'"
     assert (
         err.suggestion
-        == "did you mean greet? valid commands: boom, capabilities, check, greet, job, open, run"
+        == "did you mean greet? valid commands: boom, capabilities, check, greet, job, open, run, show"
     )
 
 

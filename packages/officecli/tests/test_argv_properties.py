@@ -1,5 +1,6 @@
 """Property tests over argument lists built from each tool's capabilities: whatever the
-arguments, stdout is one JSON document in valid UTF-8 and the exit code is 0, 1 or 2."""
+arguments, stdout is one JSON document in valid UTF-8 (with --stdout, the document on stdout
+and one JSON document as stderr's last line) and the exit code is 0, 1 or 2."""
 
 from __future__ import annotations
 
@@ -55,6 +56,8 @@ EXAMPLES = {
         ["convert", BAD_NAME],
         ["convert", "broken.pdf", "empty.docx", "-d", "data.csv"],
         ["convert", "test.docx", "-o", "."],
+        ["convert", "test.docx", "test.xlsx", "--stdout"],
+        ["convert", "broken.pdf", "--stdout", "--report", BAD_NAME],
     ],
     "fieldcheck": [
         ["validate", "x" * 300 + ".csv", "-r", "rules.yaml"],
@@ -129,6 +132,11 @@ def _check(tool: str, words: list[str], cwd: Path) -> None:
         check=False,
     )
     text = done.stdout.decode("utf-8")  # raises on invalid UTF-8
+    if (
+        "--stdout" in words
+    ):  # the document on stdout, the report (or --report) or the error on stderr
+        lines = done.stderr.decode("utf-8").splitlines()
+        text = lines[-1] if lines or "--report" not in words else "{}"
     json.loads(text)  # exactly one JSON document
     assert done.returncode in (0, 1, 2), (words, text[:300], done.stderr[-300:])
 

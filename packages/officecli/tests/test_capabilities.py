@@ -9,12 +9,13 @@ from officecli.design_diff.commands import APP as DESIGN_DIFF
 from officecli.doc2md.commands import APP as DOC2MD
 from officecli.fieldcheck.commands import APP as FIELDCHECK
 from officecli.office_replace.commands import APP as OFFICE_REPLACE
+from officecli.office_tools.commands import APP as OFFICE_TOOLS
 
 
 @pytest.mark.parametrize(
     "app",
-    [DOC2MD, FIELDCHECK, DESIGN_DIFF, OFFICE_REPLACE],
-    ids=["doc2md", "fieldcheck", "design-diff", "office-replace"],
+    [DOC2MD, FIELDCHECK, DESIGN_DIFF, OFFICE_REPLACE, OFFICE_TOOLS],
+    ids=["doc2md", "fieldcheck", "design-diff", "office-replace", "office-tools"],
 )
 def test_capabilities_match_parser(app: object) -> None:
     assert_capabilities_match_parser(app)  # type: ignore[arg-type]

@@ -42,13 +42,15 @@ def test_full_cli_path_stays_light() -> None:
     assert loaded == (
         "['__future__', '_socket', 'agentcli', 'agentcli.commands', 'agentcli.envelope', "
         "'agentcli.errors', "
-        "'agentcli.main', 'agentcli.parser', 'procler', 'procler.cli', 'procler.cli.client', "
+        "'agentcli.main', 'agentcli.parser', 'agentcli.skill_command', 'procler', 'procler.cli', "
+        "'procler.cli.client', "
         "'procler.declarations', 'procler.declarations.config', "
         "'procler.declarations.daemon', 'procler.declarations.events', "
         "'procler.declarations.history', 'procler.declarations.logs', "
         "'procler.declarations.mcp', 'procler.declarations.processes', "
         "'procler.declarations.recipes', 'procler.declarations.replica_commands', "
-        "'procler.declarations.schedules', 'procler.declarations.snippets', "
+        "'procler.declarations.schedules', 'procler.declarations.skills', "
+        "'procler.declarations.snippets', "
         "'procler.declarations.stack_files', 'procler.declarations.tui', 'procler.errors', "
         "'procler.project', 'procler.recipe_states', 'procler.states', 'procler.wire']\n"
     )

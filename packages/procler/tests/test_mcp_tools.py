@@ -11,8 +11,8 @@ from mcp import Client
 from agentcli.errors import UsageError
 from agentcli.main import with_builtins
 from procler.declarations import APP
-from procler.surfaces import tools
-from procler.surfaces.mcp_server import build_server, runners
+from procler.surfaces.arguments import NOT_TOOLS, TOOLS, config_argv
+from procler.surfaces.mcp_server import procler_server, runners
 
 # (read_only, destructive, idempotent) per tool; open_world is False for every one.
 ANNOTATIONS = {
@@ -86,19 +86,19 @@ ANNOTATIONS = {
 
 def listed() -> list[Any]:
     async def go() -> list[Any]:
-        async with Client(build_server(runners(None))) as client:
+        async with Client(procler_server(runners(None))) as client:
             return (await client.list_tools()).tools
 
     return anyio.run(go)
 
 
-def test_the_tools_are_the_cli_commands_minus_mcp_capabilities_and_tui() -> None:
+def test_the_tools_are_the_cli_commands_minus_mcp_capabilities_tui_and_skills() -> None:
     names = [t.name for t in listed()]
-    not_tools = {"mcp", "capabilities", "tui"}
+    not_tools = {"mcp", "capabilities", "tui", "skills install"}
     commands = [c for c in with_builtins(APP).commands if c.name not in not_tools]
-    assert names == [tools.tool_name(c) for c in commands] + ["procler_wait_ready"]
-    assert not_tools == tools.NOT_TOOLS
-    assert {c.name for c in with_builtins(APP).commands} >= tools.NOT_TOOLS
+    assert names == [TOOLS.name(c) for c in commands] + ["procler_wait_ready"]
+    assert not_tools == NOT_TOOLS
+    assert {c.name for c in with_builtins(APP).commands} >= NOT_TOOLS
 
 
 def test_annotations_per_tool() -> None:
@@ -149,10 +149,12 @@ def test_schemas_come_from_the_declarations() -> None:
 
 def test_arguments_become_the_cli_argv() -> None:
     run = APP.command("run")
-    argv = tools.to_argv(run, {"name": "web", "env": ["A=1"], "cmd": ["sleep", "9"]}, "/p/c.yaml")
+    argv = TOOLS.to_argv(
+        run, {"name": "web", "env": ["A=1"], "cmd": ["sleep", "9"]}, config_argv("/p/c.yaml")
+    )
     assert argv == ["--config=/p/c.yaml", "run", "--env=A=1", "web", "--", "sleep", "9"]
     logs = APP.command("logs")
-    assert tools.to_argv(logs, {"name": "--all", "tail": 5, "all": False}, None) == [
+    assert TOOLS.to_argv(logs, {"name": "--all", "tail": 5, "all": False}) == [
         "logs",
         "--tail=5",
         "--",
@@ -173,5 +175,5 @@ def test_bad_arguments_are_usage_errors(
     command: str, arguments: dict[str, Any], message: str
 ) -> None:
     with pytest.raises(UsageError) as caught:
-        tools.to_argv(APP.command(command), arguments, None)
+        TOOLS.to_argv(APP.command(command), arguments)
     assert caught.value.message == message

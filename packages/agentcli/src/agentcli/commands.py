@@ -132,11 +132,13 @@ class Command:
         idempotent: "bool" = True,
         destructive: "bool" = False,
         read_only: "bool" = False,
+        dry_run_first: "bool" = False,
         examples: "tuple[str, ...]" = (),
         errors: "tuple[type[AgentError], ...]" = (),
         output: "Mapping[str, Any] | None" = None,
         mode: "Mode" = "envelope",
         files: "tuple[FileFormat, ...]" = (),
+        document: "bool" = False,
     ) -> "None":
         self.name = name
         self.summary = summary
@@ -145,11 +147,17 @@ class Command:
         self.idempotent = idempotent
         self.destructive = destructive
         self.read_only = read_only  # changes nothing: safe to call at any time
+        # writes files: its real run comes after a dry run with the same arguments (the
+        # skills say so; an MCP server holds a call to it)
+        self.dry_run_first = dry_run_first
         self.examples = examples
         self.errors = errors
         self.output: Mapping[str, Any] = output or {}
         self.mode = mode
         self.files = files  # the files its arguments name, field by field
+        # a report command that can print its document instead (--stdout or -o -), its
+        # report then going to stderr or --report FILE; its handler returns a Document
+        self.document = document
 
     @property
     def words(self) -> "list[str]":
@@ -208,6 +216,16 @@ class Stream:
         self.exit_code = exit_code
 
 
+class Document:
+    """A document for stdout (e.g. Markdown) and the report about it, which goes to stderr as
+    one JSON line, or to `--report FILE`."""
+
+    def __init__(self, text: "str", report: "Any", exit_code: "int" = 0) -> "None":
+        self.text = text
+        self.report = report
+        self.exit_code = exit_code
+
+
 class Raw:
     """Text already rendered elsewhere (e.g. by a supervisor), passed through verbatim."""
 
@@ -228,9 +246,28 @@ REPORT_ARGS: "tuple[Arg, ...]" = (
 )
 
 
+DOCUMENT_ARGS: "tuple[Arg, ...]" = (
+    REPORT_ARGS[0],
+    Arg(
+        "--output",
+        "write the report to this file instead of stdout; `-o -` prints the document itself (as --stdout)",
+        short="-o",
+        type="path",
+    ),
+    Arg(
+        "--stdout",
+        "print the document on stdout (one input); the report goes to stderr as one JSON line, or to --report",
+        type="boolean",
+    ),
+    Arg("--report", "write the report to this file (in --format)", type="path", metavar="FILE"),
+)
+
+
 def command_args(cmd: "Command") -> "tuple[Arg, ...]":
     """The arguments a command really takes, including those its mode adds."""
-    return cmd.args + (REPORT_ARGS if cmd.mode == "report" else ())
+    if cmd.mode != "report":
+        return cmd.args
+    return cmd.args + (DOCUMENT_ARGS if cmd.document else REPORT_ARGS)
 
 
 def arg_schema(arg: "Arg") -> "dict[str, Any]":
@@ -286,6 +323,8 @@ def capabilities(app: "App") -> "dict[str, Any]":
             "idempotent": cmd.idempotent,
             "destructive": cmd.destructive,
             "read_only": cmd.read_only,
+            "document": cmd.document,
+            "dry_run_first": cmd.dry_run_first,
             "arguments": [arg_schema(a) for a in command_args(cmd)],
             "examples": list(cmd.examples),
             "errors": [e.code for e in errs],

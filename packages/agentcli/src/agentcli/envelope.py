@@ -95,8 +95,28 @@ def write_stdout(text: "str") -> "None":
     sys.stdout.buffer.flush()
 
 
+_ON_STDERR = False  # stdout carries a document: envelopes go to stderr, one line each
+
+
+def divert_to_stderr(on: "bool" = True) -> "None":
+    """From now on envelopes (errors included) go to stderr as one JSON line: stdout
+    carries the command's document. `run` turns it off for each new command."""
+    global _ON_STDERR
+    _ON_STDERR = on
+
+
+def write_stderr_line(text: "str") -> "None":
+    """One JSON document as a single line on stderr (escaped as stdout is)."""
+    sys.stderr.flush()
+    sys.stderr.buffer.write(text.encode("utf-8", "backslashreplace") + b"\n")
+    sys.stderr.buffer.flush()
+
+
 def emit_text(text: "str") -> "None":
     """Print an envelope someone else serialised compactly; indented at a terminal."""
+    if _ON_STDERR:
+        write_stderr_line(text)
+        return
     if sys.stdout.isatty():
         import json
 
@@ -106,6 +126,9 @@ def emit_text(text: "str") -> "None":
 
 def emit(env: "dict[str, Any]") -> "None":
     """Print one envelope; indented for a person at a terminal, one line otherwise."""
+    if _ON_STDERR:
+        write_stderr_line(dumps(env))
+        return
     write_stdout(dumps(env, pretty=sys.stdout.isatty()))
 
 

@@ -5,7 +5,16 @@ argv)` and `main(app)` for a CLI (`conclude` for an entry that fails before `run
 import sys
 
 from agentcli import envelope
-from agentcli.commands import App, Command, Outcome, Raw, Stream, capabilities, command_args
+from agentcli.commands import (
+    App,
+    Command,
+    Document,
+    Outcome,
+    Raw,
+    Stream,
+    capabilities,
+    command_args,
+)
 from agentcli.errors import AgentError, InternalError, Interrupted, UsageError
 
 TYPE_CHECKING = False
@@ -70,6 +79,9 @@ def _render(cmd: "Command", values: "dict[str, Any]", result: "Any") -> "int":
     exit_code = 0
     if isinstance(result, Outcome):
         result, exit_code = result.payload, result.exit_code
+    if isinstance(result, Document):
+        _render_document(values, result)
+        return result.exit_code
     if isinstance(result, Raw):
         envelope.emit_text(result.text)
         return result.exit_code
@@ -91,12 +103,56 @@ def _render(cmd: "Command", values: "dict[str, Any]", result: "Any") -> "int":
     return exit_code
 
 
+def _render_document(values: "dict[str, Any]", result: "Document") -> "None":
+    """The document on stdout; its report to --report FILE, else to stderr as one JSON line."""
+    from agentcli.report import write_report
+
+    if result.text:
+        envelope.write_stdout(result.text)
+    if values.get("report"):
+        write_report(result.report, values.get("format") or "json", values["report"])
+    else:
+        envelope.write_stderr_line(envelope.dumps(result.report.to_dict()))
+
+
+def _document_mode(values: "dict[str, Any]") -> "None":
+    """`-o -` means --stdout. With --stdout, envelopes go to stderr and the report to
+    --report FILE (or stderr); without it, --report FILE is the report file, as -o is."""
+    if values.get("output") == "-":
+        values["output"], values["stdout"] = None, True
+    if values["stdout"]:
+        envelope.divert_to_stderr()
+        if values["output"]:
+            raise UsageError(
+                f"-o {values['output']} with --stdout: stdout carries the document",
+                suggestion="write the report with --report FILE",
+            )
+    elif values["report"]:
+        if values["output"] and values["output"] != values["report"]:
+            raise UsageError(
+                "-o and --report name two report files", suggestion="give only one of them"
+            )
+        values["output"] = values["report"]
+
+
+def _asks_for_document(app: "App", args: "list[str]") -> "bool":
+    """Whether argv asks a document command for its document on stdout (looked at only when
+    argv could not be parsed, so that even that error keeps off stdout)."""
+    if not any(cmd.document for cmd in app.commands):
+        return False
+    pairs = zip(args, [*args[1:], ""], strict=True)
+    return "--stdout" in args or any(
+        (a in ("-o", "--output") and b == "-") or a in ("-o-", "--output=-") for a, b in pairs
+    )
+
+
 def run(app: "App", argv: "Sequence[str] | None" = None) -> "int":
     """Parse, dispatch and render; return the exit code. Never lets an exception escape."""
     from agentcli.parser import help_text, parse
 
     app = with_builtins(app)
     args = list(sys.argv[1:] if argv is None else argv)
+    envelope.divert_to_stderr(False)
     debug = "--debug" in args
     try:
         cmd, values = parse(app, args)
@@ -114,15 +170,23 @@ def run(app: "App", argv: "Sequence[str] | None" = None) -> "int":
         debug = bool(values.pop("debug"))
         if cmd.name == "capabilities":
             return _render(cmd, values, capabilities(app))
-        if cmd.mode == "report" and values.get("output"):
+        if cmd.document:
+            _document_mode(values)
+        if cmd.mode == "report" and (values.get("output") or values.get("report")):
             _check_report_output(cmd, values)
         return _render(cmd, values, cmd.resolve()(values, cmd))
     except (Exception, KeyboardInterrupt) as exc:  # noqa: BLE001 - see conclude
+        if _asks_for_document(app, args):
+            envelope.divert_to_stderr()
         return conclude(app.name, exc, debug)
 
 
+REPORT_FILES = {"output": "-o", "report": "--report"}
+
+
 def _check_report_output(cmd: "Command", values: "dict[str, Any]") -> "None":
-    """Refuse `-o` before any work when it is a folder, has no folder, or is a path input."""
+    """Refuse `-o` (or `--report`) before any work when it is a folder, has no folder, or is
+    a path input."""
     from pathlib import Path
 
     from agentcli.outputs import check_output_file
@@ -130,10 +194,12 @@ def _check_report_output(cmd: "Command", values: "dict[str, Any]") -> "None":
     inputs: list[Path] = []
     for arg in command_args(cmd):
         value = values.get(arg.dest)
-        if arg.type != "path" or arg.dest == "output" or not value:
+        if arg.type != "path" or arg.dest in REPORT_FILES or not value:
             continue
         inputs += [Path(v) for v in value] if arg.multiple else [Path(value)]
-    check_output_file(values["output"], inputs)
+    for dest, label in REPORT_FILES.items():
+        if values.get(dest):
+            check_output_file(values[dest], inputs, label)
 
 
 def conclude(tool: "str", exc: "BaseException", debug: "bool" = False) -> "int":

@@ -1,20 +1,24 @@
-"""The findings report of checking and converting tools, and its four renderers."""
+"""The findings report of checking and converting tools, and its four renderers.
+
+Plain classes, not dataclasses, and csv/html/json loaded by the renderers that use them:
+every report command pays for this module's imports at start-up.
+"""
 
 from __future__ import annotations
 
-import csv
-import html
-import io
-import json
-from collections.abc import Mapping
-from dataclasses import dataclass, field
-from dataclasses import field as _field  # Finding has a member named `field`
 from pathlib import Path
-from typing import Any, Literal
 
 from agentcli.envelope import SCHEMA_VERSION, dumps, write_stdout
 
-Severity = Literal["error", "warning", "info"]
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Mapping
+    from typing import Any, Literal
+
+    Severity = Literal["error", "warning", "info"]
+else:
+    Severity = str  # the Literal for mypy; typing stays unloaded
+
 SEVERITIES: tuple[Severity, ...] = ("error", "warning", "info")
 FINDING_KEYS = (
     "rule_id",
@@ -39,9 +43,9 @@ CSV_COLUMNS = (
 MetaValue = str | int | float | bool
 
 
-@dataclass(frozen=True)
 class Finding:
     """One observation; every key is always present, empty string when it does not apply.
+    Immutable, compared by its values (and hashed by the keys', not `details`).
 
     `details` holds a tool's own facts about the finding, by name (`direction: narrowed`),
     for a program to act on without parsing the message; rendered in JSON only, and only
@@ -53,17 +57,60 @@ class Finding:
     JSON only too: the table renderers show `location`, which says the same.
     """
 
+    __slots__ = (*FINDING_KEYS, "details", "record")
     rule_id: str
     severity: Severity
     message: str
-    location: str = ""
-    field: str = ""
-    expected: str = ""
-    actual: str = ""
-    suggestion: str = ""
-    details: Mapping[str, str] = _field(default_factory=dict)
-    # A mapping or None; typed Any so that callers may still pass **parts: str.
-    record: Any = None
+    location: str
+    field: str
+    expected: str
+    actual: str
+    suggestion: str
+    details: Mapping[str, str]
+    record: Any  # a mapping or None; typed Any so that callers may still pass **parts: str
+
+    def __init__(
+        self,
+        rule_id: str,
+        severity: Severity,
+        message: str,
+        location: str = "",
+        field: str = "",
+        expected: str = "",
+        actual: str = "",
+        suggestion: str = "",
+        details: Mapping[str, str] | None = None,
+        record: Any = None,
+    ) -> None:
+        values = (rule_id, severity, message, location, field, expected, actual, suggestion)
+        for key, value in zip(FINDING_KEYS, values, strict=True):
+            object.__setattr__(self, key, value)
+        object.__setattr__(self, "details", {} if details is None else details)
+        object.__setattr__(self, "record", record)
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError(f"a Finding cannot be changed (tried to set {name})")
+
+    def _values(self) -> tuple[str, ...]:
+        return tuple(getattr(self, key) for key in FINDING_KEYS)
+
+    def __eq__(self, other: object) -> bool:
+        return (
+            isinstance(other, Finding)
+            and self._values() == other._values()
+            and dict(self.details) == dict(other.details)
+            and self.record == other.record
+        )
+
+    def __hash__(self) -> int:
+        return hash(self._values())
+
+    def __repr__(self) -> str:
+        shown = ", ".join(f"{k}={getattr(self, k)!r}" for k in FINDING_KEYS)
+        return f"Finding({shown}, details={dict(self.details)!r}, record={self.record!r})"
+
+    def __reduce__(self) -> tuple[type[Finding], tuple[Any, ...]]:
+        return Finding, (*self._values(), dict(self.details), self.record)
 
     def to_dict(self) -> dict[str, str]:
         return {k: str(getattr(self, k)) for k in FINDING_KEYS}
@@ -77,15 +124,22 @@ class Finding:
         return out
 
 
-@dataclass
 class Report:
     """A tool's findings in processing order, with counts derived from them."""
 
-    tool: str
-    tool_version: str
-    title: str
-    meta: dict[str, MetaValue] = field(default_factory=dict)
-    findings: list[Finding] = field(default_factory=list)
+    def __init__(
+        self,
+        tool: str,
+        tool_version: str,
+        title: str,
+        meta: dict[str, MetaValue] | None = None,
+        findings: list[Finding] | None = None,
+    ) -> None:
+        self.tool = tool
+        self.tool_version = tool_version
+        self.title = title
+        self.meta: dict[str, MetaValue] = {} if meta is None else meta
+        self.findings: list[Finding] = [] if findings is None else findings
 
     def add(self, finding: Finding) -> None:
         self.findings.append(finding)
@@ -111,6 +165,7 @@ class Report:
 
 def report_schema() -> dict[str, Any]:
     """The JSON Schema every report validates against (shipped in the package)."""
+    import json
     from importlib import resources  # off the path of every report command (about 20 ms)
 
     text = resources.files("agentcli").joinpath("schemas/report.schema.json").read_text("utf-8")
@@ -147,6 +202,8 @@ def render_markdown(report: Report) -> str:
 
 
 def render_html(report: Report) -> str:
+    import html
+
     e = html.escape
     s = report.summary
     meta = "".join(f"<dt>{e(str(k))}</dt><dd>{e(str(v))}</dd>" for k, v in report.meta.items())
@@ -168,6 +225,9 @@ def render_html(report: Report) -> str:
 
 
 def render_csv(report: Report) -> str:
+    import csv
+    import io
+
     buf = io.StringIO()
     writer = csv.writer(buf, lineterminator="\n")
     writer.writerow(CSV_COLUMNS)

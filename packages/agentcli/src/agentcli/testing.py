@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
-from agentcli.commands import App, capabilities
+from agentcli.commands import App, Command, capabilities
 from agentcli.errors import UsageError
 from agentcli.main import with_builtins
 from agentcli.parser import converter, parse
@@ -64,3 +65,78 @@ def _refused(app: App, argv: list[str]) -> None:
     except UsageError:
         return
     raise AssertionError(f"the parser accepted {argv!r}, which capabilities does not describe")
+
+
+def command_lines(text: str, tool: str) -> list[str]:
+    """Every command line of `tool` written in backticks in a guide (SKILL.md, a prompt)."""
+    import re
+
+    return [s for s in re.findall(r"`([^`\n]+)`", text) if s == tool or s.startswith(tool + " ")]
+
+
+def check_usage(app: App, line: str) -> None:
+    """A usage synopsis (`tool cmd ARG [--opt VALUE] ...`) names a declared command and only
+    its declared options."""
+    import re
+
+    from agentcli.commands import command_args
+
+    app = with_builtins(app)
+    words = line.split()[1:]
+    cmd = max(
+        (c for c in app.commands if words[: len(c.words)] == c.words),
+        key=lambda c: len(c.words),
+        default=None,
+    )
+    assert cmd is not None, f"no command in {line!r}"
+    declared = {flag for arg in command_args(cmd) for flag in arg.flags}
+    used = set(re.findall(r"(?<![\w-])--?[a-z][a-z0-9-]*", line))
+    assert used <= declared, (line, used - declared)
+
+
+def parse_line(app: App, line: str) -> tuple[Command, dict[str, Any]]:
+    """Parse a command line as the tool's console script would; a tool with one command
+    takes it unnamed (`doc2md FILE` is `doc2md convert FILE`). UsageError when it does not
+    parse: a guide named a command or option that is not declared."""
+    import shlex
+
+    words = shlex.split(line)[1:]
+    app = with_builtins(app)
+    names = [c.name for c in app.commands]
+    real = [c for c in app.commands if c.name != "capabilities"]
+    if len(real) == 1 and not any((" ".join(words) + " ").startswith(n + " ") for n in names):
+        words = [real[0].name, *words]
+    cmd, values = parse(app, words)
+    assert cmd is not None, line
+    return cmd, values
+
+
+def skill_problems(folder: Path) -> list[str]:
+    """What breaks the Agent Skills specification in a skill folder (a YAML parser reads its
+    front matter: this needs ruamel.yaml, which the tools' packages have)."""
+    from ruamel.yaml import YAML
+
+    from agentcli.skills import SKILL_FILE, check_skill, front_matter
+
+    head, body = front_matter((folder / SKILL_FILE).read_text("utf-8"))
+    meta = YAML(typ="safe", pure=True).load(head)
+    if not isinstance(meta, dict):
+        return ["the front matter is not a mapping"]
+    return check_skill(folder.name, meta, body)
+
+
+def skill_workflows(text: str) -> list[tuple[str, list[str]]]:
+    """(goal, command lines) of each workflow in a SKILL.md's Workflows section: what an
+    agent that read only SKILL.md would run."""
+    import re
+
+    section = text.split("\n## Workflows\n", 1)[1].split("\n## ", 1)[0]
+    flows: list[tuple[str, list[str]]] = []
+    for line in section.splitlines():
+        goal = re.fullmatch(r"\*\*(.+)\*\*", line)
+        step = re.fullmatch(r"\d+\. `(.+)`", line)
+        if goal:
+            flows.append((goal[1], []))
+        elif step:
+            flows[-1][1].append(step[1])
+    return flows

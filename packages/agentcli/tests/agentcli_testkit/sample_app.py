@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from agentcli.commands import App, Arg, Command, Field, FileFormat, Outcome
-from agentcli.errors import ConditionNotMet, InputError
+from agentcli.commands import App, Arg, Command, Document, Field, FileFormat, Outcome
+from agentcli.errors import ConditionNotMet, InputError, UsageError
 from agentcli.main import main
 from agentcli.report import Finding, Report
 
@@ -27,6 +27,17 @@ def check(values: dict[str, Any], command: Command) -> Any:
     report.add(
         Finding("R-1", "error", "total <mismatch>", "row 2", "total", "8800", "8900", "fix it")
     )
+    return Outcome(report, 1)
+
+
+def show(values: dict[str, Any], command: Command) -> Any:
+    """A document command: the document on stdout, or only the report."""
+    if values["name"] == "many":
+        raise UsageError("one name only with --stdout", suggestion="drop --stdout")
+    report = Report("sample", "1.0.0", "Sample show", meta={"name": values["name"]})
+    report.add(Finding("S-1", "warning", "shown", values["name"]))
+    if values["stdout"]:
+        return Document(f"# {values['name']}\n", report, 1)
     return Outcome(report, 1)
 
 
@@ -88,6 +99,14 @@ APP = App(
                     ),
                 ),
             ),
+        ),
+        Command(
+            "show",
+            "show a document",
+            "agentcli_testkit.sample_app:show",
+            mode="report",
+            document=True,
+            args=(Arg("name", "what to show", required=True),),
         ),
         Command(
             "job wait",

@@ -20,18 +20,18 @@ def test_dry_run_writes_nothing(run_doc2md: Any, corpus: Path, tmp_path: Path) -
     assert planned[0]["field"] == f"{out / 'test.md'}, {out / 'test_assets' / 'image1.png'}"
 
 
-def test_collisions_are_named_deterministically(
-    run_doc2md: Any, corpus: Path, tmp_path: Path
-) -> None:
+def test_recursive_outputs_keep_the_tree(run_doc2md: Any, corpus: Path, tmp_path: Path) -> None:
     source = tmp_path / "src"
     (source / "b").mkdir(parents=True)
     shutil.copy(corpus / "markitdown" / "test.docx", source / "test.docx")
     shutil.copy(corpus / "markitdown" / "test.docx", source / "b" / "test.docx")
-    shutil.copy(corpus / "markitdown" / "test.xlsx", source / "test.xlsx")
     code, _ = run_doc2md("-r", source, "-d", tmp_path / "out")
     assert code == 0
-    names = sorted(p.name for p in (tmp_path / "out").glob("*.md"))
-    assert names == ["test.docx.md", "test.md", "test.xlsx.md"]
+    names = sorted(
+        p.relative_to(tmp_path / "out").as_posix() for p in (tmp_path / "out").rglob("*.md")
+    )
+    assert names == ["b/test.md", "test.md"]
+    assert (tmp_path / "out" / "b" / "test_assets" / "image1.png").is_file()
 
 
 def test_output_never_overwrites_an_input(run_doc2md: Any, corpus: Path, tmp_path: Path) -> None:

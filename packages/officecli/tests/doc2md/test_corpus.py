@@ -20,7 +20,7 @@ def headings(markdown: str) -> list[str]:
 def test_whole_corpus_converts_without_loss(
     run_doc2md: Run, corpus: Path, tmp_path: Path, rules: Any
 ) -> None:
-    code, report = run_doc2md("-r", corpus, "-d", tmp_path, "--strict")
+    code, report = run_doc2md("-r", corpus, "-d", tmp_path, "--strict", "--keep-ext")
     jsonschema.validate(report, report_schema())
     assert code == 0
     assert report["summary"]["error"] == 0

@@ -55,7 +55,7 @@ def test_output_folder_that_is_a_file_is_exit_2(run_doc2md: Any, tmp_path: Path)
     assert (tmp_path / "out").read_text(encoding="utf-8") == "x"
 
 
-def test_another_source_into_the_same_folder_needs_force(run_doc2md: Any, tmp_path: Path) -> None:
+def test_another_source_is_never_replaced_even_with_force(run_doc2md: Any, tmp_path: Path) -> None:
     first, second = tmp_path / "a" / "test.docx", tmp_path / "b" / "test.docx"
     for path in (first, second):
         path.parent.mkdir()
@@ -64,12 +64,16 @@ def test_another_source_into_the_same_folder_needs_force(run_doc2md: Any, tmp_pa
     assert run_doc2md(first, "-d", out)[0] == 0
     written = (out / "test.md").read_bytes()
     assert run_doc2md(first, "-d", out)[0] == 0  # the same source again is fine
-    code, env = run_doc2md(second, "-d", out)
-    assert (code, env["error_code"]) == (2, "OUTPUT_CONFLICT")
-    assert (out / "test.md").read_bytes() == written
-    assert run_doc2md(second, "-d", out, "--force")[0] == 0
+    for extra in ((), ("--force",)):
+        code, env = run_doc2md(second, "-d", out, *extra)
+        assert (code, env["error_code"]) == (2, "OUTPUT_CONFLICT")
+        assert "--force" not in env["suggestion"].replace("--force never", "")
+        assert (out / "test.md").read_bytes() == written
     recorded = json.loads((out / ".doc2md-manifest.json").read_text("utf-8"))
-    assert recorded["outputs"] == {"test.md": {"source": str(second.resolve())}}
+    [(name, entry)] = recorded["outputs"].items()
+    assert (name, entry["source"], entry["assets"]) == (
+        "test.md", str(first.resolve()), ["image1.png"]
+    )  # fmt: skip
     # no temporary file is left beside the outputs
     assert sorted(p.name for p in out.iterdir()) == [
         ".doc2md-manifest.json",
@@ -127,7 +131,7 @@ def test_damaged_empty_and_unsupported_inputs_of_every_format_are_exit_2(
             path = tmp_path / f"{kind}{ext}"
             path.write_bytes(data)
             files.append(path)
-    code, report = run_doc2md(*files, "-d", tmp_path / "out", "-j", "1")
+    code, report = run_doc2md(*files, "-d", tmp_path / "out", "-j", "1", "--keep-ext")
     codes = {f["field"] for f in report["findings"]}
     assert code == 2
     assert codes == {"BROKEN_FILE", "UNSUPPORTED_FORMAT"}

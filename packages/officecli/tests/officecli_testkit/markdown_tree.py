@@ -27,7 +27,8 @@ def _inline_text(token: Any) -> str:
 
 
 def outline(markdown: str) -> list[tuple[Any, ...]]:
-    """("h", level, text), ("li", depth, ordered, text), ("p", text), ("table", rows)."""
+    """("h", level, text), ("li", depth, ordered, text), ("p", text), ("table", rows),
+    ("img", alt) for a paragraph that is only pictures."""
     tokens = PARSER.parse(markdown)
     out: list[tuple[Any, ...]] = []
     lists: list[bool] = []  # ordered flag of each open list
@@ -58,7 +59,10 @@ def outline(markdown: str) -> list[tuple[Any, ...]]:
             cell = True
         elif kind == "inline":
             text = _inline_text(token)
-            if cell:
+            pictures = [c for c in token.children or [] if c.type == "image"]
+            if pictures and not text.strip():  # a picture of its own
+                out += [("img", picture.content) for picture in pictures]
+            elif cell:
                 row.append(text)
                 cell = False
             elif heading:

@@ -252,13 +252,10 @@ def test_a_wrapped_title_is_one_heading(tmp_path: Path) -> None:
 
 
 def test_line_breaks_join_like_the_script_they_break() -> None:
-    from officecli.readers.pdf.layout import join_lines, join_words
+    from officecli.readers.pdf.layout import join_lines
 
     assert join_lines("申請書の", "PDFを添付します") == "申請書のPDFを添付します"
     assert join_lines("社員ID", "を入力") == "社員IDを入力"
     assert join_lines("reasons con-", "firming it") == "reasons confirming it"
     assert join_lines("the multi-", "Agent case") == "the multi-Agent case"
     assert join_lines("two", "lines") == "two lines"
-    assert join_words("pre-", "and") == "pre- and"  # inside a line, a gap is a space
-    assert join_words("経費", "精算") == "経費精算"
-    assert join_words("申請", "ID") == "申請 ID"

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from officecli_testkit.markdown_tree import outline
 
-from officecli.doc2md.convert import Plan, convert
+from officecli.doc2md import Options, convert
 from officecli.doc2md.markdown import render
 from officecli.readers.model import ReadOptions
 from officecli.readers.xlsx.reader import read_xlsx
@@ -49,6 +49,44 @@ def _shift_book(path: Path) -> None:
     book.save(path)
 
 
+def _two_row_header_book(path: Path) -> None:
+    """A shift schedule: week labels merged over dated columns, names merged down both rows."""
+    import openpyxl
+
+    book = openpyxl.Workbook()
+    sheet = book.active
+    sheet.title = "勤務表"
+    sheet.append(["氏名", "第1週", None, None, "第2週", None, "備考"])
+    sheet.append([None, dt.datetime(2024, 6, 3), dt.datetime(2024, 6, 4), dt.datetime(2024, 6, 5),
+                  dt.datetime(2024, 6, 10), dt.datetime(2024, 6, 11), None])  # fmt: skip
+    sheet.append(["佐藤", "○", "", "○", "○", "", "早番"])
+    sheet.append(["鈴木", "", "○", "○", "", "○", ""])
+    for col in range(2, 7):
+        sheet.cell(2, col).number_format = "m/d"
+    sheet.merge_cells("A1:A2")
+    sheet.merge_cells("B1:D1")
+    sheet.merge_cells("E1:F1")
+    book.save(path)
+
+
+def test_a_two_row_header_keeps_each_date_in_its_own_cell(tmp_path: Path) -> None:
+    _two_row_header_book(tmp_path / "shifts.xlsx")
+    text = render(read_xlsx(tmp_path / "shifts.xlsx", ReadOptions()), "x_assets")
+    assert outline(text) == [
+        ("h", 2, "勤務表"),
+        ("h", 3, "Table 1 (A1:G4)"),
+        (
+            "table",
+            [
+                ["氏名", "第1週", "第1週", "第1週", "第2週", "第2週", "備考"],
+                ["", "6/3", "6/4", "6/5", "6/10", "6/11", ""],
+                ["佐藤", "○", "", "○", "○", "", "早番"],
+                ["鈴木", "", "○", "○", "", "○", ""],
+            ],
+        ),
+    ]
+
+
 def test_titles_formats_and_hidden_content_marked(tmp_path: Path) -> None:
     _shift_book(tmp_path / "shifts.xlsx")
     text = render(read_xlsx(tmp_path / "shifts.xlsx", ReadOptions()), "x_assets")
@@ -85,11 +123,10 @@ def test_titles_formats_and_hidden_content_marked(tmp_path: Path) -> None:
 
 def test_hidden_content_is_a_warning_and_skip_hidden_drops_it(tmp_path: Path) -> None:
     _shift_book(tmp_path / "shifts.xlsx")
-    plan = Plan(tmp_path / "shifts.xlsx", tmp_path / "shifts.md", tmp_path / "shifts_assets")
-    kept = convert(plan, ReadOptions(), False)
+    kept = convert(tmp_path / "shifts.xlsx")
     warnings = [(f.rule_id, f.actual) for f in kept.findings if f.severity == "warning"]
     assert warnings == [("content.hidden", "1 sheets, 1 rows, 1 columns")]
-    dropped = convert(plan, ReadOptions(skip_hidden=True), False)
+    dropped = convert(tmp_path / "shifts.xlsx", Options(skip_hidden=True))
     assert [f.rule_id for f in dropped.findings if f.severity == "warning"] == []
     assert "退職" not in dropped.markdown and "Rates" not in dropped.markdown
     assert "内部メモ" not in dropped.markdown
@@ -134,8 +171,7 @@ def test_numbered_slide_paragraphs_and_chart_title(tmp_path: Path) -> None:
     chart.has_title = True
     chart.chart_title.text_frame.text = "拠点別の構成比"
     deck.save(str(tmp_path / "steps.pptx"))
-    plan = Plan(tmp_path / "steps.pptx", tmp_path / "steps.md", tmp_path / "steps_assets")
-    assert outline(convert(plan, ReadOptions(), False).markdown) == [
+    assert outline(convert(tmp_path / "steps.pptx").markdown) == [
         ("h", 2, "Slide 1: 手順"),
         ("li", 0, True, "申請する"),
         ("li", 0, True, "承認を\n待つ"),  # a line break kept as a hard break

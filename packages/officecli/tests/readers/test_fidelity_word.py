@@ -175,3 +175,20 @@ def test_a_numbered_list_continued_after_a_paragraph_keeps_counting(tmp_path: Pa
     assert "\n\n3. book the trip\n" in text  # CommonMark starts the list at its first number
     assert "\n\n1. pack\n" in text  # "restart numbering" in Word
     assert [x[0] for x in outline(text)] == ["li", "li", "p", "li", "p", "li"]
+
+
+FRACTION = "<m:f><m:num><m:r><m:t>a</m:t></m:r></m:num><m:den><m:r><m:t>b</m:t></m:r></m:den></m:f>"
+EQUATIONS = (
+    '<w:p><w:r><w:t xml:space="preserve">For </w:t></w:r>'
+    "<m:oMath><m:r><m:t>m=1</m:t></m:r></m:oMath><w:r><w:t>,</w:t></w:r></w:p>"
+    f"<w:p><m:oMathPara><m:oMath><m:r><m:t>x=</m:t></m:r>{FRACTION}</m:oMath></m:oMathPara></w:p>"
+    "<w:p><w:r><w:t>so that</w:t></w:r><m:oMathPara><m:oMath><m:r><m:t>y=2</m:t></m:r>"
+    "</m:oMath></m:oMathPara><w:r><w:t>holds.</w:t></w:r></w:p>"
+)
+
+
+def test_display_equations_stand_on_their_own_lines_and_inline_math_stays_inline(
+    tmp_path: Path,
+) -> None:
+    text = _markdown(_docx_with(tmp_path / "math.docx", EQUATIONS))
+    assert text == ("For $m=1$,\n\n$$x=\\frac{a}{b}$$\n\nso that\n\n$$y=2$$\n\nholds.\n")

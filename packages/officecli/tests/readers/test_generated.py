@@ -127,8 +127,10 @@ def test_xlsx_merges_hidden_sheet_number_formats(tmp_path: Path) -> None:
     hidden.sheet_state = "hidden"
     book.save(tmp_path / "b.xlsx")
     text = md(read_xlsx(tmp_path / "b.xlsx", ReadOptions()))
-    assert "## 売上\n\n### Table 1 (A1:C4)\n\n| 地域 | 2024/上期 | 2024/下期 |" in text
-    assert "| 東 | 1 | 25% |\n| 東 | 2.5 | 2024-03-01 |" in text
+    assert (
+        "## 売上\n\n### Table 1 (A1:C4)\n\n| 地域 | 2024 | 2024 |\n| --- | --- | --- |\n"
+        "|  | 上期 | 下期 |\n| 東 | 1 | 25% |\n| 東 | 2.5 | 2024-03-01 |"
+    ) in text
     assert "## secret (hidden)" in text
     skipped = md(read_xlsx(tmp_path / "b.xlsx", ReadOptions(skip_hidden=True)))
     assert "secret" not in skipped

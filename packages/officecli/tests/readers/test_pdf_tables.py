@@ -27,7 +27,7 @@ def test_aligned_rows_become_a_table_with_a_wrapped_cell() -> None:
     tables, rest = borderless_tables(lines)
     assert tables == [
         (
-            100,
+            (50, 100, 270, 138.0),
             [
                 ["Name", "Qty", "Price"],
                 ["Red apple (fresh)", "3", "$1.00"],

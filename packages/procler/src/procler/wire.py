@@ -38,18 +38,6 @@ def command_path(name: "str") -> "str":
     return COMMANDS_PREFIX + name.replace(" ", "/")
 
 
-def is_loopback(host: "str") -> "bool":
-    """Whether a TCP listener on `host` is reachable from this machine only (`serve`)."""
-    if host == "localhost":
-        return True
-    import ipaddress  # only `serve` asks
-
-    try:
-        return ipaddress.ip_address(host.strip("[]")).is_loopback
-    except ValueError:
-        return False  # a name other than localhost may resolve anywhere
-
-
 def reply_bound(values: "dict[str, Any]") -> "float":
     """How long a command's answer may take: its own --timeout (or 30 s) plus a margin."""
     wait = values.get("timeout")

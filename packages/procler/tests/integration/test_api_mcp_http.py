@@ -18,7 +18,7 @@ from procler_testkit.harness import PY, Project
 from procler.declarations import APP
 from procler.supervisor.api.command_routes import Api
 from procler.supervisor.api.mcp_http import answering
-from procler.surfaces.arguments import tool_name
+from procler.surfaces.arguments import TOOLS
 
 CONFIG = f"""
 version: 1
@@ -75,7 +75,7 @@ def test_mcp_tools_over_http_under_the_listeners_rules(project: Project) -> None
 def test_a_read_only_listener_offers_only_read_only_tools(project: Project) -> None:
     listener = serve(project, "--mcp", "--read-only")
     names, answers = anyio.run(session, listener, [("procler_status", {"name": "api"})])
-    reads = {tool_name(c) for c in APP.commands if c.read_only} | {"procler_wait_ready"}
+    reads = {TOOLS.name(c) for c in APP.commands if c.read_only} | {"procler_wait_ready"}
     assert names == sorted(reads)
     assert answers[0]["status"] == "running"
 

@@ -18,7 +18,7 @@ import pytest
 from mcp import Client, StdioServerParameters
 from procler_testkit.harness import PROCLER, PY, Project
 
-from procler.surfaces.mcp_server import build_server, runners
+from procler.surfaces.mcp_server import procler_server, runners
 
 SLEEP = f'{PY} -c "import time; time.sleep(600)"'
 CONFIG = f"""
@@ -204,7 +204,7 @@ NOT_DRIVEN = [
 
 def test_every_tool_over_the_in_memory_client(project: Project) -> None:
     async def session() -> tuple[list[str], list[Any], Any]:
-        async with Client(build_server(runners(None))) as client:
+        async with Client(procler_server(runners(None))) as client:
             names = [t.name for t in (await client.list_tools()).tools]
             seen = []
             for tool, arguments, view, _expected in CALLS:
@@ -261,7 +261,7 @@ EXPECTED_SESSION = [
 
 def test_a_session_over_the_in_memory_client(project: Project) -> None:
     async def go() -> list[Any]:
-        async with Client(build_server(runners(None))) as client:
+        async with Client(procler_server(runners(None))) as client:
             return await session_steps(client)  # type: ignore[no-any-return]
 
     assert anyio.run(go) == EXPECTED_SESSION

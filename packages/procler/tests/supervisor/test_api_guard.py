@@ -11,9 +11,10 @@ from typing import Any
 import pytest
 import uvicorn
 
+from agentcli import http_guard
 from agentcli.main import with_builtins
 from procler.declarations import APP
-from procler.supervisor.api import head_deadline, tcp_listener
+from procler.supervisor.api import head_deadline
 from procler.supervisor.api import security as api_security
 from procler.supervisor.api.http_errors import http_status
 from procler.supervisor.api.rest_resources import RESOURCES
@@ -104,7 +105,7 @@ def test_an_expired_ticket_is_refused(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 def test_a_body_that_does_not_come_times_out(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(api_security, "BODY_WAIT", 0.05)
+    monkeypatch.setattr(http_guard, "BODY_WAIT", 0.05)
     rec = Recorder()
 
     async def never() -> dict[str, Any]:
@@ -133,7 +134,7 @@ def test_a_client_that_never_finishes_its_head_is_cut_off(
     monkeypatch.setattr(head_deadline, "HEADER_WAIT", 0.2)
 
     async def scenario() -> bytes:
-        sock = tcp_listener.bind_tcp("127.0.0.1", 0)
+        sock = http_guard.bind_tcp("127.0.0.1", 0)
         config = uvicorn.Config(Recorder(), http=head_deadline.HeaderDeadline, lifespan="off")
         config.load()
         server = uvicorn.Server(config)
@@ -205,7 +206,7 @@ def test_the_listener_binds_loopback_only_unless_told(tmp_path: Any) -> None:
         from procler.errors import PortInUse
 
         with pytest.raises(PortInUse):
-            tcp_listener.bind_tcp("127.0.0.1", taken.getsockname()[1])
+            http_guard.bind_tcp("127.0.0.1", taken.getsockname()[1], PortInUse)
     finally:
         taken.close()
 

@@ -44,6 +44,7 @@ EXCEL = Command(
     "see what changed between two versions of a design workbook, rows joined on their key",
     f"{_H}:excel_handler",
     mode="report",
+    read_only=True,
     args=(
         Arg("--before", "the old workbook (.xlsx)", type="path", required=True),
         Arg("--after", "the new workbook (.xlsx)", type="path", required=True),
@@ -73,6 +74,7 @@ SPEC = Command(
     "check an Excel API definition against openapi.yaml (endpoints and properties, both ways)",
     f"{_H}:spec_handler",
     mode="report",
+    read_only=True,
     args=(
         Arg("--excel", "the API definition workbook (.xlsx)", type="path", required=True),
         Arg("--oas", "the OpenAPI 3.0/3.1 file (YAML or JSON)", type="path", required=True),
@@ -94,6 +96,7 @@ PRESETS = Command(
     "presets",
     "list the shipped presets with their keys, ignored and recognised columns, severities",
     f"{_H}:presets_handler",
+    read_only=True,
     examples=("design-diff presets",),
     errors=(PresetError,),
     output={"type": "object", "description": "presets by name"},

@@ -6,7 +6,11 @@ from agentcli.errors import UsageError
 
 
 class OutputConflictError(UsageError):
-    """An output file exists and a previous run wrote it from another source."""
+    """An output would replace another document's output (or one no document accounts
+    for), or two inputs would get the same output name."""
 
     code = "OUTPUT_CONFLICT"
-    default_suggestion = "choose another -d folder, or pass --force to replace it"
+    default_suggestion = (
+        "convert into another -d folder, or pass --keep-ext to name outputs after the whole "
+        "file name"
+    )

@@ -1,32 +1,61 @@
-"""The output folder's record of which source each Markdown file was written from
-(`OUT/.doc2md-manifest.json`), so a run never silently replaces another source's output."""
+"""The output folder's record of what doc2md wrote there (`OUT/.doc2md-manifest.json`): for
+each Markdown file, the source it was written from, its pictures, and the title and summary
+`llms.txt` shows. A run replaces only its own sources' earlier outputs; another document's
+output is never replaced, whatever the options."""
 
 from __future__ import annotations
 
 import json
-import logging
 from collections.abc import Iterable
 from pathlib import Path
 
+from agentcli.logs import Logger
 from agentcli.outputs import write_text_atomic
-from officecli.doc2md.convert import Plan
 from officecli.doc2md.errors import OutputConflictError
+from officecli.doc2md.naming import Plan
 
 MANIFEST = ".doc2md-manifest.json"
-log = logging.getLogger("doc2md")
+SCHEMA_VERSION = 2  # 1 recorded the source only
+log = Logger("doc2md")
+
+
+class Entry:
+    """One Markdown file of the folder: where it came from and what it holds."""
+
+    __slots__ = ("assets", "source", "summary", "title")
+
+    def __init__(
+        self, source: str, assets: list[str] | None = None, title: str = "", summary: str = ""
+    ) -> None:
+        self.source = source  # the source's resolved path
+        self.assets: list[str] = [] if assets is None else assets  # pictures it wrote
+        self.title = title
+        self.summary = summary
+
+    def as_dict(self) -> dict[str, object]:
+        return {"source": self.source, "assets": self.assets, "title": self.title,
+                "summary": self.summary}  # fmt: skip
 
 
 def source_id(source: Path) -> str:
     return str(source.resolve())
 
 
-def load(out_dir: Path) -> dict[str, str]:
-    """Markdown file name -> the source it was written from ({} without a manifest)."""
+def load(out_dir: Path) -> dict[str, Entry]:
+    """Markdown path under the folder -> its entry ({} without a manifest)."""
     path = out_dir / MANIFEST
     try:
         data = json.loads(path.read_text("utf-8"))
         outputs = data["outputs"]
-        return {str(name): str(entry["source"]) for name, entry in outputs.items()}
+        return {
+            str(name): Entry(
+                str(entry["source"]),
+                [str(a) for a in entry.get("assets", [])],
+                str(entry.get("title", "")),
+                str(entry.get("summary", "")),
+            )
+            for name, entry in outputs.items()
+        }
     except FileNotFoundError:
         return {}
     except (OSError, ValueError, KeyError, TypeError, AttributeError):
@@ -34,20 +63,41 @@ def load(out_dir: Path) -> dict[str, str]:
         return {}
 
 
-def refuse_conflicts(plans: Iterable[Plan], recorded: dict[str, str]) -> None:
-    """Raise when a planned Markdown file exists and was written from another source."""
+def refuse_conflicts(plans: Iterable[Plan], recorded: dict[str, Entry], force: bool) -> None:
+    """Raise before any work when a planned output exists and is not this source's own:
+    another existing document's output always; one no document accounts for (not recorded,
+    or its source gone) unless `force`."""
     for plan in plans:
-        previous = recorded.get(plan.markdown.name)
-        if previous and previous != source_id(plan.source) and plan.markdown.exists():
+        if not (plan.markdown.exists() or plan.assets.exists()):
+            continue
+        entry = recorded.get(plan.key)
+        if entry is not None and entry.source == source_id(plan.source):
+            continue
+        if entry is not None and Path(entry.source).exists():
             raise OutputConflictError(
-                f"{plan.markdown} was written from {previous}, not from {plan.source}",
-                data={"output": str(plan.markdown), "source": previous},
+                f"{plan.markdown} was written from {entry.source}, not from {plan.source}",
+                suggestion="keep both: convert into another -d folder, or pass --keep-ext to "
+                "name outputs after the whole file name; --force never replaces another "
+                "document's output",
+                data={"output": str(plan.markdown), "source": entry.source},
+            )
+        if not force:
+            owner = (
+                f"was written from {entry.source}, which no longer exists"
+                if entry
+                else ("exists, and doc2md did not write it there")
+            )
+            raise OutputConflictError(
+                f"{plan.markdown} {owner}",
+                suggestion=f"pass --force to replace it with the output of {plan.source}, "
+                "or choose another -d folder",
+                data={"output": str(plan.markdown), "source": entry.source if entry else ""},
             )
 
 
-def save(out_dir: Path, recorded: dict[str, str], written: Iterable[Plan]) -> None:
-    entries = dict(recorded)
-    entries.update({p.markdown.name: source_id(p.source) for p in written})
-    outputs = {name: {"source": source} for name, source in sorted(entries.items())}
-    text = json.dumps({"schema_version": 1, "outputs": outputs}, ensure_ascii=False, indent=2)
+def save(out_dir: Path, entries: dict[str, Entry]) -> None:
+    outputs = {name: entry.as_dict() for name, entry in sorted(entries.items())}
+    text = json.dumps(
+        {"schema_version": SCHEMA_VERSION, "outputs": outputs}, ensure_ascii=False, indent=2
+    )
     write_text_atomic(out_dir / MANIFEST, text + "\n")

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 
 from officecli.readers.model import Block, Document, count_chars
 
@@ -103,14 +102,16 @@ def render(doc: Document, assets_dir: str, front_matter: str = "") -> str:
     return "\n".join(out).rstrip() + "\n"
 
 
-@dataclass
 class Counts:
-    headings: int = 0
-    list_items: int = 0
-    tables: int = 0
-    table_rows: int = 0
-    images: int = 0
-    characters: int = 0
+    """What a piece of Markdown holds, or what a reader recognised."""
+
+    def __init__(self) -> None:
+        self.headings = 0
+        self.list_items = 0
+        self.tables = 0
+        self.table_rows = 0
+        self.images = 0
+        self.characters = 0
 
     def as_text(self) -> str:
         return " ".join(f"{k}={v}" for k, v in vars(self).items())

@@ -20,8 +20,6 @@ if TYPE_CHECKING:
     from PIL.Image import Image
 
 Reader = Callable[[Path, ReadOptions], Document]
-SMALL_PICTURE = 300  # pixels high: smaller pictures are enlarged (Tesseract wants ~30 px letters)
-MARGIN = 16  # white pixels around a picture: text touching the edge is misread without them
 OCR_PICTURE_TYPES = {".png", ".jpg", ".jpeg", ".gif", ".bmp", ".tif", ".tiff", ".webp"}
 
 
@@ -73,7 +71,7 @@ def ocr_pictures(doc: Document, options: ReadOptions) -> None:
         picture = _picture(item[1])
         if picture is None:
             return ""
-        return "\n".join(line.text for line in ocr.recognise(picture, tries, 1.0).lines)
+        return ocr.picture_text(ocr.recognise(picture, tries, 1.0, picture=True))
 
     found = list(ocr.bounded_map(read, targets, options.ocr_jobs))
     for (index, _data), words in sorted(zip(targets, found, strict=True), reverse=True):
@@ -94,18 +92,6 @@ def _picture(data: bytes) -> Image | None:
             picture = PIL.open(io.BytesIO(data))
         if picture.width * picture.height > MAX_PAGE_PIXELS:
             return None  # a small file may claim a huge canvas
-        return _prepared(picture.convert("L"))
+        return ocr.prepared(picture.convert("L"))
     except (UnidentifiedImageError, OSError, PIL.DecompressionBombError):
         return None
-
-
-def _prepared(picture: Image) -> Image:
-    """A picture as Tesseract reads it best: large enough, with a white margin."""
-    from PIL import Image as PIL
-    from PIL import ImageOps
-
-    if picture.height < SMALL_PICTURE:
-        factor = min(2.0, SMALL_PICTURE / max(picture.height, 1))
-        size = (round(picture.width * factor), round(picture.height * factor))
-        picture = picture.resize(size, PIL.Resampling.LANCZOS)
-    return ImageOps.expand(picture, border=MARGIN, fill=255)

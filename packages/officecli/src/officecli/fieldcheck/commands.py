@@ -28,6 +28,7 @@ VALIDATE = Command(
     "check a CSV/TSV/xlsx/JSON/JSONL/Markdown table against a rules file; report findings",
     f"{_H}:validate_handler",
     mode="report",
+    read_only=True,
     args=(
         Arg("data", "the data file", type="path", required=True),
         Arg("--rules", "the rules file (YAML)", short="-r", type="path", required=True),
@@ -102,6 +103,7 @@ APP = App(
             "check-rules",
             "check a rules file without any data (exit 2 with the line of the first problem)",
             f"{_H}:check_rules_handler",
+            read_only=True,
             args=(Arg("rules", "the rules file (YAML)", type="path", required=True),),
             examples=("fieldcheck check-rules rules.yaml",),
             errors=(RulesFileError,),
@@ -112,6 +114,7 @@ APP = App(
             "list the rules file layout (top-level keys, an example), then the rule types with "
             "their parameters, condition operators and functions",
             f"{_H}:list_rules_handler",
+            read_only=True,
             examples=("fieldcheck list-rules",),
             output={"type": "object", "description": "rule types and their parameters"},
         ),
@@ -119,6 +122,7 @@ APP = App(
             "schema",
             "print the JSON Schema of rules.yaml",
             f"{_H}:schema_handler",
+            read_only=True,
             examples=("fieldcheck schema",),
             output={"type": "object", "description": "a JSON Schema (draft 2020-12)"},
         ),

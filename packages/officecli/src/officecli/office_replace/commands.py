@@ -38,6 +38,7 @@ REPLACE = Command(
     "officecli.office_replace.run:handle",
     mode="report",
     idempotent=True,
+    dry_run_first=True,
     args=(
         Arg("inputs", "files, or folders with -r", type="path", required=True, multiple=True, metavar="INPUT"),
         Arg("--rules", "the rules file, CSV or xlsx, with the columns " + ", ".join(COLUMNS) + " (described below)", type="path", required=True),

@@ -130,25 +130,35 @@ def table_blocks(
     return out
 
 
+def two_row_header(
+    grid: SheetGrid, cells: Mapping[tuple[int, int], str], rows: list[int], cols: list[int]
+) -> tuple[list[str], list[str]] | None:
+    """A header spanning two rows (labels merged across the columns they head, e.g. week
+    labels over dated columns): (each column's label, each column's own value under it,
+    "" where the column has none of its own); None for a one-row header."""
+    first = rows[0]
+    merged_above = [m for m in grid.merges if m[0] == first and m[2] == first and m[3] > m[1]]
+    if not merged_above or len(rows) < 3:
+        return None
+    labels, own = [], []
+    for c in cols:
+        spans = [m for m in merged_above if m[1] <= c <= m[3]]
+        label = cells.get((first, spans[0][1] if spans else c), "")
+        child = cells.get((rows[1], c), "")
+        labels.append(label or child)
+        own.append(child if label and child != label else "")
+    return labels, own
+
+
 def table_header(
     grid: SheetGrid, cells: Mapping[tuple[int, int], str], rows: list[int], cols: list[int]
 ) -> tuple[list[str], int]:
-    """The header of a table and how many rows it used (two rows when the first is merged)."""
-    first = rows[0]
-    merged_above = [m for m in grid.merges if m[0] == first and m[2] == first and m[3] > m[1]]
-    top = [cells.get((first, c), "") for c in cols]
-    if not merged_above or len(rows) < 3:
-        return top, 1
-    parent = ""
-    joined = []
-    for c, value in zip(cols, top, strict=True):
-        spans = [m for m in merged_above if m[1] <= c <= m[3]]
-        parent = cells.get((first, spans[0][1]), "") if spans else value
-        child = cells.get((rows[1], c), "")
-        joined.append(
-            f"{parent}/{child}" if parent and child and parent != child else parent or child
-        )
-    return joined, 2
+    """One header for a table and how many rows it used: a two-row header's label and
+    value joined (`第1週/6/3`), as design-diff keys columns by it."""
+    two = two_row_header(grid, cells, rows, cols)
+    if two is None:
+        return [cells.get((rows[0], c), "") for c in cols], 1
+    return [f"{label}/{own}" if own else label for label, own in zip(*two, strict=True)], 2
 
 
 def _title_rows(cells: dict[tuple[int, int], str], band: list[int], cols: list[int]) -> list[str]:
@@ -211,8 +221,12 @@ def sheet_blocks(grid: SheetGrid, doc: Document, options: ReadOptions) -> None:
         body = list(band)
         for line in _title_rows(cells, body, cols):
             doc.add(Block("paragraph", f"**{line}**"))
-        header, used = table_header(grid, cells, body, cols)
-        table = [header] + [[cells.get((r, c), "") for c in cols] for r in body[used:]]
+        two = two_row_header(grid, cells, body, cols)
+        if two is None:  # the first row is the header
+            head, used = [[cells.get((body[0], c), "") for c in cols]], 1
+        else:  # the labels are the header, each column's own value its first row
+            head, used = list(two), 2
+        table = head + [[cells.get((r, c), "") for c in cols] for r in body[used:]]
         doc.add(Block("table", rows=table))
         if not options.skip_hidden:
             _hidden_note(grid, band, cols, doc)

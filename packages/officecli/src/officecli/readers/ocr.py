@@ -10,28 +10,27 @@ from __future__ import annotations
 import os
 import unicodedata
 from collections.abc import Callable, Iterable, Iterator
-from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import TYPE_CHECKING, TypeVar
 
-from officecli.readers.pdf.layout import Line
+from officecli.readers.ocr_engine import INSTALL_HINT, OCR_UNAVAILABLE
 
 if TYPE_CHECKING:
+    from concurrent.futures import Future
+
     from PIL.Image import Image
+
+    from officecli.readers.pdf.layout import Line
 
 DPI = 300
 LOW_CONFIDENCE = 60  # Tesseract's word confidence (0-100) under which a word is doubtful
 CONFIDENT = 0.8  # a reading this sure (mean word confidence) is kept without trying others
 VERTICAL = "vertical"  # the try that reads Japanese columns (jpn_vert, one column per line)
 JOIN_GAP = 3.0  # line heights: CJK boxes closer than this are one word (Tesseract boxes are loose)
-INSTALL_HINT = (
-    "install Tesseract 5 and its language data: "
-    "apt-get install tesseract-ocr tesseract-ocr-jpn tesseract-ocr-jpn-vert"
-)
-OCR_UNAVAILABLE = "OCR not available: " + INSTALL_HINT
 CJK_SCRIPTS = {"Japanese", "Han", "Hiragana", "Katakana"}
 
+__all__ = ["INSTALL_HINT", "OCR_UNAVAILABLE", "OcrText", "available", "recognise"]
 T = TypeVar("T")
 R = TypeVar("R")
 
@@ -101,19 +100,24 @@ def check_language(lang: str) -> str | None:
     return next((part for part in lang.split("+") if part not in have), None)
 
 
-def recognise(image: Image, languages_to_try: list[str], scale: float) -> OcrText:
+def recognise(
+    image: Image, languages_to_try: list[str], scale: float, picture: bool = False
+) -> OcrText:
     """OCR one image; `scale` turns its pixels into PDF points. Each language is tried in turn
     until one reads with confidence; a Japanese page still read badly is tried as vertical text
-    (jpn_vert); the most confident reading wins."""
+    (jpn_vert); the most confident reading wins. A `picture` (a figure's text, not a page) is
+    not tried as vertical text, and a reading that could be kept ends the tries."""
     best = OcrText()
     tries = list(languages_to_try)
-    if any("jpn" in lang.split("+") for lang in tries) and "jpn_vert" in languages():
+    vertical = any("jpn" in lang.split("+") for lang in tries) and "jpn_vert" in languages()
+    if vertical and not picture:
         tries.append(VERTICAL)
+    enough = PICTURE_CONFIDENCE + 0.15 if picture else CONFIDENT
     for lang in tries:
         reading = _read(image, "jpn_vert" if lang == VERTICAL else lang, scale, lang == VERTICAL)
         if reading.confidence > best.confidence:
             best = reading
-        if best.confidence >= CONFIDENT:
+        if best.confidence >= enough:
             break
     return best
 
@@ -154,6 +158,8 @@ def _read(image: Image, lang: str, scale: float, vertical: bool) -> OcrText:
 
 def _line(boxes: list[tuple[float, float, float, float, str]]) -> Line:
     """One OCR line; boxes closer than JOIN_GAP with CJK at the seam become one word."""
+    from officecli.readers.pdf.layout import Line
+
     boxes.sort(key=lambda b: b[0])
     top = min(b[1] for b in boxes)
     bottom = max(b[3] for b in boxes)
@@ -184,6 +190,8 @@ def _vertical_order(columns: list[list[tuple[float, float, float, float, str]]])
     """Vertical Japanese is read column by column, right to left, each top to bottom. The page
     reader orders lines by their top, so each column becomes a line one line-height below the
     previous one, all of one size (its geometry says nothing useful to a horizontal layout)."""
+    from officecli.readers.pdf.layout import Line
+
     out: list[Line] = []
     ordered = sorted(columns, key=lambda boxes: -max(b[2] for b in boxes))
     top = min((b[1] for boxes in columns for b in boxes), default=0.0)
@@ -195,6 +203,31 @@ def _vertical_order(columns: list[list[tuple[float, float, float, float, str]]])
     return out
 
 
+SMALL_PICTURE = 300  # pixels high: smaller pictures are enlarged (Tesseract wants ~30 px letters)
+MARGIN = 16  # white pixels around a picture: text touching the edge is misread without them
+PICTURE_CONFIDENCE = 0.6  # a picture read less surely than this holds no text (a photo)
+
+
+def prepared(picture: Image) -> Image:
+    """A picture (grayscale) as Tesseract reads it best: large enough, with a white margin."""
+    from PIL import Image as PIL
+    from PIL import ImageOps
+
+    if picture.height < SMALL_PICTURE:
+        factor = min(2.0, SMALL_PICTURE / max(picture.height, 1))
+        size = (round(picture.width * factor), round(picture.height * factor))
+        picture = picture.resize(size, PIL.Resampling.LANCZOS)
+    return ImageOps.expand(picture, border=MARGIN, fill=255)
+
+
+def picture_text(reading: OcrText) -> str:
+    """The text OCR read in a picture, a line of the picture a line; "" for a reading too
+    unsure to be text (a photograph, a texture)."""
+    if reading.confidence < PICTURE_CONFIDENCE:
+        return ""
+    return "\n".join(line.text for line in reading.lines)
+
+
 def bounded_map(work: Callable[[T], R], items: Iterable[T], jobs: int) -> Iterator[R]:
     """work(item) for each item in order, `jobs` at a time in threads (Tesseract runs as a
     subprocess, so threads run in parallel); at most 2 x jobs items are held at once."""
@@ -202,6 +235,8 @@ def bounded_map(work: Callable[[T], R], items: Iterable[T], jobs: int) -> Iterat
     if jobs == 1:
         yield from map(work, items)
         return
+    from concurrent.futures import ThreadPoolExecutor
+
     # one Tesseract per page: its own OpenMP threads would only fight over the same cores
     os.environ.setdefault("OMP_THREAD_LIMIT", "1")
     pending: list[Future[R]] = []

@@ -16,31 +16,42 @@ package opens; every other format has its own expansion budget (`safety.Expansio
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from dataclasses import dataclass
-from importlib import import_module
+import sys
 from pathlib import Path
-from typing import TYPE_CHECKING
 
+from agentcli import confine
 from officecli.readers.safety import OLE_MAGIC, Package, UnsupportedFormatError
-from officecli.readers.tabular import open_table
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from collections.abc import Callable
+    from contextlib import AbstractContextManager
+
     from officecli.readers.model import Document, ReadOptions
+    from officecli.readers.tabular import Table
 
 __all__ = ["FORMATS", "Format", "open_document", "open_package", "open_table", "reader_for"]
 
 
-@dataclass(frozen=True)
 class Format:
-    name: str
-    extensions: tuple[str, ...]
-    reader: str  # "module:function" taking (path, ReadOptions) and returning a Document
-    zip_based: bool
+    """One input format: its name, extensions, reader ("module:function" taking a path
+    and ReadOptions, returning a Document) and the facts tools read instead of names."""
+
+    __slots__ = ("extensions", "name", "reader", "zip_based")
+
+    def __init__(self, name: str, extensions: tuple[str, ...], reader: str, zip_based: bool):
+        self.name = name
+        self.extensions = extensions
+        self.reader = reader
+        self.zip_based = zip_based
+
+    def __repr__(self) -> str:
+        return f"Format({self.name!r})"
 
     def read(self, path: Path, options: ReadOptions) -> Document:
         module, _, function = self.reader.partition(":")
-        read: Callable[[Path, ReadOptions], Document] = getattr(import_module(module), function)
+        __import__(module)  # importlib alone costs a millisecond of start-up
+        read: Callable[[Path, ReadOptions], Document] = getattr(sys.modules[module], function)
         return read(path, options)
 
 
@@ -89,7 +100,9 @@ def _sniff(path: Path) -> Format | None:
 
 
 def reader_for(path: str | Path) -> Format:
-    """The format of a file: by its extension, else by its content."""
+    """The format of a file: by its extension, else by its content (every tool asks this
+    before it reads a file: a confined call refuses one outside its root here)."""
+    confine.check(path)
     path = Path(path)
     fmt = BY_EXTENSION.get(path.suffix.lower()) or _sniff(path)
     if fmt is None:
@@ -107,6 +120,16 @@ def open_document(path: str | Path, options: ReadOptions | None = None) -> Docum
     return reader_for(path).read(path, options or ReadOptions())
 
 
+def open_table(
+    path: str | Path, *, sheet: str | None = None, encoding: str | None = None
+) -> AbstractContextManager[Table]:
+    """A tabular file's rows, streamed (`readers.tabular`, loaded only for tables)."""
+    from officecli.readers import tabular
+
+    return tabular.open_table(path, sheet=sheet, encoding=encoding)
+
+
 def open_package(path: str | Path) -> Package:
     """An OOXML package with its zip-bomb limits checked; use it as a context manager."""
+    confine.check(path)
     return Package(Path(path))

@@ -53,6 +53,8 @@ def init(values: "dict[str, Any]", command: "Command") -> "dict[str, Any]":
     config = os.path.join(folder, CONFIG_FILE)
     if os.path.exists(config) and not values["force"]:
         raise ConfigExists(f"{config} already exists", data={"config": config})
+    # Planned first: a skill file the user changed is refused before anything is written.
+    skills = _install_skills(cwd, dry_run=True) if values.get("skills") else None
     os.makedirs(folder, exist_ok=True)
     written = []
     for path, text in ((config, CONFIG_TEMPLATE), (os.path.join(folder, ".gitignore"), GITIGNORE)):
@@ -61,7 +63,17 @@ def init(values: "dict[str, Any]", command: "Command") -> "dict[str, Any]":
             written.append(path)
         elif path != config and _ignore_local(path, GITIGNORE):
             written.append(path)
-    return {"config": config, "root": cwd, "written": written}
+    answer: dict[str, Any] = {"config": config, "root": cwd, "written": written}
+    if skills is not None:
+        answer["skills"] = _install_skills(cwd, dry_run=False)
+    return answer
+
+
+def _install_skills(root: "str", dry_run: "bool") -> "dict[str, Any]":
+    from agentcli.skill_install import install_skills
+    from procler.cli.skill import skill_files
+
+    return install_skills({"project": root, "dry_run": dry_run}, "procler", skill_files())
 
 
 def _ignore_local(path: "str", template: "str") -> "bool":

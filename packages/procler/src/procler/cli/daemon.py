@@ -18,8 +18,8 @@ def serve(values: "dict[str, Any]", command: "Command") -> "Any":
     """`serve`: the supervisor opens the listener; a host others can reach warns here."""
     import sys
 
+    from agentcli.http_guard import is_loopback
     from procler.cli.client import forward
-    from procler.wire import is_loopback
 
     host = values.get("host") or ""
     if values.get("allow_remote") and not values.get("stop") and not is_loopback(host):

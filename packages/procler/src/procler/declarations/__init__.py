@@ -1,6 +1,6 @@
 """Every Procler command's declaration, one module per family (config, processes,
 replica_commands, recipes, snippets, schedules, logs, history, events, daemon, stack_files,
-mcp, tui): arguments, errors, output schema, and where it runs (its handler: the CLI's
+mcp, skills, tui): arguments, errors, output schema, and where it runs (its handler: the CLI's
 forward to the supervisor, or a handler of procler.cli that runs where it is asked).
 
 APP assembles them: the single source for the parser, capabilities, help, the supervisor's
@@ -20,6 +20,7 @@ from procler.declarations.processes import PROCESS_COMMANDS
 from procler.declarations.recipes import RECIPE_COMMANDS
 from procler.declarations.replica_commands import REPLICA_COMMANDS
 from procler.declarations.schedules import SCHEDULE_COMMANDS
+from procler.declarations.skills import SKILLS_COMMANDS
 from procler.declarations.snippets import SNIPPET_COMMANDS
 from procler.declarations.stack_files import STACK_FILE_COMMANDS
 from procler.declarations.tui import TUI_COMMANDS
@@ -48,6 +49,7 @@ COMMANDS = (
     + DAEMON_COMMANDS
     + STACK_FILE_COMMANDS
     + MCP_COMMANDS
+    + SKILLS_COMMANDS
     + TUI_COMMANDS
 )
 

@@ -4,6 +4,7 @@ procler.cli.definitions, procler.cli.guide)."""
 
 from agentcli.commands import Arg, Command
 from agentcli.errors import ConditionNotMet
+from agentcli.skill_command import ChangedFileError
 from procler.errors import (
     ConfigExists,
     ConfigInvalid,
@@ -44,16 +45,32 @@ CONFIG_COMMANDS: "tuple[Command, ...]" = (
         "config init",
         "create .procler/config.yaml (a commented template) and .procler/.gitignore here",
         HANDLERS + "init",
-        args=(Arg("--force", "overwrite an existing config", type="boolean"),),
+        args=(
+            Arg("--force", "overwrite an existing config", type="boolean"),
+            Arg(
+                "--skills",
+                "also install Procler's Agent Skill here for Copilot, Claude Code and Codex "
+                "(as `procler skills install`)",
+                type="boolean",
+            ),
+        ),
         idempotent=False,
-        examples=("procler config init", "procler config init --force"),
-        errors=(ConfigExists,),
+        examples=(
+            "procler config init",
+            "procler config init --skills",
+            "procler config init --force",
+        ),
+        errors=(ConfigExists, ChangedFileError),
         output={
             "type": "object",
             "properties": {
                 "config": {"type": "string"},
                 "root": {"type": "string"},
                 "written": {"type": "array", "items": {"type": "string"}},
+                "skills": {
+                    "type": "object",
+                    "description": "with --skills: what skills install answers",
+                },
             },
         },
     ),

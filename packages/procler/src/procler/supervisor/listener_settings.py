@@ -8,7 +8,7 @@ from dataclasses import asdict, dataclass
 from typing import Any
 
 from agentcli.errors import UsageError
-from procler.wire import is_loopback
+from agentcli.http_guard import is_loopback
 
 DEFAULT_PORT = 7765
 

@@ -1,91 +1,34 @@
-"""Tools derived from the command declarations, and a tool call run as the CLI runs it.
+"""A tool call run as the CLI runs it, and the one tool that is no command.
 
 A call's arguments become argv for the CLI's own parser (same validation, defaults and
 usage errors); the command's handler then runs (forwarding to the supervisor through
 procler.cli.client, or a local handler), and its result or exception becomes the CLI's
-envelope and exit code through agentcli.main. That is how `procler mcp` (stdio, a CLI
-process) answers, and how a supervisor's HTTP surface runs a command the CLI runs itself
-(in a child process: procler.surfaces.local_call). No MCP SDK here: listing tools is cheap.
+envelope and exit code (agentcli.tools.ToolSet, with Procler's TOOLS). That is how
+`procler mcp` (stdio, a CLI process) and the TUI answer, and how a supervisor's HTTP
+surface runs a command the CLI runs itself (in a child process: procler.surfaces.local_call).
+No MCP SDK here: listing tools is cheap.
 """
 
-import json
 import time
 
-from agentcli.commands import Command, Outcome, Raw, Stream
 from agentcli.errors import UsageError
-from agentcli.main import answer, failure, with_builtins
-from agentcli.parser import GLOBAL_ARGS, parse
+from agentcli.main import answer, failure
 from agentcli.values import parse_duration
 from procler.declarations import APP
-from procler.surfaces.arguments import input_schema as input_schema
-from procler.surfaces.arguments import to_argv as to_argv
-from procler.surfaces.arguments import tool_name as tool_name
+from procler.surfaces.arguments import TOOLS, config_argv
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Awaitable, Callable
     from typing import Any
 
-    Envelope = tuple[dict[str, Any], int]
-
-# No tool: `mcp` would serve MCP inside MCP, and `capabilities` is what tools/list already
-# answers (every tool's input schema, annotations and output schema); `tui` is a screen for
-# people, built of the other tools.
-NOT_TOOLS = frozenset({"mcp", "capabilities", "tui"})
-
-
-def tool_commands() -> "list[Command]":
-    """The commands that are tools, in declaration order."""
-    return [c for c in with_builtins(APP).commands if c.name not in NOT_TOOLS]
-
-
-def output_schema(cmd: "Command") -> "dict[str, Any]":
-    """The command's output schema; MCP wants an object at the root (all our data is one)."""
-    return {"type": "object", **dict(cmd.output)}
-
-
-def annotations(cmd: "Command") -> "dict[str, bool]":
-    return {
-        "read_only_hint": cmd.read_only,
-        "destructive_hint": cmd.destructive,
-        "idempotent_hint": cmd.idempotent,
-        "open_world_hint": False,
-    }
+    from agentcli.commands import Command
+    from agentcli.tools import Envelope
 
 
 def call(cmd: "Command", arguments: "dict[str, Any]", config: "str | None") -> "Envelope":
     """Run one command as the CLI would; the envelope and exit code it would print."""
-    try:
-        argv = to_argv(cmd, arguments, config)
-    except UsageError as exc:
-        return failure(exc)
-    return run_argv(argv)
-
-
-def run_argv(argv: "list[str]") -> "Envelope":
-    """Parse argv with the declarations and run its command's handler here, as the CLI
-    does; the envelope and exit code it would print."""
-    try:
-        parsed, values = parse(APP, argv)
-        for garg in GLOBAL_ARGS:
-            values.pop(garg.dest, None)
-        assert parsed is not None  # argv always names a command
-        result = parsed.resolve()(values, parsed)
-    except Exception as exc:  # noqa: BLE001 - becomes the CLI's error envelope, as in main
-        return failure(exc)
-    return envelope_of(result)
-
-
-def envelope_of(result: "Any") -> "Envelope":
-    """A handler's result as the envelope and exit code the CLI would print: a forwarded
-    answer as it came, a stream (events) as its messages."""
-    if isinstance(result, Raw):
-        return json.loads(result.text), result.exit_code
-    if isinstance(result, Outcome) and isinstance(result.payload, Raw):
-        return json.loads(result.payload.text), result.exit_code
-    if isinstance(result, Stream):  # what the CLI prints as NDJSON lines (events)
-        return answer({"messages": list(result.items)})
-    return answer(result)
+    return TOOLS.call(cmd, arguments, config_argv(config))
 
 
 async def wait_ready(

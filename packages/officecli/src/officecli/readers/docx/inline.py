@@ -3,12 +3,11 @@
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
 
 from officecli.readers.docx.math_latex import omath_latex
 from officecli.readers.ooxml import R_EMBED, R_ID, escape_inline, local, picture_ext, q
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
     from xml.etree.ElementTree import Element
 
@@ -27,26 +26,29 @@ GRAPHIC_KINDS = {
 
 
 HYPERLINK_URL = re.compile(r'^\s*HYPERLINK\s+"([^"]+)"')  # not `HYPERLINK \l "bookmark"`
+# Around a display equation (m:oMathPara) in a paragraph's text: the paragraph is cut there,
+# so the equation stands on a line of its own. Never in a document's text (a C0 control).
+DISPLAY = "\x1e"
 
 
-@dataclass
 class Field:
     """A complex field being read (fldChar begin .. separate .. end): its instruction and
     where its displayed result starts in the pieces of the paragraph that holds it."""
 
-    instruction: str = ""
-    pieces: list[tuple[str, str]] | None = None
-    start: int = 0
+    def __init__(self) -> None:
+        self.instruction = ""
+        self.pieces: list[tuple[str, str]] | None = None
+        self.start = 0
 
 
-@dataclass
 class Pending:
     """What a paragraph produced besides its own text: pictures and text-box paragraphs."""
 
-    images: list[tuple[str, str]] = field(default_factory=list)  # (alt, asset or "")
-    charts: list[list[list[str]]] = field(default_factory=list)
-    boxes: list[Element] = field(default_factory=list)
-    unconverted: list[str] = field(default_factory=list)
+    def __init__(self) -> None:
+        self.images: list[tuple[str, str]] = []  # (alt, asset or "")
+        self.charts: list[list[list[str]]] = []
+        self.boxes: list[Element] = []
+        self.unconverted: list[str] = []
 
 
 def _on(rpr: Element | None, tag: str) -> bool:
@@ -70,12 +72,19 @@ class InlineReader:
         self.fields: list[Field] = []  # open complex fields; they may span paragraphs
 
     def paragraph(self, p: Element, keep_tabs: bool = False) -> tuple[str, Pending]:
-        """The paragraph's Markdown text; a tab is a space unless `keep_tabs`."""
+        """The paragraph's Markdown text; a tab is a space unless `keep_tabs`. A display
+        equation stays `$$...$$` inside the text (a table cell, a note)."""
+        parts, pending = self.paragraph_parts(p, keep_tabs)
+        return " ".join(parts), pending
+
+    def paragraph_parts(self, p: Element, keep_tabs: bool = False) -> tuple[list[str], Pending]:
+        """The paragraph's text cut around its display equations: each `$$...$$` is a part of
+        its own, and so is the text before and after it (empty parts left out)."""
         pending = Pending()
         pieces: list[tuple[str, str]] = []  # (style marker, text)
         self._walk(p, pieces, pending, "")
-        text = _join(pieces).strip()
-        return (text if keep_tabs else text.replace("\t", " ")), pending
+        text = _join(pieces) if keep_tabs else _join(pieces).replace("\t", " ")
+        return [part.strip() for part in text.split(DISPLAY) if part.strip()], pending
 
     def _walk(self, el: Element, out: list[tuple[str, str]], pending: Pending, change: str) -> None:
         for child in el:
@@ -94,9 +103,12 @@ class InlineReader:
             elif name in ("del", "moveFrom"):
                 if self.options.track_changes != "accept":
                     self._walk(child, out, pending, "del")
-            elif name in ("oMath", "oMathPara"):
+            elif name == "oMath":
                 latex = omath_latex(child)
                 out.append(("", f"${latex}$" if latex else ""))
+            elif name == "oMathPara":  # display math: a line of its own
+                latex = omath_latex(child)
+                out.append(("", f"{DISPLAY}$${latex}$${DISPLAY}" if latex else ""))
             elif name == "fldSimple":
                 start = len(out)
                 self._walk(child, out, pending, change)

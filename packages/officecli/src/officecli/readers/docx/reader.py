@@ -4,19 +4,20 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from officecli.readers.docx.inline import InlineReader, Pending
 from officecli.readers.model import Block, Document, ReadOptions, count_chars
 from officecli.readers.ooxml import R_ID, local, q, raw_text_chars
 from officecli.readers.safety import BrokenFileError, Package
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
     from xml.etree.ElementTree import Element
 
 W_VAL = q("w", "val")
 BODY = "word/document.xml"
 NESTED_MARK = "[nested table flattened]"
+DISPLAY_MATH = q("m", "oMathPara")
 TOC_STYLE = re.compile(r"^toc (\d)$")
 LIST_STYLE_LEVEL = re.compile(r"^list (?:bullet|number|continue|paragraph) ([2-9])$")
 PAGE_NUMBER = re.compile(r"\t\s*[\divxlcIVXLC]+$")
@@ -244,7 +245,8 @@ class DocxReader:
         style_el = ppr.find(q("w", "pStyle")) if ppr is not None else None
         style_id = style_el.get(W_VAL, "") if style_el is not None else ""
         toc = self.styles.toc_level(style_id)
-        text, pending = inline.paragraph(p, keep_tabs=bool(toc))
+        parts, pending = inline.paragraph_parts(p, keep_tabs=bool(toc))
+        text = " ".join(parts)
         if toc:
             if text:
                 self._toc_entry(text, toc)
@@ -257,7 +259,10 @@ class DocxReader:
             level = min(n + 1, 6) if n < 9 else 0
         num_pr = ppr.find(q("w", "numPr")) if ppr is not None else None
         numbering = _num_pr(num_pr) if num_pr is not None else self.styles.numbering(style_id)
-        if text:
+        if next(p.iter(DISPLAY_MATH), None) is not None:  # cut around its display equations
+            for part in parts:
+                self.doc.add(Block("paragraph", part))
+        elif text:
             if level:
                 self.doc.add(Block("heading", text, level=level))
             elif numbering is not None:

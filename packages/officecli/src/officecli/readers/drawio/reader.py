@@ -8,7 +8,6 @@ import html
 import re
 from html.parser import HTMLParser
 from pathlib import Path
-from typing import TYPE_CHECKING
 from urllib.parse import unquote
 
 from officecli.readers.model import Block, Document, ReadOptions, count_chars
@@ -20,6 +19,7 @@ from officecli.readers.safety import (
     parse_xml,
 )
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
     from xml.etree.ElementTree import Element
 

@@ -1,4 +1,4 @@
-"""PDF characters to lines, and lines to reading order (two-column regions read by column)."""
+"""PDF characters to words and lines (the reading order of lines is columns.py's)."""
 
 from __future__ import annotations
 
@@ -10,11 +10,11 @@ from statistics import median
 from typing import Any
 
 LINE_TOLERANCE = 2.5  # points between character tops on the same line
-MIN_SPLIT_LINES = 5
-ALIGN_TOLERANCE = 6.0
-WORD_GAP = 0.1  # share of the font size; pdfminer's word margin
-GUTTER_EMS = 1.5  # the gap between columns is wider than this many font sizes (median)
-FILLED = 0.5  # a text column's lines fill at least this share of its width (median)
+WORD_GAP = 0.1  # share of the font size a gap exceeds the line's letter spacing by: a space
+MAX_TRACKING = 0.6  # share of the font size: a wider gap is never letter spacing
+# Between CJK and Latin letters or digits, Word, LibreOffice and pLaTeX add about a quarter of
+# the font size (autospace, xkanjiskip) that is no space: a gap there must be wider than this.
+AUTOSPACE = 0.3
 SYMBOL_FONT = re.compile(r"dingbat|symbol|wingding|webding", re.I)
 UNMAPPED = re.compile(r"\(cid:\d+\)|[\ue000-\uf8ff]")  # glyphs with no Unicode meaning
 BULLET_GLYPHS = set("•●○◦■□▪▫◆◇►▶‣⁃∙")
@@ -31,13 +31,6 @@ def wide(ch: str) -> bool:
     return unicodedata.east_asian_width(ch) in ("W", "F")
 
 
-def join_words(left: str, right: str) -> str:
-    """Two words of one line: a space between them, except between two CJK characters."""
-    if not left or not right:
-        return left or right
-    return left + right if wide(left[-1]) and wide(right[0]) else f"{left} {right}"
-
-
 def join_lines(left: str, right: str) -> str:
     """Two lines of one paragraph: a space between them, except next to a CJK character
     (Japanese text puts none between its words, nor before a Latin word); a word hyphenated
@@ -51,6 +44,9 @@ def join_lines(left: str, right: str) -> str:
     return f"{left} {right}"
 
 
+Metric = tuple[float, float, float]  # a word's (text size, top, bottom); size 0: glyphs only
+
+
 @dataclass
 class Line:
     words: list[Word] = field(default_factory=list)
@@ -59,13 +55,13 @@ class Line:
     size: float = 0.0
     fonts: list[str] = field(default_factory=list)  # font of each word's first character
     right: float = 0.0  # right edge of the text column the line is in (0: the page's)
+    metrics: list[Metric] = field(default_factory=list)  # per word, when read from characters
 
     @property
     def text(self) -> str:
-        text = ""
-        for word in self.words:
-            text = join_words(text, word[2])
-        return text
+        """The words with a space between each two: a word ends only where the source has a
+        space (a space character, or a gap wider than the line's letter spacing)."""
+        return " ".join(word[2] for word in self.words)
 
     @property
     def x0(self) -> float:
@@ -78,32 +74,80 @@ class Line:
         return bool(fonts) and all(BOLD_FONT.search(f) for f in fonts)
 
     def part(self, words: list[Word]) -> Line:
+        """Some of the line's words as a line of their own, with their own size and height
+        (one side of a gutter: a heading beside body text is not the body's size)."""
         fonts = [f for w, f in zip(self.words, self.fonts, strict=False) if w in words]
-        return Line(words, self.top, self.bottom, self.size, fonts, self.right)
+        metrics = [m for w, m in zip(self.words, self.metrics, strict=False) if w in words]
+        top, bottom, size = self.top, self.bottom, self.size
+        if metrics:
+            top, bottom = min(m[1] for m in metrics), max(m[2] for m in metrics)
+            size = _half_points(max(m[0] for m in metrics)) or size
+        return Line(words, top, bottom, size, fonts, self.right, metrics)
 
 
-def _words(chars: list[dict[str, Any]]) -> tuple[list[Word], list[str]]:
+def letter_spacing(chars: list[dict[str, Any]]) -> float:
+    """The line's own letter spacing: the median gap between neighbouring characters (no
+    space character between them; overlaps count as 0). Gaps wider than MAX_TRACKING of the
+    font size are word or column gaps, not spacing, and are left out."""
+    gaps: list[float] = []
+    before: dict[str, Any] | None = None
+    for ch in chars:
+        if ch["text"].isspace():
+            before = None
+            continue
+        if before is not None:
+            gap = max(ch["x0"] - before["x1"], 0.0)
+            if gap <= MAX_TRACKING * ch["size"]:
+                gaps.append(gap)
+        before = ch
+    return median(gaps) if gaps else 0.0
+
+
+def _words(chars: list[dict[str, Any]]) -> tuple[list[Word], list[str], list[Metric]]:
+    """A line's characters (left to right) as words: a word ends at a space character, or
+    at a gap wider than the line's own letter spacing by WORD_GAP of the font size, so
+    letter-spaced (tracked) text stays whole and a real space is kept in any script."""
+    chars = sorted(chars, key=lambda c: c["x0"])
+    spacing = letter_spacing(chars)
     words: list[Word] = []
     fonts: list[str] = []
-    x0 = x1 = 0.0
-    text = font = ""
-    for ch in sorted(chars, key=lambda c: c["x0"]):
-        gap = ch["x0"] - x1
-        if text and (gap > WORD_GAP * ch["size"] or ch["text"].isspace()):
-            if text.strip():
-                words.append((x0, x1, text.strip()))
-                fonts.append(font)
-            text = ""
+    metrics: list[Metric] = []
+    word: list[dict[str, Any]] = []
+    for ch in chars:
+        if word and (ch["text"].isspace() or _spaced(word[-1], ch, spacing)):
+            _add_word(word, words, fonts, metrics)
+            word = []
         if ch["text"].isspace():
             continue
-        if not text:
-            x0, font = ch["x0"], str(ch.get("fontname", ""))
-        text += ch["text"]
-        x1 = ch["x1"]
-    if text.strip():
-        words.append((x0, x1, text.strip()))
-        fonts.append(font)
-    return words, fonts
+        word.append(ch)
+    if word:
+        _add_word(word, words, fonts, metrics)
+    return words, fonts, metrics
+
+
+def _spaced(before: dict[str, Any], ch: dict[str, Any], spacing: float) -> bool:
+    """A space between two neighbouring characters: their gap is wider than the line's
+    letter spacing by WORD_GAP of the font size (by AUTOSPACE between CJK and Latin)."""
+    left, right = str(before["text"])[-1:], str(ch["text"])[:1]
+    share = AUTOSPACE if left and right and wide(left) != wide(right) else WORD_GAP
+    return bool(ch["x0"] - before["x1"] > spacing + share * ch["size"])
+
+
+def _add_word(
+    chars: list[dict[str, Any]], words: list[Word], fonts: list[str], metrics: list[Metric]
+) -> None:
+    text = "".join(str(ch["text"]) for ch in chars).strip()
+    if not text:
+        return
+    words.append((chars[0]["x0"], chars[-1]["x1"], text))
+    fonts.append(str(chars[0].get("fontname", "")))
+    sized = [float(ch["size"]) for ch in chars if not _is_glyph(ch)]
+    top = min(float(ch["top"]) for ch in chars)
+    metrics.append((max(sized, default=0.0), top, max(float(ch["bottom"]) for ch in chars)))
+
+
+def _half_points(size: float) -> float:
+    return round(size * 2) / 2
 
 
 @lru_cache(maxsize=256)
@@ -145,103 +189,10 @@ def text_lines(chars: list[dict[str, Any]]) -> list[Line]:
             bottom = ch["bottom"]
     lines = []
     for group in groups:
-        words, fonts = _words(group)
+        words, fonts, metrics = _words(group)
         if words:
             sized = [c for c in group if not c["text"].isspace() and not _is_glyph(c)]
-            size = round(max(c["size"] for c in sized or group) * 2) / 2
+            size = _half_points(max(c["size"] for c in sized or group))
             bottom = max(c["bottom"] for c in group)
-            lines.append(Line(words, group[0]["top"], bottom, size, fonts))
+            lines.append(Line(words, group[0]["top"], bottom, size, fonts, 0.0, metrics))
     return lines
-
-
-def _sides(line: Line, g: float) -> tuple[list[Word], list[Word]] | None:
-    """The words left and right of x = g, or None when a word crosses it."""
-    if any(w[0] < g < w[1] for w in line.words):
-        return None
-    return [w for w in line.words if w[1] <= g], [w for w in line.words if w[0] >= g]
-
-
-def _column_fit(lines: list[Line], g: float) -> tuple[int, float, float] | None:
-    """(lines split at g, clearance around g, median gap of those lines) when g separates two text columns: many
-    lines have words on both sides, each side starts at one left edge, and the text fills
-    its column (which tells columns from a form's labels and values). None otherwise."""
-    split = [s for s in (_sides(line, g) for line in lines) if s and s[0] and s[1]]
-    if len(split) < MIN_SPLIT_LINES:
-        return None
-    lefts, rights = [s[0][0][0] for s in split], [s[1][0][0] for s in split]
-    if not (_aligned(lefts) and _aligned(rights)):
-        return None
-    left_width = g - min(lefts)
-    right_width = max(s[1][-1][1] for s in split) - min(rights)
-    filled_left = median(s[0][-1][1] - s[0][0][0] for s in split) >= FILLED * left_width
-    filled_right = median(s[1][-1][1] - s[1][0][0] for s in split) >= FILLED * right_width
-    if not (filled_left and filled_right):
-        return None
-    left_end = max(s[0][-1][1] for s in split)
-    gap = median(s[1][0][0] - s[0][-1][1] for s in split)
-    if gap < GUTTER_EMS * median(line.size for line in lines):
-        return None  # word spaces, not a gutter
-    return len(split), min(min(rights) - g, g - left_end), gap
-
-
-def _gutter(lines: list[Line], width: float) -> tuple[float, float] | None:
-    """(x, width) of the gap between two text columns in the middle half of the page, if
-    any: the x splitting the most lines, then the one farthest from any word."""
-    best: tuple[float, float] | None = None
-    best_fit = (0, 0.0, 0.0)
-    for step in range(25, 76):  # 1% steps: a gutter is wider than that
-        g = width * step / 100
-        fit = _column_fit(lines, g)
-        if fit is not None and fit > best_fit:
-            best, best_fit = (g, fit[2]), fit
-    return best
-
-
-def _across(line: Line, g: float, gap: float) -> bool:
-    """A line across the gutter: a word crosses it, or its words leave a gap there no wider
-    than a word space (a full-width line with a space near the gutter)."""
-    sides = _sides(line, g)
-    if sides is None:
-        return True
-    left, right = sides
-    return bool(left and right) and right[0][0] - left[-1][1] < min(0.5 * gap, line.size)
-
-
-def _aligned(starts: list[float]) -> bool:
-    """Most starts share one left edge: the mark of a text column, not of a number column."""
-    if not starts:
-        return False
-    left = min(starts)
-    return sum(1 for s in starts if s - left <= ALIGN_TOLERANCE) >= 0.8 * len(starts)
-
-
-def _region_order(region: list[Line], g: float) -> list[Line]:
-    left = [line.part([w for w in line.words if w[1] <= g]) for line in region]
-    right = [line.part([w for w in line.words if w[0] >= g]) for line in region]
-    out: list[Line] = []
-    for column in (left, right):
-        column = [line for line in column if line.words]
-        edge = max((line.words[-1][1] for line in column), default=0.0)
-        for line in column:
-            line.right = edge
-        out += column
-    return out
-
-
-def order_lines(lines: list[Line], width: float) -> list[Line]:
-    """Reading order: top to bottom, except two-column regions, which are read column by
-    column; a line across the gutter (a title, a full-width paragraph) stays in place."""
-    gutter = _gutter(lines, width)
-    if gutter is None:
-        return lines
-    g, gap = gutter
-    out: list[Line] = []
-    region: list[Line] = []
-    for line in lines:
-        if _across(line, g, gap):
-            out += _region_order(region, g)
-            region = []
-            out.append(line)
-        else:
-            region.append(line)
-    return out + _region_order(region, g)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -12,10 +12,18 @@ from officecli.readers import ocr
 from officecli.readers.model import Block, Document, ReadOptions, count_chars
 from officecli.readers.ooxml import escape_inline
 from officecli.readers.pdf.budget import MAX_EXPANDED_BYTES, check_render, measured
-from officecli.readers.pdf.layout import Line, join_lines, order_lines, text_lines
-from officecli.readers.pdf.ocr import needs_ocr, ocr_pages
-from officecli.readers.pdf.tables import borderless_tables
-from officecli.readers.pdf.text import Glyphs, clean_cell, group_blocks, group_lines
+from officecli.readers.pdf.columns import Box, reading_order
+from officecli.readers.pdf.layout import Line, join_lines, text_lines
+from officecli.readers.pdf.ocr import (
+    MAX_PICTURES,
+    PageWork,
+    covered_pictures,
+    needs_ocr,
+    ocr_pages,
+    picture_regions,
+)
+from officecli.readers.pdf.tables import Bounds, Placed, borderless_tables
+from officecli.readers.pdf.text import Glyphs, clean_cell, group_blocks, group_lines, page_text
 from officecli.readers.safety import (
     BrokenFileError,
     EncryptedFileError,
@@ -27,19 +35,24 @@ PIXEL_FILTERS = {"FlateDecode", "ASCII85Decode", "ASCIIHexDecode", "LZWDecode", 
 FRAME_LINES = 4  # lines in one ruled cell that make the ruling a frame, not a table
 MARGIN = 0.1  # top and bottom share of the page where running headers live
 MAX_PICTURE_BYTES = 64 * 1024 * 1024  # decoded pixels of one picture
+HEADING_SIZE = 1.15  # a line this much larger than its page's body type is a heading
+# On an OCR'd page sizes are estimated in steps of 1.41 from word boxes (a CJK line's boxes
+# are taller than a Latin one's): one step is noise, two say heading.
+OCR_HEADING_SIZE = 1.9
 
 
 @dataclass
 class PageContent:
     number: int
     lines: list[Line]
-    tables: list[tuple[float, list[list[str]]]]  # (top, rows)
-    images: list[tuple[float, str]]  # (top, asset name or "")
+    tables: list[Placed]  # (bounds, rows)
+    images: list[tuple[Bounds, str]]  # (bounds, asset name or "")
     height: float
     width: float
     body: float  # the page's commonest font size, table text included
     bold_body: bool  # most of the page's text is bold: weight tells no headings apart
     ocr_text: ocr.OcrText | None = None  # set when the page's text came from OCR
+    picture_text: dict[int, str] = field(default_factory=dict)  # image index -> OCR'd text
 
 
 def _running_key(text: str) -> str:
@@ -112,8 +125,8 @@ def _cell_text(cell: str) -> str:
 
 
 def _read_page(page: Any, number: int, doc: Document) -> PageContent:
-    tables: list[tuple[float, list[list[str]]]] = []
-    boxes: list[tuple[float, float, float, float]] = []
+    tables: list[Placed] = []
+    boxes: list[Bounds] = []
     if page.edges:  # the default strategy needs ruling lines; without them it finds nothing
         for table in page.find_tables():
             cells = table.extract()
@@ -122,7 +135,7 @@ def _read_page(page: Any, number: int, doc: Document) -> PageContent:
             rows = [[_cell_text(c or "") for c in row] for row in cells]
             rows = [r for r in rows if any(c.strip() for c in r)]
             if rows:
-                tables.append((table.bbox[1], rows))
+                tables.append((table.bbox, rows))
                 boxes.append(table.bbox)
     chars = [
         ch
@@ -131,14 +144,18 @@ def _read_page(page: Any, number: int, doc: Document) -> PageContent:
             x0 <= ch["x0"] <= x1 and top <= ch["top"] <= bottom for x0, top, x1, bottom in boxes
         )
     ]
-    images = [(img["top"], _image_asset(doc, img)) for img in page.images]
+    images = [(_bounds(img), _image_asset(doc, img)) for img in page.images]
     all_lines = text_lines(chars)
     borderless, lines = borderless_tables(all_lines)
-    tables = sorted(tables + borderless, key=lambda table: table[0])
+    tables += borderless
     size = (float(page.height), float(page.width), _body_size(all_lines))
     bold = sum(len(line.text) for line in all_lines if line.bold)
     bold_body = bold * 2 > sum(len(line.text) for line in all_lines)
     return PageContent(number, lines, tables, images, *size, bold_body)
+
+
+def _bounds(obj: dict[str, Any]) -> Bounds:
+    return (float(obj["x0"]), float(obj["top"]), float(obj["x1"]), float(obj["bottom"]))
 
 
 def _running_headers(pages: list[PageContent]) -> set[str]:
@@ -167,9 +184,9 @@ def _heading_levels(pages: list[PageContent]) -> tuple[dict[tuple[int, float], i
     size; and the level of bold headings in body type, one below the smallest size."""
     bigger: dict[tuple[int, float], float] = {}
     for page in pages:
-        body = page.body
+        body = page.body * (OCR_HEADING_SIZE if page.ocr_text else HEADING_SIZE)
         for line in page.lines:
-            if line.size >= body * 1.15:
+            if line.size >= body:
                 bigger[(page.number, line.size)] = line.size
     ranks = sorted(set(bigger.values()), reverse=True)
     levels = {key: min(ranks.index(size) + 1, 3) for key, size in bigger.items()}
@@ -191,7 +208,7 @@ def _page_blocks(
     read = f" (ocr, confidence {page.ocr_text.confidence:.2f})" if page.ocr_text else ""
     doc.add(Block("marker", f"page {page.number}{read}"))
     lines: list[Line] = []
-    for line in order_lines(page.lines, page.width):
+    for line in page.lines:
         if _is_running(line, page, running):
             doc.raw_chars -= count_chars(line.text)
         else:
@@ -199,20 +216,34 @@ def _page_blocks(
     by_size, bold_level = levels
     sizes = {size: level for (number, size), level in by_size.items() if number == page.number}
     glyphs = Glyphs()
-    groups = group_lines(lines, sizes, 0 if page.bold_body else bold_level)
-    items = group_blocks(groups, glyphs)
-    extra = [
-        (t, Block("table", rows=[[clean_cell(c, glyphs) for c in row] for row in r]))
-        for t, r in page.tables
+    boxes = [
+        Box(
+            top,
+            bottom,
+            x0,
+            x1,
+            [Block("table", rows=[[clean_cell(c, glyphs) for c in r] for r in rows])],
+        )
+        for (x0, top, x1, bottom), rows in page.tables
     ]
-    extra += [
-        (t, Block("image", f"picture on page {page.number}", asset=a)) for t, a in page.images
-    ]
-    for top, block in extra:
-        at = next((i for i, item in enumerate(items) if item[0] > top), len(items))
-        items.insert(at, (top, block))
-    for _top, block in items:
-        doc.add(block)
+    for index, ((x0, top, x1, bottom), asset) in enumerate(page.images):
+        picture = [Block("image", f"picture on page {page.number}", asset=asset)]
+        if page.picture_text.get(index):
+            picture.append(Block("quote", escape_inline(page.picture_text[index])))
+        boxes.append(Box(top, bottom, x0, x1, picture))
+    measure = page_text(lines)
+    run: list[Line] = []
+    for item in [*reading_order(lines, boxes, page.width), None]:
+        if isinstance(item, Line):
+            run.append(item)
+            continue
+        groups = group_lines(run, sizes, 0 if page.bold_body else bold_level, measure)
+        for _top, block in group_blocks(groups, glyphs):
+            doc.add(block)
+        run = []
+        if item is not None:
+            for block in item.blocks:
+                doc.add(block)
     # bullets became list markers and meaningless glyphs were dropped (and are reported)
     doc.raw_chars -= glyphs.markers + glyphs.dropped
     doc.dropped_glyphs += glyphs.dropped
@@ -232,7 +263,7 @@ def read_pdf(path: Path, options: ReadOptions) -> Document:
             pdf = pdfplumber.open(path)
             with pdf:
                 doc.counts["pages"] = len(pdf.pages)
-                pages, scanned = _read_pages(pdf, budget, options, doc)
+                pages, work = _read_pages(pdf, budget, options, doc)
     except PdfminerException as exc:
         inner = exc.args[0] if exc.args else exc
         if isinstance(inner, UnsafeFileError):
@@ -244,8 +275,8 @@ def read_pdf(path: Path, options: ReadOptions) -> Document:
         raise BrokenFileError(f"{path.name}: not a readable PDF ({type(exc).__name__})") from None
     if budget.refused:  # a refusal something on the way caught and ignored
         raise UnsafeFileError(budget.refused)
-    if scanned:
-        _apply_ocr(path, pages, scanned, options, doc)
+    if work:
+        _apply_ocr(path, pages, work, options, doc)
     running = set() if options.keep_running_headers else _running_headers(pages)
     levels = _heading_levels(pages)
     for page in pages:
@@ -257,36 +288,74 @@ def read_pdf(path: Path, options: ReadOptions) -> Document:
 
 def _read_pages(
     pdf: Any, budget: ExpansionBudget, options: ReadOptions, doc: Document
-) -> tuple[list[PageContent], list[int]]:
-    """Every page's content, and the numbers of the pages to OCR; each page's decoding
-    (and, for OCR, rendering) measured against the file's budget."""
+) -> tuple[list[PageContent], list[PageWork]]:
+    """Every page's content, and what of each page to OCR; each page's decoding (and, for
+    OCR, rendering) measured against the file's budget."""
     pages: list[PageContent] = []
-    scanned: list[int] = []
+    work: list[PageWork] = []
+    pictures = 0
     for number, pdf_page in enumerate(pdf.pages, 1):
         with measured(budget, f"while page {number} is read"):
             doc.raw_chars += sum(count_chars(ch["text"]) for ch in pdf_page.chars)
             pages.append(_read_page(pdf_page, number, doc))
-            if needs_ocr(pdf_page, options.ocr):
+            item = _ocr_work(pdf_page, number, options)
+            if pictures + len(item.pictures) > MAX_PICTURES:
+                doc.notes.append(f"pictures past the first {MAX_PICTURES} were not read with OCR")
+                item.pictures = item.pictures[: max(MAX_PICTURES - pictures, 0)]
+            pictures += len(item.pictures)
+            if item.whole or item.pictures:
                 if ocr.available():  # else nothing is rendered
                     check_render(pdf_page.page_obj, budget, f"when page {number} is rendered")
-                scanned.append(number)
+                work.append(item)
             pdf_page.close()
-    return pages, scanned
+    return pages, work
+
+
+def _ocr_work(pdf_page: Any, number: int, options: ReadOptions) -> PageWork:
+    """The page whole when it needs it; on a page with a real text layer, its pictures on
+    their own."""
+    item = PageWork(number, (float(pdf_page.width), float(pdf_page.height)))
+    if options.ocr == "never":
+        return item
+    scan = needs_ocr(pdf_page, "auto")
+    item.whole = scan or options.ocr == "always"
+    if not scan:
+        item.pictures = picture_regions(pdf_page, options.ocr_images)
+        if item.whole:  # pictures with text drawn over them keep the text layer's
+            item.covered = covered_pictures(pdf_page)
+    return item
+
+
+def _inside(line: Line, boxes: list[Bounds]) -> bool:
+    """The line's middle is in one of the boxes."""
+    x, y = (line.x0 + line.words[-1][1]) / 2, (line.top + line.bottom) / 2
+    return any(x0 <= x <= x1 and top <= y <= bottom for x0, top, x1, bottom in boxes)
 
 
 def _apply_ocr(
-    path: Path, pages: list[PageContent], scanned: list[int], options: ReadOptions, doc: Document
+    path: Path, pages: list[PageContent], work: list[PageWork], options: ReadOptions, doc: Document
 ) -> None:
-    """Replace the text of scanned pages with what OCR reads on them (same layout code after)."""
+    """Replace the text of pages read whole with what OCR reads on them (same layout code
+    after); put each picture's text under it."""
     if not ocr.available():
         doc.notes.append(ocr.OCR_UNAVAILABLE)
         return
     text = "".join(line.text for page in pages for line in page.lines)
-    read = ocr_pages(path, scanned, options.ocr_lang, text, options.ocr_jobs)
-    for number, result in read.items():
+    read = ocr_pages(path, work, options.ocr_lang, text, options.ocr_jobs)
+    for number, reading in sorted(read.items()):
         page = pages[number - 1]
-        tables, lines = borderless_tables(result.lines)
-        page.lines, page.tables = lines, sorted(page.tables + tables, key=lambda t: t[0])
+        page.picture_text = reading.pictures
+        if reading.pictures:
+            doc.counts["ocr_pictures"] = doc.counts.get("ocr_pictures", 0) + len(reading.pictures)
+        result = reading.page
+        if result is None:
+            continue
+        covered = next(w.covered for w in work if w.number == number)
+        read_lines = [line for line in result.lines if not _inside(line, covered)]
+        kept = [line for line in page.lines if _inside(line, covered)]  # the text layer's
+        tables, lines = borderless_tables(read_lines)
+        page.lines = sorted(lines + kept, key=lambda line: line.top)
+        page.tables = page.tables + tables
         page.body, page.ocr_text = _body_size(result.lines), result
         doc.ocr_pages.append(number)
         if result.low_confidence:

@@ -117,9 +117,23 @@ def _collect(lines: list[Line], i: int) -> tuple[Run, list[Line], list[Line], in
     return run, between, overlaid, j
 
 
-def borderless_tables(lines: list[Line]) -> tuple[list[tuple[float, list[list[str]]]], list[Line]]:
-    """(top, rows) of each table found among the lines, and the lines left outside tables."""
-    tables: list[tuple[float, list[list[str]]]] = []
+Bounds = tuple[float, float, float, float]  # x0, top, x1, bottom (pdfplumber's bbox order)
+Placed = tuple[Bounds, list[list[str]]]  # a table where it stands, and its rows
+
+
+def bounds(lines: list[Line]) -> Bounds:
+    """The box around some lines."""
+    return (
+        min(line.words[0][0] for line in lines),
+        min(line.top for line in lines),
+        max(line.words[-1][1] for line in lines),
+        max(line.bottom for line in lines),
+    )
+
+
+def borderless_tables(lines: list[Line]) -> tuple[list[Placed], list[Line]]:
+    """(bounds, rows) of each table found among the lines, and the lines left outside."""
+    tables: list[Placed] = []
     rest: list[Line] = []
     i = 0
     while i < len(lines):
@@ -129,7 +143,7 @@ def borderless_tables(lines: list[Line]) -> tuple[list[tuple[float, list[list[st
             rest.append(lines[i])
             i += 1
             continue
-        tables.append((run[0][0].top, rows))
+        tables.append((bounds([row for row, _cells in run] + between), rows))
         rest += overlaid
         i = j
     return tables, rest

@@ -54,7 +54,9 @@ def _bullet(line: Line) -> tuple[Line, float, str, bool] | None:
         return line.part(rest), rest[0][0], first, True
     if found is not None and not alone:
         shown = (x0 + (x1 - x0) * found.end() / len(first), x1, first[found.end() :])
-        stripped = Line([shown, *rest], line.top, line.bottom, line.size, line.fonts, line.right)
+        stripped = Line(
+            [shown, *rest], line.top, line.bottom, line.size, line.fonts, line.right, line.metrics
+        )
         return stripped, shown[0], found[0], False
     return None
 
@@ -138,13 +140,24 @@ def clean_cell(text: str, glyphs: Glyphs) -> str:
     return kept
 
 
-def group_lines(lines: list[Line], size_level: dict[float, int], bold_level: int) -> list[Group]:
-    """Lines to groups; `size_level` maps a font size to its heading level on this page,
-    `bold_level` is the level of a short bold paragraph (0: none)."""
-    groups: list[Group] = []
+def page_text(lines: list[Line]) -> PageText:
+    """The measures of a page's text that its groups are judged by."""
     right = max((ln.words[-1][1] for ln in lines), default=0.0)
     width = right - min((ln.x0 for ln in lines), default=0.0)
-    page = PageText(width, _leading(lines), right)
+    return PageText(width, _leading(lines), right)
+
+
+def group_lines(
+    lines: list[Line],
+    size_level: dict[float, int],
+    bold_level: int,
+    page: PageText | None = None,
+) -> list[Group]:
+    """Lines in reading order to groups; `size_level` maps a font size to its heading level
+    on this page, `bold_level` is the level of a short bold paragraph (0: none); `page` the
+    measures of the whole page's text (else of these lines)."""
+    groups: list[Group] = []
+    page = page or page_text(lines)
     for line in lines:
         bullet = _bullet(line)
         if bullet is not None and bold_level and _bold_heading([line]):

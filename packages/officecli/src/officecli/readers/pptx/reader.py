@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from officecli.readers.model import Block, Document, ReadOptions
 from officecli.readers.ooxml import (
@@ -20,6 +19,7 @@ from officecli.readers.ooxml import (
 )
 from officecli.readers.safety import BrokenFileError, Package
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
     from xml.etree.ElementTree import Element
 

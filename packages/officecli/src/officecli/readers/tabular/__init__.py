@@ -21,6 +21,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
+from agentcli import confine
 from officecli.readers.paths import not_a_file
 from officecli.readers.tabular.encoding import check_encoding, detect_encoding
 from officecli.readers.tabular.markdown_table import split_markdown_row
@@ -90,6 +91,7 @@ def open_table(
     path: str | Path, *, sheet: str | None = None, encoding: str | None = None
 ) -> Iterator[Table]:
     """Open a data file for one streaming pass; the file is closed when the block ends."""
+    confine.check(path)
     problem = not_a_file(path)
     if problem:
         raise TableReadError(f"{str(path)!r}: {problem}", suggestion="check the data file path")

@@ -8,16 +8,17 @@ from __future__ import annotations
 
 from typing import Any
 
-from agentcli.errors import AgentError, ExitCode, UsageError
+from agentcli import http_guard
+from agentcli.errors import UsageError
+from agentcli.http_guard import GUARD_STATUS, PayloadTooLarge, RequestTimeout
+
+__all__ = ["PayloadTooLarge", "RequestTimeout"]  # every listener's, answered here too
 
 BY_CODE = {
+    **GUARD_STATUS,  # 401, 403, 408, 413
     "USAGE": 400,
-    "UNAUTHORIZED": 401,
-    "FORBIDDEN": 403,
     "METHOD_NOT_ALLOWED": 405,
-    "REQUEST_TIMEOUT": 408,
     "CONFLICT": 409,
-    "PAYLOAD_TOO_LARGE": 413,
     "CONFIG_INVALID": 422,
     "INTERNAL": 500,
     "SUPERVISOR_UNAVAILABLE": 503,
@@ -38,8 +39,7 @@ def http_status(envelope: dict[str, Any], exit_code: int) -> int:
     return status_of_code(str(envelope.get("error_code", "")), exit_code)
 
 
-class RouteNotFound(UsageError):
-    code = "ROUTE_NOT_FOUND"
+class RouteNotFound(http_guard.RouteNotFound):
     default_suggestion = "GET /v1/openapi.json lists every route"
 
 
@@ -48,27 +48,11 @@ class MethodNotAllowed(UsageError):
     default_suggestion = "GET /v1/openapi.json lists the methods of every route"
 
 
-class Unauthorized(AgentError):
-    code = "UNAUTHORIZED"
-    exit_code = ExitCode.USAGE
+class Unauthorized(http_guard.Unauthorized):
     default_suggestion = (
         "send `Authorization: Bearer TOKEN`, the token in the file `procler serve` names"
     )
 
 
-class Forbidden(AgentError):
-    code = "FORBIDDEN"
-    exit_code = ExitCode.USAGE
+class Forbidden(http_guard.Forbidden):
     default_suggestion = "see the allowed hosts and read_only in `procler serve`'s answer"
-
-
-class PayloadTooLarge(AgentError):
-    code = "PAYLOAD_TOO_LARGE"
-    exit_code = ExitCode.USAGE
-    default_suggestion = "send a request body of at most 1 MiB"
-
-
-class RequestTimeout(AgentError):
-    code = "REQUEST_TIMEOUT"
-    exit_code = ExitCode.USAGE
-    default_suggestion = "send the whole request body at once"

@@ -12,23 +12,19 @@ socket. A read-only listener serves only the read-only tools; `serve` is never a
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import Awaitable, Callable
+from contextlib import AbstractAsyncContextManager
 from typing import Any
-
-from mcp.server.streamable_http_manager import StreamableHTTPSessionManager
 
 from agentcli.commands import Command
 from agentcli.errors import UsageError
 from agentcli.main import failure
+from agentcli.mcp_server import http_app
 from agentcli.parser import GLOBAL_ARGS, parse
 from procler.supervisor.api.command_routes import Api, Outcome
 from procler.supervisor.api.dispatch import Dispatch
-from procler.surfaces.arguments import to_argv
-from procler.surfaces.mcp_server import build_server, tool_table
-
-START_WAIT = 5.0  # seconds for the session manager's task group to start
+from procler.surfaces.arguments import TOOLS
+from procler.surfaces.mcp_server import procler_server, tool_table
 
 
 def served(read_only: bool) -> Callable[[Command], bool]:
@@ -45,7 +41,7 @@ def answering(api: Api) -> Callable[[Command, dict[str, Any]], Awaitable[Outcome
 
     async def call(cmd: Command, arguments: dict[str, Any]) -> Outcome:
         try:
-            argv = to_argv(cmd, arguments, None)
+            argv = TOOLS.to_argv(cmd, arguments)
             parsed, values = parse(api.app, argv)
         except UsageError as exc:
             return failure(exc)
@@ -57,33 +53,6 @@ def answering(api: Api) -> Callable[[Command, dict[str, Any]], Awaitable[Outcome
     return call
 
 
-@contextlib.asynccontextmanager
-async def mcp_app(api: Api, read_only: bool) -> AsyncIterator[Any]:
-    """The ASGI app of MCP requests, live while the context is.
-
-    The SDK's manager holds an anyio task group, which must be left by the task that
-    entered it: it runs in a task of its own, whichever tasks open and close the listener.
-    """
-    manager = StreamableHTTPSessionManager(
-        build_server(tool_table(answering(api), served(read_only))),
-        stateless=True,
-        json_response=True,
-    )
-    started, done = asyncio.Event(), asyncio.Event()
-
-    async def hold() -> None:
-        async with manager.run():
-            started.set()
-            await done.wait()
-
-    task = asyncio.create_task(hold())
-    waiting = asyncio.create_task(started.wait())
-    try:
-        await asyncio.wait({task, waiting}, timeout=START_WAIT, return_when="FIRST_COMPLETED")
-        if task.done():
-            task.result()  # it failed to start: say why
-        yield manager.handle_request
-    finally:
-        waiting.cancel()
-        done.set()
-        await asyncio.wait({task}, timeout=START_WAIT)
+def mcp_app(api: Api, read_only: bool) -> AbstractAsyncContextManager[Any]:
+    """The ASGI app of MCP requests (stateless, JSON answers), live while the context is."""
+    return http_app(procler_server(tool_table(answering(api), served(read_only))), stateless=True)

@@ -12,6 +12,7 @@ from typing import Any
 
 from agentcli.commands import App, Command, command_args
 from agentcli.envelope import ENVELOPE_SCHEMA
+from agentcli.tools import value_schema
 from procler.supervisor.api.http_errors import (
     Forbidden,
     PayloadTooLarge,
@@ -21,7 +22,7 @@ from procler.supervisor.api.http_errors import (
 )
 from procler.supervisor.api.rest_resources import HEALTH_ROUTE, OPENAPI_ROUTE, RESOURCES, Resource
 from procler.supervisor.api.security import TICKET_ROUTE
-from procler.surfaces.arguments import input_schema, value_schema
+from procler.surfaces.arguments import TOOLS
 from procler.wire import command_path
 
 ENVELOPE_REF = {"$ref": "#/components/schemas/Envelope"}
@@ -78,7 +79,7 @@ def resource_operation(res: Resource, cmd: Command) -> dict[str, Any]:
 def command_operation(cmd: Command) -> dict[str, Any]:
     body = {
         "type": "object",
-        "properties": {"values": input_schema(cmd)},
+        "properties": {"values": TOOLS.input_schema(cmd)},
         "additionalProperties": False,
     }
     return {

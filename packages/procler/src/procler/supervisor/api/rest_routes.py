@@ -34,7 +34,7 @@ from procler.supervisor.api.rest_resources import (
     query_argv,
 )
 from procler.supervisor.api.security import ASGIApp
-from procler.surfaces.arguments import to_argv
+from procler.surfaces.arguments import TOOLS
 from procler.wire import ARGV_ROUTE, COMMANDS_PREFIX
 
 log = logging.getLogger("procler.api")
@@ -138,4 +138,4 @@ class RestApi:
                 "the request body is not a JSON object",
                 suggestion='send {"values": {...}} with the command\'s arguments',
             )
-        return to_argv(self.commands[name], values, None)
+        return TOOLS.to_argv(self.commands[name], values)

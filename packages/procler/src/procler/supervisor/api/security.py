@@ -5,7 +5,9 @@ hosts and an Origin header, when present, one of their origins (403 FORBIDDEN: a
 reached through DNS rebinding sends its own Host or Origin); then the bearer token
 (401 UNAUTHORIZED, with WWW-Authenticate), except on GET /health; then, on a read-only
 listener, only reads pass (403 FORBIDDEN). A request body is read whole here, at most
-BODY_LIMIT bytes (413) within BODY_WAIT seconds (408), and handed on to the app.
+BODY_LIMIT bytes (413) within BODY_WAIT seconds (408), and handed on to the app. Those
+rules are every listener's (agentcli.http_guard, which `office-tools mcp --http` keeps
+too); what follows is Procler's own.
 
 A WebSocket upgrade cannot carry a header from a browser: it may instead name a ticket
 (`?ticket=`) from POST /v1/ws-ticket, which works once and only for TICKET_LIFE seconds.
@@ -18,7 +20,6 @@ token (procler.dashboard.sessions).
 
 from __future__ import annotations
 
-import asyncio
 import hmac
 import logging
 import secrets
@@ -28,59 +29,34 @@ from dataclasses import dataclass
 from typing import Any
 from urllib.parse import parse_qsl
 
+from agentcli import http_guard
 from agentcli.errors import AgentError
+from agentcli.http_guard import bearer, bounded_body, check_host, token_matches
 from agentcli.main import answer, failure
 from procler.dashboard.pages import is_page
 from procler.dashboard.pages import serve as serve_page
 from procler.dashboard.sessions import Sessions
 from procler.supervisor.api.command_routes import Receive, Scope, Send, send_json
-from procler.supervisor.api.http_errors import (
-    Forbidden,
-    PayloadTooLarge,
-    RequestTimeout,
-    Unauthorized,
-    http_status,
-)
+from procler.supervisor.api.http_errors import Forbidden, Unauthorized, http_status
 from procler.supervisor.api.json_bytes import encode
 
 log = logging.getLogger("procler.api")
 
 ASGIApp = Callable[[Scope, Receive, Send], Any]
-BODY_LIMIT = 1024 * 1024
-BODY_WAIT = 10.0  # seconds to send a whole request body
 TICKET_LIFE = 30.0  # seconds a WebSocket ticket stays valid
 TICKETS_HELD = 64  # outstanding tickets at most; the oldest goes first
 HEALTH = "/health"
 TICKET_ROUTE = "/v1/ws-ticket"
-LOOPBACK_HOSTS = ("127.0.0.1", "localhost", "[::1]")
+OTHER_HOSTS = ", or serve with --allow-host NAME"
 
 
 @dataclass(frozen=True)
-class Policy:
-    """What the listener admits. `extra_hosts` are --allow-host values (a name or an
-    address, with or without a port); `bind_host` is the address it listens on."""
+class Policy(http_guard.Policy):
+    """What the listener admits: every listener's hosts, origins and token, and whether
+    it only reads and serves the dashboard."""
 
-    port: int
-    token: bytes
     read_only: bool = False
-    bind_host: str = "127.0.0.1"
-    extra_hosts: tuple[str, ...] = ()
     dashboard: bool = False  # the pages, and session cookies as a credential
-
-    def hosts(self) -> frozenset[str]:
-        """The Host header values allowed: each host with the served port, and an
-        --allow-host value also as given (a reverse proxy may drop the port)."""
-        bound = f"[{self.bind_host}]" if ":" in self.bind_host else self.bind_host
-        names = {*LOOPBACK_HOSTS, bound} - {"0.0.0.0", "[::]"}
-        allowed = {f"{name}:{self.port}" for name in names}
-        for extra in self.extra_hosts:
-            allowed |= {extra.lower(), f"{extra.lower()}:{self.port}"}
-        return frozenset(allowed)
-
-    def origins(self) -> frozenset[str]:
-        return frozenset(
-            f"{scheme}://{host}" for host in self.hosts() for scheme in ("http", "https")
-        )
 
 
 class Tickets:
@@ -104,10 +80,6 @@ class Tickets:
         if match is None:
             return False
         return self.held.pop(match) > time.monotonic()
-
-
-def _header(scope: Scope, name: bytes) -> list[str]:
-    return [v.decode("latin-1") for k, v in scope["headers"] if k == name]
 
 
 class SecurityLayer:
@@ -134,7 +106,7 @@ class SecurityLayer:
                 return
             self.check(scope)
             if scope["type"] == "http":
-                receive = await self.bounded_body(scope, receive)
+                receive = await bounded_body(scope, receive)
         except AgentError as exc:
             log.warning("refused %s %s: %s", scope.get("method", "WS"), scope["path"], exc.code)
             await self.refuse(scope, send, exc)
@@ -161,29 +133,12 @@ class SecurityLayer:
 
     def check_host(self, scope: Scope) -> None:
         """Host and Origin: refused before anything else (DNS rebinding)."""
-        hosts = _header(scope, b"host")
-        if len(hosts) != 1 or hosts[0].lower() not in self.hosts:
-            raise Forbidden(
-                f"Host {', '.join(hosts) or '(none)'} is not an allowed host",
-                suggestion="call it as one of "
-                + ", ".join(sorted(self.hosts))
-                + ", or serve with --allow-host NAME",
-            )
-        origins = _header(scope, b"origin")
-        if origins and (len(origins) != 1 or origins[0].lower() not in self.origins):
-            raise Forbidden(
-                f"Origin {', '.join(origins)} is not an allowed origin",
-                suggestion="only pages served from an allowed host may call the API",
-            )
+        check_host(scope, self.hosts, self.origins, OTHER_HOSTS)
 
     def authorized(self, scope: Scope) -> bool:
-        token = b""
-        for value in _header(scope, b"authorization"):
-            scheme, _, given = value.partition(" ")
-            if scheme.lower() == "bearer":
-                token = given.strip().encode("latin-1")
+        token = bearer(scope)
         if token:
-            return hmac.compare_digest(token, self.policy.token)
+            return token_matches(token, self.policy.token)
         session = self.sessions.of(scope["headers"]) if self.policy.dashboard else None
         if session is not None:
             changes = scope["type"] == "http" and scope["method"] not in ("GET", "HEAD")
@@ -198,43 +153,11 @@ class SecurityLayer:
             return "ticket" in query and self.tickets.take(query["ticket"])
         return False
 
-    async def bounded_body(self, scope: Scope, receive: Receive) -> Receive:
-        """Read the whole body (bounded in size and time); the app reads it from here."""
-        declared = _header(scope, b"content-length")
-        if declared and declared[0].isdigit() and int(declared[0]) > BODY_LIMIT:
-            raise PayloadTooLarge(f"the request body is over {BODY_LIMIT} bytes")
-        chunks: list[bytes] = []
-        size = 0
-        last: dict[str, Any] = {"type": "http.request", "body": b"", "more_body": False}
-        try:
-            async with asyncio.timeout(BODY_WAIT):
-                while True:
-                    message = await receive()
-                    if message["type"] != "http.request":
-                        last = message  # the client left: the app hears it
-                        break
-                    size += len(message.get("body", b""))
-                    if size > BODY_LIMIT:
-                        raise PayloadTooLarge(f"the request body is over {BODY_LIMIT} bytes")
-                    chunks.append(message.get("body", b""))
-                    if not message.get("more_body"):
-                        break
-        except TimeoutError:
-            raise RequestTimeout(f"the request body did not arrive within {BODY_WAIT:g}s") from None
-        if last["type"] == "http.request":
-            last = {**last, "body": b"".join(chunks)}
-        pending = [last]
-
-        async def replay() -> dict[str, Any]:
-            return pending.pop() if pending else await receive()
-
-        return replay
-
     async def refuse(self, scope: Scope, send: Send, exc: AgentError) -> None:
         env, code = failure(exc)
         extra = (
             [(b"www-authenticate", b'Bearer realm="procler"')]
-            if isinstance(exc, Unauthorized)
+            if isinstance(exc, http_guard.Unauthorized)
             else []
         )
         if scope["type"] == "http":

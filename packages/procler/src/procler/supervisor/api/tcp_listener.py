@@ -14,19 +14,16 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import errno
 import importlib
 import json
 import logging
 import os
-import secrets
-import socket
 from contextlib import AsyncExitStack
 from dataclasses import asdict, replace
 from pathlib import Path
 from typing import Any
 
-from agentcli.errors import AgentError, UsageError
+from agentcli.errors import AgentError
 from procler.config.state_files import read_state_json
 from procler.errors import PortInUse
 from procler.supervisor.listener_settings import ServeSettings
@@ -45,47 +42,6 @@ SETTINGS_FILE = "serve.json"  # the open listener's settings, for the next super
 KEEP_ALIVE = 5  # seconds an idle connection stays open
 MAX_CONNECTIONS = 64  # beyond: 503 at once
 SHUTDOWN_GRACE = 3  # seconds requests in flight get when the listener closes
-
-
-def load_token(state_dir: Path) -> tuple[bytes, str]:
-    """The listener's token and its file: made at the first serve, 0600."""
-    path = state_dir / TOKEN_FILE
-    with contextlib.suppress(FileExistsError):
-        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o600)
-        with os.fdopen(fd, "w") as out:
-            out.write(secrets.token_hex(32) + "\n")
-    fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW)
-    with os.fdopen(fd) as handle:
-        if os.fstat(handle.fileno()).st_mode & 0o077:
-            os.fchmod(handle.fileno(), 0o600)  # an edited copy may have lost its mode
-        token = handle.read().strip()
-    if len(token) < 32:
-        raise UsageError(
-            f"the token file {path} holds no token",
-            suggestion=f"remove {path}; the next `procler serve` makes a new one",
-        )
-    return token.encode(), str(path)
-
-
-def bind_tcp(host: str, port: int) -> socket.socket:
-    family = socket.AF_INET6 if ":" in host else socket.AF_INET
-    sock = socket.socket(family, socket.SOCK_STREAM)
-    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-    sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)  # else keep-alive waits 40 ms
-    try:
-        sock.bind((host.strip("[]"), port))
-    except OSError as exc:
-        sock.close()
-        if exc.errno == errno.EADDRINUSE:
-            raise PortInUse(
-                f"port {port} on {host} is already in use",
-                suggestion="pick another --port, or stop what listens there",
-                data={"host": host, "port": port},
-            ) from None
-        raise UsageError(f"cannot listen on {host}:{port}: {exc.strerror}") from None
-    sock.listen(128)
-    sock.setblocking(False)
-    return sock
 
 
 class TcpListener:
@@ -172,6 +128,7 @@ class TcpListener:
         # Imported on the first serve: a supervisor that never listens never loads them.
         import uvicorn
 
+        from agentcli.http_guard import bind_tcp, load_token
         from procler.dashboard.pages import HOME
         from procler.supervisor.api.head_deadline import HeaderDeadline
         from procler.supervisor.api.rest_resources import MCP_ROUTE
@@ -179,11 +136,17 @@ class TcpListener:
         from procler.supervisor.api.security import Policy, secured
 
         assert self.api is not None, "main gives the listener its app before any command"
-        token, token_file = load_token(self.state_dir)
-        sock = bind_tcp(settings.host, settings.port)
+        token_file = self.state_dir / TOKEN_FILE
+        token = load_token(token_file, "procler serve")
+        sock = bind_tcp(settings.host, settings.port, PortInUse)
         port = sock.getsockname()[1]
         policy = Policy(
-            port, token, settings.read_only, settings.host, settings.allow_hosts, settings.dashboard
+            port,
+            token,
+            bind_host=settings.host,
+            extra_hosts=settings.allow_hosts,
+            read_only=settings.read_only,
+            dashboard=settings.dashboard,
         )
         mcp = None
         if settings.mcp:
@@ -222,7 +185,7 @@ class TcpListener:
             "port": port,
             "read_only": settings.read_only,
             "allowed_hosts": sorted(policy.hosts()),
-            "token_file": token_file,
+            "token_file": str(token_file),
             "mcp": url + MCP_ROUTE if settings.mcp else None,
             "dashboard": url + HOME if settings.dashboard else None,
         }
