@@ -4,9 +4,15 @@ to it; one without answers STDIN_CLOSED with the key to add; over REST it is a w
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
+import anyio
+import pytest
+from mcp import Client
 from procler_testkit.api_client import serve
 from procler_testkit.harness import PY, Project, wait_for
+
+from procler.surfaces.mcp_server import procler_server, runners
 
 # Appends each line it reads to got.txt.
 READER = (
@@ -80,3 +86,22 @@ def test_send_over_rest_is_a_write(make_project: Callable[[str], Project]) -> No
     )
     assert (status, body["error_code"]) == (403, "FORBIDDEN")
     assert got(p, "rest\n")
+
+
+def test_send_is_an_mcp_tool(
+    make_project: Callable[[str], Project], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    p = make_project(CONFIG)
+    p.ok("start", "reader")
+    monkeypatch.chdir(p.root)  # in-memory tools run in this process, from its cwd
+
+    async def call() -> Any:
+        async with Client(procler_server(runners(None))) as client:
+            return await client.call_tool("procler_send", {"name": "reader", "text": "mcp"})
+
+    answer = anyio.run(call)
+    assert (answer.is_error, answer.structured_content) == (
+        False,
+        {"name": "reader", "bytes": 4, "run": 1},
+    )
+    assert wait_for(lambda: got(p, "mcp\n"))
