@@ -28,7 +28,7 @@ from _results import Results
 from _timing import ROOT, tool
 
 sys.path.insert(0, str(ROOT / "packages" / "procler" / "tests"))
-from procler_testkit.postgres import Cluster, cluster  # noqa: E402
+from procler_testkit.postgres import Cluster, cluster
 
 ROUNDS = int(sys.argv[1]) if len(sys.argv) > 1 else 3
 STOP_TIMEOUT = 5.0
