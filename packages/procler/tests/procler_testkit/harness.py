@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import signal
@@ -80,11 +81,31 @@ class Project:
         return found
 
     def close(self) -> None:
+        """Stop the supervisor; a supervisor that outlives `daemon stop` is killed (never
+        left behind, spinning) and fails the test; every process of the project goes too."""
+        lock = self.root / ".procler" / "state" / "supervisor.lock"
+        supervisor = int(lock.read_text()) if lock.exists() and lock.read_text().strip() else 0
         try:
             self.run("daemon", "stop", timeout=60)
         finally:
-            for pid in self.marked_pids():
-                os.kill(pid, signal.SIGKILL)
+            survived = supervisor if supervisor and not gone(supervisor, EXIT_WAIT) else 0
+            for pid in self.marked_pids() + ([survived] if survived else []):
+                with contextlib.suppress(ProcessLookupError):  # it ended meanwhile
+                    os.kill(pid, signal.SIGKILL)
+        assert not survived, f"the supervisor (pid {survived}) outlived daemon stop"
+
+
+EXIT_WAIT = 10.0  # seconds a supervisor may take to exit once it answered daemon stop
+
+
+def gone(pid: int, within: float) -> bool:
+    """The process ended (or is a zombie) within `within` seconds."""
+    deadline = time.monotonic() + within
+    while alive(pid):
+        if time.monotonic() > deadline:
+            return False
+        time.sleep(0.01)
+    return True
 
 
 def alive(pid: int) -> bool:

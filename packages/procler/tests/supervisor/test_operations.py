@@ -6,6 +6,7 @@ CLI against real processes)."""
 
 from __future__ import annotations
 
+import asyncio
 import itertools
 
 import pytest
@@ -20,7 +21,8 @@ from procler.errors import (
     StartFailed,
     Timeout,
 )
-from procler.supervisor.recipes.engine import RecipeEngine
+from procler.supervisor.recipes.engine import ActiveRun, RecipeEngine
+from procler.supervisor.recipes.runner import RunControl
 
 CHAIN = """version: 1
 processes:
@@ -360,5 +362,34 @@ def test_a_failed_step_skips_the_rest_and_the_run_fails_naming_it(tmp_path: obje
             ("start-2", "skipped"),
         ]
         assert f.statuses() == {"api": "stopped", "worker": "stopped"}
+
+    faked(tmp_path, RECIPES, scenario, context)  # type: ignore[arg-type]
+
+
+def test_a_waiting_run_waits_for_the_recorded_end_of_a_run_whose_task_is_done(
+    tmp_path: object,
+) -> None:
+    # A run can be done with the callback that records its end still queued (it started and
+    # ended while a waiter was queued to resume). The waiter must yield to the loop until
+    # the end is recorded: awaiting the done task itself never yields, and the supervisor
+    # spun there with its loop blocked, deaf to every request, daemon stop included.
+    context = FakeContext([None, None, ExitInfo(0, None), None])
+
+    async def scenario(f: Faked) -> None:
+        engine = RecipeEngine(f.ops)
+        ended = asyncio.ensure_future(asyncio.sleep(0))
+        await ended
+        engine.active["deploy"] = ActiveRun("deploy-old", ended, RunControl())
+        waiter = asyncio.ensure_future(engine.start_run("deploy", detach=True, wait=True))
+        for _ in range(5):
+            await asyncio.sleep(0)
+        assert (waiter.done(), engine.active["deploy"].run_id) == (False, "deploy-old")
+        engine._finished("deploy", "deploy-old")
+        answer = await waiter
+        assert (answer["recipe"], answer["status"], answer["run_id"] != "deploy-old") == (
+            "deploy",
+            "running",
+            True,
+        )
 
     faked(tmp_path, RECIPES, scenario, context)  # type: ignore[arg-type]

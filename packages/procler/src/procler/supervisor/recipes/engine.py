@@ -39,12 +39,25 @@ LOGGED_LINES = 200  # of the recipe's log read back for an interrupted step
 RUNS_SHOWN = 50  # newest runs `recipe runs` answers
 
 
+class ActiveRun:
+    """A recipe's run going now: its task, its control, and `ended`, set once the engine
+    has recorded its end (the entry removed): a waiter waits on that event, never on the
+    task, which can be done while the callback that removes the entry is still queued."""
+
+    __slots__ = ("control", "ended", "run_id", "task")
+
+    def __init__(self, run_id: str, task: asyncio.Future[None], control: RunControl) -> None:
+        self.run_id = run_id
+        self.task = task
+        self.control = control
+        self.ended = asyncio.Event()
+
+
 class RecipeEngine:
     def __init__(self, ops: Operations) -> None:
         self.ops = ops
         self.records = RunRecords(ops.state_store())
-        # recipe -> (run id, its task, its control)
-        self.active: dict[str, tuple[str, asyncio.Task[None], RunControl]] = {}
+        self.active: dict[str, ActiveRun] = {}  # recipe -> its run going now
         self._mark_interrupted()
 
     def _mark_interrupted(self) -> None:
@@ -127,8 +140,9 @@ class RecipeEngine:
     async def start_run(self, name: str, detach: bool, wait: bool = False) -> dict[str, Any]:
         recipe = self.recipe(name)
         while wait and name in self.active:  # each pass waits for one run to end
-            # its done callback (added first) has released it by the time this resumes
-            await asyncio.shield(self.active[name][1])
+            # not on its task: a done task does not yield, and a run started and ended
+            # before this resumed would have this loop spin with the loop blocked
+            await self.active[name].ended.wait()
         self._refuse_second(name)
         run = new_run(f"{name}-{secrets.token_hex(4)}", recipe, self.ops.clock.time())
         self._watched(run)
@@ -182,7 +196,7 @@ class RecipeEngine:
 
     def _refuse_second(self, name: str) -> None:
         if name in self.active:
-            run_id = self.active[name][0]
+            run_id = self.active[name].run_id
             raise RecipeRunning(
                 f"recipe {name} is already running (run {run_id})", data={"run_id": run_id}
             )
@@ -190,7 +204,7 @@ class RecipeEngine:
     async def _launch(self, recipe: Recipe, run: RunRecord, detach: bool) -> dict[str, Any]:
         control = RunControl()
         task = asyncio.ensure_future(execute(self.ops, self.records, recipe, run, control))
-        self.active[recipe.name] = (run.run_id, task, control)
+        self.active[recipe.name] = ActiveRun(run.run_id, task, control)
         task.add_done_callback(lambda _t: self._finished(recipe.name, run.run_id))
         if detach:
             return {"run_id": run.run_id, "recipe": recipe.name, "status": run.status}
@@ -200,17 +214,18 @@ class RecipeEngine:
     async def cancel_run(self, run_id: str) -> dict[str, Any]:
         """Cancel the step a run is in (an exec: TERM, then KILL); answers the ended run."""
         run = self.run_record(run_id)
-        found = next((a for a in self.active.values() if a[0] == run_id), None)
+        found = next((a for a in self.active.values() if a.run_id == run_id), None)
         if found is None:
             raise RunNotRunning(f"run {run_id} is {run.status}, not running")
-        _, task, control = found
-        control.cancel()
-        await asyncio.shield(task)
+        found.control.cancel()
+        await asyncio.shield(found.task)
         return self.run_record(run_id).as_dict()
 
     def _finished(self, name: str, run_id: str) -> None:
-        if self.active.get(name, ("",))[0] == run_id:
+        active = self.active.get(name)
+        if active is not None and active.run_id == run_id:
             del self.active[name]
+            active.ended.set()
 
 
 def _redefine(run: RunRecord, recipe: Recipe) -> None:
