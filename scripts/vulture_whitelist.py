@@ -29,6 +29,8 @@ boom
 interrupt
 # A reader named by string in the format registry (officecli.readers.registry).
 read_xls
+# The glossary App(terms="procler.recipe_states:GLOSSARY") imports when capabilities asks.
+GLOSSARY
 
 # Type aliases, a TypeVar and a Protocol used only in string annotations (the hot modules
 # keep typing out of their run-time imports), and an import kept for those annotations.
@@ -89,6 +91,7 @@ log_message
 BINDINGS
 on_mount
 on_unmount
+_nothing_left
 on_data_table_row_highlighted
 on_button_pressed
 on_input_submitted

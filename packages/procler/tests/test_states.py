@@ -145,3 +145,38 @@ def test_a_run_its_liveness_check_ended_is_a_failure_for_the_restart_policy() ->
     ]
     # the run is stopped first: stopping leads to each of those
     assert {states.BACKOFF, states.FAILED} <= states.TRANSITIONS[states.STOPPING]
+
+
+def test_a_settled_run_is_restarted_at_once_and_quick_crashes_back_off() -> None:
+    def decide(settled: bool, quick: int, restarts: int = 0) -> tuple[object, ...]:
+        d = states.after_exit(
+            "killed by signal 9",
+            None,
+            failed_start=None,
+            stable=False,
+            settled=settled,
+            restarts=restarts,
+            quick_crashes=quick,
+            desired=states.DESIRED_RUNNING,
+            policy="on-failure",
+            max_restarts=5,
+            success_codes=(0,),
+            backoff=(1.0, 8.0),
+        )
+        return d.status, d.reason, d.restarts, d.delay, d.quick_crashes
+
+    assert decide(True, 3) == (states.BACKOFF, "killed by signal 9; restart 1/5 at once", 1, 0.0, 0)
+    assert decide(False, 0) == (states.BACKOFF, "killed by signal 9; restart 1/5 in 1s", 1, 1.0, 1)
+    assert decide(False, 2, 2) == (
+        states.BACKOFF,
+        "killed by signal 9; restart 3/5 in 4s",
+        3,
+        4.0,
+        3,
+    )
+    # the budget still counts every restart
+    assert decide(True, 0, 5)[:2] == (
+        states.FAILED,
+        "killed by signal 9; restart limit reached (5)",
+    )
+    assert [states.restart_delay(n, 1.0, 8.0) for n in range(6)] == [0.0, 1.0, 2.0, 4.0, 8.0, 8.0]

@@ -186,12 +186,24 @@ class App:
         description: "str",
         commands: "tuple[Command, ...]",
         global_args: "tuple[Arg, ...]" = (),
+        terms: "dict[str, str] | str" = "",
     ) -> "None":
         self.name = name
         self.version = version
         self.description = description
         self.commands = commands
         self.global_args = global_args
+        # words the answers use with a precise meaning (a status...): term -> definition,
+        # or "module:NAME" of such a mapping (imported only when `capabilities` asks)
+        self.terms = terms
+
+    def term_definitions(self) -> "dict[str, str]":
+        if isinstance(self.terms, dict):
+            return dict(self.terms)
+        if not self.terms:
+            return {}
+        module, _, name = self.terms.partition(":")
+        return dict(getattr(__import__(module, fromlist=[name]), name))
 
     def command(self, name: "str") -> "Command":
         for cmd in self.commands:
@@ -305,6 +317,27 @@ def error_schema(err: "type[AgentError]") -> "dict[str, Any]":
     return {"code": err.code, "exit_code": int(err.exit_code), "suggestion": err.default_suggestion}
 
 
+def command_schema(cmd: "Command") -> "dict[str, Any]":
+    """One command as `capabilities` describes it (its errors by code)."""
+    described: dict[str, Any] = {
+        "name": cmd.name,
+        "summary": cmd.summary,
+        "mode": cmd.mode,
+        "idempotent": cmd.idempotent,
+        "destructive": cmd.destructive,
+        "read_only": cmd.read_only,
+        "document": cmd.document,
+        "dry_run_first": cmd.dry_run_first,
+        "arguments": [arg_schema(a) for a in command_args(cmd)],
+        "examples": list(cmd.examples),
+        "errors": [e.code for e in cmd.all_errors()],
+        "output_schema": dict(cmd.output),
+    }
+    if cmd.files:
+        described["file_formats"] = [file_schema(f) for f in cmd.files]
+    return described
+
+
 def capabilities(app: "App") -> "dict[str, Any]":
     """JSON describing every command, option, type, error code and the exit-code table."""
     from agentcli.envelope import ENVELOPE_SCHEMA, SCHEMA_VERSION
@@ -313,26 +346,9 @@ def capabilities(app: "App") -> "dict[str, Any]":
     all_errors: dict[str, type[AgentError]] = {}
     commands = []
     for cmd in app.commands:
-        errs = cmd.all_errors()
-        for err in errs:
+        for err in cmd.all_errors():
             all_errors.setdefault(err.code, err)
-        described: dict[str, Any] = {
-            "name": cmd.name,
-            "summary": cmd.summary,
-            "mode": cmd.mode,
-            "idempotent": cmd.idempotent,
-            "destructive": cmd.destructive,
-            "read_only": cmd.read_only,
-            "document": cmd.document,
-            "dry_run_first": cmd.dry_run_first,
-            "arguments": [arg_schema(a) for a in command_args(cmd)],
-            "examples": list(cmd.examples),
-            "errors": [e.code for e in errs],
-            "output_schema": dict(cmd.output),
-        }
-        if cmd.files:
-            described["file_formats"] = [file_schema(f) for f in cmd.files]
-        commands.append(described)
+        commands.append(command_schema(cmd))
     return {
         "tool": app.name,
         "version": app.version,
@@ -343,4 +359,5 @@ def capabilities(app: "App") -> "dict[str, Any]":
         "errors": [error_schema(e) for e in sorted(all_errors.values(), key=lambda e: e.code)],
         "exit_codes": {str(int(k)): v for k, v in EXIT_CODE_MEANINGS.items()},
         "envelope_schema": ENVELOPE_SCHEMA,
+        **({"terms": terms} if (terms := app.term_definitions()) else {}),
     }

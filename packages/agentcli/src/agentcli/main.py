@@ -39,7 +39,7 @@ def with_builtins(app: "App") -> "App":
     if any(c.name == "capabilities" for c in app.commands):
         return app
     cmds = (*app.commands, _capabilities_command(app))
-    return App(app.name, app.version, app.description, cmds, app.global_args)
+    return App(app.name, app.version, app.description, cmds, app.global_args, app.terms)
 
 
 def capabilities_handler(values: "dict[str, Any]", command: "Command") -> "Any":

@@ -110,7 +110,11 @@ class ConditionImpossible(ConditionNotMet):
 class DependencyFailed(AgentError):
     code = "DEPENDENCY_FAILED"
     exit_code = ExitCode.FINDINGS
-    default_suggestion = "fix the blocking process named in data, then start again"
+    default_suggestion = (
+        "read data.cause (what kept the blocking process from its condition: an error code "
+        "such as PORT_IN_USE with the port and its holder, or the status it ended in), fix it, "
+        "then start again"
+    )
 
 
 class StateDirUnwritable(UsageError):
@@ -208,6 +212,15 @@ class RecipeRunning(AgentError):
     code = "RECIPE_RUNNING"
     exit_code = ExitCode.FINDINGS
     default_suggestion = "follow it with `procler recipe status RUN_ID` (its id is in data)"
+
+
+class RecipeInterrupted(AgentError):
+    code = "RECIPE_INTERRUPTED"
+    exit_code = ExitCode.FINDINGS
+    default_suggestion = (
+        "the supervisor stopped during the run: `procler recipe resume RUN_ID` goes on from "
+        "the interrupted step (data.interrupted_step)"
+    )
 
 
 class RecipeFailed(AgentError):

@@ -72,14 +72,30 @@ def stop_levels(graph: DependencyGraph, names: list[str], with_dependents: bool)
 
 
 def stop_answer(
-    values: dict[str, Any], outcomes: list[dict[str, Any]], config: ProjectConfig
+    values: dict[str, Any],
+    outcomes: list[dict[str, Any]],
+    config: ProjectConfig,
+    running: Iterable[str] = (),
 ) -> Any:
     """The answer of `stop`: every outcome with --all, else the named process's (and its
-    dependents' with --with-dependents)."""
+    dependents' with --with-dependents), and `dependents_running`: the processes still
+    running that depend on it, directly or not (`running`: the names up now)."""
     if values.get("all"):
         return {"processes": outcomes}
     found, rest = split_named(config, values["name"], outcomes)
-    return {**found, "dependents": rest} if values.get("with_dependents") else found
+    if values.get("with_dependents"):
+        found = {**found, "dependents": rest}
+    return {**found, "dependents_running": dependents_running(config, values["name"], running)}
+
+
+def dependents_running(config: ProjectConfig, name: str, running: Iterable[str]) -> list[str]:
+    """What depends on NAME (any instance of it, transitively) among `running`, in config
+    order: stopping NAME stops only NAME, and these go on without it."""
+    graph = DependencyGraph.from_config(config)
+    up = set(running)
+    mine = instances(config, name)
+    found = {d for n in mine for d in graph.dependents(n)} - set(mine)
+    return [n for n in config.processes if n in found and n in up]
 
 
 def split_named(

@@ -112,21 +112,15 @@ WAIT_MET: dict[str, frozenset[str]] = {
 }
 
 
-def wait_met(condition: str, status: str, together: bool = False) -> bool:
-    """Whether a process in `status` meets `wait --for condition`. Waiting for several
-    (`--group`, `--all`), a finished one-shot, or a scheduled one between runs, counts as
-    done for healthy."""
-    if together and condition == HEALTHY and status in (EXITED, SCHEDULED):
-        return True
+def wait_met(condition: str, status: str) -> bool:
+    """Whether a process in `status` meets `wait NAME --for condition`."""
     return status in WAIT_MET[condition]
 
 
-def wait_impossible(
-    condition: str, status: str, desired: str, has_healthcheck: bool, together: bool = False
-) -> str | None:
-    """Why a process can no longer meet `wait --for condition` without a new start, or
+def wait_impossible(condition: str, status: str, desired: str, has_healthcheck: bool) -> str | None:
+    """Why a process can no longer meet `wait NAME --for condition` without a new start, or
     None while it still may (only `healthy` can be known to be out of reach)."""
-    if condition != HEALTHY or wait_met(condition, status, together):
+    if condition != HEALTHY or wait_met(condition, status):
         return None
     if status == FAILED:
         return "it failed"
@@ -145,20 +139,44 @@ def left_alone(autostart: bool, status: str, desired: str) -> bool:
     return not autostart and status in AT_REST and desired != DESIRED_RUNNING
 
 
-def stack_ready(status: str, has_healthcheck: bool) -> bool:
-    """`up --wait` and `ci`: a process counts once healthy (when it has a check), up (when
-    it has none), finished with a success code (a one-shot), or armed (a schedule)."""
+# -- ready: the one definition `up --wait`, `ci` and `wait --group/--all --for healthy` share --
+
+# A process without a health check is ready once it has stayed up this long, so one that
+# dies a moment after its start is caught rather than reported ready.
+READY_AFTER = 1.0
+
+
+def ready(status: str, has_healthcheck: bool, uptime: float | None) -> bool:
+    """A process counts as ready in a stack when it is healthy (it has a health check),
+    up for READY_AFTER (it has none), completed (a one-shot that exited with a success
+    code), or armed and waiting for its next slot (a scheduled process: `scheduled`)."""
     if status in (EXITED, SCHEDULED):
         return True
-    return status == HEALTHY if has_healthcheck else status in UP
+    if has_healthcheck:
+        return status == HEALTHY
+    return status in UP and (uptime or 0.0) >= READY_AFTER
 
 
-def stack_impossible(status: str, desired: str) -> str | None:
-    """Why a process of the stack will not get ready without a new start, if it will not."""
+READY_MEANING = (
+    "a process is ready when it is healthy (it has a health check), up for "
+    f"{READY_AFTER:g}s (it has none), completed (a one-shot that exited with a success code), "
+    "or armed and waiting for its next slot (a scheduled process); `up --wait`, `ci` and "
+    "`wait --group/--all --for healthy` wait for it"
+)
+
+
+def ready_condition(has_healthcheck: bool) -> str:
+    """What `ready` asks of such a process, in words (for answers)."""
+    what = "healthy" if has_healthcheck else f"up for {READY_AFTER:g}s"
+    return f"{what}, completed, or scheduled"
+
+
+def never_ready(status: str, desired: str) -> str | None:
+    """Why a process will not get ready without a new start, if it will not."""
     if status == FAILED:
         return "it failed"
     if status == STOPPED and desired == DESIRED_STOPPED:
-        return "it is stopped"
+        return "it is stopped and nothing will start it"
     return None
 
 
@@ -219,6 +237,16 @@ def rollup(statuses: list[str]) -> str:
     return statuses[0] if statuses and len(set(statuses)) == 1 else MIXED
 
 
+START_GRACE = 0.15  # seconds: a user start that dies this fast is reported failed, not restarted
+
+
+def unhealthy_after(interval: float, retries: int, start_period: float) -> float:
+    """When a run whose check never passes is first unhealthy, in seconds after its start:
+    failures count once per interval, from one interval in, none during start_period
+    (supervisor/health.py; a log check fails until its line comes)."""
+    return max(start_period, interval) + (retries - 1) * interval
+
+
 def failed_start(user_start: bool, status: str, has_check: bool, ever_healthy: bool) -> bool:
     """A run the user started that ends before it was known good (during the start grace
     period, or with a health check before it ever passed) is failed, not restarted."""
@@ -271,16 +299,37 @@ def backoff_delay(restarts: int, initial: float, maximum: float) -> float:
     return float(min(maximum, initial * (2 ** max(0, restarts - 1))))
 
 
+# A run that passed its health check, or stayed up this long, had settled: its crash is
+# no crash loop, and the next run starts at once (a killed healthy server is back within
+# its own start time, as under PM2 or systemd). The backoff grows only for crashes in
+# quick succession: runs that end before they settle.
+SETTLED_AFTER = 10.0
+
+
+def restart_delay(quick_crashes: int, initial: float, maximum: float) -> float:
+    """Delay before the next run after `quick_crashes` crashes in a row of runs that had
+    not settled (0: the run that crashed had settled): none, then initial, doubling."""
+    return 0.0 if quick_crashes == 0 else backoff_delay(quick_crashes, initial, maximum)
+
+
 class AfterExit:
     """What happens to a process whose run ended by itself."""
 
-    __slots__ = ("delay", "reason", "restarts", "status")
+    __slots__ = ("delay", "quick_crashes", "reason", "restarts", "status")
 
-    def __init__(self, status: str, reason: str, restarts: int, delay: float | None) -> None:
+    def __init__(
+        self,
+        status: str,
+        reason: str,
+        restarts: int,
+        delay: float | None,
+        quick_crashes: int = 0,
+    ) -> None:
         self.status = status  # backoff, exited or failed
         self.reason = reason
         self.restarts = restarts  # the restart count from now on
         self.delay = delay  # seconds before the next run (backoff only)
+        self.quick_crashes = quick_crashes  # crashes in a row before settling, from now on
 
 
 def after_exit(
@@ -290,6 +339,8 @@ def after_exit(
     failed_start: str | None,
     stable: bool,
     restarts: int,
+    settled: bool = False,
+    quick_crashes: int = 0,
     desired: str,
     policy: str,
     max_restarts: int,
@@ -299,8 +350,9 @@ def after_exit(
 ) -> AfterExit:
     """Decide a run's aftermath. `how` says how it ended; `failed_start`: how a user's
     start ended before it was known good ("during start", "before it was healthy"), if it
-    did; `stable`: it ran long enough to reset the restart budget; `backoff`: (initial,
-    max) delay. A scheduled run is never restarted: it waits for its next slot
+    did; `stable`: it ran long enough to reset the restart budget; `settled`: it passed its
+    health check or ran SETTLED_AFTER (restarted at once; see restart_delay, and
+    quick_crashes, the crashes in a row of runs that had not); `backoff`: (initial, max). A scheduled run is never restarted: it waits for its next slot
     (scheduled) while its schedule is armed (desired running)."""
     if scheduled:
         if desired == DESIRED_RUNNING:
@@ -313,9 +365,11 @@ def after_exit(
         reason = f"{how} {failed_start}"
     elif wants and desired == DESIRED_RUNNING and restarts < max_restarts:
         restarts += 1
-        delay = backoff_delay(restarts, *backoff)
+        quick = 0 if settled else quick_crashes + 1
+        delay = restart_delay(quick, *backoff)
+        when = "at once" if delay == 0 else f"in {delay:g}s"
         return AfterExit(
-            BACKOFF, f"{how}; restart {restarts}/{max_restarts} in {delay:g}s", restarts, delay
+            BACKOFF, f"{how}; restart {restarts}/{max_restarts} {when}", restarts, delay, quick
         )
     elif wants and desired == DESIRED_RUNNING:
         reason = f"{how}; restart limit reached ({max_restarts})"
@@ -331,6 +385,8 @@ def after_liveness(
     *,
     stable: bool,
     restarts: int,
+    settled: bool = False,
+    quick_crashes: int = 0,
     desired: str,
     policy: str,
     max_restarts: int,
@@ -346,6 +402,8 @@ def after_liveness(
         failed_start=None,
         stable=stable,
         restarts=restarts,
+        settled=settled,
+        quick_crashes=quick_crashes,
         desired=desired,
         policy=policy,
         max_restarts=max_restarts,

@@ -21,21 +21,31 @@ def test_validate_valid_config_exits_0_with_a_summary(project: Path) -> None:
     assert env["data"]["valid"] is True
 
 
-def test_validate_invalid_config_exits_1_and_other_commands_exit_2_with_the_same_errors(
+def test_validate_and_every_other_command_answer_an_invalid_config_with_one_code(
     project: Path,
 ) -> None:
     path = write_config(project, INVALID)
     code, env = run_procler(project, "config", "validate")
-    assert code == 1
+    assert code == 2
     assert env["success"] is False
-    assert env["error_code"] == "CONDITION_NOT_MET"
-    assert env["error"] == "the config has 2 errors"
+    assert env["error_code"] == "CONFIG_INVALID"
+    assert env["error"] == (
+        f"the config has 2 errors; first: {path}:3:5: processes.web.comand: unknown key 'comand'"
+    )
+    assert env["data"]["valid"] is False
     errors = env["data"]["errors"]
     assert [(e["file"], e["line"], e["column"], e["path"]) for e in errors] == [
         (str(path), 3, 5, "processes.web.comand"),
         (str(path), 3, 5, "processes.web"),
     ]
-    for command in (["list"], ["config", "show"], ["config", "explain"], ["remove", "x"]):
+    for command in (
+        ["list"],
+        ["config", "show"],
+        ["config", "explain"],
+        ["remove", "x"],
+        ["reload"],
+        ["up"],
+    ):
         code, env = run_procler(project, *command)
         assert code == 2
         assert env["error_code"] == "CONFIG_INVALID"
@@ -125,7 +135,10 @@ def test_explain_through_the_cli(project: Path) -> None:
     assert code == 0
     assert env["data"]["paragraph"] == (
         "This project defines 1 process and 0 groups. web runs `serve` in the project root; "
-        "it is restarted on failure (at most 5 times). Start order: web."
+        "it is restarted when it exits with a code other than 0 (at most 5 times, counted "
+        "afresh after 1m up): at once if the run had been up 10s, else after 1s, doubling up "
+        "to 30s; a run started by a command that ends within 150ms is failed, not restarted. "
+        "Start order: web."
     )
 
 

@@ -102,4 +102,5 @@ def test_a_mutated_config_is_reported_not_a_crash(
     out = capsysbinary.readouterr().out.decode("utf-8")  # strict: stdout is valid UTF-8
     assert out.count("\n") == 1, (text, out)
     envelope = json.loads(out)
-    assert code in (0, 1), (text, envelope)
+    assert code in (0, 2), (text, envelope)
+    assert envelope["error_code"] in (None, "CONFIG_INVALID", "CONFIG_NOT_FOUND"), envelope

@@ -78,15 +78,15 @@ def test_wrong_type(project: Path) -> None:
             14,
             "processes.web.command",
             "expected a string, got a list",
-            "write a string here",
+            "write a string here, e.g. processes.web.command: python app.py",
         ),
         finding(
             path,
             4,
             12,
             "processes.web.ports",
-            "expected a list of integers, got the value '8000'",
-            "write a list of integers here",
+            "expected a list (each an integer), got the value '8000'",
+            "write a list (each an integer) here, e.g. processes.web.ports: [8000]",
         ),
     ]
 

@@ -2,14 +2,16 @@
 
 from __future__ import annotations
 
+import json
 import shlex
+import subprocess
 from pathlib import Path
 
-from procler_testkit.config_helpers import run_procler, write_config
+from procler_testkit.config_helpers import PROCLER, run_procler, write_config
 
 from agentcli.main import with_builtins
 from agentcli.parser import parse
-from procler.cli.guide import WORKFLOWS
+from procler.cli.guide import GUIDE_LIMIT, WORKFLOWS
 from procler.declarations import APP
 
 
@@ -23,8 +25,28 @@ def test_every_workflow_step_is_a_real_command_line() -> None:
             assert command is not None, step
 
 
-def test_help_llm_lists_every_command_and_error(project: Path) -> None:
-    code, answer = run_procler(project, "help-llm")
+def test_help_llm_is_a_bounded_index_naming_every_command(project: Path) -> None:
+    app = with_builtins(APP)
+    proc = subprocess.run([*PROCLER, "help-llm"], cwd=project, capture_output=True, check=True)
+    assert len(proc.stdout) <= GUIDE_LIMIT  # the whole answer, envelope included
+    data = json.loads(proc.stdout)["data"]
+    assert list(data["commands"]) == [cmd.name for cmd in app.commands]
+    assert all(0 < len(line) <= 80 for line in data["commands"].values())
+    assert data["exit_codes"]["2"].startswith("usage")
+    assert data["workflows"][0] == {
+        "goal": "start a project from nothing",
+        "steps": [
+            "procler config init",
+            "procler config validate",
+            "procler up --wait --timeout 60s",
+        ],
+    }
+    assert "procler help-llm COMMAND" in data["more"] and "--full" in data["more"]
+    assert "errors" not in data
+
+
+def test_help_llm_full_lists_every_command_and_error(project: Path) -> None:
+    code, answer = run_procler(project, "help-llm", "--full")
     data = answer["data"]
     app = with_builtins(APP)
     assert code == 0
@@ -35,11 +57,28 @@ def test_help_llm_lists_every_command_and_error(project: Path) -> None:
     assert len(data["commands"]) == len(app.commands)
     codes = {e.code for c in app.commands for e in c.all_errors()}
     assert [e["code"] for e in data["errors"]] == sorted(codes)
-    assert data["exit_codes"]["2"].startswith("usage")
-    assert data["workflows"][0] == {
-        "goal": "start a project from nothing",
-        "steps": ["procler config init", "procler config validate", "procler up"],
-    }
+
+
+def test_help_llm_command_gives_one_command_in_full(project: Path) -> None:
+    app = with_builtins(APP)
+    for cmd in app.commands:
+        command, values = parse(app, ["help-llm", *cmd.name.split()])
+        assert command is not None and values["command"] == cmd.name.split()
+    code, answer = run_procler(project, "help-llm", "group", "start")
+    data = answer["data"]
+    assert code == 0
+    assert (data["name"], data["usage"]) == (
+        "group start",
+        "procler group start NAME [--timeout DURATION]",
+    )
+    assert [e["code"] for e in data["errors"]][:2] == ["CONFIG_NOT_FOUND", "CONFIG_INVALID"]
+    assert all(set(e) == {"code", "exit_code", "suggestion"} for e in data["errors"])
+    code, answer = run_procler(project, "help-llm", "statsu")
+    assert (code, answer["error_code"], answer["suggestion"]) == (
+        2,
+        "USAGE",
+        "did you mean status?",
+    )
 
 
 def test_config_path_found_and_not_found(project: Path) -> None:

@@ -169,7 +169,7 @@ def test_replica_errors_are_findings_at_their_key(
     found = [(e["line"], e["column"], e["path"], e["message"]) for e in errors_of(path)]
     assert found == expected
     code, answer = run_procler(project, "config", "validate")
-    assert (code, [e["line"] for e in answer["data"]["errors"]]) == (1, [e[0] for e in expected])
+    assert (code, [e["line"] for e in answer["data"]["errors"]]) == (2, [e[0] for e in expected])
 
 
 def test_a_scaled_count_holds_until_the_config_count_changes(project: Path) -> None:

@@ -184,7 +184,10 @@ def test_validate_and_explain_answer_in_the_seed_shape(project: Path) -> None:
     assert "Recipe deploy runs 6 steps (Graceful deployment)." in data["paragraph"]
     assert "Snippets: rebuild." in data["paragraph"]
     assert "api runs `uvicorn main:app --reload --port 8000`" in data["paragraph"]
-    assert "; it runs on the schedule 0 */6 * * *, one run at a time." in data["paragraph"]
+    assert (
+        "; it runs on the schedule 0 */6 * * *, one run at a time, once armed by `start` or "
+        "`up`; a run that fails waits for the next slot." in data["paragraph"]
+    )
 
 
 def test_seed_rules_the_schema_keeps(project: Path) -> None:

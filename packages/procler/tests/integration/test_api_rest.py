@@ -3,7 +3,9 @@ Host and Origin refusals, read-only, the body cap, and the OpenAPI document's ro
 
 from __future__ import annotations
 
+import json
 import stat
+import subprocess
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -63,9 +65,24 @@ def test_serve_answers_where_the_token_is_never_the_token(project: Project, api:
             + ["tunnel.example"]
         ),
         "token_file": str(token_file),
+        "token_allows": "everything the CLI does: reads, and every command that changes "
+        "something (start, stop, restart, up, down, recipes, exec...); `procler serve "
+        "--read-only` for reads only",
+        "example": f'curl -H "Authorization: Bearer $(cat {token_file})" '
+        f"http://127.0.0.1:{api.port}/v1/processes",
+        "openapi": f"http://127.0.0.1:{api.port}/v1/openapi.json",
         "mcp": None,
         "dashboard": None,
     }
+    # the example works as it is, in a shell
+    tried = subprocess.run(
+        api.about["example"], shell=True, capture_output=True, text=True, check=True, timeout=30
+    )
+    listed = json.loads(tried.stdout)
+    assert (listed["success"], [p["name"] for p in listed["data"]["processes"]]) == (
+        True,
+        [p["name"] for p in project.ok("status")["processes"]],
+    )
     assert len(api.token) == 64 and int(api.token, 16) >= 0  # 32 random bytes, hex
     assert stat.S_IMODE(token_file.stat().st_mode) == 0o600
     assert stat.S_IMODE(token_file.parent.stat().st_mode) == 0o700
@@ -250,6 +267,10 @@ def test_the_openapi_document_lists_exactly_the_routes_served(api: Listener) -> 
 def test_a_read_only_listener_refuses_every_change(project: Project, api: Listener) -> None:
     listener = serve(project, "--read-only")
     try:
+        assert listener.about["token_allows"] == (
+            "read only: every read (GET routes: status, logs, history, config...) and the "
+            "commands that change nothing; any other answers 403 FORBIDDEN"
+        )
         status, _h, body = listener.call(
             "POST", "/v1/commands/stop", body={"values": {"name": "api"}}
         )

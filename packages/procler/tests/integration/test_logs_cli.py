@@ -7,6 +7,7 @@ import os
 import signal
 import subprocess
 from collections.abc import Callable
+from pathlib import Path
 
 from procler_testkit.harness import PROCLER, PY, Project, wait_for
 
@@ -149,3 +150,34 @@ def test_previous_and_last_failed_read_a_first_run_crash(
         for run in ("previous", "last-failed"):
             lines = p.ok("logs", name, "--run", run, "--stream", "stderr")["lines"]
             assert [(line["run"], line["text"]) for line in lines] == [(1, text)], (name, run)
+
+
+def test_a_scheduled_process_between_runs_shows_its_last_run_by_default(
+    make_project: Callable[[str], Project], tmp_path: Path
+) -> None:
+    p = make_project(f"""version: 1
+processes:
+  cleanup:
+    args: [{PY}, -c, "import os; n = len(os.listdir('{tmp_path}/runs')); open(f'{tmp_path}/runs/{{n}}', 'w'); print(f'cleaned {{n + 1}}')"]
+    schedule: "0 0 1 1 *"
+""")
+    (tmp_path / "runs").mkdir()
+    p.ok("start", "cleanup")
+    for run in (1, 2):
+        # it answers once the run started: a run that ended within its start grace did
+        # not leave it waiting for its whole --timeout (30 s) any more
+        assert p.run("schedule", "run-now", "cleanup", timeout=20)[0] == 0
+        assert wait_for(
+            lambda n=run: (
+                (s := p.ok("status", "cleanup"))["run"] == n and s["status"] == "scheduled"
+            )
+        )
+    assert wait_for(lambda: texts(p.ok("logs", "cleanup")) == ["cleaned 2"])
+    assert [line["run"] for line in p.ok("logs", "cleanup")["lines"]] == [2]
+    assert texts(p.ok("logs", "cleanup", "--run", "all")) == ["cleaned 1", "cleaned 2"]
+    # the help says what the default is, and that it is not every run
+    help_text = subprocess.run(
+        [PROCLER, "logs", "--help"], capture_output=True, text=True, check=True
+    ).stdout
+    assert "current run by default" in help_text
+    assert "current (the default: the run going on; between runs, e.g. a scheduled" in help_text

@@ -37,6 +37,7 @@ def resting(name: str, **saved: Any) -> dict[str, Any]:
         "last_exit": None,
         "desired": "stopped",
         "dependency_down": None,
+        "dependency_path": None,
         "why": None,
         "source": "config",
         "tags": [],
@@ -56,11 +57,13 @@ def test_a_project_that_never_ran_is_answered_without_a_supervisor(
     p = make_project(CONFIG)
     assert p.ok("status") == {"processes": [resting("db"), resting("api")]}
     assert p.ok("status", "api") == resting("api")
-    assert p.ok("stop", "api") == {**resting("api"), "already_stopped": True}
+    stopped = {"already_stopped": True, "dependents_running": []}  # nothing runs
+    assert p.ok("stop", "api") == {**resting("api"), **stopped}
     assert p.ok("stop", "db", "--with-dependents") == {
         **resting("db"),
         "already_stopped": True,
         "dependents": [{**resting("api"), "already_stopped": True}],
+        "dependents_running": [],
     }
     assert p.ok("down") == {
         "processes": [{**resting(n), "already_stopped": True} for n in ("api", "db")]
@@ -86,7 +89,9 @@ def test_after_a_clean_stop_the_disk_answers_what_the_supervisor_would(
     p.ok("daemon", "stop")
     assert wait_for(lambda: supervisors_of(p.root) == [])
     db = p.ok("status", "db")
-    assert db == {k: v for k, v in seen.items() if k != "already_stopped"} | {
+    assert db == {
+        k: v for k, v in seen.items() if k not in ("already_stopped", "dependents_running")
+    } | {
         "run": 2,
         "last_exit": db["last_exit"],
     }

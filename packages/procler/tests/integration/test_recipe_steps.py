@@ -82,7 +82,7 @@ def test_bad_snippet_steps_and_when_are_found_at_load_time(tmp_path: Path) -> No
         .replace("      - start: api\n", "      - start: api\n      - snippet: ecko\n")
     )
     code, answer = Project(tmp_path, config).run("config", "validate")
-    assert code == 1
+    assert (code, answer["error_code"]) == (2, "CONFIG_INVALID")
     assert [(e["path"], e["message"]) for e in answer["data"]["errors"]] == [
         ("recipes.guarded.steps[2].snippet", "snippet names unknown snippet 'ecko'"),
         ("recipes.guarded.steps[3].when.step", "when names 'migrat', not an earlier step"),

@@ -222,9 +222,15 @@ def test_dry_run_says_what_each_step_would_do_and_writes_nothing(project: Projec
         (
             "group_start-3",
             "pending",
-            "api is running: start will leave it running; worker is stopped: start will start it",
+            "api is running: start will leave it (and what it needs) as it is; worker is "
+            "stopped: start will start it",
         ),
-        ("wait_for-4", "pending", "worker is stopped: wait up to 5s for it to be running"),
+        # played on the stack as the steps before it leave it, not as it is now
+        (
+            "wait_for-4",
+            "pending",
+            "worker will be running (after group_start-3): wait_for running will hold at once",
+        ),
     ]
     assert project.ok("recipe", "runs")["runs"] == []
     assert project.ok("status", "worker")["status"] == "stopped"

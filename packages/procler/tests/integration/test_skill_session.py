@@ -21,6 +21,11 @@ processes:
   api:
     command: {PY} -c "import time; print('api up', flush=True); time.sleep(600)"
     healthcheck: {{test: "{PY} -c pass", interval: 1s}}
+recipes:
+  deploy:
+    steps:
+      - stop: api
+      - start: api
 """
 
 
@@ -60,6 +65,11 @@ def test_every_workflow_of_the_skill_runs_as_written(tmp_path: Path) -> None:
                 assert project.ok("status", "api")["status"] == "healthy"
             if goal.startswith("add a process"):
                 assert project.ok("status", "tail")["status"] == "running"
+            if goal.startswith("run a deploy recipe"):
+                assert project.ok("status", "api")["status"] in ("running", "healthy")
+                assert project.ok("recipe", "runs")["runs"][0]["status"] == "succeeded"
+            if goal.startswith("let someone read"):
+                assert project.ok("serve", "--read-only", "--port", "0")["already_listening"]
         assert project.run("daemon", "status")[1]["data"]["running"] is False
     finally:
         fresh.close()

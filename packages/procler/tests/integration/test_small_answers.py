@@ -67,4 +67,8 @@ processes:
         env["error"] == f"api2: port {port} is already in use by Procler process 'api' (pid {pid})"
     )
     assert env["suggestion"] == "`procler stop api` first, or change api2's ports"
-    assert env["data"]["process"] == "api"
+    assert env["data"]["holder"] == {
+        "pid": pid,
+        "command": env["data"]["holder"]["command"],
+        "procler_process": "api",
+    }

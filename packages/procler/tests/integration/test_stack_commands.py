@@ -53,7 +53,9 @@ def test_up_wait_names_the_process_that_cannot_get_ready(tmp_path: Path) -> None
     try:
         code, answer = project.run("up", "--wait", "--timeout", "30s")
         assert (code, answer["error_code"]) == (1, "CONDITION_IMPOSSIBLE")
-        assert answer["error"] == "worker is failed, not running or completed: it failed"
+        assert (
+            answer["error"] == "worker is failed, not up for 1s, completed, or scheduled: it failed"
+        )
         [worker] = answer["data"]["not_ready"]
         assert (worker["name"], worker["status"], worker["stderr"]) == (
             "worker",
@@ -138,3 +140,62 @@ processes:
         assert [(line["run"], line["text"]) for line in lines] == [(3, "hello")]
     finally:
         project.close()
+
+
+def test_a_stack_with_a_schedule_is_ready_for_up_wait_ci_and_wait_all(tmp_path: Path) -> None:
+    p = Project(
+        tmp_path / "cron",
+        f"""
+version: 1
+processes:
+  api:
+    command: {SLEEP}
+  db:
+    command: {SLEEP}
+    healthcheck: {{test: "true", interval: 1s}}
+  migrate:
+    command: {PY} -c pass
+    restart: "no"
+  cleanup:
+    command: {PY} -c pass
+    schedule: "0 0 1 1 *"
+""",
+    )
+    try:
+        up = p.ok("up", "--wait", "--timeout", "30s")
+        assert [(r["name"], r["status"], r["ready"]) for r in up["processes"]] == [
+            ("api", "running", True),
+            ("db", "healthy", True),
+            ("migrate", "exited", True),
+            ("cleanup", "scheduled", True),  # armed: ready
+        ]
+        waited = p.ok("wait", "--all", "--for", "healthy", "--timeout", "30s")
+        assert [r["condition_met"] for r in waited["processes"]] == [True] * 4
+        p.ok("down")
+        ci = p.ok("ci", "--timeout", "30s")
+        assert (ci["ready"], ci["stopped"]) == (True, True)
+    finally:
+        p.close()
+
+
+def test_the_timeout_bounds_the_whole_up_wait(tmp_path: Path) -> None:
+    # never healthy, and not unhealthy either within its start period: the start's own
+    # wait for the check and the readiness wait once took the timeout each
+    p = Project(
+        tmp_path / "slow",
+        f"""
+version: 1
+processes:
+  worker:
+    command: {SLEEP}
+    healthcheck: {{test: "false", interval: 1s, start_period: 60s}}
+""",
+    )
+    try:
+        code, answer = p.run("up", "--wait", "--timeout", "4s", timeout=7.5)
+        assert (code, answer["error_code"]) == (1, "TIMEOUT")
+        assert (
+            answer["data"]["not_ready"][0]["why"] == "not healthy, completed, or scheduled after 4s"
+        )
+    finally:
+        p.close()

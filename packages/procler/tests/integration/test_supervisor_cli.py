@@ -57,6 +57,7 @@ STATUS_KEYS = [
     "last_exit",
     "desired",
     "dependency_down",
+    "dependency_path",
     "why",
     "source",
     "tags",
@@ -211,7 +212,8 @@ def test_port_in_use_names_the_holder(make_project: Callable[[str], Project]) ->
         code, env = p.run("start", "web")
     assert code == 1
     assert env["error_code"] == "PORT_IN_USE"
-    assert env["data"]["pid"] == os.getpid()
+    assert env["data"]["holder"]["pid"] == os.getpid()
+    assert env["data"]["holder"]["procler_process"] is None
     assert env["data"]["port"] == port
 
 

@@ -22,6 +22,7 @@ from procler.errors import (
     Timeout,
 )
 from procler.supervisor.recipes.engine import ActiveRun, RecipeEngine
+from procler.supervisor.recipes.run_record import new_run
 from procler.supervisor.recipes.runner import RunControl
 
 CHAIN = """version: 1
@@ -57,13 +58,11 @@ def test_start_brings_up_what_a_process_depends_on_first_and_a_repeat_is_idempot
             ("web", "running", 1),
         ]
         assert [p.pid for p in f.context.started] == [100, 101, 102]
-        again = await f.ops.start(["web"])
-        assert names(again, "status", "already_running") == [
-            ("db", "running", True),
-            ("api", "running", True),
-            ("web", "running", True),
-        ]
+        await f.ops.stop(["db"])
+        again = await f.ops.start(["web"])  # it runs: nothing else is touched
+        assert names(again, "status", "already_running") == [("web", "running", True)]
         assert len(f.context.started) == 3
+        assert f.ops.status_of("db") == "stopped"
         alone = await f.ops.start(["solo"], with_deps=False)
         assert names(alone, "status", "run") == [("solo", "running", 1)]
 
@@ -379,7 +378,8 @@ def test_a_waiting_run_waits_for_the_recorded_end_of_a_run_whose_task_is_done(
         engine = RecipeEngine(f.ops)
         ended = asyncio.ensure_future(asyncio.sleep(0))
         await ended
-        engine.active["deploy"] = ActiveRun("deploy-old", ended, RunControl())
+        old = new_run("deploy-old", f.ops.config().recipes["deploy"], 0.0)
+        engine.active["deploy"] = ActiveRun("deploy-old", ended, RunControl(old))
         waiter = asyncio.ensure_future(engine.start_run("deploy", detach=True, wait=True))
         for _ in range(5):
             await asyncio.sleep(0)

@@ -151,7 +151,38 @@ def test_stable_uptime_resets_the_restart_budget() -> None:
         ctx.started[1].end(ExitInfo(1))
         await reaches(rt, states.RUNNING, run=3)
         assert rt.restarts == 1
-        assert clock.sleeps[-1] == 1.0
+        assert clock.sleeps[-1] == 0.0  # it had settled: restarted at once
+
+    asyncio.run(scenario())
+
+
+def test_a_crash_after_the_run_settled_restarts_at_once_and_quick_ones_back_off() -> None:
+    async def scenario() -> None:
+        rt, ctx, host, clock = make(policy="always", max_restarts=10)
+        await rt.start()
+        # up for SETTLED_AFTER (10 s): a crash then is no crash loop
+        clock.now += states.SETTLED_AFTER
+        ctx.started[0].end(ExitInfo(None, 9))
+        await reaches(rt, states.RUNNING, run=2)
+        # then crashes in quick succession: the backoff grows from its initial delay
+        ctx.started[1].end(ExitInfo(1))
+        await reaches(rt, states.RUNNING, run=3)
+        ctx.started[2].end(ExitInfo(1))
+        await reaches(rt, states.RUNNING, run=4)
+        # settled again: at once, and the next quick crash starts from the initial delay
+        clock.now += 30
+        ctx.started[3].end(ExitInfo(None, 9))
+        await reaches(rt, states.RUNNING, run=5)
+        ctx.started[4].end(ExitInfo(1))
+        await reaches(rt, states.RUNNING, run=6)
+        assert clock.sleeps == [0.0, 1.0, 2.0, 0.0, 1.0]
+        assert [e[3] for e in host.events if e[2] == "backoff"] == [
+            "killed by signal 9; restart 1/10 at once",
+            "exit code 1; restart 2/10 in 1s",
+            "exit code 1; restart 3/10 in 2s",
+            "killed by signal 9; restart 4/10 at once",
+            "exit code 1; restart 5/10 in 1s",
+        ]
 
     asyncio.run(scenario())
 

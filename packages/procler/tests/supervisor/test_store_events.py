@@ -144,3 +144,30 @@ def test_each_process_keeps_its_newest_events_and_an_old_database_is_cut_at_open
     found = again.db.execute("SELECT dst FROM event WHERE name='api' ORDER BY rowid")
     assert [r[0] for r in found] == ["s19", "old0", "old1", "old2", "old3"]
     again.close()
+
+
+def test_a_database_from_before_the_completed_column_keeps_its_processes(tmp_path: Path) -> None:
+    path = tmp_path / "state.db"
+    old = sqlite3.connect(path)
+    old.execute(
+        "CREATE TABLE process (name TEXT PRIMARY KEY, desired TEXT NOT NULL DEFAULT 'stopped', "
+        "runs INTEGER NOT NULL DEFAULT 0, restarts INTEGER NOT NULL DEFAULT 0, last_exit TEXT)"
+    )
+    old.execute("INSERT INTO process VALUES ('migrate', 'stopped', 1, 0, NULL)")
+    old.commit()
+    old.close()
+    store = StateStore(path)
+    try:
+        assert store.process("migrate") == {
+            "desired": "stopped",
+            "runs": 1,
+            "restarts": 0,
+            "last_exit": None,
+            "completed": None,
+        }
+        store.save_process("migrate", "stopped", 2, 0, None, "abc")
+        assert store.process("migrate")["completed"] == "abc"
+        store.end_session()  # `down`: the one-shots run again at the next `up`
+        assert store.process("migrate")["completed"] is None
+    finally:
+        store.close()

@@ -7,7 +7,7 @@ in procler.cli.guide. Each imports the config core only when it runs.
 import os
 
 from agentcli.commands import Command
-from agentcli.errors import ConditionNotMet, UsageError
+from agentcli.errors import UsageError
 from procler.errors import (
     ConfigExists,
 )
@@ -97,23 +97,22 @@ def _ignore_local(path: "str", template: "str") -> "bool":
 
 
 def validate(values: "dict[str, Any]", command: "Command") -> "dict[str, Any]":
-    from procler.config.load import check_config
+    from procler.config.load import check_config, invalid
 
     path = config_path(values)
     config, findings = check_config(path)
     files = {"config": findings.files[0], "config_files": findings.files}
     if findings or config is None:
-        count = len(findings.items)
-        raise ConditionNotMet(
-            f"the config has {count} error{'s' if count != 1 else ''}",
-            suggestion="fix each error at the file:line in data.errors, then validate again",
-            data={
-                "valid": False,
-                **files,
-                "errors": findings.as_dicts(),
-                "warnings": findings.warning_dicts(),
-            },
-        )
+        # the very error `reload`, `up`... answer for this file (one code, one message)
+        error = invalid(findings)
+        error.suggestion = "fix each error at the file:line in data.errors, then validate again"
+        error.data = {
+            "valid": False,
+            **files,
+            **error.data,
+            "warnings": findings.warning_dicts(),
+        }
+        raise error
     from procler.config.explain import plural
     from procler.config.replicas import declared_view
 

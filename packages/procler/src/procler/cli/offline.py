@@ -145,8 +145,12 @@ class DiskAnswers:
                 if store is not None:
                     store.close()
 
-    def _statuses(self, names: list[str], stopping: bool = False) -> list[dict[str, Any]] | None:
-        """Each process's status (None if runs are open); stopping records desired stopped."""
+    def _statuses(
+        self, names: list[str], stopping: bool = False, end_session: bool = False
+    ) -> list[dict[str, Any]] | None:
+        """Each process's status (None if runs are open); stopping records desired stopped;
+        end_session (`down`) forgets the one-shots completed in this session."""
+        from procler.config.fingerprint import spec_hash
         from procler.supervisor.schedule_store import ScheduleStore, summary
         from procler.supervisor.state_store import NEVER_RAN
         from procler.supervisor.status import resting_status
@@ -157,6 +161,8 @@ class DiskAnswers:
             with self._store() as store:
                 if store is not None and store.open_runs():
                     return None
+                if end_session and store is not None:
+                    store.end_session()
                 db = None if store is None else store.db
                 schedules = None if db is None else ScheduleStore(lambda: db)
                 for name in names:
@@ -164,10 +170,18 @@ class DiskAnswers:
                     if stopping and store is not None:
                         saved["desired"] = "stopped"
                         store.save_process(
-                            name, "stopped", saved["runs"], saved["restarts"], saved["last_exit"]
+                            name,
+                            "stopped",
+                            saved["runs"],
+                            saved["restarts"],
+                            saved["last_exit"],
+                            saved["completed"],
                         )
                         store.event(name, "stopped", "stopped", "desired stopped (no supervisor)")
-                    row = resting_status(specs[name], "stopped", saved)
+                    # a one-shot completed in this session with this definition stays exited
+                    done = saved["completed"] is not None
+                    done = done and saved["completed"] == spec_hash(specs[name])
+                    row = resting_status(specs[name], "exited" if done else "stopped", saved)
                     schedule = specs[name].schedule
                     if schedule is not None and schedules is not None:
                         row["schedule"] = summary(schedules, name, schedule, None)
@@ -186,14 +200,14 @@ class DiskAnswers:
         found = self._statuses(tagged(self.config(), values))
         return self._warned(None if found is None else {"processes": found})
 
-    def stop(self, values: dict[str, Any]) -> Any:
+    def stop(self, values: dict[str, Any], end_session: bool = False) -> Any:
         if values.get("all"):
             names = self._stop_order(list(self.config().processes), False)
         elif values.get("with_dependents"):
             names = self._stop_order(self._known(named(values, "stop", self.config())), True)
         else:
             names = self._known(named(values, "stop", self.config()))
-        found = self._statuses(names, stopping=True)
+        found = self._statuses(names, stopping=True, end_session=end_session)
         answer = None if found is None else stop_answer(values, found, self.config())
         return self._warned(answer)
 
@@ -206,7 +220,7 @@ class DiskAnswers:
         )
 
     def down(self, values: dict[str, Any]) -> Any:
-        return self.stop({**values, "all": True})
+        return self.stop({**values, "all": True}, end_session=True)
 
     def group_stop(self, values: dict[str, Any]) -> Any:
         members = group_members(self.config(), values["name"])
@@ -245,4 +259,11 @@ class DiskAnswers:
         return {"running": False}
 
     def daemon_stop(self, values: dict[str, Any]) -> Any:
+        """Nothing runs; the session ends (the next `up` runs the one-shots again)."""
+        try:
+            with self._store() as store:
+                if store is not None:
+                    store.end_session()
+        except sqlite3.DatabaseError:
+            pass  # nothing readable to forget
         return {"running": False, "stopped_processes": []}

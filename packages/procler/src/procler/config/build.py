@@ -192,7 +192,41 @@ def _groups(
         groups[gname] = Group(
             gname, tuple(members), stop_order=stop_order, **given(graw, "description")
         )
+        _list_order(gname, members, processes, findings)
     return groups
+
+
+def _list_order(
+    gname: str, members: list[str], processes: dict[str, ProcessSpec], findings: Findings
+) -> None:
+    """Say, at the group's list, where its order is not what it seems: `group start`
+    follows it (as Procler 0.3 did), starting each member once the one before it has
+    started, which for a one-shot (`restart: no`) is not once it has completed; and `up`,
+    `start` and recipes follow only depends_on."""
+    graph = DependencyGraph.as_written(processes)
+    added, contradicted = graph.listed_order(members)
+    path = child(child("groups", gname), "processes")
+    for earlier, later in added:
+        spec = processes.get(earlier) or next(
+            (s for s in processes.values() if s.replica_of == earlier), None
+        )
+        if spec is None or spec.restart.policy != "no" or spec.schedule is not None:
+            continue  # services in a list: the order is the start order, nothing hides
+        findings.warn(
+            path,
+            f"group {gname} lists the one-shot {earlier} before {later}: `procler group "
+            f"start {gname}` starts {later} once {earlier} has started, not completed, and "
+            f"`up`, `start` and recipes do not wait for {earlier} at all",
+            f"to make {later} wait until {earlier} has completed, everywhere, add to {later}: "
+            f"depends_on: [{{name: {earlier}, condition: completed_successfully}}]",
+        )
+    for earlier, later in contradicted:
+        findings.warn(
+            path,
+            f"group {gname} lists {earlier} before {later}, but {earlier} depends on {later}: "
+            f"{later} starts first",
+            f"list {later} before {earlier}",
+        )
 
 
 def _stop_order(

@@ -2,7 +2,12 @@
 
 Each sentence about a process is the process's name followed by the clauses that apply to
 it (what runs, where, what it waits for, health, restarts, ports); each clause is one small
-function of the ProcessSpec, so a new model field needs one new clause, not new templates.
+function of the resolved ProcessSpec the supervisor runs (and of the project, for what a
+dependency is), and the rules it states come from where the supervisor takes them
+(procler.states: the start grace, when a run had settled, when a check turns unhealthy),
+so a sentence cannot promise what the supervisor does not do. A new model field needs
+one new clause, not new templates. Hints (`hints`) point out what is valid but likely
+wrong, such as waiting for a process with a health check only to have `started`.
 """
 
 from __future__ import annotations
@@ -12,8 +17,9 @@ from collections.abc import Callable, Sequence
 from dataclasses import replace
 from typing import Any
 
+from procler import states
 from procler.config.graph import DependencyGraph
-from procler.config.model import HealthCheck, ProcessSpec, ProjectConfig
+from procler.config.model import Dependency, HealthCheck, ProcessSpec, ProjectConfig
 from procler.config.replicas import declared_view
 
 _CONDITIONS = {
@@ -61,7 +67,7 @@ def probe_phrase(check: HealthCheck) -> str:
     return f"`{check.exec}` exits 0"
 
 
-def _runs(spec: ProcessSpec, root: str) -> str:
+def _runs(spec: ProcessSpec, cfg: ProjectConfig) -> str:
     what = " ".join(spec.args) if spec.args is not None else spec.command
     if spec.docker is not None:
         where = spec.docker.image or spec.docker.container
@@ -70,29 +76,71 @@ def _runs(spec: ProcessSpec, root: str) -> str:
     return f"runs `{what}`"
 
 
-def _where(spec: ProcessSpec, root: str) -> str:
+def _where(spec: ProcessSpec, cfg: ProjectConfig) -> str:
     if spec.context == "docker":
         return ""
+    root = str(cfg.root)
     rel = os.path.relpath(spec.cwd, root)
     if rel == ".":
         return "in the project root"
     return f"in {spec.cwd}" if rel.startswith("..") else f"in {rel}/"
 
 
-def _waits(spec: ProcessSpec, root: str) -> str:
-    waits = [f"{d.name} {_CONDITIONS[d.condition]}" for d in spec.depends_on]
+def _waits(spec: ProcessSpec, cfg: ProjectConfig) -> str:
+    waits = []
+    for dep in spec.depends_on:
+        wait = f"{dep.name} {_CONDITIONS[dep.condition]}"
+        if dep.min is not None:
+            wait = f"at least {dep.min} of {dep.name}'s instances {_CONDITIONS[dep.condition]}"
+        if _hint(dep, cfg) is not None:
+            wait += f" (only started: {dep.name} has a health check; consider `condition: healthy`)"
+        waits.append(wait)
     again = [d.name for d in spec.depends_on if d.restart]
     text = f"once {join_words(waits)}" if waits else ""
     return text + (f", and again each time {join_words(again)} comes back" if again else "")
 
 
-def _health(spec: ProcessSpec, root: str) -> str:
+def _hint(dep: Dependency, cfg: ProjectConfig) -> str | None:
+    """Waiting only for `started` on a process whose health check says when it is ready:
+    the dependent may start before it accepts connections (the migration race)."""
+    other = cfg.processes.get(dep.name)
+    if dep.condition != "started" or other is None or other.healthcheck is None:
+        return None
+    return (
+        f"waits for {dep.name} to have started, not to be healthy, while {dep.name} has a "
+        f"health check: it may start before {dep.name} is ready; consider "
+        f"`depends_on: [{{name: {dep.name}, condition: healthy}}]`"
+    )
+
+
+def _health(spec: ProcessSpec, cfg: ProjectConfig) -> str:
     check = spec.healthcheck
     if check is None:
         return ""
-    text = f"it is healthy when {probe_phrase(check)} ({_pace(check)})"
+    late = format_duration(
+        states.unhealthy_after(check.interval, check.retries, check.start_period)
+    )
+    if check.kind == "log":
+        text = (
+            f"it is healthy once {probe_phrase(check)}, for the rest of that run, and "
+            f"unhealthy if none has after {late}"
+        )
+    else:
+        grace = (
+            f", not counting its first {format_duration(check.start_period)}"
+            if check.start_period
+            else ""
+        )
+        text = (
+            f"it is healthy when {probe_phrase(check)} (probed every few ms until then, then "
+            f"every {format_duration(check.interval)}), and unhealthy after "
+            f"{plural(check.retries, 'failed check')} in a row, one counted per "
+            f"{format_duration(check.interval)}{grace}"
+        )
+    if check.successes > 1:
+        text += f", and counted passing after {check.successes} passes in a row"
     if check.restart_on_unhealthy:
-        text += " and restarted if it turns unhealthy"
+        text += "; it is restarted if it turns unhealthy"
     return text
 
 
@@ -105,7 +153,7 @@ def _pace(check: HealthCheck) -> str:
     return text
 
 
-def _liveness(spec: ProcessSpec, root: str) -> str:
+def _liveness(spec: ProcessSpec, cfg: ProjectConfig) -> str:
     check = spec.liveness
     if check is None:
         return ""
@@ -121,30 +169,63 @@ def _liveness(spec: ProcessSpec, root: str) -> str:
     )
 
 
-def _restart(spec: ProcessSpec, root: str) -> str:
+def _restart(spec: ProcessSpec, cfg: ProjectConfig) -> str:
     schedule = spec.schedule
     if schedule is not None:
         zone = f" ({schedule.timezone})" if schedule.timezone else ""
-        return f"it runs on the schedule {schedule.written}{zone}, one run at a time"
+        text = f"it runs on the schedule {schedule.written}{zone}, one run at a time, once armed by `start` or `up`"
+        if schedule.run_on_start:
+            text += ", and once as soon as it is armed"
+        if schedule.timeout is not None:
+            text += f"; a run longer than {format_duration(schedule.timeout)} is killed"
+        return text + "; a run that fails waits for the next slot"
     policy = spec.restart
     if policy.policy == "no":
         return "it is not restarted"
-    how = "always restarted" if policy.policy == "always" else "restarted on failure"
-    return f"it is {how} (at most {policy.max_restarts} times)"
-
-
-def _stops(spec: ProcessSpec, root: str) -> str:
-    stop = spec.stop_command
-    if stop is None:
-        return ""
-    bound = spec.stop_timeout if stop.timeout is None else stop.timeout
+    codes = join_words([str(c) for c in spec.success_exit_codes], "or")
+    when = (
+        "whenever it ends"
+        if policy.policy == "always"
+        else f"when it exits with a code other than {codes}"
+    )
+    backoff = policy.backoff
+    known_good = (
+        "before its health check first passes"
+        if spec.healthcheck is not None
+        else f"within {format_duration(states.START_GRACE)}"
+    )
     return (
-        f"it is stopped by `{stop.command}` (given {format_duration(bound)} to end it), "
-        f"then SIG{spec.stop_signal} if it still runs"
+        f"it is restarted {when} (at most {plural(policy.max_restarts, 'time')}, counted "
+        f"afresh after {format_duration(backoff.reset_after)} up): at once if the run had been "
+        + ("healthy" if spec.healthcheck is not None else "up")
+        + (
+            f" or up {format_duration(states.SETTLED_AFTER)}"
+            if spec.healthcheck is not None
+            else f" {format_duration(states.SETTLED_AFTER)}"
+        )
+        + f", else after {format_duration(backoff.initial)}, doubling up to "
+        f"{format_duration(backoff.max)}; a run started by a command that ends {known_good} "
+        f"is failed, not restarted"
     )
 
 
-def _autostart(spec: ProcessSpec, root: str) -> str:
+def _stop(spec: ProcessSpec, cfg: ProjectConfig) -> str:
+    name = spec.stop_signal if spec.stop_signal.isdigit() else f"SIG{spec.stop_signal}"
+    then = f"{name}, then SIGKILL after {format_duration(spec.stop_timeout)}"
+    stop = spec.stop_command
+    if stop is not None:
+        bound = stop.bound(spec.stop_timeout)
+        return (
+            f"it is stopped by `{stop.command}` (given {format_duration(bound)} to end it), "
+            f"then {then} if it still runs"
+        )
+    default = ProcessSpec(name=spec.name)
+    if (spec.stop_signal, spec.stop_timeout) == (default.stop_signal, default.stop_timeout):
+        return ""
+    return f"it is stopped with {then}"
+
+
+def _autostart(spec: ProcessSpec, cfg: ProjectConfig) -> str:
     if spec.autostart:
         return ""
     return (
@@ -153,21 +234,23 @@ def _autostart(spec: ProcessSpec, root: str) -> str:
     )
 
 
-def _input(spec: ProcessSpec, root: str) -> str:
+def _input(spec: ProcessSpec, cfg: ProjectConfig) -> str:
     return "its stdin stays open for `procler send`" if spec.stdin else ""
 
 
-def _ready(spec: ProcessSpec, root: str) -> str:
-    return f"it is ready once stdout matches /{spec.ready_log_line}/" if spec.ready_log_line else ""
+def _ready(spec: ProcessSpec, cfg: ProjectConfig) -> str:
+    if not spec.ready_log_line:
+        return ""
+    return f"it is log_ready once an output line (stdout or stderr) matches /{spec.ready_log_line}/"
 
 
-def _memory(spec: ProcessSpec, root: str) -> str:
+def _memory(spec: ProcessSpec, cfg: ProjectConfig) -> str:
     if spec.max_memory is None:
         return ""
     return f"it is restarted when its memory stays above {spec.max_memory // (1024 * 1024)} MiB"
 
 
-def _daemon(spec: ProcessSpec, root: str) -> str:
+def _daemon(spec: ProcessSpec, cfg: ProjectConfig) -> str:
     daemon = spec.daemon
     if daemon is None:
         return ""
@@ -176,19 +259,33 @@ def _daemon(spec: ProcessSpec, root: str) -> str:
     return f"it daemonizes, and the daemon found by {found} is followed{adopt}"
 
 
-def _ports(spec: ProcessSpec, root: str) -> str:
+def _watch(spec: ProcessSpec, cfg: ProjectConfig) -> str:
+    watch = spec.watch
+    if watch is None:
+        return ""
+    action = watch.action
+    if action == "restart":
+        does = "it is restarted" + (" with what depends on it" if watch.cascade else "")
+    elif action.startswith("signal:"):
+        does = f"it is sent {action.removeprefix('signal:')}"
+    else:
+        does = f"`{action.removeprefix('exec:')}` runs"
+    return f"{does} when {join_words(list(watch.paths), 'or')} change"
+
+
+def _ports(spec: ProcessSpec, cfg: ProjectConfig) -> str:
     ports = [str(p) for p in spec.ports]
     return f"it uses port{'s' if len(ports) > 1 else ''} {join_words(ports)}" if ports else ""
 
 
-# (clause, joins the sentence with a space or after a semicolon)
-def _replicas(spec: ProcessSpec, root: str) -> str:
+def _replicas(spec: ProcessSpec, cfg: ProjectConfig) -> str:
     if spec.replicas == 1:
         return ""
     return f"{spec.replicas} replicas ({spec.name}-0 to {spec.name}-{spec.replicas - 1})"
 
 
-CLAUSES: tuple[tuple[Callable[[ProcessSpec, str], str], str], ...] = (
+# (clause, joins the sentence with a space or after a semicolon)
+CLAUSES: tuple[tuple[Callable[[ProcessSpec, ProjectConfig], str], str], ...] = (
     (_runs, " "),
     (_where, " "),
     (_waits, " "),
@@ -197,19 +294,20 @@ CLAUSES: tuple[tuple[Callable[[ProcessSpec, str], str], str], ...] = (
     (_ready, "; "),
     (_daemon, "; "),
     (_restart, "; "),
-    (_stops, "; "),
+    (_stop, "; "),
     (_autostart, "; "),
     (_input, "; "),
     (_memory, "; "),
+    (_watch, "; "),
     (_ports, "; "),
     (_replicas, "; "),
 )
 
 
-def process_sentence(spec: ProcessSpec, root: str) -> str:
+def process_sentence(spec: ProcessSpec, cfg: ProjectConfig) -> str:
     text = spec.name
     for clause, glue in CLAUSES:
-        part = clause(spec, root)
+        part = clause(spec, cfg)
         if part:
             text += glue + part
     return text + "."
@@ -224,7 +322,6 @@ def explain(config: ProjectConfig) -> dict[str, Any]:
     """The paragraph, the derived start order and the counts; a process with replicas is
     described once, as the config writes it."""
     config = replace(config, processes=declared_view(config.processes, config.replica_sets))
-    root = str(config.root)
     graph = DependencyGraph.from_config(config)
     levels = graph.start_levels()
     runtime = [p for p in config.processes.values() if p.source == "runtime"]
@@ -234,7 +331,7 @@ def explain(config: ProjectConfig) -> dict[str, Any]:
         + (f" ({len(runtime)} defined at runtime)" if runtime else "")
         + f" and {plural(len(config.groups), 'group')}."
     ]
-    sentences += [process_sentence(config.processes[n], root) for n in graph.start_order()]
+    sentences += [process_sentence(config.processes[n], config) for n in graph.start_order()]
     sentences.append(start_order_sentence(levels))
     sentences += [
         f"Group {g.name} holds {join_words(list(g.processes))}"
@@ -252,8 +349,15 @@ def explain(config: ProjectConfig) -> dict[str, Any]:
         sentences.append(f"Snippets: {join_words(list(config.snippets))}.")
     processes = config.processes.values()
     paragraph = " ".join(s for s in sentences if s)
+    hints = [
+        {"process": spec.name, "dependency": dep.name, "hint": f"{spec.name} {hint}"}
+        for spec in processes
+        for dep in spec.depends_on
+        if (hint := _hint(dep, config)) is not None
+    ]
     return {
         "paragraph": paragraph,
+        "hints": hints,
         # Procler 0.3's keys, for agents written against it
         "explanation": paragraph,
         "process_count": len(config.processes),

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
+from itertools import pairwise
 
-from procler.config.model import ProjectConfig
+from procler.config.model import ProcessSpec, ProjectConfig
 
 
 @dataclass(frozen=True)
@@ -28,6 +29,16 @@ class DependencyGraph:
     @classmethod
     def from_config(cls, config: ProjectConfig) -> DependencyGraph:
         return cls({n: [d.name for d in p.depends_on] for n, p in config.processes.items()})
+
+    @classmethod
+    def as_written(cls, processes: Mapping[str, ProcessSpec]) -> DependencyGraph:
+        """Between processes as the config names them: instances folded into theirs."""
+        return cls(
+            {
+                spec.replica_of or name: [d.replica_of or d.name for d in spec.depends_on]
+                for name, spec in processes.items()
+            }
+        )
 
     def dependencies(self, name: str) -> list[str]:
         """Everything `name` depends on, transitively (not itself), in config order."""
@@ -70,6 +81,24 @@ class DependencyGraph:
 
     def start_order(self, targets: Iterable[str] | None = None) -> list[str]:
         return [name for level in self.start_levels(targets) for name in level]
+
+    def listed_order(
+        self, members: Iterable[str]
+    ) -> tuple[list[tuple[str, str]], list[tuple[str, str]]]:
+        """A group's list order (Procler 0.3 starts a group in it): the pairs (earlier,
+        later) of consecutive members it adds to the dependencies, and those it contradicts
+        (the earlier one depends on the later: the dependency wins). A pair whose later
+        member depends on the earlier one already is neither."""
+        listed = list(members)
+        added, contradicted = [], []
+        for earlier, later in pairwise(listed):
+            if earlier in self.dependencies(later):
+                continue
+            if later in self.dependencies(earlier):
+                contradicted.append((earlier, later))
+            else:
+                added.append((earlier, later))
+        return added, contradicted
 
     def cycles(self) -> list[Cycle]:
         """Each cycle once, found depth-first in config order."""

@@ -10,6 +10,7 @@ from procler.config.specs import (
     Enum,
     Int,
     ListOf,
+    ListOr,
     MapOf,
     Matching,
     Regex,
@@ -44,23 +45,24 @@ SIGNALS = ("TERM", "INT", "QUIT", "HUP", "KILL", "USR1", "USR2", "WINCH")
 CONDITIONS = ("started", "healthy", "log_ready", "completed_successfully")
 POLICIES = ("no", "on-failure", "always")
 
-PORT = Int(1, 65535)
+PORT = Int(1, 65535, sample=8000)
 MAX_REPLICAS = 1000
 DURATION = Duration()
 
 HTTP_PROBE = Struct(
     {
-        "url": Str(),
+        "url": Str(sample="http://127.0.0.1:8000/health"),
         "port": PORT,
-        "path": Str(),
+        "path": Str(sample="/health"),
         "method": Enum("GET", "HEAD", "POST", "PUT", "OPTIONS"),
         "expect_status": Str(),  # "200-399" or "200"; parsed by the builder
         "headers": MapOf(Str()),
     },
     exclusive=("url", "port"),
+    sample={"port": 8000, "path": "/health"},
 )
 
-TCP_PROBE = Struct({"host": Str(), "port": PORT})
+TCP_PROBE = Struct({"host": Str(sample="127.0.0.1"), "port": PORT}, sample={"port": 8000})
 
 # Procler 0.3's probe spellings: `test` (a shell command), `http_get` (a URL), `tcp_socket`
 # (host:port); each is the same probe as ours (exec, http.url, tcp).
@@ -82,7 +84,7 @@ LIVENESS_PROBES = ("exec", "http", "tcp", "log")
 # `healthcheck:` is the readiness check (dependents wait for `healthy`).
 HEALTHCHECK = Struct(
     {
-        "exec": Str(),
+        "exec": Str(sample="pg_isready"),
         "http": HTTP_PROBE,
         "tcp": TCP_PROBE,
         "log": Regex(),
@@ -94,6 +96,7 @@ HEALTHCHECK = Struct(
     },
     exclusive=PROBES,
     need_one=True,
+    sample={"http": {"port": 8000, "path": "/health"}, "interval": "5s"},
 )
 
 # `liveness:`: `retries` failures in a row end the run, and its restart policy decides.
@@ -116,15 +119,16 @@ STOP_COMMAND = Either(Str(), Struct({"command": Str(), "timeout": DURATION}, req
 SHUTDOWN = Struct({"command": Str(), "timeout": DURATION, "signal": Signal(*SIGNALS)})
 
 DEPENDENCY = Either(
-    Str(),
+    Str(sample="db"),
     Struct(
         {
-            "name": Str(),
+            "name": Str(sample="db"),
             "condition": Enum(*CONDITIONS),
             "restart": Bool(),
             "min": Int(1, MAX_REPLICAS),
         },
         required=("name",),
+        sample={"name": "db", "condition": "healthy"},
     ),
 )
 
@@ -135,14 +139,17 @@ RESTART = Either(
             "policy": Enum(*POLICIES),
             "max_restarts": Int(0),
             "backoff": Struct({"initial": DURATION, "max": DURATION, "reset_after": DURATION}),
-        }
+        },
+        sample={"policy": "on-failure", "max_restarts": 5},
     ),
 )
 
 DOCKER = Struct(
     {
-        "image": Matching(IMAGE_PATTERN, MAX_IMAGE, "an image reference", IMAGE_HINT),
-        "container": Str(),
+        "image": Matching(
+            IMAGE_PATTERN, MAX_IMAGE, "an image reference", IMAGE_HINT, sample="postgres:16"
+        ),
+        "container": Str(sample="my-db"),
         "volumes": ListOf(Str()),
         "network_mode": Str(),
     },
@@ -157,12 +164,13 @@ WATCH_ACTION = Matching(
     4096,
     "a watch action",
     f"write restart, signal:NAME ({', '.join(SIGNALS)}) or exec:COMMAND",
+    sample="restart",
 )
 WATCH = Either(
-    Str(),  # one glob
+    Str(sample="src/**/*.py"),  # one glob
     Struct(
         {
-            "paths": ListOf(Str(), scalar_ok=True),
+            "paths": ListOf(Str(sample="src/**/*.py"), scalar_ok=True),
             "exclude": ListOf(Str(), scalar_ok=True),
             "debounce": DURATION,
             "action": WATCH_ACTION,
@@ -174,13 +182,13 @@ WATCH = Either(
 
 PROCESS = Struct(
     {
-        "command": Str(),
-        "args": ListOf(Str()),
-        "cwd": Str(),
-        "env": MapOf(Str(), ENV_NAME_PATTERN, ENV_NAME_HINT),
-        "env_file": ListOf(Str(), scalar_ok=True),
+        "command": Str(sample="python app.py"),
+        "args": ListOf(Str(), sample=["python", "app.py"]),
+        "cwd": Str(sample="services/api"),
+        "env": MapOf(Str(sample="value"), ENV_NAME_PATTERN, ENV_NAME_HINT, key_sample="KEY"),
+        "env_file": ListOf(Str(sample=".env"), scalar_ok=True),
         "description": Str(),
-        "tags": ListOf(Str()),
+        "tags": ListOf(Str(sample="web")),
         "ports": ListOf(PORT),
         "stop_signal": Signal(*SIGNALS),
         "stop_timeout": DURATION,
@@ -214,9 +222,17 @@ PROCESS = Struct(
     exclusive=("command", "args"),
 )
 
-GROUP = Struct(
-    {"processes": ListOf(Str()), "description": Str(), "stop_order": ListOf(Str())},
-    required=("processes",),
+# A group is its mapping, or only its list of processes (`backend: [db, api]`).
+GROUP = ListOr(
+    "processes",
+    Struct(
+        {
+            "processes": ListOf(Str(), sample=["db", "api"]),
+            "description": Str(),
+            "stop_order": ListOf(Str(), sample=["api", "db"]),
+        },
+        required=("processes",),
+    ),
 )
 
 STEP_KINDS = (
@@ -232,7 +248,7 @@ STEP_KINDS = (
 )
 WAIT_FOR_CONDITIONS = ("running", "healthy", "log_ready", "completed_successfully", "port")
 WAIT_FOR = Struct(
-    {"process": Str(), "condition": Enum(*WAIT_FOR_CONDITIONS), "timeout": DURATION},
+    {"process": Str(sample="api"), "condition": Enum(*WAIT_FOR_CONDITIONS), "timeout": DURATION},
     required=("process", "condition"),
 )
 STEP_OUTCOMES = ("succeeded", "failed", "skipped")
@@ -255,8 +271,8 @@ STEP = Struct(
         "when": WHEN,
         "snippet": Str(),
         "args": MapOf(Str(), ENV_NAME_PATTERN, ENV_NAME_HINT),
-        "start": Str(),
-        "stop": Str(),
+        "start": Str(sample="api"),
+        "stop": Str(sample="api"),
         "restart": Str(),
         "group_start": Str(),
         "group_stop": Str(),
@@ -290,7 +306,7 @@ SNIPPET_ARG = Struct(
 )
 SNIPPET = Struct(
     {
-        "command": Str(),
+        "command": Str(sample="python manage.py migrate"),
         "description": Str(),
         "context": Enum("local", "docker"),
         "container": Str(),
@@ -310,11 +326,11 @@ EVENTS = Struct({"buffer": Int(1, 1_000_000), "subscriber_queue": Int(1, 1_000_0
 CONFIG = Struct(
     {
         "version": Int(1, 1),
-        "vars": MapOf(Str(), ENV_NAME_PATTERN, ENV_NAME_HINT),
-        "processes": MapOf(PROCESS, NAME_PATTERN, NAME_HINT),
-        "groups": MapOf(GROUP, NAME_PATTERN, NAME_HINT),
-        "recipes": MapOf(RECIPE, NAME_PATTERN, NAME_HINT),
-        "snippets": MapOf(SNIPPET, NAME_PATTERN, NAME_HINT),
+        "vars": MapOf(Str(sample="8000"), ENV_NAME_PATTERN, ENV_NAME_HINT, key_sample="PORT"),
+        "processes": MapOf(PROCESS, NAME_PATTERN, NAME_HINT, key_sample="api"),
+        "groups": MapOf(GROUP, NAME_PATTERN, NAME_HINT, key_sample="backend"),
+        "recipes": MapOf(RECIPE, NAME_PATTERN, NAME_HINT, key_sample="deploy"),
+        "snippets": MapOf(SNIPPET, NAME_PATTERN, NAME_HINT, key_sample="migrate"),
         "logs": LOGS,
         "events": EVENTS,
     },

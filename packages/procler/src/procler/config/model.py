@@ -68,6 +68,10 @@ class StopCommand:
     command: str
     timeout: float | None = None  # None: the process's stop_timeout
 
+    def bound(self, stop_timeout: float) -> float:
+        """Seconds the command and the end it brings are given."""
+        return stop_timeout if self.timeout is None else self.timeout
+
 
 @dataclass(frozen=True)
 class Dependency:

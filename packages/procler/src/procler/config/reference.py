@@ -18,6 +18,7 @@ from procler.config.specs import (
     Enum,
     Int,
     ListOf,
+    ListOr,
     MapOf,
     Matching,
     Regex,
@@ -53,6 +54,8 @@ def of(spec: Spec) -> dict[str, Any]:
         return {"anyOf": [of(spec.each), listed]} if spec.scalar_ok else listed
     if isinstance(spec, Either):
         return {"anyOf": [of(spec.scalar), of(spec.mapping)]}
+    if isinstance(spec, ListOr):
+        return {"anyOf": [of(spec.listed), of(spec.mapping)]}
     return _scalar(spec)
 
 

@@ -29,6 +29,9 @@ class TimeZoneName(Str):
     what = "an IANA time zone"
     description = "an IANA time zone such as Europe/Berlin (default: the machine's local zone)"
 
+    def derived_example(self) -> Any:
+        return "Europe/Berlin"
+
     def parse(self, node: YNode) -> Any:
         return check_zone(node.text)
 
@@ -39,10 +42,10 @@ class Interval(Duration):
 
 
 SCHEDULE = Either(
-    CronText(),
+    CronText(sample="*/5 * * * *"),
     Struct(
         {
-            "cron": CronText(),
+            "cron": CronText(sample="*/5 * * * *"),
             "interval": Interval(),
             "timezone": TimeZoneName(),
             "run_on_start": Bool(),

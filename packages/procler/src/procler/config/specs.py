@@ -3,6 +3,11 @@
 Checks never stop at the first problem: a spec records a finding (with the node's line and
 column and its YAML path) and returns INVALID, and the walk carries on with the siblings.
 Defaults are not repeated here: absent keys stay absent and the model's defaults apply.
+
+Each spec also gives an example of a value it accepts (`example()`: derived from its shape,
+or the `sample` the table gives it), so a value of the wrong shape is answered with the
+shape expected, as a line of YAML (`groups.backend: {processes: [db, api]}`), instead of
+leaving the reader to look it up in the schema.
 """
 
 from __future__ import annotations
@@ -49,10 +54,39 @@ def pitfall_note(node: YNode) -> str:
     return ""
 
 
+_PLAIN = re.compile(r"[A-Za-z0-9_./-][A-Za-z0-9_ ./@*:-]*")  # no quotes needed
+
+
+def flow(value: Any) -> str:
+    """A value as one line of flow-style YAML (for suggestions)."""
+    if isinstance(value, dict):
+        return "{" + ", ".join(f"{k}: {flow(v)}" for k, v in value.items()) + "}"
+    if isinstance(value, list):
+        return "[" + ", ".join(flow(v) for v in value) + "]"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    text = str(value)
+    plain = _PLAIN.fullmatch(text) and not text.endswith((":", " ")) and ": " not in text
+    return text if plain else '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+
+def shown(path: str, value: Any) -> str:
+    """`path: value` as a suggestion shows it."""
+    return f"{path}: {flow(value)}" if path else flow(value)
+
+
 class Spec:
     """Checks a node at a path; records findings; returns the value or INVALID."""
 
     what = "a value"
+    sample: Any = None  # the example shown for this value (None: derived from its shape)
+
+    def example(self) -> Any:
+        """A value this spec accepts, as plain data (for suggestions)."""
+        return self.sample if self.sample is not None else self.derived_example()
+
+    def derived_example(self) -> Any:
+        return "VALUE"
 
     def check(self, node: YNode, path: str, findings: Findings) -> Any:
         findings.mark(path, node)
@@ -65,10 +99,10 @@ class Spec:
     def convert(self, node: YNode, path: str, findings: Findings) -> Any:
         raise NotImplementedError
 
-    def expected(self, node: YNode) -> Invalid:
+    def expected(self, node: YNode, path: str) -> Invalid:
         return Invalid(
             f"expected {self.what}, got {node.describe()}{pitfall_note(node)}",
-            f"write {self.what} here",
+            f"write {self.what} here, e.g. {shown(path, self.example())}",
         )
 
 
@@ -77,7 +111,7 @@ class Scalar(Spec):
 
     def convert(self, node: YNode, path: str, findings: Findings) -> Any:
         if node.kind != "scalar" or node.is_null:
-            raise self.expected(node)
+            raise self.expected(node, path)
         return self.parse(node)
 
     def parse(self, node: YNode) -> Any:
@@ -88,12 +122,21 @@ class Str(Scalar):
     what = "a string"
     description = ""  # what the text must be, for the reference (when it has a form)
 
+    def __init__(self, sample: str | None = None) -> None:
+        self.sample = sample
+
+    def derived_example(self) -> Any:
+        return "TEXT"
+
 
 class Matching(Scalar):
     """Text of a fixed form (our own pattern, bounded in length first)."""
 
-    def __init__(self, pattern: str, longest: int, what: str, hint: str) -> None:
+    def __init__(
+        self, pattern: str, longest: int, what: str, hint: str, sample: str | None = None
+    ) -> None:
         self.pattern, self.longest, self.what, self.hint = re.compile(pattern), longest, what, hint
+        self.sample = sample
 
     def parse(self, node: YNode) -> Any:
         if len(node.text) > self.longest or not self.pattern.fullmatch(node.text):
@@ -103,6 +146,9 @@ class Matching(Scalar):
 
 class Regex(Scalar):
     what = "a regular expression"
+
+    def derived_example(self) -> Any:
+        return "ready"
 
     def parse(self, node: YNode) -> Any:
         try:
@@ -118,8 +164,13 @@ class Regex(Scalar):
 class Int(Scalar):
     what = "an integer"
 
-    def __init__(self, low: int | None = None, high: int | None = None) -> None:
-        self.low, self.high = low, high
+    def __init__(
+        self, low: int | None = None, high: int | None = None, sample: int | None = None
+    ) -> None:
+        self.low, self.high, self.sample = low, high, sample
+
+    def derived_example(self) -> Any:
+        return max(1, self.low or 0) if self.high is None or self.high >= 1 else self.low
 
     def parse(self, node: YNode) -> Any:
         text = node.text.replace("_", "")
@@ -130,7 +181,7 @@ class Int(Scalar):
                 f"write the number without the leading zero (e.g. {text.lstrip('0') or '0'})",
             )
         if not _DECIMAL.fullmatch(text):
-            raise self.expected(node)
+            raise self.expected(node, "")
         value = int(_bounded_digits(text))
         if (self.low is not None and value < self.low) or (
             self.high is not None and value > self.high
@@ -153,6 +204,9 @@ def _bounded_digits(digits: str) -> str:
 class Bool(Scalar):
     what = "true or false"
 
+    def derived_example(self) -> Any:
+        return True
+
     def parse(self, node: YNode) -> Any:
         lowered = node.text.lower()
         if node.plain and lowered in ("true", "false"):
@@ -164,6 +218,9 @@ class Bool(Scalar):
 
 class Duration(Scalar):
     what = "a duration"
+
+    def derived_example(self) -> Any:
+        return "10s"
 
     def parse(self, node: YNode) -> Any:
         try:
@@ -179,6 +236,9 @@ class Size(Scalar):
 
     def __init__(self, low: int = 0, low_text: str = "0") -> None:
         self.low, self.low_text = low, low_text
+
+    def derived_example(self) -> Any:
+        return "10MB"
 
     def parse(self, node: YNode) -> Any:
         match = _SIZE.fullmatch(node.text.strip())
@@ -196,6 +256,9 @@ class Enum(Scalar):
     def __init__(self, *choices: str) -> None:
         self.choices = choices
         self.what = "one of " + ", ".join(choices)
+
+    def derived_example(self) -> Any:
+        return self.choices[0]
 
     def parse(self, node: YNode) -> Any:
         if node.text in self.choices:
@@ -217,16 +280,22 @@ class Signal(Enum):
 
 
 class ListOf(Spec):
-    def __init__(self, each: Spec, *, scalar_ok: bool = False) -> None:
+    def __init__(
+        self, each: Spec, *, scalar_ok: bool = False, sample: list[Any] | None = None
+    ) -> None:
         self.each = each
         self.scalar_ok = scalar_ok  # a single scalar stands for a one-item list
-        self.what = f"a list of {each.what.removeprefix('a ').removeprefix('an ')}s"
+        self.what = f"a list (each {each.what})"
+        self.sample = sample
+
+    def derived_example(self) -> Any:
+        return [self.each.example()]
 
     def convert(self, node: YNode, path: str, findings: Findings) -> Any:
         if self.scalar_ok and node.kind == "scalar" and not node.is_null:
             return [self.each.check(node, path, findings)]
         if node.kind != "seq":
-            raise self.expected(node)
+            raise self.expected(node, path)
         return [self.each.check(n, item(path, i), findings) for i, n in enumerate(node.items)]
 
 
@@ -260,17 +329,23 @@ def _unique_pairs(node: YNode, path: str, findings: Findings) -> list[tuple[str,
 class MapOf(Spec):
     """A mapping from names (checked against `key_pattern`) to values of one spec."""
 
-    def __init__(self, each: Spec, key_pattern: str = "", key_hint: str = "") -> None:
+    def __init__(
+        self, each: Spec, key_pattern: str = "", key_hint: str = "", key_sample: str = "NAME"
+    ) -> None:
         self.each = each
         self.key_pattern = re.compile(key_pattern) if key_pattern else None
         self.key_hint = key_hint
+        self.key_sample = key_sample
         self.what = "a mapping"
+
+    def derived_example(self) -> Any:
+        return {self.key_sample: self.each.example()}
 
     def convert(self, node: YNode, path: str, findings: Findings) -> Any:
         if node.is_null:
             return {}
         if node.kind != "map":
-            raise self.expected(node)
+            raise self.expected(node, path)
         out: dict[str, Any] = {}
         for key, key_node, value in _unique_pairs(node, path, findings):
             sub = child(path, key)
@@ -293,15 +368,22 @@ class Struct(Spec):
         required: tuple[str, ...] = (),
         exclusive: tuple[str, ...] = (),
         need_one: bool = False,
+        sample: dict[str, Any] | None = None,
     ) -> None:
+        self.sample = sample
         self.fields = fields
         self.required = required
         self.exclusive = exclusive  # at most one of these keys (exactly one with need_one)
         self.need_one = need_one
 
+    def derived_example(self) -> Any:
+        """Its required keys; else the first of the keys it needs one of; else its first."""
+        keys = list(self.required) or list(self.exclusive[:1]) or list(self.fields)[:1]
+        return {key: self.fields[key].example() for key in keys}
+
     def convert(self, node: YNode, path: str, findings: Findings) -> Any:
         if node.kind != "map":
-            raise self.expected(node)
+            raise self.expected(node, path)
         out: dict[str, Any] = {}
         for key, key_node, value in _unique_pairs(node, path, findings):
             sub = child(path, key)
@@ -312,7 +394,8 @@ class Struct(Spec):
             out[key] = spec.check(value, sub, findings)
         for key in self.required:
             if key not in out:
-                findings.on(node, path, f"missing required key {key!r}", f"add {key}: ...")
+                example = shown(key, self.fields[key].example())
+                findings.on(node, path, f"missing required key {key!r}", f"add {example}")
         chosen = [k for k in self.exclusive if k in out]
         if len(chosen) > 1:
             findings.on(
@@ -322,11 +405,13 @@ class Struct(Spec):
                 f"keep only one of {', '.join(self.exclusive)}",
             )
         elif self.need_one and not chosen:
+            first = self.exclusive[0]
             findings.on(
                 node,
                 path,
                 f"needs one of {', '.join(self.exclusive)}",
-                f"add one of {', '.join(self.exclusive)}",
+                f"add one of {', '.join(self.exclusive)}, e.g. "
+                f"{shown(path, {first: self.fields[first].example()})}",
             )
         return out
 
@@ -342,9 +427,47 @@ class Either(Spec):
         self.scalar, self.mapping = scalar, mapping
         self.what = f"{scalar.what} or a mapping"
 
+    def derived_example(self) -> Any:
+        return self.mapping.example()  # the whole shape; the shorthand is in `what`
+
+    def expected(self, node: YNode, path: str) -> Invalid:
+        return Invalid(
+            f"expected {self.what}, got {node.describe()}{pitfall_note(node)}",
+            f"write {self.what} here, e.g. {shown(path, self.scalar.example())} or "
+            f"{shown(path, self.mapping.example())}",
+        )
+
     def convert(self, node: YNode, path: str, findings: Findings) -> Any:
         if node.kind == "map":
             return self.mapping.convert(node, path, findings)
         if node.kind == "seq":
-            raise self.expected(node)
+            raise self.expected(node, path)
         return self.scalar.convert(node, path, findings)
+
+
+class ListOr(Spec):
+    """A mapping, or a list standing for it (the list is the value of `key`), e.g. a group:
+    `backend: [db, api]` is `backend: {processes: [db, api]}`."""
+
+    def __init__(self, key: str, mapping: Struct) -> None:
+        self.key, self.mapping = key, mapping
+        self.listed = mapping.fields[key]
+        self.what = f"{self.listed.what} or a mapping"
+
+    def derived_example(self) -> Any:
+        return self.mapping.example()
+
+    def expected(self, node: YNode, path: str) -> Invalid:
+        return Invalid(
+            f"expected {self.what}, got {node.describe()}{pitfall_note(node)}",
+            f"write {self.what} here, e.g. {shown(path, self.listed.example())} or "
+            f"{shown(path, self.mapping.example())}",
+        )
+
+    def convert(self, node: YNode, path: str, findings: Findings) -> Any:
+        if node.kind == "map":
+            return self.mapping.convert(node, path, findings)
+        if node.kind == "seq":
+            # read as the mapping it stands for: later checks name its entries by that path
+            return {self.key: self.listed.check(node, child(path, self.key), findings)}
+        raise self.expected(node, path)

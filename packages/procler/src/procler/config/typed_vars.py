@@ -12,7 +12,7 @@ from dataclasses import replace
 from procler.config.build import resolve_vars
 from procler.config.findings import Findings, child, item
 from procler.config.replicas import Templates, per_instance, with_placeholders
-from procler.config.specs import Either, ListOf, MapOf, Regex, Spec, Str, Struct
+from procler.config.specs import Either, ListOf, ListOr, MapOf, Regex, Spec, Str, Struct
 from procler.config.substitute import SubstitutionError, chain_lookup, substitute
 from procler.config.yaml_nodes import YNode
 
@@ -51,6 +51,9 @@ def substitute_typed(
     elif isinstance(spec, Either):
         chosen: Spec = spec.mapping if node.kind == "map" else spec.scalar
         substitute_typed(chosen, node, path, lookup, findings, templates)
+    elif isinstance(spec, ListOr):
+        listed: Spec = spec.mapping if node.kind == "map" else spec.listed
+        substitute_typed(listed, node, path, lookup, findings, templates)
     elif node.kind == "scalar" and "${" in node.text and not isinstance(spec, Str | Regex):
         look = lookup
         if per_instance(node.text):

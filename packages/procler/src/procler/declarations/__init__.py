@@ -59,4 +59,5 @@ APP = App(
     description="Supervise a project's development processes; every command answers JSON.",
     commands=COMMANDS,
     global_args=GLOBAL_ARGS,
+    terms="procler.recipe_states:GLOSSARY",  # with states' ready: imported when asked
 )

@@ -3,7 +3,6 @@ remove, list, help-llm): their declarations. They run in the CLI process (procle
 procler.cli.definitions, procler.cli.guide)."""
 
 from agentcli.commands import Arg, Command
-from agentcli.errors import ConditionNotMet
 from agentcli.skill_command import ChangedFileError
 from procler.errors import (
     ConfigExists,
@@ -76,11 +75,13 @@ CONFIG_COMMANDS: "tuple[Command, ...]" = (
     ),
     Command(
         "config validate",
-        "check the config; exit 1 with every finding (file, line, column, path) when invalid",
+        "check the config; CONFIG_INVALID (exit 2, as every command answers for this file) "
+        "with every finding (file, line, column, path, and a suggestion showing the shape "
+        "expected as YAML) when invalid",
         HANDLERS + "validate",
         read_only=True,
         examples=("procler config validate", "procler --config other.yaml config validate"),
-        errors=(ConfigNotFound, ConditionNotMet),
+        errors=(ConfigNotFound, ConfigInvalid),
         output={
             "type": "object",
             "properties": {
@@ -103,7 +104,9 @@ CONFIG_COMMANDS: "tuple[Command, ...]" = (
     ),
     Command(
         "config explain",
-        "say in plain language what the config runs, where, in which order, and how health is checked",
+        "say in plain language what the config runs, where, in which order, how health is "
+        "checked and when it restarts (each sentence from the spec the supervisor runs), with "
+        "hints on what is valid but likely wrong",
         HANDLERS + "explain",
         read_only=True,
         examples=("procler config explain",),
@@ -112,6 +115,12 @@ CONFIG_COMMANDS: "tuple[Command, ...]" = (
             "type": "object",
             "properties": {
                 "paragraph": {"type": "string"},
+                "hints": {
+                    "type": "array",
+                    "description": "what is valid but likely wrong, e.g. a process waiting "
+                    "only for `started` on one with a health check: process, dependency, hint",
+                    "items": {"type": "object"},
+                },
                 "start_order": {
                     "type": "array",
                     "description": "levels; processes in one level can start together",
@@ -225,15 +234,30 @@ CONFIG_COMMANDS: "tuple[Command, ...]" = (
     ),
     Command(
         "help-llm",
-        "a compact guide for an agent: every command, common workflows, error codes, exit codes",
+        "a compact guide for an agent (at most 8 KB): workflows, every command in a line, exit "
+        "codes and how to get more; COMMAND: one command's details; --full: every usage and "
+        "error code",
         GUIDE + "help_llm",
         read_only=True,
-        examples=("procler help-llm",),
+        args=(
+            Arg(
+                "command",
+                "a command to describe: usage, arguments, examples, errors, output",
+                multiple=True,
+            ),
+            Arg("--full", "every command's usage and every error code", type="boolean"),
+        ),
+        examples=("procler help-llm", "procler help-llm group start", "procler help-llm --full"),
         output={
             "type": "object",
             "properties": {
-                "commands": {"type": "array", "items": {"type": "object"}},
+                "commands": {
+                    "type": ["object", "array"],
+                    "description": "name -> first clause of its summary (with --full: usage "
+                    "and summary of each)",
+                },
                 "workflows": {"type": "array", "items": {"type": "object"}},
+                "more": {"type": "string", "description": "how to get the details"},
                 "errors": {"type": "array", "items": {"type": "object"}},
                 "exit_codes": {"type": "object"},
             },

@@ -37,6 +37,7 @@ RELOAD_OUTPUT = {
         "unchanged": NAMES,
         "restarted": NAMES,
         "started": NAMES,
+        "armed": {**NAMES, "description": "scheduled processes whose schedule it armed"},
         "stopped": NAMES,
         "failed": {"type": "array", "description": "name and error of each that did not start"},
         "dry_run": {"type": "boolean"},
@@ -47,9 +48,11 @@ RELOAD_OUTPUT = {
 DAEMON_COMMANDS: "tuple[Command, ...]" = (
     Command(
         "reload",
-        "apply the changed config now: restart only the processes whose definition changed "
-        "(in dependency order), start added ones that should run, stop removed ones; answers "
-        "the diff. A broken config is refused whole and nothing changes",
+        "apply the changed config now, leaving every process where `up` of the new config "
+        "would: restart only the processes whose definition changed (in dependency order), "
+        "start the added ones that should run (asked to, taking a running one's place, or the "
+        "stack is up) and arm their schedules, stop removed ones; answers the diff with "
+        "started, armed and stopped. A broken config is refused whole and nothing changes",
         IF_RUNNING,
         args=(Arg("--dry-run", "answer the diff without applying it", type="boolean"),),
         examples=("procler reload", "procler reload --dry-run"),
@@ -67,7 +70,8 @@ DAEMON_COMMANDS: "tuple[Command, ...]" = (
     ),
     Command(
         "daemon stop",
-        "stop every process cleanly, then the supervisor",
+        "stop every process cleanly, then the supervisor; the session ends (the next `up` "
+        "runs the one-shots again)",
         IF_RUNNING,
         destructive=True,
         examples=("procler daemon stop",),
@@ -129,6 +133,15 @@ DAEMON_COMMANDS: "tuple[Command, ...]" = (
                 "listening": {"type": "boolean"},
                 "url": {"type": "string"},
                 "token_file": {"type": "string", "description": "the bearer token's file (0600)"},
+                "token_allows": {
+                    "type": "string",
+                    "description": "what the token lets its holder do (read only, or all)",
+                },
+                "example": {
+                    "type": "string",
+                    "description": "a working request: curl with the token read from its file",
+                },
+                "openapi": {"type": "string", "description": "the OpenAPI 3.1 document's URL"},
                 "read_only": {"type": "boolean"},
                 "allowed_hosts": {"type": "array", "items": {"type": "string"}},
                 "mcp": {"type": ["string", "null"]},

@@ -14,10 +14,17 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     pass
 
+RUN_HELP = (
+    "which runs: current (the default: the run going on; between runs, e.g. a scheduled "
+    "process waiting for its next slot or a process that ended, its last run), previous "
+    "(the one before), last-failed (the newest crashed run), N, or all"
+)
 LOGS_COMMANDS: "tuple[Command, ...]" = (
     Command(
         "logs",
-        "a process's output lines (stdout and stderr, every run) with filters; --follow streams NDJSON",
+        "a process's output lines (stdout and stderr) of its current run by default (between "
+        "runs, e.g. a scheduled process waiting for its next slot: its last run; --run "
+        "all for every run), with filters; --follow streams NDJSON",
         "procler.cli.logs:show",
         read_only=True,
         args=(
@@ -36,7 +43,7 @@ LOGS_COMMANDS: "tuple[Command, ...]" = (
             Arg("--grep", "only lines matching this regular expression"),
             Arg(
                 "--run",
-                "which runs: current, previous, last-failed (the newest crashed run), N or all",
+                RUN_HELP,
                 default="current",
             ),
             Arg(

@@ -67,15 +67,18 @@ PROCESS = {
     "type": "object",
     "description": "one process: name, status, context, pid (the program's; shell: true when "
     "a shell runs it), started_at, uptime_seconds, run, restarts, exit_code, last_exit, desired, "
-    "dependency_down and why (a dependency died or was stopped; or why an autostart: false "
+    "dependency_down, dependency_path and why (a dependency died or was stopped, directly or "
+    "further down the chain: the root cause, and the path to it; or why an autostart: false "
     "process does not run), source, tags, namespaces, "
     "replica_of (an instance of a process with replicas: that process), memory_rss_bytes, "
     "cpu_percent, linux_state (local) or docker (docker) (pid, memory, CPU and linux_state from "
-    "a /proc sample at most 1 s old, new at each transition), health (the readiness check's verdict, with a healthcheck), "
-    "liveness (the liveness check's, with liveness:), "
-    "log_ready (with a ready_log_line), stdin: true (with stdin: true: `send` writes to it), watch (with watch:: state armed|disarmed|suspended, "
-    "triggers, last_trigger, suspended_by); config_reloaded when this command took up a "
-    "changed config",
+    "a /proc sample at most 1 s old, new at each transition), health (the readiness check's "
+    "verdict, with a healthcheck), liveness (the liveness check's, with liveness:), "
+    "log_ready (with a ready_log_line), stdin: true (with stdin: true: `send` writes to it), "
+    "watch (with watch:: state armed|disarmed|suspended, "
+    "triggers, last_trigger, suspended_by), previous_run (after the supervisor was killed: its "
+    "run from the dead supervisor, still ending: pids, since, stop_signal, stop_timeout; no run "
+    "starts before it ended); config_reloaded when this command took up a changed config",
 }
 PROCESSES = {"type": "object", "properties": {"processes": {"type": "array", "items": PROCESS}}}
 
@@ -88,6 +91,13 @@ START_ARGS = (
         default="60s",
     ),
 )
+# A one-shot that completed in this session (until `down` or `daemon stop`) with the same
+# definition is not run again by start or up, as a dependency or named.
+RERUN = Arg(
+    "--rerun",
+    "run again one-shots that completed in this session with the same definition",
+    type="boolean",
+)
 # How a one-off command (exec, a snippet) can fail.
 EXEC_ERRORS = (CommandFailed, Timeout, StartFailed, DockerUnavailable, ContainerNotFound)
 GROUP = Arg("name", "group name (see `procler group list`)", required=True)
@@ -96,16 +106,28 @@ GROUP_ERRORS = (*SUPERVISED, GroupNotFound, ProcessNotFound)
 PROCESS_COMMANDS: "tuple[Command, ...]" = (
     Command(
         "start",
-        "start a process (or --all) after what it depends on; a running one is left as it is",
+        "start a process (or --all) after what it depends on; a running one is left as it is, "
+        "and so is everything else then; a one-shot that completed in this session (until "
+        "`down` or `daemon stop`) with the same definition is not run again (--rerun)",
         FORWARD,
-        args=(NAME, ALL, *START_ARGS),
-        examples=("procler start api", "procler start worker --no-deps", "procler start --all"),
+        args=(NAME, ALL, *START_ARGS, RERUN),
+        examples=(
+            "procler start api",
+            "procler start worker --no-deps",
+            "procler start --all",
+            "procler start migrate --rerun",
+        ),
         errors=(*SUPERVISED, *STARTING, ProcessNotFound, DependencyFailed, NamespaceNotFound),
-        output={"anyOf": [PROCESS, PROCESSES], "description": "adds already_running, dependencies"},
+        output={
+            "anyOf": [PROCESS, PROCESSES],
+            "description": "adds already_running, already_completed (a one-shot not run again), "
+            "dependencies",
+        },
     ),
     Command(
         "stop",
-        "stop a process (or --all): stop_signal to its group, SIGKILL after stop_timeout",
+        "stop a process (or --all): stop_signal to its group, SIGKILL after stop_timeout; "
+        "only what is named stops (dependents_running lists what still runs that needs it)",
         IF_RUNNING,
         destructive=True,
         args=(
@@ -115,7 +137,11 @@ PROCESS_COMMANDS: "tuple[Command, ...]" = (
         ),
         examples=("procler stop api", "procler stop db --with-dependents", "procler stop --all"),
         errors=(*SUPERVISED, *FROM_DISK, DockerUnavailable),
-        output={"anyOf": [PROCESS, PROCESSES], "description": "adds already_stopped"},
+        output={
+            "anyOf": [PROCESS, PROCESSES],
+            "description": "adds already_stopped; for NAME, dependents_running: the processes "
+            "still running that depend on it (directly or not), which go on without it",
+        },
     ),
     Command(
         "restart",
@@ -214,14 +240,15 @@ PROCESS_COMMANDS: "tuple[Command, ...]" = (
     Command(
         "up",
         "start every process in dependency order (parallel where independent); a one-shot "
-        "that completed in this supervisor's life with the same definition is not run again; "
+        "that completed in this session (until `down` or `daemon stop`) with the same "
+        "definition is not run again; "
         "--wait: answer once every process is healthy (or running, without a check) or "
         "completed, exit 1 naming the one that is not",
         FORWARD,
         args=(
             *START_ARGS[1:],
             NAMESPACES,
-            Arg("--rerun", "run completed one-shots again", type="boolean"),
+            RERUN,
             Arg(
                 "--wait",
                 "wait until the whole stack is ready (bounded by --timeout)",
@@ -295,8 +322,8 @@ PROCESS_COMMANDS: "tuple[Command, ...]" = (
     Command(
         "why",
         "why a process is or is not running: desired state, each dependency and whether it "
-        "holds, last exit and stderr, restart budget, what it waits for, the verdicts of its "
-        "readiness (health) and liveness checks",
+        "holds, the dependency down at the root of its chain, last exit and stderr, restart "
+        "budget, what it waits for, the verdicts of its readiness (health) and liveness checks",
         FORWARD,
         read_only=True,
         args=(Arg("name", "process name", required=True),),
@@ -306,6 +333,11 @@ PROCESS_COMMANDS: "tuple[Command, ...]" = (
             "type": "object",
             "properties": {
                 "why": {"type": "string"},
+                "dependency_down": {
+                    "type": ["object", "null"],
+                    "description": "the dependency down at the root of the chain: name, path "
+                    "(this process -> ... -> it)",
+                },
                 "dependencies": {"type": "array"},
                 "waiting_for": {"type": "array"},
                 "last_exit": {"type": ["object", "null"]},
@@ -318,7 +350,8 @@ PROCESS_COMMANDS: "tuple[Command, ...]" = (
     ),
     Command(
         "down",
-        "stop every process, dependents first",
+        "stop every process, dependents first, and end the session: the next `up` runs the "
+        "one-shots again",
         IF_RUNNING,
         destructive=True,
         examples=("procler down",),
@@ -327,7 +360,8 @@ PROCESS_COMMANDS: "tuple[Command, ...]" = (
     ),
     Command(
         "group start",
-        "start a group's members and what they depend on, in dependency order",
+        "start a group's members and what they depend on, in dependency order and in the "
+        "group's list order (each once the one listed before it has started, as Procler 0.3)",
         FORWARD,
         args=(GROUP, START_ARGS[1]),
         examples=("procler group start backend",),

@@ -7,6 +7,7 @@ from procler.declarations.processes import FORWARD, GROUP_ERRORS, SUPERVISED
 from procler.errors import (
     RecipeChanged,
     RecipeFailed,
+    RecipeInterrupted,
     RecipeNotFound,
     RecipeRunning,
     RunNotFound,
@@ -32,11 +33,12 @@ STEP = {
 }
 RUN = {
     "type": "object",
-    "description": f"run_id, recipe, definition_hash, status ({', '.join(rs.RUN_STATUSES)}), "
-    "started_at, ended_at, error, interrupted_step, steps",
+    "description": f"run_id, recipe, definition_hash, status ({', '.join(rs.RUN_STATUSES)}: "
+    "see `terms` in `procler capabilities`), started_at, ended_at, error, interrupted_step, "
+    "steps",
     "properties": {"steps": {"type": "array", "items": STEP}},
 }
-RUN_ERRORS = (*GROUP_ERRORS, RecipeNotFound, RecipeRunning, RecipeFailed)
+RUN_ERRORS = (*GROUP_ERRORS, RecipeNotFound, RecipeRunning, RecipeFailed, RecipeInterrupted)
 
 RECIPE_COMMANDS: "tuple[Command, ...]" = (
     Command(
@@ -73,8 +75,9 @@ RECIPE_COMMANDS: "tuple[Command, ...]" = (
             ),
             Arg(
                 "--dry-run",
-                "the plan: each step with what it would do given the current status "
-                "(status planned); runs and writes nothing",
+                "the plan: the steps played in order on a model of the stack, each with what "
+                "it would do after the steps before it (and runs_one_shots: the one-shots a "
+                "start would run); runs and writes nothing",
                 type="boolean",
             ),
             REPLY,

@@ -141,8 +141,9 @@ class HealthProber:
         delay = FIRST_DELAY[kind]
         while True:
             if kind == "log" and self.status != states.HEALTH_HEALTHY:
-                # No polling needed: wake as soon as the line arrives (or the period ends).
-                await self.clock.wait(self._log_matched, delay)
+                # No polling needed: wake as soon as the line arrives, or when its absence
+                # counts as a failure (so it turns unhealthy at states.unhealthy_after).
+                await self.clock.wait(self._log_matched, self._until_counted())
             self._printed.clear()
             await self._check_once()
             if self.status == states.HEALTH_HEALTHY or self.passes:
@@ -168,6 +169,11 @@ class HealthProber:
         except Exception as exc:  # noqa: BLE001 - a broken probe is a failed check
             ok, output = False, f"probe error: {type(exc).__name__}: {exc}"
         self._record(ok, output)
+
+    def _until_counted(self) -> float:
+        """Seconds until a failure would count (past start_period and the next interval)."""
+        counts_at = max(self._next_count_at, self._run_started + self.check.start_period)
+        return max(0.0, counts_at - self.clock.monotonic())
 
     def _record(self, ok: bool, output: str) -> None:
         now = self.clock.time()

@@ -17,7 +17,7 @@ from typing import Any
 from agentcli.errors import AgentError
 from procler import states
 from procler.config.model import Dependency, ProcessSpec
-from procler.contexts.base import OutputBatch, RunningProcess
+from procler.contexts.base import OutputBatch, RunningProcess, signal_number
 from procler.supervisor.clock import Clock
 from procler.supervisor.event_bus import EventBus
 from procler.supervisor.output_log import OutputLog
@@ -91,7 +91,12 @@ class RuntimeHost:
 
     def _save(self, runtime: ProcessRuntime) -> None:
         self.store.save_process(
-            runtime.name, runtime.desired, runtime.run, runtime.restarts, runtime.last_exit
+            runtime.name,
+            runtime.desired,
+            runtime.run,
+            runtime.restarts,
+            runtime.last_exit,
+            runtime.completed_hash,
         )
 
     def health(self, runtime: ProcessRuntime, src: str, dst: str, reason: str) -> None:
@@ -108,18 +113,19 @@ class RuntimeHost:
         # the current run from the previous one, and a start can take long to settle.
         self._save(runtime)
         spec = runtime.spec
-        stop = spec.stop_command
+        command = spec.stop_command
         register(
             self.sentinel,
             proc,
             spec.context == "local",
+            (signal_number(spec.stop_signal), spec.stop_timeout),
             None
-            if stop is None
+            if command is None
             else {
-                "command": stop.command,
+                "command": command.command,
                 "cwd": spec.cwd,
                 "env": self.environment(spec),
-                "timeout": spec.stop_timeout if stop.timeout is None else stop.timeout,
+                "timeout": command.bound(spec.stop_timeout),
             },
         )
         self.output_log.prepare(runtime.name)
@@ -134,16 +140,26 @@ class RuntimeHost:
 
     # -- dependencies ---------------------------------------------------------------------
 
-    def dependency_down(self, runtime: ProcessRuntime) -> tuple[str, str] | None:
-        """(name, why) of the first dependency that died or was stopped, while runtime runs
-        or should run; None otherwise."""
+    def dependency_down(self, runtime: ProcessRuntime) -> tuple[str, str, list[str]] | None:
+        """(name, why, path) of the dependency that died or was stopped, while runtime runs
+        or should run: a direct one first, else the first found further down the chain
+        (path: runtime -> ... -> name, the root cause); None when none is down. A one-shot
+        that completed is not down, and what it depended on no longer matters."""
+        return self._down_below(runtime, [runtime.name])
+
+    def _down_below(
+        self, runtime: ProcessRuntime, path: list[str]
+    ) -> tuple[str, str, list[str]] | None:
         if runtime.status in states.AT_REST and runtime.desired != states.DESIRED_RUNNING:
             return None
+        chain = "" if len(path) == 1 else f" ({' -> '.join(path)} -> "
         for dep in runtime.spec.depends_on:
             if dep.min is not None:
-                down = self._too_few_up(runtime, dep)
-                if down is not None:
-                    return down
+                few = self._too_few_up(runtime, dep)
+                if few is not None:
+                    via = chain and f"{chain}{few[0]})"
+                    why = f"{few[1]}; {runtime.name} needs them {dep.condition}{via}"
+                    return few[0], why, [*path, few[0]]
                 continue
             other = self.runtimes.get(dep.name)
             if other is not None and states.dependency_down(dep.condition, other.status):
@@ -153,7 +169,16 @@ class RuntimeHost:
                     else None
                 )
                 why = f"{dep.name} is {other.status}" + (f" ({reason})" if reason else "")
-                return dep.name, f"{why}; {runtime.name} needs it {dep.condition}"
+                why += f"; {runtime.name} needs it {dep.condition}" + (
+                    chain and f"{chain}{dep.name})"
+                )
+                return dep.name, why, [*path, dep.name]
+        for dep in runtime.spec.depends_on:
+            other = self.runtimes.get(dep.name)
+            if other is not None and dep.name not in path:
+                found = self._down_below(other, [*path, dep.name])
+                if found is not None:
+                    return found
         return None
 
     def _too_few_up(self, runtime: ProcessRuntime, dep: Dependency) -> tuple[str, str] | None:
@@ -163,10 +188,7 @@ class RuntimeHost:
         statuses = [rt.status for n in members if (rt := self.runtimes.get(n)) is not None]
         if not states.enough_down(dep.condition, statuses, dep.min or len(members)):
             return None
-        return (
-            base,
-            f"fewer than {dep.min} of {base}'s instances are up; {runtime.name} needs them {dep.condition}",
-        )
+        return base, f"fewer than {dep.min} of {base}'s instances are up"
 
     def _tell_dependents(self, dep: ProcessRuntime, status: str) -> None:
         """`depends_on: {restart: true}`: a dependent that should run is restarted when the

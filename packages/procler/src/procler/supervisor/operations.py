@@ -23,7 +23,7 @@ from procler.config.findings import Findings
 from procler.config.graph import DependencyGraph
 from procler.config.keys import MAX_REPLICAS
 from procler.config.load import check_config, invalid
-from procler.config.model import DockerSpec, ProcessSpec, ProjectConfig, Snippet
+from procler.config.model import Dependency, DockerSpec, ProcessSpec, ProjectConfig, Snippet
 from procler.config.scaling import read_scale, write_scale
 from procler.contexts.base import OutputBatch, RunningProcess
 from procler.errors import (
@@ -74,6 +74,23 @@ RESUMED = (
 PAUSED = "stop paused the schedule: no slot fires until `procler start {}` or `schedule resume`"
 
 
+def listed_after(cfg: ProjectConfig, listed: tuple[str, ...]) -> dict[str, tuple[Dependency, ...]]:
+    """A group's list order as dependencies (`started`) of each process (every instance)
+    on the one listed before it, where depends_on does not order them already."""
+    added, _ = DependencyGraph.as_written(cfg.processes).listed_order(listed)
+    sets = cfg.replica_sets
+
+    def each(name: str) -> tuple[str, ...]:  # a group's members exist: the config says so
+        return sets[name].instances if name in sets else (name,)
+
+    after: dict[str, tuple[Dependency, ...]] = {}
+    for earlier, later in added:
+        waits = tuple(Dependency(name=n, condition="started") for n in each(earlier))
+        for name in each(later):
+            after[name] = after.get(name, ()) + waits
+    return after
+
+
 @dataclass(frozen=True)
 class Scaled:
     """What `scale` did: the instances it runs now, those it added and removed."""
@@ -115,6 +132,12 @@ class Operations:
     def status_of(self, name: str) -> str:
         """A process's status (PROCESS_NOT_FOUND for a name the config lacks)."""
         return self._sup.runtime(name).status
+
+    def completed(self, name: str) -> bool:
+        """The process is a one-shot that completed in this session with its definition
+        (`start` and `up` leave it alone; `--rerun` runs it again)."""
+        rt = self._sup.runtime(name)
+        return states.done_for_up(rt.status, rt.completed_spec == rt.spec)
 
     def describe(self, name: str) -> Row:
         """A process's status answer: status, pid, resources, and its output, watch and
@@ -167,24 +190,43 @@ class Operations:
         *,
         with_deps: bool = True,
         timeout: float = START_WAIT,
-        rerun: bool = True,
+        rerun: bool = False,
+        listed: tuple[str, ...] = (),
     ) -> list[Row]:
         """Start these processes after what they depend on (unless not with_deps), then
-        settle; rerun False leaves alone one-shots that completed with this definition."""
+        settle, all within timeout. A one-shot that completed in this session with the
+        same definition is left alone (rerun runs it again). A process that runs is left as
+        it is, and so is everything else for it: starting it touches none of its
+        dependencies. listed: a group's members in its list order, which the start follows
+        too (each once the one before has started), as Procler 0.3 started a group."""
         cfg = self.config()
         graph = DependencyGraph.from_config(cfg)
+        after = listed_after(cfg, listed)
         self._sup.keeper.refuse_changed(graph.start_order(names) if with_deps else names)
-        outcomes = await start_plan(
-            self._sup.runtimes,
-            graph,
-            names,
-            lambda n: cfg.processes[n].depends_on,
-            lambda rt: self._start_one(rt, keep_completed=not rerun),
-            timeout,
-            with_deps=with_deps,
-            describe=self._described,
-        )
-        return await self.settle(outcomes, timeout)
+        deadline = self.clock.monotonic() + timeout  # --timeout bounds the whole start
+        running = [n for n in names if self._sup.runtimes[n].status in states.ALIVE]
+        for name in running:
+            await self._sup.runtimes[name].settled()  # a start in flight ends first
+        running = [n for n in running if self._sup.runtimes[n].status in states.ALIVE]
+        todo = [n for n in names if n not in running]
+        outcomes: dict[str, dict[str, Any]] = {
+            n: {"name": n, "already_running": True} for n in running
+        }
+        if todo:
+            planned = await start_plan(
+                self._sup.runtimes,
+                graph,
+                todo,
+                lambda n: cfg.processes[n].depends_on + after.get(n, ()),
+                lambda rt: self._start_one(rt, keep_completed=not rerun),
+                timeout,
+                with_deps=with_deps,
+                describe=self._described,
+            )
+            outcomes = {**outcomes, **{o["name"]: o for o in planned}}
+        order = graph.start_order(names) if with_deps else names
+        ordered = [outcomes[n] for n in order if n in outcomes]
+        return await self.settle(ordered, max(0.0, deadline - self.clock.monotonic()))
 
     async def restart(
         self, names: list[str], *, timeout: float = START_WAIT, clear_logs: bool = False
@@ -192,12 +234,13 @@ class Operations:
         """Stop (if running) and start each, always a new run; clear_logs removes the old
         runs' logs in between."""
         self._sup.keeper.refuse_changed(names)
+        deadline = self.clock.monotonic() + timeout  # --timeout bounds the whole command
         rts = [self._sup.runtimes[n] for n in names]
         if clear_logs:
             started = await together([self._restart_clean(rt) for rt in rts])
         else:
             started = await together([self._start_one(rt, restart=True) for rt in rts])
-        return await self.settle(list(started), timeout)
+        return await self.settle(list(started), max(0.0, deadline - self.clock.monotonic()))
 
     async def _start_one(
         self, rt: ProcessRuntime, restart: bool = False, keep_completed: bool = False
@@ -260,15 +303,18 @@ class Operations:
         return {**now, **outcome, **now}
 
     async def up_and_wait(
-        self, names: list[str], *, timeout: float = START_WAIT, rerun: bool = True
+        self, names: list[str], *, timeout: float = START_WAIT, rerun: bool = False
     ) -> list[Row]:
-        """Start these (dependency order), then wait until each process started is ready:
-        each row with `ready`. TIMEOUT, or CONDITION_IMPOSSIBLE as soon as one cannot get
-        ready, naming it (data.not_ready: status, condition, why, stderr)."""
+        """Start these (dependency order), then wait until each process started is ready
+        (procler.states.ready), all within timeout: each row with `ready`. TIMEOUT, or
+        CONDITION_IMPOSSIBLE as soon as one cannot get ready, naming it (data.not_ready:
+        status, condition, why, stderr)."""
+        deadline = self.clock.monotonic() + timeout  # --timeout bounds the whole command
         started = await self.start(names, timeout=timeout, rerun=rerun)
         # what was started (with a namespace: the selection and what it depends on)
         rts = [self._sup.runtimes[p["name"]] for p in started]
-        await self._unless_stopping(readiness.settled(rts, timeout), "during up --wait")
+        left = max(0.0, deadline - self.clock.monotonic())
+        await self._unless_stopping(readiness.settled(rts, left), "during up --wait")
         members = [{**self._row(rt), "ready": readiness.ready(rt)} for rt in rts]
         missing = [rt for rt in rts if not readiness.ready(rt)]
         if not missing:
@@ -318,6 +364,10 @@ class Operations:
         levels = stop_levels(DependencyGraph.from_config(self.config()), names, with_dependents)
         return await stop_plan(self._sup.runtimes, levels, self._stop_one)
 
+    def running(self) -> list[str]:
+        """The processes alive now (what a stop leaves running: `dependents_running`)."""
+        return [n for n, rt in self._sup.runtimes.items() if rt.status in states.ALIVE]
+
     async def _stop_one(self, rt: ProcessRuntime) -> Row:
         if rt.name in self._sup.schedules.entries:
             return await self._pause_on_stop(rt)
@@ -330,9 +380,16 @@ class Operations:
     async def start_group(
         self, group: str, *, with_deps: bool = True, timeout: float = START_WAIT
     ) -> list[Row]:
-        """A group's members started after what they depend on."""
-        members = autostarted(self.config(), group_members(self.config(), group))
-        return await self.start(members, with_deps=with_deps, timeout=timeout)
+        """A group's members started after what they depend on, and in the group's list
+        order (Procler 0.3's start order: each once the one listed before it has started);
+        not the `autostart: false` ones, unless one started depends on them."""
+        cfg = self.config()
+        members = autostarted(cfg, group_members(cfg, group))
+        kept = set(members)
+        listed = tuple(
+            n for n in cfg.groups[group].processes if kept.intersection(expand(cfg, [n]))
+        )
+        return await self.start(members, with_deps=with_deps, timeout=timeout, listed=listed)
 
     async def stop_group(self, group: str) -> list[Row]:
         """A group's members stopped: those its stop_order names (Procler 0.3) one by one
@@ -409,20 +466,25 @@ class Operations:
     ) -> list[Row]:
         """Until every process meets the condition (`wait --for`): each row with
         condition_met. TIMEOUT at the deadline; CONDITION_IMPOSSIBLE as soon as one cannot
-        meet it any more. together (a group, --all): a finished one-shot counts as healthy.
-        An error's data holds processes, not_met (and impossible)."""
+        meet it any more. together (a group, --all) and healthy: ready, as `up --wait` and
+        `ci` mean it (procler.states.ready). An error's data holds processes, not_met (and
+        impossible)."""
         rts = [self._sup.runtimes[n] for n in names]
+        stack = together and condition == states.HEALTHY
 
         def met(rt: ProcessRuntime) -> bool:
-            return states.wait_met(condition, rt.status, together)
+            return readiness.ready(rt) if stack else states.wait_met(condition, rt.status)
 
         def why_not(rt: ProcessRuntime) -> str | None:
+            if stack:
+                return readiness.why_not(rt)
             has_check = rt.spec.healthcheck is not None
-            return states.wait_impossible(condition, rt.status, rt.desired, has_check, together)
+            return states.wait_impossible(condition, rt.status, rt.desired, has_check)
 
-        await self._unless_stopping(
-            wait_members(rts, met, why_not, timeout), f"while waiting for {condition}"
+        waiting = (
+            readiness.settled(rts, timeout) if stack else wait_members(rts, met, why_not, timeout)
         )
+        await self._unless_stopping(waiting, f"while waiting for {condition}")
         members = [{**self._row(rt), "condition_met": met(rt)} for rt in rts]
         missing = [rt.name for rt in rts if not met(rt)]
         if not missing:
@@ -663,6 +725,16 @@ class Operations:
         result = await rt.stop()
         return {**self._row(rt), **result, **paused, "note": PAUSED.format(rt.name)}
 
+    # -- the session ----------------------------------------------------------------------
+
+    def stack_up(self) -> None:
+        """`up` of the whole config: a reload then starts what the config adds (reloader)."""
+        self._sup.set_stack_up(True)
+
+    def end_session(self) -> None:
+        """`down`: one-shots completed so far run again at the next `up`."""
+        self._sup.end_session()
+
     # -- the supervisor itself ------------------------------------------------------------
 
     async def reload(self, *, dry_run: bool = False) -> dict[str, Any]:
@@ -673,6 +745,11 @@ class Operations:
 
     def supervisor_status(self) -> dict[str, Any]:
         return supervisor_status(self._sup)
+
+    def before_stop(self, act: Callable[[], Awaitable[None]]) -> None:
+        """act() runs before the processes are stopped for the supervisor to go (a stop or
+        a restart, by command or signal): recipe runs are interrupted then."""
+        self._sup.before_stop.append(act)
 
     def when_stopped_for_good(self, forget: Callable[[], None]) -> None:
         """forget() runs when `daemon stop` stops the supervisor (not on a restart)."""
@@ -689,6 +766,7 @@ class Operations:
             self._sup.keeper.refuse_reload()  # the next one could not start on a broken file
         stopped = await self._sup.stop_processes(keep_desired=keep_desired)
         if not keep_desired:
+            self._sup.end_session()  # the next `up` runs the one-shots again
             for forget in self._for_good:
                 forget()
         self._sup.stop_requested.set()

@@ -3,7 +3,9 @@
 Each process of the plan starts as soon as every dependency's condition holds, so
 independent branches start in parallel and a chain starts in order (as docker compose
 does). A dependency that cannot reach its condition stops the plan with
-DEPENDENCY_FAILED, naming it; what was started stays running and is listed.
+DEPENDENCY_FAILED, naming it, with the cause as data (`cause`: the error that kept it from
+starting, e.g. PORT_IN_USE with the port and its holder, or the status it ended in),
+however deep in the chain; what was started stays running and is listed.
 """
 
 from __future__ import annotations
@@ -22,9 +24,41 @@ from procler.supervisor.waiting import together, wait_until_all
 
 
 class Blocked(DependencyFailed):
-    def __init__(self, dep: ProcessRuntime, condition: str, waiting: str, why: str) -> None:
+    def __init__(
+        self, dep: ProcessRuntime, condition: str, waiting: str, why: str, cause: dict[str, Any]
+    ) -> None:
         super().__init__(why)
         self.dep, self.condition, self.waiting, self.why = dep, condition, waiting, why
+        self.cause = cause
+
+
+# What of an error's data the cause carries (a status row would bury it).
+CAUSE_KEYS = ("port", "holder", "host", "image", "container", "exit_code", "last_exit", "stderr")
+
+
+def error_cause(name: str, err: AgentError) -> dict[str, Any]:
+    """The error that kept dependency `name` from starting, as data (a blocked start's
+    own cause, from further down)."""
+    if isinstance(err, Blocked):
+        return err.cause
+    data = err.data if isinstance(err.data, dict) else {}
+    return {
+        "process": name,
+        "error_code": err.code,
+        "message": err.message,
+        **{k: data[k] for k in CAUSE_KEYS if k in data},
+    }
+
+
+def status_cause(rt: ProcessRuntime, why: str) -> dict[str, Any]:
+    """A dependency that will not meet its condition, as data: where it is, how it ended."""
+    return {
+        "process": rt.name,
+        "message": why,
+        "status": rt.status,
+        "last_exit": rt.last_exit,
+        "stderr": list(rt.recent_stderr)[-10:],
+    }
 
 
 async def wait_condition(
@@ -40,19 +74,11 @@ async def wait_condition(
 
     left = deadline - runtime.clock.monotonic()
     if not await runtime.wait_until(settled, max(0.0, left)):
-        raise Blocked(
-            runtime,
-            dep.condition,
-            waiting,
-            f"timed out waiting for {dep.name} to be {dep.condition}",
-        )
+        why = f"timed out waiting for {dep.name} to be {dep.condition}"
+        raise Blocked(runtime, dep.condition, waiting, why, status_cause(runtime, why))
     if not met(runtime):
-        raise Blocked(
-            runtime,
-            dep.condition,
-            waiting,
-            f"{dep.name} is {runtime.status}, so it will not be {dep.condition}",
-        )
+        why = f"{dep.name} is {runtime.status}, so it will not be {dep.condition}"
+        raise Blocked(runtime, dep.condition, waiting, why, status_cause(runtime, why))
 
 
 def at_least(deps: tuple[Dependency, ...]) -> list[list[Dependency]]:
@@ -96,7 +122,16 @@ async def wait_enough(
         if hopeless()
         else f"timed out waiting for {least} of {base}'s instances to be {condition} ({had})"
     )
-    raise Blocked(rts[0], condition, waiting, why)
+    failed = [
+        (d.name, err)
+        for d in deps
+        if d.name in tasks
+        and tasks[d.name].done()
+        and not tasks[d.name].cancelled()
+        and isinstance(err := tasks[d.name].exception(), AgentError)
+    ]
+    cause = error_cause(*failed[0]) if failed else status_cause(rts[0], why)
+    raise Blocked(rts[0], condition, waiting, why, cause)
 
 
 async def start_plan(
@@ -133,7 +168,8 @@ async def start_plan(
                         if isinstance(err, DependencyFailed):
                             raise
                         why = f"{dep.name} could not start: {err.message}"
-                        raise Blocked(runtimes[dep.name], dep.condition, name, why) from None
+                        cause = error_cause(dep.name, err)
+                        raise Blocked(runtimes[dep.name], dep.condition, name, why, cause) from None
                 await wait_condition(runtimes[dep.name], dep, name, deadline)
         result = await start_one(rt)
         outcomes[name] = result
@@ -145,8 +181,19 @@ async def start_plan(
         return [await bring_up(names[0])]
     for name in names:
         tasks[name] = asyncio.create_task(bring_up(name))
-    done = await asyncio.gather(*tasks.values(), return_exceptions=True)
-    for result in done:
+    done = dict(
+        zip(tasks, await asyncio.gather(*tasks.values(), return_exceptions=True), strict=True)
+    )
+    # every process that could not start, each once, whatever its branch: one answer names
+    # every fault, not only the first found
+    failures = list(
+        {
+            (cause := error_cause(name, r))["process"]: cause
+            for name, r in done.items()
+            if isinstance(r, AgentError)
+        }.values()
+    )
+    for result in done.values():
         if isinstance(result, Blocked):
             for task in tasks.values():
                 task.cancel()
@@ -159,10 +206,15 @@ async def start_plan(
                     "blocking": {**info, "stderr": list(dep.recent_stderr)},
                     "waiting": result.waiting,
                     "condition": result.condition,
+                    "cause": result.cause,
+                    "failures": failures,
                     "started": [whole(outcomes[n]) for n in names if n in outcomes],
                 },
             )
-    for result in done:
+    for result in done.values():
+        if isinstance(result, AgentError) and len(failures) > 1:
+            data = result.data if isinstance(result.data, dict) else {}
+            result.data = {**data, "failures": failures}
         if isinstance(result, BaseException):
             raise result
     return [outcomes[n] for n in names]

@@ -91,13 +91,14 @@ def refuse_taken(name: str, ports: tuple[int, ...], root: str) -> None:
         if held is None:
             continue
         ours = project_process(held.pid, root)
-        data = {"name": name, "port": port, "pid": held.pid, "command": held.command}
+        found = {"pid": held.pid, "command": held.command, "procler_process": ours}
+        data = {"name": name, "port": port, "holder": found}
         if ours is not None:
             raise PortInUse(
                 f"{name}: port {port} is already in use by Procler process {ours!r} "
                 f"(pid {held.pid})",
                 suggestion=f"`procler stop {ours}` first, or change {name}'s ports",
-                data={**data, "process": ours},
+                data=data,
             )
         raise PortInUse(
             f"{name}: port {port} is already in use by pid {held.pid} ({held.command})",

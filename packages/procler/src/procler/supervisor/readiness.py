@@ -1,5 +1,6 @@
-"""When a process of the stack counts as ready (`up --wait`, `ci`): healthy with a health
-check, else running for a moment, or completed; and when it no longer can be."""
+"""When a process of the stack counts as ready (`up --wait`, `ci`, `wait --group/--all --for
+healthy`): procler.states.ready (healthy with a health check, up for READY_AFTER without
+one, completed, or an armed schedule) of a runtime now; and when it never will be."""
 
 from __future__ import annotations
 
@@ -8,30 +9,25 @@ from procler.supervisor.runtime import ProcessRuntime
 from procler.supervisor.waiting import wait_members
 
 LOG_LINES = 10  # stderr lines shown for a process that is not ready
-# A process without a health check counts as ready once it has stayed up this long, so one
-# that dies a moment after its start is caught rather than reported ready.
-SETTLE = 1.0
 
 
 def condition(rt: ProcessRuntime) -> str:
-    return "healthy" if rt.spec.healthcheck is not None else "running or completed"
+    return states.ready_condition(rt.spec.healthcheck is not None)
 
 
 def ready(rt: ProcessRuntime) -> bool:
-    if not states.stack_ready(rt.status, rt.spec.healthcheck is not None):
-        return False
-    if rt.spec.healthcheck is not None or rt.status == states.EXITED:
-        return True
-    return rt.clock.time() - (rt.started_at or rt.clock.time()) >= SETTLE
+    up = rt.status in states.UP and rt.started_at is not None
+    uptime = rt.clock.time() - rt.started_at if up and rt.started_at is not None else None
+    return states.ready(rt.status, rt.spec.healthcheck is not None, uptime)
 
 
 def why_not(rt: ProcessRuntime) -> str | None:
-    return states.stack_impossible(rt.status, rt.desired)
+    return states.never_ready(rt.status, rt.desired)
 
 
 async def settled(rts: list[ProcessRuntime], timeout: float) -> None:
-    """Wait until every process is ready or one cannot be; woken by status changes and at
-    least every SETTLE seconds (being up long enough is no status change)."""
+    """Wait until every process is ready or one never will be; woken by status changes and
+    at least every READY_AFTER seconds (being up long enough is no status change)."""
     if not rts:
         return
     clock = rts[0].clock
@@ -40,4 +36,4 @@ async def settled(rts: list[ProcessRuntime], timeout: float) -> None:
         left = deadline - clock.monotonic()
         if left <= 0:
             return
-        await wait_members(rts, ready, why_not, min(left, SETTLE))
+        await wait_members(rts, ready, why_not, min(left, states.READY_AFTER))

@@ -4,9 +4,16 @@ The ConfigKeeper hands every newly loaded valid config to `Reloader.take`, which
 command noticed the change (`procler reload`, or any command after the file changed).
 `take` diffs it against the config applied last (procler.config.fingerprint), registers
 added processes, gives changed ones their new definition and retires removed ones at
-once; restarting the changed processes that run, and starting added ones whose desired
-state is running, is handed to a task, in dependency order. So no command restarts
-anything inline, and none but `reload` (which waits for that task) answers its errors.
+once; restarting the changed processes that run, and starting those that should run, is
+handed to a task, in dependency order. So no command restarts anything inline, and none
+but `reload` (which waits for that task) answers its errors.
+
+Afterwards every process is where a fresh `up` of the new config would put it, for what
+the stack was asked: a process should run when its desired state is running, when it
+takes the place of one that ran (an instance of a process that gained or lost
+`replicas:`, or a sibling of running instances), or when the stack is up (`up` was the
+last word on it, not `down`: then what a config adds starts, a schedule it adds is armed,
+and a one-shot or failed process whose definition changed runs again).
 """
 
 from __future__ import annotations
@@ -45,6 +52,8 @@ class Owner(Protocol):
     def watcher(self) -> Watcher: ...
     @property
     def schedules(self) -> Scheduler: ...
+    @property
+    def stack_up(self) -> bool: ...
     def new_runtime(self, spec: ProcessSpec) -> ProcessRuntime: ...
     def context_for(self, spec: ProcessSpec) -> ExecutionContext: ...
 
@@ -56,6 +65,7 @@ class Applied:
     change: ConfigDiff
     restarted: list[str] = field(default_factory=list)
     started: list[str] = field(default_factory=list)
+    armed: list[str] = field(default_factory=list)  # schedules armed by this config
     failed: dict[str, str] = field(default_factory=dict)  # name -> why
 
     def as_dict(self) -> dict[str, Any]:
@@ -63,6 +73,7 @@ class Applied:
             **self.change.as_dict(),
             "restarted": self.restarted,
             "started": self.started,
+            "armed": self.armed,
             "stopped": list(self.change.removed),
             "failed": [{"name": n, "error": e} for n, e in self.failed.items()],
         }
@@ -86,6 +97,9 @@ class Reloader:
         sets_before, self.replica_sets = self.replica_sets, dict(cfg.replica_sets)
         self.generation += 1
         runtimes = self.sup.runtimes
+        ran = {  # removed ones that ran or should: what takes their place should too
+            base_name(previous[n]) for n in change.removed if _wants_to_run(runtimes[n])
+        }
         for name in change.added:
             runtimes[name] = self.sup.new_runtime(cfg.processes[name])
         for name in change.changed:
@@ -97,23 +111,25 @@ class Reloader:
         for name in change.removed:
             # nobody could address the process any more: stopped and forgotten
             background(self._retire(runtimes.pop(name)), self._retiring)
-        self.sup.watcher.update(cfg)
         specs = cfg.processes
+        self.latest = applied = Applied(change)
+        if self.generation > 1:  # at boot, `Supervisor.boot` restores what should run
+            added = [n for n in change.added if self._wanted(cfg, n, change, sets_before, ran)]
+            again = [n for n in change.changed if self._again(runtimes[n])]
+            for name in added:
+                runtimes[name].desired = states.DESIRED_RUNNING  # a schedule is armed
+            # a scheduled process is fired by the scheduler only (a run going on ends first)
+            applied.restarted = [
+                n
+                for n in change.changed
+                if specs[n].schedule is None and runtimes[n].status in states.ALIVE
+            ]
+            applied.started = [n for n in (*added, *again) if specs[n].schedule is None]
+            applied.armed = [n for n in added if specs[n].schedule is not None]
+        self.sup.watcher.update(cfg)
         self.sup.schedules.apply(
             [specs[n] for n in change.added], [specs[n] for n in change.changed], change.removed
         )
-        self.latest = applied = Applied(change)
-        if self.generation > 1:  # at boot, `Supervisor.boot` restores what should run
-            # a scheduled process is fired by the scheduler only (a run going on ends first)
-            unscheduled = [n for n in (*change.added, *change.changed) if specs[n].schedule is None]
-            applied.restarted = [
-                n for n in unscheduled if n in change.changed and runtimes[n].status in states.ALIVE
-            ]
-            applied.started = [
-                n
-                for n in unscheduled
-                if n in change.added and self._wanted(cfg, n, change, sets_before)
-            ]
         if applied.restarted or applied.started:
             self._work = asyncio.ensure_future(self._apply(cfg, applied, self._work))
         if change.added or change.changed or change.removed:
@@ -126,22 +142,31 @@ class Reloader:
         name: str,
         change: ConfigDiff,
         sets_before: dict[str, ReplicaSet],
+        ran: set[str],
     ) -> bool:
-        """An added process starts if its desired state is running; an instance a new
-        `replicas:` value adds also when one of the instances it had is wanted running
-        (one that `procler scale` adds is started by scale, which waits for it)."""
+        """An added process should run if its desired state is running, if the stack is up,
+        or if it takes the place of a process that ran (`ran`: the removed ones, by the
+        name the config gives them); an instance a new `replicas:` value adds also when one
+        of the instances it had is wanted running (one that `procler scale` adds is started
+        by scale, which waits for it)."""
         runtimes = self.sup.runtimes
-        if runtimes[name].desired == states.DESIRED_RUNNING:
+        spec = cfg.processes[name]
+        up = self.sup.stack_up and spec.autostart  # as `up` leaves autostart: false alone
+        if _wants_to_run(runtimes[name]) or up or base_name(spec) in ran:
             return True
-        rset = cfg.replica_sets.get(cfg.processes[name].replica_of or "")
+        rset = cfg.replica_sets.get(spec.replica_of or "")
         before = None if rset is None else sets_before.get(rset.name)
         if rset is None or before is None or before.declared == rset.declared:
             return False
-        return any(
-            runtimes[n].desired == states.DESIRED_RUNNING or runtimes[n].status in states.ALIVE
-            for n in rset.instances
-            if n not in change.added
-        )
+        return any(_wants_to_run(runtimes[n]) for n in rset.instances if n not in change.added)
+
+    def _again(self, rt: ProcessRuntime) -> bool:
+        """A changed process at rest runs again when the stack is up and it completed or
+        failed (as `up` would run it), or when it should run and waits in backoff."""
+        if rt.status == states.BACKOFF:
+            return True
+        up = self.sup.stack_up and rt.spec.autostart
+        return up and rt.status in (states.EXITED, states.FAILED)
 
     async def settled(self) -> Applied:
         """Wait until the configs taken so far are applied (removed processes stopped and
@@ -199,3 +224,12 @@ class Reloader:
             return
         if dropped:
             log.info("%s: removed container(s) %s", rt.name, ", ".join(d[:12] for d in dropped))
+
+
+def base_name(spec: ProcessSpec) -> str:
+    """The name the config gives a process (an instance's: its process's)."""
+    return spec.replica_of or spec.name
+
+
+def _wants_to_run(rt: ProcessRuntime) -> bool:
+    return rt.desired == states.DESIRED_RUNNING or rt.status in states.ALIVE

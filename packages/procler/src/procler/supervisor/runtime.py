@@ -16,6 +16,7 @@ from typing import Any, Protocol
 
 from agentcli.errors import AgentError
 from procler import states
+from procler.config.fingerprint import spec_hash
 from procler.config.model import HealthCheck, ProcessSpec, StopCommand
 from procler.contexts.base import (
     ExecutionContext,
@@ -24,11 +25,14 @@ from procler.contexts.base import (
     RunningProcess,
     signal_number,
 )
-from procler.errors import ProcessNotRunning, StdinClosed
+from procler.errors import ProcessNotRunning, StartFailed, StdinClosed
 from procler.supervisor.clock import Clock, iso
 from procler.supervisor.health import HealthProber
 
-START_GRACE = 0.15  # a user start that dies this fast is reported failed, not restarted
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from procler.supervisor.previous_runs import PreviousRun
+
 DRAIN_WAIT = 2.0  # bound on reading the rest of a run's output after it ended
 
 
@@ -57,6 +61,7 @@ class ProcessRuntime:
         self.desired = states.DESIRED_STOPPED
         self.run = 0
         self.restarts = 0
+        self.quick_crashes = 0  # runs in a row that crashed before they settled (states)
         self.proc: RunningProcess | None = None
         self.started_at: float | None = None
         self.last_exit: dict[str, Any] | None = None
@@ -73,12 +78,17 @@ class ProcessRuntime:
         # schedule's history has the run's end before anyone sees `scheduled`.
         self.on_rest: Callable[[ProcessRuntime], None] | None = None
         host.specs_changed()
-        # The definition of the last run that completed successfully under this supervisor.
+        # The definition of the last run that completed successfully in this session (under
+        # this supervisor, or one killed before it: kept in state.db with its hash, until
+        # `down` or `daemon stop` end the session), and that definition's hash.
         self.completed_spec: ProcessSpec | None = None
+        self.completed_hash: str | None = None
         # Dependencies with `restart: true` that went down while we should run.
         self.waiting_for: set[str] = set()
         # ready_log_line: this run's stdout matched it (the log_ready condition)
         self.log_ready = False
+        # Its run from a dead supervisor, still ending: no run starts before it is gone.
+        self.previous: PreviousRun | None = None
 
     @property
     def name(self) -> str:
@@ -113,13 +123,25 @@ class ProcessRuntime:
             rested, self.on_rest = self.on_rest, None
             rested(self)
         self.host.record(self, old, new, reason)
-        self._notify()
+        self.notify()
+
+    def completed(self, spec: ProcessSpec, saved_hash: str | None) -> None:
+        """A new runtime whose last run completed in this session (saved_hash, from
+        state.db) with this very definition: it is `exited`, as before the supervisor that
+        ran it died, and `up` leaves it alone."""
+        if saved_hash is not None and saved_hash == spec_hash(spec):
+            self.status = states.EXITED
+            self.completed_spec, self.completed_hash = spec, saved_hash
+
+    def forget_completed(self) -> None:
+        """The session ended (`down`, `daemon stop`): the next `up` runs it again."""
+        self.completed_spec = self.completed_hash = None
 
     def mark(self, new: str, reason: str) -> None:
         """A change decided outside a run (a schedule armed or paused), checked like any."""
         self._set(new, reason)
 
-    def _notify(self) -> None:
+    def notify(self) -> None:
         """Wake whoever waits on this process (a status, or the ready line, changed)."""
         self._changed.set()
         self._changed = asyncio.Event()
@@ -147,7 +169,7 @@ class ProcessRuntime:
             if self.status in states.ALIVE:
                 return {"already_running": True}
             self.desired = states.DESIRED_RUNNING
-            self.restarts = 0
+            self.restarts = self.quick_crashes = 0
             self._cancel_timer()
             # adopt_existing (daemon_mode): a daemon already running is followed, not started
             adopted = await self.context.adopt(self.spec) if self.spec.daemon else None
@@ -180,7 +202,7 @@ class ProcessRuntime:
             elif self.status == states.BACKOFF:
                 self._set(states.STOPPED, reason)
             self.desired = states.DESIRED_RUNNING
-            self.restarts = 0
+            self.restarts = self.quick_crashes = 0
             await self._spawn(reason, user=True)
         return {}
 
@@ -232,6 +254,9 @@ class ProcessRuntime:
         if self._next is not None and adopted is None:
             (self.spec, self.context), self._next = self._next, None
             self.host.specs_changed()
+        if self.previous is not None and adopted is None:
+            await self._outlast_previous()
+        self.completed_spec = self.completed_hash = None  # a new run: no longer completed
         self._set(states.STARTING, reason)
         await asyncio.sleep(0)  # event subscribers send the transition before the fork
         self.recent_stderr.clear()
@@ -261,7 +286,7 @@ class ProcessRuntime:
                 rt.status != states.STARTING
                 or (rt.health is not None and rt.health.status == "healthy")
             ),
-            START_GRACE,
+            states.START_GRACE,
         )
         if self.status != states.STARTING:
             return  # ended during the grace period; _watch has recorded how
@@ -292,6 +317,25 @@ class ProcessRuntime:
             liveness=liveness,
         )
 
+    async def _outlast_previous(self) -> None:
+        """Wait (bounded) until the run a dead supervisor left is gone; refuse to start
+        when it would not end."""
+        previous = self.previous
+        assert previous is not None
+        self.notify()  # status shows what we wait for
+        if await previous.outlast():
+            self.previous = None
+            self.host.record(self, self.status, self.status, "the previous supervisor's run ended")
+            return
+        why = previous.why()
+        self.host.record(self, self.status, self.status, why)
+        raise StartFailed(
+            f"{self.name}: {why}",
+            suggestion=f"end pid {', '.join(map(str, previous.pids))} (it may be in "
+            "uninterruptible sleep), then start it",
+            data={"name": self.name, "previous_run": previous.describe()},
+        )
+
     async def _exec_probe(self, command: str, timeout: float) -> tuple[bool, str]:
         """An exec health check, run in this process's context, cwd and environment."""
         env = self.host.environment(self.spec)
@@ -300,7 +344,7 @@ class ProcessRuntime:
     def health_changed(self, target: str, reason: str, restart: bool) -> None:
         """Called by the prober: move between running/healthy/unhealthy; maybe restart."""
         if self.status == states.STARTING:
-            self._notify()  # _spawn is waiting: a passed check ends the grace period early
+            self.notify()  # _spawn is waiting: a passed check ends the grace period early
             return
         if self.status not in states.UP or self.status == target:
             return
@@ -324,9 +368,13 @@ class ProcessRuntime:
                 return  # it passed again meanwhile
             info = await self._halt(f"{states.LIVENESS}: {why}")
             policy = self.spec.restart
+            uptime = self._uptime()
             decision = states.after_liveness(
-                stable=self._uptime() >= policy.backoff.reset_after,
+                stable=uptime >= policy.backoff.reset_after,
+                settled=(self.health is not None and self.health.was_healthy)
+                or uptime >= states.SETTLED_AFTER,
                 restarts=self.restarts,
+                quick_crashes=self.quick_crashes,
                 desired=self.desired,
                 policy=policy.policy,
                 max_restarts=policy.max_restarts,
@@ -377,7 +425,7 @@ class ProcessRuntime:
         """Run stop_command where the process runs (its environment and cwd), then wait
         for the run to end, both within its timeout; whatever is left gets stop_signal
         and stop_timeout as in any stop (nothing left: no signal has any effect)."""
-        bound = self.spec.stop_timeout if stop.timeout is None else stop.timeout
+        bound = stop.bound(self.spec.stop_timeout)
         deadline = self.clock.monotonic() + bound
         env = self.host.environment(self.spec)
         _, output = await self.context.exec_probe(self.spec, stop.command, env, bound)
@@ -429,7 +477,7 @@ class ProcessRuntime:
         if any(ready_line.search(text) for text in texts):
             self.log_ready = True
             self.host.record(self, self.status, self.status, "ready line logged")
-            self._notify()
+            self.notify()
 
     async def _watch(self, proc: RunningProcess, run: int, launcher: bool = True) -> None:
         """Read the run's output until it ends, then apply the restart policy. With
@@ -493,11 +541,13 @@ class ProcessRuntime:
         elif leftovers:
             how += f"; killed {leftovers} process(es) it left running (daemonized? run it in the foreground)"
         failed_start = None
+        uptime = self._uptime()
+        ever_healthy = self.health is not None and self.health.was_healthy
         if states.failed_start(
             self._user_start,
             self.status,
             has_check=self.health is not None,
-            ever_healthy=self.health is not None and self.health.was_healthy,
+            ever_healthy=ever_healthy,
         ):
             failed_start = (
                 "during start" if self.status == states.STARTING else "before it was healthy"
@@ -506,8 +556,10 @@ class ProcessRuntime:
             how,
             info.code,
             failed_start=failed_start,
-            stable=self._uptime() >= policy.backoff.reset_after,
+            stable=uptime >= policy.backoff.reset_after,
+            settled=ever_healthy or uptime >= states.SETTLED_AFTER,
             restarts=self.restarts,
+            quick_crashes=self.quick_crashes,
             desired=self.desired,
             policy=policy.policy,
             max_restarts=policy.max_restarts,
@@ -523,11 +575,12 @@ class ProcessRuntime:
     ) -> None:
         """Apply what procler.states decided about a run that ended: the transition says
         the decision's reason, last_exit `exit_reason` (the same unless given)."""
-        self.restarts = decision.restarts
+        self.restarts, self.quick_crashes = decision.restarts, decision.quick_crashes
         if decision.delay is None and decision.status != states.SCHEDULED:
             self.desired = states.DESIRED_STOPPED
         self._exited(info, exit_reason or decision.reason, self.run)
-        self.completed_spec = self.spec if decision.status == states.EXITED else None
+        if decision.status == states.EXITED:
+            self.completed_spec, self.completed_hash = self.spec, spec_hash(self.spec)
         self._set(decision.status, decision.reason)
         if decision.delay is not None:
             self._timer = asyncio.create_task(self._restart_after(decision.delay))

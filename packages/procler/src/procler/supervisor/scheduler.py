@@ -286,6 +286,7 @@ class Scheduler:
             # then pauses it again if the schedule is paused)
             rt.desired = states.DESIRED_RUNNING
             entry.attempts += 1
+            rt.notify()  # run_now waits on it (a quick run may have ended already)
         run = rt.run
 
         def ended(r: ProcessRuntime) -> bool:

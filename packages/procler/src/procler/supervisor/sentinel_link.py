@@ -1,8 +1,9 @@
 """The supervisor's pipe to its sentinel (procler.supervisor.sentinel).
 
-The sentinel is told which runs exist (`+RUN_ID [PGID]`, `-RUN_ID`); when the pipe closes
-(the supervisor exited, or died even by kill -9) it sweeps them. It shares the supervisor's
-lock (pass_fds): the lock is free only once it has swept. Injected into the Supervisor, so the
+The sentinel is told which runs exist and how each stops (`+RUN_ID PGID SIGNAL TIMEOUT`,
+`-RUN_ID`); when the pipe closes (the supervisor exited, or died even by kill -9) it stops
+them as `procler stop` would. It shares the supervisor's lock (pass_fds) and lets go of it
+when the pipe closes: a new supervisor waits for the runs themselves (previous_runs.py). Injected into the Supervisor, so the
 supervisor's code can be tested in-process without spawning one.
 """
 
@@ -36,7 +37,13 @@ class SentinelLink:
 
     def __init__(self, root: str, lock_fd: int | None = None) -> None:
         self._proc = subprocess.Popen(
-            [sys.executable, "-m", "procler.supervisor.sentinel", root],
+            [
+                sys.executable,
+                "-m",
+                "procler.supervisor.sentinel",
+                root,
+                *(() if lock_fd is None else (str(lock_fd),)),
+            ],
             stdin=subprocess.PIPE,
             stdout=subprocess.DEVNULL,
             start_new_session=True,
@@ -85,16 +92,22 @@ class SentinelLink:
 
 
 def register(
-    sentinel: Sentinel, proc: RunningProcess, local: bool, stop: dict[str, Any] | None = None
+    sentinel: Sentinel,
+    proc: RunningProcess,
+    local: bool,
+    stop: tuple[int, float] | None = None,
+    command: dict[str, Any] | None = None,
 ) -> None:
     """Tell the sentinel of a run (a local one with its process group; a command exec'd
-    in a container has none of ours), and of the command that stops it (`stop`: command,
-    cwd, env, timeout), which the sentinel runs first if the supervisor dies."""
+    in a container has none of ours), how it stops: (signal, timeout), as `stop` would
+    stop it, and the command that stops it first (`command`: its stop_command's command,
+    cwd, env and timeout), which the sentinel runs if the supervisor dies."""
     if proc.run_id:
-        group = f" {proc.pid}" if local and proc.pid is not None else ""
-        sentinel.tell(f"+{proc.run_id}{group}")
-        if stop is not None and local:
-            sentinel.tell(f"={proc.run_id} {json.dumps(stop, separators=(',', ':'))}")
+        group = str(proc.pid) if local and proc.pid is not None else "-"
+        how = "" if stop is None else f" {stop[0]} {stop[1]:g}"
+        sentinel.tell(f"+{proc.run_id} {group}{how}")
+        if command is not None and local:
+            sentinel.tell(f"={proc.run_id} {json.dumps(command, separators=(',', ':'))}")
 
 
 def unregister(sentinel: Sentinel, proc: RunningProcess) -> None:

@@ -87,6 +87,9 @@ EVENT_COLUMNS = {
     "code": "INTEGER",
     "signal": "INTEGER",
 }
+# Likewise for the process table: `completed` is the definition hash (config/fingerprint.py)
+# of a one-shot whose last run completed in this session (until `down` or `daemon stop`).
+PROCESS_COLUMNS = {"completed": "TEXT"}
 
 
 # events_since answers from memory: each process's newest CHANGES_KEPT status changes (its
@@ -96,7 +99,13 @@ EVENT_COLUMNS = {
 CHANGES_KEPT = 50
 
 # What is known of a process that never ran (no row yet).
-NEVER_RAN: dict[str, Any] = {"desired": "stopped", "runs": 0, "restarts": 0, "last_exit": None}
+NEVER_RAN: dict[str, Any] = {
+    "desired": "stopped",
+    "runs": 0,
+    "restarts": 0,
+    "last_exit": None,
+    "completed": None,
+}
 
 
 class StateStore:
@@ -110,10 +119,11 @@ class StateStore:
         self.db.execute("PRAGMA journal_mode=WAL")
         self.db.execute("PRAGMA synchronous=NORMAL")
         self.db.executescript(SCHEMA)
-        have = {row[1] for row in self.db.execute("PRAGMA table_info(event)")}
-        for column, declared in EVENT_COLUMNS.items():
-            if column not in have:
-                self.db.execute(f"ALTER TABLE event ADD COLUMN {column} {declared}")
+        for table, columns in (("event", EVENT_COLUMNS), ("process", PROCESS_COLUMNS)):
+            have = {row[1] for row in self.db.execute(f"PRAGMA table_info({table})")}
+            for column, declared in columns.items():
+                if column not in have:
+                    self.db.execute(f"ALTER TABLE {table} ADD COLUMN {column} {declared}")
         for (name,) in self.db.execute(
             "SELECT name FROM event GROUP BY name HAVING COUNT(*) > ?", (EVENTS_KEPT,)
         ).fetchall():
@@ -173,7 +183,8 @@ class StateStore:
     def process(self, name: str) -> dict[str, Any]:
         self.commit()
         row = self.db.execute(
-            "SELECT desired, runs, restarts, last_exit FROM process WHERE name=?", (name,)
+            "SELECT desired, runs, restarts, last_exit, completed FROM process WHERE name=?",
+            (name,),
         ).fetchone()
         if row is None:
             return dict(NEVER_RAN)
@@ -182,16 +193,36 @@ class StateStore:
             "runs": row[1],
             "restarts": row[2],
             "last_exit": json.loads(row[3]) if row[3] else None,
+            "completed": row[4],
         }
 
     def save_process(
-        self, name: str, desired: str, runs: int, restarts: int, last_exit: dict[str, Any] | None
+        self,
+        name: str,
+        desired: str,
+        runs: int,
+        restarts: int,
+        last_exit: dict[str, Any] | None,
+        completed: str | None = None,
     ) -> None:
+        """completed: see PROCESS_COLUMNS."""
         self._write(
             "process",
-            "INSERT OR REPLACE INTO process VALUES (?, ?, ?, ?, ?)",
-            (name, desired, runs, restarts, json.dumps(last_exit) if last_exit else None),
+            "INSERT OR REPLACE INTO process (name, desired, runs, restarts, last_exit, completed)"
+            " VALUES (?, ?, ?, ?, ?, ?)",
+            (
+                name,
+                desired,
+                runs,
+                restarts,
+                json.dumps(last_exit) if last_exit else None,
+                completed,
+            ),
         )
+
+    def end_session(self) -> None:
+        """`down` or `daemon stop`: the next `up` runs the one-shots again."""
+        self._write("process", "UPDATE process SET completed=NULL", ())
 
     def run_started(self, name: str, run: int, pid: int | None, at: float) -> None:
         self._write(

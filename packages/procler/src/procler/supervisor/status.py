@@ -47,6 +47,7 @@ def _row_start(spec: ProcessSpec) -> dict[str, Any]:
         "last_exit": None,
         "desired": None,
         "dependency_down": None,
+        "dependency_path": None,
         "why": None,
         "source": spec.source,
         "tags": None,
@@ -96,13 +97,13 @@ def process_status(
     runtime: ProcessRuntime,
     sampler: ProcessSampler,
     now: float,
-    down: tuple[str, str] | None = None,
+    down: tuple[str, str, list[str]] | None = None,
 ) -> dict[str, Any]:
     """Everything an agent needs about one process, from the runtime and a /proc sample
     (pid, memory, CPU and linux_state at most a second old: see procler.supervisor.sampler).
 
-    `down` is (dependency, why) when a dependency of a process that runs (or should)
-    died or was stopped."""
+    `down` is (dependency, why, path) when a dependency of a process that runs (or should)
+    died or was stopped, directly or further down its chain (RuntimeHost.dependency_down)."""
     saved = {
         "desired": runtime.desired,
         "runs": runtime.run,
@@ -111,7 +112,11 @@ def process_status(
     }
     out = resting_status(runtime.spec, runtime.status, saved, runtime.log_ready)
     if down is not None:
-        out["dependency_down"], out["why"] = down
+        out["dependency_down"], out["why"], out["dependency_path"] = down
+    previous = runtime.previous
+    if previous is not None and previous.ended is not True:
+        out["previous_run"] = previous.describe()  # see supervisor/previous_runs.py
+        out["why"] = out["why"] or previous.why()
     if runtime.health is not None:
         out["health"] = runtime.health.summary()
     if runtime.liveness is not None:

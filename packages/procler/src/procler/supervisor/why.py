@@ -29,9 +29,17 @@ def _dependencies(sup: Supervisor, rt: ProcessRuntime) -> list[dict[str, Any]]:
 
 
 def _sentence(
-    rt: ProcessRuntime, unmet: list[dict[str, Any]], schedule: dict[str, Any] | None
+    rt: ProcessRuntime,
+    unmet: list[dict[str, Any]],
+    schedule: dict[str, Any] | None,
+    down: tuple[str, str, list[str]] | None,
 ) -> str:
     reason = (rt.last_exit or {}).get("reason", "")
+    if down is not None and rt.status not in states.AT_REST:
+        # the cause now, before how the run began (an old supervisor_lost, a restart...)
+        return f"{rt.name} is {rt.status} and its dependency {down[0]} is down: {down[1]}"
+    if rt.previous is not None and rt.previous.ended is not True:
+        return f"{rt.name} is {rt.status}: {rt.previous.why()}"
     if schedule is not None and rt.status == states.SCHEDULED:
         return f"{rt.name} is scheduled: its next run is at {schedule['next_run']}"
     if schedule is not None and schedule["paused"] and rt.status not in states.ALIVE:
@@ -60,11 +68,13 @@ def why(sup: Supervisor, name: str) -> dict[str, Any]:
     deps = _dependencies(sup, rt)
     unmet = [d for d in deps if not d["holds"]]
     policy = rt.spec.restart
+    down = sup.host.dependency_down(rt)
     data: dict[str, Any] = {
         "name": rt.name,
         "status": rt.status,
         "desired": rt.desired,
-        "why": _sentence(rt, unmet, sup.schedules.describe(rt.name)),
+        "why": _sentence(rt, unmet, sup.schedules.describe(rt.name), down),
+        "dependency_down": None if down is None else {"name": down[0], "path": down[2]},
         "dependencies": deps,
         "waiting_for": [f"{d['name']} {d['condition']}" for d in unmet],
         "last_exit": rt.last_exit,

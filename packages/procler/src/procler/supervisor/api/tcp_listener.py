@@ -44,6 +44,17 @@ MAX_CONNECTIONS = 64  # beyond: 503 at once
 SHUTDOWN_GRACE = 3  # seconds requests in flight get when the listener closes
 
 
+# What the bearer token lets its holder do (`token_allows` in the answer).
+READ_ONLY = (
+    "read only: every read (GET routes: status, logs, history, config...) and the commands "
+    "that change nothing; any other answers 403 FORBIDDEN"
+)
+READ_WRITE = (
+    "everything the CLI does: reads, and every command that changes something (start, stop, "
+    "restart, up, down, recipes, exec...); `procler serve --read-only` for reads only"
+)
+
+
 class TcpListener:
     """The supervisor's one TCP listener, absent until `serve` opens it."""
 
@@ -131,7 +142,7 @@ class TcpListener:
         from agentcli.http_guard import bind_tcp, load_token
         from procler.dashboard.pages import HOME
         from procler.supervisor.api.head_deadline import HeaderDeadline
-        from procler.supervisor.api.rest_resources import MCP_ROUTE
+        from procler.supervisor.api.rest_resources import MCP_ROUTE, OPENAPI_ROUTE
         from procler.supervisor.api.rest_routes import RestApi
         from procler.supervisor.api.security import Policy, secured
 
@@ -186,6 +197,10 @@ class TcpListener:
             "read_only": settings.read_only,
             "allowed_hosts": sorted(policy.hosts()),
             "token_file": str(token_file),
+            "token_allows": READ_ONLY if settings.read_only else READ_WRITE,
+            # a request that works as it is (the token read from its file, never shown)
+            "example": f'curl -H "Authorization: Bearer $(cat {token_file})" {url}/v1/processes',
+            "openapi": url + OPENAPI_ROUTE,
             "mcp": url + MCP_ROUTE if settings.mcp else None,
             "dashboard": url + HOME if settings.dashboard else None,
         }

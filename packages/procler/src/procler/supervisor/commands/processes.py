@@ -46,7 +46,12 @@ async def start(ops: Operations, values: Values) -> Any:
     names = chosen(ops, values, "start")
     if values.get("all"):
         names = started_together(ops, values, names)
-    rows = await ops.start(names, with_deps=not values.get("no_deps"), timeout=timeout_of(values))
+    rows = await ops.start(
+        names,
+        with_deps=not values.get("no_deps"),
+        timeout=timeout_of(values),
+        rerun=bool(values.get("rerun")),
+    )
     return started_answer(ops, values, names, rows)
 
 
@@ -73,13 +78,15 @@ async def stop(ops: Operations, values: Values) -> Any:
     names = chosen(ops, values, "stop")
     every = bool(values.get("all") or values.get("with_dependents"))
     rows = await ops.stop(names, with_dependents=every)
-    return stop_answer(values, rows, ops.config())
+    return stop_answer(values, rows, ops.config(), ops.running())
 
 
 async def up(ops: Operations, values: Values) -> Any:
     rerun = bool(values.get("rerun"))
     chosen_names = tagged(ops.config(), {"namespace": values.get("namespace")})
     names = started_together(ops, values, chosen_names)
+    if values.get("namespace") is None:
+        ops.stack_up()  # the whole stack: see supervisor/reloader.py
     if values.get("wait"):
         rows = await ops.up_and_wait(names, timeout=timeout_of(values), rerun=rerun)
         return {"ready": True, "processes": rows}
@@ -95,7 +102,9 @@ async def ci(ops: Operations, values: Values) -> Any:
 
 
 async def down(ops: Operations, values: Values) -> Any:
-    return await stop(ops, {**values, "all": True})
+    stopped = await stop(ops, {**values, "all": True})
+    ops.end_session()  # the next `up` runs the one-shots again
+    return stopped
 
 
 async def status(ops: Operations, values: Values) -> Any:

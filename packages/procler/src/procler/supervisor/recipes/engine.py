@@ -13,6 +13,7 @@ from procler.config.model import Recipe
 from procler.errors import (
     RecipeChanged,
     RecipeFailed,
+    RecipeInterrupted,
     RecipeNotFound,
     RecipeRunning,
     RunNotFound,
@@ -27,6 +28,7 @@ from procler.supervisor.recipes.run_record import (
     RunRecord,
     StepRecord,
     definition_hash,
+    interrupt,
     new_run,
     step_prefix,
 )
@@ -36,13 +38,14 @@ if TYPE_CHECKING:
     from procler.supervisor.operations import Operations
 
 LOGGED_LINES = 200  # of the recipe's log read back for an interrupted step
+INTERRUPT_WAIT = 5.0  # bound on the runs recording their interruption as the supervisor stops
 RUNS_SHOWN = 50  # newest runs `recipe runs` answers
 
 
 class ActiveRun:
-    """A recipe's run going now: its task, its control, and `ended`, set once the engine
-    has recorded its end (the entry removed): a waiter waits on that event, never on the
-    task, which can be done while the callback that removes the entry is still queued."""
+    """A recipe's run going now: its task, its control, and `ended`, resolved once the
+    engine has recorded its end (the entry removed): a waiter awaits that, never the task,
+    which can be done while the callback that removes the entry is still queued."""
 
     __slots__ = ("control", "ended", "run_id", "task")
 
@@ -50,7 +53,7 @@ class ActiveRun:
         self.run_id = run_id
         self.task = task
         self.control = control
-        self.ended = asyncio.Event()
+        self.ended: asyncio.Future[None] = asyncio.get_running_loop().create_future()
 
 
 class RecipeEngine:
@@ -59,21 +62,32 @@ class RecipeEngine:
         self.records = RunRecords(ops.state_store())
         self.active: dict[str, ActiveRun] = {}  # recipe -> its run going now
         self._mark_interrupted()
+        ops.before_stop(self.interrupt_all)
 
     def _mark_interrupted(self) -> None:
         """Runs still `running` in the database belonged to a supervisor that died."""
         for run in map(self._watched, self.records.with_status(rs.RUN_RUNNING)):
             step = next((s for s in run.steps if s.status == rs.RUNNING), None)
             if step is not None:
-                step.error = "interrupted: the supervisor stopped during this step"
                 step.output = self._logged_output(run, step)
-                run.move_step(step, rs.CANCELLED, step.error)
-                run.interrupted_step = step.id
-            run.move(rs.RUN_INTERRUPTED)
-            run.error = "the supervisor stopped during the run" + (
-                f" (at step {step.id})" if step is not None else ""
-            )
+            interrupt(run, step)
             self.records.save(run)
+
+    async def interrupt_all(self) -> None:
+        """The supervisor is stopping (daemon stop or restart, a signal): every run going
+        on is interrupted at the step it is in, before any process is stopped under it (a
+        step would otherwise fail for it), and stays resumable."""
+        going = list(self.active.values())
+        for active in going:
+            active.task.cancel()  # the runner records the run interrupted (runner.execute)
+        if going:
+            await asyncio.wait([active.task for active in going], timeout=INTERRUPT_WAIT)
+        for active in going:
+            run = active.control.run
+            step = next((s for s in run.steps if s.id == run.interrupted_step), None)
+            if run.status == rs.RUN_INTERRUPTED and step is not None:
+                step.output = self._logged_output(run, step) or step.output
+                self.records.save(run)
 
     def _logged_output(self, run: RunRecord, step: StepRecord) -> str:
         """What a step printed before its supervisor died, from the recipe's log (where
@@ -142,7 +156,7 @@ class RecipeEngine:
         while wait and name in self.active:  # each pass waits for one run to end
             # not on its task: a done task does not yield, and a run started and ended
             # before this resumed would have this loop spin with the loop blocked
-            await self.active[name].ended.wait()
+            await asyncio.shield(self.active[name].ended)
         self._refuse_second(name)
         run = new_run(f"{name}-{secrets.token_hex(4)}", recipe, self.ops.clock.time())
         self._watched(run)
@@ -202,13 +216,18 @@ class RecipeEngine:
             )
 
     async def _launch(self, recipe: Recipe, run: RunRecord, detach: bool) -> dict[str, Any]:
-        control = RunControl()
+        control = RunControl(run)
         task = asyncio.ensure_future(execute(self.ops, self.records, recipe, run, control))
         self.active[recipe.name] = ActiveRun(run.run_id, task, control)
         task.add_done_callback(lambda _t: self._finished(recipe.name, run.run_id))
         if detach:
             return {"run_id": run.run_id, "recipe": recipe.name, "status": run.status}
-        await asyncio.shield(task)  # the caller going away leaves the run going
+        try:
+            await asyncio.shield(task)  # the caller going away leaves the run going
+        except asyncio.CancelledError:
+            me = asyncio.current_task()
+            if not task.cancelled() or (me is not None and me.cancelling()):
+                raise
         return answer(run)
 
     async def cancel_run(self, run_id: str) -> dict[str, Any]:
@@ -225,7 +244,7 @@ class RecipeEngine:
         active = self.active.get(name)
         if active is not None and active.run_id == run_id:
             del self.active[name]
-            active.ended.set()
+            active.ended.set_result(None)
 
 
 def _redefine(run: RunRecord, recipe: Recipe) -> None:
@@ -244,8 +263,16 @@ def _redefine(run: RunRecord, recipe: Recipe) -> None:
 
 
 def answer(run: RunRecord) -> dict[str, Any]:
-    """A finished run's answer; a failed run is RECIPE_FAILED naming the step that failed."""
+    """A finished run's answer; a failed run is RECIPE_FAILED naming the step that failed,
+    an interrupted one RECIPE_INTERRUPTED naming the step it was in."""
     data = run.as_dict()
+    if run.status == rs.RUN_INTERRUPTED:
+        at = f" at step {run.interrupted_step}" if run.interrupted_step else ""
+        raise RecipeInterrupted(
+            f"recipe {run.recipe} was interrupted{at}: the supervisor stopped during the run",
+            suggestion=f"`procler recipe resume {run.run_id}` goes on from there",
+            data=data,
+        )
     failure = next((s for s in run.steps if s.status == rs.FAILED and not s.ignored_error), None)
     if failure is None:
         return data

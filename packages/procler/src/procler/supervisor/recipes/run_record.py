@@ -121,3 +121,16 @@ def new_run(run_id: str, recipe: Recipe, now: float) -> RunRecord:
         for i, s in enumerate(recipe.steps)
     ]
     return RunRecord(run_id, recipe.name, definition_hash(recipe), now, steps=steps)
+
+
+def interrupt(run: RunRecord, step: StepRecord | None) -> None:
+    """The run lost its supervisor during `step` (None: between steps): interrupted there,
+    resumable (see procler.recipe_states.TERMS)."""
+    if step is not None:
+        step.error = "interrupted: the supervisor stopped during this step"
+        run.move_step(step, rs.CANCELLED, step.error)
+        run.interrupted_step = step.id
+    run.move(rs.RUN_INTERRUPTED)
+    run.error = "the supervisor stopped during the run" + (
+        f" (at step {step.id})" if step is not None else ""
+    )

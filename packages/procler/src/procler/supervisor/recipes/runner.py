@@ -15,7 +15,7 @@ from procler.config.model import Recipe, RecipeStep
 from procler.contexts.base import OutputBatch
 from procler.project import recipe_log_name
 from procler.supervisor.recipes.records import RunRecords
-from procler.supervisor.recipes.run_record import RunRecord, StepRecord, step_prefix
+from procler.supervisor.recipes.run_record import RunRecord, StepRecord, interrupt, step_prefix
 from procler.supervisor.recipes.steps import (
     STREAMED,
     StepOutcome,
@@ -35,7 +35,8 @@ RETRY_MAX = 30.0  # seconds: the longest delay between two attempts of a step
 class RunControl:
     """A running run's handle: `recipe cancel` cancels the step it is in."""
 
-    def __init__(self) -> None:
+    def __init__(self, run: RunRecord) -> None:
+        self.run = run
         self.step: asyncio.Future[Any] | None = None
 
     def cancel(self) -> None:
@@ -91,7 +92,11 @@ async def execute(
             outcome = await current
         except asyncio.CancelledError:
             if not current.cancelled() or _cancelling():
-                raise  # the supervisor itself is stopping: the run stays interrupted
+                # the supervisor is stopping (RecipeEngine.interrupt_all): interrupted here
+                record.ended_at = clock.time()
+                interrupt(run, record)
+                records.save(run, changed)
+                raise
             record.error = "cancelled (recipe cancel)"
             run.move_step(record, rs.CANCELLED, record.error)
             _cancel_rest(run, record)
