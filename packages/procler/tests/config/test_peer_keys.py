@@ -157,7 +157,7 @@ def test_stop_command_mistakes_have_their_line_and_column(project: Path) -> None
             19,
             "processes.empty.stop_command",
             "missing required key 'command'",
-            "add command: ...",
+            "add command: TEXT",
         ),
     ]
 
