@@ -13,7 +13,7 @@ PACKAGES := packages/agentcli packages/procler packages/officecli
 export UV_SYSTEM_CERTS ?= 1
 export UV_NATIVE_TLS ?= 1
 
-.PHONY: bootstrap sync lint types pytest test demo install bench bench-table bench-compare docs skills clean
+.PHONY: bootstrap sync lint types pytest test demo install bench bench-table bench-compare docs skills screenshots clean
 
 bootstrap:
 	@command -v uv >/dev/null 2>&1 || bash scripts/bootstrap-uv.sh "$(PYTHON)" "$(TOOLS)" >/dev/null
@@ -76,9 +76,13 @@ bench-compare: sync
 	@test -n "$(BASE)" || { echo "usage: make bench-compare BASE=REV [BENCH=name,...] [ROUNDS=3]" >&2; exit 2; }
 	$(BENCH_RUN) bench/compare.py "$(BASE)" --bench "$(BENCH)" --rounds $(ROUNDS) --uv "$(UV)"
 
-# Generated pages (a test fails when one is stale).
+# README's pictures of the dashboard and the TUI, taken anew on examples/quickstart.
+screenshots: sync
+	$(RUN) python scripts/screenshots.py
+
+# Generated pages: docs/reference/TOOL.md and docs/config.md (a test fails when one is stale).
 docs: sync
-	$(RUN) python -m procler.config.reference > docs/config.md
+	$(RUN) python scripts/generated_docs.py
 
 # Each tool's Agent Skill (skills/TOOL/) and the Copilot prompt files (.github/prompts/).
 skills: sync

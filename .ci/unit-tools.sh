@@ -3,7 +3,7 @@
 # package, ~3 MB; it verifies without systemd running). The docker compose plugin is not
 # packaged for this Debian: compose files are checked against the pinned Compose schema.
 # PostgreSQL 15 (server and psql): the real-stack tests run a database under the supervisor
-# (tests/supervisor/test_postgres.py; initdb and postgres, never the packaged service).
+# (packages/procler/tests/integration/test_postgres.py; initdb and postgres, never the packaged service).
 set -euo pipefail
 need=()
 command -v systemd-analyze >/dev/null 2>&1 || need+=(systemd)

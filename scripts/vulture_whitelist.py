@@ -80,14 +80,16 @@ _._cursor_visible
 _.__traceback__
 
 # Hooks a framework calls by their names: a module's __getattr__ (PEP 562), HTMLParser's
-# handle_*, http.server's do_GET and log_message, Textual's BINDINGS, on_* handlers,
-# action_* methods and a command provider's discover, pytest's pytestmark and anyio's
-# anyio_backend fixture, and autouse fixtures (which no test names).
+# handle_*, http.server's do_GET and log_message, logging.Formatter's formatStack,
+# Textual's BINDINGS, on_* handlers, action_* methods and a command provider's discover,
+# pytest's pytestmark and anyio's anyio_backend fixture, and autouse fixtures (which no
+# test names).
 __getattr__
 handle_starttag
 handle_data
 do_GET
 log_message
+formatStack
 BINDINGS
 on_mount
 on_unmount

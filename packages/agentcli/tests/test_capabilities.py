@@ -6,7 +6,7 @@ from agentcli_testkit.sample_app import APP
 
 from agentcli.commands import capabilities
 from agentcli.main import with_builtins
-from agentcli.testing import assert_capabilities_match_parser
+from agentcli.testing import assert_capabilities_match_parser, assert_help_as_json
 
 
 def test_sample_capabilities_match_parser() -> None:
@@ -65,3 +65,7 @@ def test_capabilities_document() -> None:
         "CONDITION_NOT_MET",
     }
     assert caps["envelope_schema"]["required"] == ["schema_version", "success"]
+
+
+def test_help_as_json_is_the_plain_help_and_capabilities_of_one_command() -> None:
+    assert_help_as_json(APP)

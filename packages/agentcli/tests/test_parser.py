@@ -56,7 +56,7 @@ def test_unknown_command_suggests() -> None:
 def test_unknown_subcommand_lists_the_group() -> None:
     err = usage(["job", "wiat"])
     assert err.message == "sample: unknown command 'job wiat'"
-    assert err.suggestion == "did you mean wait? valid commands: interrupt, wait"
+    assert err.suggestion == "did you mean wait? valid commands: interrupt, list, wait"
 
 
 def test_invalid_choice_names_valid_choices() -> None:

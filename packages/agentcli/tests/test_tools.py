@@ -27,9 +27,12 @@ def test_names_and_which_commands_are_tools() -> None:
         "sample_check",
         "sample_show",
         "sample_job_wait",
+        "sample_job_list",
         "sample_job_interrupt",
         "sample_run",
     ]
+    # a person's table view is no tool argument
+    assert list(TOOLS.input_schema(APP.command("job list"))["properties"]) == ["name"]
     assert TOOLS.command("sample_job_wait") is APP.command("job wait")
     assert TOOLS.command("sample_capabilities") is None
 

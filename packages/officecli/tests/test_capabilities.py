@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from agentcli.testing import assert_capabilities_match_parser
+from agentcli.testing import assert_capabilities_match_parser, assert_help_as_json
 from officecli.design_diff.commands import APP as DESIGN_DIFF
 from officecli.doc2md.commands import APP as DOC2MD
 from officecli.fieldcheck.commands import APP as FIELDCHECK
@@ -19,3 +19,12 @@ from officecli.office_tools.commands import APP as OFFICE_TOOLS
 )
 def test_capabilities_match_parser(app: object) -> None:
     assert_capabilities_match_parser(app)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(
+    "app",
+    [DOC2MD, FIELDCHECK, DESIGN_DIFF, OFFICE_REPLACE],
+    ids=["doc2md", "fieldcheck", "design-diff", "office-replace"],
+)
+def test_help_as_json_matches_the_plain_help(app: object) -> None:
+    assert_help_as_json(app)  # type: ignore[arg-type]

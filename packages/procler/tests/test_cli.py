@@ -52,7 +52,8 @@ def test_full_cli_path_stays_light() -> None:
         "'procler.declarations.schedules', 'procler.declarations.skills', "
         "'procler.declarations.snippets', "
         "'procler.declarations.stack_files', 'procler.declarations.tui', 'procler.errors', "
-        "'procler.project', 'procler.recipe_states', 'procler.states', 'procler.wire']\n"
+        "'procler.project', 'procler.recipe_states', 'procler.states', "
+        "'procler.wire']\n"
     )
 
 
@@ -63,15 +64,24 @@ def test_capabilities_describe_exactly_the_parser() -> None:
     assert_capabilities_match_parser(APP)
 
 
+def test_help_as_json_matches_the_plain_help() -> None:
+    """`--help -f json` works for every command, `logs` (where -f is --follow) too."""
+    from agentcli.testing import assert_help_as_json
+    from procler.declarations import APP
+
+    assert_help_as_json(APP)
+
+
 def test_supervisor_handles_exactly_the_commands_sent_to_it() -> None:
     from procler.declarations import APP
     from procler.declarations.daemon import RESTART as RESTART_DAEMON
     from procler.declarations.daemon import SERVE
     from procler.declarations.daemon import STATUS as DAEMON_STATUS
-    from procler.declarations.processes import FORWARD, IF_RUNNING
+    from procler.declarations.daemon import STOP as DAEMON_STOP
+    from procler.declarations.processes import FORWARD, IF_RUNNING, UP
     from procler.supervisor.commands import command_names
 
-    handlers = (FORWARD, IF_RUNNING, RESTART_DAEMON, DAEMON_STATUS, SERVE)
+    handlers = (FORWARD, IF_RUNNING, UP, RESTART_DAEMON, DAEMON_STATUS, DAEMON_STOP, SERVE)
     sent = {c.name for c in APP.commands if c.handler in handlers}
     assert sorted(command_names()) == sorted(sent)  # listed without a supervisor
 
@@ -88,13 +98,16 @@ def test_the_entry_offers_exactly_the_commands_answered_from_argv() -> None:
 
 
 def test_every_command_kept_from_a_supervisor_is_answered_from_disk() -> None:
-    """IF_RUNNING commands never start a supervisor: the disk answers them without one."""
+    """IF_RUNNING commands (and `daemon stop`, which forwards as they do) never start a
+    supervisor: the disk answers them without one."""
     from procler.cli.offline import DiskAnswers
     from procler.declarations import APP
+    from procler.declarations.daemon import STOP as DAEMON_STOP
     from procler.declarations.processes import IF_RUNNING
 
     table = DiskAnswers.__new__(DiskAnswers).table()
-    assert sorted(table) == sorted(c.name for c in APP.commands if c.handler == IF_RUNNING)
+    kept = (IF_RUNNING, DAEMON_STOP)
+    assert sorted(table) == sorted(c.name for c in APP.commands if c.handler in kept)
 
 
 def imported_by_status(cwd: Path) -> set[str]:

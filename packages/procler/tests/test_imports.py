@@ -171,7 +171,7 @@ def within(name: str, *packages: str) -> bool:
 
 
 SUPERVISOR = ("procler.supervisor", "procler.supervisor_entry")
-CLIENT_SIDE = ("procler.cli", "procler.entry", "procler.tui")
+CLIENT_SIDE = ("procler.cli", "procler.entry", "procler.tui", "procler.foreground")
 
 
 def test_no_supervisor_module_reaches_a_cli_module() -> None:

@@ -124,6 +124,7 @@ def test_schemas_come_from_the_declarations() -> None:
             "group",
             "recipe",
             "tail",
+            "after",
             "since",
             "until",
             "stream",

@@ -147,6 +147,19 @@ def test_a_run_its_liveness_check_ended_is_a_failure_for_the_restart_policy() ->
     assert {states.BACKOFF, states.FAILED} <= states.TRANSITIONS[states.STOPPING]
 
 
+def test_a_persons_actions_are_offered_only_where_they_change_something() -> None:
+    """start: never on a run that is alive (it would answer already_running); stop: never
+    on one at rest (already_stopped); restart: only on a run that is on its way or up,
+    or waiting to restart; a scheduled one between runs is stopped (its schedule paused)."""
+    assert not states.CAN_START & states.ALIVE
+    assert not states.CAN_STOP & states.AT_REST
+    assert not states.CAN_RESTART - (states.ALIVE - {states.STOPPING} | {states.BACKOFF})
+    assert states.SCHEDULED in states.CAN_STOP
+    assert states.STOPPING not in states.CAN_START | states.CAN_STOP | states.CAN_RESTART
+    offered = states.CAN_START | states.CAN_STOP | states.CAN_RESTART
+    assert set(states.ALL) - offered == {states.STOPPING}
+
+
 def test_a_settled_run_is_restarted_at_once_and_quick_crashes_back_off() -> None:
     def decide(settled: bool, quick: int, restarts: int = 0) -> tuple[object, ...]:
         d = states.after_exit(

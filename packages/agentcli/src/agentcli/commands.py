@@ -19,15 +19,22 @@ if TYPE_CHECKING:
         "string", "integer", "number", "boolean", "path", "duration", "key_value", "remainder"
     ]
     Mode = Literal["envelope", "report", "stream"]
+    Kind = Literal["text", "words", "number", "seconds", "bytes", "percent", "time"]
 
 
 class Arg:
-    """One positional argument (name without dashes) or option (name with dashes)."""
+    """One positional argument (name without dashes) or option (name with dashes).
+
+    A `local` option is acted on by the calling process itself (how the answer is shown,
+    or a terminal session after it): no program's call (MCP, REST) takes it, and a server
+    answering the command from argv leaves it to the CLI when it is set.
+    """
 
     __slots__ = (
         "choices",
         "default",
         "help",
+        "local",
         "metavar",
         "multiple",
         "name",
@@ -48,6 +55,7 @@ class Arg:
         multiple: "bool" = False,
         short: "str" = "",
         metavar: "str" = "",
+        local: "bool" = False,
     ) -> "None":
         self.name = name
         self.help = help
@@ -58,6 +66,7 @@ class Arg:
         self.multiple = multiple
         self.short = short
         self.metavar = metavar
+        self.local = local
 
     @property
     def positional(self) -> "bool":
@@ -115,6 +124,73 @@ class FileFormat:
         raise KeyError(name)
 
 
+class Column:
+    """One column of a command's table view (`--format table`).
+
+    `key` finds the value in a row: a dotted path (`health.status`), or alternatives
+    separated by `|` (`command|args`: the first that is set). `kind` says how a value is
+    shown: text (a list joined by commas), words (a list joined by spaces: an argv),
+    number, seconds (a duration: 5m13s), bytes (21.5 MiB), percent, time (an ISO
+    timestamp or epoch seconds, in local time). `styles` colours a value at a terminal: a
+    mapping (e.g. {"failed": "bold red"}) or, so declarations stay cheap to import, the
+    "module:name" of one, loaded only when a table is printed. `width` caps a text column
+    (longer text ends with an ellipsis).
+    """
+
+    __slots__ = ("key", "kind", "styles", "title", "width")
+
+    def __init__(
+        self,
+        title: "str",
+        key: "str" = "",
+        *,
+        kind: "Kind" = "text",
+        styles: "Mapping[str, str] | str" = "",
+        width: "int" = 0,
+    ) -> "None":
+        self.title = title
+        self.key = key or title.replace(" ", "_")
+        self.kind = kind
+        self.styles = styles
+        self.width = width
+
+
+class Table:
+    """One table of a command's table view: the rows at `rows` in the answer (a dotted
+    key, `a|b` alternatives; "" or a key the answer lacks: the answer itself, one row
+    when it is an object), shown as `columns`, under `title` when it has one."""
+
+    __slots__ = ("columns", "empty", "rows", "title")
+
+    def __init__(
+        self,
+        columns: "tuple[Column, ...]",
+        rows: "str" = "",
+        *,
+        title: "str" = "",
+        empty: "str" = "none",
+    ) -> "None":
+        self.columns = columns
+        self.rows = rows
+        self.title = title
+        self.empty = empty  # what stands in for no rows
+
+
+class TableView:
+    """A command's table view (`--format table`): its tables, from the same answer JSON
+    carries. `each` names a list in the answer whose items are answers of their own (a
+    process with replicas: one per instance): the tables are then shown for each item,
+    under its name. `notes` are keys of the answer said under the tables when present (a
+    warning beside the rows; an object shows its `message`)."""
+
+    __slots__ = ("each", "notes", "tables")
+
+    def __init__(self, *tables: "Table", each: "str" = "", notes: "tuple[str, ...]" = ()) -> "None":
+        self.tables = tables
+        self.each = each
+        self.notes = notes
+
+
 class Command:
     """Everything about one command; the CLI, capabilities, REST and MCP derive from it.
 
@@ -132,6 +208,7 @@ class Command:
         idempotent: "bool" = True,
         destructive: "bool" = False,
         read_only: "bool" = False,
+        secret: "bool" = False,
         dry_run_first: "bool" = False,
         examples: "tuple[str, ...]" = (),
         errors: "tuple[type[AgentError], ...]" = (),
@@ -139,6 +216,7 @@ class Command:
         mode: "Mode" = "envelope",
         files: "tuple[FileFormat, ...]" = (),
         document: "bool" = False,
+        table: "TableView | None" = None,
     ) -> "None":
         self.name = name
         self.summary = summary
@@ -147,6 +225,9 @@ class Command:
         self.idempotent = idempotent
         self.destructive = destructive
         self.read_only = read_only  # changes nothing: safe to call at any time
+        # its answer holds secrets (environment values): a caller allowed only to read
+        # (a read-only listener's token) is never given it
+        self.secret = secret
         # writes files: its real run comes after a dry run with the same arguments (the
         # skills say so; an MCP server holds a call to it)
         self.dry_run_first = dry_run_first
@@ -158,6 +239,9 @@ class Command:
         # a report command that can print its document instead (--stdout or -o -), its
         # report then going to stderr or --report FILE; its handler returns a Document
         self.document = document
+        # Its table view for a person (`--format table`), rendered by agentcli.table from
+        # the same answer JSON carries; None: JSON only.
+        self.table = table
 
     @property
     def words(self) -> "list[str]":
@@ -258,6 +342,17 @@ REPORT_ARGS: "tuple[Arg, ...]" = (
 )
 
 
+# What a command with a table view adds. No default: JSON unless asked, and at a terminal
+# the tool's variable (PROCLER_FORMAT for procler) may ask.
+TABLE_FORMAT = Arg(
+    "--format",
+    "json (the default), or table: aligned columns for a person, coloured at a terminal "
+    "unless NO_COLOR is set; at a terminal, the tool's <TOOL>_FORMAT variable (e.g. "
+    "PROCLER_FORMAT=table) makes table the default",
+    short="-f",
+    choices=("json", "table"),
+    local=True,
+)
 DOCUMENT_ARGS: "tuple[Arg, ...]" = (
     REPORT_ARGS[0],
     Arg(
@@ -276,10 +371,35 @@ DOCUMENT_ARGS: "tuple[Arg, ...]" = (
 
 
 def command_args(cmd: "Command") -> "tuple[Arg, ...]":
-    """The arguments a command really takes, including those its mode adds."""
-    if cmd.mode != "report":
-        return cmd.args
-    return cmd.args + (DOCUMENT_ARGS if cmd.document else REPORT_ARGS)
+    """The arguments a command really takes, including those its mode and table view add."""
+    if cmd.mode == "report":
+        return cmd.args + (DOCUMENT_ARGS if cmd.document else REPORT_ARGS)
+    return cmd.args + ((TABLE_FORMAT,) if cmd.table else ())
+
+
+def call_args(cmd: "Command") -> "tuple[Arg, ...]":
+    """The arguments a program's call takes (MCP, REST): command_args without the local
+    ones (the table view, a terminal session), which only a person at a terminal wants."""
+    return tuple(a for a in command_args(cmd) if not a.local)
+
+
+def asks_local(cmd: "Command", values: "dict[str, Any]") -> "bool":
+    """Whether parsed values set an option the calling process acts on (see Arg.local)."""
+    return any(values.get(a.dest) not in (None, False) for a in command_args(cmd) if a.local)
+
+
+def formats(cmd: "Command") -> "list[str]":
+    """What a command can print: capabilities says which commands have a table view."""
+    if cmd.mode == "report":
+        return list(REPORT_ARGS[0].choices)
+    if cmd.mode == "stream":
+        return ["ndjson"]
+    return list(TABLE_FORMAT.choices) if cmd.table else ["json"]
+
+
+def format_variable(app: "App") -> "str":
+    """The environment variable that makes a person's terminal get tables: PROCLER_FORMAT."""
+    return app.name.upper().replace("-", "_") + "_FORMAT"
 
 
 def arg_schema(arg: "Arg") -> "dict[str, Any]":
@@ -297,6 +417,8 @@ def arg_schema(arg: "Arg") -> "dict[str, Any]":
         out["default"] = arg.default
     if arg.choices:
         out["choices"] = list(arg.choices)
+    if arg.local:
+        out["local"] = True  # for a person at a terminal: no MCP or REST call takes it
     return out
 
 
@@ -326,9 +448,11 @@ def command_schema(cmd: "Command") -> "dict[str, Any]":
         "idempotent": cmd.idempotent,
         "destructive": cmd.destructive,
         "read_only": cmd.read_only,
+        "secret": cmd.secret,
         "document": cmd.document,
         "dry_run_first": cmd.dry_run_first,
         "arguments": [arg_schema(a) for a in command_args(cmd)],
+        "formats": formats(cmd),
         "examples": list(cmd.examples),
         "errors": [e.code for e in cmd.all_errors()],
         "output_schema": dict(cmd.output),

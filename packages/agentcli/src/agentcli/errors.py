@@ -91,3 +91,18 @@ class OutputIsInputError(UsageError):
 
     code = "OUTPUT_IS_INPUT"
     default_suggestion = "write the output somewhere else; inputs are never overwritten"
+
+
+class NotRegularFileError(InputError):
+    """An input path names a pipe, a device or a socket: reading it could block forever
+    (a FIFO, /dev/stdin) or never end (/dev/zero)."""
+
+    code = "NOT_REGULAR_FILE"
+    default_suggestion = "name a regular file; pipes, devices and sockets are never read"
+
+
+class FileTooLargeError(InputError):
+    """An input file is larger than what the tool reads of that kind of file."""
+
+    code = "FILE_TOO_LARGE"
+    default_suggestion = "check that this is the right file; files of this kind are far smaller"

@@ -14,6 +14,7 @@ from agentcli.commands import (
     Stream,
     capabilities,
     command_args,
+    format_variable,
 )
 from agentcli.errors import AgentError, InternalError, Interrupted, UsageError
 
@@ -24,11 +25,15 @@ if TYPE_CHECKING:
 
 
 def _capabilities_command(app: "App") -> "Command":
+    from agentcli.commands import Arg
+
     return Command(
         "capabilities",
-        "describe every command, option, type, error code and exit code as JSON",
+        "describe every command, option, type, error code and exit code as JSON; with a "
+        "command's name, that command (what its --help says, as `--help -f json` does)",
         "agentcli.main:capabilities_handler",
-        examples=(f"{app.name} capabilities",),
+        args=(Arg("command", "one command's words, e.g. `logs`", multiple=True),),
+        examples=(f"{app.name} capabilities", f"{app.name} capabilities {app.commands[0].name}"),
         output={"type": "object", "description": "the capabilities document"},
         read_only=True,
     )
@@ -75,7 +80,32 @@ def failure(exc: "BaseException") -> "tuple[dict[str, Any], int]":
     return error_envelope(internal_error(exc)), int(InternalError.exit_code)
 
 
-def _render(cmd: "Command", values: "dict[str, Any]", result: "Any") -> "int":
+def presentation(app: "App", cmd: "Command", values: "dict[str, Any]") -> "str":
+    """How the answer is printed: json, or table (a command with a table view, asked by
+    --format, or at a terminal by the tool's variable). Taken out of values, so handlers
+    (and a server they forward to) never see it."""
+    if cmd.table is None:
+        return "json"
+    asked = values.pop("format", None)
+    if asked:
+        return str(asked)
+    if not sys.stdout.isatty():
+        return "json"  # a program reads it: the variable is for a person's terminal
+    import os
+
+    variable = format_variable(app)
+    wanted = os.environ.get(variable, "")
+    if wanted in ("", "json", "table"):
+        return wanted or "json"
+    raise UsageError(
+        f"${variable} is {wanted!r}, which is not an output format",
+        suggestion=f"set {variable} to json or table, or unset it",
+    )
+
+
+def _render(
+    cmd: "Command", values: "dict[str, Any]", result: "Any", shown: "str" = "json"
+) -> "int":
     exit_code = 0
     if isinstance(result, Outcome):
         result, exit_code = result.payload, result.exit_code
@@ -83,6 +113,13 @@ def _render(cmd: "Command", values: "dict[str, Any]", result: "Any") -> "int":
         _render_document(values, result)
         return result.exit_code
     if isinstance(result, Raw):
+        if shown == "table":
+            import json
+
+            env = json.loads(result.text)
+            if env.get("success"):
+                _table(cmd, env.get("data"))
+                return result.exit_code
         envelope.emit_text(result.text)
         return result.exit_code
     if isinstance(result, Stream):
@@ -99,8 +136,22 @@ def _render(cmd: "Command", values: "dict[str, Any]", result: "Any") -> "int":
             raise TypeError(f"{cmd.name} must return a Report")
         write_report(result, values.get("format") or "json", values.get("output"))
         return exit_code
+    if shown == "table" and exit_code == 0:
+        _table(cmd, result)
+        return exit_code
     envelope.emit(envelope.build(exit_code == 0, data=result))
     return exit_code
+
+
+def _table(cmd: "Command", data: "Any") -> "None":
+    """A successful answer as the command's table view (errors stay envelopes)."""
+    import os
+
+    from agentcli.table import render
+
+    assert cmd.table is not None
+    colour = sys.stdout.isatty() and "NO_COLOR" not in os.environ
+    envelope.write_stdout(render(cmd.table, data, colour=colour))
 
 
 def _render_document(values: "dict[str, Any]", result: "Document") -> "None":
@@ -148,16 +199,19 @@ def _asks_for_document(app: "App", args: "list[str]") -> "bool":
 
 def run(app: "App", argv: "Sequence[str] | None" = None) -> "int":
     """Parse, dispatch and render; return the exit code. Never lets an exception escape."""
-    from agentcli.parser import help_text, parse
+    from agentcli.parser import asks_json, help_document, help_text
 
     app = with_builtins(app)
     args = list(sys.argv[1:] if argv is None else argv)
     envelope.divert_to_stderr(False)
     debug = "--debug" in args
     try:
-        cmd, values = parse(app, args)
+        cmd, values = _parse_for_help(app, args)
         if values.pop("help"):
-            sys.stdout.write(help_text(app, cmd))
+            if asks_json(args):
+                envelope.emit(envelope.build(True, data=help_document(app, cmd)))
+            else:
+                sys.stdout.write(help_text(app, cmd))
             return 0
         if values.pop("version") or cmd is None:
             sys.stdout.write(f"{app.name} {app.version}\n")
@@ -169,16 +223,49 @@ def run(app: "App", argv: "Sequence[str] | None" = None) -> "int":
             setup_logging(verbosity)
         debug = bool(values.pop("debug"))
         if cmd.name == "capabilities":
-            return _render(cmd, values, capabilities(app))
+            return _render(cmd, values, _capabilities(app, values.get("command") or []))
         if cmd.document:
             _document_mode(values)
         if cmd.mode == "report" and (values.get("output") or values.get("report")):
             _check_report_output(cmd, values)
-        return _render(cmd, values, cmd.resolve()(values, cmd))
+        shown = presentation(app, cmd, values)
+        return _render(cmd, values, cmd.resolve()(values, cmd), shown)
     except (Exception, KeyboardInterrupt) as exc:  # noqa: BLE001 - see conclude
         if _asks_for_document(app, args):
             envelope.divert_to_stderr()
         return conclude(app.name, exc, debug)
+
+
+def _parse_for_help(app: "App", args: "list[str]") -> "tuple[Command | None, dict[str, Any]]":
+    """parse(), but `--help -f json` is taken whatever -f means to the command (or when
+    it has none): the format words are dropped when they alone stop the parse."""
+    from agentcli.parser import asks_json, parse, without_format
+
+    try:
+        return parse(app, args)
+    except UsageError:
+        if not (asks_json(args) and ("--help" in args or "-h" in args)):
+            raise
+        return parse(app, without_format(args))
+
+
+def _capabilities(app: "App", words: "list[str]") -> "dict[str, Any]":
+    """The whole document, or one command's (its help as JSON) when words name one."""
+    if not words:
+        return capabilities(app)
+    from agentcli.parser import find_command, help_document
+
+    cmd, used, _ = find_command(app, words)
+    if cmd is None or used != len(words):
+        from agentcli.parser import did_you_mean
+
+        asked = " ".join(words)
+        hint = did_you_mean(asked, [c.name for c in app.commands])
+        raise UsageError(
+            f"{app.name} capabilities: no command {asked!r}",
+            suggestion=hint or f"`{app.name} capabilities` lists every command",
+        )
+    return help_document(app, cmd)
 
 
 REPORT_FILES = {"output": "-o", "report": "--report"}

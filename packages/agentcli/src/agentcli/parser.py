@@ -286,39 +286,80 @@ def usage_line(app: "App", cmd: "Command") -> "str":
     return " ".join(usage)
 
 
-def help_text(app: "App", cmd: "Command | None") -> "str":
-    """Human help: the tool's commands, or one command's usage and arguments."""
+def help_document(app: "App", cmd: "Command | None") -> "dict[str, Any]":
+    """What `--help` says, as JSON (`--help -f json`, `capabilities COMMAND`): the tool's
+    commands, or one command as capabilities describes it with its usage line. The plain
+    help is this document rendered (help_text), so the two never say different things."""
+    from agentcli.commands import arg_schema, command_schema
+
     if cmd is None:
-        width = max(len(c.name) for c in app.commands)
-        lines = [
-            f"usage: {app.name} [--debug] [-v|-q] COMMAND ...",
-            "",
-            app.description,
-            "",
-            "commands:",
-        ]
-        lines += [f"  {c.name.ljust(width)}  {c.summary}" for c in app.commands]
-        lines += ["", f"Run `{app.name} COMMAND --help` for a command's arguments."]
+        return {
+            "tool": app.name,
+            "version": app.version,
+            "usage": f"{app.name} [--debug] [-v|-q] COMMAND ...",
+            "description": app.description,
+            "commands": [{"name": c.name, "summary": c.summary} for c in app.commands],
+            "global_arguments": [arg_schema(a) for a in GLOBAL_ARGS + app.global_args],
+            "more": f"Run `{app.name} COMMAND --help` for a command's arguments.",
+        }
+    return {"tool": app.name, "usage": usage_line(app, cmd), **command_schema(cmd)}
+
+
+def help_text(app: "App", cmd: "Command | None") -> "str":
+    """Human help: the help document (help_document) as text."""
+    doc = help_document(app, cmd)
+    if cmd is None:
+        width = max(len(c["name"]) for c in doc["commands"])
+        lines = [f"usage: {doc['usage']}", "", doc["description"], "", "commands:"]
+        lines += [f"  {c['name'].ljust(width)}  {c['summary']}" for c in doc["commands"]]
+        lines += ["", doc["more"]]
         return "\n".join(lines) + "\n"
-    args = command_args(cmd)
-    lines = ["usage: " + usage_line(app, cmd), "", cmd.summary, ""]
-    for a in args:
-        label = ", ".join(a.flags)
-        extra = f" (choices: {', '.join(a.choices)})" if a.choices else ""
-        extra += f" (default: {a.default})" if a.default not in (None, False) else ""
-        lines.append(f"  {label.ljust(22)} {a.help}{extra}")
-    for fmt in cmd.files:
-        lines += ["", f"{fmt.name} ({fmt.argument}): {fmt.summary}"]
-        for f in fmt.fields:
-            label = f.name + (": " + "|".join(v for v, _ in f.values) if f.values else "")
-            notes = " (required)" if f.required else f" (default: {f.default})" if f.default else ""
+    lines = ["usage: " + doc["usage"], "", doc["summary"], ""]
+    for a in doc["arguments"]:
+        label = ", ".join(a["flags"])
+        extra = f" (choices: {', '.join(a['choices'])})" if a.get("choices") else ""
+        default = a.get("default")
+        extra += f" (default: {default})" if default not in (None, False) else ""
+        lines.append(f"  {label.ljust(22)} {a['help']}{extra}")
+    for fmt in doc.get("file_formats", ()):
+        lines += ["", f"{fmt['name']} ({fmt['argument']}): {fmt['summary']}"]
+        for f in fmt["fields"]:
+            values = f.get("values", {})
+            label = f["name"] + (": " + "|".join(values) if values else "")
+            notes = (
+                " (required)"
+                if f["required"]
+                else f" (default: {f['default']})"
+                if "default" in f
+                else ""
+            )
             wide = len(label) > 22  # the meaning goes under a long label
             lines.append(
-                f"  {label}\n  {'':22} {f.help}{notes}"
+                f"  {label}\n  {'':22} {f['help']}{notes}"
                 if wide
-                else f"  {label.ljust(22)} {f.help}{notes}"
+                else f"  {label.ljust(22)} {f['help']}{notes}"
             )
-            lines += [f"      {value.ljust(18)} {meaning}" for value, meaning in f.values]
-    if cmd.examples:
-        lines += ["", "examples:"] + [f"  {e}" for e in cmd.examples]
+            lines += [f"      {value.ljust(18)} {meaning}" for value, meaning in values.items()]
+    if doc["examples"]:
+        lines += ["", "examples:"] + [f"  {e}" for e in doc["examples"]]
     return "\n".join(lines) + "\n"
+
+
+def asks_json(argv: "Sequence[str]") -> "bool":
+    """Whether argv asks for JSON (`-f json`, `--format json`, `--format=json`): read beside
+    --help, whatever -f means to the command (for `logs` it is --follow)."""
+    return len(without_format(argv)) < len(argv)
+
+
+def without_format(argv: "Sequence[str]") -> "list[str]":
+    """argv without the words that ask for JSON."""
+    out: list[str] = []
+    skip = False
+    for i, tok in enumerate(argv):
+        if skip:
+            skip = False
+        elif tok in ("-f", "--format") and argv[i + 1 : i + 2] == ["json"]:
+            skip = True
+        elif tok not in ("--format=json", "-fjson"):
+            out.append(tok)
+    return out

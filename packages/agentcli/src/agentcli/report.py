@@ -176,15 +176,30 @@ def render_json(report: Report) -> str:
     return dumps(report.to_dict(), pretty=True) + "\n"
 
 
+def _no_html(text: str) -> str:
+    """Text from files and rules as Markdown that shows it: no tag can open (`<script>`,
+    `<img onerror=...>`, `</td>`) nor an entity be spelled, so a viewer that renders HTML
+    in Markdown shows them instead of running them. A `<` or `&` that opens nothing
+    (`<= 30`, `R & D`) is left as written."""
+    import re  # loaded by the renderer that uses it, as csv and html are
+
+    text = re.sub(r"&(?=[#A-Za-z])", "&amp;", text)
+    return re.sub(r"<(?=[A-Za-z/!?])", "&lt;", text)
+
+
+def _md_text(text: object) -> str:
+    return _no_html(str(text)).replace("\r", " ").replace("\n", " ")
+
+
 def _md_cell(text: str) -> str:
-    return text.replace("|", "\\|").replace("\r", " ").replace("\n", "<br>")
+    return _no_html(text).replace("|", "\\|").replace("\r", " ").replace("\n", "<br>")
 
 
 def render_markdown(report: Report) -> str:
     s = report.summary
-    lines = [f"# {report.title}", ""]
+    lines = [f"# {_md_text(report.title)}", ""]
     for key, value in report.meta.items():
-        lines.append(f"- **{key}**: {value}")
+        lines.append(f"- **{_md_text(key)}**: {_md_text(value)}")
     lines += [
         "",
         f"**Summary**: {s['error']} error(s), {s['warning']} warning(s), {s['info']} info",
@@ -224,6 +239,19 @@ def render_html(report: Report) -> str:
     )
 
 
+FORMULA_PREFIXES = ("=", "+", "-", "@", "\t", "\r")  # OWASP: CSV injection
+
+
+def _csv_cell(text: str) -> str:
+    """A cell a spreadsheet shows as text: one starting like a formula (`=cmd|...`) gets a
+    leading single quote (OWASP's rule), so opening the report never runs it. A CR inside
+    becomes LF: the writer quotes a field holding its line terminator (LF), not a CR, and
+    a bare CR would end the row for most readers."""
+    if text.startswith(FORMULA_PREFIXES):
+        text = "'" + text
+    return text.replace("\r\n", "\n").replace("\r", "\n")
+
+
 def render_csv(report: Report) -> str:
     import csv
     import io
@@ -233,7 +261,7 @@ def render_csv(report: Report) -> str:
     writer.writerow(CSV_COLUMNS)
     for f in report.findings:
         row = f.to_dict()
-        writer.writerow([row[c] for c in CSV_COLUMNS])
+        writer.writerow([_csv_cell(row[c]) for c in CSV_COLUMNS])
     return buf.getvalue()
 
 

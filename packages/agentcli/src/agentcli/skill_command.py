@@ -3,7 +3,7 @@
 Cheap to import: a tool's CLI imports every declaration on each run."""
 
 from agentcli.commands import Arg, Command
-from agentcli.errors import UsageError
+from agentcli.errors import AgentError, UsageError
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -48,9 +48,14 @@ INSTALL_OUTPUT: "dict[str, Any]" = {
 
 
 def install_command(
-    tool: "str", skills: "str", handler: "str", extra: "tuple[Arg, ...]" = ()
+    tool: "str",
+    skills: "str",
+    handler: "str",
+    extra: "tuple[Arg, ...]" = (),
+    errors: "tuple[type[AgentError], ...]" = (),
 ) -> "Command":
-    """The `skills install` declaration (`skills`: what is installed, in words)."""
+    """The `skills install` declaration (`skills`: what is installed, in words; `errors`:
+    what the tool's handler raises besides a changed file)."""
     return Command(
         "skills install",
         f"install {skills} as Agent Skills for GitHub Copilot, Claude Code and Codex, in this "
@@ -62,6 +67,6 @@ def install_command(
             f"{tool} skills install --target claude --dry-run",
             f"{tool} skills install --user --target codex",
         ),
-        errors=(ChangedFileError,),
+        errors=(ChangedFileError, *errors),
         output=INSTALL_OUTPUT,
     )

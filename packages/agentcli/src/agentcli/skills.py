@@ -14,6 +14,7 @@ import json
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import Any
 
 from agentcli.commands import App, Arg, Command, FileFormat, command_args
 from agentcli.errors import EXIT_CODE_MEANINGS, AgentError
@@ -184,8 +185,7 @@ def render_skill_md(app: App, guide: Guide) -> str:
     if formats:
         lines += ["", "## Files", ""]
         lines += [_file_line(app, cmd, fmt) for cmd, fmt in formats]
-    lines += ["", "## Exit codes", "", "| exit | meaning |", "|---|---|"]
-    lines += [f"| {code} | {meaning} |" for code, meaning in EXIT_CODE_MEANINGS.items()]
+    lines += ["", "## Exit codes", "", *exit_code_rows()]
     if guide.workflows:
         lines += ["", "## Workflows", ""]
         for flow in guide.workflows:
@@ -221,11 +221,19 @@ def _arg_row(arg: Arg) -> str:
     return f"| {label} | {kind} | {default} | {_cell(arg.help)} |"
 
 
+def arg_rows(args: tuple[Arg, ...]) -> list[str]:
+    """The table of arguments: flags, type (or choices), default, meaning."""
+    header = ["| argument | type | default | meaning |", "|---|---|---|---|"]
+    return header + [_arg_row(a) for a in args]
+
+
 def _yes(flag: bool) -> str:
     return "yes" if flag else "no"
 
 
-def _command_section(app: App, cmd: Command) -> list[str]:
+def command_section(app: App, cmd: Command, *, answers: bool = False) -> list[str]:
+    """One command's section: usage, traits, arguments, files it reads, examples, errors;
+    with `answers`, also the fields of its answer's data (as declared)."""
     output = (
         "a findings report (`-f json|markdown|html|csv`)"
         if cmd.mode == "report"
@@ -243,8 +251,7 @@ def _command_section(app: App, cmd: Command) -> list[str]:
     ]
     args = command_args(cmd)
     if args:
-        lines += ["", "| argument | type | default | meaning |", "|---|---|---|---|"]
-        lines += [_arg_row(a) for a in args]
+        lines += ["", *arg_rows(args)]
     for fmt in cmd.files:
         lines += ["", f"The {fmt.name} (`{fmt.argument}`): {fmt.summary}.", ""]
         lines += ["| column | required | default | meaning |", "|---|---|---|---|"]
@@ -256,10 +263,35 @@ def _command_section(app: App, cmd: Command) -> list[str]:
     if isinstance(rule_ids, dict) and rule_ids:
         lines += ["", "| finding rule_id | meaning |", "|---|---|"]
         lines += [f"| `{rule}` | {_cell(str(meaning))} |" for rule, meaning in rule_ids.items()]
+    if answers:
+        lines += answer_lines(cmd)
     if cmd.examples:
         lines += ["", "Examples:", *(f"- `{e}`" for e in cmd.examples)]
     lines += ["", "Errors: " + ", ".join(_code(e.code) for e in cmd.all_errors()), ""]
     return lines
+
+
+def _kind(schema: Mapping[str, Any]) -> str:
+    """A JSON Schema's type in words: `list of string`, `one of a, b`."""
+    if "enum" in schema:
+        return "one of " + ", ".join(str(v) for v in schema["enum"])
+    kind = schema.get("type", "")
+    if kind == "array" and isinstance(schema.get("items"), Mapping):
+        return f"list of {_kind(schema['items'])}".rstrip()
+    return " or ".join(kind) if isinstance(kind, list) else str(kind)
+
+
+def answer_lines(cmd: Command) -> list[str]:
+    """The fields of a command's answer, from its declared output schema."""
+    fields = cmd.output.get("properties")
+    if isinstance(fields, Mapping) and fields:
+        lines = ["", "| answer field | type | meaning |", "|---|---|---|"]
+        for name, schema in fields.items():
+            meaning = _cell(str(schema.get("description", "")))
+            lines.append(f"| `{name}` | {_cell(_kind(schema))} | {meaning} |")
+        return lines
+    described = cmd.output.get("description") or cmd.output.get("$ref")
+    return ["", f"Answer: {described}."] if described else []
 
 
 def render_commands(app: App) -> str:
@@ -272,11 +304,9 @@ def render_commands(app: App) -> str:
         "",
     ]
     if app.global_args:
-        lines += ["Options before the command:", ""]
-        lines += ["| argument | type | default | meaning |", "|---|---|---|---|"]
-        lines += [_arg_row(a) for a in app.global_args] + [""]
+        lines += ["Options before the command:", "", *arg_rows(app.global_args), ""]
     for cmd in app.commands:
-        lines += _command_section(app, cmd)
+        lines += command_section(app, cmd)
     return "\n".join(lines)
 
 
@@ -289,20 +319,10 @@ def errors_of(app: App) -> dict[str, tuple[type[AgentError], list[str]]]:
     return dict(sorted(found.items()))
 
 
-def render_errors(app: App) -> str:
-    lines = [
-        f"# {app.name}: error codes",
-        "",
-        "A failure answers `{schema_version, success: false, error, error_code, suggestion}`; "
-        "the exit code says what to do next.",
-        "",
-        "| exit | meaning |",
-        "|---|---|",
-        *(f"| {code} | {meaning} |" for code, meaning in EXIT_CODE_MEANINGS.items()),
-        "",
-        "| error_code | exit | suggestion | commands |",
-        "|---|---|---|---|",
-    ]
+def error_rows(app: App) -> list[str]:
+    """The table of every error code: its exit code, suggestion and the commands that
+    declare it."""
+    lines = ["| error_code | exit | suggestion | commands |", "|---|---|---|---|"]
     for code, (err, commands) in errors_of(app).items():
         named = (
             "every command"
@@ -312,6 +332,28 @@ def render_errors(app: App) -> str:
         lines.append(
             f"| `{code}` | {int(err.exit_code)} | {_cell(err.default_suggestion)} | {named} |"
         )
+    return lines
+
+
+def exit_code_rows() -> list[str]:
+    return [
+        "| exit | meaning |",
+        "|---|---|",
+        *(f"| {code} | {meaning} |" for code, meaning in EXIT_CODE_MEANINGS.items()),
+    ]
+
+
+def render_errors(app: App) -> str:
+    lines = [
+        f"# {app.name}: error codes",
+        "",
+        "A failure answers `{schema_version, success: false, error, error_code, suggestion}`; "
+        "the exit code says what to do next.",
+        "",
+        *exit_code_rows(),
+        "",
+        *error_rows(app),
+    ]
     return "\n".join(lines) + "\n"
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Any
 
@@ -140,3 +141,41 @@ def skill_workflows(text: str) -> list[tuple[str, list[str]]]:
         elif step:
             flows[-1][1].append(step[1])
     return flows
+
+
+def assert_help_as_json(app: App) -> None:
+    """`--help -f json` answers, for the tool and for each command, the same document as
+    `capabilities COMMAND`, and the plain help says what that document says."""
+    from agentcli.parser import help_document, help_text
+
+    full = with_builtins(app)
+    for cmd in (None, *full.commands):
+        words = [] if cmd is None else cmd.words
+        for asks in (["-f", "json"], ["--format=json"]):
+            code, out = _output(app, [*words, "--help", *asks])
+            assert (code, json.loads(out)["data"]) == (0, help_document(full, cmd)), words
+        if cmd is not None:
+            code, out = _output(app, ["capabilities", *words])
+            assert (code, json.loads(out)["data"]) == (0, help_document(full, cmd)), words
+        code, text = _output(app, [*words, "--help"])
+        assert (code, text) == (0, help_text(full, cmd)), words
+        for arg in [] if cmd is None else help_document(full, cmd)["arguments"]:
+            assert ", ".join(arg["flags"]) in text and arg["help"] in text, (words, arg)
+
+
+def _output(app: App, argv: list[str]) -> tuple[int, str]:
+    """The exit code and stdout of `app` run in this process on argv."""
+    import io
+    import sys
+
+    from agentcli.main import run
+
+    saved, buffer = sys.stdout, io.BytesIO()
+    wrapper = sys.stdout = io.TextIOWrapper(buffer, encoding="utf-8")
+    try:
+        code = run(app, argv)
+    finally:
+        sys.stdout = saved
+        wrapper.flush()
+        wrapper.detach()  # so that collecting the wrapper leaves the buffer open
+    return code, buffer.getvalue().decode("utf-8")

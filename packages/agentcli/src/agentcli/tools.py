@@ -62,7 +62,9 @@ class ToolSet:
         return next((c for c in self.commands() if self.name(c) == tool), None)
 
     def args(self, cmd: Command) -> list[Arg]:
-        return [a for a in cmd.args if (cmd.name, a.dest) not in self.not_args]
+        """A tool's arguments: the command's own, but those a person's terminal acts on
+        (Arg.local: an attached session, the table view)."""
+        return [a for a in cmd.args if not a.local and (cmd.name, a.dest) not in self.not_args]
 
     def input_schema(self, cmd: Command) -> dict[str, Any]:
         args = self.args(cmd)

@@ -4,7 +4,18 @@ from __future__ import annotations
 
 from typing import Any
 
-from agentcli.commands import App, Arg, Command, Document, Field, FileFormat, Outcome
+from agentcli.commands import (
+    App,
+    Arg,
+    Column,
+    Command,
+    Document,
+    Field,
+    FileFormat,
+    Outcome,
+    Table,
+    TableView,
+)
 from agentcli.errors import ConditionNotMet, InputError, UsageError
 from agentcli.main import main
 from agentcli.report import Finding, Report
@@ -47,6 +58,41 @@ def wait(values: dict[str, Any], command: Command) -> Any:
 
 def interrupt(values: dict[str, Any], command: Command) -> Any:
     raise KeyboardInterrupt
+
+
+JOBS = [
+    {"name": "build", "state": "ok", "took": 3725.5, "rss": 3 * 2**20, "cpu": 1.25, "tags": []},
+    {
+        "name": "deploy\x1b[2J",
+        "state": "failed",
+        "took": 5,
+        "rss": None,
+        "cpu": 0,
+        "tags": ["a", "b"],
+    },
+]
+
+
+def jobs(values: dict[str, Any], command: Command) -> Any:
+    if values["name"] == "missing":
+        raise InputError("no such job: missing", suggestion="list the jobs")
+    return {"jobs": JOBS, "warning": {"message": "the jobs file is stale"}}
+
+
+JOBS_TABLE = TableView(
+    Table(
+        (
+            Column("name"),
+            Column("state", styles={"ok": "green", "failed": "bold red"}),
+            Column("took", kind="seconds"),
+            Column("memory", "rss", kind="bytes"),
+            Column("cpu", kind="percent"),
+            Column("tags"),
+        ),
+        "jobs",
+    ),
+    notes=("warning",),
+)
 
 
 APP = App(
@@ -113,6 +159,14 @@ APP = App(
             "wait for a condition",
             "agentcli_testkit.sample_app:wait",
             errors=(ConditionNotMet,),
+        ),
+        Command(
+            "job list",
+            "list the jobs",
+            "agentcli_testkit.sample_app:jobs",
+            args=(Arg("name", "only this job"),),
+            errors=(InputError,),
+            table=JOBS_TABLE,
         ),
         Command("job interrupt", "be interrupted", "agentcli_testkit.sample_app:interrupt"),
         Command(

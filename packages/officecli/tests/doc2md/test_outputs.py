@@ -7,9 +7,11 @@ import os
 import signal
 import subprocess
 import sys
-import threading
+import time
 from pathlib import Path
 from typing import Any
+
+from officecli_testkit.bomb_files import operators_pdf
 
 ENTRY = "from officecli.doc2md.cli import main; main()"
 
@@ -83,28 +85,23 @@ def test_another_source_is_never_replaced_even_with_force(run_doc2md: Any, tmp_p
 
 
 def test_sigterm_removes_temporary_files_as_sigint_does(tmp_path: Path) -> None:
-    fifo = tmp_path / "stuck.drawio"
-    os.mkfifo(fifo)  # doc2md blocks reading it: the run is surely in progress when signalled
+    slow = tmp_path / "slow.pdf"  # a minute of reading, within every limit: surely in progress
+    slow.write_bytes(operators_pdf(b"(AAAAAAAAAA) Tj\n", 9000, pages=20))
     temp = tmp_path / "tmp"
     temp.mkdir()
     env = {**os.environ, "TMPDIR": str(temp)}
     proc = subprocess.Popen(
-        [sys.executable, "-c", ENTRY, str(DOCX), str(fifo), "-d", str(tmp_path / "out")],
+        [sys.executable, "-c", ENTRY, str(DOCX), str(slow), "-d", str(tmp_path / "out")],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         env=env,
     )
-    writer: list[int] = []  # opening the write end returns once doc2md opened the read end
-    opener = threading.Thread(target=lambda: writer.append(os.open(fifo, os.O_WRONLY)))
-    opener.daemon = True
-    opener.start()
-    opener.join(timeout=60)
-    try:
-        assert writer, proc.communicate(timeout=60)
-        proc.send_signal(signal.SIGTERM)
-    finally:
-        for fd in writer:
-            os.close(fd)
+    first = tmp_path / "out" / "test.md"  # written before the slow file is read
+    deadline = time.monotonic() + 60
+    while not first.exists() and proc.poll() is None and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert first.exists() and proc.poll() is None, proc.communicate(timeout=60)
+    proc.send_signal(signal.SIGTERM)
     out, _ = proc.communicate(timeout=60)
     assert proc.returncode == 130
     assert json.loads(out)["error_code"] == "INTERRUPTED"

@@ -192,6 +192,8 @@ def test_capabilities_lists_the_error_codes() -> None:
         "UNSAFE_FILE",
         "BROKEN_FILE",
         "ENCRYPTED_FILE",
+        "NOT_REGULAR_FILE",
+        "FILE_TOO_LARGE",
         "USAGE",
         "INTERNAL",
         "INTERRUPTED",

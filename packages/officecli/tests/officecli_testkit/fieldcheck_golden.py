@@ -1,11 +1,8 @@
 """Generated data and rules that exercise every rule type, for the golden comparison.
 
 The golden reports in `golden/` were written by the engine as it was before the
-<<<<<<<< HEAD:packages/officecli/tests/officecli_testkit/golden_data.py
-vectorised rewrite (`python -m officecli_testkit.golden_data write DIR` from the tests folder, in a checkout of that engine); the
-========
-vectorised rewrite (`python -m officecli_testkit.fieldcheck_golden write DIR` in a checkout of that engine); the
->>>>>>>> main:packages/officecli/tests/officecli_testkit/fieldcheck_golden.py
+vectorised rewrite (`python -m officecli_testkit.fieldcheck_golden write DIR` from the tests
+folder, in a checkout of that engine); the
 test runs today's engine on the same generated files and compares every output format
 byte for byte. The data holds the lenient forms business sheets use (¥1,000, 2026/4/1,
 令和8年4月1日, full-width digits, blanks, spaces), wrong types, and faults for each rule,

@@ -38,7 +38,6 @@ ANSWERED = frozenset(
         "group list",
         "reload",
         "dashboard",
-        "daemon stop",
         "exec",
         "why",
         "send",
@@ -89,9 +88,16 @@ def explicit_config(argv: "list[str]") -> "list[str]":
     return found
 
 
+def tables_asked() -> "bool":
+    """Whether $PROCLER_FORMAT asks a person's terminal for tables: the full CLI then
+    renders the commands that have one (a supervisor answers JSON only; an explicit
+    --format table is seen by its parser, which leaves such a command to the CLI)."""
+    return os.environ.get("PROCLER_FORMAT", "json") != "json" and sys.stdout.isatty()
+
+
 def offer(argv: "list[str]") -> "int | None":
     """The exit code once the supervisor has answered, or None: run the full CLI."""
-    if not names_answered(argv):
+    if not names_answered(argv) or tables_asked():
         return None
     try:
         cwd = os.getcwd()

@@ -122,6 +122,11 @@ class StateDirUnwritable(UsageError):
     default_suggestion = "make the project's .procler/ directory writable by this user"
 
 
+class PermissionDenied(UsageError):
+    code = "PERMISSION_DENIED"
+    default_suggestion = "run Procler as the user who owns the project's .procler/state"
+
+
 class SupervisorUnavailable(AgentError):
     code = "SUPERVISOR_UNAVAILABLE"
     exit_code = ExitCode.INTERNAL

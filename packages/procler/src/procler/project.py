@@ -7,14 +7,20 @@ import os
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from collections.abc import Callable
+    from typing import TypeVar
+
     from procler.errors import SupervisorUnavailable
+
+    T = TypeVar("T")
 
 CONFIG_DIR = ".procler"
 CONFIG_FILE = "config.yaml"
 LOCAL_FILE = "config.local.yaml"  # personal overrides, merged last when present (not in git)
 SOCKET_NAME = "supervisor.sock"
 LOCK_NAME = "supervisor.lock"  # holds the supervisor's pid
-# sun_path is 108 bytes on Linux; keep a margin for the terminating NUL.
+# sun_path is 108 bytes on Linux; keep a margin for the terminating NUL. A longer path is
+# reached through /proc/self/fd (at_socket).
 MAX_SOCKET_PATH = 100
 # Several config files are written as one text, as PATH is: `a.yaml:b.yaml` (merged in
 # that order). So a config travels as one string (argv, the wire, PROCLER_CONFIG).
@@ -38,11 +44,13 @@ def find_config(cwd: "str", explicit: "str | list[str] | None" = None) -> "str":
 
                 raise ConfigNotFound(f"config file not found: {path}")
         if named:
+            check_access(project_root(named[0]))  # the project is the first file's
             return SEPARATOR.join(named)
     here = os.path.abspath(cwd)
     while True:
         candidate = os.path.join(here, CONFIG_DIR, CONFIG_FILE)
         if os.path.isfile(candidate):
+            check_access(project_root(candidate))
             return candidate
         parent = os.path.dirname(here)
         if parent == here:
@@ -83,6 +91,35 @@ def project_root(config_path: "str") -> "str":
 def state_dir(root: "str") -> "str":
     """Runtime state of a project: database, logs, supervisor socket and lock."""
     return os.path.join(root, CONFIG_DIR, "state")
+
+
+def check_access(root: "str") -> "None":
+    """Refuse at once (PERMISSION_DENIED) a project whose state another user keeps: its
+    state directory is private to its owner (0700), so every command would fail somewhere
+    inside (a socket, a database, a log) on a permission error."""
+    state = state_dir(root)
+    try:
+        if os.access(state, os.R_OK | os.W_OK | os.X_OK) or not os.path.lexists(state):
+            return  # ours, or none yet (creating it says STATE_DIR_UNWRITABLE if it can't)
+        owner = os.stat(state).st_uid
+    except OSError:  # .procler itself cannot be searched
+        owner = os.stat(os.path.dirname(state)).st_uid
+    if owner == os.geteuid():
+        return  # ours but closed (immutable, a mode): creating in it says STATE_DIR_UNWRITABLE
+    import pwd
+
+    from procler.errors import PermissionDenied
+
+    try:
+        name = pwd.getpwuid(owner).pw_name
+    except KeyError:
+        name = f"uid {owner}"
+    raise PermissionDenied(
+        f"the project's state {state} belongs to {name}: only that user can run Procler "
+        "commands in this project",
+        suggestion=f"run the command as {name} (e.g. `sudo -u {name} procler ...`), or work in "
+        "a copy of the project of your own",
+    )
 
 
 def make_state_dir(root: "str") -> "str":
@@ -154,57 +191,28 @@ def hung_supervisor(root: "str", waited: "float", taken: "bool") -> "SupervisorU
 
 
 def socket_path(root: "str") -> "str":
-    """The supervisor's unix socket; under runtime_dir() when the natural one is too long.
+    """The supervisor's unix socket, always in the project's own state directory.
 
     Decided on the real path, so that the project reached through a symlink finds the
-    same socket whichever way it is named.
+    same socket whichever way it is named. A path too long for a socket address is
+    reached through a descriptor of its folder (`at_socket`), never moved to a shared
+    place such as /tmp, where another user could take its name first.
     """
     real = os.path.realpath(root)
-    natural = os.path.join(state_dir(real), SOCKET_NAME)
-    if len(natural.encode()) <= MAX_SOCKET_PATH:
-        return natural
-    import hashlib
-
-    base = runtime_dir()
-    if os.path.lexists(base):
-        private_dir(base)  # someone else's directory could hold an impostor socket
-    digest = hashlib.sha256(real.encode()).hexdigest()[:16]
-    return os.path.join(base, f"{digest}.sock")
+    return os.path.join(state_dir(real), SOCKET_NAME)
 
 
-def runtime_dir() -> "str":
-    """Where the sockets of deeply nested projects live: one directory per user.
-
-    Not $XDG_RUNTIME_DIR: an agent's shell often lacks it while a login shell has it,
-    and both must find the same socket.
-    """
-    return f"/tmp/procler-{os.getuid()}"
-
-
-def private_dir(path: "str") -> "None":
-    """Make path this user's private directory, or refuse one that another user could
-    change (the name in /tmp is predictable)."""
-    import stat
-
+def at_socket(path: "str", act: "Callable[[str], T]") -> "T":
+    """act(address) for a bind or connect of the socket at `path`: the path itself when it
+    fits sun_path (108 bytes), else `/proc/self/fd/N/NAME`, where N is a descriptor of its
+    folder, open only for the call (the kernel resolves it to the folder itself)."""
+    if len(path.encode()) <= MAX_SOCKET_PATH:
+        return act(path)
+    folder = os.open(os.path.dirname(path), os.O_PATH | os.O_DIRECTORY | os.O_CLOEXEC)
     try:
-        os.mkdir(path, 0o700)
-    except FileExistsError:
-        pass
-    except OSError as exc:
-        from procler.errors import StateDirUnwritable
-
-        raise StateDirUnwritable(
-            f"cannot create {path}: {exc.strerror}",
-            suggestion=f"make {os.path.dirname(path)} writable by this user",
-        ) from None
-    info = os.lstat(path)
-    if not stat.S_ISDIR(info.st_mode) or info.st_uid != os.getuid() or info.st_mode & 0o077:
-        from procler.errors import StateDirUnwritable
-
-        raise StateDirUnwritable(
-            f"{path} is not a directory only this user can use",
-            suggestion=f"remove {path} (procler recreates it with mode 0700)",
-        )
+        return act(f"/proc/self/fd/{folder}/{os.path.basename(path)}")
+    finally:
+        os.close(folder)
 
 
 def recipe_log_name(recipe: str) -> str:

@@ -61,6 +61,12 @@ TRANSITIONS: dict[str, frozenset[str]] = {
 }
 # Where a scheduled process at rest can be armed from (start, resume, boot).
 ARMABLE = frozenset({STOPPED, EXITED, FAILED})
+# What a person's action can change from each status (the dashboard enables its buttons
+# by these): start one at rest or waiting to restart; stop one that runs, waits to restart
+# or waits for its next slot; restart one that is up or on its way.
+CAN_START = frozenset({STOPPED, EXITED, FAILED, BACKOFF})
+CAN_STOP = frozenset({STARTING, RUNNING, HEALTHY, UNHEALTHY, BACKOFF, SCHEDULED})
+CAN_RESTART = frozenset({STARTING, RUNNING, HEALTHY, UNHEALTHY, BACKOFF})
 
 # What the user last asked of a process (kept across supervisors).
 DESIRED_RUNNING = "running"

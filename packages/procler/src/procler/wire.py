@@ -18,6 +18,8 @@ import _socket
 import os
 import time
 
+from procler.project import at_socket
+
 ARGV_ROUTE = "/v1/argv"  # the console entry offers its raw argv (see procler.entry)
 COMMANDS_PREFIX = "/v1/commands/"  # + the command's words joined by '/'
 REPLY_WITHIN = "x-reply-within"
@@ -102,7 +104,7 @@ def request(
     sock.settimeout(timeout)
     try:
         try:
-            sock.connect(sock_path)
+            at_socket(sock_path, sock.connect)
         except (FileNotFoundError, ConnectionRefusedError, NotADirectoryError) as exc:
             raise NotRunning(str(exc)) from None
         extra = "" if until is None else f"{DEADLINE}: {until:.3f}\r\n"
@@ -141,7 +143,7 @@ def open_stream(
     sock = _socket.socket(_socket.AF_UNIX, _socket.SOCK_STREAM)
     sock.settimeout(timeout)
     try:
-        sock.connect(sock_path)
+        at_socket(sock_path, sock.connect)
         sock.sendall(f"GET {path} HTTP/1.1\r\nHost: procler\r\nConnection: close\r\n\r\n".encode())
         header_blob, _, rest = _read_head(sock).partition(b"\r\n\r\n")
     except OSError as exc:

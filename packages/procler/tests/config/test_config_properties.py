@@ -1,5 +1,6 @@
 """Property: whatever a config file is mutated into, `procler config validate` answers one
-JSON document (valid UTF-8, exit 0 or 1, never 3), and every finding has a suggestion."""
+JSON document (valid UTF-8, never exit 3), and every finding has a suggestion and points
+at a real place in its file (a line and column that exist, never 0:0)."""
 
 from __future__ import annotations
 
@@ -80,7 +81,7 @@ def mutated(draw: st.DrawFn) -> str:
 
 
 @settings(
-    max_examples=40,
+    max_examples=200,
     deadline=None,
     derandomize=True,
     database=None,
@@ -95,9 +96,12 @@ def test_a_mutated_config_is_reported_not_a_crash(
     (tmp_path / ".env").write_text(ENV_FILE)
     path = folder / "config.yaml"
     path.write_bytes(text.encode("utf-8", "surrogateescape"))
+    lines = text.count("\n") + 1
     for finding in errors_of(path):
         assert finding["suggestion"] != "", finding
         assert "not a pair" not in finding["message"]  # an env_file line is never quoted
+        if finding["file"] == str(path):
+            assert 1 <= finding["line"] <= lines and finding["column"] >= 1, (text, finding)
     code = run(APP, ["--config", str(path), "config", "validate"])  # the CLI, in this process
     out = capsysbinary.readouterr().out.decode("utf-8")  # strict: stdout is valid UTF-8
     assert out.count("\n") == 1, (text, out)

@@ -86,7 +86,9 @@ def test_a_corrupt_definitions_file_is_a_finding(project: Path) -> None:
     (state / "definitions.json").write_text("{not json", encoding="utf-8")
     _, findings = check_config(str(path), {})
     errors = findings.as_dicts()
-    assert [(e["file"], e["line"]) for e in errors] == [(str(state / "definitions.json"), 0)]
+    assert [(e["file"], e["line"], e["column"]) for e in errors] == [
+        (str(state / "definitions.json"), 1, 2)  # where the JSON breaks
+    ]
     assert errors[0]["message"].startswith(f"cannot read {state / 'definitions.json'}: ")
 
 

@@ -71,7 +71,11 @@ def test_help_llm_command_gives_one_command_in_full(project: Path) -> None:
         "group start",
         "procler group start NAME [--timeout DURATION]",
     )
-    assert [e["code"] for e in data["errors"]][:2] == ["CONFIG_NOT_FOUND", "CONFIG_INVALID"]
+    assert [e["code"] for e in data["errors"]][:3] == [
+        "CONFIG_NOT_FOUND",
+        "PERMISSION_DENIED",
+        "CONFIG_INVALID",
+    ]
     assert all(set(e) == {"code", "exit_code", "suggestion"} for e in data["errors"])
     code, answer = run_procler(project, "help-llm", "statsu")
     assert (code, answer["error_code"], answer["suggestion"]) == (

@@ -65,13 +65,22 @@ def test_each_damaged_state_file_is_a_finding_on_it(project: Path, name: str, hi
     assert errors_of(config) == [
         {
             "file": str(path),
-            "line": 0,
-            "column": 0,
+            "line": 1,
+            "column": 1,
             "path": "",
             "message": f"{path} does not hold a JSON object",
             "suggestion": hint.format(path=path),
         }
     ]
+
+
+def test_a_state_file_that_is_not_json_is_a_finding_where_it_breaks(project: Path) -> None:
+    config = write_config(project, CONFIG)
+    path = project / ".procler" / "state" / "definitions.json"
+    path.parent.mkdir()
+    path.write_text('{"version": 1,\n  "processes": {,}}\n', encoding="utf-8")
+    (finding,) = errors_of(config)
+    assert (finding["file"], finding["line"], finding["column"]) == (str(path), 2, 17)
 
 
 def test_scale_counts_without_a_processes_object_are_a_finding(project: Path) -> None:

@@ -4,8 +4,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from procler_testkit.config_helpers import errors_of, run_procler, write_config
 
+from procler.config.substitute import MAX_EXPANSION, MAX_VALUE
 from procler.config.yaml_nodes import MAX_DEPTH, MAX_NODES
 
 
@@ -105,3 +107,71 @@ def test_status_on_an_alias_bomb_answers_config_invalid_and_leaves_no_hung_super
     assert run_procler(project, "daemon", "stop")[0] == 0  # a supervisor, if any, answers
     code, env = run_procler(project, "daemon", "status")
     assert (code, env["data"]) == (0, {"running": False})
+
+
+def doubling(count: int) -> str:
+    """`V0: "xxxxxxxxxx"`, then each var twice the one above: 10 * 2**(count-1) characters
+    in the last, from a file of a few hundred bytes."""
+    lines = ["version: 1", "vars:", '  V0: "xxxxxxxxxx"']
+    lines += [f'  V{i}: "${{V{i - 1}}}${{V{i - 1}}}"' for i in range(1, count)]
+    last = count - 1
+    return "\n".join([*lines, "processes:", f"  a: {{command: 'echo ${{V{last}}}'}}", ""])
+
+
+@pytest.mark.parametrize("count", [26, 40])
+def test_doubling_variables_are_refused_at_the_var_that_crosses_the_value_budget(
+    project: Path, count: int
+) -> None:
+    path = write_config(project, doubling(count))
+    assert len(path.read_bytes()) < 1000  # 598 bytes for 26 vars with the issue's spacing
+    # V14 would be 163,840 characters: the first past MAX_VALUE (131,072); the vars that
+    # use it are not said again.
+    expected = [
+        {
+            "line": 17,
+            "column": 8,
+            "path": "vars.V14",
+            "message": f"the value is longer than {MAX_VALUE} characters once '${{V13}}'"
+            " is substituted",
+        }
+    ]
+    # Capped at 256 MiB: before the budget, 26 vars built 1 GB and 40 a MemoryError (exit 3).
+    code, env = run_procler(project, "list", memory_mib=256)
+    assert (code, env["error_code"]) == (2, "CONFIG_INVALID")
+    found = [
+        {k: e[k] for k in ("line", "column", "path", "message")} for e in env["data"]["errors"]
+    ]
+    assert found == expected
+
+
+def test_substituting_a_long_var_in_many_places_is_refused_where_the_total_crosses(
+    project: Path,
+) -> None:
+    # V13 is 81,920 characters (under MAX_VALUE); env values use it until MAX_EXPANSION.
+    uses = "\n".join(f"      E{i}: ${{V13}}" for i in range(260))
+    write_config(
+        project,
+        doubling(14).replace(
+            "processes:\n", "processes:\n  b:\n    command: x\n    env:\n" + uses + "\n"
+        ),
+    )
+    # resolving V1..V13 handed out 163,820 characters, then each use 81,920: the 203rd
+    # use (E202: E0 is on line 21) is the first past MAX_EXPANSION, and the only finding.
+    code, env = run_procler(project, "list", memory_mib=256)
+    assert (code, env["error_code"]) == (2, "CONFIG_INVALID")
+    assert [(e["line"], e["column"], e["path"], e["message"]) for e in env["data"]["errors"]] == [
+        (
+            223,
+            13,
+            "processes.b.env.E202",
+            f"variables substituted in this config add more than {MAX_EXPANSION} characters",
+        )
+    ]
+
+
+def test_a_value_of_the_longest_size_a_process_can_take_is_accepted(project: Path) -> None:
+    path = write_config(
+        project,
+        f'vars:\n  BIG: "{"x" * (MAX_VALUE - 2)}"\nprocesses:\n  a: {{command: "${{BIG}}ab"}}\n',
+    )
+    assert errors_of(path) == []

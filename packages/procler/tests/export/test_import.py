@@ -121,6 +121,21 @@ def test_bad_input_exits_2_and_writes_nothing(project: Path) -> None:
     assert sorted(p.name for p in project.iterdir()) == ["list.yaml"]
 
 
+def test_outputs_no_file_can_be_are_refused_with_exit_2(project: Path) -> None:
+    """A 300-character name (longer than a file name may be), or a folder to merge into:
+    exit 2 and nothing written, never an OSError (exit 3)."""
+    (project / "Procfile").write_text("web: python -m http.server\n")
+    (project / "folder").mkdir()
+    long = "a" * 300
+    for output in (long, f"sub/{long}/config.yaml"):
+        code, env = run_procler(project, "import", "procfile", "Procfile", "-o", output)
+        assert (code, env["error_code"]) == (2, "USAGE"), env
+    code, env = run_procler(project, "import", "procfile", "Procfile", "--merge", "-o", "folder")
+    assert (code, env["error_code"]) == (2, "NOT_REGULAR_FILE"), env
+    assert sorted(p.name for p in project.iterdir()) == ["Procfile", "folder"]
+    assert list((project / "folder").iterdir()) == []
+
+
 ROUND_TRIP = """
 services:
   cache:

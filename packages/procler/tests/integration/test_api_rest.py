@@ -198,7 +198,7 @@ def test_wrong_routes_and_methods(api: Listener) -> None:
             "GET /v1/openapi.json lists the methods of every route",
         ),
     )
-    for path in ("/v1/nothing", "/v1/argv", "/v1/commands/serve", "/v1/commands/logs"):
+    for path in ("/v1/nothing", "/v1/argv", "/v1/commands/serve", "/v1/commands/mcp"):
         status, _headers, body = api.call("POST", path)
         assert (status, body["error_code"]) == (404, "ROUTE_NOT_FOUND"), path
     assert api.get("/v1/commands/status")[0] == 405
@@ -215,7 +215,7 @@ def test_commands_are_checked_by_the_parser_before_they_run(api: Listener) -> No
         refusal(
             "USAGE",
             "procler_stop: unknown argument(s): force",
-            "valid arguments: name, all, with_dependents",
+            "valid arguments: name, all, with_dependents, kill",
         ),
     )
     status, _h, body = api.call("POST", "/v1/commands/status", raw=b"[1]")
@@ -278,7 +278,8 @@ def test_a_read_only_listener_refuses_every_change(project: Project, api: Listen
             403,
             refusal(
                 "FORBIDDEN",
-                "POST /v1/commands/stop changes something; this listener is read-only",
+                "POST /v1/commands/stop changes something or answers secrets; this listener "
+                "is read-only",
                 "only reads are allowed: serve without --read-only to change things",
             ),
         )

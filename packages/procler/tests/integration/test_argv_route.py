@@ -4,18 +4,20 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import signal
 import stat
 import subprocess
 import sys
+import tempfile
 from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+from procler_testkit.accounts import OTHER_USER, SQUATTER, account, run_as
 from procler_testkit.harness import PROCLER, PY, Project, sockets_of, wait_for
 
-from procler.errors import StateDirUnwritable
-from procler.project import private_dir, runtime_dir, socket_path
+from procler.project import socket_path
 from procler.wire import ARGV_ROUTE, request
 
 CONFIG = f"""
@@ -168,20 +170,19 @@ def test_the_answered_path_stays_light(running: Project) -> None:
     )
 
 
-def test_a_long_project_path_gets_a_short_socket(tmp_path: Path) -> None:
-    """sun_path holds 108 bytes: deeper projects get a socket in a private /tmp directory."""
+def test_a_long_project_path_keeps_its_socket_in_its_state_directory(tmp_path: Path) -> None:
+    """sun_path holds 108 bytes: a deeper project's socket is still its own, in its state
+    directory, bound and reached through a descriptor of that folder."""
     deep = tmp_path / ("d" * 60) / ("e" * 60)
     project = Project(deep, CONFIG)
     link = tmp_path / "link"
     link.symlink_to(deep)
-    sock = Path(socket_path(str(deep)))
+    sock = deep / ".procler" / "state" / "supervisor.sock"
     try:
         assert project.ok("start", "api")["status"] == "running"
-        assert (str(sock.parent), sock.suffix) == (runtime_dir(), ".sock")
-        assert stat.S_IMODE(sock.parent.stat().st_mode) == 0o700
+        assert socket_path(str(deep)) == socket_path(str(link)) == str(sock)
+        assert len(str(sock).encode()) > 108
         assert stat.S_IMODE(sock.stat().st_mode) == 0o600
-        assert socket_path(str(link)) == str(sock)
-        assert not (deep / ".procler" / "state" / "supervisor.sock").exists()
         via_link = Project(link, CONFIG)  # same files, reached through the symlink
         assert via_link.ok("status", "api")["pid"] == project.ok("status", "api")["pid"]
     finally:
@@ -189,16 +190,38 @@ def test_a_long_project_path_gets_a_short_socket(tmp_path: Path) -> None:
     assert wait_for(lambda: not sock.exists())  # removed as the supervisor ends
 
 
-def test_a_runtime_directory_others_could_change_is_refused(tmp_path: Path) -> None:
-    shared = tmp_path / "shared"
-    shared.mkdir(mode=0o777)
-    shared.chmod(0o777)
-    with pytest.raises(StateDirUnwritable) as caught:
-        private_dir(str(shared))
-    assert caught.value.suggestion == f"remove {shared} (procler recreates it with mode 0700)"
-    (tmp_path / "elsewhere").mkdir(mode=0o700)
-    (tmp_path / "link").symlink_to(tmp_path / "elsewhere")
-    with pytest.raises(StateDirUnwritable):
-        private_dir(str(tmp_path / "link"))
-    private_dir(str(tmp_path / "fresh"))
-    assert stat.S_IMODE((tmp_path / "fresh").stat().st_mode) == 0o700
+def test_another_user_squatting_a_shared_path_cannot_block_a_deep_project(
+    tmp_path: Path,
+) -> None:
+    """No predictable shared path is used: the names Procler 0.3 and earlier versions took
+    in /tmp for deep projects, made first by another user, change nothing."""
+    user, squatter = account(OTHER_USER), account(SQUATTER)
+    top = Path(tempfile.mkdtemp(prefix="procler-squat-"))
+    made: list[Path] = []
+    try:
+        deep = top / ("d" * 60) / ("e" * 60)
+        (deep / ".procler").mkdir(parents=True)
+        (deep / ".procler" / "config.yaml").write_text(
+            "processes:\n  api:\n    command: sleep 600\n"  # runnable by any user
+        )
+        for folder in (top, top / ("d" * 60), deep, deep / ".procler"):
+            os.chown(folder, user.pw_uid, user.pw_gid)
+            folder.chmod(0o755)
+        squatted = [Path(f"/tmp/procler-{user.pw_uid}"), Path(f"/tmp/procler-{user.pw_uid}.sock")]
+        for path in squatted:
+            if not path.exists():
+                path.mkdir(mode=0o777)
+                path.chmod(0o777)
+                os.chown(path, squatter.pw_uid, squatter.pw_gid)
+                made.append(path)
+        started = run_as(user.pw_name, deep, "start", "api")
+        assert started.returncode == 0, started.stdout + started.stderr
+        status = json.loads(run_as(user.pw_name, deep, "status", "api").stdout)
+        assert status["data"]["status"] == "running"
+        sock = deep / ".procler" / "state" / "supervisor.sock"
+        assert (sock.stat().st_uid, stat.S_IMODE(sock.stat().st_mode)) == (user.pw_uid, 0o600)
+    finally:
+        run_as(user.pw_name, deep, "daemon", "stop")
+        shutil.rmtree(top)
+        for path in made:
+            path.rmdir()

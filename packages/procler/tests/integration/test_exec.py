@@ -95,3 +95,26 @@ def test_the_sentinel_is_told_of_the_command_by_its_run_id(tmp_path: Path) -> No
         True,
         f"-{run_id}",
     )
+
+
+def test_a_command_or_cwd_no_process_can_start_with_is_answered_with_a_code(
+    project: Project,
+) -> None:
+    """A program name or a folder longer than a file name may be, and a folder that is a
+    file: exit 2 for the argument, START_FAILED for the run, never an OSError (exit 3)."""
+    long = "a" * 300
+    code, env = project.run("exec", long)
+    assert (code, env["error_code"], env["error"]) == (
+        1,
+        "START_FAILED",
+        f"exec: cannot start: File name too long: {long}",
+    )
+    code, env = project.run("exec", "true", "--cwd", long)
+    assert (code, env["error_code"]) == (2, "USAGE")
+    code, env = project.run("exec", "true", "--cwd", "/etc/passwd")
+    assert (code, env["error_code"], env["error"]) == (
+        1,
+        "START_FAILED",
+        "exec: cannot start: Not a directory: /etc/passwd",
+    )
+    assert project.run("exec", "true")[0] == 0

@@ -33,11 +33,14 @@ def test_burst_on_both_streams_loses_nothing(make_project: Callable[[str], Proje
     p.ok("start", "burst")
     code, env = p.run("wait", "burst", "--for", "exited", "--timeout", "120s", timeout=180)
     assert code == 0, env
-    out = p.ok("logs", "burst", "--stream", "stdout", "--tail", str(BURST + 10))
-    err = p.ok("logs", "burst", "--stream", "stderr", "--tail", str(BURST + 10))
-    assert texts(out) == [f"out {i}" for i in range(BURST)]
-    assert texts(err) == [f"err {i}" for i in range(BURST)]
-    assert out["truncated"] is False
+    for stream in ("out", "err"):
+        tail = ("--stream", f"std{stream}", "--tail", str(BURST + 10))
+        answers = [p.ok("logs", "burst", *tail)]
+        while answers[-1]["more"]:  # each answer holds a page: 10,000 lines at most
+            answers.append(p.ok("logs", "burst", *tail, "--after", answers[-1]["cursor"]))
+        assert [len(a["lines"]) for a in answers] == [10_000] * (BURST // 10_000)
+        assert [t for a in answers for t in texts(a)] == [f"{stream} {i}" for i in range(BURST)]
+        assert answers[0]["truncated"] is False
 
 
 def test_restart_keeps_the_previous_run_and_grep_filters(
@@ -83,7 +86,8 @@ def test_follow_streams_new_lines_and_stops_at_timeout(
         timeout=30,
     )
     assert proc.returncode == 0
-    lines = [json.loads(line) for line in proc.stdout.splitlines()]
+    *lines, end = [json.loads(line) for line in proc.stdout.splitlines()]
+    assert (end["end"], end["timeout_seconds"], end["lines"]) == ("timeout", 1.0, len(lines))
     numbers = [int(line["text"].split()[1]) for line in lines]
     assert len(numbers) >= 3
     assert numbers == list(range(numbers[0], numbers[0] + len(numbers)))
@@ -150,6 +154,46 @@ def test_previous_and_last_failed_read_a_first_run_crash(
         for run in ("previous", "last-failed"):
             lines = p.ok("logs", name, "--run", run, "--stream", "stderr")["lines"]
             assert [(line["run"], line["text"]) for line in lines] == [(1, text)], (name, run)
+
+
+def test_names_no_log_folder_can_have_are_not_found(
+    make_project: Callable[[str], Project],
+) -> None:
+    """`..` (the state directory itself) and a name longer than a file name may be: no
+    process, exit 2, whether or not the store exists."""
+    p = make_project(CONFIG)
+    p.ok("start", "talker")
+    assert wait_for(lambda: texts(p.ok("logs", "talker")) == ["hello", "oops"])
+    for name in ("..", ".", "a" * 300, "talker/..", "é" * 200):
+        code, env = p.run("logs", name)
+        assert (code, env["error_code"]) == (2, "PROCESS_NOT_FOUND"), (name, env)
+
+
+def test_a_follow_that_saw_nothing_ends_with_its_cursor_and_resumes_from_it(
+    make_project: Callable[[str], Project],
+) -> None:
+    """`logs --follow --timeout` with no new line printed nothing at all; its last line now
+    says the timeout passed and where to resume, and resuming there loses no line."""
+    p = make_project(CONFIG)
+    p.ok("start", "talker")
+    assert wait_for(lambda: texts(p.ok("logs", "talker")) == ["hello", "oops"])
+
+    def follow(*extra: str) -> list[dict]:  # type: ignore[type-arg]
+        proc = subprocess.run(
+            [PROCLER, "logs", "talker", "--follow", "--timeout", "200ms", *extra],
+            cwd=p.root, capture_output=True, text=True, timeout=30,
+        )  # fmt: skip
+        assert proc.returncode == 0, proc.stderr
+        return [json.loads(line) for line in proc.stdout.splitlines()]
+
+    (end,) = follow("--tail", "0")
+    assert (end["end"], end["timeout_seconds"], end["lines"]) == ("timeout", 0.2, 0)
+    assert end["cursor"] == p.ok("logs", "talker")["cursor"]
+    assert follow("--after", end["cursor"]) == [end]
+    p.ok("restart", "talker")
+    assert wait_for(lambda: texts(p.ok("logs", "talker")) == ["hello", "oops"])
+    *lines, _ = follow("--after", end["cursor"], "--run", "all")
+    assert [(x["run"], x["text"]) for x in lines] == [(2, "hello"), (2, "oops")]
 
 
 def test_a_scheduled_process_between_runs_shows_its_last_run_by_default(

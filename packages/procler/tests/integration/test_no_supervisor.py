@@ -42,6 +42,7 @@ def resting(name: str, **saved: Any) -> dict[str, Any]:
         "source": "config",
         "tags": [],
         "namespaces": ["default"],
+        "ports": [],
         "replica_of": None,
         "memory_rss_bytes": None,
         "cpu_percent": None,

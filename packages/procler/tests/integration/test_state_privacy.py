@@ -3,8 +3,8 @@ local user must not read any of it."""
 
 from __future__ import annotations
 
+import json
 import os
-import pwd
 import shutil
 import stat
 import subprocess
@@ -13,24 +13,13 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from procler_testkit.accounts import other_user, run_as
 from procler_testkit.harness import PY, Project, supervisors_of, wait_for
 
-OTHER_USER = "procler-other"
+from agentcli.commands import Command, command_args
+from procler.declarations import APP
+
 SECRET = "s3cr3t-token-2f9c"
-
-
-def other_user() -> str:
-    """A second local account (created once; root is needed to act as it)."""
-    try:
-        pwd.getpwnam(OTHER_USER)
-    except KeyError:
-        made = subprocess.run(
-            ["useradd", "--system", "--no-create-home", "--shell", "/usr/sbin/nologin", OTHER_USER],
-            capture_output=True,
-            timeout=30,
-        )
-        assert made.returncode in (0, 9), made.stderr  # 9: created meanwhile by another run
-    return OTHER_USER
 
 
 @pytest.fixture
@@ -115,3 +104,70 @@ def test_another_user_reaches_neither_the_socket_nor_the_api_token(
     )
     read = subprocess.run(["cat", str(token_file)], user=user, capture_output=True, timeout=10)
     assert (read.returncode, read.stdout) == (1, b"")
+
+
+# Commands that never open a project: they answer the same to every user.
+NO_PROJECT = {"capabilities", "config schema", "help-llm", "mcp", "tui", "config init"}
+VALUE = {"integer": "1", "number": "1", "duration": "1s", "key_value": "A=1", "path": "x"}
+
+
+def minimal_argv(command: Command) -> list[str]:
+    """The command with each required argument given a value it accepts."""
+    argv = command.name.split()
+    for arg in command_args(command):
+        if arg.type == "remainder":
+            argv += ["--", "true"]  # what `run` runs
+        if not arg.required or arg.type == "remainder":
+            continue
+        value = arg.choices[0] if arg.choices else VALUE.get(arg.type, "app")
+        if arg.positional:
+            argv.append(value)
+        else:
+            argv += [arg.flags[-1], value]
+    if any(a.name == "--timeout" for a in command_args(command)):
+        argv += ["--timeout", "1s"]
+    return argv
+
+
+def test_every_command_of_another_user_in_the_project_is_permission_denied(
+    shared_project: Project,
+) -> None:
+    """Whatever another user runs in the owner's project is refused at once (exit 2,
+    PERMISSION_DENIED, naming the owner), and changes nothing: the owner's process runs on,
+    under the same supervisor."""
+    user = other_user()
+    p = shared_project
+    pid = p.ok("start", "app")["pid"]
+    supervisor = p.supervisor_pid()
+    config = (p.root / ".procler" / "config.yaml").read_bytes()
+    commands = [
+        c for c in APP.commands if c.name not in NO_PROJECT and not c.name.startswith("import")
+    ]
+    assert len(commands) > 50
+    for command in commands:
+        argv = minimal_argv(command)
+        answer = run_as(user, p.root, *argv, timeout=30)
+        envelope = json.loads(answer.stdout.splitlines()[-1])
+        assert (answer.returncode, envelope["error_code"]) == (2, "PERMISSION_DENIED"), (
+            argv,
+            envelope,
+        )
+        assert envelope["error"] == (
+            f"the project's state {p.root / '.procler' / 'state'} belongs to root: only that "
+            "user can run Procler commands in this project"
+        )
+    # import writes the file -o names (the project's config by default), opening no state:
+    # merging into the owner's config is refused the same way.
+    procfile = p.root.parent / "Procfile"
+    procfile.write_text("other: sleep 1\n")
+    procfile.chmod(0o644)
+    answer = run_as(user, p.root, "import", "procfile", str(procfile), "--merge", timeout=30)
+    envelope = json.loads(answer.stdout)
+    assert (answer.returncode, envelope["error_code"], envelope["error"]) == (
+        2,
+        "PERMISSION_DENIED",
+        "cannot write .procler/config.yaml: permission denied",
+    )
+    assert (p.root / ".procler" / "config.yaml").read_bytes() == config
+    assert (p.ok("status", "app")["pid"], p.supervisor_pid()) == (pid, supervisor)
+    assert p.ok("list")["processes"][0]["name"] == "app"

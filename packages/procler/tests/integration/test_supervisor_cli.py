@@ -62,6 +62,7 @@ STATUS_KEYS = [
     "source",
     "tags",
     "namespaces",
+    "ports",
     "replica_of",
     "memory_rss_bytes",
     "cpu_percent",

@@ -151,3 +151,18 @@ def test_daemon_stop_answers_a_pending_wait_and_ends(
     assert (waiter.returncode, json.loads(out)["error_code"]) == (3, "SUPERVISOR_UNAVAILABLE")
     assert wait_for(lambda: not alive(supervisor))
     assert p.ok("status", "db")["status"] == "stopped"  # a new supervisor answers at once
+
+
+def test_daemon_stop_answers_once_the_supervisor_has_ended(
+    make_project: Callable[[str], Project],
+) -> None:
+    """`running: false` is true when the answer comes: the supervisor's process is gone,
+    not still closing its logs and state, so a `daemon status` right after sees none."""
+    p = make_project(CHAIN)
+    p.ok("start", "db")
+    supervisors = supervisors_of(p.root)
+    assert len(supervisors) == 1
+    answer = p.ok("daemon", "stop")
+    assert (answer["running"], answer["stopped_processes"]) == (False, ["db"])
+    assert [pid for pid in supervisors if alive(pid)] == []
+    assert p.ok("daemon", "status") == {"running": False}

@@ -14,6 +14,7 @@ from procler_testkit.tui_pilot import (
     SIZE,
     app_for,
     edit_config_when_idle,
+    local,
     status_of,
     table_rows,
     until,
@@ -21,6 +22,7 @@ from procler_testkit.tui_pilot import (
 )
 from textual.widgets import Static
 
+from agentcli.table import duration
 from procler.tui.screens import TextView
 
 CONFIG = f"""
@@ -133,10 +135,15 @@ async def test_details_graph_and_help_views(project: Project) -> None:
         await until(pilot, lambda: app.table.row_count == 3)
         await pilot.press("down", "d")
         body = await view_body(pilot, app, "details")
-        assert body.splitlines()[:3] == [
+        assert body.splitlines()[:8] == [
             "worker is stopped because nothing asked it to run; `procler start worker`",
             "",
-            "needs api started: stopped (waiting)",
+            "status       stopped (desired: stopped)",
+            "needs        api started: stopped (waiting)",
+            "waiting for  api started",
+            "last exit    none yet",
+            "restarts     0 of 5 (on-failure), 5 left",
+            "stderr       -",
         ]
         await pilot.press("escape", "g")
         body = await view_body(pilot, app, "graph")
@@ -144,6 +151,8 @@ async def test_details_graph_and_help_views(project: Project) -> None:
         await pilot.press("escape", "question_mark")
         lines = (await view_body(pilot, app, "help")).splitlines()
         assert "             k  stop (asks first)" in lines
+        assert "             /  filter processes" in lines  # the key typed, not its name
+        assert "             ?  key bindings" in lines
         assert isinstance(app.screen, TextView)
 
 
@@ -279,9 +288,14 @@ async def test_details_view_shows_health_history_and_last_exits(
         assert body[body.index("health history: none") :] == [
             "health history: none",
             "last exits, newest first:",
-            f"  {ended['ended_at']}  run 1  exit code 3  after {ended['duration_seconds']}s"
-            "  exit code 3; restart 1/5 in 0.1s",
+            f"  {local(ended['ended_at'])}  run 1  exit code 3 after "
+            f"{duration(ended['duration_seconds'])}  exit code 3; restart 1/5 in 0.1s",
         ]
+        last_exit = next(line for line in body if line.startswith("last exit "))
+        assert last_exit == (
+            f"last exit    exit code 3 at {local(ended['ended_at'])}: "
+            "exit code 3; restart 1/5 in 0.1s"
+        )
         await pilot.press("escape")
         await until(pilot, lambda: app.screen.id != "details")
         await pilot.press("down", "d")
@@ -289,8 +303,8 @@ async def test_details_view_shows_health_history_and_last_exits(
         at = [m["at"] for m in project.ok("history", "probed")["health"]]
         assert body[body.index("health history, newest first:") :] == [
             "health history, newest first:",
-            f"  {at[0]}  run 1  healthy -> unhealthy  health check failed 1 times: exit 1: ",
-            f"  {at[1]}  run 1  starting -> healthy  health check passed: exit 0: ",
-            f"  {at[2]}  run 1  stopped -> starting  run started",
+            f"  {local(at[0])}  run 1  healthy -> unhealthy  health check failed 1 times: exit 1: ",
+            f"  {local(at[1])}  run 1  starting -> healthy  health check passed: exit 0: ",
+            f"  {local(at[2])}  run 1  stopped -> starting  run started",
             "last exits: none",
         ]

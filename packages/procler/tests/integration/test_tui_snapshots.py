@@ -8,12 +8,15 @@ state is settled (none runs, or the feed is live), and an input's cursor does no
 
 from __future__ import annotations
 
+import os
+import time
 from collections.abc import Callable, Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
 from procler_testkit.harness import PY, Project
-from procler_testkit.tui_pilot import SIZE, app_for, status_of, until
+from procler_testkit.tui_pilot import SIZE, CannedClient, app_for, live_row, status_of, until
 from textual.widgets import Input
 
 from procler.tui.app import ProclerApp
@@ -127,5 +130,92 @@ def test_snapshot_of_a_dialog(printed: Project, snap_compare: Any, dialog: str) 
             await until(pilot, lambda: type(app.screen).__name__ == screen)  # noqa: B023
         if screen == "Ask":
             still_cursor(app)
+
+    assert snap_compare(app, terminal_size=SIZE, run_before=opened)
+
+
+@pytest.fixture
+def utc() -> Iterator[None]:
+    """Local time is UTC, so the times shown do not depend on the machine."""
+    before = os.environ.get("TZ")
+    os.environ["TZ"] = "UTC"
+    time.tzset()
+    yield
+    if before is None:
+        del os.environ["TZ"]
+    else:
+        os.environ["TZ"] = before
+    time.tzset()
+
+
+def test_uptime_cpu_and_memory_are_refreshed_without_an_event(
+    tmp_path: Path, snap_compare: Any
+) -> None:
+    """Nothing happens to the process, no event comes: its row is refreshed all the same,
+    at least every 2 s (a status call, as the rows are made)."""
+    assert ProclerApp.REFRESH_EVERY <= 2.0
+    client = CannedClient(str(tmp_path / ".procler" / "config.yaml"), [live_row("api")], {})
+    app = ProclerApp(client)
+
+    def uptime() -> str:
+        return str(app.table.get_row_at(0)[4]) if app.table.row_count else ""
+
+    async def refreshed(pilot: Any) -> None:
+        await until(pilot, lambda: uptime() == "5m13s" and app.supervisor == "none")
+        client.rows = [
+            live_row("api", uptime_seconds=343.4, cpu_percent=7.0, memory_rss_bytes=22 * 2**20)
+        ]
+        await until(pilot, lambda: uptime() == "5m43s", timeout=10)
+
+    assert snap_compare(app, terminal_size=SIZE, run_before=refreshed)
+
+
+def test_snapshot_of_the_details_view_with_a_last_exit(
+    tmp_path: Path, snap_compare: Any, utc: None
+) -> None:
+    """A run stopped by SIGTERM: its last exit and history written out, no Python dict."""
+    why = {
+        "name": "api",
+        "status": "stopped",
+        "desired": "stopped",
+        "why": "api is stopped because it was stopped (`procler stop api`)",
+        "dependencies": [],
+        "waiting_for": [],
+        "last_exit": {
+            "code": None,
+            "signal": 15,
+            "at": "2026-12-01T20:59:30Z",
+            "reason": "stop requested",
+        },
+        "stderr": [],
+        "restart_budget": {"policy": "on-failure", "restarts": 0, "max_restarts": 5, "left": 5},
+    }
+    history = {
+        "name": "api",
+        "health": [],
+        "exits": [
+            {
+                "run": 1,
+                "started_at": "2026-12-01T20:54:17Z",
+                "ended_at": "2026-12-01T20:59:30Z",
+                "duration_seconds": 313.2,
+                "exit_code": None,
+                "signal": 15,
+                "reason": "stop requested",
+            }
+        ],
+        "transitions": [],
+    }
+    row = live_row("api", status="stopped", pid=None, uptime_seconds=None, cpu_percent=None)
+    row["memory_rss_bytes"] = None
+    client = CannedClient(
+        str(tmp_path / ".procler" / "config.yaml"), [row], {"why": why, "history": history}
+    )
+    app = ProclerApp(client)
+
+    async def opened(pilot: Any) -> None:
+        await until(pilot, lambda: app.table.row_count == 1 and app.supervisor == "none")
+        await pilot.press("d")
+        await until(pilot, lambda: app.screen.id == "details")
 
     assert snap_compare(app, terminal_size=SIZE, run_before=opened)

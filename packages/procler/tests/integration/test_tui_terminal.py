@@ -1,15 +1,12 @@
-"""`procler tui` once in a real terminal (tmux): it draws the table, a key starts a process,
-and quitting leaves the process running."""
+"""`procler tui` and `procler up --tui` once in a real terminal (tmux): it draws the table,
+a key starts a process (or `up` started them), and quitting leaves the processes running."""
 
 from __future__ import annotations
 
 import os
-import shutil
 import subprocess
-from collections.abc import Iterator
 from pathlib import Path
 
-import pytest
 from procler_testkit.harness import PROCLER, PY, Project, wait_for
 
 CONFIG = f"""
@@ -20,17 +17,6 @@ processes:
 """
 
 
-@pytest.fixture
-def tmux(tmp_path: Path) -> Iterator[list[str]]:
-    if shutil.which("tmux") is None:
-        if os.environ.get("PROCLER_REQUIRE_TMUX"):
-            pytest.fail("PROCLER_REQUIRE_TMUX is set but tmux is not installed")
-        pytest.skip("tmux is not installed (.ci/people-deps.sh installs it)")
-    base = ["tmux", "-S", str(tmp_path / "tmux.sock")]
-    yield base
-    subprocess.run([*base, "kill-server"], capture_output=True, timeout=10)
-
-
 def screen(tmux: list[str]) -> str:
     done = subprocess.run(
         [*tmux, "capture-pane", "-p", "-t", "tui"], capture_output=True, text=True, timeout=10
@@ -38,31 +24,47 @@ def screen(tmux: list[str]) -> str:
     return done.stdout
 
 
-def test_tui_in_a_real_terminal(tmux: list[str], tmp_path: Path) -> None:
-    project = Project(tmp_path / "proj", CONFIG)
+def opened(tmux: list[str], project: Project, *argv: str) -> None:
+    """`procler ARGV` in a 120x30 tmux session named tui."""
     env = {k: v for k, v in os.environ.items() if not k.startswith("PROCLER_")}
     env["TERM"] = "xterm-256color"
+    size = ["-x", "120", "-y", "30"]
+    subprocess.run(
+        [*tmux, "new-session", "-d", "-s", "tui", *size, PROCLER, *argv],
+        cwd=project.root,
+        env=env,
+        check=True,
+        timeout=10,
+    )
+
+
+def quit_leaves_api_running(tmux: list[str], project: Project) -> None:
+    subprocess.run([*tmux, "send-keys", "-t", "tui", "q"], check=True, timeout=10)
+    has = [*tmux, "has-session", "-t", "tui"]
+    assert wait_for(lambda: subprocess.run(has, capture_output=True).returncode != 0, 10)
+    assert project.ok("status", "api")["status"] == "running"  # quitting touched nothing
+
+
+def test_tui_in_a_real_terminal(tmux: list[str], tmp_path: Path) -> None:
+    project = Project(tmp_path / "proj", CONFIG)
     try:
-        subprocess.run(
-            [*tmux, "new-session", "-d", "-s", "tui", "-x", "120", "-y", "30", PROCLER, "tui"],
-            cwd=project.root,
-            env=env,
-            check=True,
-            timeout=10,
-        )
+        opened(tmux, project, "tui")
         assert wait_for(lambda: "api" in screen(tmux) and "stopped" in screen(tmux), 30)
         subprocess.run([*tmux, "send-keys", "-t", "tui", "s"], check=True, timeout=10)
         assert wait_for(lambda: "running" in screen(tmux), 30), screen(tmux)
-        subprocess.run([*tmux, "send-keys", "-t", "tui", "q"], check=True, timeout=10)
-        gone = subprocess.run([*tmux, "has-session", "-t", "tui"], capture_output=True)
-        assert wait_for(
-            lambda: (
-                subprocess.run([*tmux, "has-session", "-t", "tui"], capture_output=True).returncode
-                != 0
-            ),
-            10,
-        ), gone
-        assert project.ok("status", "api")["status"] == "running"  # quitting touched nothing
+        quit_leaves_api_running(tmux, project)
+    finally:
+        project.close()
+
+
+def test_up_tui_opens_the_tui_on_the_stack_it_started(tmux: list[str], tmp_path: Path) -> None:
+    project = Project(tmp_path / "proj", CONFIG)
+    try:
+        opened(tmux, project, "up", "--tui")
+        # the stack runs before the TUI shows it: no key was pressed
+        shown = lambda: "api" in screen(tmux) and "running" in screen(tmux)  # noqa: E731
+        assert wait_for(shown, 30), screen(tmux)
+        quit_leaves_api_running(tmux, project)
     finally:
         project.close()
 

@@ -5,8 +5,9 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from procler_testkit.log_pages import all_lines
+
 from procler.logs.capture import CHUNK_LIMIT, LineChunk, LineSplitter, read_lines
-from procler.logs.query import query
 from procler.logs.store import LogStore
 
 if TYPE_CHECKING:
@@ -14,8 +15,7 @@ if TYPE_CHECKING:
 
 
 def texts(directory: Path, process: str = "app", stream: str | None = None) -> list[str]:
-    result = query(directory, process, tail=None, run="all", stream=stream)
-    return [line["text"] for line in result.lines]
+    return [line["text"] for line in all_lines(directory, process, run="all", stream=stream)]
 
 
 def test_burst_of_200000_lines_on_both_streams_keeps_every_line_in_order(
@@ -28,7 +28,7 @@ def test_burst_of_200000_lines_on_both_streams_keeps_every_line_in_order(
     )
     store = LogStore(logs_dir, max_size=1 << 30, max_files=2)
     assert capture_child(store, "app", 1, code) == 0
-    lines = query(logs_dir, "app", tail=None, run="all").lines
+    lines = all_lines(logs_dir, "app", run="all")
     assert len(lines) == 400000
     by_stream = {"stdout": [], "stderr": []}
     for line in lines:
@@ -43,7 +43,7 @@ def test_a_1_mib_line_is_kept_whole_as_marked_64_kib_chunks(
     code = "import sys; sys.stdout.write('x' * 1048576 + '\\nafter\\n')"
     store = LogStore(logs_dir)
     capture_child(store, "app", 1, code)
-    lines = query(logs_dir, "app", tail=None).lines
+    lines = all_lines(logs_dir, "app")
     assert len(lines) == 17
     assert [len(line["text"]) for line in lines[:16]] == [CHUNK_LIMIT] * 16
     assert "".join(line["text"] for line in lines[:16]) == "x" * 1048576

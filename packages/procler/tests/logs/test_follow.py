@@ -12,6 +12,7 @@ import pytest
 
 from procler.logs import query as query_module
 from procler.logs.query import follow
+from procler.logs.scan import parse_cursor
 from procler.logs.store import LogStore
 
 HANDSHAKE = 30.0  # bound on waiting for the other side of a handshake
@@ -77,11 +78,33 @@ def test_follow_gives_the_tail_then_new_lines_across_rotations(logs_dir: Path) -
     assert len(list((logs_dir / "app").glob("*.log"))) > 5  # it really crossed rotations
 
 
-def test_follow_ends_at_its_timeout(logs_dir: Path) -> None:
+def test_follow_ends_at_its_timeout_with_a_line_that_says_so_and_where_to_resume(
+    logs_dir: Path,
+) -> None:
     store = LogStore(logs_dir)
     store.append("app", time.time(), "stdout", 1, "only")
     store.flush()
-    assert [line["text"] for line in follow(logs_dir, "app", timeout=0.0)] == ["only"]
+    *lines, end = follow(logs_dir, "app", timeout=0.0)
+    assert [line["text"] for line in lines] == ["only"]
+    size = (logs_dir / "app" / "0000000001.log").stat().st_size
+    assert end == {"end": "timeout", "timeout_seconds": 0.0, "lines": 1, "cursor": f"app:1:{size}"}
+    # nothing new: the resumed follow says so again at once, from the same place
+    assert list(follow(logs_dir, "app", after=parse_cursor(end["cursor"]), timeout=0.0)) == [
+        {**end, "lines": 0}
+    ]
+    store.append("app", time.time(), "stdout", 1, "later")
+    store.flush()
+    *lines, end = follow(logs_dir, "app", after=parse_cursor(end["cursor"]), timeout=0.0)
+    assert [line["text"] for line in lines] == ["later"]
+    assert end["cursor"] == f"app:1:{(logs_dir / 'app' / '0000000001.log').stat().st_size}"
+
+
+def test_a_follow_without_new_lines_still_ends_with_its_cursor(logs_dir: Path) -> None:
+    """No log yet, and no line: the one line printed is the end, whose cursor resumes from
+    the log's beginning."""
+    assert list(follow(logs_dir, ["app", "web"], timeout=0.0)) == [
+        {"end": "timeout", "timeout_seconds": 0.0, "lines": 0, "cursor": "app:0:0,web:0:0"}
+    ]
 
 
 def test_no_line_is_lost_or_repeated_between_the_tail_and_the_follow(logs_dir: Path) -> None:

@@ -10,15 +10,15 @@ import time
 from pathlib import Path
 
 import pytest
+from procler_testkit.log_pages import all_lines
 
-from procler.logs.query import query
 from procler.logs.record import encode_records
 from procler.logs.segment import INDEX_INTERVAL, list_segments, read_index, segment_path
 from procler.logs.store import LogStore
 
 
 def stored_texts(directory: Path, process: str = "app") -> list[str]:
-    return [line["text"] for line in query(directory, process, tail=None, run="all").lines]
+    return [line["text"] for line in all_lines(directory, process, run="all")]
 
 
 def test_rotation_keeps_the_newest_lines_and_bounded_disk(logs_dir: Path) -> None:
@@ -59,7 +59,7 @@ def test_a_reopened_store_continues_the_newest_segment(logs_dir: Path) -> None:
     with LogStore(logs_dir) as store:
         store.append("app", 5.0, "stderr", 2, "c")  # an earlier clock still sorts after
     assert list_segments(logs_dir / "app") == [1]
-    lines = query(logs_dir, "app", tail=None, run="all").lines
+    lines = all_lines(logs_dir, "app", run="all")
     assert [(line["text"], line["stream"], line["run"]) for line in lines] == [
         ("a", "stdout", 1),
         ("b", "stdout", 1),
@@ -188,7 +188,7 @@ def test_single_and_batched_appends_keep_their_order_and_partial_marks(logs_dir:
         store.append("app", 1.0, "stdout", 1, "d-start", partial=True)
         store.append("app", 1.0, "stdout", 1, "d-end")
         store.append("app", 1.0, "stderr", 1, "e")
-    lines = query(logs_dir, "app", tail=None).lines
+    lines = all_lines(logs_dir, "app")
     assert [(line["text"], line["stream"], line.get("partial", False)) for line in lines] == [
         ("a", "stdout", False),
         ("b", "stdout", False),

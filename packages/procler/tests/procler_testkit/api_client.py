@@ -28,6 +28,22 @@ class Listener:
         headers: dict[str, str] | None = None,
     ) -> tuple[int, dict[str, str], Any]:
         """(status, headers, JSON body); token "" means the right one, None none."""
+        status, got, text = self.exchange(
+            method, path, token=token, body=body, raw=raw, headers=headers
+        )
+        return status, got, json.loads(text)
+
+    def exchange(
+        self,
+        method: str,
+        path: str,
+        *,
+        token: str | None = "",
+        body: Any = None,
+        raw: bytes | None = None,
+        headers: dict[str, str] | None = None,
+    ) -> tuple[int, dict[str, str], bytes]:
+        """(status, headers, body bytes) of one request (see call)."""
         conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=60)
         sent = {"Host": f"127.0.0.1:{self.port}"}
         if token is not None:
@@ -44,7 +60,7 @@ class Listener:
             text = resp.read()
         finally:
             conn.close()
-        return resp.status, {k.lower(): v for k, v in resp.getheaders()}, json.loads(text)
+        return resp.status, {k.lower(): v for k, v in resp.getheaders()}, text
 
     def get(self, path: str, **kwargs: Any) -> tuple[int, Any]:
         status, _headers, body = self.call("GET", path, **kwargs)

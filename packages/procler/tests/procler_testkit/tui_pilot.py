@@ -5,13 +5,14 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
+from datetime import date, datetime
 from typing import Any
 
 from textual.command import CommandList
 from textual.widgets import Static
 
 from procler.tui.app import ProclerApp
-from procler.tui.client import Client
+from procler.tui.client import Answer, Client
 from procler_testkit.harness import PY, Project
 
 SIZE = (120, 40)
@@ -36,6 +37,12 @@ snippets:
 """
 
 
+def local(iso: str) -> str:
+    """An answer's timestamp as the TUI shows it: local time, the date only if not today."""
+    at = datetime.fromisoformat(iso).astimezone()
+    return at.strftime("%H:%M:%S" if at.date() == date.today() else "%Y-%m-%d %H:%M:%S")
+
+
 def app_for(project: Project, keymap: dict[str, str] | None = None) -> ProclerApp:
     return ProclerApp(Client(str(project.root / ".procler" / "config.yaml")), keymap)
 
@@ -53,7 +60,9 @@ async def until(pilot: Any, condition: Callable[[], bool], timeout: float = 20.0
 async def edit_config_when_idle(pilot: Any, app: ProclerApp, project: Project, text: str) -> None:
     """Write the config once the app has no command or refresh in flight: any supervisor
     command takes a changed config up (a late `status` refresh would apply the edit before
-    the reload under test could show its diff)."""
+    the reload under test could show its diff), so the periodic refresh is paused too."""
+    app.refresher.pause()
+    await pilot.pause(0.2)  # a tick posted before the pause is handled meanwhile
     await until(
         pilot,
         lambda: (
@@ -87,3 +96,40 @@ def palette_offers(app: ProclerApp) -> list[str]:
         return []
     listed = found.first()
     return [str(listed.get_option_at_index(i).hit.text) for i in range(listed.option_count)]
+
+
+class CannedClient(Client):
+    """The TUI's client answering from canned data (no supervisor): what is shown is then
+    exactly what the test says, live values included. `rows` may be changed meanwhile."""
+
+    def __init__(self, config: str, rows: list[dict[str, Any]], answers: dict[str, Any]) -> None:
+        super().__init__(config)
+        self.rows = rows
+        self.answers = answers  # command -> its data
+
+    def run(self, command: str, **arguments: Any) -> Answer:
+        if command not in self.answers:
+            return Answer({"success": False, "error": f"{command}: not canned"}, 3)
+        return Answer({"success": True, "data": self.answers[command]}, 0)
+
+    def processes(self) -> list[dict[str, Any]]:
+        return [dict(row) for row in self.rows]
+
+    def logs(self, names: list[str], *, run: str | None, page: int) -> Answer:
+        return Answer({"success": True, "data": {"lines": [], "older": False}}, 0)
+
+
+def live_row(name: str, **values: Any) -> dict[str, Any]:
+    """A status row of a running process, as `procler status` answers it."""
+    return {
+        "name": name,
+        "status": "running",
+        "pid": 4242,
+        "uptime_seconds": 313.0,
+        "restarts": 0,
+        "cpu_percent": 2.5,
+        "memory_rss_bytes": 21 * 2**20,
+        "namespaces": ["default"],
+        "replica_of": None,
+        **values,
+    }

@@ -47,8 +47,13 @@ def run(layer: Any, scope: dict[str, Any], recorder: Recorder, receive: Any = No
     asyncio.run(layer(scope, receive or no_body, recorder.send))
 
 
+def reads_and_tickets(scope: dict[str, Any]) -> bool:
+    """What a read-only token may do, as far as these tests go."""
+    return scope.get("method", "GET") == "GET" or scope["path"] == "/v1/ws-ticket"
+
+
 def guard(recorder: Recorder) -> Any:
-    return secured(recorder, Policy(PORT, TOKEN), lambda method, path: method == "GET")
+    return secured(recorder, Policy(PORT, TOKEN), reads_and_tickets)
 
 
 def ws(path: str = "/v1/ws", query: bytes = b"", *headers: tuple[bytes, bytes]) -> dict[str, Any]:
@@ -96,6 +101,42 @@ def test_a_websocket_ticket_works_once() -> None:
     assert rec.reached == ["/v1/ws", "/v1/ws"]
 
 
+def test_secrets_that_are_not_ascii_are_refused_not_a_crash(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """With a WebSocket ticket, a login ticket and a session outstanding, a non-ASCII
+    value for each (a query's %C3%A9, a latin-1 cookie or CSRF header) is a 401 or 403,
+    never a TypeError from compare_digest (a 500 with a traceback)."""
+    rec = Recorder()
+    layer = secured(rec, Policy(PORT, TOKEN, dashboard=True), reads_and_tickets)
+    issue(layer)
+    layer.sessions.login_ticket()
+    made = layer.sessions.exchange(layer.sessions.login_ticket())
+    assert made is not None
+    cookie = made[0]
+    page = {"type": "http", "method": "GET", "path": "/login", "query_string": b"ticket=%C3%A9"}
+    run(layer, {**page, "headers": [HOST]}, rec)
+    assert rec.sent[0]["status"] == 401  # the login page: that URL does not log in
+    rec.sent.clear()
+    scope = {**ws("/v1/ws", b"ticket=%C3%A9"), "extensions": {"websocket.http.response": {}}}
+    run(layer, scope, rec)
+    assert rec.sent[0]["status"] == 401
+    rec.sent.clear()
+    api = {"type": "http", "method": "GET", "path": "/v1/processes", "query_string": b""}
+    run(layer, {**api, "headers": [HOST, (b"cookie", "procler_session=é".encode("latin-1"))]}, rec)
+    assert rec.sent[0]["status"] == 401
+    rec.sent.clear()
+    change = {**api, "method": "POST", "path": "/v1/commands/stop"}
+    csrf = (b"x-procler-csrf", "é".encode("latin-1"))
+    run(
+        layer,
+        {**change, "headers": [HOST, (b"cookie", f"procler_session={cookie}".encode()), csrf]},
+        rec,
+    )
+    assert rec.sent[0]["status"] == 403
+    assert rec.reached == [] and not [r for r in caplog.records if r.exc_info]
+
+
 def test_an_expired_ticket_is_refused(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(api_security, "TICKET_LIFE", -1.0)
     rec = Recorder()
@@ -118,7 +159,7 @@ def test_a_body_that_does_not_come_times_out(monkeypatch: pytest.MonkeyPatch) ->
         "path": "/v1/commands/status",
         "headers": [HOST, (b"authorization", b"Bearer " + TOKEN)],
     }
-    run(guard(rec), scope, rec, never)
+    run(secured(rec, Policy(PORT, TOKEN), lambda scope: True), scope, rec, never)
     assert (rec.reached, rec.sent[0]["status"], rec.sent[1]["body"]) == (
         [],
         408,
@@ -150,6 +191,37 @@ def test_a_client_that_never_finishes_its_head_is_cut_off(
             await server.shutdown()
 
     assert asyncio.run(scenario()) == b""  # closed, nothing answered
+
+
+def test_past_the_heads_one_address_may_send_the_oldest_slow_one_is_closed(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(head_deadline, "HEADS_PER_PEER", 4)
+
+    async def scenario() -> list[bytes]:
+        sock = http_guard.bind_tcp("127.0.0.1", 0)
+        config = uvicorn.Config(Recorder(), http=head_deadline.HeaderDeadline, lifespan="off")
+        config.load()
+        server = uvicorn.Server(config)
+        server.lifespan = config.lifespan_class(config)
+        await server.startup(sockets=[sock])
+        try:
+            slow = []
+            for _ in range(6):  # each sends part of a head, then nothing
+                reader, writer = await asyncio.open_connection(*sock.getsockname()[:2])
+                writer.write(b"GET /health HTTP/1.1\r\n")
+                await writer.drain()
+                slow.append((reader, writer))
+                await asyncio.sleep(0.05)  # accepted in this order
+            closed = [await asyncio.wait_for(r.read(), timeout=10) for r, _ in slow[:2]]
+            assert not any(r.at_eof() for r, _ in slow[2:])  # the four newest still wait
+            for _, writer in slow:
+                writer.close()
+            return closed
+        finally:
+            await server.shutdown()
+
+    assert asyncio.run(scenario()) == [b"", b""]  # the two oldest: closed, nothing answered
 
 
 def test_one_mapping_gives_every_status() -> None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from agentcli.commands import App, Arg, Command
+from agentcli.errors import NotRegularFileError
 from officecli import __version__
 from officecli.design_diff.errors import (
     ApiSheetError,
@@ -21,7 +22,13 @@ from officecli.readers.errors import (
 )
 
 _H = "officecli.design_diff.handlers"
-_UNREADABLE = (BrokenFileError, EncryptedFileError, UnsafeFileError, UnsupportedFormatError)
+_UNREADABLE = (
+    NotRegularFileError,
+    BrokenFileError,
+    EncryptedFileError,
+    UnsafeFileError,
+    UnsupportedFormatError,
+)
 DEFAULT_MAX_CELLS = 1_000_000  # per workbook; about 300 bytes of memory each
 _FAIL_ON = Arg(
     "--fail-on",

@@ -19,6 +19,7 @@ import os
 from pathlib import Path
 
 from agentcli.errors import InputError
+from agentcli.files import check_regular
 from officecli.doc2md.conversion import Conversion, convert_file
 from officecli.doc2md.naming import Source
 from officecli.doc2md.options import check_options
@@ -39,6 +40,7 @@ def source_file(source: PathLike) -> Path:
         raise InputError(
             f"{source} is a directory", suggestion="convert_files(..., recursive=True) reads one"
         )
+    check_regular(path, str(source))  # a pipe or a device: NotRegularFileError
     return path
 
 

@@ -6,15 +6,22 @@ Imports nothing heavy; the handler module loads only when the command runs.
 from __future__ import annotations
 
 from agentcli.commands import App, Arg, Command
-from agentcli.errors import InputError
+from agentcli.errors import InputError, NotRegularFileError
 from agentcli.outputs import OutputIsInputError
 from officecli.doc2md.errors import OutputConflictError
 from officecli.doc2md.version import __version__
+from officecli.readers.drawing_limits import LIMITS
 from officecli.readers.errors import (
     BrokenFileError,
     EncryptedFileError,
+    TooComplexError,
     UnsafeFileError,
     UnsupportedFormatError,
+)
+
+PDF_LIMITS = tuple(
+    Arg(option, f"PDF: refuse the file past this many {what}", type="integer", default=default)
+    for option, what, default in LIMITS.values()
 )
 
 CONVERT = Command(
@@ -45,6 +52,7 @@ CONVERT = Command(
         Arg("--iso-dates", "Excel: every date as YYYY-MM-DD (default: as its number format shows it)", type="boolean"),
         Arg("--max-cells", "Excel: cut (with a warning) beyond this many cells", type="integer", default=200000),
         Arg("--keep-running-headers", "PDF: keep lines repeated at the top/bottom of every page", type="boolean"),
+        *PDF_LIMITS,
         Arg("--ocr", "OCR: auto (PDF pages without a real text layer, and large pictures on the others), always (every page), never", choices=("auto", "always", "never"), default="auto"),
         Arg("--ocr-lang", "Tesseract languages, e.g. jpn+eng (default: guessed from the document)", metavar="LANGS"),
         Arg("--ocr-images", "OCR every picture, whatever its size, in Word, Excel, PowerPoint and PDF files", type="boolean"),
@@ -60,7 +68,7 @@ CONVERT = Command(
         "doc2md slides.pptx scan.pdf --strict --dry-run",
         "doc2md scan.pdf --ocr always --ocr-lang jpn+eng -j 2",
     ),
-    errors=(InputError, OutputIsInputError, OutputConflictError, BrokenFileError, EncryptedFileError, UnsafeFileError, UnsupportedFormatError),
+    errors=(InputError, OutputIsInputError, OutputConflictError, NotRegularFileError, BrokenFileError, EncryptedFileError, UnsafeFileError, TooComplexError, UnsupportedFormatError),
 )  # fmt: skip
 
 APP = App(

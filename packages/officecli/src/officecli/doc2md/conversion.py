@@ -115,10 +115,13 @@ def read_document(path: Path, options: ReadOptions) -> tuple[str, Document]:
 def front_matter(path: Path, meta: Meta) -> dict[str, FrontMatterValue]:
     import hashlib
 
-    found: dict[str, FrontMatterValue] = {
-        "source": path.name,
-        "source_sha256": hashlib.sha256(path.read_bytes()).hexdigest(),
-    }
+    from agentcli.files import open_regular
+
+    digest = hashlib.sha256()
+    with open_regular(path, path.name) as fh:  # in chunks: memory stays flat
+        while chunk := fh.read(1 << 20):
+            digest.update(chunk)
+    found: dict[str, FrontMatterValue] = {"source": path.name, "source_sha256": digest.hexdigest()}
     found.update(meta.counts)
     found["ocr"] = bool(meta.ocr_pages or meta.counts.get("ocr_pictures"))
     if meta.ocr_pages:

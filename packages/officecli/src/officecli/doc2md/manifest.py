@@ -9,12 +9,15 @@ import json
 from collections.abc import Iterable
 from pathlib import Path
 
+from agentcli.errors import InputError
+from agentcli.files import read_regular
 from agentcli.logs import Logger
 from agentcli.outputs import write_text_atomic
 from officecli.doc2md.errors import OutputConflictError
 from officecli.doc2md.naming import Plan
 
 MANIFEST = ".doc2md-manifest.json"
+MAX_MANIFEST_BYTES = 64 << 20  # a few lines per output file: millions of them
 SCHEMA_VERSION = 2  # 1 recorded the source only
 log = Logger("doc2md")
 
@@ -44,8 +47,8 @@ def source_id(source: Path) -> str:
 def load(out_dir: Path) -> dict[str, Entry]:
     """Markdown path under the folder -> its entry ({} without a manifest)."""
     path = out_dir / MANIFEST
-    try:
-        data = json.loads(path.read_text("utf-8"))
+    try:  # a pipe or a device in its place is unreadable, never read
+        data = json.loads(read_regular(path, MAX_MANIFEST_BYTES).decode("utf-8"))
         outputs = data["outputs"]
         return {
             str(name): Entry(
@@ -58,7 +61,7 @@ def load(out_dir: Path) -> dict[str, Entry]:
         }
     except FileNotFoundError:
         return {}
-    except (OSError, ValueError, KeyError, TypeError, AttributeError):
+    except (OSError, InputError, ValueError, KeyError, TypeError, AttributeError):
         log.warning("%s is unreadable; outputs it recorded are not protected", path)
         return {}
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 from pathlib import Path, PurePosixPath
 
 from agentcli.errors import InputError, UsageError
+from agentcli.files import check_regular
 from agentcli.outputs import OutputIsInputError, file_identity
 from officecli.doc2md.errors import OutputConflictError
 from officecli.readers.registry import DOCUMENT_EXTENSIONS
@@ -73,6 +74,7 @@ def collect(inputs: list[str], recursive: bool) -> list[Source]:
                 and not p.name.startswith((".", "~$"))
             ]
         else:
+            check_regular(path, raw)  # a pipe or a device: NotRegularFileError, before any work
             files.append(Source(path))
     unique: dict[Path, Source] = {}
     for source in files:

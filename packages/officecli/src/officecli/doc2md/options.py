@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 
 from agentcli.errors import UsageError
+from officecli.readers.drawing_limits import LIMITS
 from officecli.readers.model import ReadOptions
 
 LANGS = re.compile(r"[a-z][a-z_]*(\+[a-z][a-z_]*)*")
@@ -29,6 +30,9 @@ def parse_header_rows(values: list[str]) -> dict[str, int]:
 def check_options(options: ReadOptions) -> None:
     if options.max_cells < 1:
         raise UsageError("--max-cells must be at least 1", suggestion="e.g. --max-cells 200000")
+    for name, (option, _what, default) in LIMITS.items():
+        if options.pdf_limits.get(name, default) < 1:
+            raise UsageError(f"{option} must be at least 1", suggestion=f"e.g. {option} {default}")
     if options.ocr not in ("auto", "always", "never"):
         raise UsageError(f"--ocr {options.ocr!r}: expected auto, always or never")
     lang = options.ocr_lang

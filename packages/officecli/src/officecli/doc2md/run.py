@@ -11,6 +11,7 @@ from agentcli.errors import AgentError, ExitCode, UsageError
 from agentcli.report import Finding, Report
 from officecli.doc2md.options import parse_header_rows
 from officecli.doc2md.version import __version__
+from officecli.readers.drawing_limits import LIMITS
 from officecli.readers.model import ReadOptions
 
 TYPE_CHECKING = False
@@ -36,6 +37,10 @@ def read_options(values: dict[str, Any]) -> ReadOptions:
         ocr_jobs=values["jobs"] or os.cpu_count() or 1,
         recalc=values["recalc"],
         via_pdf=values["via_pdf"],
+        pdf_limits={
+            name: values[option.lstrip("-").replace("-", "_")]
+            for name, (option, _what, _default) in LIMITS.items()
+        },
     )
 
 

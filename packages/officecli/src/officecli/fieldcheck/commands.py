@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from agentcli.commands import App, Arg, Command
-from agentcli.errors import InputError
+from agentcli.errors import FileTooLargeError, InputError, NotRegularFileError
 from agentcli.outputs import OutputIsInputError
 from officecli import __version__
 from officecli.fieldcheck.errors import MissingColumnError, RulesFileError, RulesFileExistsError
@@ -20,8 +20,16 @@ _ERRORS = (
     UnsafeFileError,
     BrokenFileError,
     EncryptedFileError,
+    NotRegularFileError,
+    FileTooLargeError,
 )
 
+
+_DATASET_ROOT = Arg(
+    "--dataset-root",
+    "folder the rules file's datasets must resolve inside (default: the rules file's folder)",
+    type="path",
+)
 
 VALIDATE = Command(
     "validate",
@@ -47,6 +55,7 @@ VALIDATE = Command(
             multiple=True,
             metavar="NAME=FILE",
         ),
+        _DATASET_ROOT,
         Arg(
             "--fail-on",
             "lowest severity that makes the exit code 1",
@@ -104,9 +113,9 @@ APP = App(
             "check a rules file without any data (exit 2 with the line of the first problem)",
             f"{_H}:check_rules_handler",
             read_only=True,
-            args=(Arg("rules", "the rules file (YAML)", type="path", required=True),),
+            args=(Arg("rules", "the rules file (YAML)", type="path", required=True), _DATASET_ROOT),
             examples=("fieldcheck check-rules rules.yaml",),
-            errors=(RulesFileError,),
+            errors=(RulesFileError, NotRegularFileError),
             output={"type": "object", "description": "the rule ids, types and severities"},
         ),
         Command(

@@ -140,9 +140,10 @@ def _load(ruleset: RuleSet, name: str, options: Options) -> Loaded:
 
 
 def _need_columns(names: Iterable[str], columns: list[str], where: str, rule: str) -> None:
-    for name in names:
+    wanted = list(names)
+    for name in wanted:
         if name not in columns:
-            raise missing_column(name, where, columns, rule)
+            raise missing_column(name, where, columns, rule, wanted)
 
 
 def _masters(ruleset: RuleSet, options: Options) -> dict[str, frozenset[str]]:

@@ -22,8 +22,8 @@ def _totals(report: Report) -> dict[str, int]:
 
 
 def validate_handler(values: dict[str, Any], command: Command) -> Outcome:
-    ruleset = load_rules(values["rules"])
     datasets = dict(values.get("dataset") or [])
+    ruleset = load_rules(values["rules"], dataset_root=values.get("dataset_root"), given=datasets)
     if values.get("output"):  # -o onto the data and the rules is refused before the handler
         others = [Path(p) for p in datasets.values()]
         refuse_inputs(
@@ -45,7 +45,7 @@ def validate_handler(values: dict[str, Any], command: Command) -> Outcome:
 
 
 def check_rules_handler(values: dict[str, Any], command: Command) -> dict[str, Any]:
-    ruleset = load_rules(values["rules"])
+    ruleset = load_rules(values["rules"], dataset_root=values.get("dataset_root"))
     return {
         "rules_file": str(Path(values["rules"])),
         "name": ruleset.name,

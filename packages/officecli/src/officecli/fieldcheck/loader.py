@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
+from agentcli import confine
 from officecli.fieldcheck.errors import RulesFileError, closest
 from officecli.fieldcheck.expr_parse import ExpressionError, parse_expression
 from officecli.fieldcheck.model import DatasetSpec, MasterSpec, RuleSet, RuleSpec
@@ -61,8 +63,12 @@ class _Checker:
                 )
 
 
-def load_rules(path: str | Path) -> RuleSet:
-    """Read and check a rules file; raise RulesFileError at the first problem."""
+def load_rules(
+    path: str | Path, *, dataset_root: str | Path | None = None, given: Iterable[str] = ()
+) -> RuleSet:
+    """Read and check a rules file; raise RulesFileError at the first problem. Its datasets
+    must resolve (symlinks followed) inside `dataset_root`, by default the rules file's
+    folder, except those `given` on the command line instead (--dataset NAME=FILE)."""
     problem = not_a_file(path)
     if problem:
         raise RulesFileError(f"{str(path)!r}: {problem}", suggestion="check the -r path")
@@ -79,6 +85,7 @@ def load_rules(path: str | Path) -> RuleSet:
     ruleset.key = _key(ck, top)
     ruleset.fields = _fields(ck, top)
     ruleset.datasets = _datasets(ck, top, path.parent)
+    _confine(ck, top, ruleset.datasets, Path(dataset_root or path.parent), set(given))
     ruleset.masters = _masters(ck, top, ruleset.datasets)
     rules = top["rules"]
     if not isinstance(rules, list):
@@ -142,6 +149,25 @@ def _datasets(ck: _Checker, top: dict[Any, Any], base: Path) -> dict[str, Datase
             None if encoding is None else str(encoding),
         )
     return out
+
+
+def _confine(
+    ck: _Checker, top: dict[Any, Any], datasets: dict[str, DatasetSpec], root: Path, given: set[str]
+) -> None:
+    """A rules file reads only files under its folder (or --dataset-root): a rules file
+    from elsewhere must not make fieldcheck read `/etc/shadow` or `../../.ssh/id_rsa`."""
+    inside = root.resolve()
+    node = top.get("datasets") or {}
+    for name, spec in datasets.items():
+        if name in given or spec.path.resolve().is_relative_to(inside):
+            continue
+        confine.check(spec.path)  # a server's own root, when one confines the call, first
+        error = ck.fail(f"dataset {name!r}: {spec.path.name} resolves outside {root}", node, name)
+        error.suggestion = (
+            f"keep the file under {root}, pass --dataset {name}=FILE, or name a folder "
+            "that holds it with --dataset-root"
+        )
+        raise error
 
 
 def _masters(

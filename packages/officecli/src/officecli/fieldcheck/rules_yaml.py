@@ -7,6 +7,7 @@ from datetime import date
 from pathlib import Path
 from typing import Any
 
+from agentcli.files import FileTooLargeError, read_regular
 from officecli.fieldcheck.errors import RulesFileError
 
 MAX_RULES_BYTES = 5 << 20
@@ -58,15 +59,19 @@ def read_yaml(path: Path) -> Any:
     from ruamel.yaml import YAML
     from ruamel.yaml.error import MarkedYAMLError, YAMLError
 
-    if path.stat().st_size > MAX_RULES_BYTES:
-        raise RulesFileError(f"{path.name}: larger than {MAX_RULES_BYTES} bytes")
     try:
-        text = path.read_text("utf-8-sig")
+        data = read_regular(path, MAX_RULES_BYTES, path.name)
+    except FileTooLargeError:
+        raise RulesFileError(f"{path.name}: larger than {MAX_RULES_BYTES} bytes") from None
+    except OSError as exc:
+        raise RulesFileError(f"{path.name}: cannot be read ({exc.strerror})") from None
+    try:
+        text = data.decode("utf-8-sig")
         doc = YAML(typ="rt").load(text)
     except RecursionError:
         raise RulesFileError(f"{path.name}: nested deeper than the YAML reader allows") from None
-    except UnicodeDecodeError as exc:
-        raise RulesFileError(f"{path.name}: not UTF-8 text: {exc}") from None
+    except UnicodeDecodeError as exc:  # the bytes themselves are never quoted
+        raise RulesFileError(f"{path.name}: not UTF-8 text (at byte {exc.start})") from None
     except MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         line, col = (mark.line + 1, mark.column + 1) if mark is not None else (0, 0)
@@ -77,9 +82,34 @@ def read_yaml(path: Path) -> Any:
         ) from None
     except YAMLError as exc:
         raise RulesFileError(f"{path.name}: {exc}") from None
+    except ValueError:  # ruamel builds the value: an integer past Python's digit limit
+        raise _unreadable_value(path, text) from None
     if nesting(doc) > MAX_NESTING:
         raise RulesFileError(f"{path.name}: mappings and lists nested deeper than {MAX_NESTING}")
     return doc
+
+
+def _unreadable_value(path: Path, text: str) -> RulesFileError:
+    """The error for a value YAML parses but Python cannot build: an integer of more
+    digits than Python converts (4300), or a date out of range. Never quotes it."""
+    import re
+    import sys
+
+    limit = sys.get_int_max_str_digits()
+    long = re.search(rf"\d{{{limit + 1},}}", text)
+    if long is None:
+        return RulesFileError(
+            f"{path.name}: a value cannot be read (a date out of range?)",
+            suggestion="check the dates and numbers of the file; quote a value meant as text",
+        )
+    line = text.count("\n", 0, long.start()) + 1
+    column = long.start() - text.rfind("\n", 0, long.start())
+    return RulesFileError(
+        f"{path.name}:{line}:{column}: a number of more than {limit} digits",
+        suggestion="write a shorter number (no limit needs more than a few digits), or "
+        "quote it to mean text",
+        data={"file": str(path), "line": line, "column": column},
+    )
 
 
 def nesting(doc: Any) -> int:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from agentcli.commands import App, Arg, Command
+from agentcli.errors import NotRegularFileError
 from agentcli.outputs import OutputIsInputError
 from officecli import __version__
 from officecli.office_replace.columns import COLUMNS, RULES_FILE
@@ -61,7 +62,7 @@ REPLACE = Command(
     ),
     files=(RULES_FILE,),
     errors=(
-        RulesError, GrowthError, OutDirError, NewNameError, OutputIsInputError,
+        RulesError, GrowthError, OutDirError, NewNameError, OutputIsInputError, NotRegularFileError,
         BrokenFileError, EncryptedFileError, UnsafeFileError, UnsupportedFormatError,
     ),
     output={

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
 from agentcli.errors import InputError, UsageError
+from agentcli.files import check_regular
 from agentcli.outputs import refuse_inputs
 from officecli.office_replace.errors import NewNameError, OutDirError
 from officecli.office_replace.found import Found
@@ -80,6 +81,7 @@ def collect(
             rel = PurePosixPath(path.name)
             items.append(Item(path, rel, _selected(path.name, include, exclude)))
         else:
+            check_regular(path, raw)  # a pipe or a device: NotRegularFileError
             raise InputError(f"{raw}: no such file or folder", suggestion="check the path")
     unique: dict[Path, Item] = {}
     for item in items:
@@ -128,8 +130,9 @@ def rename_files(items: Sequence[Item], rules: Sequence[Rule], found: dict[str, 
                 stem = new
             name = stem + suffix
             problem = filename_problem(name) if name != item.relative.name else ""
-            if problem:
+            if problem:  # a name with / is not a name: it never becomes a path
                 problems.append(f"{item.label} -> {name}: {problem}")
+                continue
         item.output = item.relative.with_name(name)
     if problems:
         raise NewNameError(

@@ -47,7 +47,7 @@ class EditablePackage:
         return self
 
     def __exit__(self, *exc: object) -> None:
-        self.pkg.zip.close()
+        self.pkg.close()
 
     def has(self, name: str) -> bool:
         return self.pkg.has(name)

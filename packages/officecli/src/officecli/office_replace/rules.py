@@ -28,6 +28,8 @@ Scope = Literal["text", "sheetname", "filename", "all"]
 MODES, CASES, SCOPES = values("mode"), values("case"), values("scope")
 RULE_FORMATS = (".csv", ".tsv", ".txt", ".xlsx", ".xlsm")
 MAX_RULES = 10_000
+# characters XML 1.0 cannot carry: C0 controls but tab, LF and CR; surrogates; U+FFFE, U+FFFF
+NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
 MAX_PATTERN_MEMORY = 64 << 20  # RE2's budget for one compiled pattern
 _TEMPLATE_TOKEN = re.compile(r"\\(\d+)|\\g<([^>]*)>|\\\\")  # fixed pattern, on templates only
 
@@ -128,6 +130,12 @@ def compile_rule(row: int, cells: dict[str, str], where: str) -> Rule:
     ignore_case = choice("case", CASES) == "ignore"
     scope: Scope = choice("scope", SCOPES)  # type: ignore[assignment]
     replace = cells.get("replace", "")
+    control = NOT_XML.search(replace)
+    if control:
+        raise bad(
+            f"replace holds U+{ord(control[0]):04X}, a character Office files cannot hold",
+            "remove it (a control character other than tab or line break, or a lone surrogate)",
+        )
     pattern, template = None, []
     if mode != "literal" or ignore_case:
         source = {"literal": re2.escape(find), "wildcard": wildcard_regex(find)}.get(mode, find)
@@ -191,6 +199,8 @@ def _check_header(name: str, columns: list[str]) -> None:
     what = (
         f"unknown column(s) {', '.join(unknown)}" if unknown else f"no {' or '.join(absent)} column"
     )
+    if len(unknown) == len(columns) and not hints:
+        what = "no column it names is a rules column"  # not quoted: maybe a secret's first line
     raise RulesError(
         f"{name} row 1: {what}" + (f" ({'; '.join(hints)})" if hints else ""),
         suggestion="the header row takes: " + ", ".join(COLUMNS),

@@ -34,3 +34,14 @@ class UnsafeFileError(ReaderError):
     default_suggestion = (
         "the file exceeds a safety limit (zip bomb or XML entities); do not trust it"
     )
+
+
+class TooComplexError(UnsafeFileError):
+    """A file within the bytes budgets that draws more than a complexity limit allows
+    (operators on a page, nested forms, characters in a document)."""
+
+    code = "INPUT_TOO_COMPLEX"
+    default_suggestion = (
+        "the file holds more than a limit allows (a page drawing too much, nesting too "
+        "deep); raise the option the message names only if you trust the file"
+    )

@@ -79,19 +79,60 @@ class SheetGrid:
         return filled_count(self.rows)
 
 
+def bound_merges(grid: SheetGrid, budget: int) -> int:
+    """Cut the sheet's merges to its used rows, and say what applying them costs.
+
+    A merged range is a range: it never reaches past the last row holding a value (its
+    value would be repeated into rows of nothing), and a merge starting below that row is
+    dropped. Applying one clears the cells it covers (its area, or the sheet's filled
+    cells when fewer: merged_cells walks whichever is smaller) and repeats its value down
+    its rows; that cost is counted in cells, like the cells themselves (--max-cells).
+    Merges past `budget` are dropped; the cost returned is then over `budget`.
+    """
+    last_row, filled = _used_rows(grid)
+    kept: list[Merge] = []
+    cost = 0
+    for r1, c1, r2, c2 in grid.merges:
+        if r1 > last_row or r2 < r1 or c2 < c1:
+            continue
+        r2 = min(r2, last_row)
+        cost += min((r2 - r1 + 1) * (c2 - c1 + 1), filled) + (r2 - r1)
+        if cost > budget:
+            break
+        kept.append((r1, c1, r2, c2))
+    grid.merges = kept
+    return cost
+
+
+def _used_rows(grid: SheetGrid) -> tuple[int, int]:
+    """(the last row holding a value, -1 when none; the number of filled cells)."""
+    if grid.rows is None:
+        return max((r for r, _c in grid.cells), default=-1), len(grid.cells)
+    rows = grid.rows
+    last = next((r for r in range(len(rows) - 1, -1, -1) if any(rows[r])), -1)
+    return last, filled_count(rows)
+
+
 def merged_cells(grid: SheetGrid, *, escape: bool = True) -> dict[tuple[int, int], str]:
     """Vertical merges repeat the value in every row; horizontal ones keep it in column 1.
 
     `escape` makes each value Markdown inline text; without it values stay as displayed.
+    The merges are those bound_merges kept: each is cleared by walking its area or the
+    cells, whichever is smaller, so a range as wide as the sheet costs its cells.
     """
     given = grid.cell_map()
     cells = {k: escape_inline(v) for k, v in given.items()} if escape else dict(given)
     for r1, c1, r2, c2 in grid.merges:
         value = cells.get((r1, c1), "")
-        for r in range(r1, r2 + 1):
-            for c in range(c1, c2 + 1):
-                cells.pop((r, c), None)
-            if value:
+        if (r2 - r1 + 1) * (c2 - c1 + 1) <= len(cells):
+            for r in range(r1, r2 + 1):
+                for c in range(c1, c2 + 1):
+                    cells.pop((r, c), None)
+        else:
+            for key in [k for k in cells if r1 <= k[0] <= r2 and c1 <= k[1] <= c2]:
+                del cells[key]
+        if value:
+            for r in range(r1, r2 + 1):
                 cells[(r, c1)] = value
     return cells
 

@@ -6,6 +6,8 @@ Plain classes, not dataclasses: a one-file conversion is mostly start-up, and da
 
 from __future__ import annotations
 
+from officecli.readers.drawing_limits import default_limits
+
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Literal
@@ -108,6 +110,8 @@ class ReadOptions:
         ocr_jobs: int = 1,  # pages OCR'd at once
         recalc: bool = False,  # recalculate formulas that have no cached value (LibreOffice)
         via_pdf: bool = False,  # read docx/xlsx/pptx through a PDF printed by LibreOffice
+        # PDF: what drawing the pages may build (drawing_limits.py: operators, forms, objects)
+        pdf_limits: dict[str, int] | None = None,
     ) -> None:
         self.track_changes = track_changes
         self.comments = comments
@@ -126,6 +130,7 @@ class ReadOptions:
         self.ocr_jobs = ocr_jobs
         self.recalc = recalc
         self.via_pdf = via_pdf
+        self.pdf_limits: dict[str, int] = default_limits() if pdf_limits is None else pdf_limits
 
     def replace(self, **changes: object) -> ReadOptions:
         """A copy with some options changed."""

@@ -4,9 +4,13 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from agentcli.files import check_regular
+
 
 def not_a_file(raw: str | Path) -> str | None:
     """'the path is empty', 'no such file', 'is a directory, not a file', or None when fine.
+    A pipe, a device or a socket raises NotRegularFileError (exit 2): reading one could
+    block forever or never end, whatever the tool.
 
     Takes the raw argument: Path("") would silently mean the current directory.
     """
@@ -16,6 +20,7 @@ def not_a_file(raw: str | Path) -> str | None:
     try:
         if path.is_dir():
             return "is a directory, not a file"
+        check_regular(path, str(raw))
         if not path.is_file():
             return "no such file"
     except (OSError, ValueError) as exc:  # a name too long for the OS, a NUL byte

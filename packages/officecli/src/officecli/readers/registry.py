@@ -20,6 +20,8 @@ import sys
 from pathlib import Path
 
 from agentcli import confine
+from agentcli.files import check_regular, open_regular
+from officecli.readers.errors import TooComplexError
 from officecli.readers.safety import OLE_MAGIC, Package, UnsupportedFormatError
 
 TYPE_CHECKING = False
@@ -49,10 +51,17 @@ class Format:
         return f"Format({self.name!r})"
 
     def read(self, path: Path, options: ReadOptions) -> Document:
+        check_regular(path, path.name)  # a pipe or a device: NotRegularFileError, before any read
         module, _, function = self.reader.partition(":")
         __import__(module)  # importlib alone costs a millisecond of start-up
         read: Callable[[Path, ReadOptions], Document] = getattr(sys.modules[module], function)
-        return read(path, options)
+        try:
+            return read(path, options)
+        except RecursionError:  # the readers follow nesting (tables in tables) as it comes
+            raise TooComplexError(
+                f"{path.name}: nested too deeply to read (tables in tables, groups in groups)",
+                suggestion="flatten the nesting in its application and save it again",
+            ) from None
 
 
 FORMATS: tuple[Format, ...] = (
@@ -77,7 +86,7 @@ _MAIN_PARTS = {
 def _sniff(path: Path) -> Format | None:
     """The format told by the first bytes (and, for a zip, its main part), or None."""
     try:
-        with open(path, "rb") as fh:
+        with open_regular(path, path.name) as fh:
             head = fh.read(512)
     except OSError:
         return None

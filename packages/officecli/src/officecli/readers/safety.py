@@ -11,6 +11,7 @@ from collections.abc import Iterator
 from contextlib import suppress
 from pathlib import Path
 
+from agentcli.files import open_regular
 from officecli.readers.errors import (
     BrokenFileError,
     EncryptedFileError,
@@ -96,10 +97,8 @@ def parse_xml(data: bytes | str, part: str) -> Element:
         raise BrokenFileError(f"{part}: XML is not well formed ({exc})") from None
 
 
-def sniff_encrypted_ooxml(path: Path) -> None:
+def sniff_encrypted_ooxml(path: Path, head: bytes) -> None:
     """An encrypted .docx/.xlsx/.pptx is an OLE compound file, not a zip: say so clearly."""
-    with open(path, "rb") as fh:
-        head = fh.read(8)
     if head == OLE_MAGIC:
         raise EncryptedFileError(
             f"{path.name}: an OLE compound file where a zip package was expected "
@@ -107,33 +106,51 @@ def sniff_encrypted_ooxml(path: Path) -> None:
         )
 
 
+def _check_limits(path: Path, infos: list[zipfile.ZipInfo]) -> None:
+    """Members, their sizes and ratios, and their total, before anything is read."""
+    if len(infos) > MAX_MEMBERS:
+        raise UnsafeFileError(f"{path.name}: {len(infos)} zip members (limit {MAX_MEMBERS})")
+    total = 0
+    for info in infos:
+        total += info.file_size
+        ratio = info.file_size / max(info.compress_size, 1)
+        if info.file_size > MAX_MEMBER_BYTES or (
+            info.file_size > RATIO_FLOOR and ratio > MAX_RATIO
+        ):
+            raise UnsafeFileError(
+                f"{path.name}: member {info.filename} expands to {info.file_size} bytes "
+                f"(ratio {ratio:.0f}:1, limits {MAX_MEMBER_BYTES} bytes and {MAX_RATIO}:1)"
+            )
+    if total > MAX_TOTAL_BYTES:
+        raise UnsafeFileError(
+            f"{path.name}: expands to {total} bytes in total (limit {MAX_TOTAL_BYTES})"
+        )
+
+
 class Package:
     """A zip package (OOXML) opened with size limits checked before anything is read."""
 
     def __init__(self, path: Path) -> None:
-        sniff_encrypted_ooxml(path)
+        try:  # a pipe or a device: NotRegularFileError, never a read that blocks
+            self.file = open_regular(path, path.name)
+        except OSError as exc:
+            raise BrokenFileError(f"{path.name}: cannot be read ({exc.strerror})") from None
         try:
-            self.zip = zipfile.ZipFile(path)
+            sniff_encrypted_ooxml(path, self.file.read(8))
+            self.file.seek(0)
+            self.zip = zipfile.ZipFile(self.file)
         except (zipfile.BadZipFile, OSError) as exc:
+            self.file.close()
             raise BrokenFileError(f"{path.name}: not a valid zip package ({exc})") from None
-        infos = self.zip.infolist()
-        if len(infos) > MAX_MEMBERS:
-            raise UnsafeFileError(f"{path.name}: {len(infos)} zip members (limit {MAX_MEMBERS})")
-        total = 0
-        for info in infos:
-            total += info.file_size
-            ratio = info.file_size / max(info.compress_size, 1)
-            if info.file_size > MAX_MEMBER_BYTES or (
-                info.file_size > RATIO_FLOOR and ratio > MAX_RATIO
-            ):
-                raise UnsafeFileError(
-                    f"{path.name}: member {info.filename} expands to {info.file_size} bytes "
-                    f"(ratio {ratio:.0f}:1, limits {MAX_MEMBER_BYTES} bytes and {MAX_RATIO}:1)"
-                )
-        if total > MAX_TOTAL_BYTES:
-            raise UnsafeFileError(
-                f"{path.name}: expands to {total} bytes in total (limit {MAX_TOTAL_BYTES})"
-            )
+        except BaseException:
+            self.file.close()
+            raise
+        try:
+            infos = self.zip.infolist()
+            _check_limits(path, infos)
+        except BaseException:
+            self.close()
+            raise
         self.names = {i.filename for i in infos}
         self.label = path.name
         self.path = path
@@ -146,6 +163,7 @@ class Package:
 
     def close(self) -> None:
         self.zip.close()
+        self.file.close()
 
     def has(self, name: str) -> bool:
         return name in self.names

@@ -81,6 +81,18 @@ def wait_gone(sock_path: "str") -> "None":
         time.sleep(0.05)
 
 
+def wait_exited(pid: "int") -> "None":
+    """Wait (bounded) until process pid has ended: gone, or a zombie no one reaped yet."""
+    from procler.contexts.procfs import read_stat
+
+    deadline = time.monotonic() + CONNECT_WAIT
+    while time.monotonic() < deadline:
+        stat = read_stat(pid)
+        if stat is None or stat.state == "Z":
+            return
+        time.sleep(0.02)
+
+
 def call(
     config_path: "str", name: "str", values: "dict[str, Any]", *, autostart: "bool"
 ) -> "tuple[int, bytes]":

@@ -1,5 +1,5 @@
 """The handlers of `daemon logs` (the tail of the supervisor's log file, read without
-a supervisor), `daemon status`, `daemon restart` and `serve` (declared in
+a supervisor), `daemon status`, `daemon stop`, `daemon restart` and `serve` (declared in
 procler.declarations.daemon)."""
 
 import os
@@ -36,12 +36,27 @@ def show(values: "dict[str, Any]", command: "Command") -> "Any":
 
     config_path = project.find_config(os.getcwd(), values.get("config"))
     path = os.path.join(project.state_dir(project.project_root(config_path)), "supervisor.log")
-    try:
-        with open(path, encoding="utf-8", errors="replace") as fh:
-            lines = list(deque((line.rstrip("\n") for line in fh), maxlen=max(0, values["tail"])))
-    except FileNotFoundError:
-        lines = []
-    return {"path": path, "lines": lines}
+    lines: deque[str] = deque(maxlen=max(0, values["tail"]))
+    for name in (f"{path}.2", f"{path}.1", path):  # the rotated ones first (log_lines.FILES)
+        try:
+            with open(name, encoding="utf-8", errors="replace") as fh:
+                lines.extend(line.rstrip("\n") for line in fh)
+        except FileNotFoundError:
+            continue
+    return {"path": path, "lines": list(lines)}
+
+
+def stop(values: "dict[str, Any]", command: "Command") -> "Any":
+    """`daemon stop`: answered once the supervisor's process has ended (bounded), not
+    when it has stopped the processes: its answer says `running: false`, and a `daemon
+    status` or `up` right after must not meet the supervisor still closing its logs."""
+    from procler.cli.client import config_path_of, forward_if_running, wait_exited
+
+    pid = project.supervisor_pid(project.project_root(config_path_of(values)))
+    answer = forward_if_running(values, command)
+    if pid is not None and pid.isdigit() and isinstance(answer, Raw) and answer.exit_code == 0:
+        wait_exited(int(pid))
+    return answer
 
 
 def restart(values: "dict[str, Any]", command: "Command") -> "Any":

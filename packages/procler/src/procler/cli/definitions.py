@@ -49,6 +49,12 @@ def define(values: "dict[str, Any]", command: "Command") -> "dict[str, Any]":
             f"--cwd {cwd!r} is not valid UTF-8",
             suggestion="use a directory whose path is UTF-8 (definitions are stored as JSON)",
         ) from None
+    if os.path.exists(cwd) and not os.path.isdir(cwd):
+        raise UsageError(
+            f"--cwd {cwd} is not a directory",
+            suggestion="give a directory (relative to where you run the command), or leave "
+            "--cwd out for the project root",
+        )
     env = tuple(dict(values.get("env") or ()).items())  # a repeated --env KEY: the last wins
     container = values.get("container")
     if image and container:

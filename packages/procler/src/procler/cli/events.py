@@ -72,8 +72,22 @@ def open_events(sock_path: "str", path: "str") -> "tuple[_socket.socket, bytes] 
     return Raw(rest.decode("utf-8"), int(headers.get(EXIT_CODE, "3")))
 
 
-def event_messages(sock: "_socket.socket", rest: "bytes", until: "float | None") -> "Iterator[Any]":
-    """The stream's messages until it ends (or, following, until `until`)."""
+def event_messages(
+    sock: "_socket.socket", rest: "bytes", until: "float | None", keep: "bool" = False
+) -> "Iterator[Any]":
+    """The stream's messages until it ends (or, following, until `until`). The socket is
+    closed then, unless `keep` asks to keep one that reached `until` open (a subscription
+    renewed holds the old one until the new one is open: see procler.cli.event_feed)."""
+    try:
+        yield from _messages(sock, rest, until)
+    except BaseException:
+        sock.close()
+        raise
+    if not keep:
+        sock.close()
+
+
+def _messages(sock: "_socket.socket", rest: "bytes", until: "float | None") -> "Iterator[Any]":
     import json
     import time
 
@@ -82,33 +96,28 @@ def event_messages(sock: "_socket.socket", rest: "bytes", until: "float | None")
 
     body = _Dechunker()
     text = ""
-    try:
-        data = rest
-        while True:
-            text += body.feed(data).decode("utf-8")
-            *frames, text = text.split("\n\n")
-            for frame in frames:
-                for line in frame.split("\n"):
-                    if line.startswith("data: "):
-                        yield json.loads(line[6:])
-            if body.done:
+    data = rest
+    while True:
+        text += body.feed(data).decode("utf-8")
+        *frames, text = text.split("\n\n")
+        for frame in frames:
+            for line in frame.split("\n"):
+                if line.startswith("data: "):
+                    yield json.loads(line[6:])
+        if body.done:
+            return
+        left = HEADER_WAIT if until is None else until - time.monotonic()
+        if left <= 0:
+            return
+        sock.settimeout(left)
+        try:
+            data = sock.recv(65536)
+        except TimeoutError:
+            if until is not None:
                 return
-            left = HEADER_WAIT if until is None else until - time.monotonic()
-            if left <= 0:
-                return
-            sock.settimeout(left)
-            try:
-                data = sock.recv(65536)
-            except TimeoutError:
-                if until is not None:
-                    return
-                raise SupervisorUnavailable(
-                    f"the event stream stalled for {HEADER_WAIT:g}s"
-                ) from None
-            if not data:
-                return  # the supervisor stopped
-    finally:
-        sock.close()
+            raise SupervisorUnavailable(f"the event stream stalled for {HEADER_WAIT:g}s") from None
+        if not data:
+            return  # the supervisor stopped
 
 
 class _Dechunker:

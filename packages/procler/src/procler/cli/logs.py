@@ -57,6 +57,7 @@ def _names(values: "dict[str, Any]", config_path: "str", logs: "Path") -> "tuple
     Logs never need a valid config: without even a last valid one, the names are those
     with stored output (a group cannot be resolved then)."""
     from procler.config.last_valid import load
+    from procler.logs.store import is_folder_name
 
     try:
         cfg, warning = load(config_path)
@@ -86,8 +87,8 @@ def _names(values: "dict[str, Any]", config_path: "str", logs: "Path") -> "tuple
         )
     if name in sets:  # a process with replicas: all of its instances, interleaved
         return list(sets[name].instances), warning
-    if name not in known and not (logs / name).is_dir():
-        raise ProcessNotFound.among(name, known)
+    if name not in known and not (is_folder_name(name) and (logs / name).is_dir()):
+        raise ProcessNotFound.among(name, known)  # `..` or a 300-character name too
     return [name], warning
 
 
@@ -102,6 +103,7 @@ def show(values: "dict[str, Any]", command: "Command") -> "Any":
     from agentcli.commands import Stream
     from procler.logs.options import check_stream, compile_grep, parse_run, parse_since
     from procler.logs.query import follow, query
+    from procler.logs.scan import cursor_text, parse_cursor
 
     config_path = project.find_config(os.getcwd(), values.get("config"))
     state = project.state_dir(project.project_root(config_path))
@@ -119,6 +121,7 @@ def show(values: "dict[str, Any]", command: "Command") -> "Any":
         "run": parse_run(values["run"]),
         "current_run": {n: runs[n] for n in names if n in runs} or None,
         "crashed": crashed,
+        "after": parse_cursor(values["after"]) if values.get("after") else None,
     }
     together = values.get("all") or values.get("group") or len(names) > 1
     target: str | list[str] = names if together or names[0] != values.get("name") else names[0]
@@ -127,5 +130,11 @@ def show(values: "dict[str, Any]", command: "Command") -> "Any":
         # stdout stays valid NDJSON either way.
         return Stream(follow(logs, target, timeout=values["timeout"], **options))
     result = query(logs, target, **options)
-    found = {"processes": names, "lines": result.lines, "truncated": result.truncated}
+    found = {
+        "processes": names,
+        "lines": result.lines,
+        "truncated": result.truncated,
+        "more": result.more,
+        "cursor": cursor_text(result.cursor),
+    }
     return {**found, "config_warning": warning} if warning else found

@@ -85,7 +85,8 @@ def answer(command: str, config_path: str, values: dict[str, Any]) -> Any:
 
 
 class DiskAnswers:
-    """One function per command declared IF_RUNNING (a test checks the table covers them)."""
+    """One function per command declared IF_RUNNING, and `daemon stop` (a test checks the
+    table covers them)."""
 
     def __init__(self, config_path: str) -> None:
         self.config_path = config_path

@@ -101,7 +101,10 @@ GUIDE = Guide(
         Task("run a snippet that asks for confirmation (CONFIRMATION_REQUIRED without --yes)", ("procler snippet run reset --yes",)),
         Task("save or remove a snippet without editing YAML",
              ("procler snippet save seed --command 'python seed.py' --tag db", "procler snippet remove seed")),
-        Task("stream new output as NDJSON for a while", ("procler logs api --follow --timeout 30s",)),
+        Task("stream new output as NDJSON for a while; its last line's cursor resumes it",
+             ("procler logs api --follow --timeout 30s", "procler logs api --follow --after CURSOR")),
+        Task("more than a page of output (an answer holds 10,000 lines or 4 MiB; then `more`)",
+             ("procler logs api --tail 50000 --after CURSOR",)),
         Task("every process's output interleaved by time", ("procler logs --all",)),
         Task("a snapshot of every process, then buffered transitions (NDJSON, each with a seq)", ("procler events",)),
         Task("follow transitions and a process's output, resuming after a seq",
@@ -135,7 +138,8 @@ GUIDE = Guide(
         "process answer `CONFIG_INVALID`; status, stop, down, list and logs keep working.",
         "Names: at most 128 letters, digits, `-` and `_`. `logs --grep` and log health checks "
         "use RE2 syntax. `${VAR}` works in every config value.",
-        "`STATE_DIR_UNWRITABLE` means no supervisor can run until `.procler/state/` is writable.",
+        "`STATE_DIR_UNWRITABLE` means no supervisor can run until `.procler/state/` is writable; "
+        "`PERMISSION_DENIED` that the project's state belongs to another user (named).",
     ),
     workflows=tuple(Workflow(goal, steps) for goal, steps in WORKFLOWS),
 )  # fmt: skip
@@ -150,6 +154,10 @@ def skill_files() -> dict[str, dict[str, str]]:
 
 
 def install(values: dict[str, Any], command: Command) -> dict[str, Any]:
-    from agentcli.skill_install import install_skills
+    from agentcli.skill_install import install_skills, scope_of
+    from procler.project import check_access
 
+    scope, root = scope_of(values)
+    if scope == "project":
+        check_access(str(root))  # another user's project: PERMISSION_DENIED, as every command
     return install_skills(values, "procler", skill_files())

@@ -70,8 +70,11 @@ def export(values: "dict[str, Any]", command: "Command") -> "dict[str, Any]":
 
 
 def _read_input(path: "Path") -> "tuple[Path, str]":
-    try:
-        return path, path.read_text(encoding="utf-8")
+    from agentcli.files import read_regular_text
+    from procler.export.imported import MAX_IMPORT_BYTES
+
+    try:  # a pipe or a device: NotRegularFileError (exit 2), never a read that blocks
+        return path, read_regular_text(path, MAX_IMPORT_BYTES, str(path))
     except (OSError, UnicodeDecodeError) as exc:
         raise InputError(
             f"cannot read {path}: {exc}", suggestion="give an existing text file"

@@ -32,7 +32,7 @@ from procler.config.replicas import (
     unused_templates,
 )
 from procler.config.specs import INVALID
-from procler.config.substitute import SubstitutionError, chain_lookup, substitute
+from procler.config.substitute import Expansion, SubstitutionError, chain_lookup, substitute
 
 
 def build_project(
@@ -46,8 +46,9 @@ def build_project(
 ) -> ProjectConfig:
     """`files`: the config's files, merged in this order; `templates`: the typed values to
     read again per replica (see config.replicas); `scale`: the `procler scale` counts."""
-    variables = resolve_vars(tree.get("vars"), findings, environ)
-    lookup = chain_lookup(variables, environ)
+    expansion = Expansion()
+    variables = resolve_vars(tree.get("vars"), findings, environ, expansion)
+    lookup = chain_lookup(variables, environ, expansion=expansion)
     builder = ProcessBuilder(root, findings, lookup)
     raw_processes = tree.get("processes")
     processes: dict[str, ProcessSpec] = {}
@@ -93,16 +94,22 @@ def build_project(
     )
 
 
-def resolve_vars(raw: Any, findings: Findings, environ: Mapping[str, str]) -> dict[str, str]:
-    """Vars in file order; a var may use the environment and the vars above it."""
+def resolve_vars(
+    raw: Any, findings: Findings, environ: Mapping[str, str], expansion: Expansion
+) -> dict[str, str]:
+    """Vars in file order; a var may use the environment and the vars above it. A var that
+    cannot be resolved is a finding at its value, and empty for those that use it (so one
+    broken var is said once, not again at every reference)."""
     resolved: dict[str, str] = {}
+    lookup = chain_lookup(resolved, environ, expansion=expansion)
     for name, value in (raw if isinstance(raw, dict) else {}).items():
         if value is INVALID:
             continue
         try:
-            resolved[name] = substitute(value, chain_lookup(resolved, environ))
+            resolved[name] = substitute(value, lookup)
         except SubstitutionError as exc:
             findings.add(child("vars", name), exc.message, exc.suggestion)
+            resolved[name] = ""
     return resolved
 
 

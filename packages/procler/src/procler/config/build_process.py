@@ -7,8 +7,10 @@ import re
 from collections.abc import Callable
 from typing import Any
 
+from agentcli.errors import AgentError
+from agentcli.files import read_regular_text
 from procler.config.build_watch import build_watch
-from procler.config.dotenv import DotenvError, is_plain, parse_dotenv
+from procler.config.dotenv import MAX_ENV_FILE_BYTES, DotenvError, is_plain, parse_dotenv
 from procler.config.findings import Findings, child, item
 from procler.config.model import (
     Backoff,
@@ -61,6 +63,19 @@ class ProcessBuilder:
         resolved = os.path.expanduser(self.sub(path, text))
         return os.path.normpath(os.path.join(self.root, resolved))
 
+    def directory_of(self, path: str, text: str) -> str:
+        """A working directory from the config, absolute. One that exists must be a
+        directory: a file there (`cwd: /etc/passwd`) would fail every start of the process.
+        One that does not exist yet is left to the start, which says so."""
+        resolved = self.path_of(path, text)
+        if os.path.exists(resolved) and not os.path.isdir(resolved):
+            self.findings.add(
+                path,
+                f"cwd {resolved} is not a directory",
+                "point cwd at a directory (a relative one resolves against the project root)",
+            )
+        return resolved
+
     def build(self, name: str, raw: dict[str, Any], replica: int | None = None) -> ProcessSpec:
         """The spec of process `name`, or of its instance `replica` (this builder's lookup
         then defines the instance's variables, see procler.config.replicas)."""
@@ -89,7 +104,7 @@ class ProcessBuilder:
                 self.sub(item(at("args"), i), a) for i, a in enumerate(args) if a is not INVALID
             )
         cwd = given(raw, "cwd").get("cwd")
-        fields["cwd"] = self.root if cwd is None else self.path_of(at("cwd"), cwd)
+        fields["cwd"] = self.root if cwd is None else self.directory_of(at("cwd"), cwd)
         fields["env"], fields["env_files"] = self._env(base, raw)
         for key in ("tags", "ports", "success_exit_codes"):
             if isinstance(raw.get(key), list):
@@ -158,14 +173,15 @@ class ProcessBuilder:
                 continue
             where = item(child(base, "env_file"), i)
             path = self.path_of(where, entry)
-            try:
-                with open(path, encoding="utf-8") as handle:
-                    text = handle.read()
+            try:  # a pipe (/dev/stdin) or a device (/dev/zero) is refused, never read
+                text = read_regular_text(path, MAX_ENV_FILE_BYTES, f"env_file {path}")
                 pairs = parse_dotenv(text)
                 env.update(pairs)
                 env_files.append(EnvFile(path, tuple(pairs), is_plain(text)))
             except FileNotFoundError:
                 self.findings.add(where, f"env_file not found: {path}", "create it or fix the path")
+            except AgentError as exc:  # not a regular file, or too large: a finding
+                self.findings.add(where, exc.message, "name a regular file of KEY=VALUE lines")
             except (OSError, UnicodeDecodeError, DotenvError) as exc:
                 self.findings.add(where, f"cannot read env_file {path}: {exc}", "fix the file")
         values = raw.get("env")

@@ -113,8 +113,8 @@ def _step(
             "add container: NAME (the running container the command is run in)",
         )
     if kind == "wait_for":
-        if INVALID in (value.get("process"), value.get("condition")):
-            return None  # the schema reported it
+        if any(value.get(key, INVALID) is INVALID for key in ("process", "condition")):
+            return None  # missing or invalid: the schema reported it
         where, names = child(path, kind), list(known.processes)
         _known(where, "process", value["process"], "process", names, findings)
         spec = known.processes.get(value["process"])
@@ -160,7 +160,7 @@ def _snippet_step(
         return None
     args = {
         key: builder.sub(child(child(path, "args"), key), value)
-        for key, value in (raw.get("args") or {}).items()
+        for key, value in (raw["args"] if isinstance(raw.get("args"), dict) else {}).items()
         if value is not INVALID
     }
     snippet = known.snippets[name]

@@ -31,7 +31,7 @@ def build_snippets(raw: Any, builder: ProcessBuilder) -> dict[str, Snippet]:
                 "add container: NAME",
             )
         fields.update(given(snippet, "timeout", "confirm", "cwd"))
-        tags = tuple(t for t in snippet.get("tags") or () if t is not INVALID)
+        tags = tuple(t for t in _items(snippet.get("tags")) if t is not INVALID)
         args = _snippet_args(child(child("snippets", name), "args"), snippet.get("args"), findings)
         snippets[name] = Snippet(name, snippet["command"], tags=tags, args=args, **fields)
     return snippets
@@ -43,7 +43,7 @@ def _snippet_args(path: str, raw: Any, findings: Findings) -> tuple[SnippetArg, 
     for name, spec in (raw if isinstance(raw, dict) else {}).items():
         if spec is INVALID:
             continue
-        choices = tuple(c for c in spec.get("choices") or () if c is not INVALID)
+        choices = tuple(c for c in _items(spec.get("choices")) if c is not INVALID)
         arg = SnippetArg(
             name,
             choices=choices,
@@ -56,3 +56,8 @@ def _snippet_args(path: str, raw: Any, findings: Findings) -> tuple[SnippetArg, 
                 findings.add(child(path, name), str(exc), f"use a value of type {arg.type}")
         args.append(arg)
     return tuple(args)
+
+
+def _items(listed: Any) -> list[Any]:
+    """A checked list's entries; none when it is absent or INVALID (a finding says why)."""
+    return listed if isinstance(listed, list) else []

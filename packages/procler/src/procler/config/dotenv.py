@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 
 _LINE = re.compile(r"(?:export\s+)?([A-Za-z_][A-Za-z0-9_]*)\s*=\s*(.*)")
+MAX_ENV_FILE_BYTES = 4 << 20  # an env file of secrets and settings: kilobytes, not megabytes
 _ESCAPES = {"n": "\n", "t": "\t", "r": "\r", '"': '"', "\\": "\\"}
 
 

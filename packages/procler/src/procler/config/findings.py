@@ -9,7 +9,7 @@ from typing import Any, Protocol
 @dataclass(frozen=True)
 class Finding:
     file: str
-    line: int  # 1-based; 0 when the finding is about the file as a whole
+    line: int  # 1-based; a finding about the file as a whole is at 1:1, where it starts
     column: int  # 1-based
     path: str  # YAML path, e.g. processes.worker.depends_on[0].name
     message: str
@@ -94,7 +94,7 @@ class Findings:
         probe = path
         while probe and probe not in self.positions:
             probe = parent(probe)
-        return self.positions.get(probe, (0, 0, self.file))
+        return self.positions.get(probe, (1, 1, self.file))  # nothing marked: the file's start
 
     def __bool__(self) -> bool:
         return bool(self.items)

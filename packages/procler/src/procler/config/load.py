@@ -7,6 +7,8 @@ from collections.abc import Mapping
 from dataclasses import replace
 from typing import Any
 
+from agentcli.errors import AgentError
+from agentcli.files import read_regular_text
 from procler.config.build import build_project
 from procler.config.definitions import (
     definitions_path,
@@ -27,15 +29,37 @@ from procler.config.yaml_nodes import YNode, parse_yaml
 from procler.errors import ConfigInvalid
 from procler.project import config_files, project_root
 
+MAX_CONFIG_BYTES = 8 << 20  # far past any config (its YAML holds at most 20,000 nodes)
+
 
 def read_config_text(config_path: str, findings: Findings) -> str | None:
-    """A config file's text; None (with a finding in it) when it cannot be read."""
+    """A config file's text; None (with a finding in it) when it cannot be read. A pipe or
+    a device is refused, never read (it could block forever or never end)."""
     try:
-        with open(config_path, encoding="utf-8") as handle:
-            return handle.read()
-    except (OSError, UnicodeDecodeError) as exc:
-        findings.at(0, 0, "", f"cannot read the config file: {exc}", "check the file", config_path)
+        return read_regular_text(config_path, MAX_CONFIG_BYTES, "the config file")
+    except AgentError as exc:  # not a regular file, or too large: a finding at its start
+        findings.at(1, 1, "", exc.message, "name a regular YAML file", config_path)
         return None
+    except UnicodeDecodeError as exc:
+        findings.at(
+            *byte_position(exc.object, exc.start),
+            "",
+            f"the config file is not UTF-8: byte {exc.object[exc.start]:#04x} cannot start a "
+            "character here",
+            "save the file as UTF-8",
+            config_path,
+        )
+        return None
+    except OSError as exc:  # the file as a whole: at its start
+        findings.at(1, 1, "", f"cannot read the config file: {exc}", "check the file", config_path)
+        return None
+
+
+def byte_position(data: bytes, offset: int) -> tuple[int, int]:
+    """The 1-based line and column (in characters) of a byte offset in UTF-8 data."""
+    line_start = data.rfind(b"\n", 0, offset) + 1
+    column = len(data[line_start:offset].decode("utf-8", "replace")) + 1
+    return data.count(b"\n", 0, offset) + 1, column
 
 
 def read_texts(config_path: str, findings: Findings) -> dict[str, str] | None:
@@ -114,7 +138,7 @@ def _with_runtime(config: ProjectConfig, findings: Findings) -> ProjectConfig:
     except StateFileCorrupt as exc:
         where = definitions_path(root)
         hint = f"fix or delete {where} (it holds the `procler define` definitions)"
-        findings.items.append(Finding(where, 0, 0, "", str(exc), hint))
+        findings.items.append(Finding(where, exc.line, exc.column, "", str(exc), hint))
         return config
     processes = dict(config.processes)
     for name, definition in definitions.items():

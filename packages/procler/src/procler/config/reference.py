@@ -2,7 +2,7 @@
 table (procler.config.keys), and docs/config.md, rendered from that JSON Schema.
 
 Nothing here is written by hand per key, so neither can drift from what the loader checks.
-Regenerate the page with `make docs` (python -m procler.config.reference > docs/config.md).
+Regenerate the page with `make docs` (scripts/generated_docs.py).
 """
 
 from __future__ import annotations
@@ -27,6 +27,8 @@ from procler.config.specs import (
     Spec,
     Str,
     Struct,
+    flow,
+    shown,
 )
 from procler.patterns import SYNTAX_HINT
 
@@ -62,7 +64,10 @@ def of(spec: Spec) -> dict[str, Any]:
 def _struct(spec: Struct) -> dict[str, Any]:
     schema: dict[str, Any] = {
         "type": "object",
-        "properties": {key: of(field) for key, field in spec.fields.items()},
+        "properties": {
+            key: _described(of(field), field, spec.about.get(key))
+            for key, field in spec.fields.items()
+        },
         "additionalProperties": False,
     }
     if spec.required:
@@ -74,6 +79,22 @@ def _struct(spec: Struct) -> dict[str, Any]:
         pairs = [[a, b] for i, a in enumerate(keys) for b in keys[i + 1 :]]
         schema["not"] = {"anyOf": [{"required": pair} for pair in pairs]}
     return schema
+
+
+def _described(
+    schema: dict[str, Any], spec: Spec, about: str | tuple[str, Any] | None
+) -> dict[str, Any]:
+    """A key's schema with its meaning (before the value's own rules), its default and an
+    example of a value."""
+    if about is None:
+        return schema
+    meaning, default = (about, None) if isinstance(about, str) else about
+    rules = schema.get("description")
+    described = {**schema, "description": f"{meaning} ({rules})" if rules else meaning}
+    if default is not None:
+        described["default"] = default
+    described["examples"] = [spec.example()]
+    return described
 
 
 def _scalar(spec: Spec) -> dict[str, Any]:
@@ -127,8 +148,8 @@ def markdown(schema: dict[str, Any]) -> str:
             "`procler config schema` prints the same content as JSON Schema. `NAME` stands",
             "for a process or group name; `[]` for an entry of a list.",
             "",
-            "| key | value | rules |",
-            "|---|---|---|",
+            "| key | value | default | meaning | example |",
+            "|---|---|---|---|---|",
             *rows,
             "",
         ]
@@ -138,11 +159,17 @@ def markdown(schema: dict[str, Any]) -> str:
 def _rows(schema: dict[str, Any], path: str, rows: list[str]) -> None:
     for key, sub in schema.get("properties", {}).items():
         where = f"{path}.{key}" if path else key
-        rows.append(f"| `{where}` | {_what(sub)} | {_rules(sub)} |")
+        default = f"`{flow(sub['default'])}`" if "default" in sub else ""
+        example = f"`{_escaped(shown(key, sub['examples'][0]))}`" if "examples" in sub else ""
+        rows.append(f"| `{where}` | {_what(sub)} | {default} | {_rules(sub)} | {example} |")
         for nested, suffix in _children(sub):
             if suffix:  # an entry of a list or a mapping: its own rules (required keys)
-                rows.append(f"| `{where}{suffix}` | mapping | {_rules(nested)} |")
+                rows.append(f"| `{where}{suffix}` | mapping | | {_rules(nested)} | |")
             _rows(nested, where + suffix, rows)
+
+
+def _escaped(text: str) -> str:
+    return text.replace("|", "\\|")
 
 
 def _children(schema: dict[str, Any]) -> list[tuple[dict[str, Any], str]]:
@@ -179,7 +206,7 @@ def _what(schema: dict[str, Any]) -> str:
 
 
 def _rules(schema: dict[str, Any]) -> str:
-    notes = []
+    notes = [schema["description"]] if "description" in schema else []
     if schema.get("type") == "integer":
         low, high = schema.get("minimum"), schema.get("maximum")
         if low == high and low is not None:
@@ -188,8 +215,6 @@ def _rules(schema: dict[str, Any]) -> str:
             notes.append(f"from {low} to {high}" if high is not None else f"{low} or more")
     if schema.get("type") == "array" and _rules(schema["items"]):
         notes.append("each: " + _rules(schema["items"]))
-    if "description" in schema:
-        notes.append(schema["description"])
     if "maxLength" in schema:
         notes.append(f"at most {schema['maxLength']} characters")
     if "propertyNames" in schema:
@@ -204,15 +229,9 @@ def _rules(schema: dict[str, Any]) -> str:
         pairs = schema["not"]["anyOf"]
         named = dict.fromkeys(k for pair in pairs for k in pair["required"])
         notes.append("at most one of " + ", ".join(f"`{k}`" for k in named))
-    return "; ".join(notes).replace("|", "\\|")
+    return _escaped("; ".join(notes))
 
 
 def schema_command(values: dict[str, Any], command: Command) -> dict[str, Any]:
     """`procler config schema`: the JSON Schema of the config file."""
     return json_schema()
-
-
-if __name__ == "__main__":
-    import sys
-
-    sys.stdout.write(markdown(json_schema()))

@@ -26,15 +26,15 @@ def read_scale(root: str, findings: Findings) -> dict[str, Any]:
     try:
         data = read_state_json(path)
     except StateFileCorrupt as exc:
-        why = str(exc)
+        why, line, column = str(exc), exc.line, exc.column
     else:
         if data is None:
             return {}
         if isinstance(data.get("processes"), dict):
             return dict(data["processes"])
-        why = "it has no `processes` object"
+        why, line, column = "it has no `processes` object", 1, 1
     hint = f"delete {path} (it holds the `procler scale` counts), then scale again"
-    findings.items.append(Finding(path, 0, 0, "", why, hint))
+    findings.items.append(Finding(path, line, column, "", why, hint))
     return {}
 
 

@@ -56,6 +56,20 @@ SCHEDULE = Either(
         },
         exclusive=("cron", "interval"),
         need_one=True,
+        about={
+            "cron": "when it runs, as a cron line (one of cron, interval)",
+            "interval": "when it runs, as the time between two runs (one of cron, interval)",
+            "timezone": "the zone cron lines are read in",
+            "run_on_start": ("also run once when the schedule is armed", False),
+            "overlap": (
+                "a slot that comes while the previous run goes on: skip it, queue it (one), "
+                "or stop the run and start again",
+                "skip",
+            ),
+            "catch_up": ("run once for slots missed while no supervisor ran", "none"),
+            "jitter": ("each run starts up to this much later than its slot, at random", "0s"),
+            "timeout": "a run longer than this is stopped (default: none)",
+        },
     ),
 )
 

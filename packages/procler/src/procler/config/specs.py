@@ -2,7 +2,8 @@
 
 Checks never stop at the first problem: a spec records a finding (with the node's line and
 column and its YAML path) and returns INVALID, and the walk carries on with the siblings.
-Defaults are not repeated here: absent keys stay absent and the model's defaults apply.
+Defaults are not applied here: absent keys stay absent and the model's defaults apply (a
+Struct's `about` only restates them, with each key's meaning, for the reference).
 
 Each spec also gives an example of a value it accepts (`example()`: derived from its shape,
 or the `sample` the table gives it), so a value of the wrong shape is answered with the
@@ -369,9 +370,14 @@ class Struct(Spec):
         exclusive: tuple[str, ...] = (),
         need_one: bool = False,
         sample: dict[str, Any] | None = None,
+        about: dict[str, str | tuple[str, Any]] | None = None,
     ) -> None:
         self.sample = sample
         self.fields = fields
+        # each key's meaning, with the value that applies when it is absent when there is
+        # one: `(meaning, default)`; for the reference only (docs/config.md, the JSON
+        # Schema's descriptions). The defaults themselves live in the model.
+        self.about = about or {}
         self.required = required
         self.exclusive = exclusive  # at most one of these keys (exactly one with need_one)
         self.need_one = need_one

@@ -13,7 +13,7 @@ from procler.config.build import resolve_vars
 from procler.config.findings import Findings, child, item
 from procler.config.replicas import Templates, per_instance, with_placeholders
 from procler.config.specs import Either, ListOf, ListOr, MapOf, Regex, Spec, Str, Struct
-from procler.config.substitute import SubstitutionError, chain_lookup, substitute
+from procler.config.substitute import Expansion, SubstitutionError, chain_lookup, substitute
 from procler.config.yaml_nodes import YNode
 
 Lookup = Callable[[str], str | None]
@@ -28,7 +28,9 @@ def variables(root: YNode, environ: Mapping[str, str]) -> Lookup:
     for key, value in root.pairs if root.kind == "map" else []:
         if key.text == "vars" and value.kind == "map":
             raw = {k.text: v.text for k, v in value.pairs if v.kind == "scalar"}
-    return chain_lookup(resolve_vars(raw, Findings(""), environ), environ)
+    expansion = Expansion()
+    resolved = resolve_vars(raw, Findings(""), environ, expansion)
+    return chain_lookup(resolved, environ, expansion=expansion)
 
 
 def substitute_typed(

@@ -12,6 +12,7 @@ are expanded and stops at MAX_NODES, at the alias that crosses it; nesting stops
 from __future__ import annotations
 
 import re
+import warnings
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
@@ -57,25 +58,42 @@ def parse_yaml(
     file) when it cannot be parsed, or is empty (without a finding when `empty_ok`: an
     override file may hold nothing)."""
     from ruamel.yaml import YAML
-    from ruamel.yaml.error import MarkedYAMLError, YAMLError
+    from ruamel.yaml.error import MarkedYAMLError, ReusedAnchorWarning, YAMLError
+    from ruamel.yaml.reader import ReaderError
 
     if not _supported_version(text, findings, file):
         return None
     yaml = YAML(typ="rt", pure=True)
     yaml.Composer = _budgeted_composer()
     try:
-        root = yaml.compose(text)
+        with warnings.catch_warnings():
+            # YAML 1.2 lets an anchor be defined again (aliases then use the newer one);
+            # ruamel warns on stderr, where nothing but Procler's own lines belongs.
+            warnings.simplefilter("ignore", ReusedAnchorWarning)
+            root = yaml.compose(text)
     except _TooLarge as exc:
         findings.at(exc.line, exc.column, "", exc.message, exc.suggestion, file)
         return None
     except MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
-        line, column = (mark.line + 1, mark.column + 1) if mark is not None else (0, 0)
+        line, column = (mark.line + 1, mark.column + 1) if mark is not None else (1, 1)
         what = " ".join(p for p in (exc.context, exc.problem) if p)
         findings.at(line, column, "", f"YAML syntax error: {what}", _syntax_hint(what), file)
         return None
+    except ReaderError as exc:  # a character YAML does not allow (NUL, most controls)
+        line, column = position(text, exc.position)
+        char = exc.character if isinstance(exc.character, int) else ord(exc.character)
+        findings.at(
+            line,
+            column,
+            "",
+            f"YAML error: the character U+{char:04X} is not allowed in YAML",
+            "remove it, or write it as an escape inside a double-quoted string",
+            file,
+        )
+        return None
     except YAMLError as exc:
-        findings.at(0, 0, "", f"YAML error: {exc}", "fix the YAML syntax", file)
+        findings.at(1, 1, "", f"YAML error: {exc}", "fix the YAML syntax", file)
         return None
     if root is None and empty_ok:
         return None
@@ -96,6 +114,12 @@ def parse_yaml(
             file,
         )
         return None
+
+
+def position(text: str, offset: int) -> tuple[int, int]:
+    """The 1-based line and column of a character offset in text."""
+    line_start = text.rfind("\n", 0, offset) + 1
+    return text.count("\n", 0, offset) + 1, offset - line_start + 1
 
 
 def _supported_version(text: str, findings: Findings, file: str) -> bool:

@@ -107,6 +107,10 @@ class ExecutionContext(abc.ABC):
     async def stop(self, proc: RunningProcess, signum: int, timeout: float) -> ExitInfo:
         """Signal, wait up to timeout, then kill; return how the run ended."""
 
+    async def kill_now(self, proc: RunningProcess) -> None:
+        """SIGKILL the whole run now (a stop waiting on it then ends at once)."""
+        await self.signal(proc, signal.SIGKILL)
+
     @abc.abstractmethod
     async def exec_probe(
         self, spec: ProcessSpec, command: str, env: Mapping[str, str], timeout: float

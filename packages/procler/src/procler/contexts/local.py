@@ -294,6 +294,12 @@ class LocalContext(ExecutionContext):
                 suggestion="make the program executable or run it through an interpreter",
                 data={"name": spec.name, "status": "failed"},
             ) from None
+        except OSError as exc:  # cwd became a file, a name too long, a loop of links...
+            raise StartFailed(
+                f"{spec.name}: cannot start: {exc.strerror}: {exc.filename}",
+                suggestion="check `args`/`command` and `cwd` in the config",
+                data={"name": spec.name, "status": "failed"},
+            ) from None
 
     async def signal(self, proc: RunningProcess, signum: int) -> None:
         if proc.pid is None:
@@ -387,6 +393,10 @@ class LocalContext(ExecutionContext):
             await asyncio.wait_for(reader, 1.0)
         output = " ".join(texts).strip()
         return info.code == 0, f"exit {info.code}: {output}"[:200]
+
+    async def kill_now(self, proc: RunningProcess) -> None:
+        await self.signal(proc, signal.SIGKILL)
+        self.kill_escaped(proc)
 
     def kill_escaped(self, proc: RunningProcess) -> int:
         """SIGKILL processes of this run that left the group (e.g. daemonized); return how many."""

@@ -3,13 +3,17 @@
 GET /login?ticket=T spends a login ticket and sets the session cookie (then redirects to
 the dashboard); every dashboard page without a live session redirects to /login, which
 says how to get in. The pages are files shipped in the package (procler/dashboard/static),
-read once; index.html gets the session's CSRF token.
+read once; index.html gets the session's CSRF token and which statuses each action can
+change (procler.states), so a button is enabled only when its action can do something.
+The icon is served to anyone (the login page shows it too).
 """
 
 import html
+import json
 from importlib import resources
 from urllib.parse import parse_qsl
 
+from procler import recipe_states, states
 from procler.dashboard.sessions import COOKIE, SESSION_LIFE, Session, Sessions
 
 TYPE_CHECKING = False
@@ -22,7 +26,22 @@ if TYPE_CHECKING:
 LOGIN_ROUTE = "/login"
 HOME = "/dashboard/"
 STATIC = "/dashboard/static/"
-TYPES = {".html": "text/html", ".js": "text/javascript", ".css": "text/css"}
+ICON = "/favicon.ico"  # an SVG, where browsers look for an icon first
+TYPES = {
+    ".html": "text/html",
+    ".js": "text/javascript",
+    ".css": "text/css",
+    ".svg": "image/svg+xml",
+}
+# The statuses from which each of the dashboard's actions can change something: a
+# process's, then a recipe run's (only an interrupted run resumes, a running one cancels).
+ACTIONS = {
+    "start": sorted(states.CAN_START),
+    "stop": sorted(states.CAN_STOP),
+    "restart": sorted(states.CAN_RESTART),
+    "resume": [recipe_states.RUN_INTERRUPTED],
+    "cancel": [recipe_states.RUN_RUNNING],
+}
 HEADERS = [
     (b"content-security-policy", b"default-src 'self'; frame-ancestors 'none'"),
     (b"x-frame-options", b"DENY"),
@@ -31,7 +50,8 @@ HEADERS = [
     (b"cache-control", b"no-store"),
 ]
 LOGIN_PAGE = (
-    "<!doctype html><title>procler: log in</title><h1>procler dashboard</h1>"
+    '<!doctype html><title>procler: log in</title><link rel="icon" href="/favicon.ico">'
+    "<h1>procler dashboard</h1>"
     "<p>{message} Run <code>procler dashboard</code> and open the URL it answers: it "
     "works once, within a minute.</p>"
 )
@@ -39,7 +59,7 @@ LOGIN_PAGE = (
 
 def is_page(path: str) -> bool:
     """Whether the path is one of the dashboard's (not the API's)."""
-    return path in ("/", "/dashboard", LOGIN_ROUTE) or path.startswith(HOME)
+    return path in ("/", "/dashboard", LOGIN_ROUTE, ICON) or path.startswith(HOME)
 
 
 def _static(name: str) -> bytes:
@@ -76,6 +96,9 @@ async def serve(scope: "dict[str, Any]", send: "Send", sessions: Sessions) -> No
         return
     if path == LOGIN_ROUTE:
         await _login(scope, send, sessions)
+        return
+    if path == ICON:
+        await _answer(send, 200, _static("favicon.svg"), TYPES[".svg"], [])
         return
     session = sessions.of(scope["headers"])
     if session is None:
@@ -115,4 +138,5 @@ async def _login(scope: "dict[str, Any]", send: "Send", sessions: Sessions) -> N
 
 async def _index(send: "Send", session: Session) -> None:
     page = _static("index.html").decode("utf-8").replace("{{csrf}}", html.escape(session.csrf))
+    page = page.replace("{{actions}}", html.escape(json.dumps(ACTIONS)))
     await _answer(send, 200, page.encode(), "text/html", [])

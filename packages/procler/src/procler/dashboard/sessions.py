@@ -32,9 +32,18 @@ def _bounded(held: "dict[str, V]") -> None:
         held.pop(next(iter(held)))
 
 
+def same_secret(held: str, offered: str) -> bool:
+    """Whether offered is held, compared in constant time, as bytes: an offered value may
+    be any text a client sends (`%C3%A9` in a query, latin-1 in a cookie), which
+    compare_digest refuses to compare as str (TypeError: a 500 for a wrong guess)."""
+    return hmac.compare_digest(
+        held.encode("utf-8", "surrogateescape"), offered.encode("utf-8", "surrogateescape")
+    )
+
+
 def _find(held: "Mapping[str, object]", offered: str) -> "str | None":
     """The held key equal to offered, compared in constant time."""
-    return next((key for key in held if hmac.compare_digest(key, offered)), None)
+    return next((key for key in held if same_secret(key, offered)), None)
 
 
 class Sessions:
@@ -82,4 +91,4 @@ class Sessions:
     @staticmethod
     def csrf_ok(headers: "list[tuple[bytes, bytes]]", session: Session) -> bool:
         given = [v.decode("latin-1") for k, v in headers if k == CSRF_HEADER]
-        return len(given) == 1 and hmac.compare_digest(given[0], session.csrf)
+        return len(given) == 1 and same_secret(session.csrf, given[0])

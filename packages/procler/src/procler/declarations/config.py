@@ -2,7 +2,7 @@
 remove, list, help-llm): their declarations. They run in the CLI process (procler.cli.config,
 procler.cli.definitions, procler.cli.guide)."""
 
-from agentcli.commands import Arg, Command
+from agentcli.commands import Arg, Column, Command, Table, TableView
 from agentcli.skill_command import ChangedFileError
 from procler.errors import (
     ConfigExists,
@@ -10,6 +10,7 @@ from procler.errors import (
     ConfigNotFound,
     Conflict,
     NamespaceNotFound,
+    PermissionDenied,
     StateDirUnwritable,
     SupervisorUnavailable,
 )
@@ -34,6 +35,12 @@ FINDING = {
     },
 }
 NAME = Arg("name", "process name (at most 128 letters, digits, '-' and '_')", required=True)
+# Said under every table view (`--format table`): the config's errors while the last
+# valid config is used in its place.
+NOTES = ("config_warning",)
+# Where the table views' status colours are (procler.status_styles), named by string so the
+# declarations load it only when a table is printed.
+STYLES = "procler.status_styles:"
 DOCKER_ARGS = (
     Arg("--image", "run in a container Procler creates from this image (never pulled)"),
     Arg("--container", "run the command in this existing container (alone: start/stop it)"),
@@ -81,7 +88,7 @@ CONFIG_COMMANDS: "tuple[Command, ...]" = (
         HANDLERS + "validate",
         read_only=True,
         examples=("procler config validate", "procler --config other.yaml config validate"),
-        errors=(ConfigNotFound, ConfigInvalid),
+        errors=(ConfigNotFound, PermissionDenied, ConfigInvalid),
         output={
             "type": "object",
             "properties": {
@@ -110,7 +117,7 @@ CONFIG_COMMANDS: "tuple[Command, ...]" = (
         HANDLERS + "explain",
         read_only=True,
         examples=("procler config explain",),
-        errors=(ConfigNotFound, ConfigInvalid),
+        errors=(ConfigNotFound, PermissionDenied, ConfigInvalid),
         output={
             "type": "object",
             "properties": {
@@ -144,8 +151,9 @@ CONFIG_COMMANDS: "tuple[Command, ...]" = (
             ),
         ),
         read_only=True,
+        secret=True,  # env values and vars
         examples=("procler config show", "procler config show --origins"),
-        errors=(ConfigNotFound, ConfigInvalid),
+        errors=(ConfigNotFound, PermissionDenied, ConfigInvalid),
         output={
             "type": "object",
             "description": "root, config_path, config_files (every file merged, in order), "
@@ -178,7 +186,7 @@ CONFIG_COMMANDS: "tuple[Command, ...]" = (
             "procler define api --command 'uvicorn app:app' --env PORT=8001 --force",
             "procler define cache --image redis:7 --command 'redis-server --port 6390'",
         ),
-        errors=(ConfigNotFound, ConfigInvalid, Conflict, StateDirUnwritable),
+        errors=(ConfigNotFound, PermissionDenied, ConfigInvalid, Conflict, StateDirUnwritable),
         output={
             "type": "object",
             "properties": {
@@ -195,7 +203,14 @@ CONFIG_COMMANDS: "tuple[Command, ...]" = (
         args=(NAME,),
         destructive=True,
         examples=("procler remove tail",),
-        errors=(ConfigNotFound, ConfigInvalid, Conflict, StateDirUnwritable, SupervisorUnavailable),
+        errors=(
+            ConfigNotFound,
+            PermissionDenied,
+            ConfigInvalid,
+            Conflict,
+            StateDirUnwritable,
+            SupervisorUnavailable,
+        ),
         output={
             "type": "object",
             "properties": {"name": {"type": "string"}, "changed": {"type": "boolean"}},
@@ -223,7 +238,7 @@ CONFIG_COMMANDS: "tuple[Command, ...]" = (
             "procler list --resolve",
             "procler list --namespace backend",
         ),
-        errors=(ConfigNotFound, ConfigInvalid, NamespaceNotFound),
+        errors=(ConfigNotFound, PermissionDenied, ConfigInvalid, NamespaceNotFound),
         output={
             "type": "object",
             "properties": {
@@ -231,6 +246,22 @@ CONFIG_COMMANDS: "tuple[Command, ...]" = (
                 "count": {"type": "integer"},
             },
         },
+        table=TableView(
+            Table(
+                (
+                    Column("name"),
+                    Column("source"),
+                    Column("context"),
+                    Column("command", "command|args", kind="words", width=50),
+                    Column("depends on", "depends_on"),
+                    Column("namespaces"),
+                    Column("description", width=40),
+                ),
+                "processes",
+                empty="no processes",
+            ),
+            notes=NOTES,
+        ),
     ),
     Command(
         "help-llm",
@@ -269,7 +300,7 @@ CONFIG_COMMANDS: "tuple[Command, ...]" = (
         GUIDE + "config_path",
         read_only=True,
         examples=("procler config path",),
-        errors=(ConfigNotFound,),
+        errors=(ConfigNotFound, PermissionDenied),
         output={
             "type": "object",
             "properties": {

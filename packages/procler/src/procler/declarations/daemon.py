@@ -5,6 +5,7 @@ from agentcli.commands import Arg, Command
 from procler.declarations.processes import FORWARD, FROM_DISK, IF_RUNNING, SUPERVISED
 from procler.errors import (
     ConfigNotFound,
+    PermissionDenied,
     PortInUse,
     StartFailed,
     StateDirUnwritable,
@@ -18,6 +19,7 @@ if TYPE_CHECKING:
 HANDLERS = "procler.cli.daemon:"
 RESTART = HANDLERS + "restart"  # also waits for the next supervisor
 STATUS = HANDLERS + "status"  # asks a supervisor briefly, never starts one
+STOP = HANDLERS + "stop"  # also waits until the supervisor's process has ended
 SERVE = HANDLERS + "serve"  # warns on stderr, then forwards
 
 NAMES = {"type": "array", "items": {"type": "string"}}
@@ -65,14 +67,14 @@ DAEMON_COMMANDS: "tuple[Command, ...]" = (
         STATUS,
         read_only=True,
         examples=("procler daemon status",),
-        errors=(ConfigNotFound, StateDirUnwritable, SupervisorUnavailable),
+        errors=(ConfigNotFound, PermissionDenied, StateDirUnwritable, SupervisorUnavailable),
         output={"type": "object", "properties": {"running": {"type": "boolean"}}},
     ),
     Command(
         "daemon stop",
         "stop every process cleanly, then the supervisor; the session ends (the next `up` "
         "runs the one-shots again)",
-        IF_RUNNING,
+        STOP,
         destructive=True,
         examples=("procler daemon stop",),
         errors=(*SUPERVISED, *FROM_DISK),
@@ -94,7 +96,7 @@ DAEMON_COMMANDS: "tuple[Command, ...]" = (
         read_only=True,
         args=(Arg("--tail", "number of lines", type="integer", default=100),),
         examples=("procler daemon logs --tail 20",),
-        errors=(ConfigNotFound,),
+        errors=(ConfigNotFound, PermissionDenied),
         output={"type": "object", "properties": {"lines": {"type": "array"}}},
     ),
     Command(

@@ -1,7 +1,8 @@
 """`procler history`: its declaration. A running supervisor answers it
 (procler.supervisor.history); without one it is read from the state on disk."""
 
-from agentcli.commands import Arg, Command
+from agentcli.commands import Arg, Column, Command, Table, TableView
+from procler.declarations.config import NOTES, STYLES
 from procler.declarations.processes import FROM_DISK, IF_RUNNING, SUPERVISED
 
 MOVE = "{at, run, from, to, reason}"
@@ -21,6 +22,37 @@ HISTORY = {
     },
 }
 
+
+def _moves(styles: "str") -> "tuple[Column, ...]":
+    return (
+        Column("at", kind="time"),
+        Column("run", kind="number"),
+        Column("from", styles=styles),
+        Column("to", styles=styles),
+        Column("reason", width=60),
+    )
+
+
+HISTORY_TABLE = TableView(
+    Table(
+        (
+            Column("ended", "ended_at", kind="time"),
+            Column("run", kind="number"),
+            Column("exit code", kind="number"),
+            Column("signal", kind="number"),
+            Column("ran for", "duration_seconds", kind="seconds"),
+            Column("reason", width=60),
+        ),
+        "exits",
+        title="exits",
+        empty="no run has ended",
+    ),
+    Table(_moves(STYLES + "HEALTH"), "health", title="health", empty="no health check has run"),
+    Table(_moves(STYLES + "PROCESS"), "transitions", title="transitions"),
+    each="instances",
+    notes=NOTES,
+)
+
 HISTORY_COMMANDS: "tuple[Command, ...]" = (
     Command(
         "history",
@@ -35,5 +67,6 @@ HISTORY_COMMANDS: "tuple[Command, ...]" = (
         examples=("procler history api", "procler history worker --limit 50"),
         errors=(*SUPERVISED, *FROM_DISK),
         output=HISTORY,
+        table=HISTORY_TABLE,
     ),
 )

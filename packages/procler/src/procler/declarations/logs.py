@@ -6,6 +6,7 @@ from procler.errors import (
     ConfigInvalid,
     ConfigNotFound,
     GroupNotFound,
+    PermissionDenied,
     ProcessNotFound,
     RecipeNotFound,
 )
@@ -36,7 +37,19 @@ LOGS_COMMANDS: "tuple[Command, ...]" = (
             Arg("--all", "every process, interleaved by time", type="boolean"),
             Arg("--group", "every member of this group, interleaved by time"),
             Arg("--recipe", "the output of this recipe's steps (every run)"),
-            Arg("--tail", "at most this many lines (the newest)", type="integer", default=100),
+            Arg(
+                "--tail",
+                "at most this many lines: the newest, or with --after the first after the "
+                "cursor (an answer holds at most 10,000 lines or 4 MiB: `more` and `cursor` "
+                "then say where to go on)",
+                type="integer",
+                default=100,
+            ),
+            Arg(
+                "--after",
+                "only lines written after this cursor (the `cursor` of an earlier answer, or "
+                "the last line of --follow): the next page, or what came since",
+            ),
             Arg("--since", "only lines at or after this time (5m, 1h30m, or ISO-8601)"),
             Arg("--until", "only lines at or before this time (5m, 1h30m, or ISO-8601)"),
             Arg("--stream", "only this stream", choices=("stdout", "stderr")),
@@ -52,23 +65,46 @@ LOGS_COMMANDS: "tuple[Command, ...]" = (
                 type="boolean",
                 short="-f",
             ),
-            Arg("--timeout", "with --follow: stop after this long", type="duration", default="30s"),
+            Arg(
+                "--timeout",
+                "with --follow: stop after this long, with a last line "
+                '{"end": "timeout", "cursor": ...} to resume from',
+                type="duration",
+                default="30s",
+            ),
         ),
         examples=(
             "procler logs api --tail 50",
             "procler logs api --stream stderr --since 5m --grep ERROR",
             "procler logs api --run last-failed",
             "procler logs --all --follow --timeout 10s",
+            "procler logs api --tail 50000 --after api:3:1048576",
         ),
-        errors=(ConfigNotFound, ConfigInvalid, ProcessNotFound, GroupNotFound, RecipeNotFound),
+        errors=(
+            ConfigNotFound,
+            PermissionDenied,
+            ConfigInvalid,
+            ProcessNotFound,
+            GroupNotFound,
+            RecipeNotFound,
+        ),
         output={
             "type": "object",
             "properties": {
                 "lines": {"type": "array", "items": {"type": "object"}},
-                "truncated": {"type": "boolean"},
+                "truncated": {"type": "boolean", "description": "older lines left out"},
+                "more": {
+                    "type": "boolean",
+                    "description": "the answer was cut at a page: pass `cursor` to --after",
+                },
+                "cursor": {
+                    "type": "string",
+                    "description": "where this answer ends in each log, for --after",
+                },
             },
             "description": "each line: ts, stream, run, text (+ process with --all/--group); "
-            "--follow prints one line object per output line instead",
+            "--follow prints one line object per output line instead, and on its timeout a "
+            'last object {"end": "timeout", "timeout_seconds", "lines", "cursor"}',
         },
     ),
 )

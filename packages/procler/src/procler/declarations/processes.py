@@ -9,8 +9,9 @@ straight from argv (see procler.entry), and the supervisor's command table
 defines a runtime process and starts it, from the CLI process (procler.cli.processes).
 """
 
-from agentcli.commands import Arg, Command
-from procler.declarations.config import DOCKER_ARGS
+from agentcli.commands import Arg, Column, Command, Table, TableView
+from agentcli.errors import FileTooLargeError, NotRegularFileError
+from procler.declarations.config import DOCKER_ARGS, NOTES, STYLES
 from procler.errors import (
     CommandFailed,
     ConditionImpossible,
@@ -23,6 +24,7 @@ from procler.errors import (
     GroupNotFound,
     ImageNotFound,
     NamespaceNotFound,
+    PermissionDenied,
     PortInUse,
     ProcessNotFound,
     ProcessNotRunning,
@@ -39,7 +41,9 @@ if TYPE_CHECKING:
 
 FORWARD = "procler.cli.client:forward"
 IF_RUNNING = "procler.cli.client:forward_if_running"
-ANSWERED_FROM_ARGV = frozenset({FORWARD, IF_RUNNING})
+# `up` forwards, and with its local options (--attach, --tui) follows the stack after.
+UP = "procler.cli.up:up"
+ANSWERED_FROM_ARGV = frozenset({FORWARD, IF_RUNNING, UP})
 HANDLERS = "procler.cli.processes:"
 NAME = Arg(
     "name",
@@ -59,7 +63,13 @@ WAIT_FOR = ("running", "stopped", "exited", "failed", "healthy", "unhealthy")
 STARTING = (PortInUse, StartFailed, ImageNotFound, ContainerNotFound, DockerUnavailable)
 # Every supervisor command first takes up a changed config; the restarts it brings run in
 # a task (procler.supervisor.reloader), so their errors reach only `reload`.
-SUPERVISED = (ConfigNotFound, ConfigInvalid, StateDirUnwritable, SupervisorUnavailable)
+SUPERVISED = (
+    ConfigNotFound,
+    PermissionDenied,
+    ConfigInvalid,
+    StateDirUnwritable,
+    SupervisorUnavailable,
+)
 # What the answers from disk (IF_RUNNING commands without a supervisor) may raise besides.
 FROM_DISK = (ProcessNotFound, GroupNotFound, NamespaceNotFound)
 
@@ -70,6 +80,7 @@ PROCESS = {
     "dependency_down, dependency_path and why (a dependency died or was stopped, directly or "
     "further down the chain: the root cause, and the path to it; or why an autostart: false "
     "process does not run), source, tags, namespaces, "
+    "ports (as the config lists them), "
     "replica_of (an instance of a process with replicas: that process), memory_rss_bytes, "
     "cpu_percent, linux_state (local) or docker (docker) (pid, memory, CPU and linux_state from "
     "a /proc sample at most 1 s old, new at each transition), health (the readiness check's "
@@ -81,6 +92,21 @@ PROCESS = {
     "starts before it ended); config_reloaded when this command took up a changed config",
 }
 PROCESSES = {"type": "object", "properties": {"processes": {"type": "array", "items": PROCESS}}}
+# What a person reads at a glance, as `docker compose ps` and `pm2 ls` show it.
+PROCESS_COLUMNS = (
+    Column("name"),
+    Column("status", styles=STYLES + "PROCESS"),
+    Column("health", "health.status", styles=STYLES + "HEALTH"),
+    Column("pid", kind="number"),
+    Column("uptime", "uptime_seconds", kind="seconds"),
+    Column("restarts", kind="number"),
+    Column("cpu", "cpu_percent", kind="percent"),
+    Column("memory", "memory_rss_bytes", kind="bytes"),
+    Column("ports"),
+)
+PROCESS_TABLE = TableView(
+    Table(PROCESS_COLUMNS, "processes|instances", empty="no processes"), notes=NOTES
+)
 
 START_ARGS = (
     Arg("--no-deps", "start only this process, not what it depends on", type="boolean"),
@@ -134,8 +160,19 @@ PROCESS_COMMANDS: "tuple[Command, ...]" = (
             NAME,
             ALL,
             Arg("--with-dependents", "stop what depends on it first", type="boolean"),
+            Arg(
+                "--kill",
+                "SIGKILL at once instead of stop_signal and stop_timeout (also cutting short a "
+                "stop already waiting on the process); no dependency order",
+                type="boolean",
+            ),
         ),
-        examples=("procler stop api", "procler stop db --with-dependents", "procler stop --all"),
+        examples=(
+            "procler stop api",
+            "procler stop db --with-dependents",
+            "procler stop --all",
+            "procler stop --all --kill",
+        ),
         errors=(*SUPERVISED, *FROM_DISK, DockerUnavailable),
         output={
             "anyOf": [PROCESS, PROCESSES],
@@ -211,6 +248,7 @@ PROCESS_COMMANDS: "tuple[Command, ...]" = (
         ),
         errors=(*SUPERVISED, *FROM_DISK, NamespaceNotFound),
         output={"anyOf": [PROCESS, PROCESSES]},
+        table=PROCESS_TABLE,
     ),
     Command(
         "wait",
@@ -244,7 +282,7 @@ PROCESS_COMMANDS: "tuple[Command, ...]" = (
         "definition is not run again; "
         "--wait: answer once every process is healthy (or running, without a check) or "
         "completed, exit 1 naming the one that is not",
-        FORWARD,
+        UP,
         args=(
             *START_ARGS[1:],
             NAMESPACES,
@@ -254,12 +292,30 @@ PROCESS_COMMANDS: "tuple[Command, ...]" = (
                 "wait until the whole stack is ready (bounded by --timeout)",
                 type="boolean",
             ),
+            Arg(
+                "--attach",
+                "for a person: then stream every process's output, each line after its "
+                "name, and [procler] lines for status changes, until Ctrl-C stops the stack "
+                "(a second Ctrl-C kills it); exit 0 after a clean stop, else the code of the "
+                "first process that failed",
+                type="boolean",
+                local=True,
+            ),
+            Arg(
+                "--tui",
+                "for a person: then open the TUI on the stack (quitting it leaves the "
+                "processes running)",
+                type="boolean",
+                local=True,
+            ),
         ),
         examples=(
             "procler up",
             "procler up --rerun",
             "procler up --wait --timeout 60s",
             "procler up -n backend,jobs",
+            "procler up --attach",
+            "procler up --tui",
         ),
         errors=(
             NamespaceNotFound,
@@ -269,6 +325,9 @@ PROCESS_COMMANDS: "tuple[Command, ...]" = (
             DependencyFailed,
             Timeout,
             ConditionImpossible,
+            # --tui reads the TUI's key bindings file first
+            NotRegularFileError,
+            FileTooLargeError,
         ),
         output={
             **PROCESSES,
@@ -387,6 +446,7 @@ PROCESS_COMMANDS: "tuple[Command, ...]" = (
         examples=("procler group status backend",),
         errors=(*SUPERVISED, *FROM_DISK),
         output=PROCESSES,
+        table=PROCESS_TABLE,
     ),
     Command(
         "exec",
@@ -397,7 +457,11 @@ PROCESS_COMMANDS: "tuple[Command, ...]" = (
             Arg("cmd", "the command line (run by /bin/sh -c)", required=True, metavar="CMD"),
             Arg("--context", "where it runs", choices=("local", "docker"), default="local"),
             Arg("--container", "the running container to run it in (implies --context docker)"),
-            Arg("--cwd", "working directory, relative to the project root (default: the root)"),
+            Arg(
+                "--cwd",
+                "working directory, relative to the project root (default: the root)",
+                type="path",
+            ),
             Arg(
                 "--timeout",
                 "stop it (TERM, then KILL) after this long",

@@ -1,8 +1,9 @@
 """The recipe commands: their declarations. The supervisor runs and records every run
 (procler.supervisor.recipes), so each is forwarded to it."""
 
-from agentcli.commands import Arg, Command
+from agentcli.commands import Arg, Column, Command, Table, TableView
 from procler import recipe_states as rs
+from procler.declarations.config import NOTES, STYLES
 from procler.declarations.processes import FORWARD, GROUP_ERRORS, SUPERVISED
 from procler.errors import (
     RecipeChanged,
@@ -39,6 +40,14 @@ RUN = {
     "properties": {"steps": {"type": "array", "items": STEP}},
 }
 RUN_ERRORS = (*GROUP_ERRORS, RecipeNotFound, RecipeRunning, RecipeFailed, RecipeInterrupted)
+RUN_COLUMNS = (
+    Column("run id", "run_id"),
+    Column("recipe"),
+    Column("status", styles=STYLES + "RECIPE"),
+    Column("started", "started_at", kind="time"),
+    Column("ended", "ended_at", kind="time"),
+    Column("error", width=60),
+)
 
 RECIPE_COMMANDS: "tuple[Command, ...]" = (
     Command(
@@ -144,6 +153,7 @@ RECIPE_COMMANDS: "tuple[Command, ...]" = (
         errors=(*SUPERVISED, RecipeNotFound),
         read_only=True,
         output={"type": "object", "properties": {"runs": {"type": "array", "items": RUN}}},
+        table=TableView(Table(RUN_COLUMNS, "runs", empty="no run recorded"), notes=NOTES),
     ),
     Command(
         "recipe status",
@@ -154,5 +164,23 @@ RECIPE_COMMANDS: "tuple[Command, ...]" = (
         errors=(*SUPERVISED, RunNotFound),
         read_only=True,
         output=RUN,
+        table=TableView(
+            Table(RUN_COLUMNS),
+            Table(
+                (
+                    Column("step", "id"),
+                    Column("kind"),
+                    Column("target", width=30),
+                    Column("status", styles=STYLES + "RECIPE"),
+                    Column("attempts", kind="number"),
+                    Column("started", "started_at", kind="time"),
+                    Column("ended", "ended_at", kind="time"),
+                    Column("result", "error|output", width=60),
+                ),
+                "steps",
+                title="steps",
+            ),
+            notes=NOTES,
+        ),
     ),
 )

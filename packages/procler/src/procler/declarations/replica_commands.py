@@ -1,7 +1,8 @@
 """`procler scale` and `procler namespace ...`: their declarations (`namespace list`
 reads the config where it is asked, procler.cli.replica_commands)."""
 
-from agentcli.commands import Arg, Command
+from agentcli.commands import Arg, Column, Command, Table, TableView
+from procler.declarations.config import NOTES
 from procler.declarations.processes import (
     FORWARD,
     FROM_DISK,
@@ -10,7 +11,15 @@ from procler.declarations.processes import (
     STARTING,
     SUPERVISED,
 )
-from procler.errors import DependencyFailed, NamespaceNotFound, NotReplicated, ProcessNotFound
+from procler.errors import (
+    ConfigInvalid,
+    ConfigNotFound,
+    DependencyFailed,
+    NamespaceNotFound,
+    NotReplicated,
+    PermissionDenied,
+    ProcessNotFound,
+)
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -62,8 +71,12 @@ REPLICA_COMMANDS: "tuple[Command, ...]" = (
         "procler.cli.replica_commands:namespace_list",
         read_only=True,
         examples=("procler namespace list",),
-        errors=(*SUPERVISED[:2],),
+        errors=(ConfigNotFound, PermissionDenied, ConfigInvalid),
         output={"type": "object", "properties": {"namespaces": {"type": "array"}}},
+        table=TableView(
+            Table((Column("name"), Column("processes")), "namespaces", empty="no namespace"),
+            notes=NOTES,
+        ),
     ),
     Command(
         "namespace start",

@@ -1,7 +1,8 @@
 """The schedule commands: their declarations, all answered by the supervisor
 (procler.supervisor.commands.schedules); `start` arms a schedule and `stop` pauses it."""
 
-from agentcli.commands import Arg, Command
+from agentcli.commands import Arg, Column, Command, Table, TableView
+from procler.declarations.config import NOTES, STYLES
 from procler.declarations.processes import FORWARD, NAME, SUPERVISED
 from procler.errors import NotScheduled, ProcessNotFound
 
@@ -27,6 +28,24 @@ SCHEDULE_COMMANDS: "tuple[Command, ...]" = (
         examples=("procler schedule list", "procler schedule list backup --runs 10"),
         errors=ERRORS,
         output={"type": "object", "properties": {"schedules": {"type": "array"}}},
+        table=TableView(
+            Table(
+                (
+                    Column("name"),
+                    Column("status", styles=STYLES + "PROCESS"),
+                    Column("schedule"),
+                    Column("next run", kind="time"),
+                    Column("last run", "last_run.started_at", kind="time"),
+                    Column("last result", "last_run.reason", width=40),
+                    Column("runs", kind="number"),
+                    Column("skipped", kind="number"),
+                    Column("paused"),
+                ),
+                "schedules",
+                empty="no scheduled process",
+            ),
+            notes=NOTES,
+        ),
     ),
     Command(
         "schedule run-now",

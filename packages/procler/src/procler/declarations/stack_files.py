@@ -3,13 +3,20 @@ the stack handed to another engine, or brought in from one. Their declarations; 
 handlers run in the CLI process (procler.cli.stack_files)."""
 
 from agentcli.commands import Arg, Command
-from agentcli.errors import ConditionNotMet, InputError, OutputIsInputError
+from agentcli.errors import (
+    ConditionNotMet,
+    FileTooLargeError,
+    InputError,
+    NotRegularFileError,
+    OutputIsInputError,
+)
 from procler.errors import (
     ConfigExists,
     ConfigInvalid,
     ConfigNotFound,
     Conflict,
     GroupNotFound,
+    PermissionDenied,
     ProcessNotFound,
 )
 
@@ -45,7 +52,12 @@ SELECTION = (
     Arg("names", "processes to export (default: all of them)", multiple=True),
     Arg("--group", "export this group's processes"),
     Arg("--all", "export every process (the default when no name is given)", type="boolean"),
-    Arg("--output", "where to write: a folder (or, for compose, a file name)", short="-o"),
+    Arg(
+        "--output",
+        "where to write: a folder (or, for compose, a file name)",
+        short="-o",
+        type="path",
+    ),
     Arg("--strict", "any fidelity warning exits 1 and writes nothing", type="boolean"),
     Arg("--dry-run", "answer the files' content instead of writing them", type="boolean"),
 )
@@ -74,7 +86,12 @@ OVERRIDE = Arg(
 )
 IMPORT_ARGS = (
     Arg("path", "the file to import", required=True, type="path"),
-    Arg("--output", "the config to write (default: .procler/config.yaml here)", short="-o"),
+    Arg(
+        "--output",
+        "the config to write (default: .procler/config.yaml here)",
+        short="-o",
+        type="path",
+    ),
     Arg(
         "--merge",
         "add to the existing config; CONFLICT if a name is defined differently",
@@ -82,9 +99,18 @@ IMPORT_ARGS = (
     ),
     Arg("--dry-run", "answer the resulting YAML instead of writing it", type="boolean"),
 )
-IMPORT_ERRORS = (InputError, ConfigExists, Conflict, OutputIsInputError)
+IMPORT_ERRORS = (
+    InputError,
+    NotRegularFileError,
+    FileTooLargeError,
+    ConfigExists,
+    Conflict,
+    OutputIsInputError,
+    PermissionDenied,
+)
 ERRORS = (
     ConfigNotFound,
+    PermissionDenied,
     ConfigInvalid,
     ProcessNotFound,
     GroupNotFound,

@@ -1,6 +1,7 @@
 """`procler tui`: its declaration (procler.tui.run runs the screen)."""
 
 from agentcli.commands import Arg, Command
+from agentcli.errors import FileTooLargeError, NotRegularFileError
 from procler.declarations.processes import SUPERVISED
 
 TUI_COMMANDS: "tuple[Command, ...]" = (
@@ -17,7 +18,8 @@ TUI_COMMANDS: "tuple[Command, ...]" = (
                 type="path",
             ),
         ),
-        errors=SUPERVISED,  # its calls forward to a supervisor (or read the disk)
+        # its calls forward to a supervisor (or read the disk); --keys is read first
+        errors=(*SUPERVISED, NotRegularFileError, FileTooLargeError),
         examples=("procler tui", "procler tui --keys my-keys.toml"),
         output={"type": "object", "description": "none: the terminal shows the UI"},
         mode="stream",

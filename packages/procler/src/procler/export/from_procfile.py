@@ -21,8 +21,10 @@ import shlex
 from dataclasses import dataclass
 from pathlib import Path
 
+from agentcli.errors import AgentError
+from agentcli.files import read_regular_text
 from procler.config.keys import NAME_PATTERN
-from procler.export.imported import Imported, literal
+from procler.export.imported import MAX_IMPORT_BYTES, Imported, literal
 
 _LINE = re.compile(r"([A-Za-z0-9_-]+)\s*:\s*(.*)")
 _USES_PORT = re.compile(r"\$(?:PORT\b|\{PORT\})")
@@ -152,8 +154,10 @@ class _Reader:
         elif nested.procfile.resolve() in self.reading:
             why = "it starts a Procfile already being read (a loop)"
         else:
-            try:
-                text = nested.procfile.read_text(encoding="utf-8")
+            try:  # a pipe or a device is refused, never read
+                text = read_regular_text(nested.procfile, MAX_IMPORT_BYTES, str(nested.procfile))
+            except AgentError as exc:  # not a regular file, or too large: warned
+                why = exc.message
             except (OSError, UnicodeDecodeError) as exc:
                 why = f"cannot read {nested.procfile}: {exc.__class__.__name__}"
         if why:

@@ -10,8 +10,9 @@ from pathlib import Path
 from typing import Any
 
 from agentcli.errors import InputError
+from agentcli.files import read_regular_text
 from procler.config.load import check_config
-from procler.export.imported import Imported
+from procler.export.imported import MAX_IMPORT_BYTES, Imported
 
 
 def import_procler03(source: Path) -> Imported:
@@ -26,7 +27,7 @@ def import_procler03(source: Path) -> Imported:
 
     yaml = YAML(typ="rt", pure=True)
     yaml.width = 4096
-    document = yaml.load(source.read_text(encoding="utf-8"))
+    document = yaml.load(read_regular_text(source, MAX_IMPORT_BYTES, str(source)))
     result = Imported()
     for warning in findings.warning_dicts():
         parts = warning["path"].split(".")

@@ -8,9 +8,12 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
+from agentcli.errors import InputError
 from procler.config.yaml_nodes import YNode
 from procler.errors import Conflict
 from procler.export.fidelity import FidelityWarning, dump_yaml
+
+MAX_IMPORT_BYTES = 8 << 20  # a Procfile, a compose file or a config: never megabytes
 
 
 @dataclass
@@ -133,7 +136,7 @@ def merged_config(existing: str, result: Imported, config_path: Path) -> str:
 
     yaml = YAML(typ="rt", pure=True)
     yaml.width = 4096
-    document = yaml.load(existing) or {}
+    document = _config_document(yaml, existing, config_path)
     for section, incoming in (("processes", result.processes), ("groups", result.groups)):
         current = document.get(section) or {}
         clashes = [n for n, d in incoming.items() if n in current and _plain(current[n]) != d]
@@ -154,6 +157,28 @@ def merged_config(existing: str, result: Imported, config_path: Path) -> str:
     out = io.StringIO()
     yaml.dump(document, out)
     return out.getvalue()
+
+
+def _config_document(yaml: Any, text: str, config_path: Path) -> Any:
+    """The config merged into, as a mapping; InputError (exit 2) when it is not YAML or not
+    a mapping, saying where but never quoting it (it may be any file, secrets included)."""
+    from ruamel.yaml.error import MarkedYAMLError, YAMLError
+
+    suggestion = "fix it (`procler config validate`) or write to another file with -o"
+    try:
+        document = yaml.load(text)
+    except MarkedYAMLError as exc:
+        mark = exc.problem_mark or exc.context_mark
+        where = f":{mark.line + 1}:{mark.column + 1}" if mark is not None else ""
+        problem = exc.problem or exc.context or "invalid YAML"
+        raise InputError(f"{config_path}{where}: {problem}", suggestion=suggestion) from None
+    except YAMLError:
+        raise InputError(f"{config_path}: not valid YAML", suggestion=suggestion) from None
+    if document is None:
+        return {}
+    if not isinstance(document, dict):
+        raise InputError(f"{config_path}: not a Procler config (a mapping)", suggestion=suggestion)
+    return document
 
 
 def _plain(node: Any) -> Any:

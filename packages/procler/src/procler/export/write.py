@@ -5,10 +5,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from agentcli.errors import UsageError
+from agentcli.files import check_regular, read_regular_text
 from agentcli.outputs import check_output_dir, check_output_file, refuse_inputs, write_text_atomic
-from procler.errors import ConfigExists
+from procler.errors import ConfigExists, PermissionDenied
 from procler.export.fidelity import Conversion
-from procler.export.imported import Imported, merged_config, new_config
+from procler.export.imported import MAX_IMPORT_BYTES, Imported, merged_config, new_config
 
 _FILE_SUFFIXES = (".yaml", ".yml", ".json")
 
@@ -30,8 +32,7 @@ def write_outputs(result: Conversion, paths: dict[str, Path]) -> list[str]:
     """Write every file (its folder created if needed); the paths written, in order."""
     written = []
     for name, path in paths.items():
-        path.parent.mkdir(parents=True, exist_ok=True)
-        write_text_atomic(path, result.files[name])
+        _write(path, result.files[name])
         written.append(str(path))
     return written
 
@@ -40,6 +41,8 @@ def check_config_output(output: Path, source: Path, *, merge: bool) -> None:
     """Before any work: the output is not the source, and an existing config is only ever
     extended (--merge), never replaced."""
     refuse_inputs([output], [source])
+    if merge:
+        check_regular(output, f"-o {output}")  # it is read to merge into: never a pipe
     if output.exists() and not merge:
         raise ConfigExists(
             f"{output} already exists",
@@ -51,11 +54,30 @@ def write_config(result: Imported, output: Path, *, dry_run: bool) -> tuple[str,
     """The config text an import gives (merged into the existing one, checked beforehand by
     check_config_output), and whether it was written."""
     if output.exists():
-        content = merged_config(output.read_text(encoding="utf-8"), result, output)
+        text = read_regular_text(output, MAX_IMPORT_BYTES, f"-o {output}")
+        content = merged_config(text, result, output)
     else:
         content = new_config(result)
     if dry_run:
         return content, False
-    output.parent.mkdir(parents=True, exist_ok=True)
-    write_text_atomic(output, content)
+    _write(output, content)
     return content, True
+
+
+def _write(path: Path, text: str) -> None:
+    """One file written atomically (its folder made if needed); a folder this user may not
+    write is PERMISSION_DENIED, and any other refusal (a full disk) a usage error, exit 2
+    either way with nothing half-written."""
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        write_text_atomic(path, text)
+    except PermissionError:
+        raise PermissionDenied(
+            f"cannot write {path}: permission denied",
+            suggestion="write it into a folder of yours with -o, or run as its owner",
+        ) from None
+    except OSError as exc:
+        raise UsageError(
+            f"cannot write {path}: {exc.strerror}; nothing was written",
+            suggestion="free some space, or choose another place with -o",
+        ) from None

@@ -52,6 +52,11 @@ class SegmentFollower:
             self.close()
             self.number, self.offset, self._pending = self.number + 1, 0, b""
 
+    @property
+    def position(self) -> Position:
+        """Just after the last complete record read (where reading resumes)."""
+        return self.number, self.offset - len(self._pending)
+
     def close(self) -> None:
         if self._file is not None:
             self._file.close()

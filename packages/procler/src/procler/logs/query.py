@@ -24,7 +24,7 @@ import heapq
 import os
 import time
 from collections.abc import Iterator, Mapping
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, BinaryIO
 
@@ -37,11 +37,12 @@ from procler.logs.options import (  # re-exported: the CLI parses its options wi
     parse_since,
 )
 from procler.logs.record import STREAM_CODES, decode_record, to_line
+from procler.logs.scan import Cursor, cursor_text, lines_forward
 from procler.logs.segment import (
     bounded_end,
     last_newline_end,
     last_record,
-    lines_backward,
+    lines_backward_at,
     list_segments,
     read_index,
     segment_path,
@@ -63,10 +64,19 @@ CurrentRun = int | Mapping[str, int] | None
 POLL_INTERVAL = 0.05
 
 
+# One answer holds at most this much: a bigger tail (or what follows a cursor) is paged,
+# its cursor saying where to continue. Past this the CLI, and the supervisor answering
+# REST and MCP, would hold the whole answer in memory.
+MAX_ANSWER_LINES = 10_000
+MAX_ANSWER_BYTES = 4 * 1024 * 1024  # of stored records, about the answer's JSON size
+
+
 @dataclass(frozen=True)
 class QueryResult:
     lines: list[dict[str, Any]]
-    truncated: bool  # more lines matched than `tail` allowed
+    truncated: bool  # more lines matched than `tail` allowed (older ones, left out)
+    more: bool = False  # this answer was cut at a page: lines after `cursor` matched too
+    cursor: Cursor = field(default_factory=dict)  # where this answer ends, in each log
 
 
 @dataclass(frozen=True)
@@ -85,6 +95,12 @@ class _Filter:
         """True when this and every earlier record are before the asked range."""
         return (self.ts_lo is not None and record["ts"] < self.ts_lo) or (
             self.run_lo is not None and record.get("r", 0) < self.run_lo
+        )
+
+    def is_newer(self, record: dict[str, Any]) -> bool:
+        """True when this and every later record are after the asked range."""
+        return (self.ts_hi is not None and record["ts"] > self.ts_hi) or (
+            self.run_hi is not None and record.get("r", 0) > self.run_hi
         )
 
     def matches(self, record: dict[str, Any]) -> bool:
@@ -110,34 +126,81 @@ def query(
     run: RunSpec = "current",
     current_run: CurrentRun = None,
     crashed: Mapping[str, int] | None = None,
-    upto: Mapping[str, Position] | None = None,
+    after: Cursor | None = None,
 ) -> QueryResult:
-    """The last `tail` lines (all when None) matching every filter, oldest first.
+    """The last `tail` lines (all when None) matching every filter, oldest first; with
+    `after`, the first `tail` lines after that cursor instead. At most a page
+    (MAX_ANSWER_LINES, MAX_ANSWER_BYTES): `more` then says lines follow the cursor.
 
     `since`/`until` are Unix seconds (inclusive). With a list of processes, lines are
     interleaved by time and carry `"process"`; `current_run` may then map names to runs.
-    `upto` limits a process to the records before a position (follow's hand-over point).
     """
     names = [process] if isinstance(process, str) else list(process)
-    found: list[tuple[int, int, dict[str, Any]]] = []
-    truncated = False
-    for order, name in enumerate(names):
-        folder = process_folder(directory, name)
-        end = upto.get(name) if upto is not None else None
-        flt = _make_filter(
-            folder, since, until, stream, grep, run, current_run, crashed, name, False
-        )
-        records, more = _tail_records(folder, flt, tail, end)
-        truncated = truncated or more
-        found += [(record["ts"], order, record) for record in reversed(records)]
-    found.sort(key=lambda item: (item[0], item[1]))  # stable: each process's order is kept
-    if tail is not None and len(found) > tail:
-        found, truncated = found[len(found) - tail :] if tail else [], True
+    folders = {name: process_folder(directory, name) for name in names}
+    ends = {name: end_position(folder) for name, folder in folders.items()}
+    filters = {
+        name: _make_filter(folder, since, until, stream, grep, run, current_run, crashed, name, False)
+        for name, folder in folders.items()
+    }  # fmt: skip
+    if after is not None:
+        starts = {name: after.get(name, (0, 0)) for name in names}
+        skip, truncated, limit = 0, False, tail
+    else:
+        starts, counted, truncated = {}, 0, False
+        for name in names:
+            starts[name], count, more = _tail_start(folders[name], filters[name], tail, ends[name])
+            counted, truncated = counted + count, truncated or more
+        # the newest `tail` of the lines counted in every log: skip the oldest
+        skip = max(0, counted - tail) if tail is not None else 0
+        truncated, limit = truncated or skip > 0, None
     label = not isinstance(process, str)
-    return QueryResult(
-        [to_line(record, names[order] if label else None) for _, order, record in found],
-        truncated,
-    )
+    merged = _merged(folders, filters, starts, ends)
+    cursor = dict(starts)
+    lines: list[dict[str, Any]] = []
+    size = 0
+    for _, order, record, position, length in merged:
+        name = names[order]
+        if skip:
+            skip -= 1
+        elif (limit is not None and len(lines) >= limit) or (
+            len(lines) >= MAX_ANSWER_LINES or (size + length > MAX_ANSWER_BYTES and lines)
+        ):
+            return QueryResult(lines, truncated, True, cursor)
+        else:
+            lines.append(to_line(record, name if label else None))
+            size += length
+        cursor[name] = position
+    return QueryResult(lines, truncated, False, ends)
+
+
+def _merged(
+    folders: Mapping[str, Path],
+    filters: Mapping[str, _Filter],
+    starts: Mapping[str, Position],
+    ends: Mapping[str, Position],
+) -> Iterator[tuple[int, int, dict[str, Any], Position, int]]:
+    """(ts, order, record, position after it, its size) of every matching record between
+    each log's start and end, interleaved by time (a log's own order kept)."""
+    each = [
+        _matching(folders[name], filters[name], starts[name], ends[name], order)
+        for order, name in enumerate(folders)
+    ]
+    return heapq.merge(*each, key=lambda item: (item[0], item[1]))
+
+
+def _matching(
+    folder: Path, flt: _Filter, start: Position, end: Position, order: int
+) -> Iterator[tuple[int, int, dict[str, Any], Position, int]]:
+    if flt.empty:
+        return
+    for line, position in lines_forward(folder, start, end):
+        record = decode_record(line)
+        if record is None:
+            continue
+        if flt.is_newer(record):
+            return  # timestamps and runs only grow: nothing later can match
+        if flt.matches(record):
+            yield record["ts"], order, record, position, len(line) + 1
 
 
 def follow(
@@ -152,29 +215,43 @@ def follow(
     run: RunSpec = "current",
     current_run: CurrentRun = None,
     crashed: Mapping[str, int] | None = None,
+    after: Cursor | None = None,
     timeout: float | None = None,
     poll_interval: float = POLL_INTERVAL,
 ) -> Iterator[dict[str, Any]]:
-    """The tail lines, then each matching line as it is written, until `timeout` seconds.
+    """The tail lines (or, with `after`, every line after that cursor), then each matching
+    line as it is written, until `timeout` seconds; then a last object saying so, with the
+    cursor to resume from (`{"end": "timeout", ...}`).
 
-    The tail ends exactly where following starts, so no line is lost in between.
+    Lines are streamed as they are read, so a tail of any size holds one line at a time;
+    it ends exactly where following starts, so no line is lost or repeated in between.
     """
     deadline = None if timeout is None else time.monotonic() + timeout
     names = [process] if isinstance(process, str) else list(process)
     folders = {name: process_folder(directory, name) for name in names}
     ends = {name: end_position(folder) for name, folder in folders.items()}
     filters = {
-        name: _make_filter(
-            folder, since, until, stream, grep, run, current_run, crashed, name, True
-        )
+        name: _make_filter(folder, since, until, stream, grep, run, current_run, crashed, name, True)
         for name, folder in folders.items()
-    }
-    yield from query(
-        directory, process, tail=tail, since=since, until=until, stream=stream, grep=grep,
-        run=run, current_run=current_run, crashed=crashed, upto=ends,
-    ).lines  # fmt: skip
-    followers = [(name, SegmentFollower(folders[name], ends[name])) for name in names]
+    }  # fmt: skip
     label = not isinstance(process, str)
+    if after is not None:
+        starts, skip = {name: after.get(name, (0, 0)) for name in names}, 0
+    else:
+        tails = {
+            name: _tail_start(folders[name], filters[name], tail, ends[name]) for name in names
+        }
+        starts = {name: start for name, (start, _, _) in tails.items()}
+        counted = sum(count for _, count, _ in tails.values())
+        skip = max(0, counted - tail) if tail is not None else 0
+    sent = 0
+    for _, order, record, _, _ in _merged(folders, filters, starts, ends):
+        if skip:
+            skip -= 1
+            continue
+        sent += 1
+        yield to_line(record, names[order] if label else None)
+    followers = [(name, SegmentFollower(folders[name], ends[name])) for name in names]
     try:
         while True:
             fresh = [
@@ -183,9 +260,16 @@ def follow(
                 for order, (name, follower) in enumerate(followers)
             ]  # fmt: skip
             for _, _, line in heapq.merge(*fresh, key=lambda item: (item[0], item[1])):
+                sent += 1
                 yield line
             remaining = None if deadline is None else deadline - time.monotonic()
             if remaining is not None and remaining <= 0:
+                yield {
+                    "end": "timeout",
+                    "timeout_seconds": timeout,
+                    "lines": sent,
+                    "cursor": cursor_text({n: f.position for n, f in followers}),
+                }
                 return
             time.sleep(poll_interval if remaining is None else min(poll_interval, remaining))
     finally:
@@ -251,39 +335,35 @@ def _newest_run(folder: Path) -> int | None:
     return None
 
 
-def _tail_records(
-    folder: Path, flt: _Filter, limit: int | None, end: Position | None
-) -> tuple[list[dict[str, Any]], bool]:
-    """Up to `limit` matching records, newest first, and whether more matched."""
-    found: list[dict[str, Any]] = []
-    if flt.empty:
-        return found, False
-    numbers = list_segments(folder)
-    if end is not None:
-        numbers = [n for n in numbers if n <= end[0]]
-    for number in reversed(numbers):
+def _tail_start(
+    folder: Path, flt: _Filter, limit: int | None, end: Position
+) -> tuple[Position, int, bool]:
+    """Where the newest `limit` matching records begin (counted backwards from `end`,
+    none held), how many there are, and whether older ones matched too."""
+    if flt.empty or limit == 0:
+        return end, 0, False
+    start, count = end, 0
+    for number in reversed([n for n in list_segments(folder) if n <= end[0]]):
         try:
             file = segment_path(folder, number).open("rb")
         except FileNotFoundError:  # deleted by rotation while we read newer ones
             continue
         with file:
-            size = (
-                end[1] if end is not None and number == end[0] else os.fstat(file.fileno()).st_size
-            )
+            size = end[1] if number == end[0] else os.fstat(file.fileno()).st_size
             stop = last_newline_end(file, size)
             if _ends_after_range(file, stop, flt):
                 stop = bounded_end(read_index(folder, number, stop), stop, flt.ts_hi, flt.run_hi)
-            for line in lines_backward(file, stop):
+            for offset, line in lines_backward_at(file, stop):
                 record = decode_record(line)
                 if record is None:
                     continue
                 if flt.is_older(record):
-                    return found, False
+                    return start, count, False
                 if flt.matches(record):
-                    if limit is not None and len(found) >= limit:
-                        return found, True
-                    found.append(record)
-    return found, False
+                    if limit is not None and count >= limit:
+                        return start, count, True
+                    start, count = (number, offset), count + 1
+    return start, count, False
 
 
 def _ends_after_range(file: BinaryIO, end: int, flt: _Filter) -> bool:

@@ -105,6 +105,11 @@ def last_newline_end(file: BinaryIO, size: int) -> int:
 
 def lines_backward(file: BinaryIO, end: int) -> Iterator[bytes]:
     """Lines of the first `end` bytes, last first; `end` must follow a newline (or be 0)."""
+    return (line for _, line in lines_backward_at(file, end))
+
+
+def lines_backward_at(file: BinaryIO, end: int) -> Iterator[tuple[int, bytes]]:
+    """(offset where the line starts, line) of the first `end` bytes, last first."""
     pos = end
     head = b""  # start of the line that continues into the block read before
     first = True
@@ -114,13 +119,18 @@ def lines_backward(file: BinaryIO, end: int) -> Iterator[bytes]:
         data = file.read(pos - start) + head
         pos = start
         parts = data.split(b"\n")
+        # just after the newline that ends the last piece: the data's own final newline in
+        # the first block, the one right after `head` (not in data) in the others
+        after = start + len(data) + (0 if first else 1)
         if first:
             parts.pop()  # the empty piece after the final newline
             first = False
         head = parts[0]
-        yield from reversed(parts[1:])
+        for part in reversed(parts[1:]):
+            after -= len(part) + 1
+            yield after, part
     if head:
-        yield head
+        yield 0, head
 
 
 def last_record(file: BinaryIO, end: int) -> dict[str, Any] | None:

@@ -52,9 +52,15 @@ _PROCESS_NAME = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_.-]*")
 _OPEN_FLAGS = os.O_WRONLY | os.O_CREAT | os.O_APPEND | getattr(os, "O_CLOEXEC", 0)
 
 
+def is_folder_name(process: str) -> bool:
+    """Whether `process` can name a log folder: no way out of the store (`..`, `/`), and
+    no longer than a file name may be (255 bytes)."""
+    return bool(_PROCESS_NAME.fullmatch(process)) and len(process.encode()) <= 255
+
+
 def process_folder(directory: Path, process: str) -> Path:
     """The folder holding a process's segments; rejects names that could escape it."""
-    if not _PROCESS_NAME.fullmatch(process):
+    if not is_folder_name(process):
         raise ValueError(f"invalid process name for a log folder: {process!r}")
     return directory / process
 

@@ -79,17 +79,13 @@ def write_pid(root: str) -> None:
 
 def bind_socket(path: str) -> socket.socket:
     """Bind the unix socket with mode 0600; any file there is stale because we hold the lock."""
-    parent = os.path.dirname(path)
-    if parent == project.runtime_dir():
-        project.private_dir(parent)
-    else:
-        os.makedirs(parent, mode=0o700, exist_ok=True)
+    os.makedirs(os.path.dirname(path), mode=0o700, exist_ok=True)
     with contextlib.suppress(FileNotFoundError):
         os.unlink(path)
     sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
     old = os.umask(0o177)  # the socket is created 0600: no moment where others could connect
     try:
-        sock.bind(path)
+        project.at_socket(path, sock.bind)
     finally:
         os.umask(old)
     sock.listen(256)
@@ -207,7 +203,7 @@ async def keep_state(root: str, sup: Supervisor, server: uvicorn.Server, path: s
 def main(app: App, answered: frozenset[str]) -> None:
     """The supervisor process's life: argv is PROJECT_ROOT CONFIG_PATH."""
     root, config_path = sys.argv[1], sys.argv[2]
-    log_lines.configure(sys.stderr)
+    log_lines.configure(sys.stderr, os.path.join(project.state_dir(root), "supervisor.log"))
     project.make_state_dir(root)
     lock = take_lock(root)
     if lock is None:

@@ -59,7 +59,7 @@ from procler.supervisor.runtime import ProcessRuntime
 from procler.supervisor.sampler import ProcessSampler
 from procler.supervisor.sentinel_link import register, unregister
 from procler.supervisor.state_store import StateStore
-from procler.supervisor.status import process_status, supervisor_status
+from procler.supervisor.status import described, supervisor_status
 from procler.supervisor.waiting import together, wait_members
 
 Row = dict[str, Any]  # one process's status answer (status.process_status and what follows)
@@ -145,18 +145,7 @@ class Operations:
         return self._row(self._sup.runtimes[name])
 
     def _row(self, rt: ProcessRuntime) -> Row:
-        sup = self._sup
-        status = process_status(rt, self._sampler, sup.clock.time(), sup.host.dependency_down(rt))
-        lost = sup.output.unstored(rt.name)
-        if lost is not None:
-            status["output_warning"] = lost  # running, but what it prints is being lost
-        watch = sup.watcher.describe(rt.name)
-        if watch is not None:
-            status["watch"] = watch
-        schedule = sup.schedules.describe(rt.name)
-        if schedule is not None:
-            status["schedule"] = schedule
-        return status
+        return described(self._sup, rt, self._sampler)
 
     async def send(self, name: str, text: str, *, newline: bool = True) -> dict[str, Any]:
         """Write text (and a newline) to a process's stdin (`stdin: true`): the bytes
@@ -358,20 +347,26 @@ class Operations:
 
     # -- stopping -------------------------------------------------------------------------
 
-    async def stop(self, names: list[str], *, with_dependents: bool = False) -> list[Row]:
+    async def stop(
+        self, names: list[str], *, with_dependents: bool = False, kill: bool = False
+    ) -> list[Row]:
         """Stop these processes (and what depends on them, with_dependents), dependents
-        first; a scheduled one has its schedule paused."""
+        first; a scheduled one has its schedule paused. With kill, SIGKILL each at once (no
+        order to keep), also cutting short a stop already waiting out its stop_timeout."""
         levels = stop_levels(DependencyGraph.from_config(self.config()), names, with_dependents)
+        if kill:
+            named = [n for level in levels for n in level]
+            return await together([self._stop_one(self._sup.runtimes[n], kill) for n in named])
         return await stop_plan(self._sup.runtimes, levels, self._stop_one)
 
     def running(self) -> list[str]:
         """The processes alive now (what a stop leaves running: `dependents_running`)."""
         return [n for n, rt in self._sup.runtimes.items() if rt.status in states.ALIVE]
 
-    async def _stop_one(self, rt: ProcessRuntime) -> Row:
+    async def _stop_one(self, rt: ProcessRuntime, kill: bool = False) -> Row:
         if rt.name in self._sup.schedules.entries:
-            return await self._pause_on_stop(rt)
-        result = await rt.stop()
+            return await self._pause_on_stop(rt, kill)
+        result = await rt.stop(kill=kill)
         self._sup.reap_orphans()
         return {**self._row(rt), **result}
 
@@ -719,10 +714,10 @@ class Operations:
             result.update(await self._sup.schedules.run_now(rt.name, RUN_NOW_WAIT))
         return {**self._row(rt), **result, "note": RESUMED.format(rt.name)}
 
-    async def _pause_on_stop(self, rt: ProcessRuntime) -> Row:
+    async def _pause_on_stop(self, rt: ProcessRuntime, kill: bool = False) -> Row:
         """`stop` pauses a schedule, then stops a run going on."""
         paused = self._sup.schedules.pause(rt.name, "schedule paused by stop")
-        result = await rt.stop()
+        result = await rt.stop(kill=kill)
         return {**self._row(rt), **result, **paused, "note": PAUSED.format(rt.name)}
 
     # -- the session ----------------------------------------------------------------------

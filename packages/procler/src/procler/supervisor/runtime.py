@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import re
+import signal
 from collections import deque
 from collections.abc import Callable
 from typing import Any, Protocol
@@ -26,8 +26,10 @@ from procler.contexts.base import (
     signal_number,
 )
 from procler.errors import ProcessNotRunning, StartFailed, StdinClosed
+from procler.patterns import Pattern, compile_pattern
 from procler.supervisor.clock import Clock, iso
 from procler.supervisor.health import HealthProber
+from procler.supervisor.whole_lines import WholeLines
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -87,6 +89,7 @@ class ProcessRuntime:
         self.waiting_for: set[str] = set()
         # ready_log_line: this run's stdout matched it (the log_ready condition)
         self.log_ready = False
+        self._ready_compiled: tuple[str, Pattern] | None = None
         # Its run from a dead supervisor, still ending: no run starts before it is gone.
         self.previous: PreviousRun | None = None
 
@@ -95,9 +98,15 @@ class ProcessRuntime:
         return self.spec.name
 
     @property
-    def _ready_line(self) -> re.Pattern[str] | None:
-        """The current spec's ready_log_line (re caches the compiled pattern)."""
-        return re.compile(self.spec.ready_log_line) if self.spec.ready_log_line else None
+    def _ready_line(self) -> Pattern | None:
+        """The current spec's ready_log_line, compiled with RE2 (linear time: it runs on the
+        event loop over every line of output)."""
+        text = self.spec.ready_log_line
+        if text is None:
+            return None
+        if self._ready_compiled is None or self._ready_compiled[0] != text:
+            self._ready_compiled = (text, compile_pattern(text))
+        return self._ready_compiled[1]
 
     def redefine(self, spec: ProcessSpec, context: ExecutionContext) -> None:
         """A new definition: a running process keeps its own until its next run."""
@@ -181,7 +190,16 @@ class ProcessRuntime:
             await self._spawn(reason, user=True)
         return {"already_running": False}
 
-    async def stop(self, reason: str = "stop requested") -> dict[str, Any]:
+    async def stop(self, reason: str = "stop requested", kill: bool = False) -> dict[str, Any]:
+        """Stop the run: stop_signal, then SIGKILL after stop_timeout; with kill, SIGKILL at
+        once, also to a run whose stop is already waiting out its stop_timeout."""
+        if kill:
+            self.desired = states.DESIRED_STOPPED  # its end is a stop, never a crash
+            if self.status == states.STOPPING and self.proc is not None:
+                try:  # noqa: SIM105 - a try the declared-errors walk reads as caught
+                    await self.context.kill_now(self.proc)
+                except AgentError:
+                    pass  # best effort: the stop in progress answers for its run's end
         async with self.lock:
             self.desired = states.DESIRED_STOPPED
             if self.status == states.BACKOFF:
@@ -191,7 +209,7 @@ class ProcessRuntime:
             if self.status not in states.ALIVE:
                 self.host.record(self, self.status, self.status, "desired stopped")
                 return {"already_stopped": True}
-            await self._stop_locked(reason)
+            await self._stop_locked(reason, kill)
         return {"already_stopped": False}
 
     async def restart(self, reason: str = "restart requested") -> dict[str, Any]:
@@ -399,23 +417,26 @@ class ProcessRuntime:
             with contextlib.suppress(AgentError):
                 await self._spawn(f"restart {self.restarts} after {why}", user=False)
 
-    async def _stop_locked(self, reason: str) -> None:
-        info = await self._halt(reason)
+    async def _stop_locked(self, reason: str, kill: bool = False) -> None:
+        info = await self._halt(reason, kill)
         self._exited(info, reason, self.run)
         self._set(states.STOPPED, reason)
 
-    async def _halt(self, reason: str) -> ExitInfo:
-        """End the run (stopping), its output drained; how it ended is the caller's to record."""
+    async def _halt(self, reason: str, kill: bool = False) -> ExitInfo:
+        """End the run (stopping), its output drained; how it ended is the caller's to record.
+        With kill: SIGKILL at once, no stop_command."""
         proc = self.proc
         assert proc is not None
         self._set(states.STOPPING, reason)
         await asyncio.sleep(0)  # event subscribers send it before the /proc scans of stop
         self._end_probes()
-        if self.spec.stop_command is not None:
-            await self._stop_command(proc, self.spec.stop_command)
-        info = await self.context.stop(
-            proc, signal_number(self.spec.stop_signal), self.spec.stop_timeout
-        )
+        signum: int = signal.SIGKILL
+        timeout = 0.0
+        if not kill:
+            if self.spec.stop_command is not None:
+                await self._stop_command(proc, self.spec.stop_command)
+            signum, timeout = signal_number(self.spec.stop_signal), self.spec.stop_timeout
+        info = await self.context.stop(proc, signum, timeout)
         if self._monitor is not None:
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(asyncio.shield(self._monitor), DRAIN_WAIT)
@@ -454,6 +475,7 @@ class ProcessRuntime:
         self.host.exited(self, run)
 
     async def _pump(self, proc: RunningProcess, run: int) -> None:
+        whole = WholeLines()  # the patterns below match whole lines, never a chunk
         async for item in proc.output():
             batch = (
                 item
@@ -462,12 +484,15 @@ class ProcessRuntime:
             )
             if batch.stream == "stderr":
                 self.recent_stderr.extend(batch.texts)
-            # both streams, as Procler 0.3 reads it: servers such as uvicorn log to stderr
-            if self._ready_line is not None and not self.log_ready:
-                self._ready(batch.texts)
-            for prober in (self.health, self.liveness):
-                if prober is not None:
-                    for text in batch.texts:
+            watched = self._ready_line is not None and not self.log_ready
+            probers = [p for p in (self.health, self.liveness) if p is not None]
+            if watched or probers:
+                lines = whole.take(batch)
+                # both streams, as Procler 0.3 reads it: servers such as uvicorn log to stderr
+                if watched:
+                    self._ready(lines)
+                for prober in probers:
+                    for text in lines:
                         prober.on_line(text)
             self.host.output(self, run, batch)
 

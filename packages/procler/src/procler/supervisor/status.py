@@ -52,6 +52,7 @@ def _row_start(spec: ProcessSpec) -> dict[str, Any]:
         "source": spec.source,
         "tags": None,
         "namespaces": None,
+        "ports": None,  # the ports the config says it listens on
         "replica_of": spec.replica_of,  # an instance NAME-i: NAME (None: no replicas)
         "memory_rss_bytes": None,
         "cpu_percent": None,
@@ -86,6 +87,7 @@ def resting_status(
         out["why"] = not_autostarted(spec.name)
     out["tags"] = list(spec.tags)  # each row its own lists
     out["namespaces"] = list(spec.namespaces)
+    out["ports"] = list(spec.ports)
     if spec.ready_log_line is not None:
         out["log_ready"] = log_ready
     if spec.stdin:
@@ -139,6 +141,22 @@ def process_status(
             out["memory_rss_bytes"] = sample.rss_bytes
             out["cpu_percent"] = sample.cpu_percent
     return out
+
+
+def described(sup: Supervisor, rt: ProcessRuntime, sampler: ProcessSampler) -> dict[str, Any]:
+    """A process's status answer, as `status` and the event stream's snapshot give it: its
+    status row, and its output, watch and schedule state when it has one."""
+    status = process_status(rt, sampler, sup.clock.time(), sup.host.dependency_down(rt))
+    lost = sup.output.unstored(rt.name)
+    if lost is not None:
+        status["output_warning"] = lost  # running, but what it prints is being lost
+    watch = sup.watcher.describe(rt.name)
+    if watch is not None:
+        status["watch"] = watch
+    schedule = sup.schedules.describe(rt.name)
+    if schedule is not None:
+        status["schedule"] = schedule
+    return status
 
 
 def supervisor_status(sup: Supervisor) -> dict[str, Any]:

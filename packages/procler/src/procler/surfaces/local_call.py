@@ -2,7 +2,8 @@
 supervisor over HTTP (REST, `serve --mcp`): the supervisor runs this module as a child
 process, `python -m procler.surfaces.local_call`, with the request's argv as a JSON list
 on stdin; it parses and runs it as the CLI does (agentcli.tools.ToolSet.run_argv) and
-writes `{"envelope": ..., "exit_code": N}` as one JSON line on stdout.
+writes `{"exit_code": N, "error_code": CODE}` as a first JSON line on stdout, then the
+envelope: the supervisor can pass it on as bytes (REST), without holding it as objects.
 
 The handlers are the CLI's (procler.cli); the supervisor never imports them, so a command
 runs the same here as from a terminal, in its own process.
@@ -17,7 +18,8 @@ def main() -> "None":
 
     argv = json.loads(sys.stdin.read())
     envelope, code = TOOLS.run_argv([str(word) for word in argv])
-    sys.stdout.write(json.dumps({"envelope": envelope, "exit_code": code}) + "\n")
+    head = {"exit_code": code, "error_code": envelope.get("error_code")}
+    sys.stdout.write(json.dumps(head) + "\n" + json.dumps(envelope) + "\n")
     sys.stdout.flush()
 
 

@@ -5,25 +5,26 @@ threads so the screen never waits on the supervisor; results come back to the ev
 with call_from_thread. Quitting leaves every process as it is.
 """
 
+import time
 from typing import ClassVar
 
 from rich.text import Text
 from textual import work
 from textual.app import App, ComposeResult
-from textual.binding import BindingType
+from textual.binding import Binding, BindingType
 from textual.widgets import DataTable, Footer, Static
 
+from procler.cli.event_feed import Feed
 from procler.tui import key_bindings as keys
 from procler.tui.asking import AskingActions
 from procler.tui.client import Answer, Client
-from procler.tui.feed import Feed
 from procler.tui.log_pane import LogPane
 from procler.tui.palette import ActionCommands
 from procler.tui.screens import Ask, Confirm, TextView
 from procler.tui.views import (
     COLUMNS,
     describe,
-    history_lines,
+    details,
     reload_question,
     replica_counts,
     row_cells,
@@ -50,6 +51,8 @@ class ProclerApp(AskingActions, App[None]):
 
     CSS = CSS
     TITLE = "procler"
+    # Seconds between two refreshes of the rows: uptime, CPU and memory move with no event.
+    REFRESH_EVERY = 2.0
     BINDINGS: ClassVar[list[BindingType]] = [*keys.bindings()]
     COMMANDS = App.COMMANDS | {ActionCommands}
 
@@ -85,9 +88,10 @@ class ProclerApp(AskingActions, App[None]):
         self.table.add_columns(*COLUMNS)
         self.refresh_rows()
         self.follow_feed()
+        self.refresher = self.set_interval(self.REFRESH_EVERY, self.refresh_rows)
 
     def on_unmount(self) -> None:
-        self.feed.stop()
+        self.feed.stop_following()
 
     # -- live: the event stream --------------------------------------------------------
 
@@ -146,9 +150,10 @@ class ProclerApp(AskingActions, App[None]):
         keep = self.current_name()
         table.clear()
         replicas = replica_counts(rows)
+        now = time.time()
         for row in shown(rows, self.filter_text, self.hide_stopped, self.namespace):
             mark = "*" if row["name"] in self.selected else ""
-            cells = row_cells(row, replicas)
+            cells = row_cells(row, replicas, now)
             # None, not "": no label column at all until a process is selected
             table.add_row(*cells, key=row["name"], label=mark or None)
         names = [str(key.value) for key in table.rows]
@@ -205,7 +210,8 @@ class ProclerApp(AskingActions, App[None]):
         pane.show(answer.data["lines"], prefixed=len(names) > 1, older=answer.data["older"])
 
     def show_state(self) -> None:
-        parts = [f"{len(self.rows)} processes"]
+        count = len(self.rows)
+        parts = [f"{count} process{'' if count == 1 else 'es'}"]
         if self.supervisor == "none":
             parts.append("no supervisor runs (the state on disk)")
         if self.filter_text:
@@ -333,7 +339,7 @@ class ProclerApp(AskingActions, App[None]):
         if not past.ok:
             self.call_from_thread(self.show_error, past)
             return
-        body = "\n".join([describe("details", why.data), "", *history_lines(past.data)])
+        body = details(why.data, past.data, time.time())
         view = TextView(f"Why {name} is as it is", body, view_id="details")
         self.call_from_thread(self.push_screen, view)
 
@@ -364,9 +370,13 @@ class ProclerApp(AskingActions, App[None]):
         self.call_from_thread(self.push_screen, Confirm(reload_question(planned.data)), answered)
 
     def action_help(self) -> None:
-        lines = [f"{self.key_of(a.id):>14}  {a.description}" for a in keys.ACTIONS]
+        lines = [f"{self.key_shown(a.id):>14}  {a.description}" for a in keys.ACTIONS]
         self.push_screen(TextView("Key bindings", "\n".join(lines), view_id="help"))
 
     def key_of(self, action: str) -> str:
         default = next(a.key for a in keys.ACTIONS if a.id == action)
         return self.keymap.get(action, default)
+
+    def key_shown(self, action: str) -> str:
+        """An action's key as a person types it: `/` and `?`, not `slash`, `question_mark`."""
+        return self.get_key_display(Binding(self.key_of(action), action))

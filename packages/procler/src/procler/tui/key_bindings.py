@@ -5,6 +5,7 @@ import os
 import tomllib
 from dataclasses import dataclass
 
+from agentcli.files import read_regular
 from procler.errors import ConfigInvalid
 
 TYPE_CHECKING = False
@@ -58,19 +59,26 @@ def default_keys_file() -> str:
     return os.path.join(base, "procler", "tui-keys.toml")
 
 
+MAX_KEYS_BYTES = 1 << 20  # a few dozen key bindings
+
+
 def load_keymap(path: "str | None") -> "dict[str, str]":
     """Action id -> key from the file (the default file may be absent; a named one may not)."""
     target = path or default_keys_file()
-    try:
-        with open(target, "rb") as handle:
-            table = tomllib.load(handle)
+    try:  # a pipe or a device is refused (NOT_REGULAR_FILE), never read
+        table = tomllib.loads(read_regular(target, MAX_KEYS_BYTES, target).decode("utf-8"))
     except FileNotFoundError:
         if path is None:
             return {}
         raise ConfigInvalid(
             f"key bindings file not found: {path}", suggestion="give an existing TOML file"
         ) from None
-    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
+    except UnicodeDecodeError as exc:  # the bytes themselves are never quoted
+        raise ConfigInvalid(
+            f"{target}: not UTF-8 text (at byte {exc.start})",
+            suggestion='write e.g. [keys] stop = "ctrl+x"',
+        ) from None
+    except tomllib.TOMLDecodeError as exc:
         raise ConfigInvalid(
             f"{target}: not valid TOML: {exc}", suggestion='write e.g. [keys] stop = "ctrl+x"'
         ) from None

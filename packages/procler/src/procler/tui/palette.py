@@ -17,7 +17,7 @@ if TYPE_CHECKING:
 
 
 class KeyedApp(Protocol):
-    def key_of(self, action: str) -> str: ...
+    def key_shown(self, action: str) -> str: ...
 
 
 class ActionCommands(Provider):
@@ -27,9 +27,9 @@ class ActionCommands(Provider):
         # Over a dialog (a question, a view) the actions would act behind it: none offered.
         if isinstance(self.screen, ModalScreen):
             return []
-        key_of = cast("KeyedApp", self.app).key_of
+        key_shown = cast("KeyedApp", self.app).key_shown
         return [
-            (a.description, partial(self.app.run_action, a.id), f"key {key_of(a.id)}")
+            (a.description, partial(self.app.run_action, a.id), f"key {key_shown(a.id)}")
             for a in keys.ACTIONS
             if a.id != "command_palette"  # the palette is open already
         ]

@@ -1,4 +1,5 @@
-"""Handler of `procler tui`: run the app until the person quits."""
+"""Handler of `procler tui` (and the TUI of `procler up --tui`): run the app until the
+person quits."""
 
 from agentcli.commands import Stream
 from procler.project import find_config
@@ -15,15 +16,26 @@ if TYPE_CHECKING:
 
 def main(values: "dict[str, Any]", command: "Command") -> "Stream":
     import os
+
+    config = find_config(os.getcwd(), values.get("config"))  # no config: CONFIG_NOT_FOUND, exit 2
+    need_terminal("procler tui")
+    return show(config, load_keymap(values.get("keys")))
+
+
+def need_terminal(what: str) -> None:
+    """USAGE unless stdin and stdout are a terminal."""
     import sys
 
     from agentcli.errors import UsageError
 
-    config = find_config(os.getcwd(), values.get("config"))  # no config: CONFIG_NOT_FOUND, exit 2
     if not (sys.stdin.isatty() and sys.stdout.isatty()):
         raise UsageError(
-            "procler tui needs a terminal (stdin and stdout)",
+            f"{what} needs a terminal (stdin and stdout)",
             suggestion="run it in a terminal; a program uses the commands or `procler mcp`",
         )
-    ProclerApp(Client(config), load_keymap(values.get("keys"))).run()
+
+
+def show(config: str, keymap: "dict[str, str]") -> "Stream":
+    """The TUI on this project until the person quits."""
+    ProclerApp(Client(config), keymap).run()
     return Stream(iter(()))  # the screen said everything: no envelope after it

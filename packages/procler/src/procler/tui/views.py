@@ -2,28 +2,19 @@
 tested directly): status colours from the one state machine, table cells, log lines, the
 details view (`why` and `history`)."""
 
+import signal
 from collections import Counter
 
 from rich.text import Text
 
+from agentcli.table import clock_time, duration, printable, size
 from procler import states
+from procler.status_styles import PROCESS as STATUS_STYLE
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
 
-STATUS_STYLE = {
-    states.STOPPED: "dim",
-    states.STARTING: "yellow",
-    states.RUNNING: "green",
-    states.HEALTHY: "bold green",
-    states.UNHEALTHY: "bold red",
-    states.STOPPING: "yellow",
-    states.EXITED: "cyan",
-    states.FAILED: "bold red",
-    states.BACKOFF: "magenta",
-    states.SCHEDULED: "blue",
-}
 COLUMNS = (
     "name",
     "status",
@@ -46,40 +37,31 @@ def status_cell(status: str) -> Text:
     return Text(status, style=STATUS_STYLE[status])
 
 
-def _uptime(seconds: "float | None") -> str:
-    if seconds is None:
-        return ""
-    whole = int(seconds)
-    hours, rest = divmod(whole, 3600)
-    minutes, secs = divmod(rest, 60)
-    return f"{hours}h{minutes:02d}m" if hours else f"{minutes}m{secs:02d}s"
-
-
-def _memory(rss: "int | None") -> str:
-    return "" if rss is None else f"{rss / 2**20:.1f} MiB"
-
-
 def replica_counts(rows: "list[dict[str, Any]]") -> "dict[str, int]":
     """How many instances each process with replicas runs, from its instances' rows."""
     return dict(Counter(r["replica_of"] for r in rows if r["replica_of"]))
 
 
-def row_cells(row: "dict[str, Any]", replicas: "dict[str, int]") -> "tuple[str | Text, ...]":
-    """One status row as the table's cells, in COLUMNS order (replicas: replica_counts)."""
+def row_cells(
+    row: "dict[str, Any]", replicas: "dict[str, int]", now: float
+) -> "tuple[str | Text, ...]":
+    """One status row as the table's cells, in COLUMNS order (replicas: replica_counts;
+    times in local time as of now)."""
     health = row.get("health") or {}
     cpu = row.get("cpu_percent")
     base = row["replica_of"]
+    next_run = (row.get("schedule") or {}).get("next_run")
     return (
         row["name"],
         status_cell(row["status"]),
         str(health.get("status", "")),
         "" if row["pid"] is None else str(row["pid"]),
-        _uptime(row["uptime_seconds"]),
+        "" if row["uptime_seconds"] is None else duration(row["uptime_seconds"]),
         str(row["restarts"]),
         "" if cpu is None else f"{cpu:.1f}%",
-        _memory(row["memory_rss_bytes"]),
+        "" if row["memory_rss_bytes"] is None else size(row["memory_rss_bytes"]),
         ", ".join(row["namespaces"]),
-        str((row.get("schedule") or {}).get("next_run") or ""),
+        "" if not next_run else clock_time(next_run, now),
         str(replicas[base]) if base else "",
     )
 
@@ -138,48 +120,115 @@ def reload_question(diff: "dict[str, Any]") -> str:
 
 
 def describe(view: str, data: "dict[str, Any]") -> str:
-    """The body of a text view from its command's answer."""
+    """The body of a text view from its command's answer (the details view: `details`)."""
     if view == "recipe":
         steps = [f"{s['id']}: {s['status']}" for s in data["steps"]]
         return "\n".join([f"run {data['run_id']}: {data['status']}", *steps])
     if view == "snippet":
         return f"exit {data['exit_code']}\n{data['stdout']}{data['stderr']}"
-    if view == "graph":
-        levels = data["start_order"]
-        return "\n".join(f"level {i}: {', '.join(level)}" for i, level in enumerate(levels, 1))
-    lines = [str(data["why"]), ""]
-    for dep in data["dependencies"]:
-        holds = "holds" if dep["holds"] else "waiting"
-        lines.append(f"needs {dep['name']} {dep['condition']}: {dep['status']} ({holds})")
-    if data["last_exit"]:
-        lines.append(f"last exit: {data['last_exit']}")
-    lines += [f"stderr: {line}" for line in data["stderr"]]
-    budget = data["restart_budget"]
-    lines.append(f"restarts: {budget['restarts']} of {budget['max_restarts']} ({budget['policy']})")
-    for key, label in (("health", "readiness (healthcheck)"), ("liveness", "liveness")):
-        check = data.get(key)
-        if check is not None:
-            lines.append(
-                f"{label}: {check['status']}, {check['failures']} failure(s) in a row; "
-                f"last: {check['last_output'] or '-'}"
-            )
-    return "\n".join(lines)
+    levels = data["start_order"]
+    return "\n".join(f"level {i}: {', '.join(level)}" for i, level in enumerate(levels, 1))
 
 
-def history_lines(data: "dict[str, Any]") -> "list[str]":
+# `why`'s answer in the order a person reads it; keys it may carry besides come after,
+# their values still written out for a person (never a Python dict or list).
+WHY_SHOWN = (
+    "status",
+    "health",
+    "liveness",
+    "dependencies",
+    "dependency_down",
+    "waiting_for",
+    "last_exit",
+    "restart_budget",
+)
+WHY_SAID = frozenset({"name", "why", "desired", "stderr"})  # the view says these its own way
+WHY_WHEN_SET = frozenset({"dependency_down"})  # a row only when there is something to say
+
+
+def details(why: "dict[str, Any]", history: "dict[str, Any]", now: float) -> str:
+    """The details view: `why` (why it is as it is), then `history` (its health moves and
+    last exits), every value as a person reads it."""
+    keys = [*WHY_SHOWN, *(k for k in why if k not in WHY_SHOWN and k not in WHY_SAID)]
+    shown = [k for k in keys if k in why and (k not in WHY_WHEN_SET or why[k] is not None)]
+    rows = [_why_row(key, why, now) for key in shown]
+    rows.append(("stderr", "-" if not why["stderr"] else "its last lines:"))
+    width = max(len(label) for label, _ in rows)
+    lines = [str(why["why"]), "", *(f"{label.ljust(width)}  {text}" for label, text in rows)]
+    lines += [f"  {printable(line)}" for line in why["stderr"]]
+    return "\n".join([*lines, "", *history_lines(history, now)])
+
+
+def _why_row(key: str, why: "dict[str, Any]", now: float) -> "tuple[str, str]":
+    value = why[key]
+    if key == "status":
+        return "status", f"{value} (desired: {why.get('desired', '-')})"
+    if key in ("health", "liveness") and isinstance(value, dict):  # the two checks
+        said = f"{value['status']}: {value['kind']} check, {value['checks']} checks, "
+        said += f"{value['failures']} failures"
+        if value.get("last_output"):
+            said += f"; last output: {printable(value['last_output'])}"
+        return key, said
+    if key == "dependencies":
+        needs = [
+            f"{d['name']} {d['condition']}: {d['status']} ({'holds' if d['holds'] else 'waiting'})"
+            for d in value
+        ]
+        return "needs", "; ".join(needs) or "-"
+    if key == "dependency_down" and isinstance(value, dict):
+        return "root cause", f"{value['name']} is down ({' -> '.join(value['path'])})"
+    if key == "last_exit":
+        return "last exit", exit_text(value, now) if value else "none yet"
+    if key == "restart_budget":
+        budget = f"{value['restarts']} of {value['max_restarts']} ({value['policy']})"
+        return "restarts", f"{budget}, {value['left']} left" if "left" in value else budget
+    return key.replace("_", " "), readable(value)
+
+
+def exit_text(last: "dict[str, Any]", now: float) -> str:
+    """How a run ended: `signal 15 (SIGTERM) at 17:11:34: stop requested`."""
+    at = f" at {clock_time(last['at'], now)}" if last.get("at") else ""
+    return f"{how_it_ended(last.get('code'), last.get('signal'))}{at}: {last.get('reason') or '-'}"
+
+
+def how_it_ended(code: "int | None", signum: "int | None") -> str:
+    if code is not None:
+        return f"exit code {code}"
+    if signum is None:
+        return "no exit code"
+    try:
+        return f"signal {signum} ({signal.Signals(signum).name})"
+    except ValueError:
+        return f"signal {signum}"
+
+
+def readable(value: "Any") -> str:
+    """Any value of an answer written out for a person: no Python repr."""
+    if value is None or value == [] or value == "":
+        return "-"
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, list):
+        return "; ".join(readable(v) for v in value)
+    if isinstance(value, dict):
+        return ", ".join(f"{k.replace('_', ' ')} {readable(v)}" for k, v in value.items())
+    return printable(value)
+
+
+def history_lines(data: "dict[str, Any]", now: float) -> "list[str]":
     """`procler history`'s health moves and last exits, newest first, for the details view."""
     health, exits = data["health"], data["exits"]
     lines = ["health history, newest first:" if health else "health history: none"]
     lines += [
-        f"  {m['at']}  run {m['run']}  {m['from']} -> {m['to']}  {m['reason']}" for m in health
+        f"  {clock_time(m['at'], now)}  run {m['run']}  {m['from']} -> {m['to']}  "
+        f"{printable(m['reason'])}"
+        for m in health
     ]
     lines.append("last exits, newest first:" if exits else "last exits: none")
     for x in exits:
-        if x["exit_code"] is not None:
-            how = f"exit code {x['exit_code']}"
-        else:
-            how = "no exit code" if x["signal"] is None else f"signal {x['signal']}"
-        ran = "" if x["duration_seconds"] is None else f"  after {x['duration_seconds']}s"
+        how = how_it_ended(x["exit_code"], x["signal"])
+        ran = "" if x["duration_seconds"] is None else f" after {duration(x['duration_seconds'])}"
         run = "-" if x["run"] is None else x["run"]
-        lines.append(f"  {x['ended_at']}  run {run}  {how}{ran}  {x['reason']}")
+        ended = clock_time(x["ended_at"], now)
+        lines.append(f"  {ended}  run {run}  {how}{ran}  {printable(x['reason'])}")
     return lines

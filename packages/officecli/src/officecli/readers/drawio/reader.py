@@ -10,6 +10,7 @@ from html.parser import HTMLParser
 from pathlib import Path
 from urllib.parse import unquote
 
+from agentcli.files import FileTooLargeError, read_regular
 from officecli.readers.model import Block, Document, ReadOptions, count_chars
 from officecli.readers.ooxml import escape_inline
 from officecli.readers.safety import (
@@ -152,9 +153,11 @@ def _page(doc: Document, name: str, model: Element) -> None:
 
 
 def read_drawio(path: Path, options: ReadOptions) -> Document:
-    if path.stat().st_size > MAX_FILE_BYTES:
-        raise BrokenFileError(f"{path.name}: larger than {MAX_FILE_BYTES} bytes")
-    root = parse_xml(path.read_bytes(), path.name)
+    try:
+        data = read_regular(path, MAX_FILE_BYTES, path.name)
+    except FileTooLargeError:
+        raise BrokenFileError(f"{path.name}: larger than {MAX_FILE_BYTES} bytes") from None
+    root = parse_xml(data, path.name)
     if root.tag == "mxGraphModel":
         pages = [("Page-1", root)]
     elif root.tag == "mxfile":

@@ -11,7 +11,7 @@ from typing import Any
 from officecli.readers import ocr
 from officecli.readers.model import Block, Document, ReadOptions, count_chars
 from officecli.readers.ooxml import escape_inline
-from officecli.readers.pdf.budget import MAX_EXPANDED_BYTES, check_render, measured
+from officecli.readers.pdf.budget import MAX_EXPANDED_BYTES, Drawing, check_render, measured
 from officecli.readers.pdf.columns import Box, reading_order
 from officecli.readers.pdf.layout import Line, join_lines, text_lines
 from officecli.readers.pdf.ocr import (
@@ -257,13 +257,14 @@ def read_pdf(path: Path, options: ReadOptions) -> Document:
 
     doc = Document()
     budget = ExpansionBudget(path.name, MAX_EXPANDED_BYTES)  # every stream of the file
+    drawing = Drawing(path.name, options.pdf_limits)  # everything its pages draw
     try:
         # the whole life of the document is measured: closing it may read the page tree
         with measured(budget, "when the document opens"):
             pdf = pdfplumber.open(path)
             with pdf:
                 doc.counts["pages"] = len(pdf.pages)
-                pages, work = _read_pages(pdf, budget, options, doc)
+                pages, work = _read_pages(pdf, (budget, drawing), options, doc)
     except PdfminerException as exc:
         inner = exc.args[0] if exc.args else exc
         if isinstance(inner, UnsafeFileError):
@@ -275,6 +276,8 @@ def read_pdf(path: Path, options: ReadOptions) -> Document:
         raise BrokenFileError(f"{path.name}: not a readable PDF ({type(exc).__name__})") from None
     if budget.refused:  # a refusal something on the way caught and ignored
         raise UnsafeFileError(budget.refused)
+    if drawing.refusal is not None:
+        raise drawing.refusal
     if work:
         _apply_ocr(path, pages, work, options, doc)
     running = set() if options.keep_running_headers else _running_headers(pages)
@@ -287,15 +290,18 @@ def read_pdf(path: Path, options: ReadOptions) -> Document:
 
 
 def _read_pages(
-    pdf: Any, budget: ExpansionBudget, options: ReadOptions, doc: Document
+    pdf: Any, budgets: tuple[ExpansionBudget, Drawing], options: ReadOptions, doc: Document
 ) -> tuple[list[PageContent], list[PageWork]]:
     """Every page's content, and what of each page to OCR; each page's decoding (and, for
-    OCR, rendering) measured against the file's budget."""
+    OCR, rendering) measured against the file's budget, and its drawing against the file's
+    limits."""
+    budget, drawing = budgets
     pages: list[PageContent] = []
     work: list[PageWork] = []
     pictures = 0
     for number, pdf_page in enumerate(pdf.pages, 1):
-        with measured(budget, f"while page {number} is read"):
+        drawing.start_page(number)
+        with measured(budget, f"while page {number} is read", drawing):
             doc.raw_chars += sum(count_chars(ch["text"]) for ch in pdf_page.chars)
             pages.append(_read_page(pdf_page, number, doc))
             item = _ocr_work(pdf_page, number, options)

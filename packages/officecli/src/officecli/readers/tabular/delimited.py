@@ -12,6 +12,7 @@ from officecli.readers.tabular.table import (
     Opened,
     TableReadError,
     closing_on_error,
+    open_text,
 )
 
 
@@ -23,7 +24,7 @@ def _line_breaks(record: list[str]) -> int:
 def delimited_rows(path: Path, encoding: str, delimiter: str, blanks: list[int]) -> Opened:
     """The header and the records of a CSV/TSV file. A record is numbered by the line it
     starts on; empty lines are not records, their numbers go to `blanks`."""
-    fh = open(path, encoding=encoding, newline="")  # noqa: SIM115 - closed by open_table
+    fh = open_text(path, encoding, newline="")  # closed by open_table
     reader = csv.reader(fh, delimiter=delimiter)
     try:
         header = next(reader, [])

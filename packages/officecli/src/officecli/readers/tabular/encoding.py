@@ -5,10 +5,12 @@ from __future__ import annotations
 import codecs
 from pathlib import Path
 
+from agentcli.files import open_regular
 from officecli.readers.tabular.table import TableReadError
 
 _STRICT_ENCODINGS = ("utf-8-sig", "cp932")
 _CHUNK = 1 << 20
+DETECT_BYTES = 8 << 20  # what charset-normalizer reads to guess an encoding
 # Codecs that need a byte-order mark and refuse a file without one.
 _BOM_NEEDED = {"utf-16": (codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)}
 _BOM_NEEDED["utf-32"] = (codecs.BOM_UTF32_LE, codecs.BOM_UTF32_BE)
@@ -18,7 +20,7 @@ def _decodes(path: Path, encoding: str) -> bool:
     """Whether the whole file decodes strictly; read in chunks so memory stays flat."""
     decoder = codecs.getincrementaldecoder(encoding)("strict")
     try:
-        with open(path, "rb") as fh:
+        with open_regular(path, path.name) as fh:
             while chunk := fh.read(_CHUNK):
                 decoder.decode(chunk)
             decoder.decode(b"", final=True)
@@ -32,12 +34,13 @@ def detect_encoding(path: Path) -> str:
     for encoding in _STRICT_ENCODINGS:
         if _decodes(path, encoding):
             if encoding == "utf-8-sig":
-                with open(path, "rb") as fh:
+                with open_regular(path, path.name) as fh:
                     return "utf-8-sig" if fh.read(3) == codecs.BOM_UTF8 else "utf-8"
             return encoding
-    from charset_normalizer import from_path
+    from charset_normalizer import from_bytes
 
-    best = from_path(path).best()
+    with open_regular(path, path.name) as fh:  # enough to tell; never the whole file
+        best = from_bytes(fh.read(DETECT_BYTES)).best()
     if best is None:
         raise TableReadError(
             f"{path.name}: cannot tell the text encoding",
@@ -61,7 +64,7 @@ def check_encoding(encoding: str, path: Path) -> str:
         )
     marks = _BOM_NEEDED.get(info.name)
     if marks:
-        with open(path, "rb") as fh:
+        with open_regular(path, path.name) as fh:
             head = fh.read(4)
         if not head.startswith(marks):
             raise TableReadError(

@@ -8,6 +8,7 @@ from collections.abc import Generator, Iterator
 from pathlib import Path
 from typing import Any
 
+from agentcli.files import read_regular
 from officecli.readers.tabular.table import (
     Opened,
     RecordIterator,
@@ -15,7 +16,10 @@ from officecli.readers.tabular.table import (
     cell_text,
     in_chunks,
     nothing,
+    open_text,
 )
+
+MAX_JSON_BYTES = 512 << 20  # a JSON array is read whole (the standard library cannot stream it)
 
 
 def _json_object(path: Path, where: str, item: Any) -> dict[str, Any]:
@@ -44,9 +48,9 @@ def _loads(path: Path, text: str, where: str) -> Any:
 
 def json_rows(path: Path) -> Opened:
     try:
-        text = path.read_text("utf-8-sig")
-    except UnicodeDecodeError as exc:
-        raise TableReadError(f"{path.name}: not valid JSON: {exc}") from None
+        text = read_regular(path, MAX_JSON_BYTES, path.name).decode("utf-8-sig")
+    except UnicodeDecodeError as exc:  # the bytes themselves are never quoted
+        raise TableReadError(f"{path.name}: not UTF-8 text (at byte {exc.start})") from None
     data = _loads(path, text, "")
     if isinstance(data, dict) and len(data) == 1 and isinstance(next(iter(data.values())), list):
         data = next(iter(data.values()))  # {"rows": [...]} as well as [...]
@@ -65,7 +69,8 @@ def json_rows(path: Path) -> Opened:
 def _jsonl_objects(
     path: Path, blanks: list[int] | None = None
 ) -> Iterator[tuple[int, dict[str, Any]]]:
-    with open(path, encoding="utf-8-sig") as fh:
+    number = 0
+    with open_text(path, "utf-8-sig") as fh:
         try:
             for number, line in enumerate(fh, start=1):
                 if line.strip():
@@ -73,8 +78,8 @@ def _jsonl_objects(
                     yield number, _json_object(path, f"line {number}", item)
                 elif blanks is not None:
                     blanks.append(number)
-        except UnicodeDecodeError as exc:
-            raise TableReadError(f"{path.name}: not UTF-8 text: {exc}") from None
+        except UnicodeDecodeError:  # the bytes themselves are never quoted
+            raise TableReadError(f"{path.name}: not UTF-8 text after line {number}") from None
 
 
 def jsonl_rows(path: Path, blanks: list[int]) -> Opened:

@@ -10,6 +10,7 @@ from officecli.readers.tabular.table import (
     TableReadError,
     closing_on_error,
     in_chunks,
+    open_text,
 )
 
 
@@ -39,7 +40,7 @@ def _is_separator(cells: list[str]) -> bool:
 
 
 def markdown_rows(path: Path, encoding: str) -> Opened:
-    fh = open(path, encoding=encoding)  # noqa: SIM115 - closed by open_table
+    fh = open_text(path, encoding)  # closed by open_table
     lines = enumerate(fh, start=1)
     previous: list[str] | None = None
     columns: list[str] = []

@@ -3,15 +3,17 @@ header checks, chunking and the text of a cell value."""
 
 from __future__ import annotations
 
+import io
 import json
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from datetime import date, datetime, time
 from itertools import islice
 from pathlib import Path
-from typing import Any
+from typing import Any, TextIO
 
 from agentcli.errors import InputError
+from agentcli.files import open_regular
 
 Row = dict[str, str]
 RowIterator = Iterator[tuple[int, Row]]
@@ -52,6 +54,12 @@ class Table:
         """The records as {column: text}; shares the one pass with `records`."""
         columns = self.columns
         return ((n, dict(zip(columns, record, strict=True))) for n, record in self.records)
+
+
+def open_text(path: Path, encoding: str, newline: str | None = None) -> TextIO:
+    """A data file opened as text once its descriptor shows a regular file (a pipe or a
+    device named as data is NotRegularFileError, never a read that blocks)."""
+    return io.TextIOWrapper(open_regular(path, path.name), encoding=encoding, newline=newline)
 
 
 def in_chunks(records: RecordIterator) -> ChunkIterator:

@@ -6,7 +6,7 @@ import zipfile
 from pathlib import Path
 from typing import Any
 
-from officecli.readers.grid import SheetGrid, sheet_blocks
+from officecli.readers.grid import SheetGrid, bound_merges, sheet_blocks
 from officecli.readers.model import Document, ReadOptions, count_chars
 from officecli.readers.numfmt import format_value, general
 from officecli.readers.safety import BrokenFileError, EncryptedFileError
@@ -75,6 +75,13 @@ def read_xls(path: Path, options: ReadOptions) -> Document:
                 grid.cells[(row, col)] = text
                 hidden_cell = row in grid.hidden_rows or col in grid.hidden_cols
                 doc.raw_chars += 0 if options.skip_hidden and hidden_cell else raw
+        cost = bound_merges(grid, max(left, 0))
+        if cost > left:
+            doc.cuts.append(
+                f"cut at --max-cells {options.max_cells}: the merged ranges of sheet "
+                f"{sheet.name!r} cover more cells than were left; those past it are not applied"
+            )
+        left = max(left - cost, 0)
         sheet_blocks(grid, doc, options)
         book.unload_sheet(index)
     return doc

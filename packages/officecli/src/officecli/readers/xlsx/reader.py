@@ -6,7 +6,7 @@ from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from officecli.readers.grid import SheetGrid, cell_ref, sheet_blocks
+from officecli.readers.grid import SheetGrid, bound_merges, cell_ref, sheet_blocks
 from officecli.readers.model import Block, Document, ReadOptions, count_chars
 from officecli.readers.numfmt import format_value
 from officecli.readers.ooxml import (
@@ -91,6 +91,7 @@ class XlsxReader:
                 else:
                     self.cells_left -= grid.cell_count()
                     self._comments(sheet.part, grid)
+                self._merges(grid)
                 yield sheet.part, grid
         finally:
             values.close()
@@ -160,6 +161,16 @@ class XlsxReader:
                 f"sheet {grid.name!r} and any later sheets are incomplete"
             )
         self._comments(part, grid)
+
+    def _merges(self, grid: SheetGrid) -> None:
+        """Merges are ranges cut to the used rows; what they cost comes off --max-cells."""
+        cost = bound_merges(grid, max(self.cells_left, 0))
+        if cost > self.cells_left:
+            self.doc.cuts.append(
+                f"cut at --max-cells {self.options.max_cells}: the merged ranges of sheet "
+                f"{grid.name!r} cover more cells than were left; those past it are not applied"
+            )
+        self.cells_left = max(self.cells_left - cost, 0)
 
     def _comments(self, part: str, grid: SheetGrid) -> None:
         for target, kind in self.pkg.rels(part).values():

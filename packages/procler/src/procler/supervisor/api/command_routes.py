@@ -23,7 +23,7 @@ import time
 from collections.abc import Awaitable, Callable
 from typing import Any
 
-from agentcli.commands import App, capabilities
+from agentcli.commands import App, Command, asks_local, capabilities, command_args
 from agentcli.errors import AgentError, UsageError
 from agentcli.main import answer, failure, with_builtins
 from agentcli.parser import GLOBAL_ARGS, parse
@@ -202,6 +202,7 @@ class Api:
             or cmd.name not in self.handlers
             or values["help"]
             or values["version"]
+            or asks_local(cmd, values)  # a table, a terminal session: the CLI's to do
         ):
             return None
         explicit = values.get("config")
@@ -209,25 +210,39 @@ class Api:
             return None  # the entry guessed --config differently from the parser
         if config != self.config_path and _real(config) != self.config_real:
             return None  # another project's config (or other files): not ours to answer
-        for arg in (*GLOBAL_ARGS, *self.app.global_args):
-            values.pop(arg.dest, None)
-        return cmd.name, values
+        return cmd.name, handler_values(self.app, cmd, values)
+
+
+def handler_values(app: App, cmd: Command, values: dict[str, Any]) -> dict[str, Any]:
+    """The parsed values a command's handler takes: without the global options (the CLI's
+    own) and the local ones (the table view, a terminal session: the caller's to act on)."""
+    global_args = {a.dest for a in (*GLOBAL_ARGS, *app.global_args)}
+    local = {a.dest for a in command_args(cmd) if a.local}
+    return {k: v for k, v in values.items() if k not in global_args | local}
 
 
 async def send_json(
     send: Send, env: dict[str, Any], code: int, extra: list[tuple[bytes, bytes]] | None = None
 ) -> None:
     """One whole JSON answer, its status from the envelope (http_errors.http_status)."""
-    body = encode(env)
+    await send_body(send, encode(env), http_status(env, code), code, extra)
+
+
+async def send_body(
+    send: Send,
+    body: bytes,
+    status: int,
+    code: int,
+    extra: list[tuple[bytes, bytes]] | None = None,
+) -> None:
+    """An envelope already in bytes (a child process's), with its status and exit code."""
     headers = [
         (b"content-type", b"application/json"),
         (b"content-length", b"%d" % len(body)),
         (EXIT_CODE.encode(), b"%d" % code),
         *(extra or []),
     ]
-    await send(
-        {"type": "http.response.start", "status": http_status(env, code), "headers": headers}
-    )
+    await send({"type": "http.response.start", "status": status, "headers": headers})
     await send({"type": "http.response.body", "body": body})
 
 

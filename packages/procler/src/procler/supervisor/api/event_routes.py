@@ -25,16 +25,18 @@ from agentcli.envelope import dumps
 from agentcli.errors import UsageError
 from agentcli.main import failure
 from procler.errors import ProcessNotFound
+from procler.supervisor import memory
 from procler.supervisor.api.command_routes import Receive, Scope, Send, send_json
 from procler.supervisor.clock import iso
 from procler.supervisor.event_bus import Event, EventBus, Subscriber
 from procler.supervisor.sampler import ProcessSampler
-from procler.supervisor.status import process_status
+from procler.supervisor.status import described
 
 if TYPE_CHECKING:
     from procler.supervisor.core import Supervisor
 
 log = logging.getLogger("procler.events")
+SNAPSHOT_SHARED = 1.0  # seconds a snapshot serves the subscribers that come at its seq
 
 SSE_ROUTE = "/v1/events"
 WS_ROUTE = "/v1/ws"
@@ -82,7 +84,7 @@ def snapshot(sup: Supervisor, seq: int) -> Event:
     """Every process's status (as `procler status` shows it) at event seq."""
     sampler, now = ProcessSampler(), sup.clock.time()
     processes = [
-        process_status(sup.runtimes[n], sampler, now, sup.host.dependency_down(sup.runtimes[n]))
+        described(sup, sup.runtimes[n], sampler)
         for n in sup.config().processes
         if n in sup.runtimes
     ]
@@ -95,6 +97,9 @@ class EventRoutes:
 
     def __init__(self, sup: Supervisor) -> None:
         self.sup = sup
+        # the snapshot of (seq, when): shared by the subscribers that come at the same seq
+        # within SNAPSHOT_SHARED seconds, instead of one status of every process each
+        self._snapshot: tuple[int, float, Event] | None = None
 
     @property
     def bus(self) -> EventBus:
@@ -124,7 +129,14 @@ class EventRoutes:
         if since is None and request.once:
             since = self.bus.oldest() - 1  # all that is buffered, no gap
         backlog = self.bus.since(since, sub) if since is not None else []
-        return sub, [snapshot(self.sup, self.bus.seq), *backlog], request.once
+        return sub, [self.shared_snapshot(), *backlog], request.once
+
+    def shared_snapshot(self) -> Event:
+        seq, now = self.bus.seq, self.sup.clock.monotonic()
+        kept = self._snapshot
+        if kept is None or kept[0] != seq or now - kept[1] > SNAPSHOT_SHARED:
+            kept = self._snapshot = (seq, now, snapshot(self.sup, seq))
+        return kept[2]
 
     async def sse(self, scope: Scope, receive: Receive, send: Send) -> None:
         try:
@@ -201,3 +213,5 @@ class EventRoutes:
         finally:
             self.bus.unsubscribe(sub)
             watcher.cancel()
+            if not self.bus.subscribers:
+                memory.release_soon()  # the last one left: what they all held goes back

@@ -6,8 +6,8 @@ rules hold. Stateless with JSON answers: each POST is a whole exchange, so nothi
 between requests. A tool call's arguments become argv for the declarations' parser (the
 CLI's validation, defaults and usage errors), then run where REST runs them (dispatch): the
 supervisor's own commands in process, from its command table, never through its own
-socket. A read-only listener serves only the read-only tools; `serve` is never a tool here
-(it would move the listener its call came through).
+socket. The tools are those the listener's token may call (procler.supervisor.api.access:
+a read-only one, reads that hold no secret; `serve` never).
 """
 
 from __future__ import annotations
@@ -20,18 +20,12 @@ from agentcli.commands import Command
 from agentcli.errors import UsageError
 from agentcli.main import failure
 from agentcli.mcp_server import http_app
-from agentcli.parser import GLOBAL_ARGS, parse
-from procler.supervisor.api.command_routes import Api, Outcome
+from agentcli.parser import parse
+from procler.supervisor.api.access import Access
+from procler.supervisor.api.command_routes import Api, Outcome, handler_values
 from procler.supervisor.api.dispatch import Dispatch
 from procler.surfaces.arguments import TOOLS
 from procler.surfaces.mcp_server import procler_server, tool_table
-
-
-def served(read_only: bool) -> Callable[[Command], bool]:
-    def keep(cmd: Command) -> bool:
-        return cmd.name != "serve" and (cmd.read_only or not read_only)
-
-    return keep
 
 
 def answering(api: Api) -> Callable[[Command, dict[str, Any]], Awaitable[Outcome]]:
@@ -46,13 +40,12 @@ def answering(api: Api) -> Callable[[Command, dict[str, Any]], Awaitable[Outcome
         except UsageError as exc:
             return failure(exc)
         assert parsed is not None  # argv always names a command
-        for arg in (*GLOBAL_ARGS, *api.app.global_args):
-            values.pop(arg.dest, None)
-        return await dispatch.run(parsed, values, argv)
+        return await dispatch.run(parsed, handler_values(api.app, parsed, values), argv)
 
     return call
 
 
-def mcp_app(api: Api, read_only: bool) -> AbstractAsyncContextManager[Any]:
-    """The ASGI app of MCP requests (stateless, JSON answers), live while the context is."""
-    return http_app(procler_server(tool_table(answering(api), served(read_only))), stateless=True)
+def mcp_app(api: Api, access: Access) -> AbstractAsyncContextManager[Any]:
+    """The ASGI app of MCP requests (stateless, JSON answers), live while the context is:
+    the tools listed and answered are those `access` allows."""
+    return http_app(procler_server(tool_table(answering(api), access.allows)), stateless=True)

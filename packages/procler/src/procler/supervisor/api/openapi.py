@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from agentcli.commands import App, Command, command_args
+from agentcli.commands import App, Command, call_args
 from agentcli.envelope import ENVELOPE_SCHEMA
 from agentcli.tools import value_schema
 from procler.supervisor.api.http_errors import (
@@ -53,7 +53,7 @@ def responses(cmd: Command | None, data: dict[str, Any] | None) -> dict[str, Any
 
 
 def resource_operation(res: Resource, cmd: Command) -> dict[str, Any]:
-    args = {a.dest: a for a in command_args(cmd)}
+    args = {a.dest: a for a in call_args(cmd)}
     params = [
         {"name": p, "in": "path", "required": True, "schema": {"type": "string", "minLength": 1}}
         for p in res.params

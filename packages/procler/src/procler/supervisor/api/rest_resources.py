@@ -7,14 +7,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from urllib.parse import parse_qsl
 
-from agentcli.commands import Command, command_args
+from agentcli.commands import Command, call_args
 from agentcli.errors import UsageError
 
 HEALTH_ROUTE = "/health"
 OPENAPI_ROUTE = "/v1/openapi.json"
 MCP_ROUTE = "/mcp"
-# Not over TCP: `serve` would move or close the listener its own request came through.
-NOT_OVER_TCP = frozenset({"serve"})
 
 
 @dataclass(frozen=True)
@@ -65,7 +63,7 @@ RESOURCES = (
 
 def query_argv(cmd: Command, resource: Resource, query: bytes, params: list[str]) -> list[str]:
     """The argv a resource request stands for (the parser then checks every value)."""
-    args = {a.dest: a for a in command_args(cmd)}
+    args = {a.dest: a for a in call_args(cmd)}
     argv = list(cmd.words)
     for key, value in parse_qsl(query.decode("latin-1"), keep_blank_values=True):
         if key not in resource.query:

@@ -19,38 +19,47 @@ from urllib.parse import unquote
 
 from agentcli.errors import AgentError, UsageError
 from agentcli.main import failure
-from agentcli.parser import GLOBAL_ARGS, parse
-from procler.supervisor.api.command_routes import Api, Outcome, Receive, Scope, Send, send_json
+from agentcli.parser import parse
+from procler.supervisor.api.access import Access
+from procler.supervisor.api.command_routes import (
+    Api,
+    Receive,
+    Scope,
+    Send,
+    handler_values,
+    send_body,
+    send_json,
+)
 from procler.supervisor.api.dispatch import Dispatch
-from procler.supervisor.api.http_errors import MethodNotAllowed, RouteNotFound
+from procler.supervisor.api.event_routes import SSE_ROUTE, WS_ROUTE
+from procler.supervisor.api.http_errors import MethodNotAllowed, RouteNotFound, status_of_code
 from procler.supervisor.api.openapi import openapi_document
 from procler.supervisor.api.rest_resources import (
     HEALTH_ROUTE,
     MCP_ROUTE,
-    NOT_OVER_TCP,
     OPENAPI_ROUTE,
     RESOURCES,
     Resource,
     query_argv,
 )
-from procler.supervisor.api.security import ASGIApp
+from procler.supervisor.api.security import TICKET_ROUTE, ASGIApp
 from procler.surfaces.arguments import TOOLS
-from procler.wire import ARGV_ROUTE, COMMANDS_PREFIX
+from procler.wire import ARGV_ROUTE, COMMANDS_PREFIX, reply_bound
 
 log = logging.getLogger("procler.api")
+STREAM_ROUTES = (SSE_ROUTE, WS_ROUTE, TICKET_ROUTE)  # the event stream: the `events` command
 
 
 class RestApi:
     """ASGI app: health, the OpenAPI document, resources, validated commands, MCP (when
     mounted), then the supervisor's own app for anything else."""
 
-    def __init__(self, api: Api, mcp: ASGIApp | None = None) -> None:
+    def __init__(self, api: Api, access: Access, mcp: ASGIApp | None = None) -> None:
         self.api = api
+        self.access = access
         self.dispatch = Dispatch(api)
         self.mcp = mcp
-        self.commands = {
-            name: api.app.command(name) for name in api.handlers if name not in NOT_OVER_TCP
-        }
+        self.commands = {cmd.name: cmd for cmd in access.commands()}
         self._document: dict[str, Any] | None = None
 
     def document(self) -> dict[str, Any]:
@@ -58,15 +67,23 @@ class RestApi:
             self._document = openapi_document(self.api.app, list(self.commands))
         return self._document
 
-    def reads(self, method: str, path: str) -> bool:
-        """Whether a request only reads (a read-only listener lets only those through).
-        MCP requests pass: a read-only listener's MCP server has only read-only tools."""
-        if method in ("GET", "HEAD"):
-            return True
+    def permits(self, scope: Scope) -> bool:
+        """Whether the listener's token may make this request: the command it stands for,
+        as Access decides (a route that is no command: the document routes, and anything
+        a GET finds missing). MCP requests pass: its server lists and runs only the tools
+        Access allows."""
+        path, method = scope["path"], scope.get("method", "GET")
         if path.startswith(COMMANDS_PREFIX):
             cmd = self.commands.get(path[len(COMMANDS_PREFIX) :].replace("/", " "))
-            return cmd is not None and cmd.read_only
-        return self.mcp is not None and path == MCP_ROUTE
+            return cmd is None or self.access.allows(cmd)  # unknown: 404 then
+        if path in STREAM_ROUTES:
+            return self.access.allows(self.api.app.command("events"))
+        found = self.resource(scope)
+        if found is not None:
+            return self.access.allows(self.api.app.command(found[0].command))
+        if self.mcp is not None and path == MCP_ROUTE:
+            return True
+        return method in ("GET", "HEAD") or not self.access.read_only
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         path = scope["path"]
@@ -79,7 +96,7 @@ class RestApi:
         elif path in (HEALTH_ROUTE, OPENAPI_ROUTE):
             await self.fixed(scope, send)
         elif path.startswith(COMMANDS_PREFIX) or self.resource(scope) is not None:
-            await send_json(send, *await self.outcome(scope, receive))
+            await self.answer(scope, receive, send)
         else:
             await self.api(scope, receive, send)
 
@@ -102,16 +119,25 @@ class RestApi:
                 return res, params
         return None
 
-    async def outcome(self, scope: Scope, receive: Receive) -> Outcome:
+    async def answer(self, scope: Scope, receive: Receive, send: Send) -> None:
+        """A command's answer: the supervisor's own, or a child process's passed on as the
+        bytes it wrote, within one of Dispatch's turns until it is sent (the largest page
+        of logs is held once, never parsed and encoded again)."""
         try:
             argv = await self.request(scope, receive)
             cmd, values = parse(self.api.app, argv)
         except AgentError as exc:
-            return failure(exc)
+            await send_json(send, *failure(exc))
+            return
         assert cmd is not None  # argv always names a command
-        for arg in (*GLOBAL_ARGS, *self.api.app.global_args):
-            values.pop(arg.dest, None)
-        return await self.dispatch.run(cmd, values, argv)
+        values = handler_values(self.api.app, cmd, values)
+        if self.dispatch.runs_here(cmd):
+            await send_json(send, *await self.dispatch.run(cmd, values, argv))
+            return
+        async with self.dispatch.slot():
+            reply = await self.dispatch.local(cmd, argv, reply_bound(values))
+            status = status_of_code(reply.error_code, reply.code)
+            await send_body(send, reply.body, status, reply.code)
 
     async def request(self, scope: Scope, receive: Receive) -> list[str]:
         """The argv of a resource or command request; a typed error otherwise."""

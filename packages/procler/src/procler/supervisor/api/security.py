@@ -20,7 +20,6 @@ token (procler.dashboard.sessions).
 
 from __future__ import annotations
 
-import hmac
 import logging
 import secrets
 import time
@@ -35,12 +34,13 @@ from agentcli.http_guard import bearer, bounded_body, check_host, token_matches
 from agentcli.main import answer, failure
 from procler.dashboard.pages import is_page
 from procler.dashboard.pages import serve as serve_page
-from procler.dashboard.sessions import Sessions
+from procler.dashboard.sessions import Sessions, same_secret
 from procler.supervisor.api.command_routes import Receive, Scope, Send, send_json
 from procler.supervisor.api.http_errors import Forbidden, Unauthorized, http_status
 from procler.supervisor.api.json_bytes import encode
+from procler.supervisor.log_lines import clip
 
-log = logging.getLogger("procler.api")
+refused = logging.getLogger("procler.refused")  # log_lines.configure rate-limits it
 
 ASGIApp = Callable[[Scope, Receive, Send], Any]
 TICKET_LIFE = 30.0  # seconds a WebSocket ticket stays valid
@@ -76,20 +76,20 @@ class Tickets:
 
     def take(self, offered: str) -> bool:
         """Whether `offered` is a live ticket; it is spent either way."""
-        match = next((t for t in self.held if hmac.compare_digest(t, offered)), None)
+        match = next((t for t in self.held if same_secret(t, offered)), None)
         if match is None:
             return False
         return self.held.pop(match) > time.monotonic()
 
 
 class SecurityLayer:
-    """See the module docstring. `reads(method, path)` says whether a request only reads
-    (what a read-only listener lets through)."""
+    """See the module docstring. `permits(scope)` says whether the listener's token may
+    make a request (procler.supervisor.api.access decides, for every surface)."""
 
-    def __init__(self, app: ASGIApp, policy: Policy, reads: Callable[[str, str], bool]) -> None:
+    def __init__(self, app: ASGIApp, policy: Policy, permits: Callable[[Scope], bool]) -> None:
         self.app = app
         self.policy = policy
-        self.reads = reads
+        self.permits = permits
         self.hosts = policy.hosts()
         self.origins = policy.origins()
         self.tickets = Tickets()
@@ -108,7 +108,9 @@ class SecurityLayer:
             if scope["type"] == "http":
                 receive = await bounded_body(scope, receive)
         except AgentError as exc:
-            log.warning("refused %s %s: %s", scope.get("method", "WS"), scope["path"], exc.code)
+            refused.warning(  # any client can cause it: clipped, and rate-limited
+                "refused %s %s: %s", scope.get("method", "WS"), clip(scope["path"]), exc.code
+            )
             await self.refuse(scope, send, exc)
             return
         if scope["type"] == "http" and (scope["method"], scope["path"]) == ("POST", TICKET_ROUTE):
@@ -124,10 +126,10 @@ class SecurityLayer:
             return
         if not self.authorized(scope):
             raise Unauthorized("missing or wrong bearer token")
-        reads = self.reads(method, scope["path"]) or scope["path"] == TICKET_ROUTE
-        if self.policy.read_only and not reads:
+        if not self.permits(scope):
             raise Forbidden(
-                f"{method} {scope['path']} changes something; this listener is read-only",
+                f"{method} {scope['path']} changes something or answers secrets; this "
+                "listener is read-only",
                 suggestion="only reads are allowed: serve without --read-only to change things",
             )
 
@@ -176,6 +178,6 @@ class SecurityLayer:
             await send({"type": "websocket.close", "code": 1008})  # the server answers 403
 
 
-def secured(app: ASGIApp, policy: Policy, reads: Callable[[str, str], bool]) -> SecurityLayer:
-    """`app` behind the listener's Host/Origin, token, read-only and body rules."""
-    return SecurityLayer(app, policy, reads)
+def secured(app: ASGIApp, policy: Policy, permits: Callable[[Scope], bool]) -> SecurityLayer:
+    """`app` behind the listener's Host/Origin, token, access and body rules."""
+    return SecurityLayer(app, policy, permits)

@@ -40,7 +40,7 @@ log = logging.getLogger("procler.api")
 TOKEN_FILE = "api-token"
 SETTINGS_FILE = "serve.json"  # the open listener's settings, for the next supervisor
 KEEP_ALIVE = 5  # seconds an idle connection stays open
-MAX_CONNECTIONS = 64  # beyond: 503 at once
+MAX_REQUESTS = 64  # being answered at once; beyond: 503 (head_deadline counts only these)
 SHUTDOWN_GRACE = 3  # seconds requests in flight get when the listener closes
 
 
@@ -141,6 +141,7 @@ class TcpListener:
 
         from agentcli.http_guard import bind_tcp, load_token
         from procler.dashboard.pages import HOME
+        from procler.supervisor.api.access import Access
         from procler.supervisor.api.head_deadline import HeaderDeadline
         from procler.supervisor.api.rest_resources import MCP_ROUTE, OPENAPI_ROUTE
         from procler.supervisor.api.rest_routes import RestApi
@@ -159,17 +160,16 @@ class TcpListener:
             read_only=settings.read_only,
             dashboard=settings.dashboard,
         )
+        access = Access(settings.read_only)
         mcp = None
         if settings.mcp:
             # The SDK takes seconds to import: not on the loop, which keeps answering.
             mcp_http = await asyncio.to_thread(
                 importlib.import_module, "procler.supervisor.api.mcp_http"
             )
-            mcp = await self.stack.enter_async_context(
-                mcp_http.mcp_app(self.api, settings.read_only)
-            )
-        rest = RestApi(self.api, mcp)
-        self.layer = secured(rest, policy, rest.reads)
+            mcp = await self.stack.enter_async_context(mcp_http.mcp_app(self.api, access))
+        rest = RestApi(self.api, access, mcp)
+        self.layer = secured(rest, policy, rest.permits)
         config = uvicorn.Config(
             self.layer,
             http=HeaderDeadline,
@@ -179,7 +179,7 @@ class TcpListener:
             proxy_headers=False,
             server_header=False,
             timeout_keep_alive=KEEP_ALIVE,
-            limit_concurrency=MAX_CONNECTIONS,
+            limit_concurrency=MAX_REQUESTS,
             timeout_graceful_shutdown=SHUTDOWN_GRACE,
         )
         config.load()

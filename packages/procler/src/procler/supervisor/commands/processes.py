@@ -77,7 +77,7 @@ async def restart(ops: Operations, values: Values) -> Any:
 async def stop(ops: Operations, values: Values) -> Any:
     names = chosen(ops, values, "stop")
     every = bool(values.get("all") or values.get("with_dependents"))
-    rows = await ops.stop(names, with_dependents=every)
+    rows = await ops.stop(names, with_dependents=every, kill=bool(values.get("kill")))
     return stop_answer(values, rows, ops.config(), ops.running())
 
 

@@ -1,0 +1,47 @@
+"""Write the generated pages of docs/: docs/reference/TOOL.md (each tool's commands, options,
+answer fields, error codes and exit codes, from its declarations) and docs/config.md (every
+key of `.procler/config.yaml`, from the schema table). `make docs` runs this; tests/docs/
+fails when a committed page differs from what `pages()` gives.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from agentcli.commands import App
+from agentcli.reference import render_reference
+from officecli.office_tools.commands import APP as OFFICE_TOOLS
+from officecli.office_tools.skills import TOOLS as OFFICE_APPS
+from procler.config.reference import json_schema, markdown
+from procler.declarations import APP as PROCLER
+
+ROOT = Path(__file__).resolve().parent.parent
+REFERENCE = "docs/reference"
+CONFIG = "docs/config.md"
+
+
+def tools() -> tuple[App, ...]:
+    """Every tool the repository installs, each with its reference page."""
+    return (PROCLER, *(app for app, _guide in OFFICE_APPS), OFFICE_TOOLS)
+
+
+def pages() -> dict[str, str]:
+    """Each generated page: its path from the repository root -> its text."""
+    generated = {f"{REFERENCE}/{app.name}.md": render_reference(app) for app in tools()}
+    return {**generated, CONFIG: markdown(json_schema())}
+
+
+def main() -> None:
+    folder = ROOT / REFERENCE
+    written = pages()
+    for stale in folder.glob("*.md") if folder.is_dir() else ():
+        if str(stale.relative_to(ROOT)) not in written:
+            stale.unlink()
+    folder.mkdir(parents=True, exist_ok=True)
+    for path, text in written.items():
+        (ROOT / path).write_text(text, "utf-8")
+    print(f"wrote {CONFIG} and {REFERENCE}/ ({', '.join(app.name for app in tools())})")
+
+
+if __name__ == "__main__":
+    main()
