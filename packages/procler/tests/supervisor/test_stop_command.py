@@ -63,3 +63,19 @@ def test_a_stop_command_that_does_not_end_the_run_is_followed_by_stop_signal() -
         assert rt.last_exit is not None and rt.last_exit["signal"] == 15
 
     asyncio.run(scenario())
+
+
+def test_a_kill_runs_no_stop_command() -> None:
+    """`stop --kill` is SIGKILL at once: the stop_command (which could take its whole
+    timeout) is not run."""
+
+    async def scenario() -> None:
+        rt, ctx, _, clock = make(StopCommand("useless"))
+        await rt.start()
+        await rt.stop(kill=True)
+        assert ctx.commands == []
+        assert ctx.signals == [(100, 9)]
+        assert clock.sleeps == []
+        assert rt.status == states.STOPPED
+
+    asyncio.run(scenario())
