@@ -43,6 +43,11 @@ def test_up_and_group_start_leave_autostart_false_alone(
     )
     assert p.ok("why", "tool")["why"].startswith("tool is stopped: autostart: false")
     assert len(p.marked_pids()) == 2
+    ready = p.ok("wait", "--all", "--for", "healthy", "--timeout", "30s")  # as up --wait
+    assert ([r["name"] for r in ready["processes"]], ready["left_alone"]) == (
+        ["db", "api"],
+        ["tool", "debugger"],
+    )
     assert p.ok("group", "start", "tools")["processes"] == []
     assert p.ok("start", "--all")["processes"] != []
     assert statuses(p)["tool"] == "stopped"
@@ -50,6 +55,7 @@ def test_up_and_group_start_leave_autostart_false_alone(
     started = p.ok("start", "tool")
     assert (started["status"], statuses(p)["tool"]) == ("running", "running")
     assert p.ok("status", "tool")["why"] is None
+    assert p.ok("wait", "--all", "--timeout", "30s")["left_alone"] == []  # tool, debugger run
     assert len(p.marked_pids()) == 4
     paragraph = p.ok("config", "explain")["paragraph"]
     assert (

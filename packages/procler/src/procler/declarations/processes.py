@@ -258,10 +258,16 @@ PROCESS_COMMANDS: "tuple[Command, ...]" = (
         read_only=True,
         args=(
             Arg("name", "process name (or use --group / --all)"),
-            Arg("--group", "wait for every member of this group"),
+            Arg(
+                "--group",
+                "wait for every member of this group (those `autostart: false` keeps at rest "
+                "are left out and named in left_alone)",
+            ),
             Arg(
                 "--all",
-                "wait for every process (a finished one-shot counts as healthy)",
+                "wait for every process `up` would start or that was started (a finished "
+                "one-shot counts as healthy; those `autostart: false` keeps at rest are left "
+                "out and named in left_alone)",
                 type="boolean",
             ),
             Arg("--for", "the status to wait for", choices=tuple(WAIT_FOR), default="running"),
@@ -273,7 +279,10 @@ PROCESS_COMMANDS: "tuple[Command, ...]" = (
             "procler wait --all --for healthy",
         ),
         errors=(*GROUP_ERRORS, ProcessNotFound, Timeout, ConditionImpossible),
-        output={"anyOf": [PROCESS, PROCESSES], "description": "adds condition, not_met"},
+        output={
+            "anyOf": [PROCESS, PROCESSES],
+            "description": "adds condition, not_met; --group and --all add left_alone",
+        },
     ),
     Command(
         "up",

@@ -456,6 +456,16 @@ class Operations:
 
     # -- waiting --------------------------------------------------------------------------
 
+    def left_alone(self, names: list[str]) -> list[str]:
+        """Those of names `autostart: false` keeps at rest (nothing asked them to run)."""
+        return [
+            n
+            for n in names
+            if states.left_alone(
+                (rt := self._sup.runtimes[n]).spec.autostart, rt.status, rt.desired
+            )
+        ]
+
     async def wait(
         self, names: list[str], condition: str, timeout: float, *, together: bool = False
     ) -> list[Row]:

@@ -129,9 +129,15 @@ async def wait(ops: Operations, values: Values) -> Any:
             "name a process, or pass --group or --all", suggestion="e.g. `procler wait api`"
         )
     together = bool(values.get("group") or values.get("all"))
+    # a stack's wait is for what `up` leaves running: one autostart: false keeps at rest
+    # would make it impossible, and `up --wait` leaves it out too
+    alone = ops.left_alone(names) if together else []
+    names = [n for n in names if n not in alone]
 
     def shaped(rows: list[Row]) -> dict[str, Any]:
         data: dict[str, Any] = {"condition": condition, "processes": rows}
+        if together:
+            data["left_alone"] = alone
         if values.get("group"):
             return {"group": values["group"], **data}
         if not together:
