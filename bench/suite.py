@@ -25,6 +25,7 @@ SUITE: list[list[str]] = [
     ["recipe_bench.py"],
     ["procler_readiness.py"],
     ["procler_recovery.py"],
+    ["procler_pg_stop.py"],
     ["procler_events.py"],
     ["procler_schedule.py"],
     ["procler_reload.py"],

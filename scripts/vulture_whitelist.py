@@ -120,6 +120,7 @@ action_toggle_wrap
 action_namespace
 action_recipe
 action_scale
+action_send
 action_snippet
 action_answer
 action_cancel

@@ -90,10 +90,14 @@ def test_no_config_runs_the_full_cli(tmp_path: Path) -> None:
 
 
 def test_explicit_config_is_read_as_the_parser_reads_it() -> None:
-    assert explicit_config(["status", "--config", "a.yaml"]) == "a.yaml"
-    assert explicit_config(["--config=b.yaml", "status"]) == "b.yaml"
-    assert explicit_config(["run", "x", "--", "tool", "--config", "c.yaml"]) is None
-    assert explicit_config(["status", "--config"]) is None
+    assert explicit_config(["status", "--config", "a.yaml"]) == ["a.yaml"]
+    assert explicit_config(["--config=b.yaml", "status"]) == ["b.yaml"]
+    assert explicit_config(["--config", "a.yaml", "--config=b.yaml", "status"]) == [
+        "a.yaml",
+        "b.yaml",
+    ]
+    assert explicit_config(["run", "x", "--", "tool", "--config", "c.yaml"]) == []
+    assert explicit_config(["status", "--config"]) == []
 
 
 def test_procler_namespaces_reads_as_up_n(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -34,6 +34,7 @@ ANNOTATIONS = {
     "procler_up": (False, False, True),
     "procler_ci": (False, False, False),
     "procler_why": (True, False, True),
+    "procler_send": (False, False, False),
     "procler_history": (True, False, True),
     "procler_down": (False, True, True),
     "procler_schedule_list": (True, False, True),
@@ -77,6 +78,7 @@ ANNOTATIONS = {
     "procler_export_kubernetes": (False, False, True),
     "procler_import_procfile": (False, False, False),
     "procler_import_compose": (False, False, False),
+    "procler_import_process_compose": (False, False, False),
     "procler_import_procler03": (False, False, False),
     "procler_wait_ready": (True, False, True),
 }

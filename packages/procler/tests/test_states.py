@@ -119,9 +119,32 @@ def test_a_scheduled_run_waits_for_its_next_slot_instead_of_restarting() -> None
         (states.SCHEDULED, "exit code 1", None),
         (states.FAILED, "exit code 1", None),
     ]
+    # stopping: a scheduled run its liveness check ended waits for its next slot too
     assert sorted(s for s in states.ALL if states.SCHEDULED in states.TRANSITIONS[s]) == sorted(
-        [*states.UP, states.STARTING, *states.ARMABLE]
+        [*states.UP, states.STARTING, states.STOPPING, *states.ARMABLE]
     )
+
+
+def test_a_run_its_liveness_check_ended_is_a_failure_for_the_restart_policy() -> None:
+    def decide(policy: str, restarts: int = 0) -> tuple[str, str, float | None]:
+        d = states.after_liveness(
+            stable=False,
+            restarts=restarts,
+            desired=states.DESIRED_RUNNING,
+            policy=policy,
+            max_restarts=2,
+            backoff=(1.0, 8.0),
+        )
+        return d.status, d.reason, d.delay
+
+    assert [decide("on-failure"), decide("always"), decide("no"), decide("always", 2)] == [
+        (states.BACKOFF, "liveness; restart 1/2 in 1s", 1.0),
+        (states.BACKOFF, "liveness; restart 1/2 in 1s", 1.0),
+        (states.FAILED, "liveness", None),
+        (states.FAILED, "liveness; restart limit reached (2)", None),
+    ]
+    # the run is stopped first: stopping leads to each of those
+    assert {states.BACKOFF, states.FAILED} <= states.TRANSITIONS[states.STOPPING]
 
 
 def test_a_persons_actions_are_offered_only_where_they_change_something() -> None:

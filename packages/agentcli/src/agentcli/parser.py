@@ -140,7 +140,8 @@ def parse(app: "App", argv: "Sequence[str]") -> "tuple[Command | None, dict[str,
     tokens = list(argv)
     flags_global = {f: a for a in GLOBAL_ARGS + app.global_args for f in a.flags}
     values: dict[str, Any] = {
-        a.dest: False if a.type == "boolean" else a.default for a in GLOBAL_ARGS + app.global_args
+        a.dest: False if a.type == "boolean" else ([] if a.multiple else a.default)
+        for a in GLOBAL_ARGS + app.global_args
     }
     words: list[str] = []
     while tokens and tokens[0].partition("=")[0] in flags_global:
@@ -155,7 +156,7 @@ def parse(app: "App", argv: "Sequence[str]") -> "tuple[Command | None, dict[str,
                     f"{app.name}: {name} needs a value", suggestion=f"write {name} VALUE"
                 )
             inline = tokens.pop(0)
-        values[garg.dest] = convert(app.name, garg, inline)
+        _store(values, garg, convert(app.name, garg, inline))
     while tokens and not tokens[0].startswith("-"):
         words.append(tokens.pop(0))
     cmd, used, choices = find_command(app, words)

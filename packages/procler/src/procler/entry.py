@@ -40,6 +40,7 @@ ANSWERED = frozenset(
         "dashboard",
         "exec",
         "why",
+        "send",
         "history",
         "ci",
         "scale",
@@ -73,16 +74,18 @@ def names_answered(argv: "list[str]") -> "bool":
     return " ".join(words) in ANSWERED or (bool(words) and words[0] in ANSWERED)
 
 
-def explicit_config(argv: "list[str]") -> "str | None":
-    """--config's value as the parser reads it (options stop at `--`)."""
+def explicit_config(argv: "list[str]") -> "list[str]":
+    """--config's values as the parser reads them (it may be given more than once; options
+    stop at `--`)."""
+    found = []
     for i, tok in enumerate(argv):
         if tok == "--":
             break
-        if tok == "--config":
-            return argv[i + 1] if i + 1 < len(argv) else None
-        if tok.startswith("--config="):
-            return tok[len("--config=") :]
-    return None
+        if tok == "--config" and i + 1 < len(argv):
+            found.append(argv[i + 1])
+        elif tok.startswith("--config="):
+            found.append(tok[len("--config=") :])
+    return found
 
 
 def tables_asked() -> "bool":

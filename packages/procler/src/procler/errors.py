@@ -41,6 +41,20 @@ class ProcessNotFound(UsageError):
         return cls(f"no process named {name!r}", suggestion=suggestion)
 
 
+class StdinClosed(UsageError):
+    """`procler send` to a process whose stdin is not kept open (or that closed it)."""
+
+    code = "STDIN_CLOSED"
+    default_suggestion = "add `stdin: true` to the process in the config, then restart it"
+
+
+class ProcessNotRunning(ConditionNotMet):
+    """A command that needs the process's run (`send`) while it has none."""
+
+    code = "NOT_RUNNING"
+    default_suggestion = "start it first: `procler start NAME`"
+
+
 class GroupNotFound(UsageError):
     code = "GROUP_NOT_FOUND"
     default_suggestion = "run `procler group list` to see the defined groups"

@@ -16,24 +16,36 @@ if TYPE_CHECKING:
 
 CONFIG_DIR = ".procler"
 CONFIG_FILE = "config.yaml"
+LOCAL_FILE = "config.local.yaml"  # personal overrides, merged last when present (not in git)
 SOCKET_NAME = "supervisor.sock"
 LOCK_NAME = "supervisor.lock"  # holds the supervisor's pid
 # sun_path is 108 bytes on Linux; keep a margin for the terminating NUL. A longer path is
 # reached through /proc/self/fd (at_socket).
 MAX_SOCKET_PATH = 100
+# Several config files are written as one text, as PATH is: `a.yaml:b.yaml` (merged in
+# that order). So a config travels as one string (argv, the wire, PROCLER_CONFIG).
+SEPARATOR = os.pathsep
 
 
-def find_config(cwd: "str", explicit: "str | None" = None) -> "str":
-    """The config file: --config, then $PROCLER_CONFIG, then .procler/config.yaml walking up."""
+def find_config(cwd: "str", explicit: "str | list[str] | None" = None) -> "str":
+    """The config files named, as one text (see SEPARATOR): each --config (each may list
+    several), else $PROCLER_CONFIG, else .procler/config.yaml walking up. The first one is
+    the project's; `config_files` adds the project's config.local.yaml."""
+    if isinstance(explicit, list):
+        explicit = SEPARATOR.join(explicit)
     chosen = explicit or os.environ.get("PROCLER_CONFIG")
     if chosen:
-        path = os.path.abspath(os.path.join(cwd, chosen))
-        if not os.path.isfile(path):
-            from procler.errors import ConfigNotFound
+        named = [
+            os.path.abspath(os.path.join(cwd, part)) for part in chosen.split(SEPARATOR) if part
+        ]
+        for path in named:
+            if not os.path.isfile(path):
+                from procler.errors import ConfigNotFound
 
-            raise ConfigNotFound(f"config file not found: {path}")
-        check_access(project_root(path))
-        return path
+                raise ConfigNotFound(f"config file not found: {path}")
+        if named:
+            check_access(project_root(named[0]))  # the project is the first file's
+            return SEPARATOR.join(named)
     here = os.path.abspath(cwd)
     while True:
         candidate = os.path.join(here, CONFIG_DIR, CONFIG_FILE)
@@ -48,9 +60,29 @@ def find_config(cwd: "str", explicit: "str | None" = None) -> "str":
         here = parent
 
 
+def named_files(config: "str") -> "list[str]":
+    """The files a config text names, in order."""
+    return [part for part in config.split(SEPARATOR) if part]
+
+
+def local_config(root: "str") -> "str":
+    return os.path.join(root, CONFIG_DIR, LOCAL_FILE)
+
+
+def config_files(config: "str") -> "list[str]":
+    """Every file of a config, in merge order: those it names, then the project's
+    .procler/config.local.yaml when it exists and is not named already."""
+    files = named_files(config)
+    local = local_config(project_root(config))
+    if os.path.isfile(local) and all(os.path.realpath(f) != os.path.realpath(local) for f in files):
+        files.append(local)
+    return files
+
+
 def project_root(config_path: "str") -> "str":
-    """The directory holding .procler/ (or the config file's directory for a custom path)."""
-    folder = os.path.dirname(os.path.abspath(config_path))
+    """The directory holding .procler/ (or the config file's directory for a custom path);
+    for several files, the first one's."""
+    folder = os.path.dirname(os.path.abspath((named_files(config_path) or [config_path])[0]))
     if os.path.basename(folder) == CONFIG_DIR:
         return os.path.dirname(folder)
     return folder

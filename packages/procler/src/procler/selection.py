@@ -28,6 +28,12 @@ def tagged(config: ProjectConfig, values: dict[str, Any]) -> list[str]:
     return names
 
 
+def autostarted(config: ProjectConfig, names: list[str]) -> list[str]:
+    """The processes a start of many (up, ci, start --all, group start) starts of these:
+    those without `autostart: false` (a dependency of one of them starts all the same)."""
+    return [n for n in names if config.processes[n].autostart]
+
+
 def named(values: dict[str, Any], verb: str, config: ProjectConfig) -> str:
     """The NAME argument of a command that also takes --all; UsageError when absent, whose
     suggestion is the same command on one of the project's processes."""

@@ -6,6 +6,7 @@ stopped --start--> starting --spawned--> running --ready--> healthy <--> unhealt
 running/healthy/unhealthy --stop--> stopping --ended--> stopped
 starting/running/healthy/unhealthy --exit--> exited (success code) | backoff (will restart) | failed
 backoff --retry--> starting ; backoff --stop--> stopped
+a run its liveness check ended: stopping --> backoff | failed (its restart policy decides)
 a scheduled process: stopped/exited/failed --armed--> scheduled --slot--> starting ...;
 its run ends --> scheduled (exited/failed once paused); scheduled --paused--> stopped
 
@@ -51,7 +52,8 @@ TRANSITIONS: dict[str, frozenset[str]] = {
     RUNNING: frozenset({HEALTHY, UNHEALTHY, STOPPING, EXITED, FAILED, BACKOFF, SCHEDULED}),
     HEALTHY: frozenset({UNHEALTHY, STOPPING, EXITED, FAILED, BACKOFF, SCHEDULED}),
     UNHEALTHY: frozenset({HEALTHY, STOPPING, EXITED, FAILED, BACKOFF, SCHEDULED}),
-    STOPPING: frozenset({STOPPED}),
+    # besides stopped: the end of a run its liveness check failed (see after_liveness)
+    STOPPING: frozenset({STOPPED, BACKOFF, FAILED, SCHEDULED}),
     EXITED: frozenset({STARTING, SCHEDULED}),
     FAILED: frozenset({STARTING, SCHEDULED}),
     BACKOFF: frozenset({STARTING, STOPPED}),
@@ -135,6 +137,12 @@ def wait_impossible(condition: str, status: str, desired: str, has_healthcheck: 
     if not has_healthcheck:
         return "it has no health check"
     return None
+
+
+def left_alone(autostart: bool, status: str, desired: str) -> bool:
+    """A process `autostart: false` keeps out of the starts of many, at rest as nothing
+    asked it to run: its status says why it does not run."""
+    return not autostart and status in AT_REST and desired != DESIRED_RUNNING
 
 
 # -- ready: the one definition `up --wait`, `ci` and `wait --group/--all --for healthy` share --
@@ -374,3 +382,38 @@ def after_exit(
     else:
         reason = how
     return AfterExit(exit_status(code, success_codes, will_restart=False), reason, restarts, None)
+
+
+LIVENESS = "liveness"  # last_exit.reason of a run its failed liveness check ended
+
+
+def after_liveness(
+    *,
+    stable: bool,
+    restarts: int,
+    settled: bool = False,
+    quick_crashes: int = 0,
+    desired: str,
+    policy: str,
+    max_restarts: int,
+    backoff: tuple[float, float],
+    scheduled: bool = False,
+) -> AfterExit:
+    """The aftermath of a run the supervisor ended because its liveness check failed
+    `retries` times in a row: a failure, whatever its exit code, so the restart policy
+    (on-failure or always, within its budget and backoff) decides whether it runs again."""
+    return after_exit(
+        LIVENESS,
+        None,
+        failed_start=None,
+        stable=stable,
+        restarts=restarts,
+        settled=settled,
+        quick_crashes=quick_crashes,
+        desired=desired,
+        policy=policy,
+        max_restarts=max_restarts,
+        success_codes=(),
+        backoff=backoff,
+        scheduled=scheduled,
+    )

@@ -83,6 +83,7 @@ def test_paragraph_for_a_three_process_chain(project: Path) -> None:
         "recipes": 0,
         "snippets": 0,
         "health_checks": 2,
+        "liveness_checks": 0,
         "dependencies": 2,
     }
 

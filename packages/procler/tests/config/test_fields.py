@@ -200,6 +200,7 @@ def test_defaults_are_the_models(project: Path) -> None:
     assert config == ProjectConfig(
         root=project,
         config_path=path,
+        config_files=(str(path),),
         processes={"w": ProcessSpec(name="w", command="run", cwd=str(project))},
     )
 

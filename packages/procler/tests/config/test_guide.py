@@ -91,6 +91,7 @@ def test_config_path_found_and_not_found(project: Path) -> None:
         0,
         {
             "config": str(project / ".procler" / "config.yaml"),
+            "files": [str(project / ".procler" / "config.yaml")],
             "exists": False,
             "root": str(project),
         },
@@ -100,7 +101,7 @@ def test_config_path_found_and_not_found(project: Path) -> None:
     code, answer = run_procler(project / "sub", "config", "path")
     assert (code, answer["data"]) == (
         0,
-        {"config": str(path), "exists": True, "root": str(project)},
+        {"config": str(path), "files": [str(path)], "exists": True, "root": str(project)},
     )
 
 

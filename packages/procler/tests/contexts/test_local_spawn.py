@@ -25,10 +25,10 @@ def test_a_lone_start_forks_on_the_loop_and_a_burst_in_threads(
     popen = local._popen
 
     def recorded(
-        argv: list[str], cwd: str, env: Mapping[str, str], run_id: str
+        argv: list[str], cwd: str, env: Mapping[str, str], run_id: str, stdin: bool = False
     ) -> subprocess.Popen[bytes]:
         on_loop.append(threading.current_thread() is threading.main_thread())
-        return popen(argv, cwd, env, run_id)
+        return popen(argv, cwd, env, run_id, stdin)
 
     monkeypatch.setattr(local, "_popen", recorded)
 

@@ -171,7 +171,7 @@ def test_compose_import_then_export_gives_the_same_services(project: Path) -> No
     source = project / "compose.yaml"
     source.write_text(ROUND_TRIP)
     imported = project / "imported.yaml"
-    imported.write_text(new_config(import_compose(ROUND_TRIP, source)))
+    imported.write_text(new_config(import_compose([(source, ROUND_TRIP)])))
     config, findings = check_config(str(imported), {})
     assert findings.as_dicts() == []
     assert config is not None
@@ -199,7 +199,7 @@ def test_a_dependency_on_a_service_left_out_is_dropped_with_a_warning(project: P
     text = (
         "services:\n  app:\n    image: app:1\n    depends_on: [assets]\n  assets:\n    build: .\n"
     )
-    result = import_compose(text, project / "compose.yaml")
+    result = import_compose([(project / "compose.yaml", text)])
     assert result.processes["app"]["depends_on"] == []
     assert [(w.process, w.field, w.at, w.message) for w in result.warnings] == [
         ("assets", "build", "compose.yaml:6:5", "`build` is not imported"),

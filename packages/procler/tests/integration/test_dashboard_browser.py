@@ -21,7 +21,7 @@ from procler_testkit.dashboard import (
     show,
     still,
 )
-from procler_testkit.harness import PY, Project
+from procler_testkit.harness import PY, Project, wait_for
 
 # api becomes healthy 1.5 s after it starts: long enough to be seen running first.
 CONFIG = f"""
@@ -297,5 +297,43 @@ def test_a_cross_origin_request_is_refused(browser: Any, tmp_path: Path) -> None
             )
         assert refused.value.status == 403
         assert project.ok("status", "api")["status"] == "stopped"
+    finally:
+        project.close()
+
+
+# reader keeps its stdin open and writes each line it reads to got.txt; deaf does not.
+STDIN_CONFIG = f"""
+version: 1
+processes:
+  reader:
+    args: [{PY}, -c, "import sys\\nfor line in sys.stdin:\\n    open('got.txt', 'a').write(line)"]
+    stdin: true
+    liveness: {{exec: "true", interval: 0.2s}}
+  deaf:
+    args: [{PY}, -c, "import time; time.sleep(600)"]
+"""
+
+
+def test_the_stdin_box_and_both_checks(browser: Any, tmp_path: Path) -> None:
+    project = Project(tmp_path / "proj", STDIN_CONFIG)
+    try:
+        project.ok("up")
+        login = project.ok("dashboard", "--port", "0")
+        page = browser.new_page()
+        page.set_default_timeout(30_000)
+        page.goto(login["url"])
+        page.goto(login["dashboard"] + "#/process/reader")
+        page.wait_for_selector("#stdin:not([hidden])")
+        page.wait_for_selector("dd[data-fact='liveness'] .status-healthy")
+        assert page.locator("dd[data-fact='health']").inner_text() == "no check"
+        page.fill("#stdin-text", "from the browser")
+        page.locator("#stdin").get_by_role("button", name="send").click()
+        page.wait_for_selector("#stdin-sent:text('sent 17 bytes')")
+        assert page.locator("#stdin-text").input_value() == ""
+        got = project.root / "got.txt"
+        assert wait_for(lambda: got.exists() and got.read_text() == "from the browser\n")
+        page.goto(login["dashboard"] + "#/process/deaf")
+        page.wait_for_selector("#info h2:has-text('deaf') .status-running")
+        assert page.locator("#stdin").is_hidden()  # no stdin: true, no box
     finally:
         project.close()

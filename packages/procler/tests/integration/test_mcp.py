@@ -190,6 +190,8 @@ NOT_DRIVEN = [
     "procler_import_procfile",
     "procler_import_compose",
     "procler_import_procler03",
+    "procler_import_process_compose",
+    "procler_send",  # needs a process with stdin: true: tests/integration/test_send.py
     "procler_scale",  # needs a process with replicas: tests/supervisor/test_replicas.py
     # they need a run id (an interrupted or a running run): tests/supervisor/test_recipe*.py
     "procler_recipe_status",

@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 from procler_testkit.harness import PY, Project
 
 NAMES = ("a", "b", "c", "d")
-KINDS = ("service", "oneshot", "cron")
+KINDS = ("service", "oneshot", "cron", "manual")  # manual: a service with autostart: false
 
 
 @dataclass(frozen=True)
@@ -28,12 +28,14 @@ class Proc:
     variant: int = 0  # a different variant is a changed definition
 
     def yaml(self) -> str:
-        code = "import time; time.sleep(600)" if self.kind == "service" else "pass"
+        code = "import time; time.sleep(600)" if self.kind in ("service", "manual") else "pass"
         body = f"  {self.name}:\n    args: [{PY}, -c, {code!r}, v{self.variant}]\n"
         if self.kind == "oneshot":
             body += '    restart: "no"\n'
         if self.kind == "cron":
             body += '    schedule: "0 0 1 1 *"\n'
+        if self.kind == "manual":
+            body += "    autostart: false\n"
         if self.replicas > 1:
             body += f"    replicas: {self.replicas}\n"
         return body
@@ -77,8 +79,11 @@ def snapshot(p: Project) -> list[tuple[Any, ...]]:
     ]
 
 
-def settled(p: Project) -> list[tuple[Any, ...]]:
-    p.ok("wait", "--all", "--for", "healthy", "--timeout", "30s")
+def settled(p: Project, procs: tuple[Proc, ...]) -> list[tuple[Any, ...]]:
+    code, answer = p.run("wait", "--all", "--for", "healthy", "--timeout", "30s")
+    if code != 0:  # only the autostart: false ones, which up leaves alone, may never be
+        assert answer["error_code"] == "CONDITION_IMPOSSIBLE", answer
+        assert set(answer["data"]["impossible"]) <= {q.name for q in procs if q.kind == "manual"}
     return snapshot(p)
 
 
@@ -95,6 +100,7 @@ def settled(p: Project) -> list[tuple[Any, ...]]:
     )
 )
 @example(((Proc("a", "service", replicas=3),), (Proc("a", "service", replicas=2, variant=1),)))
+@example(((Proc("a", "service"),), (Proc("a", "service"), Proc("b", "manual"))))
 @example(((Proc("a", "oneshot"), Proc("b", "cron")), (Proc("a", "oneshot", variant=1),)))
 @given(edits())
 def test_reload_leaves_the_stack_as_up_of_the_new_config_would(
@@ -110,14 +116,16 @@ def test_reload_leaves_the_stack_as_up_of_the_new_config_would(
         stamp = path.stat().st_mtime + 5  # noticed as changed whatever the clock's grain
         os.utime(path, (stamp, stamp))
         answer = p.ok("reload")
-        reloaded = settled(p)
+        reloaded = settled(p, after)
         added = {n for n in answer["added"]}
         scheduled = {q.name for q in after if q.kind == "cron"}
+        manual = {q.name for q in after if q.kind == "manual"}  # as up leaves them alone
         assert sorted(answer["armed"]) == sorted(added & scheduled), answer
-        assert added - scheduled <= set(answer["started"]), answer
+        assert added - scheduled - manual <= set(answer["started"]), answer
+        assert not added & manual & set(answer["started"]), answer
         p.ok("down")
         p.ok("up", "--wait", "--timeout", "30s")
-        assert reloaded == settled(p), (before, after, answer)
+        assert reloaded == settled(p, after), (before, after, answer)
     finally:
         p.close()
         shutil.rmtree(work, ignore_errors=True)

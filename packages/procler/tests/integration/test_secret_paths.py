@@ -27,7 +27,14 @@ processes:
     args: [{PY}, -c, "import time; time.sleep(600)"]
 """
 # a value for each required argument: the argument under test is the one that is read
-VALUES = {"name": "web", "count": "2", "run_id": "r1", "cmd": "true", "command": "true"}
+VALUES = {
+    "name": "web",
+    "count": "2",
+    "run_id": "r1",
+    "cmd": "true",
+    "command": "true",
+    "text": "a line",
+}
 SKIPPED = {"mcp"}  # speaks the MCP protocol on stdin/stdout, not one answer
 READ_OUTPUTS = {"output"}  # -o of `import --merge` is read before it is written
 

@@ -152,7 +152,7 @@ def wait_for(pred: Any, timeout: float = 10.0) -> bool:
 
 def sentinel_running(root: str) -> bool:
     """Whether the sentinel of the project at root is still alive (it sweeps on its way out)."""
-    wanted = ["procler.supervisor.sentinel", root]
+    wanted = ["procler.supervisor.sentinel", root]  # then its lock's fd, if it was given one
     for entry in os.listdir("/proc"):
         if not entry.isdigit():
             continue
@@ -161,6 +161,6 @@ def sentinel_running(root: str) -> bool:
                 argv = fh.read().decode(errors="replace").split("\0")
         except OSError:
             continue
-        if argv[-3:-1] == wanted or argv[-2:] == wanted:
+        if any(argv[i : i + 2] == wanted for i in range(len(argv) - 1)):
             return True
     return False

@@ -195,3 +195,21 @@ def test_the_details_view_names_a_dependency_down_with_its_path_and_only_then(
         "status  stopped (desired: stopped)",
         "stderr  -",
     ]
+
+
+def test_the_details_view_shows_the_readiness_and_the_liveness_check(utc: float) -> None:
+    liveness = {
+        "status": "unhealthy",
+        "kind": "exec",
+        "checks": 7,
+        "failures": 2,
+        "last_output": "exit 1: ",
+    }
+    why = {k: WHY[k] for k in ("name", "status", "desired", "why", "health")}
+    lines = details({**why, "liveness": liveness, "stderr": []}, {"health": [], "exits": []}, utc)
+    assert lines.splitlines()[2:5] == [
+        "status    stopped (desired: stopped)",
+        "health    unhealthy: http check, 12 checks, 3 failures; last output: "
+        "GET http://127.0.0.1:8000/health: 503",
+        "liveness  unhealthy: exec check, 7 checks, 2 failures; last output: exit 1: ",
+    ]

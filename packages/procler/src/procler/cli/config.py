@@ -61,6 +61,8 @@ def init(values: "dict[str, Any]", command: "Command") -> "dict[str, Any]":
         if path == config or values["force"] or not os.path.exists(path):
             _write_atomic(path, text)
             written.append(path)
+        elif path != config and _ignore_local(path, GITIGNORE):
+            written.append(path)
     answer: dict[str, Any] = {"config": config, "root": cwd, "written": written}
     if skills is not None:
         answer["skills"] = _install_skills(cwd, dry_run=False)
@@ -74,18 +76,39 @@ def _install_skills(root: "str", dry_run: "bool") -> "dict[str, Any]":
     return install_skills({"project": root, "dry_run": dry_run}, "procler", skill_files())
 
 
+def _ignore_local(path: "str", template: "str") -> "bool":
+    """An existing .procler/.gitignore gets the lines of ours it lacks (config.local.yaml
+    came later), appended; True when it did."""
+    with open(path, encoding="utf-8") as handle:
+        text = handle.read()
+    have = {line.strip() for line in text.splitlines()}
+    missing: list[str] = []
+    comment = ""
+    for line in template.splitlines():
+        if line.startswith("#"):
+            comment = line
+        elif line not in have:
+            missing += [comment, line] if comment and comment not in have else [line]
+    if not missing:
+        return False
+    glue = "" if not text or text.endswith("\n") else "\n"
+    _write_atomic(path, text + glue + "\n".join(missing) + "\n")
+    return True
+
+
 def validate(values: "dict[str, Any]", command: "Command") -> "dict[str, Any]":
     from procler.config.load import check_config, invalid
 
     path = config_path(values)
     config, findings = check_config(path)
+    files = {"config": findings.files[0], "config_files": findings.files}
     if findings or config is None:
         # the very error `reload`, `up`... answer for this file (one code, one message)
         error = invalid(findings)
         error.suggestion = "fix each error at the file:line in data.errors, then validate again"
         error.data = {
             "valid": False,
-            "config": path,
+            **files,
             **error.data,
             "warnings": findings.warning_dicts(),
         }
@@ -98,7 +121,7 @@ def validate(values: "dict[str, Any]", command: "Command") -> "dict[str, Any]":
     warnings = findings.warning_dicts()
     return {
         "valid": True,
-        "config": path,
+        **files,
         "root": str(config.root),
         "summary": f"{plural(processes, 'process')}, {plural(groups, 'group')}, "
         "no errors" + (f", {plural(len(warnings), 'warning')}" if warnings else ""),
@@ -118,7 +141,19 @@ def explain(values: "dict[str, Any]", command: "Command") -> "dict[str, Any]":
 def show(values: "dict[str, Any]", command: "Command") -> "dict[str, Any]":
     from procler.config.serialize import config_json
 
-    return config_json(project(values))
+    config = project(values)
+    shown = config_json(config)
+    if values.get("origins"):
+        from procler.config.findings import Findings
+        from procler.config.load import config_tree, read_texts
+        from procler.config.merge import origins
+
+        files = list(config.config_files)
+        findings = Findings(files[0], files)
+        texts = read_texts(config_path(values), findings)
+        tree = None if texts is None else config_tree(texts, findings)
+        shown["origins"] = {} if tree is None else origins(tree)
+    return shown
 
 
 def list_processes(values: "dict[str, Any]", command: "Command") -> "dict[str, Any]":

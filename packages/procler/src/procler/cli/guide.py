@@ -143,13 +143,15 @@ def one_command(app: "App", name: "str") -> "dict[str, Any]":
 
 def config_path(values: "dict[str, Any]", command: "Command") -> "dict[str, Any]":
     from procler.errors import ConfigNotFound
-    from procler.project import find_config, project_root
+    from procler.project import SEPARATOR, config_files, find_config, named_files, project_root
 
     cwd = os.getcwd()
     try:
-        path = find_config(cwd, values.get("config"))
+        found = find_config(cwd, values.get("config"))
     except ConfigNotFound:
-        explicit = values.get("config") or os.environ.get("PROCLER_CONFIG")
-        path = os.path.abspath(explicit) if explicit else os.path.join(cwd, CONFIG_DIR, CONFIG_FILE)
-        return {"config": path, "exists": False, "root": cwd}
-    return {"config": path, "exists": True, "root": project_root(path)}
+        explicit = SEPARATOR.join(values.get("config") or []) or os.environ.get("PROCLER_CONFIG")
+        first = named_files(explicit)[0] if explicit else os.path.join(CONFIG_DIR, CONFIG_FILE)
+        path = os.path.abspath(os.path.join(cwd, first))
+        return {"config": path, "files": [path], "exists": False, "root": cwd}
+    files = config_files(found)
+    return {"config": files[0], "files": files, "exists": True, "root": project_root(found)}

@@ -69,13 +69,10 @@ def export(values: "dict[str, Any]", command: "Command") -> "dict[str, Any]":
     return _answer(values, command.words[1])
 
 
-def _read_input(values: "dict[str, Any]") -> "tuple[Path, str]":
-    from pathlib import Path
-
+def _read_input(path: "Path") -> "tuple[Path, str]":
     from agentcli.files import read_regular_text
     from procler.export.imported import MAX_IMPORT_BYTES
 
-    path = Path(values["path"])
     try:  # a pipe or a device: NotRegularFileError (exit 2), never a read that blocks
         return path, read_regular_text(path, MAX_IMPORT_BYTES, str(path))
     except (OSError, UnicodeDecodeError) as exc:
@@ -91,9 +88,17 @@ def import_file(values: "dict[str, Any]", command: "Command") -> "dict[str, Any]
     from procler.export.write import check_config_output, write_config
 
     output = Path(values.get("output") or os.path.join(CONFIG_DIR, CONFIG_FILE))
-    check_config_output(output, Path(values["path"]), merge=values["merge"])
-    source, text = _read_input(values)
     kind = command.words[1]
+    if kind in ("compose", "process-compose"):
+        from procler.export.imported import with_override
+
+        paths = [*with_override(Path(values["path"])), *map(Path, values.get("override") or [])]
+    else:
+        paths = [Path(values["path"])]
+    for path in paths:
+        check_config_output(output, path, merge=values["merge"])
+    sources = [_read_input(path) for path in paths]
+    source, text = sources[0]
     if kind == "procfile":
         from procler.export.from_procfile import import_procfile
 
@@ -101,7 +106,11 @@ def import_file(values: "dict[str, Any]", command: "Command") -> "dict[str, Any]
     elif kind == "compose":
         from procler.export.from_compose import import_compose
 
-        result = import_compose(text, source)
+        result = import_compose(sources)
+    elif kind == "process-compose":
+        from procler.export.from_process_compose import import_process_compose
+
+        result = import_process_compose(sources)
     else:
         from procler.export.from_procler03 import import_procler03
 
@@ -109,6 +118,7 @@ def import_file(values: "dict[str, Any]", command: "Command") -> "dict[str, Any]
     content, written = write_config(result, output, dry_run=values["dry_run"])
     answer: dict[str, Any] = {
         "source": str(source),
+        "sources": [str(path) for path, _ in sources],
         "config": str(output),
         "processes": list(result.processes),
         "written": written,

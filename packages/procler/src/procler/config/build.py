@@ -38,14 +38,14 @@ from procler.config.substitute import Expansion, SubstitutionError, chain_lookup
 def build_project(
     tree: dict[str, Any],
     root: str,
-    config_path: str,
+    files: list[str],
     findings: Findings,
     environ: Mapping[str, str],
     templates: Templates | None = None,
     scale: Mapping[str, Any] | None = None,
 ) -> ProjectConfig:
-    """`templates`: the typed values to read again per replica (see config.replicas);
-    `scale`: the `procler scale` counts."""
+    """`files`: the config's files, merged in this order; `templates`: the typed values to
+    read again per replica (see config.replicas); `scale`: the `procler scale` counts."""
     expansion = Expansion()
     variables = resolve_vars(tree.get("vars"), findings, environ, expansion)
     lookup = chain_lookup(variables, environ, expansion=expansion)
@@ -79,7 +79,8 @@ def build_project(
     snippets = build_snippets(tree.get("snippets"), builder)
     return ProjectConfig(
         root=Path(root),
-        config_path=Path(config_path),
+        config_path=Path(files[0]),
+        config_files=tuple(files),
         vars=tuple(variables.items()),
         processes=processes,
         groups=groups,

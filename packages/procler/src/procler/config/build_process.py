@@ -22,6 +22,7 @@ from procler.config.model import (
     HttpProbe,
     ProcessSpec,
     RestartPolicy,
+    StopCommand,
     TcpProbe,
     instance_name,
 )
@@ -92,6 +93,8 @@ class ProcessBuilder:
             "ready_log_line",
             "max_memory",
             "schedule",
+            "autostart",
+            "stdin",
         )
         if "command" in given(raw, "command"):
             fields["command"] = self.sub(at("command"), raw["command"])
@@ -116,14 +119,22 @@ class ProcessBuilder:
                     self.findings.warn(
                         child(base, key), f"{key} is read only with replicas", "add replicas: N"
                     )
+        self._stop(base, raw, fields)
         if "restart" in given(raw, "restart"):
             fields["restart"] = self._restart(at("restart"), raw["restart"])
         docker = self._docker(base, raw, fields.get("context", "local"))
         if docker is not None:
             fields["docker"] = docker
-        if "healthcheck" in given(raw, "healthcheck"):
-            ports = fields.get("ports", ())
-            fields["healthcheck"] = self._healthcheck(at("healthcheck"), raw["healthcheck"], ports)
+        if fields.get("stdin") and fields.get("context") == "docker":
+            self.findings.add(
+                at("stdin"),
+                "stdin: true is for local processes (a container's stdin is not kept open)",
+                "remove stdin, or run the process with context: local",
+            )
+        for check in ("healthcheck", "liveness"):  # readiness, liveness
+            if check in given(raw, check):
+                ports = fields.get("ports", ())
+                fields[check] = self._healthcheck(at(check), raw[check], ports)
         daemon = self._daemon(base, raw, fields["cwd"])
         if daemon is not None:
             fields["daemon"] = daemon
@@ -178,6 +189,42 @@ class ProcessBuilder:
             if value is not INVALID:
                 env[key] = self.sub(child(child(base, "env"), key), value)
         return tuple(env.items()), tuple(env_files)
+
+    def _stop(self, base: str, raw: dict[str, Any], fields: dict[str, Any]) -> None:
+        """`stop_command:` (a command, or {command, timeout}); process-compose's
+        `shutdown: {command, timeout, signal}` is read as stop_command and stop_signal
+        (its timeout without a command as stop_timeout)."""
+        at = child(base, "stop_command")
+        written = given(raw, "stop_command").get("stop_command")
+        shutdown = given(raw, "shutdown").get("shutdown")
+        if shutdown is not None and "stop_command" in raw:
+            self.findings.add(
+                child(base, "shutdown"),
+                "stop_command and shutdown both say how the process stops",
+                "keep stop_command (shutdown is process-compose's spelling of it)",
+            )
+        elif shutdown is not None:
+            at = child(base, "shutdown")
+            for key, ours in (("signal", "stop_signal"), ("timeout", "stop_timeout")):
+                if key not in given(shutdown, key) or (key == "timeout" and "command" in shutdown):
+                    continue
+                if ours in raw:
+                    self.findings.add(
+                        child(at, key),
+                        f"shutdown.{key} and {ours} say the same thing",
+                        f"keep {ours}",
+                    )
+                else:
+                    fields[ours] = shutdown[key]
+            if "command" in given(shutdown, "command"):
+                written = given(shutdown, "command", "timeout")
+        if written is None:
+            return
+        if isinstance(written, str):
+            fields["stop_command"] = StopCommand(self.sub(at, written))
+        elif "command" in given(written, "command"):
+            command = self.sub(child(at, "command"), written["command"])
+            fields["stop_command"] = StopCommand(command, given(written, "timeout").get("timeout"))
 
     def _namespaces(self, base: str, raw: dict[str, Any]) -> tuple[str, ...]:
         listed = [n for n in given(raw, "namespace").get("namespace", []) if n is not INVALID]
@@ -326,7 +373,14 @@ class ProcessBuilder:
     def _healthcheck(self, path: str, raw: dict[str, Any], ports: tuple[int, ...]) -> HealthCheck:
         raw = self._seed_probe(path, raw)
         fields = given(
-            raw, "log", "interval", "timeout", "retries", "start_period", "restart_on_unhealthy"
+            raw,
+            "log",
+            "interval",
+            "timeout",
+            "retries",
+            "successes",
+            "start_period",
+            "restart_on_unhealthy",
         )
         kinds = [k for k in ("exec", "http", "tcp", "log") if k in raw]
         kind = kinds[0] if kinds else "exec"

@@ -137,9 +137,36 @@ def _health(spec: ProcessSpec, cfg: ProjectConfig) -> str:
             f"{plural(check.retries, 'failed check')} in a row, one counted per "
             f"{format_duration(check.interval)}{grace}"
         )
+    if check.successes > 1:
+        text += f", and counted passing after {check.successes} passes in a row"
     if check.restart_on_unhealthy:
         text += "; it is restarted if it turns unhealthy"
     return text
+
+
+def _pace(check: HealthCheck) -> str:
+    text = f"checked every {format_duration(check.interval)}"
+    if check.start_period:
+        text += f" after {format_duration(check.start_period)}"
+    if check.successes > 1:
+        text += f", {check.successes} passes in a row to count"
+    return text
+
+
+def _liveness(spec: ProcessSpec, cfg: ProjectConfig) -> str:
+    check = spec.liveness
+    if check is None:
+        return ""
+    what = (
+        f"an output line matches /{check.log}/ within each check"
+        if check.kind == "log"
+        else probe_phrase(check)
+    )
+    return (
+        f"it is alive while {what} ({_pace(check)}); "
+        f"{plural(check.retries, 'failure')} in a row {'end' if check.retries > 1 else 'ends'} "
+        "the run, and its restart policy decides"
+    )
 
 
 def _restart(spec: ProcessSpec, cfg: ProjectConfig) -> str:
@@ -183,11 +210,32 @@ def _restart(spec: ProcessSpec, cfg: ProjectConfig) -> str:
 
 
 def _stop(spec: ProcessSpec, cfg: ProjectConfig) -> str:
+    name = spec.stop_signal if spec.stop_signal.isdigit() else f"SIG{spec.stop_signal}"
+    then = f"{name}, then SIGKILL after {format_duration(spec.stop_timeout)}"
+    stop = spec.stop_command
+    if stop is not None:
+        bound = stop.bound(spec.stop_timeout)
+        return (
+            f"it is stopped by `{stop.command}` (given {format_duration(bound)} to end it), "
+            f"then {then} if it still runs"
+        )
     default = ProcessSpec(name=spec.name)
     if (spec.stop_signal, spec.stop_timeout) == (default.stop_signal, default.stop_timeout):
         return ""
-    name = spec.stop_signal if spec.stop_signal.isdigit() else f"SIG{spec.stop_signal}"
-    return f"it is stopped with {name}, then SIGKILL after {format_duration(spec.stop_timeout)}"
+    return f"it is stopped with {then}"
+
+
+def _autostart(spec: ProcessSpec, cfg: ProjectConfig) -> str:
+    if spec.autostart:
+        return ""
+    return (
+        "it is not started by up, ci or group starts (autostart: false) unless a process "
+        "they start depends on it"
+    )
+
+
+def _input(spec: ProcessSpec, cfg: ProjectConfig) -> str:
+    return "its stdin stays open for `procler send`" if spec.stdin else ""
 
 
 def _ready(spec: ProcessSpec, cfg: ProjectConfig) -> str:
@@ -242,10 +290,13 @@ CLAUSES: tuple[tuple[Callable[[ProcessSpec, ProjectConfig], str], str], ...] = (
     (_where, " "),
     (_waits, " "),
     (_health, "; "),
+    (_liveness, "; "),
     (_ready, "; "),
     (_daemon, "; "),
     (_restart, "; "),
     (_stop, "; "),
+    (_autostart, "; "),
+    (_input, "; "),
     (_memory, "; "),
     (_watch, "; "),
     (_ports, "; "),
@@ -321,6 +372,7 @@ def explain(config: ProjectConfig) -> dict[str, Any]:
             "recipes": len(config.recipes),
             "snippets": len(config.snippets),
             "health_checks": sum(p.healthcheck is not None for p in processes),
+            "liveness_checks": sum(p.liveness is not None for p in processes),
             "dependencies": sum(len(p.depends_on) for p in processes),
         },
     }

@@ -84,6 +84,19 @@ TCP_PROBE = Struct(
 SEED_PROBES = ("test", "http_get", "tcp_socket")
 PROBES = ("exec", "http", "tcp", "log", *SEED_PROBES)
 
+# The timing keys both checks share (docker's spelling; Kubernetes' initial_delay_seconds,
+# period_seconds, timeout_seconds, failure_threshold and success_threshold are start_period,
+# interval, timeout, retries and successes).
+CHECK_TIMING = {
+    "interval": DURATION,
+    "timeout": DURATION,
+    "retries": Int(1),
+    "successes": Int(1, 1000),
+    "start_period": DURATION,
+}
+LIVENESS_PROBES = ("exec", "http", "tcp", "log")
+
+# `healthcheck:` is the readiness check (dependents wait for `healthy`).
 HEALTHCHECK = Struct(
     {
         "exec": Str(sample="pg_isready"),
@@ -93,10 +106,7 @@ HEALTHCHECK = Struct(
         "test": Str(sample="pg_isready"),
         "http_get": Str(sample="http://127.0.0.1:8000/health"),
         "tcp_socket": Str(sample="127.0.0.1:5432"),
-        "interval": DURATION,
-        "timeout": DURATION,
-        "retries": Int(1),
-        "start_period": DURATION,
+        **CHECK_TIMING,
         "restart_on_unhealthy": Bool(),
     },
     exclusive=PROBES,
@@ -113,8 +123,59 @@ HEALTHCHECK = Struct(
         "interval": ("time between two probes", "10s"),
         "timeout": ("a probe not answered within this time fails", "5s"),
         "retries": ("failures in a row that make the process unhealthy", 3),
+        "successes": ("passes in a row that make the process healthy", 1),
         "start_period": ("time after a start during which failures do not count", "0s"),
         "restart_on_unhealthy": ("restart the process when it turns unhealthy", False),
+    },
+)
+
+# `liveness:`: `retries` failures in a row end the run, and its restart policy decides.
+LIVENESS = Struct(
+    {
+        "exec": Str(),
+        "http": HTTP_PROBE,
+        "tcp": TCP_PROBE,
+        "log": Regex(),
+        **CHECK_TIMING,
+    },
+    exclusive=LIVENESS_PROBES,
+    need_one=True,
+    about={
+        "exec": "a shell command run in the process's cwd and environment; exit 0 is alive",
+        "http": "an HTTP request; a status in `expect_status` is alive",
+        "tcp": "a TCP connection; accepted is alive",
+        "log": "a heartbeat: alive when an output line matched this pattern since the "
+        "previous probe",
+        "interval": ("time between two probes", "10s"),
+        "timeout": ("a probe not answered within this time fails", "5s"),
+        "retries": ("failures in a row that end the run (its restart policy decides)", 3),
+        "successes": ("passes in a row that count it alive", 1),
+        "start_period": ("time after a start before the first probe", "0s"),
+    },
+)
+
+# A command that stops the process (pg_ctl stop, nginx -s quit), run where it runs, with its
+# environment and cwd, before stop_signal; `timeout` bounds it and the process's exit after.
+STOP_COMMAND = Either(
+    Str(),
+    Struct(
+        {"command": Str(), "timeout": DURATION},
+        required=("command",),
+        about={
+            "command": "the command that stops the process, run where it runs",
+            "timeout": "the bound on the command and on the process's exit after it "
+            "(default: stop_timeout)",
+        },
+    ),
+)
+# process-compose's spelling, read as stop_command (command, timeout) and stop_signal (signal).
+SHUTDOWN = Struct(
+    {"command": Str(), "timeout": DURATION, "signal": Signal(*SIGNALS)},
+    about={
+        "command": "process-compose's spelling of `stop_command`",
+        "timeout": "process-compose's spelling of the `stop_command` timeout (without a "
+        "command: of `stop_timeout`)",
+        "signal": "process-compose's spelling of `stop_signal`",
     },
 )
 
@@ -231,12 +292,15 @@ PROCESS = Struct(
         "ports": ListOf(PORT),
         "stop_signal": Signal(*SIGNALS),
         "stop_timeout": DURATION,
+        "stop_command": STOP_COMMAND,
+        "shutdown": SHUTDOWN,
         "restart": RESTART,
         "success_exit_codes": ListOf(Int(0, 255)),
         "context": Enum("local", "docker"),
         "docker": DOCKER,
         "container": Str(sample="my-db"),  # Procler 0.3's spelling of docker: {container: NAME}
         "healthcheck": HEALTHCHECK,
+        "liveness": LIVENESS,
         "depends_on": ListOf(DEPENDENCY),
         "ready_log_line": Regex(),
         "max_memory": Size(),
@@ -245,6 +309,8 @@ PROCESS = Struct(
         "port_base": PORT,
         "port_step": Int(1, 65535),
         "namespace": ListOf(Str(sample="backend"), scalar_ok=True),
+        "autostart": Bool(),
+        "stdin": Bool(),
         "daemon_mode": Bool(),
         "daemon_match_pattern": Regex(),
         "daemon_pidfile": Str(sample="run/app.pid"),
@@ -270,12 +336,17 @@ PROCESS = Struct(
         "`wait_for: {condition: port}`, and export",
         "stop_signal": ("the signal that asks it to stop", "TERM"),
         "stop_timeout": ("time between stop_signal and SIGKILL", "10s"),
+        "stop_command": "a command that stops it (pg_ctl stop, nginx -s quit), run in its cwd "
+        "with its environment before stop_signal",
+        "shutdown": "process-compose's spelling of stop_command and stop_signal",
         "restart": ("what follows an exit: a policy, or a mapping with its budget", "on-failure"),
         "success_exit_codes": ("exit codes that count as a success", [0]),
         "context": ("where it runs: on this machine, or in Docker (`docker:`)", "local"),
         "docker": "the container it runs in (with `context: docker`)",
         "container": "Procler 0.3's spelling of `docker: {container: NAME}`",
         "healthcheck": "the probe that tells whether it is healthy (one kind of probe)",
+        "liveness": "the probe that tells whether it is alive: failures end the run, and its "
+        "restart policy decides what follows",
         "depends_on": "processes started (and reaching their condition) before this one; "
         "stopped after it",
         "ready_log_line": "log_ready once an output line matches this pattern",
@@ -287,6 +358,12 @@ PROCESS = Struct(
         "values (and `${PROCLER_REPLICA}` = i)",
         "port_step": ("the distance between two instances' ports", 1),
         "namespace": ("the namespaces it belongs to (namespace start/stop)", ["default"]),
+        "autostart": (
+            "up, start --all and group start start it (false: only when named, or needed "
+            "by one they start)",
+            True,
+        ),
+        "stdin": ("its stdin stays open for `procler send` (else /dev/null)", False),
         "daemon_mode": (
             "the command forks a daemon and exits 0; Procler then follows the daemon",
             False,

@@ -1,7 +1,8 @@
 """The last valid config: a broken config file must not lock the user out of a running stack.
 
 The supervisor goes on running the last config it loaded without errors, and keeps a
-copy of its text in the state directory (mode 0600). While the file is invalid, commands
+copy of its files' text in the state directory (mode 0600; JSON: each file and its text,
+in merge order). While the file is invalid, commands
 work on that config and their answers carry the file's errors as `config_warning`;
 commands answered without a supervisor (list, logs, status from disk) read the copy.
 With no copy, CONFIG_INVALID says what still works.
@@ -9,7 +10,9 @@ With no copy, CONFIG_INVALID says what still works.
 
 from __future__ import annotations
 
+import json
 import os
+from collections.abc import Mapping
 from typing import Any
 
 from procler import project
@@ -18,7 +21,8 @@ from procler.config.load import check_config, invalid
 from procler.config.model import ProjectConfig
 from procler.errors import ConfigInvalid
 
-COPY_NAME = "last-valid-config.yaml"
+COPY_NAME = "last-valid-config.json"
+OLD_COPY_NAME = "last-valid-config.yaml"  # before several files: the one file's text
 STILL_WORKS = (
     "fix the errors at the lines in data.errors (`procler config validate` lists them); "
     "meanwhile `procler logs`, `procler daemon logs` and `procler daemon stop` work, and a "
@@ -30,14 +34,29 @@ def copy_path(root: str) -> str:
     return os.path.join(project.state_dir(root), COPY_NAME)
 
 
-def remember(root: str, text: str) -> None:
-    """Keep text as the last valid config (written whole, then renamed into place)."""
+def remember(root: str, texts: Mapping[str, str]) -> None:
+    """Keep the files' texts as the last valid config (written whole, then renamed)."""
     path = copy_path(root)
     temp = f"{path}.tmp-{os.getpid()}"
     fd = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
     with os.fdopen(fd, "w", encoding="utf-8") as handle:
-        handle.write(text)
+        json.dump({"files": list(texts.items())}, handle)
     os.replace(temp, path)
+
+
+def remembered(config_path: str) -> dict[str, str] | None:
+    """The files' texts kept by remember (None: no copy, or one that cannot be read)."""
+    root = project.project_root(config_path)
+    try:
+        with open(copy_path(root), encoding="utf-8") as handle:
+            return {str(f): str(t) for f, t in json.load(handle)["files"]}
+    except (OSError, ValueError, KeyError, TypeError):
+        pass
+    try:  # a copy kept before configs had several files: the first file's text
+        with open(os.path.join(project.state_dir(root), OLD_COPY_NAME), encoding="utf-8") as old:
+            return {os.path.abspath(project.named_files(config_path)[0]): old.read()}
+    except OSError:
+        return None
 
 
 def warning(findings: Findings) -> dict[str, Any]:
@@ -70,12 +89,10 @@ def load(config_path: str) -> tuple[ProjectConfig, dict[str, Any] | None]:
     config, findings = check_config(config_path)
     if not findings and config is not None:
         return config, None
-    try:
-        with open(copy_path(project.project_root(config_path)), encoding="utf-8") as handle:
-            text = handle.read()
-    except OSError:
-        raise still_invalid(findings) from None
-    last, problems = check_config(config_path, text=text)
+    texts = remembered(config_path)
+    if texts is None:
+        raise still_invalid(findings)
+    last, problems = check_config(config_path, texts=texts)
     if problems or last is None:
         raise still_invalid(findings)
     return last, warning(findings)

@@ -44,7 +44,8 @@ class TcpProbe:
 
 @dataclass(frozen=True)
 class HealthCheck:
-    """Exactly one of exec/http/tcp/log is set (`kind` says which)."""
+    """Exactly one of exec/http/tcp/log is set (`kind` says which). The readiness check
+    (`healthcheck:`) and the liveness check (`liveness:`) are both of this shape."""
 
     kind: Literal["exec", "http", "tcp", "log"]
     exec: str | None = None
@@ -55,7 +56,21 @@ class HealthCheck:
     timeout: float = 5.0
     retries: int = 3
     start_period: float = 0.0
-    restart_on_unhealthy: bool = False
+    successes: int = 1  # passes in a row that make it healthy (Kubernetes' success_threshold)
+    restart_on_unhealthy: bool = False  # readiness only
+
+
+@dataclass(frozen=True)
+class StopCommand:
+    """`stop_command:` run (where the process runs, with its environment and cwd) before
+    stop_signal; `timeout` bounds the command and the process's exit after it."""
+
+    command: str
+    timeout: float | None = None  # None: the process's stop_timeout
+
+    def bound(self, stop_timeout: float) -> float:
+        """Seconds the command and the end it brings are given."""
+        return stop_timeout if self.timeout is None else self.timeout
 
 
 @dataclass(frozen=True)
@@ -144,11 +159,13 @@ class ProcessSpec:
     ports: tuple[int, ...] = ()
     stop_signal: str = "TERM"
     stop_timeout: float = 10.0
+    stop_command: StopCommand | None = None
     restart: RestartPolicy = field(default_factory=RestartPolicy)
     success_exit_codes: tuple[int, ...] = (0,)
     context: Literal["local", "docker"] = "local"
     docker: DockerSpec | None = None
-    healthcheck: HealthCheck | None = None
+    healthcheck: HealthCheck | None = None  # readiness: what `healthy` means
+    liveness: HealthCheck | None = None  # failing `retries` times in a row ends the run
     depends_on: tuple[Dependency, ...] = ()
     ready_log_line: str | None = None  # a regex on the output: log_ready once a line matches
     max_memory: int | None = None  # bytes of the process tree's RSS; above it: restart
@@ -161,6 +178,10 @@ class ProcessSpec:
     replica_of: str | None = None
     replica: int | None = None
     namespaces: tuple[str, ...] = ("default",)
+    # false: `up`, `ci`, `start --all` and `group start` leave it alone unless a process
+    # they start depends on it; `start NAME` and naming its namespace start it
+    autostart: bool = True
+    stdin: bool = False  # its stdin is a pipe kept open (`procler send`), not /dev/null
     export_image: str | None = None  # `export: {image: ...}`: the image `procler export` names
     watch: WatchSpec | None = None
     source: Source = "config"
@@ -292,7 +313,8 @@ class EventSettings:
 @dataclass(frozen=True)
 class ProjectConfig:
     root: Path
-    config_path: Path
+    config_path: Path  # the first file: the project's
+    config_files: tuple[str, ...] = ()  # every file merged, in order (config_path first)
     vars: tuple[tuple[str, str], ...] = ()
     processes: dict[str, ProcessSpec] = field(default_factory=dict)
     groups: dict[str, Group] = field(default_factory=dict)

@@ -91,7 +91,7 @@ def instance_raw(
         try:
             text = substitute(node.text, lookup)
         except SubstitutionError as exc:
-            findings.at(node.line, node.column, path, exc.message, exc.suggestion)
+            findings.on(node, path, exc.message, exc.suggestion)
             continue
         value = spec.check(replace(node, text=text), path, findings)
         _put(out, path[len(prefix) + 1 :], value)
@@ -110,9 +110,8 @@ def unused_templates(name: str, templates: Templates, findings: Findings) -> Non
     prefix = child("processes", name) + "."
     for path, (_spec, node) in templates.items():
         if path.startswith(prefix):
-            findings.at(
-                node.line,
-                node.column,
+            findings.on(
+                node,
                 path,
                 f"{REPLICA_VAR} and {PORT_VAR} are defined only in a process with replicas",
                 f"add replicas: N (and port_base for {PORT_VAR}) to {name}, or remove the reference",

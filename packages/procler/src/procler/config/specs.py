@@ -90,11 +90,11 @@ class Spec:
         return "VALUE"
 
     def check(self, node: YNode, path: str, findings: Findings) -> Any:
-        findings.mark(path, node.line, node.column)
+        findings.mark(path, node)
         try:
             return self.convert(node, path, findings)
         except Invalid as bad:
-            findings.at(node.line, node.column, path, bad.message, bad.suggestion)
+            findings.on(node, path, bad.message, bad.suggestion)
             return INVALID
 
     def convert(self, node: YNode, path: str, findings: Findings) -> Any:
@@ -306,9 +306,8 @@ def _unique_pairs(node: YNode, path: str, findings: Findings) -> list[tuple[str,
     first: dict[str, YNode] = {}
     for key, value in node.pairs:
         if key.kind != "scalar":
-            findings.at(
-                key.line,
-                key.column,
+            findings.on(
+                key,
                 path,
                 "a key must be plain text",
                 "write the key as a name, not a list or a mapping",
@@ -316,9 +315,8 @@ def _unique_pairs(node: YNode, path: str, findings: Findings) -> list[tuple[str,
             continue
         if key.text in first:
             was = first[key.text]
-            findings.at(
-                key.line,
-                key.column,
+            findings.on(
+                key,
                 child(path, key.text),
                 f"duplicate key {key.text!r} (first defined at line {was.line})",
                 "keep one definition under each name; rename or merge the other",
@@ -353,9 +351,7 @@ class MapOf(Spec):
         for key, key_node, value in _unique_pairs(node, path, findings):
             sub = child(path, key)
             if self.key_pattern and not self.key_pattern.fullmatch(key):
-                findings.at(
-                    key_node.line, key_node.column, sub, f"invalid name {key!r}", self.key_hint
-                )
+                findings.on(key_node, sub, f"invalid name {key!r}", self.key_hint)
                 continue
             out[key] = self.each.check(value, sub, findings)
         return out
@@ -399,29 +395,25 @@ class Struct(Spec):
             sub = child(path, key)
             spec = self.fields.get(key)
             if spec is None:
-                findings.at(key_node.line, key_node.column, sub, *self._unknown(key))
+                findings.on(key_node, sub, *self._unknown(key))
                 continue
             out[key] = spec.check(value, sub, findings)
         for key in self.required:
             if key not in out:
                 example = shown(key, self.fields[key].example())
-                findings.at(
-                    node.line, node.column, path, f"missing required key {key!r}", f"add {example}"
-                )
+                findings.on(node, path, f"missing required key {key!r}", f"add {example}")
         chosen = [k for k in self.exclusive if k in out]
         if len(chosen) > 1:
-            findings.at(
-                node.line,
-                node.column,
+            findings.on(
+                node,
                 path,
                 f"{' and '.join(chosen)} exclude each other",
                 f"keep only one of {', '.join(self.exclusive)}",
             )
         elif self.need_one and not chosen:
             first = self.exclusive[0]
-            findings.at(
-                node.line,
-                node.column,
+            findings.on(
+                node,
                 path,
                 f"needs one of {', '.join(self.exclusive)}",
                 f"add one of {', '.join(self.exclusive)}, e.g. "

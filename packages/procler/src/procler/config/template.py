@@ -35,4 +35,6 @@ processes:
 GITIGNORE = """\
 # Procler's runtime state (logs, database, socket, runtime definitions)
 state/
+# Personal overrides, merged over config.yaml (and any --config) when present
+config.local.yaml
 """

@@ -64,4 +64,4 @@ def substitute_typed(
         try:
             node.text = substitute(node.text, look)
         except SubstitutionError as exc:
-            findings.at(node.line, node.column, path, exc.message, exc.suggestion)
+            findings.on(node, path, exc.message, exc.suggestion)

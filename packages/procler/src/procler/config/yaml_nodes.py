@@ -36,6 +36,7 @@ class YNode:
     plain: bool = True  # scalars: unquoted (so YAML implicit typing applied)
     pairs: list[tuple[YNode, YNode]] = field(default_factory=list)  # maps, in file order
     items: list[YNode] = field(default_factory=list)  # sequences
+    file: str = ""  # the file it was written in (a config may merge several)
 
     @property
     def is_null(self) -> bool:
@@ -50,13 +51,17 @@ class YNode:
         return "an empty value" if self.is_null else f"the value {self.text!r}"
 
 
-def parse_yaml(text: str, findings: Findings) -> YNode | None:
-    """The document's root node; None (with a finding) when it cannot be parsed."""
+def parse_yaml(
+    text: str, findings: Findings, file: str = "", empty_ok: bool = False
+) -> YNode | None:
+    """The document's root node (each node knowing `file`); None (with a finding in that
+    file) when it cannot be parsed, or is empty (without a finding when `empty_ok`: an
+    override file may hold nothing)."""
     from ruamel.yaml import YAML
     from ruamel.yaml.error import MarkedYAMLError, ReusedAnchorWarning, YAMLError
     from ruamel.yaml.reader import ReaderError
 
-    if not _supported_version(text, findings):
+    if not _supported_version(text, findings, file):
         return None
     yaml = YAML(typ="rt", pure=True)
     yaml.Composer = _budgeted_composer()
@@ -67,13 +72,13 @@ def parse_yaml(text: str, findings: Findings) -> YNode | None:
             warnings.simplefilter("ignore", ReusedAnchorWarning)
             root = yaml.compose(text)
     except _TooLarge as exc:
-        findings.at(exc.line, exc.column, "", exc.message, exc.suggestion)
+        findings.at(exc.line, exc.column, "", exc.message, exc.suggestion, file)
         return None
     except MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         line, column = (mark.line + 1, mark.column + 1) if mark is not None else (1, 1)
         what = " ".join(p for p in (exc.context, exc.problem) if p)
-        findings.at(line, column, "", f"YAML syntax error: {what}", _syntax_hint(what))
+        findings.at(line, column, "", f"YAML syntax error: {what}", _syntax_hint(what), file)
         return None
     except ReaderError as exc:  # a character YAML does not allow (NUL, most controls)
         line, column = position(text, exc.position)
@@ -84,18 +89,21 @@ def parse_yaml(text: str, findings: Findings) -> YNode | None:
             "",
             f"YAML error: the character U+{char:04X} is not allowed in YAML",
             "remove it, or write it as an escape inside a double-quoted string",
+            file,
         )
         return None
     except YAMLError as exc:
-        findings.at(1, 1, "", f"YAML error: {exc}", "fix the YAML syntax")
+        findings.at(1, 1, "", f"YAML error: {exc}", "fix the YAML syntax", file)
+        return None
+    if root is None and empty_ok:
         return None
     if root is None:
         findings.at(
-            1, 1, "", "the config file is empty", "start from `procler config init --force`"
+            1, 1, "", "the config file is empty", "start from `procler config init --force`", file
         )
         return None
     try:
-        return _convert(root, set())
+        return _convert(root, set(), file)
     except _RecursiveAlias as exc:
         findings.at(
             exc.line,
@@ -103,6 +111,7 @@ def parse_yaml(text: str, findings: Findings) -> YNode | None:
             "",
             "an alias refers to its own anchor",
             "an anchor cannot contain its own alias: copy the values instead",
+            file,
         )
         return None
 
@@ -113,7 +122,7 @@ def position(text: str, offset: int) -> tuple[int, int]:
     return text.count("\n", 0, offset) + 1, offset - line_start + 1
 
 
-def _supported_version(text: str, findings: Findings) -> bool:
+def _supported_version(text: str, findings: Findings, file: str) -> bool:
     """False (with a finding) for a `%YAML` directive other than 1.1 or 1.2."""
     for match in _DIRECTIVE.finditer(text):
         if match.group(1) not in ("1.1", "1.2"):
@@ -124,6 +133,7 @@ def _supported_version(text: str, findings: Findings) -> bool:
                 "",
                 f"unsupported YAML version {match.group(1)!r} in the %YAML directive",
                 "remove the %YAML line (Procler reads YAML 1.2) or write %YAML 1.2",
+                file,
             )
             return False
     return True
@@ -202,21 +212,24 @@ class _RecursiveAlias(Exception):
         self.column = column
 
 
-def _convert(node: Any, active: set[int]) -> YNode:
+def _convert(node: Any, active: set[int], file: str) -> YNode:
     line, column = node.start_mark.line + 1, node.start_mark.column + 1
     if id(node) in active:
         raise _RecursiveAlias(line, column)
     kind = type(node).__name__
     if kind == "ScalarNode":
-        return YNode("scalar", line, column, str(node.tag), str(node.value), node.style is None)
+        return YNode(
+            "scalar", line, column, str(node.tag), str(node.value), node.style is None, file=file
+        )
     active.add(id(node))
     try:
         if kind == "SequenceNode":
-            return YNode("seq", line, column, items=[_convert(n, active) for n in node.value])
-        pairs = [(_convert(k, active), _convert(v, active)) for k, v in node.value]
+            items = [_convert(n, active, file) for n in node.value]
+            return YNode("seq", line, column, items=items, file=file)
+        pairs = [(_convert(k, active, file), _convert(v, active, file)) for k, v in node.value]
     finally:
         active.discard(id(node))
-    return YNode("map", line, column, pairs=_merge(pairs))
+    return YNode("map", line, column, pairs=_merge(pairs), file=file)
 
 
 def _merge(pairs: list[tuple[YNode, YNode]]) -> list[tuple[YNode, YNode]]:

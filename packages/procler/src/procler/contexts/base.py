@@ -78,6 +78,13 @@ class RunningProcess(abc.ABC):
         `stat` is the main process's procfs.ProcStat when the caller already read it.
         """
 
+    async def send(self, data: bytes, timeout: float) -> int:
+        """Write data to the run's stdin (a pipe kept open with `stdin: true`), within
+        timeout; the bytes written. A context without one: STDIN_CLOSED."""
+        from procler.errors import StdinClosed
+
+        raise StdinClosed("this run's stdin is not kept open")
+
     def stop_reading(self) -> None:  # noqa: B027 - a hook: most runs hold nothing to release
         """The run ended but its output did not within the drain bound (something it left
         holds the stream): release what reads it, so no reader or socket outlives the run."""

@@ -78,6 +78,9 @@ class LocalProcess(RunningProcess):
         self._on_reaped = on_reaped
         loop = asyncio.get_running_loop()
         self._exited: asyncio.Future[ExitInfo] = loop.create_future()
+        self._sending = asyncio.Lock()  # one `send` at a time: their bytes never interleave
+        if popen.stdin is not None:
+            os.set_blocking(popen.stdin.fileno(), False)
         self._pidfd = os.pidfd_open(popen.pid)
         loop.add_reader(self._pidfd, self._on_exit)
 
@@ -88,6 +91,8 @@ class LocalProcess(RunningProcess):
         loop = asyncio.get_running_loop()
         loop.remove_reader(self._pidfd)
         os.close(self._pidfd)
+        if self.popen.stdin is not None:
+            self.popen.stdin.close()  # nobody reads it any more
         self._on_reaped(self.popen.pid)
         if not self._exited.done():
             self._exited.set_result(ExitInfo(rc, None) if rc >= 0 else ExitInfo(None, -rc))
@@ -98,6 +103,45 @@ class LocalProcess(RunningProcess):
 
     async def wait(self) -> ExitInfo:
         return await asyncio.shield(self._exited)
+
+    async def send(self, data: bytes, timeout: float) -> int:
+        """Write data to the pipe on the run's stdin, woken when it has room, within
+        timeout (TIMEOUT, saying how much was written, when the process does not read)."""
+        from procler.errors import StdinClosed, Timeout
+
+        pipe = self.popen.stdin
+        if pipe is None or pipe.closed:
+            raise StdinClosed("its run has ended" if pipe is not None else "stdin is not kept open")
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + timeout
+        written = 0
+        async with self._sending:
+            while written < len(data):
+                try:
+                    written += os.write(pipe.fileno(), data[written:])
+                    continue
+                except BlockingIOError:
+                    pass
+                except (BrokenPipeError, ValueError):  # read end closed, or pipe closed
+                    raise StdinClosed(
+                        f"the process closed its stdin after {written} byte(s) of {len(data)}",
+                        suggestion="restart it to get a new stdin",
+                        data={"bytes": written},
+                    ) from None
+                room: asyncio.Future[None] = loop.create_future()
+                loop.add_writer(pipe.fileno(), _ended, room)
+                try:
+                    await asyncio.wait_for(room, max(0.0, deadline - loop.time()))
+                except TimeoutError:
+                    raise Timeout(
+                        f"wrote {written} of {len(data)} byte(s) in {timeout:g}s: the process "
+                        "is not reading its stdin",
+                        suggestion="see what it waits for: `procler logs NAME`",
+                        data={"bytes": written},
+                    ) from None
+                finally:
+                    loop.remove_writer(pipe.fileno())
+        return written
 
     async def output(self) -> AsyncIterator[OutputLine | OutputBatch]:
         # unbounded for put_nowait; each PipeReader stops reading at its QUEUE_BOUND
@@ -129,13 +173,13 @@ SPAWN_THREADS = 8  # forks in parallel: each waits for its exec with the GIL rel
 
 
 def _popen(
-    argv: list[str], cwd: str, env: Mapping[str, str], run_id: str
+    argv: list[str], cwd: str, env: Mapping[str, str], run_id: str, stdin: bool = False
 ) -> subprocess.Popen[bytes]:
     return subprocess.Popen(
         argv,
         cwd=cwd,
         env={**env, RUN_ID_KEY: run_id},
-        stdin=subprocess.DEVNULL,
+        stdin=subprocess.PIPE if stdin else subprocess.DEVNULL,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         start_new_session=True,
@@ -189,14 +233,17 @@ class LocalContext(ExecutionContext):
     def _next_turn(self) -> None:
         self._forked_inline = False
 
-    def spawn(self, argv: list[str], cwd: str, env: Mapping[str, str], run_id: str) -> LocalProcess:
-        """Fork and exec in a new session with piped output (synchronous, registered)."""
-        popen = _popen(argv, cwd, env, run_id)
+    def spawn(
+        self, argv: list[str], cwd: str, env: Mapping[str, str], run_id: str, stdin: bool = False
+    ) -> LocalProcess:
+        """Fork and exec in a new session with piped output (synchronous, registered);
+        with `stdin`, its stdin is a pipe kept open (else /dev/null)."""
+        popen = _popen(argv, cwd, env, run_id, stdin)
         self.children.add(popen.pid)
         return LocalProcess(popen, run_id, self.children.discard)
 
     async def spawn_soon(
-        self, argv: list[str], cwd: str, env: Mapping[str, str], run_id: str
+        self, argv: list[str], cwd: str, env: Mapping[str, str], run_id: str, stdin: bool = False
     ) -> LocalProcess:
         """spawn, with the fork and exec in a worker thread: the parent waits there for the
         exec, so a burst of starts (up of 1,000 processes) neither holds the loop (every
@@ -210,13 +257,13 @@ class LocalContext(ExecutionContext):
         if not self.spawning and not self._forked_inline:
             self._forked_inline = True
             asyncio.get_running_loop().call_soon(self._next_turn)
-            return self.spawn(argv, cwd, env, run_id)
+            return self.spawn(argv, cwd, env, run_id, stdin)
         if self._spawner is None:
             self._spawner = ThreadPoolExecutor(SPAWN_THREADS, thread_name_prefix="spawn")
         self.spawning += 1
         try:
             forked = asyncio.get_running_loop().run_in_executor(
-                self._spawner, _popen, argv, cwd, env, run_id
+                self._spawner, _popen, argv, cwd, env, run_id, stdin
             )
             try:
                 popen = await asyncio.shield(forked)
@@ -234,7 +281,7 @@ class LocalContext(ExecutionContext):
         run_id = f"{spec.name}.{run}.{os.urandom(6).hex()}"
         self.run_ids[spec.name] = run_id
         try:
-            return await self.spawn_soon(spec.argv(), spec.cwd, env, run_id)
+            return await self.spawn_soon(spec.argv(), spec.cwd, env, run_id, spec.stdin)
         except FileNotFoundError as exc:
             raise StartFailed(
                 f"{spec.name}: cannot start: {exc.strerror}: {exc.filename}",

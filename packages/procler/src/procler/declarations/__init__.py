@@ -28,8 +28,12 @@ from procler.declarations.tui import TUI_COMMANDS
 GLOBAL_ARGS = (
     Arg(
         "--config",
-        "config file (default: .procler/config.yaml found walking up; or $PROCLER_CONFIG)",
+        "config file; given again, each file is merged over the ones before it (mappings "
+        "merge, scalars and lists replace); default: $PROCLER_CONFIG (files separated by "
+        "':'), else .procler/config.yaml found walking up; .procler/config.local.yaml is "
+        "merged last when it exists",
         type="path",
+        multiple=True,
     ),
 )
 COMMANDS = (

@@ -94,6 +94,11 @@ CONFIG_COMMANDS: "tuple[Command, ...]" = (
             "properties": {
                 "valid": {"type": "boolean"},
                 "config": {"type": "string"},
+                "config_files": {
+                    "type": "array",
+                    "items": {"type": "string"},
+                    "description": "every file merged, in order",
+                },
                 "summary": {"type": "string"},
                 "errors": {"type": "array", "items": FINDING},
                 "warnings": {
@@ -134,15 +139,25 @@ CONFIG_COMMANDS: "tuple[Command, ...]" = (
     ),
     Command(
         "config show",
-        "the resolved config as JSON: variables substituted, defaults filled, paths absolute",
+        "the resolved config as JSON: variables substituted, defaults filled, paths absolute; "
+        "--origins: which file and line each value written came from",
         HANDLERS + "show",
+        args=(
+            Arg(
+                "--origins",
+                "add origins: each value's YAML path -> the file, line and column it came "
+                "from (the files merged: --config given again, config.local.yaml)",
+                type="boolean",
+            ),
+        ),
         read_only=True,
         secret=True,  # env values and vars
-        examples=("procler config show",),
+        examples=("procler config show", "procler config show --origins"),
         errors=(ConfigNotFound, PermissionDenied, ConfigInvalid),
         output={
             "type": "object",
-            "description": "root, config_path, vars, processes, groups, logs",
+            "description": "root, config_path, config_files (every file merged, in order), "
+            "vars, processes, groups, logs; origins with --origins",
         },
     ),
     Command(
@@ -290,6 +305,11 @@ CONFIG_COMMANDS: "tuple[Command, ...]" = (
             "type": "object",
             "properties": {
                 "config": {"type": "string"},
+                "files": {
+                    "type": "array",
+                    "items": {"type": "string"},
+                    "description": "every file merged, in order (config.local.yaml last)",
+                },
                 "exists": {"type": "boolean"},
                 "root": {"type": "string"},
             },

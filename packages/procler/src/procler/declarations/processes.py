@@ -27,8 +27,10 @@ from procler.errors import (
     PermissionDenied,
     PortInUse,
     ProcessNotFound,
+    ProcessNotRunning,
     StartFailed,
     StateDirUnwritable,
+    StdinClosed,
     SupervisorUnavailable,
     Timeout,
 )
@@ -76,12 +78,15 @@ PROCESS = {
     "description": "one process: name, status, context, pid (the program's; shell: true when "
     "a shell runs it), started_at, uptime_seconds, run, restarts, exit_code, last_exit, desired, "
     "dependency_down, dependency_path and why (a dependency died or was stopped, directly or "
-    "further down the chain: the root cause, and the path to it), source, tags, namespaces, "
+    "further down the chain: the root cause, and the path to it; or why an autostart: false "
+    "process does not run), source, tags, namespaces, "
     "ports (as the config lists them), "
     "replica_of (an instance of a process with replicas: that process), memory_rss_bytes, "
     "cpu_percent, linux_state (local) or docker (docker) (pid, memory, CPU and linux_state from "
-    "a /proc sample at most 1 s old, new at each transition), health (with a healthcheck), "
-    "log_ready (with a ready_log_line), watch (with watch:: state armed|disarmed|suspended, "
+    "a /proc sample at most 1 s old, new at each transition), health (the readiness check's "
+    "verdict, with a healthcheck), liveness (the liveness check's, with liveness:), "
+    "log_ready (with a ready_log_line), stdin: true (with stdin: true: `send` writes to it), "
+    "watch (with watch:: state armed|disarmed|suspended, "
     "triggers, last_trigger, suspended_by), previous_run (after the supervisor was killed: its "
     "run from the dead supervisor, still ending: pids, since, stop_signal, stop_timeout; no run "
     "starts before it ended); config_reloaded when this command took up a changed config",
@@ -352,10 +357,32 @@ PROCESS_COMMANDS: "tuple[Command, ...]" = (
         },
     ),
     Command(
+        "send",
+        "write a line of text to a process's stdin (it needs `stdin: true`): for a program "
+        "that stops to ask (Press y to continue, Select a project:)",
+        FORWARD,
+        args=(
+            Arg("name", "process name", required=True),
+            Arg("text", "what to write (UTF-8; a newline is added)", required=True),
+            Arg("--no-newline", "write the text alone, without a newline", type="boolean"),
+        ),
+        idempotent=False,
+        examples=('procler send devserver "y"', "procler send repl 'print(1)' --no-newline"),
+        errors=(*SUPERVISED, ProcessNotFound, StdinClosed, ProcessNotRunning, Timeout),
+        output={
+            "type": "object",
+            "properties": {
+                "name": {"type": "string"},
+                "bytes": {"type": "integer", "description": "bytes written to its stdin"},
+                "run": {"type": "integer", "description": "the run they went to"},
+            },
+        },
+    ),
+    Command(
         "why",
         "why a process is or is not running: desired state, each dependency and whether it "
         "holds, the dependency down at the root of its chain, last exit and stderr, restart "
-        "budget, what it waits for",
+        "budget, what it waits for, the verdicts of its readiness (health) and liveness checks",
         FORWARD,
         read_only=True,
         args=(Arg("name", "process name", required=True),),
@@ -375,6 +402,8 @@ PROCESS_COMMANDS: "tuple[Command, ...]" = (
                 "last_exit": {"type": ["object", "null"]},
                 "stderr": {"type": "array"},
                 "restart_budget": {"type": "object"},
+                "health": {"type": "object"},
+                "liveness": {"type": "object"},
             },
         },
     ),

@@ -1,4 +1,4 @@
-"""`procler export compose|systemd|kubernetes` and `procler import procfile|compose|procler03`:
+"""`procler export compose|systemd|kubernetes` and `procler import procfile|compose|process-compose|procler03`:
 the stack handed to another engine, or brought in from one. Their declarations; the
 handlers run in the CLI process (procler.cli.stack_files)."""
 
@@ -65,6 +65,12 @@ IMPORT_OUTPUT = {
     "type": "object",
     "properties": {
         "source": {"type": "string"},
+        "sources": {
+            "type": "array",
+            "items": {"type": "string"},
+            "description": "every file read, in merge order (the file, its override beside "
+            "it, each --override)",
+        },
         "config": {"type": "string"},
         "processes": {"type": "array", "items": {"type": "string"}},
         "written": {"type": "boolean"},
@@ -72,6 +78,12 @@ IMPORT_OUTPUT = {
         "warnings": {"type": "array", "items": WARNING},
     },
 }
+OVERRIDE = Arg(
+    "--override",
+    "another file merged over it, in order (as -f given again to compose)",
+    type="path",
+    multiple=True,
+)
 IMPORT_ARGS = (
     Arg("path", "the file to import", required=True, type="path"),
     Arg(
@@ -164,13 +176,30 @@ STACK_FILE_COMMANDS: "tuple[Command, ...]" = (
     ),
     Command(
         "import compose",
-        "a compose file's services as docker processes; unsupported keys warned at line:column",
+        "a compose file's services as docker processes (its compose.override.yaml merged "
+        "when beside it, as compose does); unsupported keys warned at file:line:column",
         HANDLERS + "import_file",
-        args=IMPORT_ARGS,
+        args=(*IMPORT_ARGS, OVERRIDE),
         idempotent=False,
         examples=(
             "procler import compose compose.yaml --dry-run",
             "procler import compose compose.yaml --merge",
+            "procler import compose compose.yaml --override compose.dev.yaml",
+        ),
+        errors=IMPORT_ERRORS,
+        output=IMPORT_OUTPUT,
+    ),
+    Command(
+        "import process-compose",
+        "a process-compose file's processes (probes, shutdown, availability, disabled...; "
+        "its process-compose.override.yaml merged when beside it); unsupported keys warned "
+        "at file:line:column",
+        HANDLERS + "import_file",
+        args=(*IMPORT_ARGS, OVERRIDE),
+        idempotent=False,
+        examples=(
+            "procler import process-compose process-compose.yaml --dry-run",
+            "procler import process-compose process-compose.yaml --override dev.yaml",
         ),
         errors=IMPORT_ERRORS,
         output=IMPORT_OUTPUT,

@@ -233,6 +233,28 @@ def _uncarried(spec: ProcessSpec, service: dict[str, Any], result: Conversion) -
             "schedule",
             "compose has no schedules: run it from cron with `docker compose run`",
         )
+    if spec.liveness is not None:
+        result.warn(
+            spec.name,
+            "liveness",
+            "compose has no liveness check (its healthcheck marks a container unhealthy, "
+            "nothing more): not kept",
+        )
+    if spec.stop_command is not None:
+        result.warn(
+            spec.name,
+            "stop_command",
+            "compose stops a container with its stop_signal only: the stop command is not kept",
+        )
+    if not spec.autostart and spec.namespaces == ("default",):
+        result.warn(
+            spec.name,
+            "autostart",
+            "compose starts every service without a profile: give it a namespace (a profile) "
+            "to keep it out of `docker compose up`",
+        )
+    if spec.stdin:
+        service["stdin_open"] = True
     if spec.replicas > 1 and "ports" in service:
         result.warn(
             spec.name,

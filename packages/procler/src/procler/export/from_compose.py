@@ -1,6 +1,8 @@
 """`procler import compose`: each service becomes a docker process (image, command,
 environment, ports, volumes, network_mode, healthcheck, depends_on conditions, profiles as
-namespace, deploy.replicas). Every key left behind is a warning at its file:line:column."""
+namespace with autostart: false, deploy.replicas, stop_signal and stop_grace_period), the
+file's overrides merged over it. Every key left behind is a warning at its
+file:line:column."""
 
 from __future__ import annotations
 
@@ -9,12 +11,10 @@ import shlex
 from pathlib import Path
 from typing import Any
 
-from agentcli.errors import InputError
 from agentcli.values import parse_duration
-from procler.config.findings import Findings
 from procler.config.keys import SIGNALS
-from procler.config.yaml_nodes import YNode, parse_yaml
-from procler.export.imported import Imported
+from procler.config.yaml_nodes import YNode
+from procler.export.imported import Imported, Source, as_data, mapping, source_tree
 
 CONDITIONS = {
     "service_started": "started",
@@ -39,6 +39,7 @@ SERVICE_KEYS = (
     "stop_grace_period",
     "labels",
     "container_name",
+    "stdin_open",
 )
 
 
@@ -57,17 +58,6 @@ def literal(text: str) -> str:
     return _DOLLAR.sub(replace, text)
 
 
-class Source:
-    """Positions in the compose file, for warnings."""
-
-    def __init__(self, path: Path, result: Imported) -> None:
-        self.name = path.name
-        self.result = result
-
-    def warn(self, service: str, key: str, node: YNode, message: str) -> None:
-        self.result.warn(service, key, message, f"{self.name}:{node.line}:{node.column}")
-
-
 def _duration(name: str, key: str, node: YNode, where: Source) -> str | None:
     """A compose duration Procler reads the same way (10s, 1m30s, 500ms), else warned."""
     try:
@@ -83,44 +73,30 @@ def _duration(name: str, key: str, node: YNode, where: Source) -> str | None:
 def _count(name: str, key: str, node: YNode, where: Source) -> int | None:
     if node.kind == "scalar" and node.text.isdigit():
         return int(node.text)
-    where.warn(name, key, node, f"{_plain(node)!r} is not a whole number: not imported")
+    where.warn(name, key, node, f"{as_data(node)!r} is not a whole number: not imported")
     return None
 
 
-def _map(node: YNode) -> dict[str, YNode]:
-    return {k.text: v for k, v in node.pairs} if node.kind == "map" else {}
-
-
-def _plain(node: YNode) -> Any:
-    """Scalars as their text (compose values are strings to us), containers recursively."""
-    if node.kind == "map":
-        return {k.text: _plain(v) for k, v in node.pairs}
-    if node.kind == "seq":
-        return [_plain(v) for v in node.items]
-    return None if node.is_null else node.text
-
-
-def import_compose(text: str, source: Path) -> Imported:
-    findings = Findings(str(source))
-    root = parse_yaml(text, findings)
-    if root is None or root.kind != "map":
-        raise InputError(
-            f"{source} is not a compose file (a YAML mapping with services)",
-            suggestion="check the YAML (docker compose config shows the errors)",
-            data={"errors": findings.as_dicts()},
-        )
+def import_compose(sources: list[tuple[Path, str]]) -> Imported:
+    """`sources`: the compose file and its overrides (path, text), merged in order."""
+    source = sources[0][0]
+    root = source_tree(
+        sources,
+        "a compose file (a YAML mapping with services)",
+        "check the YAML (docker compose config shows the errors)",
+    )
     result = Imported()
     where = Source(source, result)
     for key, _ in root.pairs:
         if key.text not in TOP_LEVEL_KEPT:
             where.warn("", key.text, key, f"top-level `{key.text}` is not imported")
-    services = _map(root).get("services")
+    services = mapping(root).get("services")
     for name_node, service in services.pairs if services is not None else []:
         process = _service(name_node.text, service, where)
         if process is not None:
             result.processes[name_node.text] = process
     for name, process in result.processes.items():
-        depends_on = _map(_map(services)[name]).get("depends_on") if services else None
+        depends_on = mapping(mapping(services)[name]).get("depends_on") if services else None
         _drop_missing_dependencies(name, process, depends_on, where)
     return result
 
@@ -147,7 +123,7 @@ def _drop_missing_dependencies(
 
 
 def _service(name: str, node: YNode, where: Source) -> dict[str, Any] | None:
-    keys = _map(node)
+    keys = mapping(node)
     for key_node, _ in node.pairs:
         if key_node.text not in SERVICE_KEYS:
             where.warn(name, key_node.text, key_node, f"`{key_node.text}` is not imported")
@@ -159,7 +135,7 @@ def _service(name: str, node: YNode, where: Source) -> dict[str, Any] | None:
     command = keys.get("command")
     if command is not None:
         if command.kind == "seq":
-            process["args"] = [literal(a) for a in _plain(command)]
+            process["args"] = [literal(a) for a in as_data(command)]
         else:
             process["args"] = [literal(a) for a in shlex.split(command.text)]
     if "environment" in keys:
@@ -182,10 +158,21 @@ def _service(name: str, node: YNode, where: Source) -> dict[str, Any] | None:
     # compose's default is not to restart; Procler's is on-failure.
     process["restart"] = _restart(name, keys["restart"], where) if "restart" in keys else "no"
     profiles = keys.get("profiles")
-    if profiles is not None and profiles.items:  # each profile a namespace
+    if profiles is not None and profiles.items:
+        # each profile a namespace; not started by `up` (as compose leaves a service with
+        # profiles out of `up` until its profile is asked for: `up -n PROFILE` here)
         texts = [p.text for p in profiles.items]
         process["namespace"] = texts[0] if len(texts) == 1 else texts
-    replicas = _map(keys["deploy"]).get("replicas") if "deploy" in keys else None
+        process["autostart"] = False
+    if "stdin_open" in keys and keys["stdin_open"].text == "true":
+        where.warn(
+            name,
+            "stdin_open",
+            keys["stdin_open"],
+            "a container's stdin is not kept open by Procler: run it locally with stdin: true "
+            "to use `procler send`",
+        )
+    replicas = mapping(keys["deploy"]).get("replicas") if "deploy" in keys else None
     count = _count(name, "deploy.replicas", replicas, where) if replicas is not None else None
     if count:  # compose's 0 (scaled to none) has no Procler spelling: replicas is at least 1
         process["replicas"] = count
@@ -229,7 +216,7 @@ def _ports(name: str, node: YNode, where: Source) -> list[int]:
         host, _, container = text.rpartition(":")
         host = host.rpartition(":")[2]  # drop an IP prefix
         if item.kind != "scalar" or not container.isdigit() or (host and not host.isdigit()):
-            where.warn(name, "ports", item, f"port {_plain(item)!r} is not imported")
+            where.warn(name, "ports", item, f"port {as_data(item)!r} is not imported")
             continue
         if host and host != container:
             where.warn(
@@ -244,11 +231,11 @@ def _ports(name: str, node: YNode, where: Source) -> list[int]:
 
 
 def _healthcheck(name: str, node: YNode, where: Source) -> dict[str, Any] | None:
-    keys = _map(node)
+    keys = mapping(node)
     test = keys.get("test")
     if test is None or ("disable" in keys and keys["disable"].text == "true"):
         return None
-    words = _plain(test)
+    words = as_data(test)
     if isinstance(words, str):
         command = words
     elif words and words[0] == "CMD-SHELL":
@@ -276,7 +263,7 @@ def _depends_on(node: YNode) -> list[Any]:
         return [item.text for item in node.items]
     out: list[Any] = []
     for key, value in node.pairs:
-        condition = _map(value).get("condition")
+        condition = mapping(value).get("condition")
         mapped = CONDITIONS.get(condition.text, "started") if condition is not None else "started"
         out.append({"name": key.text, "condition": mapped})
     return out

@@ -4,11 +4,12 @@ then the config text, alone or merged into an existing config (CONFLICT on a cla
 from __future__ import annotations
 
 import io
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
 from agentcli.errors import InputError
+from procler.config.yaml_nodes import YNode
 from procler.errors import Conflict
 from procler.export.fidelity import FidelityWarning, dump_yaml
 
@@ -24,6 +25,94 @@ class Imported:
 
     def warn(self, process: str, key: str, message: str, at: str = "") -> None:
         self.warnings.append(FidelityWarning(process, key, message, at))
+
+
+class Source:
+    """Where an imported value was written, for warnings: FILE:LINE:COLUMN (the file the
+    node came from when several were merged)."""
+
+    def __init__(self, path: Path, result: Imported) -> None:
+        self.name = path.name
+        self.result = result
+
+    def warn(self, process: str, key: str, node: YNode, message: str) -> None:
+        name = Path(node.file).name if node.file else self.name
+        self.result.warn(process, key, message, f"{name}:{node.line}:{node.column}")
+
+
+# The file each tool reads over its main one by default (as `-f` given again).
+OVERRIDES = {
+    "compose.yaml": "compose.override.yaml",
+    "compose.yml": "compose.override.yml",
+    "docker-compose.yaml": "docker-compose.override.yaml",
+    "docker-compose.yml": "docker-compose.override.yml",
+    "process-compose.yaml": "process-compose.override.yaml",
+    "process-compose.yml": "process-compose.override.yml",
+}
+
+
+def with_override(path: Path) -> list[Path]:
+    """The file, then its conventional override beside it when there is one."""
+    override = OVERRIDES.get(path.name)
+    beside = path.with_name(override) if override else None
+    return [path, beside] if beside is not None and beside.is_file() else [path]
+
+
+def source_tree(sources: list[tuple[Path, str]], what: str, hint: str) -> YNode:
+    """The files (the main one, then its overrides) as one YAML tree, merged as compose
+    merges its files (mappings merge, the rest replaces; an `environment` list merges
+    by key); each node keeps its file, so warnings name it. INPUT_ERROR when one is not
+    a YAML mapping."""
+    from agentcli.errors import InputError
+    from procler.config.findings import Findings
+    from procler.config.merge import merge
+    from procler.config.yaml_nodes import parse_yaml
+
+    names = [str(path) for path, _ in sources]
+    findings = Findings(names[0], names)
+    merged: YNode | None = None
+    for path, text in sources:
+        node = parse_yaml(text, findings, str(path))
+        if node is None or node.kind != "map":
+            raise InputError(
+                f"{path} is not {what}", suggestion=hint, data={"errors": findings.as_dicts()}
+            )
+        node = _keyed_environment(node)
+        merged = node if merged is None else merge(merged, node, None)
+    assert merged is not None
+    return merged
+
+
+def _keyed_environment(node: YNode) -> YNode:
+    """`environment: [K=V, ...]` as the mapping {K: V}, so that files merge it by key."""
+    if node.kind != "map":
+        return node
+    pairs = []
+    for key, value in node.pairs:
+        if key.text == "environment" and value.kind == "seq":
+            value = replace(
+                value, kind="map", items=[], pairs=[_pair(item) for item in value.items]
+            )
+        pairs.append((key, _keyed_environment(value)))
+    return replace(node, pairs=pairs)
+
+
+def _pair(item: YNode) -> tuple[YNode, YNode]:
+    name, _, value = item.text.partition("=")
+    return replace(item, text=name), replace(item, text=value, tag="tag:yaml.org,2002:str")
+
+
+def mapping(node: YNode) -> dict[str, YNode]:
+    return {k.text: v for k, v in node.pairs} if node.kind == "map" else {}
+
+
+def as_data(node: YNode) -> Any:
+    """Scalars as their text (their values are strings to us), containers recursively."""
+    if node.kind == "map":
+        return {k.text: as_data(v) for k, v in node.pairs}
+    if node.kind == "seq":
+        return [as_data(v) for v in node.items]
+    return None if node.is_null else node.text
 
 
 def literal(text: str) -> str:

@@ -95,11 +95,25 @@ def _container(spec: ProcessSpec, result: Conversion) -> dict[str, Any] | None:
     if spec.ports:
         container["ports"] = [{"containerPort": p} for p in spec.ports]
     if spec.healthcheck is not None:
-        probe = _probe(spec.name, spec.healthcheck, result)
+        probe = _probe(spec.name, "healthcheck", spec.healthcheck, result)
         if probe is not None:
             container["readinessProbe"] = probe
-            if spec.healthcheck.restart_on_unhealthy:
+            if spec.healthcheck.successes > 1:
+                container["readinessProbe"] = {
+                    **probe,
+                    "successThreshold": spec.healthcheck.successes,
+                }
+            if spec.healthcheck.restart_on_unhealthy and spec.liveness is None:
                 container["livenessProbe"] = probe
+    if spec.liveness is not None:  # Kubernetes' success threshold of a liveness probe is 1
+        probe = _probe(spec.name, "liveness", spec.liveness, result)
+        if probe is not None:
+            container["livenessProbe"] = probe
+    if spec.stop_command is not None:  # run before the TERM, as here
+        command = ["/bin/sh", "-c", spec.stop_command.command]
+        container["lifecycle"] = {"preStop": {"exec": {"command": command}}}
+    if spec.stdin:
+        container["stdin"] = True
     if spec.max_memory is not None:
         container["resources"] = {"limits": {"memory": str(spec.max_memory)}}
         result.warn(
@@ -116,12 +130,10 @@ def _whole_seconds(value: float, lowest: int) -> int:
     return max(lowest, math.ceil(value))
 
 
-def _probe(name: str, check: HealthCheck, result: Conversion) -> dict[str, Any] | None:
+def _probe(name: str, key: str, check: HealthCheck, result: Conversion) -> dict[str, Any] | None:
     probe: dict[str, Any]
     if check.kind == "log":
-        result.warn(
-            name, "healthcheck.log", "Kubernetes cannot watch the output for a line: no probe"
-        )
+        result.warn(name, f"{key}.log", "Kubernetes cannot watch the output for a line: no probe")
         return None
     if check.kind == "exec":
         probe = {"exec": {"command": ["/bin/sh", "-c", check.exec or "true"]}}
@@ -134,13 +146,13 @@ def _probe(name: str, check: HealthCheck, result: Conversion) -> dict[str, Any] 
         if url.hostname not in _LOOPBACK:
             result.warn(
                 name,
-                "healthcheck.http",
+                f"{key}.http",
                 f"the kubelet probes the pod itself, not {url.hostname}",
             )
         if check.http.method != "GET" or check.http.expect_status != (200, 399):
             result.warn(
                 name,
-                "healthcheck.http",
+                f"{key}.http",
                 "Kubernetes probes with GET and counts 200-399 as healthy",
             )
     else:
@@ -213,6 +225,12 @@ def _service(spec: ProcessSpec, metadata: dict[str, Any]) -> dict[str, Any]:
 
 
 def _uncarried(spec: ProcessSpec, result: Conversion) -> None:
+    if not spec.autostart:
+        result.warn(
+            spec.name,
+            "autostart",
+            "Kubernetes runs every workload it is given: apply this one apart (or scale it to 0)",
+        )
     if spec.stop_signal != "TERM":
         result.warn(
             spec.name, "stop_signal", "Kubernetes stops with TERM (or the image's STOPSIGNAL)"

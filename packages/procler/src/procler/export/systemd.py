@@ -210,6 +210,22 @@ def _service_section(spec: ProcessSpec, units: Units, oneshot: bool, result: Con
             "restart.backoff",
             "systemd restarts after a fixed RestartSec (the initial backoff): it does not grow",
         )
+    if spec.stop_command is not None and spec.docker is None:
+        # systemd runs ExecStop=, then signals what is left: the order Procler keeps
+        lines.append(("ExecStop", exec_line(["/bin/sh", "-c", spec.stop_command.command])))
+        if spec.stop_command.timeout is not None:
+            result.warn(
+                spec.name,
+                "stop_command.timeout",
+                "systemd bounds ExecStop= and the stop with TimeoutStopSec= alone "
+                "(stop_timeout): the command's own timeout is not kept",
+            )
+    elif spec.stop_command is not None:
+        result.warn(
+            spec.name,
+            "stop_command",
+            "a docker process is stopped by `docker stop`: the stop command is not kept",
+        )
     lines.append(("KillSignal", f"SIG{spec.stop_signal}"))
     lines.append(("KillMode", "control-group"))
     lines.append(("TimeoutStopSec", f"{spec.stop_timeout:g}"))
@@ -229,6 +245,22 @@ def _service_section(spec: ProcessSpec, units: Units, oneshot: bool, result: Con
 
 
 def _uncarried(spec: ProcessSpec, result: Conversion) -> None:
+    if spec.liveness is not None:
+        result.warn(
+            spec.name,
+            f"liveness.{spec.liveness.kind}",
+            "systemd has no liveness checks: not kept (WatchdogSec= needs the program's help)",
+        )
+    if spec.stdin:
+        result.warn(
+            spec.name, "stdin", "a service's stdin is /dev/null: `procler send` has no peer"
+        )
+    if not spec.autostart:
+        result.warn(
+            spec.name,
+            "autostart",
+            "every unit is wanted by the target: leave it disabled to keep it from starting",
+        )
     if spec.healthcheck is not None:
         result.warn(
             spec.name,

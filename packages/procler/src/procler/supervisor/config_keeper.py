@@ -1,5 +1,6 @@
-"""The supervisor's config: reloaded when its files change, the last valid one kept while
-the file is broken (see procler.config.last_valid)."""
+"""The supervisor's config: reloaded when one of its files changes (every file merged,
+the project's config.local.yaml included from the moment it exists), the last valid one
+kept while they are broken (see procler.config.last_valid)."""
 
 from __future__ import annotations
 
@@ -11,10 +12,11 @@ from typing import Any
 
 from procler.config.findings import Findings
 from procler.config.last_valid import remember, still_invalid, warning
-from procler.config.load import check_config
+from procler.config.load import check_config, read_texts
 from procler.config.model import ProjectConfig
 from procler.config.scaling import scale_path
 from procler.errors import ConfigInvalid
+from procler.project import config_files, local_config, named_files
 
 log = logging.getLogger("procler.supervisor")
 
@@ -26,13 +28,6 @@ def _stamp(path: Path) -> tuple[int, int, int] | None:
     except OSError:
         return None
     return found.st_mtime_ns, found.st_size, found.st_ino
-
-
-def _read_text(path: Path) -> str | None:
-    try:
-        return path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError):
-        return None  # check_config reports why
 
 
 def _under(path: str, prefix: str) -> bool:
@@ -47,12 +42,16 @@ class ConfigKeeper:
     def __init__(
         self,
         root: str,
-        config_path: Path,
+        config_path: str,
         definitions: Path,
         on_valid: Callable[[ProjectConfig], None],
     ) -> None:
         self.root = root
-        self.config_path = config_path
+        self.config_path = config_path  # the files it names (project.find_config)
+        # what a change is looked for in: those files and the project's local override
+        self.watched = [
+            Path(f) for f in dict.fromkeys([*named_files(config_path), local_config(root)])
+        ]
         self.definitions = definitions
         self.scale_file = Path(scale_path(root))  # the `procler scale` counts
         self.on_valid = on_valid
@@ -65,12 +64,11 @@ class ConfigKeeper:
     def current(self) -> ProjectConfig:
         """The config running now: the file's, or the last valid one while it is broken
         (CONFIG_INVALID when there never was a valid one)."""
-        stamps = (_stamp(self.config_path), _stamp(self.definitions), _stamp(self.scale_file))
+        stamps = tuple(_stamp(p) for p in (*self.watched, self.definitions, self.scale_file))
         if self.valid is None or stamps != self._stamps:
-            text = _read_text(self.config_path)
-            cfg, findings = check_config(str(self.config_path), text=text)
+            cfg, findings, texts = self._check()
             self._stamps = stamps
-            if findings or cfg is None or text is None:
+            if findings or cfg is None or texts is None:
                 self.broken = (cfg, findings)
                 if self.valid is None:
                     raise still_invalid(findings)
@@ -78,8 +76,8 @@ class ConfigKeeper:
             else:
                 self.broken, self.valid = None, cfg
                 with contextlib.suppress(OSError):
-                    self.loaded_definitions = self.definitions.read_bytes() if stamps[1] else None
-                remember(self.root, text)
+                    self.loaded_definitions = self.definitions.read_bytes() if stamps[-2] else None
+                remember(self.root, texts)
                 self.on_valid(cfg)
         return self.valid
 
@@ -91,11 +89,20 @@ class ConfigKeeper:
     def peek(self) -> ProjectConfig:
         """The file's config as it is now, taken up by nobody (`reload --dry-run`);
         CONFIG_INVALID with every error when it is broken."""
-        text = _read_text(self.config_path)
-        cfg, findings = check_config(str(self.config_path), text=text)
-        if findings or cfg is None or text is None:
+        cfg, findings, texts = self._check()
+        if findings or cfg is None or texts is None:
             raise still_invalid(findings)
         return cfg
+
+    def _check(self) -> tuple[ProjectConfig | None, Findings, dict[str, str] | None]:
+        """The files read now and checked: the config, its findings and the texts read."""
+        files = config_files(self.config_path)
+        unread = Findings(files[0], files)
+        texts = read_texts(self.config_path, unread)
+        if texts is None:
+            return None, unread, None
+        cfg, findings = check_config(self.config_path, texts=texts)
+        return cfg, findings, texts
 
     def warning(self, refresh: bool = True) -> dict[str, Any] | None:
         """The file's errors while the last valid config runs in its place, else None;

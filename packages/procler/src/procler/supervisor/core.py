@@ -36,6 +36,7 @@ from procler.supervisor.reloader import Applied, Reloader
 from procler.supervisor.runtime import ProcessRuntime
 from procler.supervisor.schedule_store import ScheduleStore
 from procler.supervisor.scheduler import Scheduler
+from procler.supervisor.sentinel import stop_bound
 from procler.supervisor.sentinel_link import Sentinel, SentinelLink
 from procler.supervisor.state_store import StateStore
 from procler.supervisor.watcher import Watcher
@@ -57,7 +58,7 @@ class Supervisor:
         sentinel: Sentinel | None = None,
     ) -> None:
         self.root = root
-        self.config_path = Path(config_path)
+        self.config_path = config_path  # its files (project.find_config), the first the project's
         self.state_dir = Path(project.state_dir(root))
         self.clock = clock or Clock()
         self.store = StateStore(self.state_dir / "state.db", batched=True)
@@ -68,7 +69,7 @@ class Supervisor:
         self.reloader = Reloader(self)
         self.watcher = Watcher(self)
         self.keeper = ConfigKeeper(
-            root, self.config_path, self.state_dir / "definitions.json", self._sync
+            root, config_path, self.state_dir / "definitions.json", self._sync
         )
         self.output = OutputLog()
         self.events = EventBus(self.clock.time)
@@ -179,7 +180,7 @@ class Supervisor:
             self.store.run_ended(name, run, self.clock.time())
         lost_names = {name for name, _run, _pid in lost if name in cfg.processes}
         local = {
-            n: (s.stop_signal, s.stop_timeout)
+            n: (s.stop_signal, _sweep_bound(s))
             for n, s in cfg.processes.items()
             if s.context == "local" and n in lost_names
         }
@@ -267,3 +268,11 @@ class Supervisor:
         await self.sentinel.close()
         self.events.close()  # after the last transitions: subscribers saw the processes stop
         self.store.close()
+
+
+def _sweep_bound(spec: ProcessSpec) -> float:
+    """How long the sentinel's sweep may take before it SIGKILLs a run of spec."""
+    command = spec.stop_command
+    return stop_bound(
+        spec.stop_timeout, None if command is None else command.bound(spec.stop_timeout)
+    )

@@ -8,6 +8,11 @@ not after a 10 s period; once healthy, or past the window, no fast probing is le
 Until its first success, a tcp or http check is also tried at once when the process
 prints (a server says it listens right after it does: the line wakes the probe, not the
 next tick), and a log check waits on its line alone. Once healthy: every `interval`.
+
+A liveness check (`liveness:`) is probed at its pace from the start: first after
+`start_period` (or one `interval`), then every `interval`; `retries` failures in a row make
+it unhealthy, which ends the run (the runtime applies the restart policy). Its log probe is
+a heartbeat: it passes when a matching line came since the previous probe.
 """
 
 from __future__ import annotations
@@ -43,14 +48,19 @@ class HealthProber:
         exec_probe: ExecProbe,
         on_change: OnChange,
         on_move: OnMove | None = None,
+        *,
+        liveness: bool = False,
     ) -> None:
         self.check = check
+        self.liveness = liveness
+        self.label = "liveness check" if liveness else "health check"
         self.clock = clock
         self.exec_probe = exec_probe
         self.on_change = on_change
         self.on_move = on_move
         self.status = states.HEALTH_STOPPED  # a verdict of procler.states' health machine
         self.failures = 0
+        self.passes = 0  # passes in a row, towards `successes`
         self.checks = 0
         self.last_check_at: float | None = None
         self.last_output = ""
@@ -77,14 +87,14 @@ class HealthProber:
     def begin(self) -> None:
         """A new run started: reset and probe it."""
         self.end()
-        self._move(states.HEALTH_STARTING, "run started")
-        self.failures, self.checks, self.was_healthy = 0, 0, False
+        self._move(states.HEALTH_STARTING, self._note("run started"))
+        self.failures, self.passes, self.checks, self.was_healthy = 0, 0, 0, False
         self.last_output, self.since = "", None
         self._log_matched = asyncio.Event()
         self._printed = asyncio.Event()
         self._run_started = self.clock.monotonic()
         self._next_count_at = self._run_started + self.check.interval
-        self._task = asyncio.create_task(self._loop())
+        self._task = asyncio.create_task(self._paced() if self.liveness else self._loop())
 
     def cancel(self) -> None:
         if self._task is not None and not self._task.done():
@@ -95,14 +105,17 @@ class HealthProber:
         """The run ended: stop probing; health is unknown until the next run."""
         self.cancel()
         if self.status != states.HEALTH_STOPPED:
-            self._move(states.HEALTH_STOPPED, "run ended")
+            self._move(states.HEALTH_STOPPED, self._note("run ended"))
             self.since = self.clock.time()
+
+    def _note(self, text: str) -> str:
+        return f"liveness check: {text}" if self.liveness else text
 
     def on_line(self, text: str) -> None:
         self._printed.set()
         if (
             self._pattern is not None
-            and not self._log_matched.is_set()
+            and (self.liveness or not self._log_matched.is_set())
             and self._pattern.search(text)
         ):
             self.last_output = text[:200]
@@ -110,6 +123,10 @@ class HealthProber:
 
     async def probe(self) -> tuple[bool, str]:
         check = self.check
+        if check.kind == "log" and self.liveness:  # a heartbeat: a line since the last probe
+            seen = self._log_matched.is_set()
+            self._log_matched.clear()
+            return seen, self.last_output if seen else "no matching line since the last check"
         if check.kind == "log":
             return self._log_matched.is_set(), self.last_output or "no matching line yet"
         if check.kind == "tcp" and check.tcp is not None:
@@ -128,20 +145,30 @@ class HealthProber:
                 # counts as a failure (so it turns unhealthy at states.unhealthy_after).
                 await self.clock.wait(self._log_matched, self._until_counted())
             self._printed.clear()
-            try:
-                ok, output = await self.probe()
-            except Exception as exc:  # noqa: BLE001 - a broken probe is a failed check
-                ok, output = False, f"probe error: {type(exc).__name__}: {exc}"
-            self._record(ok, output)
-            if self.status == states.HEALTH_HEALTHY:
-                delay = self.check.interval
+            await self._check_once()
+            if self.status == states.HEALTH_HEALTHY or self.passes:
+                delay = self.check.interval  # passed: the next passes count at its pace
             elif self.clock.monotonic() - self._run_started > FAST_WINDOW:
                 delay = min(delay * BACKOFF, self.check.interval)
-            if kind in WOKEN_BY_OUTPUT and not self.was_healthy:
+            if kind in WOKEN_BY_OUTPUT and not self.was_healthy and not self.passes:
                 # not ready yet: probe again at the next tick, or once a line is printed
                 await self.clock.wait(self._printed, delay)
             elif kind != "log" or self.status == states.HEALTH_HEALTHY:
                 await self.clock.sleep(delay)
+
+    async def _paced(self) -> None:
+        """The liveness loop: no eager probing, each probe counts."""
+        await self.clock.sleep(self.check.start_period or self.check.interval)
+        while True:
+            await self._check_once()
+            await self.clock.sleep(self.check.interval)
+
+    async def _check_once(self) -> None:
+        try:
+            ok, output = await self.probe()
+        except Exception as exc:  # noqa: BLE001 - a broken probe is a failed check
+            ok, output = False, f"probe error: {type(exc).__name__}: {exc}"
+        self._record(ok, output)
 
     def _until_counted(self) -> float:
         """Seconds until a failure would count (past start_period and the next interval)."""
@@ -156,18 +183,21 @@ class HealthProber:
         in_grace = self.clock.monotonic() - self._run_started < self.check.start_period
         if ok:
             self.failures = 0
-            self._become(states.HEALTH_HEALTHY, f"health check passed: {output}")
+            self.passes += 1
+            if self.passes >= self.check.successes:
+                self._become(states.HEALTH_HEALTHY, f"{self.label} passed: {output}")
             return
+        self.passes = 0
         if in_grace and not self.was_healthy:
             return  # failures during start_period do not count
         now_mono = self.clock.monotonic()
-        if now_mono < self._next_count_at:
+        if now_mono < self._next_count_at and not self.liveness:
             return  # an early readiness probe: failures count once per interval, as in docker
         self._next_count_at = now_mono + self.check.interval
         self.failures += 1
         if self.failures >= self.check.retries:
             self._become(
-                states.HEALTH_UNHEALTHY, f"health check failed {self.failures} times: {output}"
+                states.HEALTH_UNHEALTHY, f"{self.label} failed {self.failures} times: {output}"
             )
 
     def _move(self, status: str, reason: str) -> None:
@@ -177,12 +207,13 @@ class HealthProber:
             self.on_move(old, status, reason)
 
     def _become(self, status: str, reason: str) -> None:
-        """A verdict: tell the runtime (which restarts a run that turned unhealthy)."""
+        """A verdict: tell the runtime (which restarts a run that turned unhealthy, or ends
+        one whose liveness check failed)."""
         if status == self.status:
             return
         self._move(status, reason)
         self.since = self.clock.time()
         was_healthy = self.was_healthy
         self.was_healthy = self.was_healthy or status == states.HEALTH_HEALTHY
-        restart = status == states.HEALTH_UNHEALTHY and was_healthy
+        restart = status == states.HEALTH_UNHEALTHY and (was_healthy or self.liveness)
         self.on_change(states.HEALTH_TO_STATUS[status], reason, restart)

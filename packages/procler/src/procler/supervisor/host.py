@@ -113,8 +113,21 @@ class RuntimeHost:
         # the current run from the previous one, and a start can take long to settle.
         self._save(runtime)
         spec = runtime.spec
-        stop = (signal_number(spec.stop_signal), spec.stop_timeout)
-        register(self.sentinel, proc, spec.context == "local", stop)
+        command = spec.stop_command
+        register(
+            self.sentinel,
+            proc,
+            spec.context == "local",
+            (signal_number(spec.stop_signal), spec.stop_timeout),
+            None
+            if command is None
+            else {
+                "command": command.command,
+                "cwd": spec.cwd,
+                "env": self.environment(spec),
+                "timeout": command.bound(spec.stop_timeout),
+            },
+        )
         self.output_log.prepare(runtime.name)
 
     def reaped(self, runtime: ProcessRuntime, proc: RunningProcess) -> None:

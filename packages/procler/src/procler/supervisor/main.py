@@ -176,7 +176,9 @@ async def keep_state(root: str, sup: Supervisor, server: uvicorn.Server, path: s
             log.warning("project directory %s removed; stopping its processes", root)
             sup.stop_requested.set()
             return
-        if (identity(state), identity(path)) == marks or not os.path.exists(sup.config_path):
+        if (identity(state), identity(path)) == marks or not os.path.exists(
+            project.named_files(sup.config_path)[0]
+        ):
             continue  # unchanged, or the config is gone too: nothing to put back
         log.warning("state directory or socket removed; recreating them")
         try:

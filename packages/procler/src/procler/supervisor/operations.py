@@ -40,7 +40,14 @@ from procler.errors import (
     Timeout,
 )
 from procler.logs.query import query
-from procler.selection import expand, group_members, in_namespaces, instances, stop_levels
+from procler.selection import (
+    autostarted,
+    expand,
+    group_members,
+    in_namespaces,
+    instances,
+    stop_levels,
+)
 from procler.snippet_fill import ArgumentInvalid, fill
 from procler.supervisor import readiness
 from procler.supervisor.clock import Clock
@@ -59,6 +66,8 @@ Row = dict[str, Any]  # one process's status answer (status.process_status and w
 START_WAIT = 60.0  # default bound on a start waiting for its dependencies and health check
 RUN_NOW_WAIT = 30.0  # default bound on a schedule's manual run waiting for its start
 PORT_POLL = 0.02  # seconds between looks at the ports of a wait for ports
+MAX_SEND = 64 * 1024  # bytes one `send` writes to a process's stdin
+SEND_WAIT = 5.0  # bound on a `send` waiting for room in the process's stdin pipe
 RESUMED = (
     "start armed the schedule: it runs at its slots (`procler schedule run-now {}` runs it now)"
 )
@@ -137,6 +146,19 @@ class Operations:
 
     def _row(self, rt: ProcessRuntime) -> Row:
         return described(self._sup, rt, self._sampler)
+
+    async def send(self, name: str, text: str, *, newline: bool = True) -> dict[str, Any]:
+        """Write text (and a newline) to a process's stdin (`stdin: true`): the bytes
+        written, and the run they went to."""
+        rt = self._sup.runtime(name)
+        data = (text + ("\n" if newline else "")).encode("utf-8")
+        if len(data) > MAX_SEND:
+            raise UsageError(
+                f"{len(data)} bytes to send: at most {MAX_SEND} at a time",
+                suggestion="send it in parts",
+            )
+        written = await rt.send(data, SEND_WAIT)
+        return {"name": rt.name, "bytes": written, "run": rt.run}
 
     def why(self, name: str) -> dict[str, Any]:
         """Why a process (or each instance of one with replicas) is or is not running."""
@@ -314,7 +336,8 @@ class Operations:
         """up_and_wait of every process, then every process stopped, whatever the outcome
         (an error says `stopped: true` in its data)."""
         try:
-            ready = await self.up_and_wait(list(self.config().processes), timeout=timeout)
+            every = autostarted(self.config(), list(self.config().processes))
+            ready = await self.up_and_wait(every, timeout=timeout)
         except AgentError as err:
             await self.stop(list(self.config().processes), with_dependents=True)
             err.data = {**(err.data or {}), "stopped": True}
@@ -353,10 +376,14 @@ class Operations:
         self, group: str, *, with_deps: bool = True, timeout: float = START_WAIT
     ) -> list[Row]:
         """A group's members started after what they depend on, and in the group's list
-        order (Procler 0.3's start order: each once the one listed before it has started)."""
+        order (Procler 0.3's start order: each once the one listed before it has started);
+        not the `autostart: false` ones, unless one started depends on them."""
         cfg = self.config()
-        members = group_members(cfg, group)
-        listed = cfg.groups[group].processes
+        members = autostarted(cfg, group_members(cfg, group))
+        kept = set(members)
+        listed = tuple(
+            n for n in cfg.groups[group].processes if kept.intersection(expand(cfg, [n]))
+        )
         return await self.start(members, with_deps=with_deps, timeout=timeout, listed=listed)
 
     async def stop_group(self, group: str) -> list[Row]:
@@ -414,7 +441,7 @@ class Operations:
         # a damaged file made the config invalid already (refused above)
         counts = read_scale(sup.root, Findings(""))
         counts[name] = {"declared": rset.declared, "count": count}
-        checked, findings = check_config(str(sup.config_path), scale=counts)
+        checked, findings = check_config(sup.config_path, scale=counts)
         if findings or checked is None:
             raise invalid(findings)  # e.g. a new instance's name or port collides: nothing written
         write_scale(sup.root, counts)

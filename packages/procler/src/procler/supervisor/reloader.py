@@ -151,7 +151,8 @@ class Reloader:
         by scale, which waits for it)."""
         runtimes = self.sup.runtimes
         spec = cfg.processes[name]
-        if _wants_to_run(runtimes[name]) or self.sup.stack_up or base_name(spec) in ran:
+        up = self.sup.stack_up and spec.autostart  # as `up` leaves autostart: false alone
+        if _wants_to_run(runtimes[name]) or up or base_name(spec) in ran:
             return True
         rset = cfg.replica_sets.get(spec.replica_of or "")
         before = None if rset is None else sets_before.get(rset.name)
@@ -164,7 +165,8 @@ class Reloader:
         failed (as `up` would run it), or when it should run and waits in backoff."""
         if rt.status == states.BACKOFF:
             return True
-        return self.sup.stack_up and rt.status in (states.EXITED, states.FAILED)
+        up = self.sup.stack_up and rt.spec.autostart
+        return up and rt.status in (states.EXITED, states.FAILED)
 
     async def settled(self) -> Applied:
         """Wait until the configs taken so far are applied (removed processes stopped and

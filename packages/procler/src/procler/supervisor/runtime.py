@@ -17,7 +17,7 @@ from typing import Any, Protocol
 from agentcli.errors import AgentError
 from procler import states
 from procler.config.fingerprint import spec_hash
-from procler.config.model import ProcessSpec
+from procler.config.model import HealthCheck, ProcessSpec, StopCommand
 from procler.contexts.base import (
     ExecutionContext,
     ExitInfo,
@@ -25,7 +25,7 @@ from procler.contexts.base import (
     RunningProcess,
     signal_number,
 )
-from procler.errors import StartFailed
+from procler.errors import ProcessNotRunning, StartFailed, StdinClosed
 from procler.patterns import Pattern, compile_pattern
 from procler.supervisor.clock import Clock, iso
 from procler.supervisor.health import HealthProber
@@ -73,7 +73,8 @@ class ProcessRuntime:
         self._monitor: asyncio.Task[None] | None = None
         self._timer: asyncio.Task[None] | None = None
         self._user_start = False
-        self.health: HealthProber | None = None
+        self.health: HealthProber | None = None  # the readiness check (`healthcheck:`)
+        self.liveness: HealthProber | None = None  # `liveness:`: failing, it ends the run
         self._next: tuple[ProcessSpec, ExecutionContext] | None = None  # see redefine
         # Called once, in the same step, when the run leaves the alive statuses: a
         # schedule's history has the run's end before anyone sees `scheduled`.
@@ -248,6 +249,21 @@ class ProcessRuntime:
                 self.restarts += 1
                 await self._spawn(reason, user=False)
 
+    async def send(self, data: bytes, timeout: float) -> int:
+        """Write to the current run's stdin (`stdin: true`): the bytes written."""
+        if not self.spec.stdin:
+            raise StdinClosed(
+                f"{self.name} does not keep its stdin open",
+                suggestion=f"add `stdin: true` to processes.{self.spec.replica_of or self.name} "
+                f"in the config, then `procler restart {self.name}`",
+            )
+        if self.proc is None or self.status not in states.ALIVE or self.status == states.STOPPING:
+            raise ProcessNotRunning(
+                f"{self.name} is {self.status}: no run to send to",
+                suggestion=f"start it first: `procler start {self.name}`",
+            )
+        return await self.proc.send(data, timeout)
+
     # -- internals ------------------------------------------------------------------------
 
     async def _spawn(
@@ -277,18 +293,11 @@ class ProcessRuntime:
         self.started_at = proc.started_at or self.clock.time()
         self.host.spawned(self, proc)
         self._monitor = asyncio.create_task(self._watch(proc, self.run))
-        if self.spec.healthcheck is not None:
-            if self.health is None or self.health.check != self.spec.healthcheck:
-                self.health = HealthProber(
-                    self.spec.healthcheck,
-                    self.clock,
-                    self._exec_probe,
-                    self.health_changed,
-                    lambda src, dst, reason: self.host.health(self, src, dst, reason),
-                )
-            self.health.begin()
-        else:
-            self.health = None
+        self.health = self._prober(self.spec.healthcheck, self.health, liveness=False)
+        self.liveness = self._prober(self.spec.liveness, self.liveness, liveness=True)
+        for prober in (self.health, self.liveness):
+            if prober is not None:
+                prober.begin()
         # Known good as soon as the health check passes, else when the grace period ends.
         await self.wait_until(
             lambda rt: (
@@ -304,6 +313,27 @@ class ProcessRuntime:
             # The prober may have decided during the start grace period.
             target = states.HEALTH_TO_STATUS[self.health.status]
             self._set(target, f"health check {self.health.status} during start")
+        if self.liveness is not None and self.liveness.status == states.HEALTH_UNHEALTHY:
+            why = f"liveness check failed during start: {self.liveness.last_output}"
+            self.liveness_changed(states.UNHEALTHY, why, restart=True)
+
+    def _prober(
+        self, check: HealthCheck | None, current: HealthProber | None, *, liveness: bool
+    ) -> HealthProber | None:
+        """The prober of a check for the next run: the current one while its check is the
+        same (its verdicts go on being counted from it), else a new one."""
+        if check is None:
+            return None
+        if current is not None and current.check == check:
+            return current
+        return HealthProber(
+            check,
+            self.clock,
+            self._exec_probe,
+            self.liveness_changed if liveness else self.health_changed,
+            lambda src, dst, reason: self.host.health(self, src, dst, reason),
+            liveness=liveness,
+        )
 
     async def _outlast_previous(self) -> None:
         """Wait (bounded) until the run a dead supervisor left is gone; refuse to start
@@ -341,6 +371,36 @@ class ProcessRuntime:
         if restart and check is not None and check.restart_on_unhealthy:
             self._timer = asyncio.create_task(self._restart_unhealthy())
 
+    def liveness_changed(self, target: str, reason: str, restart: bool) -> None:
+        """Called by the liveness prober: a run that failed it `retries` times is ended."""
+        if restart and self.status in states.UP:
+            self._timer = asyncio.create_task(self._end_for_liveness(reason))
+
+    async def _end_for_liveness(self, why: str) -> None:
+        """Stop the run (stop command, signal, timeout as for any stop), then let its
+        restart policy decide, as after a crash; last_exit.reason says liveness."""
+        async with self.lock:
+            if self.status not in states.UP or self.liveness is None:
+                return
+            if self.liveness.status != states.HEALTH_UNHEALTHY:
+                return  # it passed again meanwhile
+            info = await self._halt(f"{states.LIVENESS}: {why}")
+            policy = self.spec.restart
+            uptime = self._uptime()
+            decision = states.after_liveness(
+                stable=uptime >= policy.backoff.reset_after,
+                settled=(self.health is not None and self.health.was_healthy)
+                or uptime >= states.SETTLED_AFTER,
+                restarts=self.restarts,
+                quick_crashes=self.quick_crashes,
+                desired=self.desired,
+                policy=policy.policy,
+                max_restarts=policy.max_restarts,
+                backoff=(policy.backoff.initial, policy.backoff.max),
+                scheduled=self.spec.schedule is not None,
+            )
+            self._conclude(info, decision, states.LIVENESS)
+
     async def _restart_unhealthy(self) -> None:
         await self.recycle(
             "unhealthy: restart_on_unhealthy", "turning unhealthy", only=states.UNHEALTHY
@@ -358,23 +418,51 @@ class ProcessRuntime:
                 await self._spawn(f"restart {self.restarts} after {why}", user=False)
 
     async def _stop_locked(self, reason: str, kill: bool = False) -> None:
+        info = await self._halt(reason, kill)
+        self._exited(info, reason, self.run)
+        self._set(states.STOPPED, reason)
+
+    async def _halt(self, reason: str, kill: bool = False) -> ExitInfo:
+        """End the run (stopping), its output drained; how it ended is the caller's to record.
+        With kill: SIGKILL at once, no stop_command."""
         proc = self.proc
         assert proc is not None
         self._set(states.STOPPING, reason)
         await asyncio.sleep(0)  # event subscribers send it before the /proc scans of stop
-        if self.health is not None:
-            self.health.end()
-        signum, timeout = (
-            (signal.SIGKILL, 0.0)
-            if kill
-            else (signal_number(self.spec.stop_signal), self.spec.stop_timeout)
-        )
+        self._end_probes()
+        signum: int = signal.SIGKILL
+        timeout = 0.0
+        if not kill:
+            if self.spec.stop_command is not None:
+                await self._stop_command(proc, self.spec.stop_command)
+            signum, timeout = signal_number(self.spec.stop_signal), self.spec.stop_timeout
         info = await self.context.stop(proc, signum, timeout)
         if self._monitor is not None:
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(asyncio.shield(self._monitor), DRAIN_WAIT)
-        self._exited(info, reason, self.run)
-        self._set(states.STOPPED, reason)
+        return info
+
+    async def _stop_command(self, proc: RunningProcess, stop: StopCommand) -> None:
+        """Run stop_command where the process runs (its environment and cwd), then wait
+        for the run to end, both within its timeout; whatever is left gets stop_signal
+        and stop_timeout as in any stop (nothing left: no signal has any effect)."""
+        bound = stop.bound(self.spec.stop_timeout)
+        deadline = self.clock.monotonic() + bound
+        env = self.host.environment(self.spec)
+        _, output = await self.context.exec_probe(self.spec, stop.command, env, bound)
+        self.host.record(self, self.status, self.status, f"stop command: {output}")
+        ended = asyncio.Event()
+        waiting = asyncio.ensure_future(proc.wait())
+        waiting.add_done_callback(lambda _: ended.set())
+        try:
+            await self.clock.wait(ended, max(0.0, deadline - self.clock.monotonic()))
+        finally:
+            waiting.cancel()
+
+    def _end_probes(self) -> None:
+        for prober in (self.health, self.liveness):
+            if prober is not None:
+                prober.end()
 
     def _exited(self, info: ExitInfo, reason: str, run: int | None) -> None:
         """A new last_exit: how run ended (None: a start that failed), kept in the history."""
@@ -397,14 +485,15 @@ class ProcessRuntime:
             if batch.stream == "stderr":
                 self.recent_stderr.extend(batch.texts)
             watched = self._ready_line is not None and not self.log_ready
-            if watched or self.health is not None:
+            probers = [p for p in (self.health, self.liveness) if p is not None]
+            if watched or probers:
                 lines = whole.take(batch)
                 # both streams, as Procler 0.3 reads it: servers such as uvicorn log to stderr
                 if watched:
                     self._ready(lines)
-                if self.health is not None:
+                for prober in probers:
                     for text in lines:
-                        self.health.on_line(text)
+                        prober.on_line(text)
             self.host.output(self, run, batch)
 
     def _ready(self, texts: list[str]) -> None:
@@ -436,8 +525,7 @@ class ProcessRuntime:
             pump.cancel()
             proc.stop_reading()  # its output outlived it: nothing keeps reading it
         self.host.reaped(self, proc)
-        if self.health is not None:
-            self.health.end()
+        self._end_probes()
         if self.status == states.STOPPING:
             return  # stop() records the end
         self._ended(info, leftovers, note)
@@ -459,9 +547,11 @@ class ProcessRuntime:
         self._monitor = asyncio.create_task(self._watch(daemon, run, launcher=False))
         return True
 
+    def _uptime(self) -> float:
+        return self.clock.time() - (self.started_at or self.clock.time())
+
     def _ended(self, info: ExitInfo, leftovers: int = 0, note: str = "") -> None:
         policy = self.spec.restart
-        uptime = self.clock.time() - (self.started_at or self.clock.time())
         if info.code is None and info.signal is None:
             how = "ended (a followed daemon: its exit code is not known)"
         else:
@@ -476,6 +566,7 @@ class ProcessRuntime:
         elif leftovers:
             how += f"; killed {leftovers} process(es) it left running (daemonized? run it in the foreground)"
         failed_start = None
+        uptime = self._uptime()
         ever_healthy = self.health is not None and self.health.was_healthy
         if states.failed_start(
             self._user_start,
@@ -502,10 +593,17 @@ class ProcessRuntime:
             backoff=(policy.backoff.initial, policy.backoff.max),
             scheduled=self.spec.schedule is not None,
         )
+        self._conclude(info, decision)
+
+    def _conclude(
+        self, info: ExitInfo, decision: states.AfterExit, exit_reason: str | None = None
+    ) -> None:
+        """Apply what procler.states decided about a run that ended: the transition says
+        the decision's reason, last_exit `exit_reason` (the same unless given)."""
         self.restarts, self.quick_crashes = decision.restarts, decision.quick_crashes
         if decision.delay is None and decision.status != states.SCHEDULED:
             self.desired = states.DESIRED_STOPPED
-        self._exited(info, decision.reason, self.run)
+        self._exited(info, exit_reason or decision.reason, self.run)
         if decision.status == states.EXITED:
             self.completed_spec, self.completed_hash = self.spec, spec_hash(self.spec)
         self._set(decision.status, decision.reason)

@@ -1,12 +1,16 @@
 """A tiny watchdog that outlives the supervisor long enough to leave no orphan behind.
 
 The supervisor writes `+RUN_ID [PGID|- [SIGNAL TIMEOUT]]` / `-RUN_ID` lines to our stdin as
-it starts and reaps runs (a command exec'd in a container has no group of ours). When stdin
-reaches EOF the supervisor is gone (clean exit or kill -9): we stop every recorded run as
-`procler stop` would: its stop signal to its group and to the processes carrying its
-PROCLER_RUN_ID (descendants that left the group), its stop timeout, then SIGKILL for what
-is left, and we wait (bounded) until the killed are gone. Only runs we were told of: never
-the runs of a newer supervisor.
+it starts and reaps runs (a command exec'd in a container has no group of ours), and
+`=RUN_ID JSON` for a run stopped by a command (`stop_command`: its command, cwd,
+environment and timeout). When stdin reaches EOF the supervisor is gone (clean exit or
+kill -9): we stop every recorded run as `procler stop` would. First the stop commands of
+the runs that have one, all at once, each where its run ran, the commands and their runs
+given the command's timeout, all within STOP_COMMANDS_WITHIN; then, for what is still
+there, its stop signal to its group and to the processes carrying its PROCLER_RUN_ID
+(descendants that left the group), its stop timeout, then SIGKILL for what is left, and
+we wait (bounded) until the killed are gone. Only runs we were told of: never the runs of
+a newer supervisor.
 
 We inherit the supervisor's single-instance lock (the same open file), which keeps a new
 supervisor out while ours lives. At EOF we let go of it before the sweep: a database
@@ -21,11 +25,14 @@ procler.contexts.procfs (itself stdlib only), so it starts fast.
 from __future__ import annotations
 
 import contextlib
+import json
 import os
 import signal
+import subprocess
 import sys
 import time
 from dataclasses import dataclass, field
+from typing import Any
 
 from procler.contexts import procfs
 
@@ -33,6 +40,17 @@ UNSPECIFIED_GRACE = 1.0  # seconds between TERM and KILL for a run told without 
 KILL_WAIT = 5.0  # bound on waiting for the SIGKILLed to be gone
 POLL = 0.05  # seconds between looks at what is left
 RESCAN = 0.5  # seconds between looks for the processes carrying a run's id
+# Bound on the stop commands' phase (each command and the end it brings): a sweep lasts
+# at most this, plus the longest stop_timeout, plus KILL_WAIT (see stop_bound).
+STOP_COMMANDS_WITHIN = 5.0
+
+
+def stop_bound(stop_timeout: float, command_timeout: float | None) -> float:
+    """How long the sweep may take before it SIGKILLs a run: its stop command's phase
+    (when it has one), then its stop_timeout."""
+    if command_timeout is None:
+        return stop_timeout
+    return min(command_timeout, STOP_COMMANDS_WITHIN) + stop_timeout
 
 
 @dataclass
@@ -45,6 +63,7 @@ class Run:
     timeout: float = UNSPECIFIED_GRACE
     marked: set[int] = field(default_factory=set)  # pids carrying its PROCLER_RUN_ID
     killed: bool = False
+    stop: dict[str, Any] | None = None  # its stop_command: command, cwd, env, timeout
 
     @classmethod
     def parse(cls, told: str) -> Run:
@@ -94,11 +113,62 @@ def _mark(runs: list[Run]) -> None:
                 break
 
 
+def _kill_group(pgid: int) -> None:
+    with contextlib.suppress(ProcessLookupError, PermissionError):
+        os.killpg(pgid, signal.SIGKILL)
+
+
+def run_stop_commands(runs: list[Run]) -> None:
+    """Each live run's stop command where it ran, all at once; wait (each within its
+    timeout, all within STOP_COMMANDS_WITHIN) until the commands ended and so did their
+    runs. Commands still running then are killed with their groups."""
+    started = time.monotonic()
+    stats = procfs.all_stats()
+    commands: list[tuple[subprocess.Popen[bytes], float]] = []
+    stopped: list[Run] = []
+    for run in runs:
+        if run.stop is None or not run.alive(stats):
+            continue
+        with contextlib.suppress(OSError, ValueError, TypeError, KeyError):
+            proc = subprocess.Popen(
+                ["/bin/sh", "-c", run.stop["command"]],
+                cwd=run.stop["cwd"],
+                env=run.stop["env"],
+                stdin=subprocess.DEVNULL,
+                stdout=subprocess.DEVNULL,
+                stderr=subprocess.DEVNULL,
+                start_new_session=True,
+            )
+            bound = min(float(run.stop["timeout"]), STOP_COMMANDS_WITHIN)
+            commands.append((proc, started + bound))
+            stopped.append(run)
+    if not commands:
+        return
+    deadline = max(until for _, until in commands)
+    while time.monotonic() < deadline:
+        for proc, until in commands:
+            if proc.poll() is None and time.monotonic() >= until:
+                _kill_group(proc.pid)
+        stats = procfs.all_stats()
+        if all(proc.poll() is not None for proc, _ in commands) and not any(
+            run.alive(stats) for run in stopped
+        ):
+            break
+        time.sleep(POLL)
+    for proc, _ in commands:
+        if proc.poll() is None:
+            _kill_group(proc.pid)
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            proc.wait(1.0)
+
+
 def cleanup(runs: list[Run]) -> None:
-    """Stop every run as `stop` would, all at once: its signal, its timeout, then SIGKILL;
-    return once all are gone (or KILL_WAIT after the last SIGKILL)."""
-    start = time.monotonic()
+    """Stop every run as `stop` would, all at once: its stop command (bounded), then its
+    signal, its timeout, then SIGKILL; return once all are gone (or KILL_WAIT after the
+    last SIGKILL)."""
     _mark(runs)
+    run_stop_commands(runs)
+    start = time.monotonic()
     stats = procfs.all_stats()
     pending = []
     for run in runs:
@@ -134,6 +204,11 @@ def main() -> None:
         if text[:1] == "+":
             run = Run.parse(text[1:])
             runs[run.run_id] = run
+        elif text[:1] == "=":
+            run_id, _, stop = text[1:].partition(" ")
+            if run_id in runs:
+                with contextlib.suppress(ValueError):
+                    runs[run_id].stop = json.loads(stop)
         elif text[:1] == "-":
             runs.pop(text[1:], None)
     if lock_fd is not None:

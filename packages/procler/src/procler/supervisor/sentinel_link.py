@@ -10,9 +10,10 @@ supervisor's code can be tested in-process without spawning one.
 from __future__ import annotations
 
 import asyncio
+import json
 import subprocess
 import sys
-from typing import Protocol
+from typing import Any, Protocol
 
 from procler.contexts.base import RunningProcess
 
@@ -62,7 +63,7 @@ class SentinelLink:
         runs in the supervisor's place for a time slice (ms under load), and a stop is
         waited on; a run told late as ended is one the sweep finds gone anyway."""
         self._pending.append(line.encode() + b"\n")
-        if line.startswith("+"):
+        if not line.startswith("-"):  # a new run, or how to stop one
             self._flush()
         elif self._flush_soon is None:
             try:
@@ -91,15 +92,22 @@ class SentinelLink:
 
 
 def register(
-    sentinel: Sentinel, proc: RunningProcess, local: bool, stop: tuple[int, float] | None = None
+    sentinel: Sentinel,
+    proc: RunningProcess,
+    local: bool,
+    stop: tuple[int, float] | None = None,
+    command: dict[str, Any] | None = None,
 ) -> None:
     """Tell the sentinel of a run (a local one with its process group; a command exec'd
-    in a container has none of ours), and how it stops: (signal, timeout), as `stop`
-    would stop it."""
+    in a container has none of ours), how it stops: (signal, timeout), as `stop` would
+    stop it, and the command that stops it first (`command`: its stop_command's command,
+    cwd, env and timeout), which the sentinel runs if the supervisor dies."""
     if proc.run_id:
         group = str(proc.pid) if local and proc.pid is not None else "-"
         how = "" if stop is None else f" {stop[0]} {stop[1]:g}"
         sentinel.tell(f"+{proc.run_id} {group}{how}")
+        if command is not None and local:
+            sentinel.tell(f"={proc.run_id} {json.dumps(command, separators=(',', ':'))}")
 
 
 def unregister(sentinel: Sentinel, proc: RunningProcess) -> None:

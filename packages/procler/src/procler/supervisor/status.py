@@ -63,6 +63,13 @@ def _row_start(spec: ProcessSpec) -> dict[str, Any]:
     return row
 
 
+def not_autostarted(name: str) -> str:
+    return (
+        f"autostart: false: up, ci, start --all and group starts leave {name} alone unless a "
+        f"process they start depends on it; `procler start {name}` starts it"
+    )
+
+
 def resting_status(
     spec: ProcessSpec, status: str, saved: Mapping[str, Any], log_ready: bool = False
 ) -> dict[str, Any]:
@@ -76,11 +83,15 @@ def resting_status(
     out["exit_code"] = None if last_exit is None else last_exit.get("code")
     out["last_exit"] = last_exit
     out["desired"] = saved["desired"]
+    if states.left_alone(spec.autostart, status, saved["desired"]):
+        out["why"] = not_autostarted(spec.name)
     out["tags"] = list(spec.tags)  # each row its own lists
     out["namespaces"] = list(spec.namespaces)
     out["ports"] = list(spec.ports)
     if spec.ready_log_line is not None:
         out["log_ready"] = log_ready
+    if spec.stdin:
+        out["stdin"] = True  # `procler send` writes to it
     return out
 
 
@@ -110,6 +121,8 @@ def process_status(
         out["why"] = out["why"] or previous.why()
     if runtime.health is not None:
         out["health"] = runtime.health.summary()
+    if runtime.liveness is not None:
+        out["liveness"] = runtime.liveness.summary()
     proc = runtime.proc
     if proc is not None and runtime.status in states.ALIVE:
         out["started_at"] = iso(runtime.started_at)
@@ -156,7 +169,8 @@ def supervisor_status(sup: Supervisor) -> dict[str, Any]:
         "started_at": iso(sup.started_at),
         "uptime_seconds": round(time.time() - sup.started_at, 3),
         "project_root": sup.root,
-        "config": str(sup.config_path),
+        "config": project.named_files(sup.config_path)[0],
+        "config_files": project.config_files(sup.config_path),
         "socket": project.socket_path(sup.root),
         "processes": len(sup.runtimes),
     }

@@ -10,6 +10,7 @@ from procler import states
 from procler.selection import instances
 from procler.supervisor.core import Supervisor
 from procler.supervisor.runtime import ProcessRuntime
+from procler.supervisor.status import not_autostarted
 
 
 def _dependencies(sup: Supervisor, rt: ProcessRuntime) -> list[dict[str, Any]]:
@@ -54,6 +55,8 @@ def _sentence(
         return f"{rt.name} {rt.status}: {reason}; nothing restarts it until it is started again"
     if rt.status == states.STOPPING:
         return f"{rt.name} is being stopped"
+    if states.left_alone(rt.spec.autostart, rt.status, rt.desired):
+        return f"{rt.name} is {rt.status}: {not_autostarted(rt.name)}"
     if rt.desired == states.DESIRED_STOPPED:
         ended = f" (its last run ended: {reason})" if reason else ""
         return f"{rt.name} is stopped because nothing asked it to run{ended}; `procler start {rt.name}`"
@@ -85,6 +88,8 @@ def why(sup: Supervisor, name: str) -> dict[str, Any]:
     }
     if rt.health is not None:
         data["health"] = rt.health.summary()
+    if rt.liveness is not None:
+        data["liveness"] = rt.liveness.summary()
     return data
 
 

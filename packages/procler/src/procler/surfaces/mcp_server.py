@@ -76,5 +76,8 @@ def runners(config: "str | None") -> "dict[str, Entry]":
 
 def serve(values: "dict[str, Any]", command: "Command") -> "Stream":
     """Handler of `procler mcp`: serve until stdin closes."""
-    anyio.run(serve_stdio, procler_server(runners(values.get("config"))))
+    from procler.project import SEPARATOR
+
+    config = SEPARATOR.join(values.get("config") or []) or None
+    anyio.run(serve_stdio, procler_server(runners(config)))
     return Stream(iter(()))  # the session said everything: no envelope after it

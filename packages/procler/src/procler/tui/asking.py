@@ -1,6 +1,6 @@
 """The TUI's actions that ask something before they run a command: which recipe, which
-snippet and its arguments, how many instances (`procler scale`), and which namespace to
-show (from `procler namespace list`)."""
+snippet and its arguments, how many instances (`procler scale`), a line for a process's
+stdin (`procler send`), and which namespace to show (from `procler namespace list`)."""
 
 from typing import Any, Protocol
 
@@ -94,6 +94,19 @@ class AskingActions:
                 self.text_command("snippet run", values, title, "snippet")
 
         self.push_screen(Confirm(f"Run {snippet['name']}: {snippet['command']}?"), confirmed)
+
+    def action_send(self: Host) -> None:
+        """Ask for a line and write it to the cursor's process's stdin (`procler send`);
+        a process without `stdin: true` answers STDIN_CLOSED, shown as any error."""
+        name = self.current_name()
+        if not name:
+            return
+
+        def answered(text: "str | None") -> None:
+            if text is not None:
+                self.command("send", {"name": name, "text": text})
+
+        self.push_screen(Ask(f"Send a line to {name}'s stdin:"), answered)
 
     def action_scale(self: Host) -> None:
         """Ask how many instances the cursor's process (or the process an instance is of)

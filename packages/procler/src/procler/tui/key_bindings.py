@@ -30,6 +30,7 @@ ACTIONS = (
     Action("stop", "x", "stop (asks first)"),
     Action("restart", "r", "restart"),
     Action("scale", "S", "scale: how many instances (asks)", show=False),
+    Action("send", "i", "input: send a line to its stdin (stdin: true)", show=False),
     Action("select", "space", "select / unselect for the log pane", show=False),
     Action("filter", "slash", "filter processes"),
     Action("toggle_stopped", "h", "hide / show stopped"),

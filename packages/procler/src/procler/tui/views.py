@@ -135,6 +135,7 @@ def describe(view: str, data: "dict[str, Any]") -> str:
 WHY_SHOWN = (
     "status",
     "health",
+    "liveness",
     "dependencies",
     "dependency_down",
     "waiting_for",
@@ -162,12 +163,12 @@ def _why_row(key: str, why: "dict[str, Any]", now: float) -> "tuple[str, str]":
     value = why[key]
     if key == "status":
         return "status", f"{value} (desired: {why.get('desired', '-')})"
-    if key == "health" and isinstance(value, dict):
+    if key in ("health", "liveness") and isinstance(value, dict):  # the two checks
         said = f"{value['status']}: {value['kind']} check, {value['checks']} checks, "
         said += f"{value['failures']} failures"
         if value.get("last_output"):
             said += f"; last output: {printable(value['last_output'])}"
-        return "health", said
+        return key, said
     if key == "dependencies":
         needs = [
             f"{d['name']} {d['condition']}: {d['status']} ({'holds' if d['holds'] else 'waiting'})"

@@ -240,6 +240,7 @@ function facts(row) {
   const pairs = [
     ["pid", row.pid ?? "-"], ["uptime", uptime(row)], ["restarts", row.restarts], ["run", row.run ?? "-"],
     ["health", row.health ? statusCell(row.health.status) : "no check"],
+    ...(row.liveness ? [["liveness", statusCell(row.liveness.status)]] : []),
     ["cpu", row.cpu_percent === null || row.cpu_percent === undefined ? "-" : `${row.cpu_percent.toFixed(1)}%`],
     ["memory", row.memory_rss_bytes ? size(row.memory_rss_bytes) : "-"],
     ["namespace", row.namespaces.join(", ")],
@@ -264,7 +265,18 @@ async function processPage(name) {
     logs.scrollTop = logs.scrollHeight;
   };
   search.oninput = drawLogs;
+  // A process with `stdin: true`: a line typed here goes to its stdin (`procler send`).
+  // Made once, outside what each event redraws, so what is being typed stays.
+  const line = el("input", { id: "stdin-text", placeholder: `a line for ${name}'s stdin` });
+  const sent = el("span", { id: "stdin-sent" });
+  const input = el("form", { id: "stdin", hidden: true }, line, el("button", { type: "submit" }, "send"), sent);
+  input.onsubmit = async (event) => {
+    event.preventDefault();
+    const answer = await call("send", { name, text: line.value });
+    if (answer.success) { sent.textContent = `sent ${answer.data.bytes} bytes`; line.value = ""; }
+  };
   const drawInfo = (row) => {
+    input.hidden = !row.stdin;
     info.replaceChildren(
       el("h2", {}, el("span", { class: "name" }, name), " ", statusCell(row.status), " ", actions(row)),
       facts(row));
@@ -287,7 +299,7 @@ async function processPage(name) {
   redraw = drawStatus;
   listen(`?logs=${encodeURIComponent(name)}`);
   drawLogs();
-  return el("section", { class: "process" }, info, el("h3", {}, "logs"), search, logs, past);
+  return el("section", { class: "process" }, info, input, el("h3", {}, "logs"), search, logs, past);
 }
 
 async function groupsPage() {

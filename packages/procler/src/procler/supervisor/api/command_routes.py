@@ -28,7 +28,7 @@ from agentcli.errors import AgentError, UsageError
 from agentcli.main import answer, failure, with_builtins
 from agentcli.parser import GLOBAL_ARGS, parse
 from procler.errors import ConfigNotFound, SupervisorUnavailable
-from procler.project import find_config
+from procler.project import find_config, named_files
 from procler.supervisor.api.http_errors import RouteNotFound, http_status
 from procler.supervisor.api.json_bytes import encode
 from procler.wire import (
@@ -76,7 +76,7 @@ class Api:
         self.handlers = handlers
         self.answered = answered
         self.config_path = config_path
-        self.config_real = os.path.realpath(config_path)
+        self.config_real = _real(config_path)
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if self.streams is not None and await self.streams(scope, receive, send):
@@ -208,8 +208,8 @@ class Api:
         explicit = values.get("config")
         if explicit and _resolved(cwd, explicit) != config:
             return None  # the entry guessed --config differently from the parser
-        if config != self.config_path and os.path.realpath(config) != self.config_real:
-            return None  # another project's config: not ours to answer
+        if config != self.config_path and _real(config) != self.config_real:
+            return None  # another project's config (or other files): not ours to answer
         return cmd.name, handler_values(self.app, cmd, values)
 
 
@@ -262,7 +262,12 @@ def _late_by(scope: Scope) -> float | None:
     return None
 
 
-def _resolved(cwd: str, explicit: str) -> str | None:
+def _real(config: str) -> list[str]:
+    """The files a config names, each by its real path."""
+    return [os.path.realpath(f) for f in named_files(config)]
+
+
+def _resolved(cwd: str, explicit: list[str]) -> str | None:
     """The config file --config names, as the CLI resolves it (None: no such file)."""
     try:
         return find_config(cwd, explicit)

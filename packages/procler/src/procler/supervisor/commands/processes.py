@@ -8,6 +8,7 @@ from typing import Any
 from agentcli.errors import UsageError
 from procler.errors import ConditionImpossible, Timeout
 from procler.selection import (
+    autostarted,
     group_list,
     group_members,
     instances,
@@ -35,8 +36,16 @@ def chosen(ops: Operations, values: Values, verb: str) -> list[str]:
     return instances(ops.config(), named(values, verb, ops.config()))
 
 
+def started_together(ops: Operations, values: Values, names: list[str]) -> list[str]:
+    """Of many chosen at once, those that start: without a namespace named, not the
+    `autostart: false` ones (naming a namespace asks for its members)."""
+    return names if values.get("namespace") else autostarted(ops.config(), names)
+
+
 async def start(ops: Operations, values: Values) -> Any:
     names = chosen(ops, values, "start")
+    if values.get("all"):
+        names = started_together(ops, values, names)
     rows = await ops.start(
         names,
         with_deps=not values.get("no_deps"),
@@ -74,7 +83,8 @@ async def stop(ops: Operations, values: Values) -> Any:
 
 async def up(ops: Operations, values: Values) -> Any:
     rerun = bool(values.get("rerun"))
-    names = tagged(ops.config(), {"namespace": values.get("namespace")})
+    chosen_names = tagged(ops.config(), {"namespace": values.get("namespace")})
+    names = started_together(ops, values, chosen_names)
     if values.get("namespace") is None:
         ops.stack_up()  # the whole stack: see supervisor/reloader.py
     if values.get("wait"):
@@ -137,6 +147,10 @@ async def wait(ops: Operations, values: Values) -> Any:
     return shaped(rows)
 
 
+async def send(ops: Operations, values: Values) -> Any:
+    return await ops.send(values["name"], values["text"], newline=not values.get("no_newline"))
+
+
 async def why(ops: Operations, values: Values) -> Any:
     return ops.why(values["name"])
 
@@ -180,6 +194,7 @@ COMMANDS = {
     "down": down,
     "ci": ci,
     "why": why,
+    "send": send,
     "exec": exec_,
     "group start": group_start,
     "group stop": group_stop,
