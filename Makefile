@@ -76,7 +76,7 @@ bench-compare: sync
 	@test -n "$(BASE)" || { echo "usage: make bench-compare BASE=REV [BENCH=name,...] [ROUNDS=3]" >&2; exit 2; }
 	$(BENCH_RUN) bench/compare.py "$(BASE)" --bench "$(BENCH)" --rounds $(ROUNDS) --uv "$(UV)"
 
-# README's pictures of the dashboard and the TUI, taken anew on examples/quickstart.
+# The guide's pictures (docs/images/) of the dashboard and the TUI, taken anew on examples/quickstart.
 screenshots: sync
 	$(RUN) python scripts/screenshots.py
 

@@ -1,4 +1,4 @@
-"""README's pictures, made anew (`make screenshots`): the web dashboard in Debian's
+"""The guide's pictures (docs/images/, shown in docs/procler/tui-and-dashboard.md), made anew (`make screenshots`): the web dashboard in Debian's
 Chromium (Playwright) and the TUI (Textual's SVG screenshots), on a copy of
 examples/quickstart started for the purpose, then stopped.
 

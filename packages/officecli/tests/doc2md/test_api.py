@@ -1,6 +1,6 @@
 """The Python API as a user's program imports it (a separate interpreter, run from another
 folder): typed results, nothing written unless asked, typed errors with the CLI's codes; and
-README's example runs as written."""
+the guide's example (docs/office/doc2md.md) runs as written."""
 
 from __future__ import annotations
 
@@ -105,10 +105,9 @@ def test_writing_when_asked_is_what_the_command_writes(tmp_path: Path) -> None:
         assert (tmp_path / "api" / name).read_bytes() == (tmp_path / "cli" / name).read_bytes()
 
 
-def test_the_readme_example_runs_as_written(tmp_path: Path) -> None:
-    readme = (REPO / "README.md").read_text("utf-8")
-    section = readme[readme.index("\n## doc2md\n") :]
-    [example] = re.findall(r"```python\n(.*?)```", section[: section.index("\n## ", 5)], re.S)
+def test_the_guide_example_runs_as_written(tmp_path: Path) -> None:
+    page = (REPO / "docs" / "office" / "doc2md.md").read_text("utf-8")
+    [example] = re.findall(r"```python\n(.*?)```", page, re.S)
     (tmp_path / "report.docx").write_bytes((CORPUS / "test.docx").read_bytes())
     out = _user_run(tmp_path, textwrap.dedent(example))
     assert out.startswith("docx report.md 1\n")
