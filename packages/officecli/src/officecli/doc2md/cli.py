@@ -12,7 +12,12 @@ from officecli.default_command import with_command
 from officecli.doc2md.commands import APP
 
 
+def expanded(argv: list[str]) -> list[str]:
+    """argv with the shorthand spelled out."""
+    return with_command(argv, "convert", ("convert", "capabilities"))
+
+
 def main() -> None:
     agent_main.interrupt_on_sigterm()
-    sys.argv[1:] = with_command(sys.argv[1:], "convert", ("convert", "capabilities"))
+    sys.argv[1:] = expanded(sys.argv[1:])
     agent_main.main(APP)

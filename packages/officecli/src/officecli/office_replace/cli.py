@@ -13,12 +13,14 @@ from officecli.default_command import with_command
 from officecli.office_replace.commands import APP
 
 
+def expanded(argv: list[str]) -> list[str]:
+    """argv with the shorthands spelled out."""
+    if argv in (["--help"], ["-h"]):
+        return ["replace", *argv]
+    return with_command(argv, "replace", ("replace", "capabilities"))
+
+
 def main() -> None:
     agent_main.interrupt_on_sigterm()
-    argv = sys.argv[1:]
-    sys.argv[1:] = (
-        ["replace", *argv]
-        if argv in (["--help"], ["-h"])
-        else with_command(argv, "replace", ("replace", "capabilities"))
-    )
+    sys.argv[1:] = expanded(sys.argv[1:])
     agent_main.main(APP)
