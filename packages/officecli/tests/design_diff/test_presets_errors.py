@@ -182,3 +182,12 @@ def test_unsafe_or_broken_sheet_xml_is_exit_2(
     )
     code, env = diff(bad, write_book(tmp_path / "good.xlsx", {"S": api_rows()}))
     assert (code, env["error_code"], words in env["error"]) == (2, error, True)
+
+
+def test_the_type_option_offers_exactly_the_shipped_presets() -> None:
+    """commands.py spells the choices out (importing the presets would slow every start):
+    this keeps the two from drifting apart."""
+    from officecli.design_diff.presets import PRESET_NAMES
+
+    (excel_type,) = [a for a in APP.command("excel").args if a.flags[0] == "--type"]
+    assert excel_type.choices == PRESET_NAMES
