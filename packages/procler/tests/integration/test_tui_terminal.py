@@ -41,7 +41,9 @@ def opened(tmux: list[str], project: Project, *argv: str) -> None:
 def quit_leaves_api_running(tmux: list[str], project: Project) -> None:
     subprocess.run([*tmux, "send-keys", "-t", "tui", "q"], check=True, timeout=10)
     has = [*tmux, "has-session", "-t", "tui"]
-    assert wait_for(lambda: subprocess.run(has, capture_output=True).returncode != 0, 10)
+    assert wait_for(lambda: subprocess.run(has, capture_output=True).returncode != 0, 10), screen(
+        tmux
+    )
     assert project.ok("status", "api")["status"] == "running"  # quitting touched nothing
 
 

@@ -106,7 +106,8 @@ class Feed:
                 sock, rest = opened
                 with self._lock:
                     self._sock = sock
-                    if self.logs != asked:  # changed while opening: interrupt came too early
+                    # stopped or changed while it opened: that interrupt found no socket
+                    if self.stopped.is_set() or self.logs != asked:
                         sock.shutdown(socket.SHUT_RDWR)
                 try:
                     until = time.monotonic() + FOLLOW_FOR
