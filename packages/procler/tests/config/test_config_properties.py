@@ -8,76 +8,14 @@ import json
 from pathlib import Path
 
 import pytest
+from agentcli_testkit.mutations import mutated
 from hypothesis import HealthCheck, given, settings
-from hypothesis import strategies as st
 from procler_testkit.config_helpers import BASE, errors_of
 
 from agentcli.main import run
 from procler.declarations import APP
 
 ENV_FILE = "A=1\nexport B='two'\nnot a pair\n"
-TOKENS = [
-    "0",
-    "-1",
-    "9" * 40,
-    "''",
-    "[]",
-    "{}",
-    "null",
-    "~",
-    "*worker",
-    "&x",
-    "%YAML 1.3",
-    "<<",
-    "ß",
-    "\t",
-    "@",
-    "`",
-    "'",
-    '"',
-    ":",
-    "- ",
-    "? ",
-    "|",
-    ">",
-    "#",
-    "!!binary",
-    "!tag",
-    "${X",
-    "$${PORT}",
-    "1e400",
-    "0x1F",
-    "010",
-    "on",
-    "12:30",
-    "\\x",
-    "\udcff",
-    "\x00",
-    "\ufeff",
-]
-
-
-@st.composite
-def mutated(draw: st.DrawFn) -> str:
-    lines = BASE.splitlines()
-    for _ in range(draw(st.integers(1, 3))):
-        index = draw(st.integers(0, len(lines) - 1))
-        line = lines[index]
-        kind = draw(st.sampled_from(["replace", "insert", "drop", "duplicate", "indent", "cut"]))
-        if kind == "replace" and ":" in line:
-            lines[index] = line.split(":", 1)[0] + ": " + draw(st.sampled_from(TOKENS))
-        elif kind == "insert":
-            at = draw(st.integers(0, len(line)))
-            lines[index] = line[:at] + draw(st.sampled_from(TOKENS)) + line[at:]
-        elif kind == "drop":
-            del lines[index]
-        elif kind == "duplicate":
-            lines.insert(index, line)
-        elif kind == "indent":
-            lines[index] = draw(st.sampled_from(["", " ", "   ", "      "])) + line.lstrip()
-        else:
-            lines[index] = line[: draw(st.integers(0, len(line)))]
-    return "\n".join(lines) + "\n"
 
 
 @settings(
@@ -87,7 +25,7 @@ def mutated(draw: st.DrawFn) -> str:
     database=None,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture],
 )
-@given(text=mutated())
+@given(text=mutated(BASE))
 def test_a_mutated_config_is_reported_not_a_crash(
     tmp_path: Path, capsysbinary: pytest.CaptureFixture[bytes], text: str
 ) -> None:

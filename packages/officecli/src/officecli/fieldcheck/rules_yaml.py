@@ -56,8 +56,10 @@ def plain(value: Any, budget: list[int] | None = None) -> Any:
 
 
 def read_yaml(path: Path) -> Any:
+    import warnings
+
     from ruamel.yaml import YAML
-    from ruamel.yaml.error import MarkedYAMLError, YAMLError
+    from ruamel.yaml.error import MarkedYAMLError, ReusedAnchorWarning, YAMLError
 
     try:
         data = read_regular(path, MAX_RULES_BYTES, path.name)
@@ -67,14 +69,18 @@ def read_yaml(path: Path) -> Any:
         raise RulesFileError(f"{path.name}: cannot be read ({exc.strerror})") from None
     try:
         text = data.decode("utf-8-sig")
-        doc = YAML(typ="rt").load(text)
+        with warnings.catch_warnings():
+            # YAML 1.2 lets an anchor be defined again (aliases then use the newer one);
+            # ruamel warns on stderr, where only the tool's own lines belong
+            warnings.simplefilter("ignore", ReusedAnchorWarning)
+            doc = YAML(typ="rt").load(text)
     except RecursionError:
         raise RulesFileError(f"{path.name}: nested deeper than the YAML reader allows") from None
     except UnicodeDecodeError as exc:  # the bytes themselves are never quoted
         raise RulesFileError(f"{path.name}: not UTF-8 text (at byte {exc.start})") from None
     except MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
-        line, col = (mark.line + 1, mark.column + 1) if mark is not None else (0, 0)
+        line, col = (mark.line + 1, mark.column + 1) if mark is not None else (1, 1)
         problem = exc.problem or exc.context or "invalid YAML"
         raise RulesFileError(
             f"{path.name}:{line}:{col}: {problem}",
