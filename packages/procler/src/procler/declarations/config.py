@@ -15,10 +15,6 @@ from procler.errors import (
     SupervisorUnavailable,
 )
 
-TYPE_CHECKING = False
-if TYPE_CHECKING:
-    pass
-
 HANDLERS = "procler.cli.config:"
 DEFINITIONS = "procler.cli.definitions:"
 GUIDE = "procler.cli.guide:"

@@ -12,10 +12,6 @@ from procler.errors import (
     SupervisorUnavailable,
 )
 
-TYPE_CHECKING = False
-if TYPE_CHECKING:
-    pass
-
 HANDLERS = "procler.cli.daemon:"
 RESTART = HANDLERS + "restart"  # also waits for the next supervisor
 STATUS = HANDLERS + "status"  # asks a supervisor briefly, never starts one

@@ -5,10 +5,6 @@ from agentcli.commands import Arg, Command
 from procler.declarations.processes import SUPERVISED
 from procler.errors import ProcessNotFound
 
-TYPE_CHECKING = False
-if TYPE_CHECKING:
-    pass
-
 EVENTS_COMMANDS: "tuple[Command, ...]" = (
     Command(
         "events",

@@ -11,10 +11,6 @@ from procler.errors import (
     RecipeNotFound,
 )
 
-TYPE_CHECKING = False
-if TYPE_CHECKING:
-    pass
-
 RUN_HELP = (
     "which runs: current (the default: the run going on; between runs, e.g. a scheduled "
     "process waiting for its next slot or a process that ended, its last run), previous "

@@ -35,10 +35,6 @@ from procler.errors import (
     Timeout,
 )
 
-TYPE_CHECKING = False
-if TYPE_CHECKING:
-    pass
-
 FORWARD = "procler.cli.client:forward"
 IF_RUNNING = "procler.cli.client:forward_if_running"
 # `up` forwards, and with its local options (--attach, --tui) follows the stack after.

@@ -21,10 +21,6 @@ from procler.errors import (
     ProcessNotFound,
 )
 
-TYPE_CHECKING = False
-if TYPE_CHECKING:
-    pass
-
 NAMESPACE = Arg("name", "namespace (or several, comma-separated)", required=True)
 NAMESPACE_ERRORS = (*SUPERVISED, NamespaceNotFound, ProcessNotFound)
 NAMESPACED = {

@@ -12,10 +12,6 @@ from procler.errors import (
     SnippetNotFound,
 )
 
-TYPE_CHECKING = False
-if TYPE_CHECKING:
-    pass
-
 HANDLERS = "procler.cli.snippets:"
 SNIPPET_NAME = Arg("name", "snippet name (see `procler snippet list`)", required=True)
 SNIPPET = {

@@ -20,10 +20,6 @@ from procler.errors import (
     ProcessNotFound,
 )
 
-TYPE_CHECKING = False
-if TYPE_CHECKING:
-    pass
-
 HANDLERS = "procler.cli.stack_files:"
 WARNING = {
     "type": "object",
