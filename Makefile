@@ -30,8 +30,13 @@ lint: sync
 types: sync
 	$(RUN) mypy $(addsuffix /src,$(PACKAGES))
 
+# The suite on every core (pytest-xdist): each test has its own temp dir, free ports, tmux
+# server and container names; the few that share something fixed (a port of the quickstart
+# example) carry one xdist_group mark and run on the same worker. PYTEST_WORKERS=0 runs it in
+# one process; PYTEST_ARGS is passed last (`make pytest PYTEST_ARGS="-k wait -x"`).
+PYTEST_WORKERS ?= auto
 pytest: sync
-	$(RUN) pytest $(PACKAGES) tests $(PYTEST_ARGS)
+	$(RUN) pytest -n $(PYTEST_WORKERS) --dist loadgroup $(PACKAGES) tests $(PYTEST_ARGS)
 
 test: lint types pytest
 

@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 from officecli_testkit.design_diff_helpers import api_rows, write_book
+from officecli_testkit.threads import count_threads_from_here
 
 from officecli.design_diff import pair_read
 from officecli.design_diff.pair_read import pack_grids, read_pair, unpack_grids
@@ -39,6 +40,7 @@ def reader_pid(path: str) -> list[SheetGrid]:
 def spare_core(monkeypatch: pytest.MonkeyPatch) -> None:
     """A core free whatever the machine's load, so that the child is used."""
     monkeypatch.setattr(pair_read, "spare_core", lambda: True)
+    count_threads_from_here(monkeypatch)
 
 
 @pytest.fixture

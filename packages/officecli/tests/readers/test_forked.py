@@ -8,10 +8,16 @@ import threading
 from collections.abc import Iterator
 
 import pytest
+from officecli_testkit.threads import count_threads_from_here
 
 from officecli.design_diff.errors import WorkbookError
 from officecli.readers import forked
 from officecli.readers.forked import ForkedCall
+
+
+@pytest.fixture(autouse=True)
+def no_runner_threads(monkeypatch: pytest.MonkeyPatch) -> None:
+    count_threads_from_here(monkeypatch)
 
 
 def reaped(pid: int) -> bool:

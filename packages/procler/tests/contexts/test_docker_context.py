@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from procler_testkit.docker_fixtures import SESSION, TEST_LABEL
 from procler_testkit.docker_helpers import commands_in, unique
 from procler_testkit.fakes import FakeClock, FakeContext, FakeHost, FakeProcess
 from procler_testkit.harness import wait_for
@@ -85,7 +86,7 @@ def test_docker_states_are_normalised_onto_ours(
         ["sh", "-c", "exit 1"],
         detach=True,
         name=unique(),
-        labels={"procler.test": "1"},
+        labels={TEST_LABEL: SESSION},
         restart_policy={"Name": "always"},
     )
     assert wait_for(lambda: state(looping.id)["Status"] == "restarting", 20)

@@ -14,8 +14,9 @@ from procler_testkit.harness import Project
 def make_project(tmp_path: Path) -> Iterator[Callable[[str], Project]]:
     made: list[Project] = []
 
-    def factory(config: str) -> Project:
-        project = Project(tmp_path / f"proj{len(made)}", config)
+    def factory(config: str, under: str = "") -> Project:
+        """A project in tmp_path, or in its folder `under` (a deep path, say)."""
+        project = Project(tmp_path / under / f"proj{len(made)}", config)
         made.append(project)
         return project
 

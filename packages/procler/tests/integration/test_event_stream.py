@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 from procler_testkit.harness import PROCLER, PY, Project, wait_for
 from websockets.exceptions import ConnectionClosedOK
-from websockets.sync.client import unix_connect
+from websockets.sync.client import ClientConnection, unix_connect
 
 from procler import project
 from procler.declarations import APP
@@ -60,7 +60,12 @@ class UnixHTTP(http.client.HTTPConnection):
     def connect(self) -> None:
         self.sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
         self.sock.settimeout(self.timeout)
-        self.sock.connect(self.path)
+        project.at_socket(self.path, self.sock.connect)  # a deep temp dir: past sun_path
+
+
+def websocket(sock: str, url: str) -> ClientConnection:
+    """A websocket over the supervisor's socket (a deep temp dir: past sun_path)."""
+    return project.at_socket(sock, lambda address: unix_connect(address, url))
 
 
 class SSE:
@@ -152,7 +157,7 @@ def test_websocket_carries_the_same_messages(make_project: Callable[[str], Proje
     proj = make_project(SLEEPER)
     seq = head(proj)
     sock = project.socket_path(str(proj.root))
-    with unix_connect(sock, "ws://procler/v1/ws") as ws:
+    with websocket(sock, "ws://procler/v1/ws") as ws:
         snap = json.loads(ws.recv(timeout=20))
         assert (snap["type"], snap["seq"], len(snap["processes"])) == ("snapshot", seq, 2)
         proj.ok("start", "api")
@@ -160,7 +165,7 @@ def test_websocket_carries_the_same_messages(make_project: Callable[[str], Proje
         assert [change(m) for m in got] == STARTED_API
         assert [m["seq"] for m in got] == [seq + 1, seq + 2]
     proj.ok("stop", "api")
-    with unix_connect(sock, f"ws://procler/v1/ws?since={seq + 2}&once") as ws:
+    with websocket(sock, f"ws://procler/v1/ws?since={seq + 2}&once") as ws:
         assert json.loads(ws.recv(timeout=20))["seq"] == seq + 4
         assert [change(json.loads(ws.recv(timeout=20))) for _ in STOPPED_API] == STOPPED_API
         with pytest.raises(ConnectionClosedOK):  # `once`: closed after the backlog

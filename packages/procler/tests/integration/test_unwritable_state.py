@@ -12,6 +12,8 @@ from pathlib import Path
 import pytest
 from procler_testkit.harness import PY, Project, supervisors_of, wait_for
 
+from procler.project import at_socket
+
 TICKER = f"""version: 1
 processes:
   app:
@@ -65,7 +67,7 @@ def test_a_stale_socket_in_an_unwritable_state_dir_answers_state_dir_unwritable_
     state = p.root / ".procler" / "state"
     (state / "supervisor.sock").unlink(missing_ok=True)
     stale = socket.socket(socket.AF_UNIX)
-    stale.bind(str(state / "supervisor.sock"))  # bound, never listening: a dead supervisor's
+    at_socket(str(state / "supervisor.sock"), stale.bind)  # bound, never listening: a dead supervisor's
     stale.close()
     with unwritable(state):
         code, env = p.run("status", timeout=20)  # answered from the state on disk

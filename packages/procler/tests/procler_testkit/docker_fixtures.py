@@ -20,6 +20,9 @@ import pytest
 
 IMAGE = "procler-test-busybox:latest"
 TEST_LABEL = "procler.test"  # on every container a test creates by hand
+# Its value is this pytest process's pid: a session's clean-up removes its own containers,
+# never those the tests of another xdist worker (or another run) are still using.
+SESSION = str(os.getpid())
 APPLETS = ("sh", "sleep", "echo", "httpd", "nc", "cat", "kill", "ps", "grep", "ls", "true", "env")
 
 
@@ -57,7 +60,8 @@ def docker_client() -> Iterator[Any]:
             pytest.fail(f"PROCLER_REQUIRE_DOCKER is set but {reason}")
         pytest.skip(reason)
     yield client
-    for container in client.containers.list(all=True, filters={"label": TEST_LABEL}):
+    mine = {"label": f"{TEST_LABEL}={SESSION}"}
+    for container in client.containers.list(all=True, filters=mine):
         container.remove(force=True)
     client.close()
 
@@ -89,7 +93,7 @@ def container(docker_client: Any, image: str) -> Callable[..., Any]:
         kwargs: dict[str, Any] = {
             "name": name,
             "network_mode": "host",
-            "labels": {TEST_LABEL: "1"},
+            "labels": {TEST_LABEL: SESSION},
             "command": command or ["sleep", "600"],
             "init": False,
         }

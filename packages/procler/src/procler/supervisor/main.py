@@ -141,9 +141,12 @@ async def serve(
     loop.add_signal_handler(signal.SIGCHLD, sup.child_exited)  # only enqueues the reaping
     await sup.boot()  # restore before answering, so the first answer shows the restored state
     await server.startup(sockets=[sock])
-    log.info("supervisor %d serving %s on %s", os.getpid(), root, sock.getsockname())
+    # The socket's path, not its name: bound through a descriptor of its folder when the path
+    # is past sun_path, it is named /proc/self/fd/N/..., which no longer leads there.
+    path = project.socket_path(root)
+    log.info("supervisor %d serving %s on %s", os.getpid(), root, path)
     await listener.restore()  # `procler serve`'s listener, if the previous supervisor had one
-    keeper = asyncio.create_task(keep_state(root, sup, server, sock.getsockname()))
+    keeper = asyncio.create_task(keep_state(root, sup, server, path))
     await sup.stop_requested.wait()
     keeper.cancel()
     log.info("supervisor stopping")
