@@ -30,13 +30,15 @@ lint: sync
 types: sync
 	$(RUN) mypy $(addsuffix /src,$(PACKAGES))
 
-# The suite on every core (pytest-xdist): each test has its own temp dir, free ports, tmux
-# server and container names; the few that share something fixed (a port of the quickstart
-# example) carry one xdist_group mark and run on the same worker. PYTEST_WORKERS=0 runs it in
-# one process; PYTEST_ARGS is passed last (`make pytest PYTEST_ARGS="-k wait -x"`).
-PYTEST_WORKERS ?= auto
+# The suite on several workers (pytest-xdist), a test file on one worker: a file's tests
+# share its module fixtures (a supervisor, a listener) and run in their order, as in one
+# process. Each test has its own temp dir, free ports, tmux server and containers; tests that
+# share something fixed (the quickstart example's port) are in one file. The tests mostly
+# wait on processes they start, so two workers a core keep the cores busy. PYTEST_WORKERS=0
+# runs it in one process; PYTEST_ARGS comes last (`make pytest PYTEST_ARGS="-k wait -x"`).
+PYTEST_WORKERS ?= $(shell echo $$((2 * $$(nproc 2>/dev/null || echo 1))))
 pytest: sync
-	$(RUN) pytest -n $(PYTEST_WORKERS) --dist loadgroup $(PACKAGES) tests $(PYTEST_ARGS)
+	$(RUN) pytest -n $(PYTEST_WORKERS) --dist loadfile $(PACKAGES) tests $(PYTEST_ARGS)
 
 test: lint types pytest
 

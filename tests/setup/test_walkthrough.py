@@ -1,6 +1,9 @@
 """README's walkthrough works as written: its commands, taken from README's marked blocks,
 run in order in a fresh copy with nothing of ours on PATH; and `make demo` ends with the line
-that puts the commands on PATH."""
+that puts the commands on PATH.
+
+Both bring up examples/quickstart, whose API listens on a fixed port (8765): they stay in
+this one file, which `make pytest` (pytest-xdist, --dist loadfile) runs on one worker."""
 
 from __future__ import annotations
 
@@ -11,14 +14,9 @@ import shutil
 import subprocess
 from pathlib import Path
 
-import pytest
-
 ROOT = Path(__file__).resolve().parents[2]
 MARKER = "<!-- walkthrough:"
 ACTIVATE = ". .venv/bin/activate"
-# The walkthrough and `make demo` both bring up examples/quickstart, whose API listens on its
-# fixed port (8765): under pytest-xdist they run on one worker, one after the other.
-QUICKSTART_PORT = pytest.mark.xdist_group("quickstart-port")
 
 
 def walkthrough() -> list[str]:
@@ -54,7 +52,6 @@ def test_readme_opens_with_the_two_commands_then_the_walkthrough_with_the_path_l
     assert blocks[1].splitlines() == commands  # the walkthrough comes next
 
 
-@QUICKSTART_PORT
 def test_the_walkthrough_runs_as_written_in_a_fresh_copy(tmp_path: Path) -> None:
     shutil.copytree(
         ROOT / "examples" / "quickstart",
@@ -89,7 +86,6 @@ def test_the_walkthrough_runs_as_written_in_a_fresh_copy(tmp_path: Path) -> None
     assert not (project / ".procler" / "state" / "supervisor.sock").exists()
 
 
-@QUICKSTART_PORT
 def test_make_demo_ends_with_the_line_that_puts_the_commands_on_path() -> None:
     done = subprocess.run(
         ["make", "-s", "demo"],

@@ -73,6 +73,7 @@ def test_mcp_tools_over_http_under_the_listeners_rules(project: Project) -> None
 
 
 def test_a_read_only_listener_offers_only_read_only_tools(project: Project) -> None:
+    project.ok("start", "api")  # whichever test of the module ran before
     listener = serve(project, "--mcp", "--read-only")
     names, answers = anyio.run(session, listener, [("procler_status", {"name": "api"})])
     reads = {TOOLS.name(c) for c in TOOLS.commands() if c.read_only and not c.secret}

@@ -256,11 +256,13 @@ processes:
     docker: {{image: "{image}"}}
     command: "echo ok > /www/index.html; exec httpd -f -p 127.0.0.1:{port} -h /www"
     healthcheck: {{http: {{port: {port}, path: /}}, {fast}}}
+    stop_timeout: 300ms
   cache:
     context: docker
     docker: {{image: "{image}"}}
     command: "sleep 0.5; echo ready-inside > {flag}; exec sleep 600"
     healthcheck: {{exec: "cat {flag}", {fast}}}
+    stop_timeout: 300ms
   api:
     args: [sleep, "600"]
     depends_on: [{{name: web, condition: healthy}}]
@@ -291,6 +293,7 @@ processes:
     context: docker
     docker: {{image: "{image}"}}
     command: "exec sleep 600"
+    stop_timeout: 300ms
 """
     )
     p.ok("start", "api")
@@ -361,6 +364,12 @@ processes:
     assert "DOCKER_HOST" in env["suggestion"]
 
 
+def serving(port: int) -> tuple[str, ...]:
+    """A web server that a TERM ends at once (httpd as pid 1 ignores TERM: each stop would
+    wait the 10 s of the default stop_timeout, then kill)."""
+    return ("sh", "-c", f"trap 'exit 0' TERM; httpd -f -p 127.0.0.1:{port} & wait")
+
+
 def test_remove_of_a_runtime_image_definition_removes_its_container(
     make_project: Callable[[str], Project], docker_client: Any, image: str
 ) -> None:
@@ -368,7 +377,7 @@ def test_remove_of_a_runtime_image_definition_removes_its_container(
     when the supervisor that created it was killed in between."""
     p = make_project("version: 1\nprocesses: {}\n")
     port = free_port()
-    argv = ("run", "web", "--image", image, "--", "httpd", "-f", "-p", f"127.0.0.1:{port}")
+    argv = ("run", "web", "--image", image, "--", *serving(port))
     started = p.ok(*argv)
     assert (started["status"], started["source"], started["docker"]["kind"]) == (
         "running",
@@ -395,7 +404,7 @@ def test_a_failed_run_image_keeps_no_definition(
 ) -> None:
     p = make_project("version: 1\nprocesses: {}\n")
     port = free_port()
-    command = ("--", "httpd", "-f", "-p", f"127.0.0.1:{port}")
+    command = ("--", *serving(port))
     code, env = p.run("run", "web", "--image", "procler-no-such-image:1", *command)
     assert (code, env["error_code"]) == (2, "IMAGE_NOT_FOUND")
     assert p.ok("list")["processes"] == []
