@@ -128,3 +128,4 @@ action_close
 pytestmark
 anyio_backend
 no_arrow_in_this_process
+no_runner_threads

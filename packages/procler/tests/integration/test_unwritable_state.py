@@ -67,7 +67,9 @@ def test_a_stale_socket_in_an_unwritable_state_dir_answers_state_dir_unwritable_
     state = p.root / ".procler" / "state"
     (state / "supervisor.sock").unlink(missing_ok=True)
     stale = socket.socket(socket.AF_UNIX)
-    at_socket(str(state / "supervisor.sock"), stale.bind)  # bound, never listening: a dead supervisor's
+    at_socket(
+        str(state / "supervisor.sock"), stale.bind
+    )  # bound, never listening: a dead supervisor's
     stale.close()
     with unwritable(state):
         code, env = p.run("status", timeout=20)  # answered from the state on disk
