@@ -69,17 +69,24 @@ processes:
     assert [line[0] for line in lines] == ["+", "-", "+", "-", "+", "-"]  # told, not spawned
 
 
+# Runs until its project folder holds `fail-now`, then exits 1.
+FAILS_WHEN_TOLD = (
+    "import os, sys, time\\nwhile not os.path.exists('fail-now'): time.sleep(0.01)\\nsys.exit(1)"
+)
+
+
 def test_a_wait_ends_when_its_process_fails_on_the_way(tmp_path: Path) -> None:
     config = f"""version: 1
 processes:
   flaky:
-    args: [{PY}, -c, "import sys, time; time.sleep(0.5); sys.exit(1)"]
+    args: [{PY}, -c, "{FAILS_WHEN_TOLD}"]
     restart: no
     healthcheck: {{exec: 'false', interval: 100ms}}
 """
 
     async def scenario(handlers: Commands) -> None:
         await handlers.start({"name": "flaky"})
+        (tmp_path / "proj" / "fail-now").touch()  # it fails after its start, however slow
         err = await impossible(handlers, name="flaky")
         assert err.data is not None
         assert (err.data["status"], err.data["impossible"]) == ("failed", {"flaky": "it failed"})
