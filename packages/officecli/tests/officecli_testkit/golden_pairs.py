@@ -3,7 +3,7 @@
 Each pair is made from a seed: a base table, then a new version with planted changes
 (changed cells, rows inserted, removed and moved, a duplicate and a blank key, columns
 added, removed, renamed and moved, sheets added, removed and renamed). The pairs cover
-both ways of reading a sheet (calamine for plain sheets, the expat scan for sheets with
+both ways of reading a sheet (in bulk for plain sheets, the expat scan for sheets with
 dates), strings stored inline as openpyxl's write-only mode and other generators write
 them, and the presets' paths (sections, scope, generic keys).
 """
@@ -71,7 +71,7 @@ def _plant(
 
 
 def _big_plain(seed: int, count: int) -> Pair:
-    """The bench's shape: one plain sheet (calamine), keyed by 物理名, many rows."""
+    """The bench's shape: one plain sheet (read in bulk), keyed by 物理名, many rows."""
 
     def write(before: Path, after: Path) -> None:
         rng = random.Random(seed)
@@ -163,7 +163,7 @@ def _api_sections(seed: int) -> Pair:
 
 def _expat_sheet(seed: int) -> Pair:
     """A sheet with dates (a number format that is not General): read by the expat scan,
-    not calamine; options -w -i."""
+    not in bulk; options -w -i."""
 
     def write(before: Path, after: Path) -> None:
         import datetime

@@ -1,5 +1,5 @@
 """The two workbooks of a diff read at once: the before one in a forked child, the after
-one here (calamine holds the GIL, so only a process reads on the other core).
+one here (reading holds the GIL, so only a process reads on the other core).
 
 The child runs the very read this process would (its limits: the zip checks, --max-cells)
 and hands back the grids by marshal (lists, tuples, sets, dicts of str and int: several

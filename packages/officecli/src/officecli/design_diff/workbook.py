@@ -102,7 +102,7 @@ def sheet_tables(
     """The tables of one sheet; `header_row` (1-based, 0 = auto) fixes the header's row,
     else it is found (header.py). When some blocks name the key (--key labels or the
     preset's key roles), the others are labels around the tables, not tables.
-    Dense rows (calamine) are read by row slices; other sheets by their dict of cells."""
+    Dense rows (the bulk read) are read by row slices; other sheets by their dict of cells."""
     dense = merged_rows(grid.rows, grid.merges) if grid.rows is not None else None
     cells: Cells
     if dense is not None:
@@ -175,8 +175,7 @@ def _spaces_beside(
 
 READER_MODULES = (  # what reading an xlsx imports on its way (lazily: other tools need less)
     "officecli.readers.xlsx.reader",
-    "officecli.readers.xlsx.values",
-    "python_calamine",
+    "officecli.readers.xlsx.bulk",
     "defusedxml.ElementTree",
 )
 

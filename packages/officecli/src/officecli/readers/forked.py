@@ -1,6 +1,6 @@
 """One call run in a forked child process while this one works on, its answer read back.
 
-For work that holds the GIL (calamine parsing a workbook), a thread would only take turns;
+For work that holds the GIL (reading a workbook), a thread would only take turns;
 a forked child runs on another core. The child's answer comes back as bytes through a
 pipe; a typed error it raises (an AgentError) comes back pickled and is raised here as it
 would have been. Whatever else goes wrong (no fork on this system, other threads running,

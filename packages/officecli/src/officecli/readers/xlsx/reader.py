@@ -33,6 +33,8 @@ from officecli.readers.xlsx.sheet import SheetScan
 if TYPE_CHECKING:
     from collections.abc import Iterator
 
+    from officecli.readers.xlsx.book import SheetRef
+
 MAX_CELLS_NAMED = 20  # cells listed in one loss.formula_no_value finding; the count has them all
 
 
@@ -71,30 +73,39 @@ class XlsxReader:
 
     def grids(self, fast: bool = False) -> Iterator[tuple[str, SheetGrid]]:
         """Each sheet's (part name, grid of displayed values), in workbook order. `fast`
-        lets calamine read the sheets it reads exactly as the expat scan (values.py)."""
-        from officecli.readers.xlsx.values import CalamineSheets
-
+        reads in bulk the sheets that reads exactly as the expat scan (bulk.py)."""
         book = workbook(self.pkg)
         self.date1904 = uses_1904_dates(book)
         self.formats = cell_formats(self.pkg)
         sheets = sheet_refs(self.pkg, book)
         self.doc.counts["sheets"] = len(sheets)
-        values = CalamineSheets(self.pkg, self.formats)
-        try:
-            for sheet in sheets:
-                if (sheet.hidden and self.options.skip_hidden) or not sheet.part:
-                    continue
-                grid = values.grid(sheet, self.cells_left) if fast else None
-                if grid is None:
-                    grid = SheetGrid(sheet.name, hidden=sheet.hidden)
-                    self._sheet(sheet.part, grid)
-                else:
-                    self.cells_left -= grid.cell_count()
-                    self._comments(sheet.part, grid)
-                self._merges(grid)
-                yield sheet.part, grid
-        finally:
-            values.close()
+        for sheet in sheets:
+            if (sheet.hidden and self.options.skip_hidden) or not sheet.part:
+                continue
+            grid = self._bulk(sheet) if fast else None
+            count = grid.cell_count() if grid is not None else 0
+            if grid is None or count > self.cells_left:  # the expat scan cuts at the exact cell
+                grid = SheetGrid(sheet.name, hidden=sheet.hidden)
+                self._sheet(sheet.part, grid)
+            else:
+                self.cells_left -= count
+                self._comments(sheet.part, grid)
+            self._merges(grid)
+            yield sheet.part, grid
+
+    def _bulk(self, sheet: SheetRef) -> SheetGrid | None:
+        """The sheet read in bulk, or None when the expat scan must read it (bulk.py
+        says which; a number format other than General anywhere)."""
+        from officecli.readers.xlsx.bulk import GENERAL_CODES, bulk_grid
+
+        if not all(code in GENERAL_CODES for code in self.formats):
+            return None
+
+        def display(kind: str, raw: str) -> str:
+            return self._display(kind, 0, raw, "", "")[0]  # style 0: every format is General
+
+        label = f"{self.pkg.label}:{sheet.part}"
+        return bulk_grid(self.pkg.read(sheet.part), sheet.name, sheet.hidden, display, label)
 
     def _display(
         self, kind: str, style: int, raw: str, inline: str, formula: str

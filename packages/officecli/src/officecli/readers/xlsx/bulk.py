@@ -1,0 +1,270 @@
+"""A worksheet's displayed values read in bulk: a few passes in C over its bytes instead
+of expat calling Python for every cell, giving exactly what the expat scan (sheet.py)
+gives, or nothing (then the scan reads the sheet).
+
+How it stays exact:
+- The value of every cell (the text of a <v>, or of the one <t> of an <is>) is cut out by
+  one regex split, and all of them are decoded by one expat parse: entities, character
+  references, line ends and the characters XML forbids are judged by expat itself.
+- What is left is markup. Split into rows, a row with its number taken out (from its own
+  r and its cells' references) is a *shape*, and a sheet's rows share a few shapes. Each
+  distinct shape is read by the scan itself (SheetScan) inside the sheet's own head and
+  tail, a marker standing for each value: kinds of cells, columns (cells without r too),
+  well-formedness and namespaces are judged by the code a full scan runs. A reference
+  that was not of its own row keeps its digits, and is refused.
+- The head and tail (columns, merges) are read by the scan as well.
+Refused, and so read by the scan: formulas, hidden rows, rows out of order, a cell given
+twice, any number format but General (a number's display would need its cell's style),
+an encoding other than UTF-8, and a box from A1 past MAX_BOX cells.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from officecli.readers.grid import SheetGrid
+from officecli.readers.safety import ReaderError, scan_xml_bytes
+from officecli.readers.xlsx.sheet import SheetScan, is_cell
+
+if TYPE_CHECKING:
+    from officecli.readers.grid import Merge
+
+MAX_BOX = 4_000_000  # rows x columns from A1 to the farthest cell, as dense rows
+GENERAL_CODES = ("General", "@", "")  # number formats format_value shows as general()
+SLOT, NUMBER = b"\x00", b"\x01"  # where a value was cut out, and a row number taken out:
+# neither byte can stand in XML, so a sheet holding one is not well formed (refused)
+SEP = "\ufdd0"  # between the values in their one expat parse (a noncharacter)
+MARK = "\ufdd1"  # a value in a shape as the scan reads it: MARK index MARK
+ROW_MARK = "\ufdd2"  # the row number in a shape as the scan reads it
+_MARKED = re.compile(MARK + r"([0-9]+)" + MARK)
+_OWN_REF = re.compile("[A-Z]{1,3}" + ROW_MARK)  # a reference to a cell of its own row
+# a value with its markup; where a sheet has one kind of value, the pattern starts with a
+# literal (searched fast) and the markup put back is always the same
+_INLINE = re.compile(rb'<is><t(?: xml:space="preserve")?>([^<]*)</t></is>')
+_PLAIN = re.compile(rb"<v>([^<]*)</v>")
+_BOTH = re.compile(rb'(<is><t(?: xml:space="preserve")?>|<v>)([^<]*)(</t></is>|</v>)')
+_ROW_START = re.compile(rb'[ \t\r\n]*(?:<row\s[^>]*/>[ \t\r\n]*)*<row r="([0-9]{1,7})"')
+_ENCODING = re.compile(rb"""^(?:\xef\xbb\xbf)?<\?xml[^>]*encoding=["']([^"']*)""")
+
+Display = Callable[[str, str], str]  # (kind, raw value) -> displayed text
+
+
+@dataclass
+class _Sheet:
+    """What the head and tail of a worksheet say, and how its rows are read."""
+
+    head: bytes
+    tail: bytes
+    merges: list[Merge]
+    hidden_cols: set[int]
+    display: Display
+    label: str
+
+
+class _ShapeScan(SheetScan):
+    """SheetScan over a shape: cells collected; a reference to another row is refused."""
+
+    def __init__(self) -> None:
+        super().__init__(self._cell)
+        self.cells: list[tuple[int, int, str, str, str, str]] = []
+        self.refused = False
+
+    def start(self, name: str, attrs: dict[str, str]) -> None:
+        if is_cell(name) and "r" in attrs and not _OWN_REF.fullmatch(attrs["r"]):
+            self.refused = True
+        if ROW_MARK in "".join(attrs.values()):
+            attrs = {key: value.replace(ROW_MARK, "1") for key, value in attrs.items()}
+        super().start(name, attrs)
+
+    def _cell(self, row: int, col: int, kind: str, _s: int, raw: str, inline: str, f: str) -> bool:
+        self.cells.append((row, col, kind, raw, inline, f))
+        return True
+
+
+@dataclass
+class _Plan:
+    """How a shape's values become a row: `slots` values, each picked to its column (an
+    index into the values, then the shape's own texts, then an empty one)."""
+
+    slots: int
+    picks: list[int] | None  # None: the values are the row as they are
+    convert: list[Display | None] | None  # per value, when some are not shown as read
+    kinds: list[str]
+    texts: list[str]
+
+    def row(self, values: list[str]) -> list[str]:
+        if self.convert is not None:
+            values = [
+                f(kind, v) if f else v
+                for f, kind, v in zip(self.convert, self.kinds, values, strict=True)
+            ]
+        if self.picks is None:
+            return values
+        return list(map([*values, *self.texts, ""].__getitem__, self.picks))
+
+
+def _slot(text: str) -> int | None:
+    """The value a text stands for (-1: none, the text is the shape's own; None: mixed)."""
+    if MARK not in text:
+        return -1
+    found = _MARKED.fullmatch(text)
+    return int(found[1]) if found else None
+
+
+def _plan(sheet: _Sheet, shape: bytes) -> _Plan | None:
+    if any(mark.encode() in shape for mark in (MARK, ROW_MARK)):
+        return None  # the sheet's own text would pass for a marker
+    pieces = shape.split(SLOT)
+    marked = [pieces[0]]
+    for i, piece in enumerate(pieces[1:]):
+        marked += [f"{MARK}{i}{MARK}".encode(), piece]
+    scan = _ShapeScan()
+    doc = sheet.head + b"".join(marked).replace(NUMBER, ROW_MARK.encode()) + b"</row>" + sheet.tail
+    try:
+        scan_xml_bytes(doc, scan, sheet.label)
+    except ReaderError:
+        return None
+    if scan.refused or scan.hidden_rows or scan.merges != sheet.merges:
+        return None
+    if scan.hidden_cols != sheet.hidden_cols:
+        return None
+    slots = len(pieces) - 1
+    at: dict[int, int] = {}  # column -> index into values, texts, ""
+    texts: list[str] = []
+    convert: list[Display | None] = [None] * slots
+    kinds = [""] * slots
+    for row, col, kind, raw, inline, formula in scan.cells:
+        text = inline if kind == "inlineStr" else raw
+        slot = _slot(text)
+        if row != 0 or formula or col in at or slot is None:
+            return None
+        if slot >= 0:
+            at[col] = slot
+            if kind != "inlineStr":
+                convert[slot], kinds[slot] = sheet.display, kind
+        else:
+            at[col] = slots + len(texts)
+            texts.append(text if kind == "inlineStr" else sheet.display(kind, raw))
+    width = max(at, default=-1) + 1
+    picks = [at.get(col, slots + len(texts)) for col in range(width)]
+    as_read = picks == list(range(slots)) and not any(convert)
+    return _Plan(slots, None if as_read else picks, convert if any(convert) else None, kinds, texts)
+
+
+def _decoded(values: list[bytes]) -> list[str] | None:
+    """The values as text, by one expat parse; None when one is not well formed (or holds
+    the separator)."""
+    from xml.parsers import expat
+
+    if not values:
+        return []
+    joined = SEP.encode().join(values)
+    texts: list[str] = []
+    parser = expat.ParserCreate()
+    parser.buffer_text = True
+    parser.buffer_size = len(joined) + 1  # one call for all of it
+    parser.CharacterDataHandler = texts.append
+    try:
+        parser.Parse(b"<v>" + joined + b"</v>", True)
+    except expat.ExpatError:
+        return None
+    out = "".join(texts).split(SEP)
+    return out if len(out) == len(values) else None
+
+
+def _split(data: bytes) -> tuple[bytes, list[bytes]]:
+    """The markup with a SLOT where each value was, and the values (as in the XML). Both
+    kinds together: an opener and a closer that do not pair leave a shape not well formed."""
+    inline, plain = b"<is>" in data, b"<v>" in data
+    if inline and plain:
+        parts = _BOTH.split(data)
+        values = parts[2::4]
+        parts[2::4] = [SLOT] * len(values)
+        return b"".join(parts), values
+    if inline:
+        parts = _INLINE.split(data)
+        return (b"<is><t>" + SLOT + b"</t></is>").join(parts[0::2]), parts[1::2]
+    parts = _PLAIN.split(data)
+    return (b"<v>" + SLOT + b"</v>").join(parts[0::2]), parts[1::2]
+
+
+def _head_and_tail(
+    markup: bytes, display: Display, label: str
+) -> tuple[_Sheet, list[bytes]] | None:
+    """The sheet's head and tail read by the scan, and its rows (each without </row>)."""
+    start, end = markup.find(b"<sheetData>"), markup.rfind(b"</sheetData>")
+    empty = markup.find(b"<sheetData/>") if start < 0 else -1
+    if empty >= 0:  # a sheet without rows
+        start, end = empty, empty + 1
+        markup = markup[:empty] + b"<sheetData></sheetData>" + markup[empty + 12 :]
+    if start < 0 or end < start:
+        return None
+    rows = markup[start + 11 : end].split(b"</row>")
+    head, tail = markup[: start + 11], rows.pop() + markup[end:]  # empty rows may end it
+    encoding = _ENCODING.match(head)
+    if (encoding and encoding[1].lower() not in (b"utf-8", b"utf8")) or SLOT in head + tail:
+        return None
+    scan = _ShapeScan()
+    try:
+        scan_xml_bytes(head + tail, scan, label)
+    except ReaderError:
+        return None
+    if scan.cells or scan.hidden_rows:
+        return None
+    return _Sheet(head, tail, scan.merges, scan.hidden_cols, display, label), rows
+
+
+def bulk_grid(
+    data: bytes, name: str, hidden: bool, display: Display, label: str
+) -> SheetGrid | None:
+    """The sheet's grid (dense rows from A1, merges), or None when the scan must read it."""
+    if NUMBER in data:
+        return None
+    markup, raw = _split(data)
+    values = _decoded(raw)
+    found = _head_and_tail(markup, display, label) if values is not None else None
+    if values is None or found is None:
+        return None
+    sheet, chunks = found
+    plans: dict[bytes, _Plan | None] = {}
+    rows: list[tuple[int, list[str]]] = []
+    at = previous = 0
+    for chunk in chunks:
+        start = _ROW_START.match(chunk)
+        if start is None or int(start[1]) <= previous:
+            return None
+        number = start[1]
+        previous = int(number)
+        shape = chunk.replace(b'="' + number + b'"', b'="\x01"').replace(number + b'"', b'\x01"')
+        if shape not in plans:
+            plans[shape] = _plan(sheet, shape)
+        plan = plans[shape]
+        if plan is None:
+            return None
+        rows.append((previous, plan.row(values[at : at + plan.slots])))
+        at += plan.slots
+    if at != len(values):
+        return None
+    return _grid(
+        rows, SheetGrid(name, hidden=hidden, merges=sheet.merges, hidden_cols=sheet.hidden_cols)
+    )
+
+
+def _grid(rows: list[tuple[int, list[str]]], grid: SheetGrid) -> SheetGrid | None:
+    """The rows as a dense box from A1 (every row as wide as the widest)."""
+    width = max((len(values) for _n, values in rows), default=0)
+    height = rows[-1][0] if rows else 0
+    if height * width > MAX_BOX:
+        return None
+    dense: list[list[str]] = []
+    for number, values in rows:
+        while len(dense) < number - 1:
+            dense.append([""] * width)
+        if len(values) < width:
+            values += [""] * (width - len(values))
+        dense.append(values)
+    grid.rows = dense
+    return grid
