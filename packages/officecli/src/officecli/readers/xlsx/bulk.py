@@ -23,6 +23,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
+from operator import itemgetter
 from typing import TYPE_CHECKING
 
 from officecli.readers.grid import SheetGrid
@@ -86,24 +87,31 @@ class _ShapeScan(SheetScan):
 
 @dataclass
 class _Plan:
-    """How a shape's values become a row: `slots` values, each picked to its column (an
-    index into the values, then the shape's own texts, then an empty one)."""
+    """How a shape's values become a row `width` wide: `slots` values, some shown through
+    `display` (a number, a shared string), then each put in its column."""
 
     slots: int
-    picks: list[int] | None  # None: the values are the row as they are
-    convert: list[Display | None] | None  # per value, when some are not shown as read
-    kinds: list[str]
+    width: int
+    picks: list[int]  # per column: an index into the values, the shape's texts, then ""
     texts: list[str]
+    kinds: list[str | None]  # per value: its cell's kind when `display` shows it
+    display: Display
+
+    def __post_init__(self) -> None:
+        self.as_read = self.picks == list(range(self.slots)) and not any(self.kinds)
+        self.tail = [*self.texts, ""]
+        self.pick = itemgetter(*self.picks) if self.width > 1 else None
 
     def row(self, values: list[str]) -> list[str]:
-        if self.convert is not None:
-            values = [
-                f(kind, v) if f else v
-                for f, kind, v in zip(self.convert, self.kinds, values, strict=True)
-            ]
-        if self.picks is None:
+        if self.as_read:
             return values
-        return list(map([*values, *self.texts, ""].__getitem__, self.picks))
+        if any(self.kinds):
+            show = self.display
+            values = [show(k, v) if k else v for k, v in zip(self.kinds, values, strict=True)]
+        values += self.tail
+        if self.pick is None:
+            return [values[self.picks[0]]] if self.picks else []
+        return list(self.pick(values))
 
 
 def _slot(text: str) -> int | None:
@@ -134,8 +142,7 @@ def _plan(sheet: _Sheet, shape: bytes) -> _Plan | None:
     slots = len(pieces) - 1
     at: dict[int, int] = {}  # column -> index into values, texts, ""
     texts: list[str] = []
-    convert: list[Display | None] = [None] * slots
-    kinds = [""] * slots
+    kinds: list[str | None] = [None] * slots
     for row, col, kind, raw, inline, formula in scan.cells:
         text = inline if kind == "inlineStr" else raw
         slot = _slot(text)
@@ -143,15 +150,13 @@ def _plan(sheet: _Sheet, shape: bytes) -> _Plan | None:
             return None
         if slot >= 0:
             at[col] = slot
-            if kind != "inlineStr":
-                convert[slot], kinds[slot] = sheet.display, kind
+            kinds[slot] = None if kind == "inlineStr" else kind
         else:
             at[col] = slots + len(texts)
             texts.append(text if kind == "inlineStr" else sheet.display(kind, raw))
     width = max(at, default=-1) + 1
     picks = [at.get(col, slots + len(texts)) for col in range(width)]
-    as_read = picks == list(range(slots)) and not any(convert)
-    return _Plan(slots, None if as_read else picks, convert if any(convert) else None, kinds, texts)
+    return _Plan(slots, width, picks, texts, kinds, sheet.display)
 
 
 def _decoded(values: list[bytes]) -> list[str] | None:
@@ -230,37 +235,40 @@ def bulk_grid(
         return None
     sheet, chunks = found
     plans: dict[bytes, _Plan | None] = {}
-    rows: list[tuple[int, list[str]]] = []
+    numbers: list[int] = []
+    rows: list[list[str]] = []
     at = previous = 0
     for chunk in chunks:
         start = _ROW_START.match(chunk)
         if start is None or int(start[1]) <= previous:
             return None
-        number = start[1]
-        previous = int(number)
-        shape = chunk.replace(b'="' + number + b'"', b'="\x01"').replace(number + b'"', b'\x01"')
-        if shape not in plans:
-            plans[shape] = _plan(sheet, shape)
-        plan = plans[shape]
+        previous = int(start[1])
+        shape = chunk.replace(start[1] + b'"', b'\x01"')  # its r, its cells' references
+        plan = plans[shape] if shape in plans else plans.setdefault(shape, _plan(sheet, shape))
         if plan is None:
             return None
-        rows.append((previous, plan.row(values[at : at + plan.slots])))
+        numbers.append(previous)
+        rows.append(plan.row(values[at : at + plan.slots]))
         at += plan.slots
     if at != len(values):
         return None
-    return _grid(
-        rows, SheetGrid(name, hidden=hidden, merges=sheet.merges, hidden_cols=sheet.hidden_cols)
-    )
+    grid = SheetGrid(name, hidden=hidden, merges=sheet.merges, hidden_cols=sheet.hidden_cols)
+    widths = {plan.width for plan in plans.values() if plan is not None}
+    return _grid(numbers, rows, max(widths, default=0), len(widths) > 1, grid)
 
 
-def _grid(rows: list[tuple[int, list[str]]], grid: SheetGrid) -> SheetGrid | None:
+def _grid(
+    numbers: list[int], rows: list[list[str]], width: int, ragged: bool, grid: SheetGrid
+) -> SheetGrid | None:
     """The rows as a dense box from A1 (every row as wide as the widest)."""
-    width = max((len(values) for _n, values in rows), default=0)
-    height = rows[-1][0] if rows else 0
+    height = numbers[-1] if numbers else 0
     if height * width > MAX_BOX:
         return None
+    if height == len(rows) and not ragged:  # rows 1..n, all as wide: as they are
+        grid.rows = rows
+        return grid
     dense: list[list[str]] = []
-    for number, values in rows:
+    for number, values in zip(numbers, rows, strict=True):
         while len(dense) < number - 1:
             dense.append([""] * width)
         if len(values) < width:
