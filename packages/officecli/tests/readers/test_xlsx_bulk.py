@@ -258,3 +258,51 @@ def test_the_box_is_rows_times_columns_from_a1(tmp_path: Path, far: str, bulk: b
     path = _with_sheet(_book(tmp_path / "b.xlsx", [["x"]]), _sheet_xml(cells))
     fast, exact, used = _both(path)
     assert (fast == exact, used) == (True, bulk)
+
+
+def _rows(rows: list[str], sst: list[str] | None = None) -> tuple[str, str | None]:
+    cells = "".join(f'<row r="{n}">{row}</row>' for n, row in enumerate(rows, start=1))
+    strings = "".join(f"<si><t>{s}</t></si>" for s in sst or [])
+    return _sheet_xml(cells), (f'<sst xmlns="{MAIN}">{strings}</sst>' if sst else None)
+
+
+def _workbook(path: Path, rows: list[str], sst: list[str] | None = None) -> Path:
+    xml, strings = _rows(rows, sst)
+    path = _with_sheet(_book(path, [["x"]]), xml)
+    if strings:
+        with zipfile.ZipFile(path, "a") as z:
+            z.writestr("xl/sharedStrings.xml", strings)
+    return path
+
+
+def test_rows_read_for_one_workbook_serve_the_other_exactly(tmp_path: Path) -> None:
+    """The rows of the before workbook, cached without their numbers, give the after
+    one's rows at other numbers; a value holding its own row's number and a quote, a
+    shared string (an index into each workbook's own table) and a row twice are not
+    taken for another row."""
+
+    def row(n: int, text: str) -> str:
+        return f'<c r="A{n}" t="inlineStr"><is><t>{text}</t></is></c><c r="B{n}" t="s"><v>0</v></c>'
+
+    before = _workbook(
+        tmp_path / "a.xlsx",
+        [row(1, "a"), row(2, '2"'), row(3, "b"), row(4, "b"), row(5, "x &amp; 5")],
+        ["甲"],
+    )
+    after = _workbook(
+        tmp_path / "b.xlsx",
+        [row(1, "new"), row(2, "a"), row(3, '3"'), row(4, "b"), row(5, "b"), row(6, "x &amp; 5")],
+        ["乙"],
+    )
+    cache: dict[bytes, Any] = {}
+    options = ReadOptions(max_cells=10_000)
+    first, _ = read_grids(before, options, rows_read=cache)
+    second, _ = read_grids(after, options, rows_read=cache)
+    exact = [read_grids(path, options, fast=False)[0][0].cell_map() for path in (before, after)]
+    assert [first[0].cell_map(), second[0].cell_map()] == exact
+    assert (first[0].rows is not None, second[0].rows is not None) == (True, True)
+    assert [second[0].rows[r][:2] for r in (1, 2, 5)] == [
+        ["a", "乙"],
+        ['3"', "乙"],
+        ["x & 5", "乙"],
+    ]  # type: ignore[index]

@@ -108,7 +108,7 @@ class _Plan:
         if any(self.kinds):
             show = self.display
             values = [show(k, v) if k else v for k, v in zip(self.kinds, values, strict=True)]
-        values += self.tail
+        values = values + self.tail  # the values may be another row's too: not changed
         if self.pick is None:
             return [values[self.picks[0]]] if self.picks else []
         return list(self.pick(values))
@@ -146,7 +146,7 @@ def _plan(sheet: _Sheet, shape: bytes) -> _Plan | None:
     for row, col, kind, raw, inline, formula in scan.cells:
         text = inline if kind == "inlineStr" else raw
         slot = _slot(text)
-        if row != 0 or formula or col in at or slot is None:
+        if row != 0 or formula or col in at or slot is None or ROW_MARK in text:
             return None
         if slot >= 0:
             at[col] = slot
@@ -159,14 +159,11 @@ def _plan(sheet: _Sheet, shape: bytes) -> _Plan | None:
     return _Plan(slots, width, picks, texts, kinds, sheet.display)
 
 
-def _decoded(values: list[bytes]) -> list[str] | None:
-    """The values as text, by one expat parse; None when one is not well formed (or holds
-    the separator)."""
+def _decoded(joined: bytes, count: int) -> list[str] | None:
+    """`count` values joined by SEP, as text, by one expat parse; None when one is not
+    well formed (or holds the separator)."""
     from xml.parsers import expat
 
-    if not values:
-        return []
-    joined = SEP.encode().join(values)
     texts: list[str] = []
     parser = expat.ParserCreate()
     parser.buffer_text = True
@@ -177,7 +174,7 @@ def _decoded(values: list[bytes]) -> list[str] | None:
     except expat.ExpatError:
         return None
     out = "".join(texts).split(SEP)
-    return out if len(out) == len(values) else None
+    return out if len(out) == count else None
 
 
 def _split(data: bytes) -> tuple[bytes, list[bytes]]:
@@ -196,21 +193,28 @@ def _split(data: bytes) -> tuple[bytes, list[bytes]]:
     return (b"<v>" + SLOT + b"</v>").join(parts[0::2]), parts[1::2]
 
 
-def _head_and_tail(
-    markup: bytes, display: Display, label: str
-) -> tuple[_Sheet, list[bytes]] | None:
-    """The sheet's head and tail read by the scan, and its rows (each without </row>)."""
-    start, end = markup.find(b"<sheetData>"), markup.rfind(b"</sheetData>")
-    empty = markup.find(b"<sheetData/>") if start < 0 else -1
-    if empty >= 0:  # a sheet without rows
-        start, end = empty, empty + 1
-        markup = markup[:empty] + b"<sheetData></sheetData>" + markup[empty + 12 :]
-    if start < 0 or end < start:
+def _head_and_tail(data: bytes, display: Display, label: str) -> tuple[_Sheet, list[bytes]] | None:
+    """The sheet's head and tail read by the scan, and its rows (each without </row>;
+    a value holds no markup, so none of these can be inside one)."""
+    start = data.find(b"<sheetData>") + 11
+    if start < 11:  # a sheet without rows, or none the bulk read knows
+        empty = data.find(b"<sheetData/>")
+        if empty < 0:
+            return None
+        data = data[:empty] + b"<sheetData></sheetData>" + data[empty + 12 :]
+        start = empty + 11
+    rows = data.split(b"</row>")
+    last = rows.pop()
+    end = last.rfind(b"</sheetData>")
+    if end < 0 or len(rows[0] if rows else last) < start:
         return None
-    rows = markup[start + 11 : end].split(b"</row>")
-    head, tail = markup[: start + 11], rows.pop() + markup[end:]  # empty rows may end it
+    if rows:
+        rows[0] = rows[0][start:]
+        head, tail = data[:start], last  # empty rows may end the sheet data
+    else:
+        head, tail = data[:start], last[start:]
     encoding = _ENCODING.match(head)
-    if (encoding and encoding[1].lower() not in (b"utf-8", b"utf8")) or SLOT in head + tail:
+    if encoding and encoding[1].lower() not in (b"utf-8", b"utf8"):
         return None
     scan = _ShapeScan()
     try:
@@ -222,39 +226,92 @@ def _head_and_tail(
     return _Sheet(head, tail, scan.merges, scan.hidden_cols, display, label), rows
 
 
+Entry = tuple[bytes, list[str]]  # a row's shape, and its values
+RowCache = dict[bytes, Entry]  # a row's bytes without its number -> what they hold
+
+
 def bulk_grid(
-    data: bytes, name: str, hidden: bool, display: Display, label: str
+    data: bytes, name: str, hidden: bool, display: Display, label: str, cache: RowCache
 ) -> SheetGrid | None:
-    """The sheet's grid (dense rows from A1, merges), or None when the scan must read it."""
+    """The sheet's grid (dense rows from A1, merges), or None when the scan must read it.
+    `cache` holds the rows already read (of the other workbook of a diff, mostly the
+    same): a row found there is not read again."""
     if NUMBER in data:
         return None
-    markup, raw = _split(data)
-    values = _decoded(raw)
-    found = _head_and_tail(markup, display, label) if values is not None else None
-    if values is None or found is None:
+    found = _head_and_tail(data, display, label)
+    if found is None:
         return None
     sheet, chunks = found
     plans: dict[bytes, _Plan | None] = {}
+
+    def row(entry: Entry) -> list[str] | None:
+        shape, values = entry
+        plan = plans[shape] if shape in plans else plans.setdefault(shape, _plan(sheet, shape))
+        return None if plan is None else plan.row(values)
+
     numbers: list[int] = []
-    rows: list[list[str]] = []
-    at = previous = 0
+    rows: list[list[str] | None] = []
+    missed: list[int] = []  # rows not in the cache, and their keys
+    keys: list[bytes] = []
+    previous = 0
     for chunk in chunks:
         start = _ROW_START.match(chunk)
         if start is None or int(start[1]) <= previous:
             return None
         previous = int(start[1])
-        shape = chunk.replace(start[1] + b'"', b'\x01"')  # its r, its cells' references
-        plan = plans[shape] if shape in plans else plans.setdefault(shape, _plan(sheet, shape))
-        if plan is None:
-            return None
         numbers.append(previous)
-        rows.append(plan.row(values[at : at + plan.slots]))
-        at += plan.slots
-    if at != len(values):
+        key = chunk.replace(start[1] + b'"', b'\x01"')  # its r, its cells' references
+        entry = cache.get(key)
+        if entry is None:
+            missed.append(len(rows))
+            keys.append(key)
+            rows.append(None)
+        else:
+            rows.append(row(entry))
+    entries = _read_rows(keys, numbers, missed, cache) if missed else []
+    if entries is None:
+        return None
+    for i, entry in zip(missed, entries, strict=True):
+        rows[i] = row(entry)
+    if None in rows:  # a shape the scan would read otherwise
         return None
     grid = SheetGrid(name, hidden=hidden, merges=sheet.merges, hidden_cols=sheet.hidden_cols)
     widths = {plan.width for plan in plans.values() if plan is not None}
-    return _grid(numbers, rows, max(widths, default=0), len(widths) > 1, grid)
+    return _grid(numbers, rows, max(widths, default=0), len(widths) > 1, grid)  # type: ignore[arg-type]
+
+
+def _read_rows(
+    keys: list[bytes], numbers: list[int], missed: list[int], cache: RowCache
+) -> list[Entry] | None:
+    """The rows `missed` (by their keys) read together (one split, one decode of their
+    values), each as its shape and values, and put in the cache; but for a row whose
+    values hold its own number followed by a quote: that is not the same row at another
+    number. None when a value is not well formed."""
+    markup, raw = _split(b"</row>".join(keys))
+    shapes = markup.split(b"</row>")
+    slots = [shape.count(SLOT) for shape in shapes]
+    joined = SEP.encode().join(raw)
+    apart: set[int] = set()
+    if NUMBER in joined:  # a value held the row's number and a quote: put them back
+        at = 0
+        for i, count in enumerate(slots):
+            for j in range(at, at + count):
+                if NUMBER in raw[j]:
+                    raw[j] = raw[j].replace(b'\x01"', b'%d"' % numbers[missed[i]])
+                    apart.add(i)
+            at += count
+        joined = SEP.encode().join(raw)
+    values = _decoded(joined, len(raw)) if raw else []
+    if values is None or len(shapes) != len(keys) or sum(slots) != len(raw):
+        return None
+    out: list[Entry] = []
+    at = 0
+    for i, (key, shape, count) in enumerate(zip(keys, shapes, slots, strict=True)):
+        out.append((shape, values[at : at + count]))
+        at += count
+        if i not in apart:
+            cache[key] = out[-1]
+    return out
 
 
 def _grid(
@@ -271,8 +328,6 @@ def _grid(
     for number, values in zip(numbers, rows, strict=True):
         while len(dense) < number - 1:
             dense.append([""] * width)
-        if len(values) < width:
-            values += [""] * (width - len(values))
-        dense.append(values)
+        dense.append(values + [""] * (width - len(values)) if len(values) < width else values)
     grid.rows = dense
     return grid

@@ -34,6 +34,7 @@ if TYPE_CHECKING:
     from collections.abc import Iterator
 
     from officecli.readers.xlsx.book import SheetRef
+    from officecli.readers.xlsx.bulk import RowCache
 
 MAX_CELLS_NAMED = 20  # cells listed in one loss.formula_no_value finding; the count has them all
 
@@ -47,6 +48,7 @@ class XlsxReader:
         self.formats: list[str] = []
         self.date1904 = False
         self.uncalculated: dict[str, list[str]] = {}  # sheet -> cells with a formula, no value
+        self.rows_read: RowCache = {}  # rows read in bulk (shared with another workbook's)
 
     def read(self) -> Document:
         for part, grid in self.grids():
@@ -105,7 +107,8 @@ class XlsxReader:
             return self._display(kind, 0, raw, "", "")[0]  # style 0: every format is General
 
         label = f"{self.pkg.label}:{sheet.part}"
-        return bulk_grid(self.pkg.read(sheet.part), sheet.name, sheet.hidden, display, label)
+        data = self.pkg.read(sheet.part)
+        return bulk_grid(data, sheet.name, sheet.hidden, display, label, self.rows_read)
 
     def _display(
         self, kind: str, style: int, raw: str, inline: str, formula: str
@@ -228,10 +231,13 @@ def read_xlsx(path: Path, options: ReadOptions) -> Document:
 
 
 def read_grids(
-    path: Path, options: ReadOptions, fast: bool = True
+    path: Path, options: ReadOptions, fast: bool = True, rows_read: RowCache | None = None
 ) -> tuple[list[SheetGrid], list[str]]:
     """Every sheet as a grid of displayed values, and the cuts made (--max-cells).
-    `fast=False` reads every sheet with the expat scan (the reference the tests compare)."""
+    `fast=False` reads every sheet with the expat scan (the reference the tests compare);
+    `rows_read` is shared by the reads of workbooks alike (two versions of one)."""
     with Package(path) as pkg:
         reader = XlsxReader(pkg, options)
+        if rows_read is not None:
+            reader.rows_read = rows_read
         return [grid for _part, grid in reader.grids(fast)], reader.doc.cuts
