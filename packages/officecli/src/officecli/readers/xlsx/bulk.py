@@ -23,7 +23,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
-from operator import itemgetter
+from operator import itemgetter, lt
 from typing import TYPE_CHECKING
 
 from officecli.readers.grid import SheetGrid
@@ -47,6 +47,7 @@ _OWN_REF = re.compile("[A-Z]{1,3}" + ROW_MARK)  # a reference to a cell of its o
 _INLINE = re.compile(rb'<is><t(?: xml:space="preserve")?>([^<]*)</t></is>')
 _PLAIN = re.compile(rb"<v>([^<]*)</v>")
 _BOTH = re.compile(rb'(<is><t(?: xml:space="preserve")?>|<v>)([^<]*)(</t></is>|</v>)')
+_ROW_NUMBER = re.compile(rb'<row r="([0-9]{1,7})"')
 _ROW_START = re.compile(rb'[ \t\r\n]*(?:<row\s[^>]*/>[ \t\r\n]*)*<row r="([0-9]{1,7})"')
 _ENCODING = re.compile(rb"""^(?:\xef\xbb\xbf)?<\?xml[^>]*encoding=["']([^"']*)""")
 
@@ -98,14 +99,15 @@ class _Plan:
     display: Display
 
     def __post_init__(self) -> None:
-        self.as_read = self.picks == list(range(self.slots)) and not any(self.kinds)
+        self.shown = any(self.kinds)
+        self.as_read = self.picks == list(range(self.slots)) and not self.shown
         self.tail = [*self.texts, ""]
         self.pick = itemgetter(*self.picks) if self.width > 1 else None
 
     def row(self, values: list[str]) -> list[str]:
         if self.as_read:
             return values
-        if any(self.kinds):
+        if self.shown:
             show = self.display
             values = [show(k, v) if k else v for k, v in zip(self.kinds, values, strict=True)]
         values = values + self.tail  # the values may be another row's too: not changed
@@ -249,18 +251,15 @@ def bulk_grid(
         plan = plans[shape] if shape in plans else plans.setdefault(shape, _plan(sheet, shape))
         return None if plan is None else plan.row(values)
 
-    numbers: list[int] = []
+    texts = _row_numbers(data, chunks)
+    numbers = list(map(int, texts)) if texts is not None else []
+    if texts is None or not all(map(lt, [0, *numbers], numbers)):
+        return None  # rows out of order, or one without a number
     rows: list[list[str] | None] = []
     missed: list[int] = []  # rows not in the cache, and their keys
     keys: list[bytes] = []
-    previous = 0
-    for chunk in chunks:
-        start = _ROW_START.match(chunk)
-        if start is None or int(start[1]) <= previous:
-            return None
-        previous = int(start[1])
-        numbers.append(previous)
-        key = chunk.replace(start[1] + b'"', b'\x01"')  # its r, its cells' references
+    for chunk, number in zip(chunks, texts, strict=True):
+        key = chunk.replace(number + b'"', b'\x01"')  # its r, its cells' references
         entry = cache.get(key)
         if entry is None:
             missed.append(len(rows))
@@ -278,6 +277,17 @@ def bulk_grid(
     grid = SheetGrid(name, hidden=hidden, merges=sheet.merges, hidden_cols=sheet.hidden_cols)
     widths = {plan.width for plan in plans.values() if plan is not None}
     return _grid(numbers, rows, max(widths, default=0), len(widths) > 1, grid)  # type: ignore[arg-type]
+
+
+def _row_numbers(data: bytes, chunks: list[bytes]) -> list[bytes] | None:
+    """Each row's number (as written): one search of the sheet when each row has one
+    (a number taken from another row than its own leaves the references of the row's
+    cells with their digits, and the shape is refused), else row by row."""
+    found = _ROW_NUMBER.findall(data)
+    if len(found) == len(chunks):
+        return found
+    starts = [_ROW_START.match(chunk) for chunk in chunks]
+    return None if None in starts else [start[1] for start in starts]  # type: ignore[index]
 
 
 def _read_rows(
