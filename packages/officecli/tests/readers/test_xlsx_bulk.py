@@ -306,3 +306,21 @@ def test_rows_read_for_one_workbook_serve_the_other_exactly(tmp_path: Path) -> N
         ['3"', "乙"],
         ["x & 5", "乙"],
     ]  # type: ignore[index]
+
+
+def test_rows_read_in_batches_read_alike(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Rows are read BATCH at a time; the values read count against --max-cells as they
+    are read (past it, the scan reads the sheet and cuts it at the exact cell)."""
+    from officecli.readers.xlsx import bulk
+
+    monkeypatch.setattr(bulk, "BATCH", 3)
+    rows = [[f"k{r}", r, "&" if r % 4 else None] for r in range(11)]
+    path = _book(tmp_path / "b.xlsx", rows)
+    fast, exact, used = _both(path)
+    assert (fast == exact, used, len(fast[0][2])) == (True, True, 30)
+    cut = [read_grids(path, ReadOptions(max_cells=7), fast=f)[1] for f in (True, False)]
+    assert (
+        cut[0]
+        == cut[1]
+        == ["cut at --max-cells 7: sheet '項目' and any later sheets are incomplete"]
+    )

@@ -34,6 +34,7 @@ if TYPE_CHECKING:
     from officecli.readers.grid import Merge
 
 MAX_BOX = 4_000_000  # rows x columns from A1 to the farthest cell, as dense rows
+BATCH = 4096  # rows read together (one split, one decode)
 GENERAL_CODES = ("General", "@", "")  # number formats format_value shows as general()
 SLOT, NUMBER = b"\x00", b"\x01"  # where a value was cut out, and a row number taken out:
 # neither byte can stand in XML, so a sheet holding one is not well formed (refused)
@@ -233,11 +234,18 @@ RowCache = dict[bytes, Entry]  # a row's bytes without its number -> what they h
 
 
 def bulk_grid(
-    data: bytes, name: str, hidden: bool, display: Display, label: str, cache: RowCache
+    data: bytes,
+    name: str,
+    hidden: bool,
+    display: Display,
+    label: str,
+    cache: RowCache,
+    limit: int,
 ) -> SheetGrid | None:
     """The sheet's grid (dense rows from A1, merges), or None when the scan must read it.
     `cache` holds the rows already read (of the other workbook of a diff, mostly the
-    same): a row found there is not read again."""
+    same): a row found there is not read again. Rows are read BATCH at a time, and no
+    more than `limit` values (--max-cells): memory stays bounded by what is kept."""
     if NUMBER in data:
         return None
     found = _head_and_tail(data, display, label)
@@ -267,11 +275,17 @@ def bulk_grid(
             rows.append(None)
         else:
             rows.append(row(entry))
-    entries = _read_rows(keys, numbers, missed, cache) if missed else []
-    if entries is None:
-        return None
-    for i, entry in zip(missed, entries, strict=True):
-        rows[i] = row(entry)
+    read = 0  # values read: past `limit`, the scan reads the sheet (and cuts it there)
+    for at in range(0, len(missed), BATCH):
+        found_rows = _read_rows(keys[at : at + BATCH], numbers, missed[at : at + BATCH], cache)
+        if found_rows is None:
+            return None
+        entries, count = found_rows
+        read += count
+        if read > limit:
+            return None
+        for i, entry in zip(missed[at : at + BATCH], entries, strict=True):
+            rows[i] = row(entry)
     if None in rows:  # a shape the scan would read otherwise
         return None
     grid = SheetGrid(name, hidden=hidden, merges=sheet.merges, hidden_cols=sheet.hidden_cols)
@@ -292,11 +306,11 @@ def _row_numbers(data: bytes, chunks: list[bytes]) -> list[bytes] | None:
 
 def _read_rows(
     keys: list[bytes], numbers: list[int], missed: list[int], cache: RowCache
-) -> list[Entry] | None:
+) -> tuple[list[Entry], int] | None:
     """The rows `missed` (by their keys) read together (one split, one decode of their
     values), each as its shape and values, and put in the cache; but for a row whose
     values hold its own number followed by a quote: that is not the same row at another
-    number. None when a value is not well formed."""
+    number. And how many values they hold; None when a value is not well formed."""
     markup, raw = _split(b"</row>".join(keys))
     shapes = markup.split(b"</row>")
     slots = [shape.count(SLOT) for shape in shapes]
@@ -321,7 +335,7 @@ def _read_rows(
         at += count
         if i not in apart:
             cache[key] = out[-1]
-    return out
+    return out, len(raw)
 
 
 def _grid(

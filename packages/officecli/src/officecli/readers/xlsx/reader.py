@@ -108,7 +108,8 @@ class XlsxReader:
 
         label = f"{self.pkg.label}:{sheet.part}"
         data = self.pkg.read(sheet.part)
-        return bulk_grid(data, sheet.name, sheet.hidden, display, label, self.rows_read)
+        cache, limit = self.rows_read, self.cells_left
+        return bulk_grid(data, sheet.name, sheet.hidden, display, label, cache, limit)
 
     def _display(
         self, kind: str, style: int, raw: str, inline: str, formula: str
