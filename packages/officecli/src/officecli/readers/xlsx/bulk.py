@@ -23,6 +23,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
+from itertools import accumulate, repeat
 from operator import itemgetter, lt
 from typing import TYPE_CHECKING
 
@@ -313,7 +314,7 @@ def _read_rows(
     number. And how many values they hold; None when a value is not well formed."""
     markup, raw = _split(b"</row>".join(keys))
     shapes = markup.split(b"</row>")
-    slots = [shape.count(SLOT) for shape in shapes]
+    slots = list(map(bytes.count, shapes, repeat(SLOT)))
     joined = SEP.encode().join(raw)
     apart: set[int] = set()
     if NUMBER in joined:  # a value held the row's number and a quote: put them back
@@ -328,13 +329,11 @@ def _read_rows(
     values = _decoded(joined, len(raw)) if raw else []
     if values is None or len(shapes) != len(keys) or sum(slots) != len(raw):
         return None
-    out: list[Entry] = []
-    at = 0
-    for i, (key, shape, count) in enumerate(zip(keys, shapes, slots, strict=True)):
-        out.append((shape, values[at : at + count]))
-        at += count
-        if i not in apart:
-            cache[key] = out[-1]
+    ends = list(accumulate(slots))
+    out = list(zip(shapes, map(values.__getitem__, map(slice, [0, *ends], ends)), strict=True))
+    cache.update(zip(keys, out, strict=True))
+    for i in apart:
+        cache.pop(keys[i], None)
     return out, len(raw)
 
 
