@@ -57,6 +57,7 @@ _.whitespace_split
 _.default_flow_style
 _.explicit_start
 _.buffer_text
+_.buffer_size
 _.StartDoctypeDeclHandler
 _.EntityDeclHandler
 _.UnparsedEntityDeclHandler
