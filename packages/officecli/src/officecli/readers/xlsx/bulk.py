@@ -174,7 +174,8 @@ def _decoded(joined: bytes, count: int) -> list[str] | None:
     parser.buffer_size = len(joined) + 1  # one call for all of it
     parser.CharacterDataHandler = texts.append
     try:
-        parser.Parse(b"<v>" + joined + b"</v>", True)
+        for part, final in ((b"<v>", False), (joined, False), (b"</v>", True)):
+            parser.Parse(part, final)  # three calls: no copy of the values
     except expat.ExpatError:
         return None
     out = "".join(texts).split(SEP)
