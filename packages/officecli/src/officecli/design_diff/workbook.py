@@ -115,6 +115,8 @@ def sheet_tables(
 
         def values_of(rows: list[int], cols: list[int]) -> list[list[str]]:
             first, end = cols[0], cols[-1] + 1  # a table's columns are a run
+            if first == 0 and end == len(dense.rows[rows[0]] if rows else ()):
+                return list(map(dense.rows.__getitem__, rows))  # whole rows (never changed)
             return [dense.rows[r][first:end] for r in rows]
     else:
         cells = sparse = merged_cells(grid, escape=False)
