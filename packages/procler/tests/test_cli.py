@@ -35,7 +35,8 @@ def new_modules(imports: str) -> str:
 
 def test_full_cli_path_stays_light() -> None:
     """The full CLI (parser, declarations, client): no supervisor, pydantic or yaml, and
-    no handler module but the client's (each loads when its command runs)."""
+    no handler module but the client's (each loads when its command runs); of the contexts
+    only their declarations (the errors and choices the commands declare)."""
     loaded = new_modules(
         "procler.cli, procler.cli.client, procler.declarations, agentcli.main, agentcli.parser"
     )
@@ -43,7 +44,9 @@ def test_full_cli_path_stays_light() -> None:
         "['__future__', '_socket', 'agentcli', 'agentcli.commands', 'agentcli.envelope', "
         "'agentcli.errors', "
         "'agentcli.main', 'agentcli.parser', 'agentcli.skill_command', 'procler', 'procler.cli', "
-        "'procler.cli.client', "
+        "'procler.cli.client', 'procler.contexts', 'procler.contexts.container_kind', "
+        "'procler.contexts.docker', 'procler.contexts.kind', 'procler.contexts.podman', "
+        "'procler.contexts.registry', "
         "'procler.declarations', 'procler.declarations.config', "
         "'procler.declarations.daemon', 'procler.declarations.events', "
         "'procler.declarations.history', 'procler.declarations.logs', "
@@ -132,7 +135,8 @@ def imported_by_status(cwd: Path) -> set[str]:
 def test_status_without_a_supervisor_loads_only_what_its_answer_needs(tmp_path: Path) -> None:
     """No config: the answer (CONFIG_NOT_FOUND) comes before the answers from disk and the
     config core are loaded. With one: the config and state.db are read, but no event loop
-    and no execution context is loaded."""
+    and no execution context is loaded (only the contexts' declarations: their status
+    fields)."""
     without = imported_by_status(tmp_path)
     assert {"procler.cli.offline", "procler.config", "sqlite3", "typing"} & without == set()
     project = tmp_path / "project"
@@ -142,4 +146,9 @@ def test_status_without_a_supervisor_loads_only_what_its_answer_needs(tmp_path: 
     )
     loaded = imported_by_status(project)
     assert {"procler.cli.offline", "procler.config.load", "sqlite3"} <= loaded
-    assert {"asyncio", "procler.contexts", "procler.supervisor.sampler"} & loaded == set()
+    implementations = {
+        "procler.contexts.base",
+        "procler.contexts.local",
+        "procler.contexts.container",
+    }
+    assert {"asyncio", "procler.supervisor.sampler", *implementations} & loaded == set()
