@@ -76,4 +76,6 @@ def test_capabilities_answer_is_what_the_command_prints(capsys: pytest.CaptureFi
     assert run(APP, ["capabilities"]) == 0
     printed = capsys.readouterr().out
     assert capabilities_answer(APP) == printed
-    assert printed.count("\n") == 1 and printed.startswith('{"schema_version":"1.0","success":true,')
+    assert printed.count("\n") == 1 and printed.startswith(
+        '{"schema_version":"1.0","success":true,'
+    )
