@@ -27,6 +27,10 @@ init_handler
 schema_handler
 boom
 interrupt
+# Context declarations named by string in procler.contexts.registry.CONTEXTS ("module:NAME",
+# loaded when first asked; DOCKER is also imported by a test).
+LOCAL
+PODMAN
 # A reader named by string in the format registry (officecli.readers.registry).
 read_xls
 # The glossary App(terms="procler.recipe_states:GLOSSARY") imports when capabilities asks.

@@ -35,7 +35,8 @@ def new_modules(imports: str) -> str:
 
 def test_full_cli_path_stays_light() -> None:
     """The full CLI (parser, declarations, client): no supervisor, pydantic or yaml, and
-    no handler module but the client's (each loads when its command runs)."""
+    no handler module but the client's (each loads when its command runs); of the contexts
+    only their declarations (the errors and choices the commands declare)."""
     loaded = new_modules(
         "procler.cli, procler.cli.client, procler.declarations, agentcli.main, agentcli.parser"
     )
@@ -43,7 +44,9 @@ def test_full_cli_path_stays_light() -> None:
         "['__future__', '_socket', 'agentcli', 'agentcli.commands', 'agentcli.envelope', "
         "'agentcli.errors', "
         "'agentcli.main', 'agentcli.parser', 'agentcli.skill_command', 'procler', 'procler.cli', "
-        "'procler.cli.client', "
+        "'procler.cli.client', 'procler.contexts', 'procler.contexts.container_kind', "
+        "'procler.contexts.docker', 'procler.contexts.kind', 'procler.contexts.podman', "
+        "'procler.contexts.registry', "
         "'procler.declarations', 'procler.declarations.config', "
         "'procler.declarations.daemon', 'procler.declarations.events', "
         "'procler.declarations.history', 'procler.declarations.logs', "
@@ -148,7 +151,8 @@ ONLY_WHEN_NEEDED = {
 def test_status_without_a_supervisor_loads_only_what_its_answer_needs(tmp_path: Path) -> None:
     """No config: the answer (CONFIG_NOT_FOUND) comes before the answers from disk and the
     config core are loaded. With one: the config is read, and state.db once there is one,
-    but no event loop, no execution context and nothing the answer does not need."""
+    but no event loop, no execution context (only the contexts' declarations: their status
+    fields) and nothing the answer does not need."""
     code, without = imported_by_status(tmp_path)
     assert code == 2
     assert {"procler.cli.offline", "procler.config", "sqlite3", "typing"} & without == set()
@@ -160,8 +164,13 @@ def test_status_without_a_supervisor_loads_only_what_its_answer_needs(tmp_path: 
     code, loaded = imported_by_status(project)
     assert code == 0
     assert {"procler.cli.offline", "procler.config.load"} <= loaded
+    implementations = {
+        "procler.contexts.base",
+        "procler.contexts.local",
+        "procler.contexts.container",
+    }
     never_ran = {"sqlite3", "procler.supervisor.state_store", *ONLY_WHEN_NEEDED}
-    assert {"asyncio", "procler.contexts", "procler.supervisor.sampler"} & loaded == set()
+    assert {"asyncio", "procler.supervisor.sampler", *implementations} & loaded == set()
     assert never_ran & loaded == set()
 
     from procler.supervisor.state_store import StateStore
