@@ -113,8 +113,9 @@ def test_every_command_kept_from_a_supervisor_is_answered_from_disk() -> None:
     assert sorted(table) == sorted(c.name for c in APP.commands if c.handler in kept)
 
 
-def imported_by_status(cwd: Path) -> set[str]:
-    """The modules `procler status` loads (no supervisor runs), from -X importtime."""
+def imported_by_status(cwd: Path) -> tuple[int, set[str]]:
+    """The exit code of `procler status` (no supervisor runs) and the modules it loads, from
+    -X importtime."""
     proc = subprocess.run(
         [
             sys.executable,
@@ -129,26 +130,53 @@ def imported_by_status(cwd: Path) -> set[str]:
         text=True,
         timeout=60,
     )
-    return {line.rsplit("|", 1)[1].strip() for line in proc.stderr.splitlines()[1:]}
+    return proc.returncode, {
+        line.rsplit("|", 1)[1].strip() for line in proc.stderr.splitlines()[1:]
+    }
+
+
+# What an answer from disk loads only when it needs it: SQLite and the store when there is a
+# state database, the schedules' tables for a scheduled process, the fingerprint (hashlib)
+# for a completed one-shot, RE2 for a pattern, tempfile for a write, logging for an error.
+ONLY_WHEN_NEEDED = {
+    "procler.supervisor.schedule_store",
+    "procler.config.fingerprint",
+    "hashlib",
+    "re2",
+    "tempfile",
+    "logging",
+}
 
 
 def test_status_without_a_supervisor_loads_only_what_its_answer_needs(tmp_path: Path) -> None:
     """No config: the answer (CONFIG_NOT_FOUND) comes before the answers from disk and the
-    config core are loaded. With one: the config and state.db are read, but no event loop
-    and no execution context is loaded (only the contexts' declarations: their status
-    fields)."""
-    without = imported_by_status(tmp_path)
+    config core are loaded. With one: the config is read, and state.db once there is one,
+    but no event loop, no execution context (only the contexts' declarations: their status
+    fields) and nothing the answer does not need."""
+    code, without = imported_by_status(tmp_path)
+    assert code == 2
     assert {"procler.cli.offline", "procler.config", "sqlite3", "typing"} & without == set()
     project = tmp_path / "project"
     (project / ".procler").mkdir(parents=True)
     (project / ".procler" / "config.yaml").write_text(
         "version: 1\nprocesses:\n  api:\n    command: sleep 60\n"
     )
-    loaded = imported_by_status(project)
-    assert {"procler.cli.offline", "procler.config.load", "sqlite3"} <= loaded
+    code, loaded = imported_by_status(project)
+    assert code == 0
+    assert {"procler.cli.offline", "procler.config.load"} <= loaded
     implementations = {
         "procler.contexts.base",
         "procler.contexts.local",
         "procler.contexts.container",
     }
+    never_ran = {"sqlite3", "procler.supervisor.state_store", *ONLY_WHEN_NEEDED}
     assert {"asyncio", "procler.supervisor.sampler", *implementations} & loaded == set()
+    assert never_ran & loaded == set()
+
+    from procler.supervisor.state_store import StateStore
+
+    StateStore(project / ".procler" / "state" / "state.db").close()  # as a past supervisor left it
+    code, ran = imported_by_status(project)
+    assert code == 0
+    assert {"sqlite3", "procler.supervisor.state_store"} <= ran
+    assert ONLY_WHEN_NEEDED & ran == set()
