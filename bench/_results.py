@@ -63,8 +63,10 @@ def load_average() -> list[float]:
 
 
 def git(*args: str) -> str:
+    """git's output without its last newline (a porcelain line starts with a space that
+    must stay: " M path")."""
     done = subprocess.run(["git", "-C", str(ROOT), *args], capture_output=True, text=True)
-    return done.stdout.strip() if done.returncode == 0 else ""
+    return done.stdout.rstrip() if done.returncode == 0 else ""
 
 
 def measured_code() -> tuple[str, bool]:

@@ -1,4 +1,6 @@
-"""`procler status` with a warm supervisor vs `python3 -c pass` and `supervisorctl status`.
+"""`procler status` with a warm supervisor vs `python3 -c pass` and `supervisorctl status`;
+and in a project where no supervisor runs (answered from the state on disk: the config is
+read, which the warm path leaves to the supervisor).
 
 Target: procler status median <= 1.3x python3 -c pass, all measured in the same run.
 supervisord is installed into bench/.venv-supervisor (not a project dependency).
@@ -54,14 +56,18 @@ def ensure_supervisor() -> Path:
 def main() -> None:
     results = Results(
         f"`procler status`, warm supervisor, 3 processes, against `python3 -c pass` and "
-        f"`supervisorctl status`, median of {RUNS}"
+        f"`supervisorctl status`; and with no supervisor (from disk), median of {RUNS}"
     )
     work = Path(tempfile.mkdtemp(prefix="procler-bench-"))
     (work / ".procler").mkdir()
     sleep = f"[{sys.executable}, -c, 'import time; time.sleep(3600)']"
-    (work / ".procler" / "config.yaml").write_text(
-        "version: 1\nprocesses:\n" + "".join(f"  p{i}:\n    args: {sleep}\n" for i in range(3))
+    config_text = "version: 1\nprocesses:\n" + "".join(
+        f"  p{i}:\n    args: {sleep}\n" for i in range(3)
     )
+    (work / ".procler" / "config.yaml").write_text(config_text)
+    idle = work / "idle" / ".procler" / "config.yaml"  # the same project, never started
+    idle.parent.mkdir(parents=True)
+    idle.write_text(config_text)
     procler = tool("procler")
     subprocess.run([procler, "start", "--all"], cwd=work, check=True, capture_output=True)
 
@@ -91,6 +97,7 @@ def main() -> None:
                 "raw socket script (floor)": [sys.executable, str(floor), sock_path, config],
                 "procler status": [procler, "status"],
                 "supervisorctl status": [str(sup_bin / "supervisorctl"), "-c", str(conf), "status"],
+                "procler status, no supervisor": [procler, "--config", str(idle), "status"],
             },
             RUNS,
             cwd=work,
@@ -99,9 +106,14 @@ def main() -> None:
         ratio = medians["procler status"] / medians["python3 -c pass"]
         print(f"ratio procler status / python3 -c pass = {ratio:.2f} (target <= 1.3)")
         results.ours("procler status", medians["procler status"] * 1000, "ms")
+        offline = medians["procler status, no supervisor"]
+        results.ours("procler status, no supervisor", offline * 1000, "ms")
         for label in ("python3 -c pass", "raw socket script (floor)", "supervisorctl status"):
             results.peer(label, medians[label] * 1000, "ms")
         results.ratio("procler status / python3 -c pass", ratio, goal="<= 1.3")
+        results.ratio(
+            "procler status, no supervisor / python3 -c pass", offline / medians["python3 -c pass"]
+        )
         results.ratio(
             "supervisorctl status / procler status",
             medians["supervisorctl status"] / medians["procler status"],

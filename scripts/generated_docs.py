@@ -1,7 +1,8 @@
 """Write the generated pages of docs/: docs/reference/TOOL.md (each tool's commands, options,
 answer fields, error codes and exit codes, from its declarations) and docs/config.md (every
-key of `.procler/config.yaml`, from the schema table). `make docs` runs this; tests/docs/
-fails when a committed page differs from what `pages()` gives.
+key of `.procler/config.yaml`, from the schema table); and `procler capabilities`' answer,
+which procler.entry prints from a file so as not to load the declarations for it. `make docs`
+runs this; tests/docs/ fails when a committed page differs from what `pages()` gives.
 """
 
 from __future__ import annotations
@@ -9,11 +10,13 @@ from __future__ import annotations
 from pathlib import Path
 
 from agentcli.commands import App
+from agentcli.main import capabilities_answer
 from agentcli.reference import render_reference
 from officecli.office_tools.commands import APP as OFFICE_TOOLS
 from officecli.office_tools.skills import TOOLS as OFFICE_APPS
 from procler.config.reference import json_schema, markdown
 from procler.declarations import APP as PROCLER
+from procler.entry import CAPABILITIES
 
 ROOT = Path(__file__).resolve().parent.parent
 REFERENCE = "docs/reference"
@@ -28,7 +31,8 @@ def tools() -> tuple[App, ...]:
 def pages() -> dict[str, str]:
     """Each generated page: its path from the repository root -> its text."""
     generated = {f"{REFERENCE}/{app.name}.md": render_reference(app) for app in tools()}
-    return {**generated, CONFIG: markdown(json_schema())}
+    answer = str(Path(CAPABILITIES).resolve().relative_to(ROOT))
+    return {**generated, CONFIG: markdown(json_schema()), answer: capabilities_answer(PROCLER)}
 
 
 def main() -> None:
@@ -40,7 +44,10 @@ def main() -> None:
     folder.mkdir(parents=True, exist_ok=True)
     for path, text in written.items():
         (ROOT / path).write_text(text, "utf-8")
-    print(f"wrote {CONFIG} and {REFERENCE}/ ({', '.join(app.name for app in tools())})")
+    print(
+        f"wrote {CONFIG}, {REFERENCE}/ ({', '.join(app.name for app in tools())}) "
+        f"and {Path(CAPABILITIES).resolve().relative_to(ROOT)}"
+    )
 
 
 if __name__ == "__main__":

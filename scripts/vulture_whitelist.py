@@ -27,6 +27,10 @@ init_handler
 schema_handler
 boom
 interrupt
+# Context declarations named by string in procler.contexts.registry.CONTEXTS ("module:NAME",
+# loaded when first asked; DOCKER is also imported by a test).
+LOCAL
+PODMAN
 # A reader named by string in the format registry (officecli.readers.registry).
 read_xls
 # The glossary App(terms="procler.recipe_states:GLOSSARY") imports when capabilities asks.
@@ -57,6 +61,7 @@ _.whitespace_split
 _.default_flow_style
 _.explicit_start
 _.buffer_text
+_.buffer_size
 _.StartDoctypeDeclHandler
 _.EntityDeclHandler
 _.UnparsedEntityDeclHandler
@@ -128,4 +133,3 @@ action_close
 pytestmark
 anyio_backend
 no_arrow_in_this_process
-no_runner_threads

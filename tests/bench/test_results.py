@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import json
+import subprocess
 from pathlib import Path
 
+import _results
 import pytest
-from _results import Results, bench_name, goal_met, significant
+from _results import Results, bench_name, goal_met, measured_code, significant
 
 
 def test_a_bench_is_named_by_its_script_and_arguments() -> None:
@@ -79,3 +81,23 @@ def test_write_records_code_machine_figures_and_skipped_peers(
         "skipped_peers": {"pandera": "could not be installed"},
         "notes": [],
     }
+
+
+def test_a_checkout_is_dirty_by_its_code_not_by_results_files(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A results file written by the bench before (`make bench BENCH=a,b`) leaves the
+    checkout clean, even as the first line of `git status --porcelain` (" M bench/...")."""
+    (tmp_path / "bench" / "results").mkdir(parents=True)
+    (tmp_path / "bench" / "results" / "a.json").write_text("{}")
+    (tmp_path / "code.py").write_text("")
+    for argv in (["init", "-q"], ["add", "."], ["commit", "-qm", "x"]):
+        command = ["git", "-c", "user.name=t", "-c", "user.email=t@t", "-C", str(tmp_path)]
+        subprocess.run([*command, *argv], check=True)
+    monkeypatch.delenv("BENCH_COMMIT", raising=False)
+    monkeypatch.setattr(_results, "ROOT", tmp_path)
+    (tmp_path / "bench" / "results" / "a.json").write_text('{"new": 1}')
+    commit, dirty = measured_code()
+    assert (len(commit), dirty) == (40, False)
+    (tmp_path / "code.py").write_text("changed = True\n")
+    assert measured_code() == (commit, True)

@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+import pytest
 from agentcli_testkit.sample_app import APP
 
 from agentcli.commands import capabilities
-from agentcli.main import with_builtins
+from agentcli.main import capabilities_answer, run, with_builtins
 from agentcli.testing import assert_capabilities_match_parser, assert_help_as_json
 
 
@@ -69,3 +70,12 @@ def test_capabilities_document() -> None:
 
 def test_help_as_json_is_the_plain_help_and_capabilities_of_one_command() -> None:
     assert_help_as_json(APP)
+
+
+def test_capabilities_answer_is_what_the_command_prints(capsys: pytest.CaptureFixture[str]) -> None:
+    assert run(APP, ["capabilities"]) == 0
+    printed = capsys.readouterr().out
+    assert capabilities_answer(APP) == printed
+    assert printed.count("\n") == 1 and printed.startswith(
+        '{"schema_version":"1.0","success":true,'
+    )

@@ -35,7 +35,8 @@ def new_modules(imports: str) -> str:
 
 def test_full_cli_path_stays_light() -> None:
     """The full CLI (parser, declarations, client): no supervisor, pydantic or yaml, and
-    no handler module but the client's (each loads when its command runs)."""
+    no handler module but the client's (each loads when its command runs); of the contexts
+    only their declarations (the errors and choices the commands declare)."""
     loaded = new_modules(
         "procler.cli, procler.cli.client, procler.declarations, agentcli.main, agentcli.parser"
     )
@@ -43,7 +44,9 @@ def test_full_cli_path_stays_light() -> None:
         "['__future__', '_socket', 'agentcli', 'agentcli.commands', 'agentcli.envelope', "
         "'agentcli.errors', "
         "'agentcli.main', 'agentcli.parser', 'agentcli.skill_command', 'procler', 'procler.cli', "
-        "'procler.cli.client', "
+        "'procler.cli.client', 'procler.contexts', 'procler.contexts.container_kind', "
+        "'procler.contexts.docker', 'procler.contexts.kind', 'procler.contexts.podman', "
+        "'procler.contexts.registry', "
         "'procler.declarations', 'procler.declarations.config', "
         "'procler.declarations.daemon', 'procler.declarations.events', "
         "'procler.declarations.history', 'procler.declarations.logs', "
@@ -110,8 +113,9 @@ def test_every_command_kept_from_a_supervisor_is_answered_from_disk() -> None:
     assert sorted(table) == sorted(c.name for c in APP.commands if c.handler in kept)
 
 
-def imported_by_status(cwd: Path) -> set[str]:
-    """The modules `procler status` loads (no supervisor runs), from -X importtime."""
+def imported_by_status(cwd: Path) -> tuple[int, set[str]]:
+    """The exit code of `procler status` (no supervisor runs) and the modules it loads, from
+    -X importtime."""
     proc = subprocess.run(
         [
             sys.executable,
@@ -126,20 +130,53 @@ def imported_by_status(cwd: Path) -> set[str]:
         text=True,
         timeout=60,
     )
-    return {line.rsplit("|", 1)[1].strip() for line in proc.stderr.splitlines()[1:]}
+    return proc.returncode, {
+        line.rsplit("|", 1)[1].strip() for line in proc.stderr.splitlines()[1:]
+    }
+
+
+# What an answer from disk loads only when it needs it: SQLite and the store when there is a
+# state database, the schedules' tables for a scheduled process, the fingerprint (hashlib)
+# for a completed one-shot, RE2 for a pattern, tempfile for a write, logging for an error.
+ONLY_WHEN_NEEDED = {
+    "procler.supervisor.schedule_store",
+    "procler.config.fingerprint",
+    "hashlib",
+    "re2",
+    "tempfile",
+    "logging",
+}
 
 
 def test_status_without_a_supervisor_loads_only_what_its_answer_needs(tmp_path: Path) -> None:
     """No config: the answer (CONFIG_NOT_FOUND) comes before the answers from disk and the
-    config core are loaded. With one: the config and state.db are read, but no event loop
-    and no execution context is loaded."""
-    without = imported_by_status(tmp_path)
+    config core are loaded. With one: the config is read, and state.db once there is one,
+    but no event loop, no execution context (only the contexts' declarations: their status
+    fields) and nothing the answer does not need."""
+    code, without = imported_by_status(tmp_path)
+    assert code == 2
     assert {"procler.cli.offline", "procler.config", "sqlite3", "typing"} & without == set()
     project = tmp_path / "project"
     (project / ".procler").mkdir(parents=True)
     (project / ".procler" / "config.yaml").write_text(
         "version: 1\nprocesses:\n  api:\n    command: sleep 60\n"
     )
-    loaded = imported_by_status(project)
-    assert {"procler.cli.offline", "procler.config.load", "sqlite3"} <= loaded
-    assert {"asyncio", "procler.contexts", "procler.supervisor.sampler"} & loaded == set()
+    code, loaded = imported_by_status(project)
+    assert code == 0
+    assert {"procler.cli.offline", "procler.config.load"} <= loaded
+    implementations = {
+        "procler.contexts.base",
+        "procler.contexts.local",
+        "procler.contexts.container",
+    }
+    never_ran = {"sqlite3", "procler.supervisor.state_store", *ONLY_WHEN_NEEDED}
+    assert {"asyncio", "procler.supervisor.sampler", *implementations} & loaded == set()
+    assert never_ran & loaded == set()
+
+    from procler.supervisor.state_store import StateStore
+
+    StateStore(project / ".procler" / "state" / "state.db").close()  # as a past supervisor left it
+    code, ran = imported_by_status(project)
+    assert code == 0
+    assert {"sqlite3", "procler.supervisor.state_store"} <= ran
+    assert ONLY_WHEN_NEEDED & ran == set()

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import pty
 import socket
 import subprocess
 import sys
@@ -12,9 +13,20 @@ from pathlib import Path
 
 import pytest
 
-from procler.entry import explicit_config
+from procler.entry import CAPABILITIES, explicit_config
 
 PROCLER = str(Path(sys.executable).parent / "procler")
+FULL_CLI = [sys.executable, "-c", "from procler.cli import main; main()"]
+# The entry, saying on stderr which modules of procler it loaded (at exit: it leaves by
+# os._exit, after the exit functions).
+ENTRY_LOADS = [
+    sys.executable,
+    "-c",
+    "import atexit, sys\n"
+    "atexit.register(lambda: print(sorted(m for m in sys.modules if m.startswith('procler')),"
+    " file=sys.stderr))\n"
+    "from procler.entry import main; main()",
+]
 ENVELOPE = b'{"schema_version":"1.0","success":true,"data":{"processes":[]}}'
 
 
@@ -116,3 +128,42 @@ def test_procler_namespaces_reads_as_up_n(monkeypatch: pytest.MonkeyPatch) -> No
     assert with_namespaces(["logs", "up"]) == ["logs", "up"]
     monkeypatch.delenv("PROCLER_NAMESPACES")
     assert with_namespaces(["up"]) == ["up"]
+
+
+def test_capabilities_is_the_full_clis_answer_without_loading_the_declarations() -> None:
+    env = {k: v for k, v in os.environ.items() if not k.startswith("PROCLER_")}
+    full = subprocess.run([*FULL_CLI, "capabilities"], capture_output=True, timeout=60, env=env)
+    entry = subprocess.run(
+        [*ENTRY_LOADS, "capabilities"], capture_output=True, text=True, timeout=60, env=env
+    )
+    assert (full.returncode, full.stderr) == (0, b"")
+    assert Path(CAPABILITIES).read_bytes() == full.stdout, "stale: run `make docs`"
+    assert (entry.returncode, entry.stdout.encode()) == (0, full.stdout)
+    assert entry.stderr == "['procler', 'procler.entry', 'procler.project']\n"
+    # anything more than `capabilities` alone is the full CLI's
+    one = subprocess.run([*ENTRY_LOADS, "capabilities", "status"], capture_output=True, env=env)
+    assert one.returncode == 0 and b"procler.declarations" in one.stderr
+
+
+def at_a_terminal(argv: list[str]) -> bytes:
+    """What argv prints when its stdout is a terminal."""
+    leader, follower = pty.openpty()
+    env = {k: v for k, v in os.environ.items() if not k.startswith("PROCLER_")}
+    proc = subprocess.Popen(argv, stdout=follower, stderr=subprocess.DEVNULL, env=env)
+    os.close(follower)
+    out = b""
+    try:
+        while chunk := os.read(leader, 65536):
+            out += chunk
+    except OSError:  # EIO: the terminal's last writer is gone
+        pass
+    finally:
+        os.close(leader)
+    assert proc.wait(timeout=60) == 0
+    return out
+
+
+def test_capabilities_at_a_terminal_is_indented_as_the_full_cli_does() -> None:
+    indented = at_a_terminal([PROCLER, "capabilities"])
+    assert indented.startswith(b'{\r\n  "schema_version": "1.0",')
+    assert indented == at_a_terminal([*FULL_CLI, "capabilities"])

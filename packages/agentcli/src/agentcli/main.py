@@ -47,6 +47,13 @@ def with_builtins(app: "App") -> "App":
     return App(app.name, app.version, app.description, cmds, app.global_args, app.terms)
 
 
+def capabilities_answer(app: "App") -> "str":
+    """What `TOOL capabilities` prints when stdout is not a terminal: its envelope as one
+    line. A tool may ship it as data generated at build time and print it from its entry
+    without loading its declarations (at a terminal, emit_text indents it as emit would)."""
+    return envelope.dumps(envelope.build(True, data=capabilities(with_builtins(app)))) + "\n"
+
+
 def capabilities_handler(values: "dict[str, Any]", command: "Command") -> "Any":
     raise InternalError("capabilities is answered by agentcli.main.run")
 

@@ -1,5 +1,6 @@
 """design-diff's reports on generated pairs are pinned byte for byte: a change made for
-speed must leave every report exactly as it was (golden/NAME.json, NAME.md).
+speed must leave every report exactly as it was, in every format (golden/NAME.json, .md,
+.html, .csv).
 
 Set DESIGN_DIFF_GOLDEN=write to write the files again after a change meant to alter the
 reports, and review the diff of golden/ like code."""
@@ -16,10 +17,11 @@ from agentcli.main import run
 from officecli.design_diff.commands import APP
 
 GOLDEN = Path(__file__).with_name("golden")
+SUFFIXES = {"json": "json", "markdown": "md", "html": "html", "csv": "csv"}
 
 
 @pytest.mark.parametrize("pair", PAIRS, ids=[p.name for p in PAIRS])
-@pytest.mark.parametrize("fmt", ["json", "markdown"])
+@pytest.mark.parametrize("fmt", list(SUFFIXES))
 def test_report_is_byte_identical_to_its_golden_file(
     pair: Pair,
     fmt: str,
@@ -32,7 +34,7 @@ def test_report_is_byte_identical_to_its_golden_file(
     argv = ["excel", "--before", "before.xlsx", "--after", "after.xlsx", *pair.args, "-f", fmt]
     code = run(APP, argv)
     out = capfdbinary.readouterr().out
-    golden = GOLDEN / f"{pair.name}.{'json' if fmt == 'json' else 'md'}"
+    golden = GOLDEN / f"{pair.name}.{SUFFIXES[fmt]}"
     if os.environ.get("DESIGN_DIFF_GOLDEN") == "write":
         golden.parent.mkdir(exist_ok=True)
         golden.write_bytes(out)

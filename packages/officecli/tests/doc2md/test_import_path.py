@@ -16,7 +16,7 @@ LIBRARIES = {  # what each reader may load; no other reader's library is loaded
     "xls": {"xlrd"},
     "pdf": {"pdfplumber", "pdfminer", "pypdfium2", "PIL", "charset_normalizer"},
 }
-OTHER_LIBRARIES = {"openpyxl", "docx", "pptx", "lxml", "python_calamine", "numpy", "pytesseract"}
+OTHER_LIBRARIES = {"openpyxl", "docx", "pptx", "lxml", "numpy", "pytesseract"}
 # loaded by nothing a docx or pptx conversion does
 STARTUP = {"dataclasses", "inspect", "typing", "tempfile", "logging", "hashlib", "csv", "html"}
 DUMP = """

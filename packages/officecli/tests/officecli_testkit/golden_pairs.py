@@ -3,8 +3,9 @@
 Each pair is made from a seed: a base table, then a new version with planted changes
 (changed cells, rows inserted, removed and moved, a duplicate and a blank key, columns
 added, removed, renamed and moved, sheets added, removed and renamed). The pairs cover
-both ways of reading a sheet (calamine for plain sheets, the expat scan for sheets with
-dates) and the presets' paths (sections, scope, generic keys).
+both ways of reading a sheet (in bulk for plain sheets, the expat scan for sheets with
+dates), strings stored inline as openpyxl's write-only mode and other generators write
+them, and the presets' paths (sections, scope, generic keys).
 """
 
 from __future__ import annotations
@@ -70,7 +71,7 @@ def _plant(
 
 
 def _big_plain(seed: int, count: int) -> Pair:
-    """The bench's shape: one plain sheet (calamine), keyed by 物理名, many rows."""
+    """The bench's shape: one plain sheet (read in bulk), keyed by 物理名, many rows."""
 
     def write(before: Path, after: Path) -> None:
         rng = random.Random(seed)
@@ -79,6 +80,36 @@ def _big_plain(seed: int, count: int) -> Pair:
         write_book(after, {"項目定義": _plant(rng, rows, count // 20, 8, 6, 6)})
 
     return Pair(f"plain-{seed}", ("--key", "物理名"), write)
+
+
+def _inline_strings(seed: int, count: int) -> Pair:
+    """The bench's files: written in openpyxl's write-only mode, every value a string
+    stored inline in the sheet (no shared strings), blanks as empty cells."""
+
+    def write(before: Path, after: Path) -> None:
+        rng = random.Random(seed)
+        rows = [[cell_text(v) for v in row] for row in _table_rows(rng, count, 10)]
+        new = [[cell_text(v) for v in row] for row in _plant(rng, rows, count // 20, 6, 5, 5)]
+        new[40][0] = "  "  # a value turned to spaces
+        new[41][2] = "a&b <c> \"d\" 'e' ＆ \u2028"  # characters XML escapes
+        for path, table in ((before, rows), (after, new)):
+            write_inline(path, "項目定義", table)
+
+    return Pair(f"inline-{seed}", ("--key", "物理名"), write)
+
+
+def cell_text(value: Any) -> str:
+    return "" if value is None else str(value)
+
+
+def write_inline(path: Path, name: str, rows: list[list[str]]) -> None:
+    from openpyxl import Workbook
+
+    book = Workbook(write_only=True)
+    sheet = book.create_sheet(name)
+    for row in rows:
+        sheet.append(row)
+    book.save(path)
 
 
 def _table_preset(seed: int) -> Pair:
@@ -132,7 +163,7 @@ def _api_sections(seed: int) -> Pair:
 
 def _expat_sheet(seed: int) -> Pair:
     """A sheet with dates (a number format that is not General): read by the expat scan,
-    not calamine; options -w -i."""
+    not in bulk; options -w -i."""
 
     def write(before: Path, after: Path) -> None:
         import datetime
@@ -168,4 +199,5 @@ PAIRS = [
     _api_sections(5),
     _api_sections(6),
     _expat_sheet(7),
+    _inline_strings(8, 900),
 ]

@@ -15,7 +15,9 @@ from officecli_testkit.bomb_files import capped, doc2md_capped, merged_xlsx
 DESIGN_DIFF = "from officecli.design_diff.cli import main; main()"
 WHOLE_SHEET = "A1:XFD1048576"
 TABLE = [["No", "Name", "Type"], ["1", "id", "int"], ["2", "name", "text"]]
-HIDDEN_COLUMN = '<cols><col min="9" max="9" hidden="1"/></cols>'  # the expat scan, not calamine
+HIDDEN_COLUMN = (
+    '<cols><col min="9" max="9" hidden="1"/></cols>'  # the expat scan, not the bulk read
+)
 
 
 def design_diff(*args: str | Path) -> tuple[int, dict[str, object]]:
@@ -31,7 +33,7 @@ def test_doc2md_reads_a_merge_of_the_whole_sheet_as_a_range(tmp_path: Path) -> N
     assert (tmp_path / "out" / "merge.md").read_text("utf-8") == "## Sheet1\n\nx\n"
 
 
-@pytest.mark.parametrize("extra", ["", HIDDEN_COLUMN], ids=["calamine", "expat"])
+@pytest.mark.parametrize("extra", ["", HIDDEN_COLUMN], ids=["bulk", "expat"])
 def test_design_diff_compares_workbooks_with_a_merge_of_the_whole_sheet(
     tmp_path: Path, extra: str
 ) -> None:
@@ -70,7 +72,7 @@ def test_merges_count_against_max_cells(tmp_path: Path) -> None:
     )
 
 
-@pytest.mark.parametrize("extra", ["", HIDDEN_COLUMN], ids=["calamine", "expat"])
+@pytest.mark.parametrize("extra", ["", HIDDEN_COLUMN], ids=["bulk", "expat"])
 def test_thirty_thousand_overlapping_merges_of_the_whole_sheet_are_cut(
     tmp_path: Path, extra: str
 ) -> None:

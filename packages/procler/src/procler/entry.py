@@ -14,6 +14,10 @@ The private route: POST /v1/argv, body = cwd, config path and argv joined by NUL
 `X-Reply-Within`, then a body of the exit code, a newline and the envelope. Any other
 reply declines (204 from a supervisor that leaves the command to the CLI, 400 from an
 older one without this route). The framing is in procler.wire.
+
+`procler capabilities` (alone) is printed from CAPABILITIES, the answer generated from the
+declarations at build time (`make docs`; a test fails when it differs from what the full
+CLI prints), so an agent's first call does not build a 120 KB document to print it.
 """
 
 import os
@@ -63,6 +67,26 @@ ANSWERED = frozenset(
         "schedule resume",
     }
 )
+
+
+# `procler capabilities`' answer, one envelope line (see agentcli.main.capabilities_answer).
+CAPABILITIES = os.path.join(os.path.dirname(__file__), "declarations", "capabilities.json")
+
+
+def capabilities(argv: "list[str]") -> "int | None":
+    """0 once the generated capabilities answer is printed, or None: run the full CLI (any
+    other argv, or no file, as in a tree that never ran `make docs`)."""
+    if argv != ["capabilities"]:
+        return None
+    try:
+        with open(CAPABILITIES, encoding="utf-8") as answer:
+            text = answer.read()
+    except OSError:
+        return None
+    from agentcli.envelope import emit_text
+
+    emit_text(text)  # indented at a terminal, as the full CLI's emit does
+    return 0
 
 
 def names_answered(argv: "list[str]") -> "bool":
@@ -156,7 +180,9 @@ def main() -> "None":
     """Console entry: the supervisor's answer if it has one, else the full CLI."""
     sys.argv[1:] = argv = with_namespaces(sys.argv[1:])
     try:
-        code = offer(argv)
+        code = capabilities(argv)
+        if code is None:
+            code = offer(argv)
     except (Exception, KeyboardInterrupt) as exc:  # noqa: BLE001 - mapped in one place
         from agentcli.main import conclude
 

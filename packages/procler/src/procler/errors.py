@@ -159,21 +159,17 @@ class SupervisorUnavailable(AgentError):
         )
 
 
-class DockerUnavailable(AgentError):
-    code = "DOCKER_UNAVAILABLE"
-    exit_code = ExitCode.INTERNAL
-    default_suggestion = "start the Docker engine (dockerd) or set DOCKER_HOST, then retry"
-
-
 class ContainerNotFound(UsageError):
     code = "CONTAINER_NOT_FOUND"
-    default_suggestion = "create the container first (docker ps -a lists them) or fix `container:`"
+    default_suggestion = (
+        "create the container first (the engine's `ps -a` lists them) or fix `container:`"
+    )
 
 
 class ImageNotFound(UsageError):
     code = "IMAGE_NOT_FOUND"
     default_suggestion = (
-        "build or load the image locally (docker images lists them); Procler never pulls"
+        "build or load the image locally (the engine's `images` lists them); Procler never pulls"
     )
 
 

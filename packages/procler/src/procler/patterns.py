@@ -9,7 +9,8 @@ from __future__ import annotations
 
 from typing import Any, Protocol
 
-import re2
+# re2 is imported by the first compile: a config without patterns (and `procler status`
+# answered from disk) does not load the binding.
 
 SYNTAX_HINT = "RE2 syntax, matched in linear time: no backreferences or lookaround"
 
@@ -30,20 +31,22 @@ class _Search:
     a log health check or `--grep` looks at, and nobody here reads the offsets.
     """
 
-    __slots__ = ("_match",)
-    _ANCHOR = re2._Anchor.UNANCHORED
+    __slots__ = ("_anchor", "_match")
     _NO_MATCH = (-1, -1)
 
-    def __init__(self, compiled: Any) -> None:
+    def __init__(self, compiled: Any, anchor: Any) -> None:
         self._match = compiled._regexp.Match
+        self._anchor = anchor
 
     def search(self, text: str) -> object | None:
         data = text.encode("utf-8", "surrogatepass")
-        spans = self._match(self._ANCHOR, data, 0, len(data))
+        spans = self._match(self._anchor, data, 0, len(data))
         return spans if spans[0] != self._NO_MATCH else None
 
 
 def _options() -> Any:
+    import re2
+
     options = re2.Options()
     options.log_errors = False  # RE2 would print every refused pattern to stderr
     options.never_capture = True  # groups are never read: matching without them is faster
@@ -52,8 +55,10 @@ def _options() -> Any:
 
 def compile_pattern(text: str) -> Pattern:
     """A compiled linear-time pattern, or PatternError."""
+    import re2
+
     try:
-        return _Search(re2.compile(text, options=_options()))
+        return _Search(re2.compile(text, options=_options()), re2._Anchor.UNANCHORED)
     except re2.error as error:
         reason = error.args[0] if error.args else "invalid pattern"
         if isinstance(reason, bytes):

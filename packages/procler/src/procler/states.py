@@ -17,6 +17,10 @@ ends by itself, live here too; the runtime applies them.
 
 from __future__ import annotations
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
+
 STOPPED = "stopped"
 STARTING = "starting"
 RUNNING = "running"
@@ -71,6 +75,15 @@ CAN_RESTART = frozenset({STARTING, RUNNING, HEALTHY, UNHEALTHY, BACKOFF})
 # What the user last asked of a process (kept across supervisors).
 DESIRED_RUNNING = "running"
 DESIRED_STOPPED = "stopped"
+
+# What is saved of a process that never ran (no row yet in the state database, or none).
+NEVER_RAN: dict[str, Any] = {
+    "desired": DESIRED_STOPPED,
+    "runs": 0,
+    "restarts": 0,
+    "last_exit": None,
+    "completed": None,
+}
 
 
 class InvalidTransition(Exception):

@@ -10,7 +10,8 @@ from pathlib import Path
 import pytest
 from procler_testkit.config_helpers import errors_of, run_procler, write_config
 
-from procler.config.keys import IMAGE_HINT, NAME_HINT
+from procler.config.keys import NAME_HINT
+from procler.contexts.container_kind import IMAGE_HINT
 
 VALID = "version: 1\nprocesses:\n  db: {command: sleep 60}\n"
 

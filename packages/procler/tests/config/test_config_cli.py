@@ -156,6 +156,7 @@ def test_capabilities_describe_the_config_commands(project: Path) -> None:
         "command",
         "cwd",
         "env",
+        "context",
         "image",
         "container",
         "force",

@@ -11,6 +11,7 @@ from procler_testkit.config_helpers import write_config
 from procler.config import definitions
 from procler.config.definitions import RuntimeDefinition
 from procler.config.load import check_config, load_project
+from procler.config.model import ContainerSpec
 from procler.config.state_files import StateFileCorrupt
 from procler.errors import Conflict
 
@@ -105,12 +106,36 @@ def test_docker_definitions_round_trip_and_become_docker_processes(project: Path
     }
     assert definitions.read_definitions(root) == {"cache": owned, "migrate": inside}
     cache, migrate = owned.to_spec("cache"), inside.to_spec("migrate")
-    assert (cache.context, cache.docker and cache.docker.image, cache.command) == (
+    assert (cache.context, cache.container_spec and cache.container_spec.image, cache.command) == (
         "docker",
         "redis:7",
         None,
     )
-    assert (migrate.context, migrate.docker and migrate.docker.container) == ("docker", "app")
+    assert (migrate.context, migrate.container_spec and migrate.container_spec.container) == (
+        "docker",
+        "app",
+    )
+
+
+def test_a_podman_definition_keeps_its_context(project: Path) -> None:
+    root = str(project)
+    owned = RuntimeDefinition(None, root, (), image="redis:7", context="podman")
+    definitions.define(root, "cache", owned, set(), force=False)
+    stored = json.loads((project / ".procler" / "state" / "definitions.json").read_text())
+    assert stored["processes"] == {
+        "cache": {
+            "command": None,
+            "cwd": root,
+            "env": {},
+            "image": "redis:7",
+            "context": "podman",
+        }
+    }
+    assert definitions.read_definitions(root) == {"cache": owned}
+    spec = owned.to_spec("cache")
+    assert (spec.context, spec.container_spec) == ("podman", ContainerSpec(image="redis:7"))
+    with pytest.raises(StateFileCorrupt):  # a context that runs no container
+        RuntimeDefinition.from_json({**stored["processes"]["cache"], "context": "local"})
 
 
 def test_a_stored_definition_without_command_or_docker_is_corrupt(project: Path) -> None:

@@ -7,6 +7,8 @@ from typing import Any
 
 from procler_testkit.config_helpers import errors_of, write_config
 
+from procler.config.load import load_project
+from procler.config.model import ContainerSpec
 from procler.patterns import SYNTAX_HINT
 
 
@@ -396,6 +398,32 @@ def test_docker_context_settings(project: Path) -> None:
         (4, 32, "processes.c.docker", "image and container exclude each other"),
         (5, 17, "processes.d.env_file[0]", f"env_file not found: {project}/missing.env"),
     ]
+
+
+def test_podman_context_settings_follow_the_same_rules(project: Path) -> None:
+    path = write_config(
+        project,
+        """
+        processes:
+          a: {context: podman}
+          b: {context: podman, docker: {image: redis}}
+          c: {context: podman, podman: {image: redis, container: cache}}
+          d: {context: podman, podman: {image: "Bad Name"}}
+          e: {context: podman, container: cache}
+        """,
+    )
+    assert [(e["line"], e["column"], e["path"], e["message"]) for e in errors_of(path)] == [
+        (2, 16, "processes.a.context", "context podman needs a `podman:` mapping"),
+        (3, 16, "processes.b.context", "context podman needs a `podman:` mapping"),
+        (3, 32, "processes.b.docker", "docker settings need `context: docker`"),
+        (4, 32, "processes.c.podman", "image and container exclude each other"),
+        (5, 40, "processes.d.podman.image", "'Bad Name' is not an image reference"),
+    ]
+    config = write_config(
+        project, "processes:\n  db: {context: podman, podman: {image: 'redis:7'}, ports: [6379]}\n"
+    )
+    db = load_project(str(config)).processes["db"]
+    assert (db.context, db.container_spec) == ("podman", ContainerSpec(image="redis:7"))
 
 
 def test_empty_file_and_wrong_root(project: Path) -> None:

@@ -9,8 +9,8 @@ from procler_testkit.config_helpers import write_config
 from procler.config.load import check_config
 from procler.config.model import (
     Backoff,
+    ContainerSpec,
     Dependency,
-    DockerSpec,
     EnvFile,
     Group,
     HealthCheck,
@@ -161,7 +161,7 @@ def test_every_field_is_parsed_and_substituted(project: Path) -> None:
         name="cache",
         cwd=root,
         context="docker",
-        docker=DockerSpec(image="redis:7", volumes=("/tmp/r:/data",)),
+        container_spec=ContainerSpec(image="redis:7", volumes=("/tmp/r:/data",)),
         healthcheck=HealthCheck(kind="exec", exec="redis-cli -p 8000 ping"),
     )
     assert config.processes["migrate"].restart == RestartPolicy("no")

@@ -138,8 +138,8 @@ def test_the_example_with_redis_is_valid_and_keeps_its_meaning(project: Path) ->
         ("db", "healthy"),
     ]
     migrate = config.processes["db-migrate"]
-    assert migrate.docker is not None
-    assert (migrate.context, migrate.docker.container, migrate.command) == (
+    assert migrate.container_spec is not None
+    assert (migrate.context, migrate.container_spec.container, migrate.command) == (
         "docker",
         "postgres-dev",
         "alembic upgrade head",
@@ -222,14 +222,14 @@ def test_seed_rules_the_schema_keeps(project: Path) -> None:
         """,
     )
     assert [(e["path"], e["message"]) for e in errors_of(path)] == [
-        ("processes.a.container", "`container` needs `context: docker`"),
+        ("processes.a.container", "`container` needs a container context (docker, podman)"),
         ("processes.a.adopt_existing", "adopt_existing needs daemon_mode: true"),
         ("processes.b.daemon_mode", "daemon_mode needs daemon_pidfile or daemon_match_pattern to find the daemon"),
         ("processes.b.healthcheck.tcp_socket", "tcp_socket 'localhost:http' is not HOST:PORT"),
         ("processes.c.container", "`container` and `docker:` both say where the process runs"),
         ("recipes.r.steps[0].start", "start names unknown process 'aa'"),
         ("recipes.r.steps[1].group_stop", "group_stop names unknown group 'nope'"),
-        ("recipes.r.steps[2].context", "a docker step needs `container`"),
+        ("recipes.r.steps[2].context", "a step in context docker needs `container`"),
         ("recipes.r.steps[3]", "start and wait exclude each other"),
         ("snippets.s.context", "snippet s has context docker but no container"),
     ]  # fmt: skip

@@ -167,16 +167,19 @@ def test_cron_lines_systemd_cannot_say_are_refused(cron: str, why: str) -> None:
     assert str(caught.value) == why
 
 
-def test_a_docker_process_with_replicas_names_one_container_per_instance(project: Path) -> None:
+@pytest.mark.parametrize("engine", ["docker", "podman"])
+def test_a_container_process_with_replicas_names_one_container_per_instance(
+    project: Path, engine: str
+) -> None:
     config = load(
         project,
-        'processes:\n  cache:\n    context: docker\n    docker: {image: "redis:7"}\n'
+        f'processes:\n  cache:\n    context: {engine}\n    {engine}: {{image: "redis:7"}}\n'
         "    command: \"redis-server --save '' # 100%\"\n    replicas: 2\n",
     )
     unit = export_systemd(config, select(config, (), None)).files["shop-cache@.service"]
     lines = dict(line.split("=", 1) for line in unit.splitlines() if "=" in line)
     assert systemd_words(lines["ExecStart"]) == [
-        "docker",
+        engine,
         "run",
         "--rm",
         "--name",
@@ -188,4 +191,4 @@ def test_a_docker_process_with_replicas_names_one_container_per_instance(project
         "-c",
         "redis-server --save '' # 100%",
     ]
-    assert lines["ExecStop"] == "docker stop shop-cache-%i"
+    assert lines["ExecStop"] == f"{engine} stop shop-cache-%i"

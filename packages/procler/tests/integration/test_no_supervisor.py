@@ -48,6 +48,7 @@ def resting(name: str, **saved: Any) -> dict[str, Any]:
         "cpu_percent": None,
         "linux_state": None,
         "docker": None,
+        "podman": None,
         **saved,
     }
 

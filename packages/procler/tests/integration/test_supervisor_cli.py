@@ -68,6 +68,7 @@ STATUS_KEYS = [
     "cpu_percent",
     "linux_state",
     "docker",
+    "podman",
 ]
 
 

@@ -123,8 +123,6 @@ class FakeProcess(RunningProcess):
 class FakeContext(ExecutionContext):
     """Each start pops the next planned exit (None: keeps running until stopped)."""
 
-    name = "local"
-
     def __init__(
         self, plan: list[ExitInfo | None] | None = None, ignore_term: bool = False
     ) -> None:

@@ -15,19 +15,15 @@ from officecli.design_diff.align import SIMILARITY_THRESHOLD, assign_similar
 from officecli.design_diff.commands import DEFAULT_MAX_CELLS
 from officecli.design_diff.errors import KeyColumnError, NoHeaderError
 from officecli.design_diff.normalize import label_key
-from officecli.design_diff.pair_read import read_pair
 from officecli.design_diff.presets import Preset
 from officecli.design_diff.table_diff import TableDiff, TableOptions, find_column
-from officecli.design_diff.workbook import (
-    Row,
-    Sheet,
-    Table,
-    import_readers,
-    sheet_tables,
-    workbook_grids,
-)
+from officecli.design_diff.workbook import Row, Sheet, Table, sheet_tables, workbook_grids
 from officecli.fieldcheck.errors import closest
-from officecli.readers.grid import SheetGrid, column_letter
+from officecli.readers.grid import column_letter
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from officecli.readers.xlsx.bulk import RowCache
 
 
 @dataclass(frozen=True)
@@ -125,16 +121,15 @@ class WorkbookDiff:
     def run(self, before: str, after: str) -> DiffResult:
         opts = self.options
 
-        def read(path: str) -> list[SheetGrid]:
-            return workbook_grids(path, formulas=opts.formulas, max_cells=opts.max_cells)
+        rows_read: RowCache = {}  # the two versions share most rows: each is read once
 
-        def tables(grids: list[SheetGrid]) -> list[Sheet]:
+        def tables(path: str) -> list[Sheet]:
+            grids = workbook_grids(path, formulas=opts.formulas, max_cells=opts.max_cells, rows_read=rows_read)  # fmt: skip
             return [
                 sheet_tables(grid, self.preset, opts.header_row, opts.table.keys) for grid in grids
             ]
 
-        import_readers()  # once, before the fork: the child inherits them
-        old_all, new_all = read_pair(read, tables, before, after)
+        old_all, new_all = tables(before), tables(after)
         old = select_sheets(old_all, opts.sheets, new_all)
         new = select_sheets(new_all, opts.sheets, old_all)
         for path, sheets in ((before, old), (after, new)):

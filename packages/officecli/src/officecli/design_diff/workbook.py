@@ -20,6 +20,10 @@ from officecli.readers.grid_rows import RowCells, merged_rows
 from officecli.readers.model import ReadOptions
 from officecli.readers.paths import not_a_file
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from officecli.readers.xlsx.bulk import RowCache
+
 Cells = Mapping[tuple[int, int], str]
 Values = Callable[[list[int], list[int]], list[list[str]]]  # rows' values in a table's columns
 
@@ -102,7 +106,7 @@ def sheet_tables(
     """The tables of one sheet; `header_row` (1-based, 0 = auto) fixes the header's row,
     else it is found (header.py). When some blocks name the key (--key labels or the
     preset's key roles), the others are labels around the tables, not tables.
-    Dense rows (calamine) are read by row slices; other sheets by their dict of cells."""
+    Dense rows (the bulk read) are read by row slices; other sheets by their dict of cells."""
     dense = merged_rows(grid.rows, grid.merges) if grid.rows is not None else None
     cells: Cells
     if dense is not None:
@@ -111,6 +115,8 @@ def sheet_tables(
 
         def values_of(rows: list[int], cols: list[int]) -> list[list[str]]:
             first, end = cols[0], cols[-1] + 1  # a table's columns are a run
+            if first == 0 and end == len(dense.rows[rows[0]] if rows else ()):
+                return list(map(dense.rows.__getitem__, rows))  # whole rows (never changed)
             return [dense.rows[r][first:end] for r in rows]
     else:
         cells = sparse = merged_cells(grid, escape=False)
@@ -173,25 +179,11 @@ def _spaces_beside(
     return {(r, c): v for r, c, v in found if v and not v.strip() and c not in held.get(r, nothing)}
 
 
-READER_MODULES = (  # what reading an xlsx imports on its way (lazily: other tools need less)
-    "officecli.readers.xlsx.reader",
-    "officecli.readers.xlsx.values",
-    "python_calamine",
-    "defusedxml.ElementTree",
-)
-
-
-def import_readers() -> None:
-    """Import them now (before a fork: a child inherits them instead of importing again)."""
-    from importlib import import_module
-
-    for name in READER_MODULES:
-        import_module(name)
-
-
-def workbook_grids(path: str, *, formulas: bool = False, max_cells: int) -> list[SheetGrid]:
+def workbook_grids(
+    path: str, *, formulas: bool = False, max_cells: int, rows_read: RowCache | None = None
+) -> list[SheetGrid]:
     """Every sheet of an xlsx as a grid of displayed values; bad input raises
-    WorkbookError or a reader's error (exit 2)."""
+    WorkbookError or a reader's error (exit 2). `rows_read`: see read_grids."""
     from officecli.readers.xlsx.reader import read_grids
 
     problem = not_a_file(path)
@@ -203,7 +195,8 @@ def workbook_grids(path: str, *, formulas: bool = False, max_cells: int) -> list
             suggestion="save the workbook as .xlsx (an .xls can be converted in Excel)",
         )
     # damaged, password-protected or unsafe files raise the readers' own errors (exit 2)
-    grids, cuts = read_grids(Path(path), ReadOptions(max_cells=max_cells, formulas=formulas))
+    options = ReadOptions(max_cells=max_cells, formulas=formulas)
+    grids, cuts = read_grids(Path(path), options, rows_read=rows_read)
     if cuts:
         raise WorkbookError(
             f"{path}: more than {max_cells} cells", suggestion="raise --max-cells or pass --sheet"

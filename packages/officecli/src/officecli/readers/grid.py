@@ -63,7 +63,7 @@ class SheetGrid:
     hidden_rows: set[int] = field(default_factory=set)
     hidden_cols: set[int] = field(default_factory=set)
     comments: list[tuple[str, str]] = field(default_factory=list)
-    # dense rows from A1 when the reader had them (calamine): `cells` is then left empty,
+    # dense rows from A1 when the reader had them (the bulk read): `cells` is then left empty,
     # since building a dict of every cell costs more than the rest of design-diff's read
     rows: list[list[str]] | None = None
 

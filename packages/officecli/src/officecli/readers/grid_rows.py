@@ -1,4 +1,4 @@
-"""A sheet as dense rows from A1 (calamine's box), asked what grid.py asks of a dict of
+"""A sheet as dense rows from A1 (the bulk read's box), asked what grid.py asks of a dict of
 cells: the merges filled in, the blocks of the tables, the cells as a mapping.
 
 The answers are the same as grid.py's (the design-diff tests read workbooks both ways);

@@ -67,6 +67,29 @@ def refuse_dtd(parser: Any, label: str) -> None:
     parser.ExternalEntityRefHandler = refuse
 
 
+def scanner(handler: XmlHandler, label: str) -> Any:
+    """An expat parser handing `handler` names as 'namespace}local', DTDs refused."""
+    from xml.parsers import expat
+
+    parser = expat.ParserCreate(namespace_separator="}")
+    parser.buffer_text = True
+    refuse_dtd(parser, label)
+    parser.StartElementHandler = handler.start
+    parser.EndElementHandler = handler.end
+    parser.CharacterDataHandler = handler.data
+    return parser
+
+
+def scan_xml_bytes(data: bytes, handler: XmlHandler, label: str) -> None:
+    """Package.scan_xml over bytes already read (not well formed: BrokenFileError)."""
+    from xml.parsers import expat
+
+    try:
+        scanner(handler, label).Parse(data, True)
+    except expat.ExpatError as exc:
+        raise BrokenFileError(f"{label}: XML is not well formed ({exc})") from None
+
+
 class _RootReached(Exception):
     """The prolog is over: a DTD, and so any entity declaration, can only come before."""
 
@@ -196,12 +219,7 @@ class Package:
         from xml.parsers import expat
 
         label = f"{self.label}:{name}"
-        parser = expat.ParserCreate(namespace_separator="}")
-        parser.buffer_text = True
-        refuse_dtd(parser, label)
-        parser.StartElementHandler = handler.start
-        parser.EndElementHandler = handler.end
-        parser.CharacterDataHandler = handler.data
+        parser = scanner(handler, label)
         try:
             with self.zip.open(name) as stream:
                 while chunk := stream.read(1 << 20):

@@ -30,8 +30,10 @@ def define(values: "dict[str, Any]", command: "Command") -> "dict[str, Any]":
     import re
 
     from procler.config import definitions
-    from procler.config.keys import IMAGE_HINT, IMAGE_PATTERN, MAX_IMAGE, NAME_HINT, NAME_PATTERN
+    from procler.config.keys import NAME_HINT, NAME_PATTERN
     from procler.config.serialize import process_json
+    from procler.contexts import registry
+    from procler.contexts.container_kind import IMAGE_HINT, IMAGE_PATTERN, MAX_IMAGE
 
     name = values["name"]
     if not re.fullmatch(NAME_PATTERN, name):
@@ -66,9 +68,23 @@ def define(values: "dict[str, Any]", command: "Command") -> "dict[str, Any]":
     if not (values.get("command") or image or container):
         raise UsageError(
             f"{name} needs a command",
-            suggestion="give --command, or --image / --container for a docker process",
+            suggestion="give --command, or --image / --container for a process in a container",
         )
-    definition = definitions.RuntimeDefinition(values.get("command"), cwd, env, image, container)
+    context = values.get("context")
+    if context in registry.in_containers() and not (image or container):
+        raise UsageError(
+            f"--context {context} needs --image or --container",
+            suggestion=f"give --image IMAGE or --container NAME with --context {context}",
+        )
+    if (image or container) and context is not None and context not in registry.in_containers():
+        raise UsageError(
+            f"--image and --container run in a container, not in context {context}",
+            suggestion=f"give --context {' or '.join(registry.in_containers())}, or leave it "
+            f"out ({registry.CONTAINER_DEFAULT})",
+        )
+    definition = definitions.RuntimeDefinition(
+        values.get("command"), cwd, env, image, container, context
+    )
     changed = definitions.define(root, name, definition, _config_names(path), values["force"])
     return {"name": name, "changed": changed, "process": process_json(definition.to_spec(name))}
 

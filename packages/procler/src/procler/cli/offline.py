@@ -12,9 +12,7 @@ from __future__ import annotations
 import contextlib
 import fcntl
 import os
-import sqlite3
 from collections.abc import Callable, Iterator
-from pathlib import Path
 from typing import Any
 
 from procler import project
@@ -33,9 +31,11 @@ from procler.selection import (
     stop_levels,
     tagged,
 )
+from procler.states import NEVER_RAN
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from procler.supervisor.schedule_store import ScheduleStore
     from procler.supervisor.state_store import StateStore
 
 Answer = Callable[[dict[str, Any]], Any]
@@ -43,6 +43,11 @@ Answer = Callable[[dict[str, Any]], Any]
 
 class LockBusy(Exception):
     """A supervisor holds the lock: it is running or starting, so ask it instead."""
+
+
+class Unreadable(Exception):
+    """The state database is damaged (sqlite3.DatabaseError): the answer is declined, and a
+    supervisor reports what is wrong with it (its log, its error)."""
 
 
 @contextlib.contextmanager
@@ -132,28 +137,34 @@ class DiskAnswers:
 
     @contextlib.contextmanager
     def _store(self) -> Iterator[StateStore | None]:
-        """The state database, under the supervisor lock (None: nothing ever ran). A damaged
-        one raises sqlite3.DatabaseError: the answer is declined, and a supervisor reports
-        what is wrong with it (its log, its error)."""
-        from procler.supervisor.state_store import StateStore
-
-        path = Path(project.state_dir(self.root)) / "state.db"
+        """The state database, under the supervisor lock (None: nothing ever ran); Unreadable
+        when it is damaged. SQLite and the store are imported only when there is one."""
+        path = os.path.join(project.state_dir(self.root), "state.db")
         with holding_lock(self.root):
-            store = StateStore(path) if path.exists() else None
+            if not os.path.exists(path):
+                yield None
+                return
+            import sqlite3
+            from pathlib import Path
+
+            from procler.supervisor.state_store import StateStore
+
+            try:
+                store = StateStore(Path(path))
+            except sqlite3.DatabaseError:
+                raise Unreadable(path) from None
             try:
                 yield store
+            except sqlite3.DatabaseError:
+                raise Unreadable(path) from None
             finally:
-                if store is not None:
-                    store.close()
+                store.close()
 
     def _statuses(
         self, names: list[str], stopping: bool = False, end_session: bool = False
     ) -> list[dict[str, Any]] | None:
         """Each process's status (None if runs are open); stopping records desired stopped;
         end_session (`down`) forgets the one-shots completed in this session."""
-        from procler.config.fingerprint import spec_hash
-        from procler.supervisor.schedule_store import ScheduleStore, summary
-        from procler.supervisor.state_store import NEVER_RAN
         from procler.supervisor.status import resting_status
 
         specs = self.config().processes
@@ -164,8 +175,7 @@ class DiskAnswers:
                     return None
                 if end_session and store is not None:
                     store.end_session()
-                db = None if store is None else store.db
-                schedules = None if db is None else ScheduleStore(lambda: db)
+                schedules: ScheduleStore | None = None  # opened at the first schedule
                 for name in names:
                     saved = dict(NEVER_RAN) if store is None else store.process(name)
                     if stopping and store is not None:
@@ -181,15 +191,28 @@ class DiskAnswers:
                         store.event(name, "stopped", "stopped", "desired stopped (no supervisor)")
                     # a one-shot completed in this session with this definition stays exited
                     done = saved["completed"] is not None
-                    done = done and saved["completed"] == spec_hash(specs[name])
+                    if done:  # hashlib and the fingerprint are loaded only then
+                        from procler.config.fingerprint import spec_hash
+
+                        done = saved["completed"] == spec_hash(specs[name])
                     row = resting_status(specs[name], "exited" if done else "stopped", saved)
                     schedule = specs[name].schedule
-                    if schedule is not None and schedules is not None:
+                    if schedule is not None and store is not None:
+                        from procler.supervisor.schedule_store import summary
+
+                        schedules = schedules or self._schedules(store)
                         row["schedule"] = summary(schedules, name, schedule, None)
                     out.append({**row, "already_stopped": True} if stopping else row)
-        except sqlite3.DatabaseError:
+        except Unreadable:
             return None
         return out
+
+    @staticmethod
+    def _schedules(store: StateStore) -> ScheduleStore:
+        from procler.supervisor.schedule_store import ScheduleStore
+
+        db = store.db
+        return ScheduleStore(lambda: db)
 
     # -- the commands ---------------------------------------------------------------------
 
@@ -249,7 +272,7 @@ class DiskAnswers:
         try:
             with self._store() as store:
                 return self._warned(history_named(config, store, values["name"], limit))
-        except sqlite3.DatabaseError:
+        except Unreadable:
             return None
 
     def reload(self, values: dict[str, Any]) -> Any:
@@ -265,6 +288,6 @@ class DiskAnswers:
             with self._store() as store:
                 if store is not None:
                     store.end_session()
-        except sqlite3.DatabaseError:
+        except Unreadable:
             pass  # nothing readable to forget
         return {"running": False, "stopped_processes": []}

@@ -15,18 +15,21 @@ def save(values: "dict[str, Any]", command: "Command") -> "dict[str, Any]":
     from procler.cli.config import config_path, config_snippet_names
     from procler.config import definitions
     from procler.config.keys import NAME_HINT, NAME_PATTERN
+    from procler.contexts import registry
     from procler.project import project_root
 
     name = values["name"]
     if not re.fullmatch(NAME_PATTERN, name):
         raise UsageError(f"invalid snippet name {name!r}", suggestion=NAME_HINT)
     container = values.get("container")
-    if values.get("context") == "docker" and not container:
-        raise UsageError("--context docker needs --container NAME", suggestion="name it")
+    where = registry.exec_context(values.get("context"), container)
+    if where in registry.in_containers() and not container:
+        raise UsageError(f"--context {where} needs --container NAME", suggestion="name it")
     given = {
         "command": values["command"],
         "description": values.get("description") or "",
         "tags": list(values.get("tag") or ()),
+        "context": where,
         "container": container,
     }
     path = config_path(values)

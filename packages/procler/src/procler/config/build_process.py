@@ -14,9 +14,9 @@ from procler.config.dotenv import MAX_ENV_FILE_BYTES, DotenvError, is_plain, par
 from procler.config.findings import Findings, child, item
 from procler.config.model import (
     Backoff,
+    ContainerSpec,
     DaemonSpec,
     Dependency,
-    DockerSpec,
     EnvFile,
     HealthCheck,
     HttpProbe,
@@ -30,6 +30,7 @@ from procler.config.replicas import instance_port, instance_vars
 from procler.config.schedule_keys import schedule_of
 from procler.config.specs import INVALID
 from procler.config.substitute import SubstitutionError, substitute
+from procler.contexts import registry
 from procler.patterns import SYNTAX_HINT, PatternError, compile_pattern
 
 _STATUS = re.compile(r"([1-5][0-9][0-9])(?:\s*-\s*([1-5][0-9][0-9]))?")
@@ -122,10 +123,10 @@ class ProcessBuilder:
         self._stop(base, raw, fields)
         if "restart" in given(raw, "restart"):
             fields["restart"] = self._restart(at("restart"), raw["restart"])
-        docker = self._docker(base, raw, fields.get("context", "local"))
-        if docker is not None:
-            fields["docker"] = docker
-        if fields.get("stdin") and fields.get("context") == "docker":
+        settings = self._container(base, raw, fields.get("context", "local"))
+        if settings is not None:
+            fields["container_spec"] = settings
+        if fields.get("stdin") and not registry.kind(fields.get("context", "local")).on_host:
             self.findings.add(
                 at("stdin"),
                 "stdin: true is for local processes (a container's stdin is not kept open)",
@@ -266,50 +267,56 @@ class ProcessBuilder:
             fields["backoff"] = backoff
         return RestartPolicy(**fields)
 
-    def _docker(self, base: str, raw: dict[str, Any], context: str) -> DockerSpec | None:
+    def _container(self, base: str, raw: dict[str, Any], context: str) -> ContainerSpec | None:
+        """A container context's settings, under the key of its name (`docker:`, `podman:`);
+        the settings of another context are an error."""
         if "container" in raw:  # Procler 0.3: `container:` beside `context: docker`
             return self._seed_container(base, raw, context)
-        has_docker = "docker" in given(raw, "docker")
-        if context == "docker" and not has_docker:
-            if "docker" not in raw:
+        containers = registry.in_containers()
+        for other in containers:
+            if other != context and other in given(raw, other):
                 self.findings.add(
-                    child(base, "context"),
-                    "context docker needs a `docker:` mapping",
-                    "add docker: {image: NAME} or docker: {container: NAME}",
+                    child(base, other),
+                    f"{other} settings need `context: {other}`",
+                    f"add `context: {other}` to this process, or remove `{other}:`",
                 )
-            return None
-        if context != "docker":
-            if has_docker:
-                self.findings.add(
-                    child(base, "docker"),
-                    "docker settings need `context: docker`",
-                    "add `context: docker` to this process, or remove `docker:`",
-                )
-            elif "command" not in raw and "args" not in raw:
+        if context not in containers:
+            if "command" not in raw and "args" not in raw:
                 self.findings.add(base, "a process needs `command` or `args`", "add command: ...")
             return None
-        fields = given(raw["docker"], "image", "container", "network_mode")
-        if isinstance(raw["docker"].get("volumes"), list):
-            fields["volumes"] = tuple(v for v in raw["docker"]["volumes"] if v is not INVALID)
-        return DockerSpec(**fields)
+        if context not in given(raw, context):
+            if context not in raw:
+                self.findings.add(
+                    child(base, "context"),
+                    f"context {context} needs a `{context}:` mapping",
+                    f"add {context}: {{image: NAME}} or {context}: {{container: NAME}}",
+                )
+            return None
+        settings = raw[context]
+        fields = given(settings, "image", "container", "network_mode")
+        if isinstance(settings.get("volumes"), list):
+            fields["volumes"] = tuple(v for v in settings["volumes"] if v is not INVALID)
+        return ContainerSpec(**fields)
 
-    def _seed_container(self, base: str, raw: dict[str, Any], context: str) -> DockerSpec | None:
-        if "docker" in raw:
+    def _seed_container(self, base: str, raw: dict[str, Any], context: str) -> ContainerSpec | None:
+        containers = registry.in_containers()
+        if context in containers and context in raw:
             self.findings.add(
                 child(base, "container"),
-                "`container` and `docker:` both say where the process runs",
-                "keep one: container: NAME (Procler 0.3) or docker: {container: NAME}",
+                f"`container` and `{context}:` both say where the process runs",
+                f"keep one: container: NAME (Procler 0.3) or {context}: {{container: NAME}}",
             )
-        elif context != "docker":
+        elif context not in containers:
             self.findings.add(
                 child(base, "container"),
-                "`container` needs `context: docker`",
-                "add `context: docker` to this process, or remove `container`",
+                f"`container` needs a container context ({', '.join(containers)})",
+                f"add `context: {registry.CONTAINER_DEFAULT}` to this process, or remove "
+                "`container`",
             )
         container = given(raw, "container").get("container")
         if container is None:
             return None
-        return DockerSpec(container=self.sub(child(base, "container"), container))
+        return ContainerSpec(container=self.sub(child(base, "container"), container))
 
     def _daemon(self, base: str, raw: dict[str, Any], cwd: str) -> DaemonSpec | None:
         """Procler 0.3's daemon keys, with its rules: daemon_mode needs a way to find the

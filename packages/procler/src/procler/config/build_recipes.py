@@ -1,6 +1,6 @@
 """Recipes (Procler 0.3's section, with our step kinds and options): checked steps,
 references to processes, groups, snippets and earlier steps resolved with a did-you-mean,
-docker steps with their container."""
+steps in a container with their container."""
 
 from __future__ import annotations
 
@@ -12,6 +12,7 @@ from procler.config.findings import Findings, child, item
 from procler.config.keys import STEP_KINDS
 from procler.config.model import Group, ProcessSpec, Recipe, RecipeStep, Snippet, StepCondition
 from procler.config.specs import INVALID
+from procler.contexts import registry
 from procler.snippet_fill import ArgumentInvalid, fill
 
 _PROCESS_STEPS = ("start", "stop", "restart")
@@ -106,10 +107,12 @@ def _step(
         _known(path, kind, value, "group", list(known.groups), findings)
     elif kind == "snippet":
         return _snippet_step(path, raw, known, builder, options)
-    if options.get("context") == "docker" and not options.get("container"):
+    if "context" in options or "container" in options:
+        options["context"] = registry.exec_context(options.get("context"), options.get("container"))
+    if options.get("context") in registry.in_containers() and not options.get("container"):
         findings.add(
             child(path, "context"),
-            "a docker step needs `container`",
+            f"a step in context {options['context']} needs `container`",
             "add container: NAME (the running container the command is run in)",
         )
     if kind == "wait_for":

@@ -1,4 +1,4 @@
-"""Snippets (Procler 0.3's section, with typed arguments): a docker snippet needs its
+"""Snippets (Procler 0.3's section, with typed arguments): a snippet in a container needs its
 container, a declared default or choice must fit its argument's type."""
 
 from __future__ import annotations
@@ -9,6 +9,7 @@ from procler.config.build_process import ProcessBuilder, given
 from procler.config.findings import Findings, child
 from procler.config.model import Snippet, SnippetArg
 from procler.config.specs import INVALID
+from procler.contexts import registry
 from procler.snippet_fill import ArgumentInvalid, shell_value
 
 
@@ -24,10 +25,11 @@ def build_snippets(raw: Any, builder: ProcessBuilder) -> dict[str, Snippet]:
         if "container" in given(snippet, "container"):
             where = child(child("snippets", name), "container")
             fields["container"] = builder.sub(where, snippet["container"])
-        if fields.get("context") == "docker" and not fields.get("container"):
+        fields["context"] = registry.exec_context(fields.get("context"), fields.get("container"))
+        if fields["context"] in registry.in_containers() and not fields.get("container"):
             findings.add(
                 child(child("snippets", name), "context"),
-                f"snippet {name} has context docker but no container",
+                f"snippet {name} has context {fields['context']} but no container",
                 "add container: NAME",
             )
         fields.update(given(snippet, "timeout", "confirm", "cwd"))

@@ -14,8 +14,9 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
 
-from procler.config.model import DockerSpec, ProcessSpec, Snippet
+from procler.config.model import ContainerSpec, ProcessSpec, Snippet
 from procler.config.state_files import StateFileCorrupt, read_state_json, write_state_json
+from procler.contexts import registry
 from procler.errors import Conflict, StateDirUnwritable
 from procler.project import make_state_dir, open_private, state_dir
 
@@ -28,12 +29,21 @@ class RuntimeDefinition:
     command: str | None  # None: an image's own command
     cwd: str  # absolute
     env: tuple[tuple[str, str], ...] = ()
-    image: str | None = None  # context docker: a container Procler creates and owns
-    container: str | None = None  # context docker: run the command in this container
+    image: str | None = None  # a container context: a container Procler creates and owns
+    container: str | None = None  # a container context: run the command in this container
+    # With image or container, the container context named; None: the default one
+    # (Docker's, as in files written before there was a choice) or, without, local.
+    context: str | None = None
+
+    @property
+    def where(self) -> str:
+        return registry.exec_context(self.context, self.image or self.container)
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {"command": self.command, "cwd": self.cwd, "env": dict(self.env)}
         out.update({k: v for k, v in (("image", self.image), ("container", self.container)) if v})
+        if self.context is not None:
+            out["context"] = self.context
         return out
 
     @classmethod
@@ -43,27 +53,35 @@ class RuntimeDefinition:
         env = data.get("env") or {}
         if not isinstance(data.get("cwd"), str) or not isinstance(env, dict):
             raise StateFileCorrupt(f"a definition needs cwd text and an env object: {data!r}")
-        docker = {k: data.get(k) for k in ("image", "container")}
-        if any(v is not None and not isinstance(v, str) for v in docker.values()):
+        where = {k: data.get(k) for k in ("image", "container")}
+        if any(v is not None and not isinstance(v, str) for v in where.values()):
             raise StateFileCorrupt(f"image and container must be text: {data!r}")
-        if data.get("command") is None and not (docker["image"] or docker["container"]):
-            raise StateFileCorrupt(f"a definition without a command needs docker: {data!r}")
+        if data.get("command") is None and not (where["image"] or where["container"]):
+            raise StateFileCorrupt(f"a definition without a command needs a container: {data!r}")
+        context = data.get("context")
+        if context is not None and context not in registry.in_containers():
+            raise StateFileCorrupt(f"context must be a container context: {data!r}")
         env_items = tuple((str(k), str(v)) for k, v in env.items())
         return cls(
-            data.get("command"), data["cwd"], env_items, docker["image"], docker["container"]
+            data.get("command"),
+            data["cwd"],
+            env_items,
+            where["image"],
+            where["container"],
+            context,
         )
 
     def to_spec(self, name: str) -> ProcessSpec:
-        docker = None
+        settings = None
         if self.image or self.container:
-            docker = DockerSpec(image=self.image, container=self.container)
+            settings = ContainerSpec(image=self.image, container=self.container)
         return ProcessSpec(
             name=name,
             command=self.command,
             cwd=self.cwd,
             env=self.env,
-            context="docker" if docker else "local",
-            docker=docker,
+            context=self.where,
+            container_spec=settings,
             source="runtime",
         )
 
@@ -165,7 +183,7 @@ def saved_snippet(name: str, saved: dict[str, Any]) -> Snippet:
         name,
         str(saved["command"]),
         description=str(saved.get("description") or ""),
-        context="docker" if saved.get("container") else "local",
+        context=registry.exec_context(saved.get("context"), saved.get("container")),
         container=saved.get("container"),
         tags=tuple(str(t) for t in saved.get("tags") or ()),
         source="runtime",

@@ -69,15 +69,16 @@ def probe_phrase(check: HealthCheck) -> str:
 
 def _runs(spec: ProcessSpec, cfg: ProjectConfig) -> str:
     what = " ".join(spec.args) if spec.args is not None else spec.command
-    if spec.docker is not None:
-        where = spec.docker.image or spec.docker.container
-        kind = "image" if spec.docker.image else "container"
-        return f"runs `{what}` in docker {kind} {where}" if what else f"runs docker {kind} {where}"
+    settings = spec.container_spec
+    if settings is not None:
+        where = settings.image or settings.container
+        kind = f"{spec.context} {'image' if settings.image else 'container'}"
+        return f"runs `{what}` in {kind} {where}" if what else f"runs {kind} {where}"
     return f"runs `{what}`"
 
 
 def _where(spec: ProcessSpec, cfg: ProjectConfig) -> str:
-    if spec.context == "docker":
+    if spec.container_spec is not None:
         return ""
     root = str(cfg.root)
     rel = os.path.relpath(spec.cwd, root)

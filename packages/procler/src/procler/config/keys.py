@@ -19,26 +19,14 @@ from procler.config.specs import (
     Str,
     Struct,
 )
+from procler.contexts import registry
+from procler.contexts.registry import CONTAINER_DEFAULT, CONTEXTS
 from procler.states import ALL as STATUSES
 
 # A process's name names its log folder: bounded well under a file name's 255 bytes.
 MAX_NAME = 128
 NAME_PATTERN = rf"[A-Za-z0-9][A-Za-z0-9_-]{{0,{MAX_NAME - 1}}}"
 NAME_HINT = f"use at most {MAX_NAME} letters, digits, '-' and '_' (starting with a letter or digit)"
-# Docker's image reference grammar (name[:tag][@digest]), so a name the engine would
-# refuse is a config or usage error before any definition is written.
-_DOMAIN_PART = r"(?:[A-Za-z0-9]|[A-Za-z0-9][A-Za-z0-9-]*[A-Za-z0-9])"
-_PATH_PART = r"[a-z0-9]+(?:(?:[._]|__|-+)[a-z0-9]+)*"
-IMAGE_PATTERN = (
-    rf"(?:{_DOMAIN_PART}(?:\.{_DOMAIN_PART})*(?::[0-9]+)?/)?{_PATH_PART}(?:/{_PATH_PART})*"
-    r"(?::[A-Za-z0-9_][A-Za-z0-9_.-]{0,127})?"
-    r"(?:@[A-Za-z][A-Za-z0-9]*(?:[-_+.][A-Za-z][A-Za-z0-9]*)*:[0-9a-fA-F]{32,})?"
-)
-MAX_IMAGE = 512
-IMAGE_HINT = (
-    "write a Docker image reference: lowercase name[:tag][@digest], e.g. postgres:16 "
-    "or registry.local:5000/team/api:1.2"
-)
 ENV_NAME_PATTERN = r"[A-Za-z_][A-Za-z0-9_]*"
 ENV_NAME_HINT = "use letters, digits and '_' (not starting with a digit)"
 SIGNALS = ("TERM", "INT", "QUIT", "HUP", "KILL", "USR1", "USR2", "WINCH")
@@ -228,26 +216,11 @@ RESTART = Either(
     ),
 )
 
-DOCKER = Struct(
-    {
-        "image": Matching(
-            IMAGE_PATTERN, MAX_IMAGE, "an image reference", IMAGE_HINT, sample="postgres:16"
-        ),
-        "container": Str(sample="my-db"),
-        "volumes": ListOf(Str(sample="./data:/var/lib/data")),
-        "network_mode": Str(sample="host"),
-    },
-    exclusive=("image", "container"),
-    need_one=True,
-    about={
-        "image": "run a container of this local image (nothing is pulled); Procler owns it",
-        "container": "an existing container: started and stopped as the process, or the "
-        "container `command` is run in (docker exec)",
-        "volumes": "HOST:CONTAINER mounts of an `image` container; relative host paths from "
-        "the process's cwd",
-        "network_mode": ("the Docker network mode of an `image` container", "host"),
-    },
-)
+# Each container context's settings, under the key of its name (`docker:`, `podman:`).
+CONTAINER_SETTINGS = {
+    k.name: settings for k in registry.kinds() if (settings := k.settings()) is not None
+}
+CONTAINERS = ", ".join(f"`context: {name}`" for name in CONTAINER_SETTINGS)
 
 # What a file change under a process's `watch:` does: restart it, send it a signal, or
 # run a command (in its cwd, with its environment).
@@ -296,8 +269,8 @@ PROCESS = Struct(
         "shutdown": SHUTDOWN,
         "restart": RESTART,
         "success_exit_codes": ListOf(Int(0, 255)),
-        "context": Enum("local", "docker"),
-        "docker": DOCKER,
+        "context": Enum(*CONTEXTS),
+        **CONTAINER_SETTINGS,
         "container": Str(sample="my-db"),  # Procler 0.3's spelling of docker: {container: NAME}
         "healthcheck": HEALTHCHECK,
         "liveness": LIVENESS,
@@ -341,9 +314,16 @@ PROCESS = Struct(
         "shutdown": "process-compose's spelling of stop_command and stop_signal",
         "restart": ("what follows an exit: a policy, or a mapping with its budget", "on-failure"),
         "success_exit_codes": ("exit codes that count as a success", [0]),
-        "context": ("where it runs: on this machine, or in Docker (`docker:`)", "local"),
-        "docker": "the container it runs in (with `context: docker`)",
-        "container": "Procler 0.3's spelling of `docker: {container: NAME}`",
+        "context": (
+            "where it runs: " + "; ".join(f"{k.name}: {k.about}" for k in registry.kinds()),
+            "local",
+        ),
+        **{
+            name: f"the container it runs in (with `context: {name}`)"
+            for name in CONTAINER_SETTINGS
+        },
+        "container": "Procler 0.3's spelling of `CONTEXT: {container: NAME}` (CONTEXT: the "
+        f"process's context, {CONTAINER_DEFAULT} without one)",
         "healthcheck": "the probe that tells whether it is healthy (one kind of probe)",
         "liveness": "the probe that tells whether it is alive: failures end the run, and its "
         "restart policy decides what follows",
@@ -370,7 +350,7 @@ PROCESS = Struct(
         ),
         "daemon_match_pattern": "finds the daemon by its command line (with daemon_mode)",
         "daemon_pidfile": "finds the daemon by this pid file, relative to cwd (with daemon_mode)",
-        "daemon_container": "the container the daemon runs in, for a command run by docker exec",
+        "daemon_container": "the container the daemon runs in, for a command exec'd in a container",
         "adopt_existing": ("a daemon already running is followed, not started again", False),
         "export": "hints for `procler export`",
         "watch": "files whose change restarts it (or signals it, or runs a command)",
@@ -451,7 +431,7 @@ STEP = Struct(
         "wait": DURATION,
         "wait_for": WAIT_FOR,
         "exec": Str(sample="python manage.py migrate"),
-        "context": Enum("local", "docker"),
+        "context": Enum(*CONTEXTS),
         "container": Str(sample="my-db"),
         "cwd": Str(sample="services/api"),
         "timeout": DURATION,
@@ -477,7 +457,8 @@ STEP = Struct(
         "wait_for": "wait until a process reaches a condition",
         "exec": "run this command to its end; a non-zero exit fails the step",
         "context": ("where exec runs: here, or in a running container", "local"),
-        "container": "the container exec runs in (with `context: docker`)",
+        "container": f"the running container exec runs in ({CONTAINERS}; {CONTAINER_DEFAULT} "
+        "without a context)",
         "cwd": "exec's working directory, relative to the project root (default: the root)",
         "timeout": ("the step fails past this time", "60s"),
         "ignore_error": ("a failure of this step does not fail the recipe", False),
@@ -519,7 +500,7 @@ SNIPPET = Struct(
     {
         "command": Str(sample="python manage.py migrate"),
         "description": Str(sample="apply the database migrations"),
-        "context": Enum("local", "docker"),
+        "context": Enum(*CONTEXTS),
         "container": Str(sample="my-db"),
         "cwd": Str(sample="services/api"),
         "tags": ListOf(Str(sample="db")),
@@ -533,7 +514,8 @@ SNIPPET = Struct(
         "value, quoted for the shell",
         "description": "what it does, shown by snippet list",
         "context": ("where it runs: here, or in a running container", "local"),
-        "container": "the container it runs in (with `context: docker`)",
+        "container": f"the running container it runs in ({CONTAINERS}; {CONTAINER_DEFAULT} "
+        "without a context)",
         "cwd": "its working directory, relative to the project root (default: the root)",
         "tags": "labels that select snippets (snippet list --tag)",
         "timeout": ("the run is killed past this time", "60s"),

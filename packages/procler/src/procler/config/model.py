@@ -86,8 +86,9 @@ class Dependency:
 
 
 @dataclass(frozen=True)
-class DockerSpec:
-    """For context: docker. `image` -> Procler owns a container; `container` -> an existing one."""
+class ContainerSpec:
+    """For a container context (docker, podman): `image` -> Procler owns a container;
+    `container` -> an existing one."""
 
     image: str | None = None
     container: str | None = None
@@ -112,7 +113,7 @@ class DaemonSpec:
 
     match_pattern: str | None = None  # a regex on the command line (/proc/PID/cmdline)
     pidfile: str | None = None  # absolute once resolved
-    container: str | None = None  # where to look for it, for a command run by docker exec
+    container: str | None = None  # where to look for it, for a command exec'd in a container
     adopt_existing: bool = False  # a daemon already running is adopted, not started again
 
 
@@ -162,8 +163,8 @@ class ProcessSpec:
     stop_command: StopCommand | None = None
     restart: RestartPolicy = field(default_factory=RestartPolicy)
     success_exit_codes: tuple[int, ...] = (0,)
-    context: Literal["local", "docker"] = "local"
-    docker: DockerSpec | None = None
+    context: str = "local"  # a name of procler.contexts.registry.CONTEXTS
+    container_spec: ContainerSpec | None = None  # a container context's settings
     healthcheck: HealthCheck | None = None  # readiness: what `healthy` means
     liveness: HealthCheck | None = None  # failing `retries` times in a row ends the run
     depends_on: tuple[Dependency, ...] = ()
@@ -256,7 +257,7 @@ class RecipeStep:
     retries: int = 0
     retry_delay: float = 1.0  # before the first retry; doubling after each, capped at 30 s
     when: StepCondition | None = None
-    context: Literal["local", "docker"] = "local"
+    context: str = "local"
     container: str | None = None
     cwd: str | None = None
     timeout: float = 60.0
@@ -288,7 +289,7 @@ class Snippet:
     name: str
     command: str  # with @{arg} / @{arg:default} placeholders; \@{ is a literal @{
     description: str = ""
-    context: Literal["local", "docker"] = "local"
+    context: str = "local"
     container: str | None = None
     cwd: str | None = None  # relative to the project root
     tags: tuple[str, ...] = ()

@@ -7,7 +7,6 @@ from __future__ import annotations
 import errno
 import json
 import os
-import tempfile
 from typing import Any
 
 
@@ -55,6 +54,8 @@ def write_state_json(path: str, body: dict[str, Any]) -> None:
 
 
 def _replace(path: str, body: dict[str, Any]) -> None:
+    import tempfile  # only a write needs it (shutil, random...): reading state is the hot path
+
     prefix = "." + os.path.basename(path).removesuffix(".json") + "-"
     fd, temp = tempfile.mkstemp(dir=os.path.dirname(path), prefix=prefix)
     try:

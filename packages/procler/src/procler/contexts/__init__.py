@@ -1,1 +1,2 @@
-"""Execution contexts: where a process runs (local, docker). Nothing above knows which."""
+"""Execution contexts: where a process runs, one declaration each (`registry.CONTEXTS`).
+Nothing above names one: it asks the context's kind."""

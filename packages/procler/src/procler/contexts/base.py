@@ -93,8 +93,6 @@ class RunningProcess(abc.ABC):
 class ExecutionContext(abc.ABC):
     """Starts, signals and stops processes in one kind of place."""
 
-    name: str
-
     @abc.abstractmethod
     async def start(self, spec: ProcessSpec, env: Mapping[str, str], run: int) -> RunningProcess:
         """Start one run of spec with this environment; raise a typed AgentError on failure."""

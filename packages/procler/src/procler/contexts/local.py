@@ -198,8 +198,6 @@ def _abandon(forked: asyncio.Future[subprocess.Popen[bytes]]) -> None:
 
 
 class LocalContext(ExecutionContext):
-    name = "local"
-
     def __init__(self) -> None:
         # Pids of our own children not yet reaped; the supervisor's orphan reaper leaves
         # them alone. Registered in the same synchronous step as the fork, so no race.

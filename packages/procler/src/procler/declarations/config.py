@@ -4,6 +4,7 @@ procler.cli.definitions, procler.cli.guide)."""
 
 from agentcli.commands import Arg, Column, Command, Table, TableView
 from agentcli.skill_command import ChangedFileError
+from procler.contexts.registry import CONTAINER_DEFAULT, CONTEXTS
 from procler.errors import (
     ConfigExists,
     ConfigInvalid,
@@ -37,7 +38,21 @@ NOTES = ("config_warning",)
 # Where the table views' status colours are (procler.status_styles), named by string so the
 # declarations load it only when a table is printed.
 STYLES = "procler.status_styles:"
-DOCKER_ARGS = (
+# Where a one-off command runs: a context, and the running container of a container one.
+EXEC_WHERE = (
+    Arg("--context", "where it runs", choices=tuple(CONTEXTS), default="local"),
+    Arg(
+        "--container",
+        f"the running container to run it in (alone: --context {CONTAINER_DEFAULT})",
+    ),
+)
+# Where a runtime definition runs: a context, and a container context's image or container.
+CONTAINER_ARGS = (
+    Arg(
+        "--context",
+        f"where it runs (default: local; with --image or --container, {CONTAINER_DEFAULT})",
+        choices=tuple(CONTEXTS),
+    ),
     Arg("--image", "run in a container Procler creates from this image (never pulled)"),
     Arg("--container", "run the command in this existing container (alone: start/stop it)"),
 )
@@ -172,7 +187,7 @@ CONFIG_COMMANDS: "tuple[Command, ...]" = (
             Arg("--command", "shell command to run (optional with --image or --container)"),
             Arg("--cwd", "working directory (default: the project root)", type="path"),
             Arg("--env", "environment variable KEY=VALUE", type="key_value", multiple=True),
-            *DOCKER_ARGS,
+            *CONTAINER_ARGS,
             Arg(
                 "--force", "replace a different runtime definition of the same name", type="boolean"
             ),

@@ -10,19 +10,17 @@ defines a runtime process and starts it, from the CLI process (procler.cli.proce
 """
 
 from agentcli.commands import Arg, Column, Command, Table, TableView
-from agentcli.errors import FileTooLargeError, NotRegularFileError
-from procler.declarations.config import DOCKER_ARGS, NOTES, STYLES
+from agentcli.errors import AgentError, FileTooLargeError, NotRegularFileError
+from procler.contexts import registry
+from procler.declarations.config import CONTAINER_ARGS, EXEC_WHERE, NOTES, STYLES
 from procler.errors import (
     CommandFailed,
     ConditionImpossible,
     ConfigInvalid,
     ConfigNotFound,
     Conflict,
-    ContainerNotFound,
     DependencyFailed,
-    DockerUnavailable,
     GroupNotFound,
-    ImageNotFound,
     NamespaceNotFound,
     PermissionDenied,
     PortInUse,
@@ -55,8 +53,10 @@ TIMEOUT = Arg(
     "--timeout", "give up after this long (e.g. 500ms, 30s, 5m)", type="duration", default="30s"
 )
 WAIT_FOR = ("running", "stopped", "exited", "failed", "healthy", "unhealthy")
-# What starting a process can answer, local or in Docker.
-STARTING = (PortInUse, StartFailed, ImageNotFound, ContainerNotFound, DockerUnavailable)
+# What starting a process can answer, in any context.
+STARTING: tuple[type[AgentError], ...] = (PortInUse, StartFailed, *registry.errors())
+# What a command reaching the runs of every context answers when one cannot be reached.
+UNREACHABLE = registry.unavailable()
 # Every supervisor command first takes up a changed config; the restarts it brings run in
 # a task (procler.supervisor.reloader), so their errors reach only `reload`.
 SUPERVISED = (
@@ -69,6 +69,7 @@ SUPERVISED = (
 # What the answers from disk (IF_RUNNING commands without a supervisor) may raise besides.
 FROM_DISK = (ProcessNotFound, GroupNotFound, NamespaceNotFound)
 
+CONTEXT_FIELDS = "; ".join(f"{k.status_field}: {k.status_about}" for k in registry.kinds())
 PROCESS = {
     "type": "object",
     "description": "one process: name, status, context, pid (the program's; shell: true when "
@@ -78,8 +79,8 @@ PROCESS = {
     "process does not run), source, tags, namespaces, "
     "ports (as the config lists them), "
     "replica_of (an instance of a process with replicas: that process), memory_rss_bytes, "
-    "cpu_percent, linux_state (local) or docker (docker) (pid, memory, CPU and linux_state from "
-    "a /proc sample at most 1 s old, new at each transition), health (the readiness check's "
+    f"cpu_percent, each context's own field: {CONTEXT_FIELDS} (pid, memory, CPU and "
+    "linux_state from a /proc sample at most 1 s old, new at each transition), health (the readiness check's "
     "verdict, with a healthcheck), liveness (the liveness check's, with liveness:), "
     "log_ready (with a ready_log_line), stdin: true (with stdin: true: `send` writes to it), "
     "watch (with watch:: state armed|disarmed|suspended, "
@@ -121,7 +122,12 @@ RERUN = Arg(
     type="boolean",
 )
 # How a one-off command (exec, a snippet) can fail.
-EXEC_ERRORS = (CommandFailed, Timeout, StartFailed, DockerUnavailable, ContainerNotFound)
+EXEC_ERRORS: tuple[type[AgentError], ...] = (
+    CommandFailed,
+    Timeout,
+    StartFailed,
+    *registry.errors(),
+)
 GROUP = Arg("name", "group name (see `procler group list`)", required=True)
 GROUP_ERRORS = (*SUPERVISED, GroupNotFound, ProcessNotFound)
 
@@ -169,7 +175,7 @@ PROCESS_COMMANDS: "tuple[Command, ...]" = (
             "procler stop --all",
             "procler stop --all --kill",
         ),
-        errors=(*SUPERVISED, *FROM_DISK, DockerUnavailable),
+        errors=(*SUPERVISED, *FROM_DISK, *UNREACHABLE),
         output={
             "anyOf": [PROCESS, PROCESSES],
             "description": "adds already_stopped; for NAME, dependents_running: the processes "
@@ -211,7 +217,7 @@ PROCESS_COMMANDS: "tuple[Command, ...]" = (
             Arg("--env", "environment variable (repeatable)", type="key_value", multiple=True),
             Arg("--force", "replace a different runtime definition of NAME", type="boolean"),
             Arg("--keep", "keep the definition even if the start fails", type="boolean"),
-            *DOCKER_ARGS,
+            *CONTAINER_ARGS,
             Arg("cmd", "the command and its arguments, after --", type="remainder"),
         ),
         examples=(
@@ -419,7 +425,7 @@ PROCESS_COMMANDS: "tuple[Command, ...]" = (
         IF_RUNNING,
         destructive=True,
         examples=("procler down",),
-        errors=(*SUPERVISED, DockerUnavailable, *FROM_DISK),
+        errors=(*SUPERVISED, *UNREACHABLE, *FROM_DISK),
         output=PROCESSES,
     ),
     Command(
@@ -439,7 +445,7 @@ PROCESS_COMMANDS: "tuple[Command, ...]" = (
         destructive=True,
         args=(GROUP,),
         examples=("procler group stop backend",),
-        errors=(*SUPERVISED, *FROM_DISK, DockerUnavailable),
+        errors=(*SUPERVISED, *FROM_DISK, *UNREACHABLE),
         output=PROCESSES,
     ),
     Command(
@@ -460,8 +466,7 @@ PROCESS_COMMANDS: "tuple[Command, ...]" = (
         FORWARD,
         args=(
             Arg("cmd", "the command line (run by /bin/sh -c)", required=True, metavar="CMD"),
-            Arg("--context", "where it runs", choices=("local", "docker"), default="local"),
-            Arg("--container", "the running container to run it in (implies --context docker)"),
+            *EXEC_WHERE,
             Arg(
                 "--cwd",
                 "working directory, relative to the project root (default: the root)",

@@ -4,6 +4,7 @@ uses); save and remove write the runtime definitions file where they are asked
 (procler.cli.snippets), as `define` does."""
 
 from agentcli.commands import Arg, Command
+from procler.declarations.config import EXEC_WHERE
 from procler.declarations.processes import EXEC_ERRORS, FORWARD, SUPERVISED
 from procler.errors import (
     ConfirmationRequired,
@@ -80,8 +81,7 @@ SNIPPET_COMMANDS: "tuple[Command, ...]" = (
             Arg("--command", "the command line, with @{arg} placeholders", required=True),
             Arg("--description", "what it does"),
             Arg("--tag", "a tag (repeatable)", multiple=True),
-            Arg("--context", "where it runs", choices=("local", "docker"), default="local"),
-            Arg("--container", "the running container to run it in (implies --context docker)"),
+            *EXEC_WHERE,
             Arg("--force", "replace a different saved snippet of that name", type="boolean"),
         ),
         examples=("procler snippet save dbsize --command 'du -sh @{path:data}' --tag db",),

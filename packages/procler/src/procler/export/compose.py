@@ -65,14 +65,14 @@ def _service(spec: ProcessSpec, result: Conversion) -> dict[str, Any] | None:
     own = own_env(spec, spec.env_files)
     if own:
         service["environment"] = dict(own)
-    docker = spec.docker
-    if docker is None:
+    settings = spec.container_spec
+    if settings is None:
         # A local process runs in the project folder: mount it at the same path.
         service["working_dir"] = spec.cwd
         service["volumes"] = [f"{spec.cwd}:{spec.cwd}"]
-    elif docker.volumes:
-        service["volumes"] = list(docker.volumes)
-    network = docker.network_mode if docker is not None else "bridge"
+    elif settings.volumes:
+        service["volumes"] = list(settings.volumes)
+    network = settings.network_mode if settings is not None else "bridge"
     if network != "bridge":
         service["network_mode"] = network  # host: the ports are the host's, nothing to publish
     elif spec.ports:

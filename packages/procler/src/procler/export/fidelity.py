@@ -62,16 +62,16 @@ def image_of(spec: ProcessSpec, result: Conversion, engine: str, external: str) 
     """The image an engine runs the process from, or None (warned) when there is none: an
     existing container is not the engine's to run (`external` says what to do instead), and a
     local process needs the `export: {image: ...}` hint."""
-    docker = spec.docker
-    if docker is not None and docker.container is not None:
+    settings = spec.container_spec
+    if settings is not None and settings.container is not None:
         result.warn(
             spec.name,
-            "docker.container",
-            f"runs in the existing container {docker.container!r}, which {engine} does not own: "
-            f"left out; {external}",
+            f"{spec.context}.container",
+            f"runs in the existing container {settings.container!r}, which {engine} does not "
+            f"own: left out; {external}",
         )
         return None
-    image = docker.image if docker is not None else spec.export_image
+    image = settings.image if settings is not None else spec.export_image
     if image is None:
         result.warn(
             spec.name,

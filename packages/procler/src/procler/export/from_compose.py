@@ -14,6 +14,7 @@ from typing import Any
 from agentcli.values import parse_duration
 from procler.config.keys import SIGNALS
 from procler.config.yaml_nodes import YNode
+from procler.contexts.registry import CONTAINER_DEFAULT
 from procler.export.imported import Imported, Source, as_data, mapping, source_tree
 
 CONDITIONS = {
@@ -131,7 +132,8 @@ def _service(name: str, node: YNode, where: Source) -> dict[str, Any] | None:
         where.warn(name, "image", node, "a service without an image (build only) is not imported")
         return None
     docker: dict[str, Any] = {"image": literal(keys["image"].text)}
-    process: dict[str, Any] = {"context": "docker", "docker": docker}
+    # compose's services are Docker's: the default container context
+    process: dict[str, Any] = {"context": CONTAINER_DEFAULT, CONTAINER_DEFAULT: docker}
     command = keys.get("command")
     if command is not None:
         if command.kind == "seq":

@@ -12,6 +12,7 @@ from typing import Any
 from agentcli.errors import InputError
 from agentcli.files import read_regular_text
 from procler.config.load import check_config
+from procler.contexts import registry
 from procler.export.imported import MAX_IMPORT_BYTES, Imported
 
 
@@ -60,7 +61,8 @@ def _rename(mapping: Any, old: str, new: str, value: Any) -> None:
 
 def _canonical(process: Any) -> None:
     if "container" in process:
-        _rename(process, "container", "docker", {"container": process["container"]})
+        where = registry.exec_context(process.get("context"), process["container"])
+        _rename(process, "container", where, {"container": process["container"]})
     check = process.get("healthcheck")
     if not isinstance(check, dict):
         return

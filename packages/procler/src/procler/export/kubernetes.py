@@ -68,11 +68,11 @@ def _container(spec: ProcessSpec, result: Conversion) -> dict[str, Any] | None:
     image = image_of(spec, result, "Kubernetes", "deploy that container's image instead")
     if image is None:
         return None
-    docker = spec.docker
+    settings = spec.container_spec
     container: dict[str, Any] = {"name": dns_name(spec.name), "image": image}
     if spec.args is not None or spec.command is not None:
         container["args"] = spec.written_argv()  # like compose: the image's entrypoint stays
-    if docker is None:
+    if settings is None:
         container["workingDir"] = spec.cwd
         result.warn(
             spec.name,
@@ -80,9 +80,11 @@ def _container(spec: ProcessSpec, result: Conversion) -> dict[str, Any] | None:
             "the project folder is not mounted in the pod: the image must hold the code "
             f"at {spec.cwd}",
         )
-    elif docker.volumes:
+    elif settings.volumes:
         result.warn(
-            spec.name, "docker.volumes", "volumes are not carried: declare PersistentVolumeClaims"
+            spec.name,
+            f"{spec.context}.volumes",
+            "volumes are not carried: declare PersistentVolumeClaims",
         )
     if spec.env_files:
         result.warn(

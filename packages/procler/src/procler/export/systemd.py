@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from procler.config.model import EnvFile, ProcessSpec, ProjectConfig
 from procler.config.replicas import declared_view
+from procler.contexts import registry
+from procler.contexts.container_kind import ContainerKind
 from procler.export.fidelity import Conversion, own_env, project_name
 from procler.export.oncalendar import CronUnsupported, on_calendar
 from procler.export.units import Specified, assignment, exec_line, render, specifier_safe
@@ -116,30 +118,38 @@ def _unit_section(spec: ProcessSpec, units: Units, result: Conversion) -> Lines:
     return lines
 
 
+def container_cli(spec: ProcessSpec) -> str:
+    """The engine command that runs a process of a container context (docker, podman)."""
+    kind = registry.kind(spec.context)
+    assert isinstance(kind, ContainerKind)  # a spec with container settings: the schema's rule
+    return kind.cli
+
+
 def _exec_start(spec: ProcessSpec, units: Units) -> Lines:
-    docker = spec.docker
-    if docker is None:
+    settings = spec.container_spec
+    if settings is None:
         return [("ExecStart", exec_line(spec.written_argv()))]
-    if docker.container is not None:
+    cli = container_cli(spec)
+    if settings.container is not None:
         return [
-            ("ExecStart", exec_line(["docker", "start", "--attach", docker.container])),
-            ("ExecStop", exec_line(["docker", "stop", docker.container])),
+            ("ExecStart", exec_line([cli, "start", "--attach", settings.container])),
+            ("ExecStop", exec_line([cli, "stop", settings.container])),
         ]
     name = f"{units.project}-{spec.name}"  # project and process names are safe words
     if templated(spec):
         name = Specified(f"{name}-%i")  # one container per instance
-    argv = ["docker", "run", "--rm", "--name", name, "--network", docker.network_mode]
-    for volume in docker.volumes:
+    argv = [cli, "run", "--rm", "--name", name, "--network", settings.network_mode]
+    for volume in settings.volumes:
         argv += ["--volume", volume]
     own = own_env(spec, read_by_systemd(spec))
     # A bare --env KEY passes the value systemd read from the EnvironmentFile=; KEY=VALUE wins.
     argv += [a for key in _file_keys(spec) if key not in dict(own) for a in ("--env", key)]
     for key, value in own:
         argv += ["--env", f"{key}={value}"]
-    argv.append(docker.image or "")
+    argv.append(settings.image or "")
     if spec.args is not None or spec.command is not None:
         argv += spec.written_argv()
-    return [("ExecStart", exec_line(argv)), ("ExecStop", exec_line(["docker", "stop", name]))]
+    return [("ExecStart", exec_line(argv)), ("ExecStop", exec_line([cli, "stop", name]))]
 
 
 def read_by_systemd(spec: ProcessSpec) -> tuple[EnvFile, ...]:
@@ -185,7 +195,7 @@ def _service_section(spec: ProcessSpec, units: Units, oneshot: bool, result: Con
                 "systemd reads differently: its values are written into the unit instead",
             )
     own = own_env(spec, read_by_systemd(spec))
-    if own and spec.docker is None:
+    if own and spec.container_spec is None:
         lines.append(("Environment", " ".join(assignment(k, v) for k, v in own)))
         overridden = [key for key, _ in own if key in _file_keys(spec)]
         if overridden:
@@ -210,7 +220,7 @@ def _service_section(spec: ProcessSpec, units: Units, oneshot: bool, result: Con
             "restart.backoff",
             "systemd restarts after a fixed RestartSec (the initial backoff): it does not grow",
         )
-    if spec.stop_command is not None and spec.docker is None:
+    if spec.stop_command is not None and spec.container_spec is None:
         # systemd runs ExecStop=, then signals what is left: the order Procler keeps
         lines.append(("ExecStop", exec_line(["/bin/sh", "-c", spec.stop_command.command])))
         if spec.stop_command.timeout is not None:
@@ -224,7 +234,8 @@ def _service_section(spec: ProcessSpec, units: Units, oneshot: bool, result: Con
         result.warn(
             spec.name,
             "stop_command",
-            "a docker process is stopped by `docker stop`: the stop command is not kept",
+            f"a process in a container is stopped by `{container_cli(spec)} stop`: the stop "
+            "command is not kept",
         )
     lines.append(("KillSignal", f"SIG{spec.stop_signal}"))
     lines.append(("KillMode", "control-group"))

@@ -20,6 +20,7 @@ from procler import project, states
 from procler.config.graph import DependencyGraph
 from procler.config.model import ProcessSpec, ProjectConfig
 from procler.config.scaling import write_scale
+from procler.contexts import registry
 from procler.contexts.base import ExecutionContext
 from procler.contexts.local import LocalContext
 from procler.errors import ProcessNotFound
@@ -151,11 +152,9 @@ class Supervisor:
         self.set_stack_up(False)
 
     def context_for(self, spec: ProcessSpec) -> ExecutionContext:
-        """The execution context a spec runs in (docker's is made on first use)."""
+        """The execution context a spec runs in (each but local's made on first use)."""
         if spec.context not in self.contexts:
-            from procler.contexts.docker import DockerContext
-
-            self.contexts[spec.context] = DockerContext(self.root)
+            self.contexts[spec.context] = registry.kind(spec.context).create(self.root)
         return self.contexts[spec.context]
 
     def runtime(self, name: str) -> ProcessRuntime:
@@ -182,7 +181,7 @@ class Supervisor:
         local = {
             n: (s.stop_signal, _sweep_bound(s))
             for n, s in cfg.processes.items()
-            if s.context == "local" and n in lost_names
+            if registry.kind(s.context).on_host and n in lost_names
         }
         leftovers = [(n, pid) for n, _run, pid in lost]
         for name, previous in find_previous(self.root, leftovers, local, self.clock).items():

@@ -17,6 +17,7 @@ from typing import Any
 from agentcli.errors import AgentError
 from procler import states
 from procler.config.model import Dependency, ProcessSpec
+from procler.contexts import registry
 from procler.contexts.base import OutputBatch, RunningProcess, signal_number
 from procler.supervisor.clock import Clock
 from procler.supervisor.event_bus import EventBus
@@ -117,7 +118,7 @@ class RuntimeHost:
         register(
             self.sentinel,
             proc,
-            spec.context == "local",
+            registry.kind(spec.context).on_host,
             (signal_number(spec.stop_signal), spec.stop_timeout),
             None
             if command is None

@@ -15,7 +15,7 @@ import asyncio
 import os
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Any
 
 from agentcli.errors import AgentError, UsageError
 from procler import states
@@ -23,8 +23,9 @@ from procler.config.findings import Findings
 from procler.config.graph import DependencyGraph
 from procler.config.keys import MAX_REPLICAS
 from procler.config.load import check_config, invalid
-from procler.config.model import Dependency, DockerSpec, ProcessSpec, ProjectConfig, Snippet
+from procler.config.model import ContainerSpec, Dependency, ProcessSpec, ProjectConfig, Snippet
 from procler.config.scaling import read_scale, write_scale
+from procler.contexts import registry
 from procler.contexts.base import OutputBatch, RunningProcess
 from procler.errors import (
     CommandFailed,
@@ -584,12 +585,11 @@ class Operations:
         with the output in its data. on_output gets its output as it comes."""
         sup = self._sup
         config = sup.config()
-        where: Literal["local", "docker"] = (
-            "docker" if container or context == "docker" else "local"
-        )
-        if where == "docker" and not container:
+        where = registry.exec_context(context, container)
+        if not container and where in registry.in_containers():
             raise UsageError(
-                "--context docker needs --container NAME", suggestion="name the running container"
+                f"--context {where} needs --container NAME",
+                suggestion="name the running container",
             )
         spec = ProcessSpec(
             name="exec",
@@ -597,13 +597,13 @@ class Operations:
             cwd=os.path.normpath(os.path.join(str(config.root), cwd or ".")),
             env=config.vars,
             context=where,
-            docker=DockerSpec(container=container) if container else None,
+            container_spec=ContainerSpec(container=container) if container else None,
         )
         spawned: list[RunningProcess] = []
 
         def track(proc: RunningProcess) -> None:  # the sentinel kills it too if we die
             spawned.append(proc)
-            register(sup.sentinel, proc, where == "local")
+            register(sup.sentinel, proc, registry.kind(where).on_host)
 
         try:
             result = await run_once(

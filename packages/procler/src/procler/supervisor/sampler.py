@@ -39,7 +39,7 @@ class Sample:
     at: float
     until: float  # when it stops serving: at + lifetime(name)
     pid: int  # the program's pid: the leader, or a shell leader's first child
-    # the context's fields of status (linux_state, docker) from pid's /proc/PID/stat
+    # the context's fields of status (linux_state, a container's) from pid's /proc/PID/stat
     details: dict[str, Any]
     rss_bytes: int | None  # the whole tree's; None when the tree is gone
     cpu_seconds: float

@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import itertools
 import json
-import logging
 import os
 import sqlite3
 import time
@@ -29,8 +28,7 @@ from pathlib import Path
 from typing import Any
 
 from procler import project
-
-log = logging.getLogger("procler.supervisor")
+from procler.states import NEVER_RAN
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -98,15 +96,6 @@ PROCESS_COLUMNS = {"completed": "TEXT"}
 # step's own cost.
 CHANGES_KEPT = 50
 
-# What is known of a process that never ran (no row yet).
-NEVER_RAN: dict[str, Any] = {
-    "desired": "stopped",
-    "runs": 0,
-    "restarts": 0,
-    "last_exit": None,
-    "completed": None,
-}
-
 
 class StateStore:
     """A small typed facade over the project's state database."""
@@ -170,7 +159,11 @@ class StateStore:
         except sqlite3.Error:  # e.g. a full disk: the next turn's rows get a transaction
             if self.db.in_transaction:
                 self.db.execute("ROLLBACK")
-            log.exception("state database: %d rows not written", len(pending))
+            import logging  # here only: the CLI reads the store without the logging package
+
+            logging.getLogger("procler.supervisor").exception(
+                "state database: %d rows not written", len(pending)
+            )
 
     def get_meta(self, key: str) -> Any:
         self.commit()

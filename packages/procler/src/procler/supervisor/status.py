@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any
 
 from procler import __version__, project, states
 from procler.config.model import ProcessSpec
+from procler.contexts import registry
 from procler.supervisor.clock import iso
 
 if TYPE_CHECKING:
@@ -38,7 +39,7 @@ def _row_start(spec: ProcessSpec) -> dict[str, Any]:
         "status": None,
         "context": spec.context,
         "pid": None,
-        "shell": spec.keeps_shell and spec.context == "local",
+        "shell": spec.keeps_shell and registry.kind(spec.context).on_host,
         "started_at": None,
         "uptime_seconds": None,
         "run": None,
@@ -56,8 +57,7 @@ def _row_start(spec: ProcessSpec) -> dict[str, Any]:
         "replica_of": spec.replica_of,  # an instance NAME-i: NAME (None: no replicas)
         "memory_rss_bytes": None,
         "cpu_percent": None,
-        "linux_state": None,
-        "docker": None,
+        **registry.status_fields(),
     }
     _ROW_STARTS[id(spec)] = (spec, row)
     return row

@@ -1,1 +1,1 @@
-"""Excel workbooks (.xlsx, .xlsm): the reader, the workbook parts, the expat sheet scan, calamine values."""
+"""Excel workbooks (.xlsx, .xlsm): the reader, the workbook parts, the expat sheet scan, the bulk read."""

@@ -33,6 +33,9 @@ from officecli.readers.xlsx.sheet import SheetScan
 if TYPE_CHECKING:
     from collections.abc import Iterator
 
+    from officecli.readers.xlsx.book import SheetRef
+    from officecli.readers.xlsx.bulk import RowCache
+
 MAX_CELLS_NAMED = 20  # cells listed in one loss.formula_no_value finding; the count has them all
 
 
@@ -45,6 +48,7 @@ class XlsxReader:
         self.formats: list[str] = []
         self.date1904 = False
         self.uncalculated: dict[str, list[str]] = {}  # sheet -> cells with a formula, no value
+        self.rows_read: RowCache = {}  # rows read in bulk (shared with another workbook's)
 
     def read(self) -> Document:
         for part, grid in self.grids():
@@ -71,30 +75,41 @@ class XlsxReader:
 
     def grids(self, fast: bool = False) -> Iterator[tuple[str, SheetGrid]]:
         """Each sheet's (part name, grid of displayed values), in workbook order. `fast`
-        lets calamine read the sheets it reads exactly as the expat scan (values.py)."""
-        from officecli.readers.xlsx.values import CalamineSheets
-
+        reads in bulk the sheets that reads exactly as the expat scan (bulk.py)."""
         book = workbook(self.pkg)
         self.date1904 = uses_1904_dates(book)
         self.formats = cell_formats(self.pkg)
         sheets = sheet_refs(self.pkg, book)
         self.doc.counts["sheets"] = len(sheets)
-        values = CalamineSheets(self.pkg, self.formats)
-        try:
-            for sheet in sheets:
-                if (sheet.hidden and self.options.skip_hidden) or not sheet.part:
-                    continue
-                grid = values.grid(sheet, self.cells_left) if fast else None
-                if grid is None:
-                    grid = SheetGrid(sheet.name, hidden=sheet.hidden)
-                    self._sheet(sheet.part, grid)
-                else:
-                    self.cells_left -= grid.cell_count()
-                    self._comments(sheet.part, grid)
-                self._merges(grid)
-                yield sheet.part, grid
-        finally:
-            values.close()
+        for sheet in sheets:
+            if (sheet.hidden and self.options.skip_hidden) or not sheet.part:
+                continue
+            grid = self._bulk(sheet) if fast else None
+            count = grid.cell_count() if grid is not None else 0
+            if grid is None or count > self.cells_left:  # the expat scan cuts at the exact cell
+                grid = SheetGrid(sheet.name, hidden=sheet.hidden)
+                self._sheet(sheet.part, grid)
+            else:
+                self.cells_left -= count
+                self._comments(sheet.part, grid)
+            self._merges(grid)
+            yield sheet.part, grid
+
+    def _bulk(self, sheet: SheetRef) -> SheetGrid | None:
+        """The sheet read in bulk, or None when the expat scan must read it (bulk.py
+        says which; a number format other than General anywhere)."""
+        from officecli.readers.xlsx.bulk import GENERAL_CODES, bulk_grid
+
+        if not all(code in GENERAL_CODES for code in self.formats):
+            return None
+
+        def display(kind: str, raw: str) -> str:
+            return self._display(kind, 0, raw, "", "")[0]  # style 0: every format is General
+
+        label = f"{self.pkg.label}:{sheet.part}"
+        data = self.pkg.read(sheet.part)
+        cache, limit = self.rows_read, self.cells_left
+        return bulk_grid(data, sheet.name, sheet.hidden, display, label, cache, limit)
 
     def _display(
         self, kind: str, style: int, raw: str, inline: str, formula: str
@@ -217,10 +232,13 @@ def read_xlsx(path: Path, options: ReadOptions) -> Document:
 
 
 def read_grids(
-    path: Path, options: ReadOptions, fast: bool = True
+    path: Path, options: ReadOptions, fast: bool = True, rows_read: RowCache | None = None
 ) -> tuple[list[SheetGrid], list[str]]:
     """Every sheet as a grid of displayed values, and the cuts made (--max-cells).
-    `fast=False` reads every sheet with the expat scan (the reference the tests compare)."""
+    `fast=False` reads every sheet with the expat scan (the reference the tests compare);
+    `rows_read` is shared by the reads of workbooks alike (two versions of one)."""
     with Package(path) as pkg:
         reader = XlsxReader(pkg, options)
+        if rows_read is not None:
+            reader.rows_read = rows_read
         return [grid for _part, grid in reader.grids(fast)], reader.doc.cuts

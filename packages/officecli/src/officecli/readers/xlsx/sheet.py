@@ -47,6 +47,11 @@ class StringsScan:
             self.parts.append(text)
 
 
+def is_cell(name: str) -> bool:
+    """Whether a scanned element name is a worksheet cell (<c>)."""
+    return name == _C
+
+
 # (row, col, type, style, value, inline text, formula) -> whether to go on
 CellSink = Callable[[int, int, str, int, str, str, str], bool]
 

@@ -1,4 +1,4 @@
-"""One run in Docker: an exec'd command, a container Procler owns, or an existing container."""
+"""One run in a container: an exec'd command, a container Procler owns, or an existing one."""
 
 from __future__ import annotations
 
@@ -15,7 +15,8 @@ from procler import states
 from procler.config.model import ProcessSpec
 from procler.contexts import procfs
 from procler.contexts.base import ExitInfo, OutputLine, RunningProcess
-from procler.contexts.docker_stream import (
+from procler.contexts.container_kind import ContainerKind
+from procler.contexts.container_stream import (
     LineSplitter,
     demuxed_lines,
     follow_in_thread,
@@ -27,12 +28,13 @@ LABEL_PROJECT = "procler.project"
 LABEL_PROCESS = "procler.process"
 RUN_ID_KEY = "PROCLER_RUN_ID"  # marks every process of one exec'd run, as in LocalContext
 OWNER_KEY = "PROCLER_DOCKER_EXEC"  # <root>:<name>: finds exec'd runs a dead supervisor left
+# (its name from when Docker was the only engine: runs a supervisor left are still found)
 
 
 def kind_of(spec: ProcessSpec) -> Kind:
     """image -> Procler owns a container; container + command -> exec; container alone."""
-    docker = spec.docker
-    if docker is not None and docker.image:
+    settings = spec.container_spec
+    if settings is not None and settings.image:
         return "image"
     if spec.command is not None or spec.args is not None:
         return "exec"
@@ -55,7 +57,7 @@ def managed_name(root: str, name: str) -> str:
 def binds(spec: ProcessSpec) -> list[str]:
     """`volumes` entries with relative host paths resolved against the process's cwd."""
     out = []
-    for volume in spec.docker.volumes if spec.docker else ():
+    for volume in spec.container_spec.volumes if spec.container_spec else ():
         host, sep, rest = volume.partition(":")
         if sep and (host.startswith(".") or "/" in host) and not os.path.isabs(host):
             host = os.path.normpath(os.path.join(spec.cwd, host))
@@ -79,7 +81,7 @@ def container_env(spec: ProcessSpec, env: Mapping[str, str], owned: bool = False
 
 
 def normalised_status(state: Mapping[str, Any]) -> str:
-    """A docker `State` onto our state machine: created is stopped, restarting is backoff."""
+    """An engine's container `State` onto our state machine: created is stopped, restarting is backoff."""
     status = str(state.get("Status", ""))
     if status in ("running", "paused"):
         return states.RUNNING
@@ -104,18 +106,20 @@ class Target:
     image: str
 
 
-class DockerRun(RunningProcess):
+class ContainerRun(RunningProcess):
     """A run whose exit comes from the engine's events and whose output from its streams."""
 
     def __init__(
         self,
         target: Target,
+        kind: ContainerKind,
         pid: int | None,
         exited: asyncio.Future[ExitInfo],
         exec_id: str | None = None,
         run_id: str | None = None,
     ) -> None:
         self.target = target
+        self.kind = kind
         self._pid = pid or None
         self._exited = exited
         self.exec_id = exec_id
@@ -133,7 +137,7 @@ class DockerRun(RunningProcess):
         self._follow(stream, lambda chunk: demuxed_lines(splitters, chunk), splitters)
 
     def follow_logs(self, stream: Iterable[Any]) -> None:
-        """Read the merged `docker logs --follow --timestamps` frames of the container."""
+        """Read the merged `logs --follow --timestamps` frames of the container."""
         splitters = self._splitters()
         self._follow(stream, lambda frame: timestamped_lines(splitters, frame), splitters)
 
@@ -174,7 +178,7 @@ class DockerRun(RunningProcess):
     def details(self, stat: Any = None) -> dict[str, Any]:
         return {
             "linux_state": None,  # only for local processes: the container's kernel view differs
-            "docker": {
+            self.kind.status_field: {
                 "kind": self.target.kind,
                 "container_id": self.target.container_id,
                 "container": self.target.container,

@@ -1,4 +1,5 @@
-"""The docker context's pieces on their own: parsing, status mapping, adoption, errors."""
+"""The container context's pieces on their own, against each engine: parsing, status
+mapping, adoption, errors."""
 
 from __future__ import annotations
 
@@ -12,18 +13,25 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from procler_testkit.docker_fixtures import SESSION, TEST_LABEL
-from procler_testkit.docker_helpers import commands_in, unique
+from procler_testkit.engine_fixtures import IMAGE, SESSION, TEST_LABEL, Engine
+from procler_testkit.engine_helpers import commands_in, unique
 from procler_testkit.fakes import FakeClock, FakeContext, FakeHost, FakeProcess
 from procler_testkit.harness import wait_for
 
 from procler import states
-from procler.config.model import DockerSpec, ProcessSpec
+from procler.config.model import ContainerSpec, ProcessSpec
+from procler.contexts import registry
 from procler.contexts.base import OutputLine, RunningProcess
-from procler.contexts.docker import DockerContext
-from procler.contexts.docker_run import DockerRun, binds, container_env, kind_of, normalised_status
-from procler.contexts.docker_stream import LineSplitter, parse_log_line
-from procler.errors import DockerUnavailable
+from procler.contexts.container import ContainerContext
+from procler.contexts.container_kind import ContainerKind
+from procler.contexts.container_run import (
+    ContainerRun,
+    binds,
+    container_env,
+    kind_of,
+    normalised_status,
+)
+from procler.contexts.container_stream import LineSplitter, parse_log_line
 from procler.supervisor.runtime import ProcessRuntime
 
 
@@ -48,9 +56,13 @@ def test_line_splitter_keeps_unfinished_lines() -> None:
 
 
 def test_kinds_env_and_volumes_from_the_spec() -> None:
-    image = ProcessSpec(name="db", context="docker", docker=DockerSpec(image="pg"), cwd="/proj")
-    exec_ = ProcessSpec(name="w", command="run", context="docker", docker=DockerSpec(container="c"))
-    own = ProcessSpec(name="c", context="docker", docker=DockerSpec(container="c"))
+    image = ProcessSpec(
+        name="db", context="docker", container_spec=ContainerSpec(image="pg"), cwd="/proj"
+    )
+    exec_ = ProcessSpec(
+        name="w", command="run", context="docker", container_spec=ContainerSpec(container="c")
+    )
+    own = ProcessSpec(name="c", context="docker", container_spec=ContainerSpec(container="c"))
     assert [kind_of(image), kind_of(exec_), kind_of(own)] == ["image", "exec", "container"]
     env = {"PATH": "/host/bin", "PROCLER_PROCESS_NAME": "db", "PROCLER_PROJECT_ROOT": "/proj"}
     spec = ProcessSpec(name="db", env=(("A", "1"),))
@@ -60,16 +72,18 @@ def test_kinds_env_and_volumes_from_the_spec() -> None:
         "A": "1",
     }
     assert container_env(spec, env, owned=True) == {"PROCLER_PROCESS_NAME": "db", "A": "1"}
-    volumes = DockerSpec(image="pg", volumes=("./data:/var/lib/data", "named:/x", "/abs:/y:ro"))
-    with_volumes = ProcessSpec(name="db", context="docker", docker=volumes, cwd="/proj")
+    volumes = ContainerSpec(image="pg", volumes=("./data:/var/lib/data", "named:/x", "/abs:/y:ro"))
+    with_volumes = ProcessSpec(name="db", context="docker", container_spec=volumes, cwd="/proj")
     assert binds(with_volumes) == ["/proj/data:/var/lib/data", "named:/x", "/abs:/y:ro"]
 
 
-def test_docker_states_are_normalised_onto_ours(
-    docker_client: Any, container: Callable[..., Any]
+def test_engine_states_are_normalised_onto_ours(
+    engine: Engine, container: Callable[..., Any]
 ) -> None:
+    engine_client = engine.client
+
     def state(name: str) -> Any:
-        return docker_client.api.inspect_container(name)["State"]
+        return engine_client.api.inspect_container(name)["State"]
 
     created = container(unique(), start=False)
     assert normalised_status(state(created.id)) == states.STOPPED
@@ -77,12 +91,14 @@ def test_docker_states_are_normalised_onto_ours(
     assert normalised_status(state(running.id)) == states.RUNNING
     ok = container(unique(), ["sh", "-c", "exit 0"])
     bad = container(unique(), ["sh", "-c", "exit 3"])
-    assert docker_client.api.wait(ok.id)["StatusCode"] == 0
-    assert docker_client.api.wait(bad.id)["StatusCode"] == 3
+    assert engine_client.api.wait(ok.id)["StatusCode"] == 0
+    assert engine_client.api.wait(bad.id)["StatusCode"] == 3
     assert normalised_status(state(ok.id)) == states.EXITED
     assert normalised_status(state(bad.id)) == states.FAILED
-    looping = docker_client.containers.run(
-        "procler-test-busybox:latest",
+    if engine.name == "podman":
+        return  # Podman restarts a container with no `restarting` state in between
+    looping = engine_client.containers.run(
+        IMAGE,
         ["sh", "-c", "exit 1"],
         detach=True,
         name=unique(),
@@ -95,41 +111,49 @@ def test_docker_states_are_normalised_onto_ours(
     assert normalised_status({"Status": "dead", "ExitCode": 0}) == states.FAILED
 
 
+@pytest.mark.parametrize("context", registry.in_containers())
 @pytest.mark.parametrize("left_behind", [False, True], ids=["no socket", "dead engine's socket"])
-def test_unreachable_engine_is_docker_unavailable_without_hanging_or_leaking(
-    tmp_path: Path, left_behind: bool
+def test_unreachable_engine_is_its_unavailable_error_without_hanging_or_leaking(
+    tmp_path: Path, left_behind: bool, context: str
 ) -> None:
-    path = tmp_path / "docker.sock"
+    path = tmp_path / "engine.sock"
     if left_behind:  # the socket file of an engine that died: connecting is refused
         with socket.socket(socket.AF_UNIX) as dead:
             dead.bind(str(path))
-    ctx = DockerContext("/tmp/project", base_url=f"unix://{path}")
-    spec = ProcessSpec(name="db", context="docker", docker=DockerSpec(image="x"))
+    kind = registry.kind(context)
+    assert isinstance(kind, ContainerKind) and kind.unavailable is not None
+    ctx = ContainerContext("/tmp/project", kind, base_url=f"unix://{path}")
+    spec = ProcessSpec(name="db", context=context, container_spec=ContainerSpec(image="x"))
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
-        with pytest.raises(DockerUnavailable) as raised:
+        with pytest.raises(kind.unavailable) as raised:
             asyncio.run(ctx.start(spec, {}, 1))
         raised.value.__traceback__ = None  # its frames may hold what the SDK left open
         gc.collect()
-    assert raised.value.code == "DOCKER_UNAVAILABLE"
-    assert raised.value.data == {"docker_host": f"unix://{path}"}
+    code, host = {
+        "docker": ("DOCKER_UNAVAILABLE", "docker_host"),
+        "podman": ("PODMAN_UNAVAILABLE", "container_host"),
+    }[context]
+    assert raised.value.code == code
+    assert raised.value.data == {host: f"unix://{path}"}
+    assert raised.value.suggestion == kind.start_hint
     assert [str(w.message) for w in caught if w.category is ResourceWarning] == []
 
 
 def test_exec_output_reaches_the_context_output(
-    docker_client: Any, container: Callable[..., Any]
+    engine: Engine, container: Callable[..., Any]
 ) -> None:
     name = unique()
     container(name)
     spec = ProcessSpec(
         name="w",
         command="echo out-1; echo err-1 >&2; printf tail",
-        context="docker",
-        docker=DockerSpec(container=name),
+        context=engine.name,
+        container_spec=ContainerSpec(container=name),
     )
 
     async def scenario() -> tuple[list[OutputLine], Any]:
-        ctx = DockerContext("/tmp/project")
+        ctx = ContainerContext("/tmp/project", engine.kind)
         try:
             proc = await ctx.start(spec, {"PROCLER_PROCESS_NAME": "w"}, 1)
             lines = [line async for line in proc.output()]
@@ -147,27 +171,30 @@ def test_exec_output_reaches_the_context_output(
 
 
 def test_signal_from_inside_the_container_for_a_remote_engine(
-    docker_client: Any, container: Callable[..., Any]
+    engine: Engine, container: Callable[..., Any]
 ) -> None:
     """Without the exec's host pid (a remote engine) the run is signalled from inside."""
     name = unique()
     container(name)
     spec = ProcessSpec(
-        name="w", args=("sleep", "504"), context="docker", docker=DockerSpec(container=name)
+        name="w",
+        args=("sleep", "504"),
+        context=engine.name,
+        container_spec=ContainerSpec(container=name),
     )
 
     async def scenario() -> Any:
-        ctx = DockerContext("/tmp/project")
+        ctx = ContainerContext("/tmp/project", engine.kind)
         try:
             proc = await ctx.start(spec, {}, 1)
-            assert isinstance(proc, DockerRun)
+            assert isinstance(proc, ContainerRun)
             await ctx._signal_inside(proc, signal.SIGKILL)
             return await asyncio.wait_for(proc.wait(), 10)
         finally:
             ctx.close()
 
     assert asyncio.run(scenario()).code == 137
-    assert wait_for(lambda: commands_in(docker_client, name) == ["sleep 600"])
+    assert wait_for(lambda: commands_in(engine.client, name) == ["sleep 600"])
 
 
 class AdoptingContext(FakeContext):

@@ -1,4 +1,4 @@
-"""A docker run whose output outlives it (its exec left a child holding the stream, on an
+"""A container run whose output outlives it (its exec left a child holding the stream, on an
 engine whose processes are not ours to kill): once the run is over and the drain bound
 passed, its stream is closed, so no reader thread or engine connection is left behind."""
 
@@ -14,7 +14,8 @@ from procler_testkit.fakes import FakeContext, FakeHost
 
 from procler.config.model import ProcessSpec
 from procler.contexts.base import ExitInfo, RunningProcess
-from procler.contexts.docker_run import DockerRun, Target
+from procler.contexts.container_run import ContainerRun, Target
+from procler.contexts.docker import DOCKER
 from procler.supervisor import oneshot, runtime
 from procler.supervisor.clock import Clock
 from procler.supervisor.runtime import ProcessRuntime
@@ -35,7 +36,7 @@ class HeldStream:
 
 
 class OneRun(FakeContext):
-    """A context whose start hands over the docker run the test made."""
+    """A context whose start hands over the container run the test made."""
 
     def __init__(self, run: RunningProcess) -> None:
         super().__init__()
@@ -45,9 +46,9 @@ class OneRun(FakeContext):
         return self.run
 
 
-def held_run() -> tuple[DockerRun, HeldStream, asyncio.Future[ExitInfo]]:
+def held_run() -> tuple[ContainerRun, HeldStream, asyncio.Future[ExitInfo]]:
     exited: asyncio.Future[ExitInfo] = asyncio.get_running_loop().create_future()
-    run = DockerRun(Target("exec", "c0ffee", "box", "busybox"), None, exited)
+    run = ContainerRun(Target("exec", "c0ffee", "box", "busybox"), DOCKER, None, exited)
     stream = HeldStream()
     run.follow_exec(stream)
     return run, stream, exited

@@ -1,7 +1,8 @@
-"""Access to the Docker engine for DockerContext: the client, error mapping, lookups.
+"""Access to a container engine for ContainerContext: the client, error mapping, lookups.
 
 The SDK blocks, so every call runs in a thread, each bounded by the client's timeout:
-an unreachable engine is a DOCKER_UNAVAILABLE answer, never a hang.
+an unreachable engine is its kind's `unavailable` answer (DOCKER_UNAVAILABLE,
+PODMAN_UNAVAILABLE), never a hang.
 """
 
 from __future__ import annotations
@@ -16,25 +17,20 @@ from typing import Any, TypeVar
 from procler import states
 from procler.config.model import ProcessSpec
 from procler.contexts.base import ExitInfo
-from procler.contexts.docker_run import (
+from procler.contexts.container_kind import ContainerKind
+from procler.contexts.container_run import (
     LABEL_PROCESS,
     LABEL_PROJECT,
     Target,
     kind_of,
     normalised_status,
 )
-from procler.contexts.docker_stream import ExitWatcher
-from procler.errors import ContainerNotFound, DockerUnavailable
+from procler.contexts.container_stream import ExitWatcher
+from procler.errors import ContainerNotFound
 
 T = TypeVar("T")
 CLIENT_TIMEOUT = 10.0  # seconds for any one engine call (streams are not bounded by it)
-DEFAULT_SOCKET = "unix:///var/run/docker.sock"
 POOL_SIZE = 64  # connections to the engine: each followed stream holds one
-
-
-def engine_url(base_url: str | None = None) -> str:
-    """Where the engine is: base_url, else DOCKER_HOST, else the default unix socket."""
-    return base_url or os.environ.get("DOCKER_HOST") or DEFAULT_SOCKET
 
 
 def socket_unanswered(url: str) -> bool:
@@ -52,14 +48,15 @@ def socket_unanswered(url: str) -> bool:
     return False
 
 
-class DockerEngine:
-    """One project's connection to the engine, shared by all its docker processes."""
+class EngineClient:
+    """One project's connection to an engine, shared by all its processes of that kind."""
 
-    def __init__(self, root: str, base_url: str | None = None) -> None:
+    def __init__(self, root: str, kind: ContainerKind, base_url: str | None = None) -> None:
         self.root = root
-        self.base_url = base_url  # None: DOCKER_HOST or the default socket
+        self.kind = kind
+        self.base_url = base_url  # None: where the kind says (its variables, its sockets)
         self._client: Any = None
-        self.watcher = ExitWatcher(self._events)
+        self.watcher = ExitWatcher(self._events, kind.exit_events)
         self.watcher.recheck = self._exit_of
 
     def close(self) -> None:
@@ -75,23 +72,24 @@ class DockerEngine:
         if self._client is None:
             import docker
 
-            url = engine_url(self.base_url)
+            url = self.base_url or self.kind.engine_url()
             if socket_unanswered(url):
-                raise docker.errors.DockerException(f"no Docker engine answers at {url}")
+                raise docker.errors.DockerException(f"no {self.kind.cli} engine answers at {url}")
             kwargs: dict[str, Any] = {"timeout": CLIENT_TIMEOUT, "max_pool_size": POOL_SIZE}
-            if self.base_url is None:
+            if self.base_url is None and self.kind.sdk_env:
                 self._client = docker.from_env(**kwargs).api
             else:
-                self._client = docker.APIClient(base_url=self.base_url, **kwargs)
+                self._client = docker.APIClient(base_url=url, **kwargs)
         self.watcher.subscribe()
         return self._client
 
     def _events(self, since: float | None) -> Any:
-        filters = {"type": "container", "event": ["die", "exec_die"]}
+        filters = {"type": "container", "event": list(self.kind.exit_filters)}
         return self._client.events(decode=True, filters=filters, since=since)
 
     async def _call(self, fn: Callable[..., T], *args: Any, **kwargs: Any) -> T:
-        """Run a blocking engine call in a thread; connection trouble -> DOCKER_UNAVAILABLE."""
+        """Run a blocking engine call in a thread; connection trouble -> the kind's
+        `unavailable` answer."""
         import docker.errors
         import requests.exceptions
 
@@ -101,11 +99,13 @@ class DockerEngine:
             except docker.errors.APIError:
                 raise
             except (docker.errors.DockerException, requests.exceptions.RequestException) as exc:
-                raise DockerUnavailable(
-                    f"cannot reach the Docker engine: {exc}",
-                    suggestion="start dockerd (or Docker Desktop), or point DOCKER_HOST at a "
-                    "running engine; `docker info` must answer",
-                    data={"docker_host": self.base_url or os.environ.get("DOCKER_HOST")},
+                unavailable = self.kind.unavailable
+                assert unavailable is not None  # every container kind declares one
+                where = self.kind.host_env[0]
+                raise unavailable(
+                    f"cannot reach the {self.kind.cli} engine: {exc}",
+                    suggestion=self.kind.start_hint,
+                    data={where.lower(): self.base_url or os.environ.get(where)},
                 ) from None
 
         return await asyncio.to_thread(guarded)
@@ -122,9 +122,9 @@ class DockerEngine:
         except docker.errors.NotFound:
             raise ContainerNotFound(
                 f"{spec.name}: no container named {name!r}",
-                suggestion="create it first (`docker ps -a` lists containers) or fix "
+                suggestion=f"create it first (`{self.kind.cli} ps -a` lists containers) or fix "
                 + (
-                    f"processes.{spec.name}.docker.container"
+                    f"processes.{spec.name}.{self.kind.name}.container"
                     if spec.source == "config"
                     else f"the definition: `procler define {spec.name} --container NAME --force`"
                 ),

@@ -1,19 +1,20 @@
 """The seed article's deploy recipe, as written: stop -> wait -> migrate in the database
-container (docker exec) -> start, through a real supervisor and a real container."""
+container (exec) -> start, through a real supervisor and a real container of each engine."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from typing import Any
 
-from procler_testkit.docker_helpers import unique
+from procler_testkit.engine_fixtures import Engine
+from procler_testkit.engine_helpers import unique
 from procler_testkit.harness import PY, Project
 
 SLEEPER = f'{PY} -c "import time; time.sleep(600)"'
 
 
 def test_the_seed_deploy_recipe_works_as_written(
-    make_project: Callable[[str], Project], container: Callable[..., Any]
+    make_project: Callable[[str], Project], container: Callable[..., Any], engine: Engine
 ) -> None:
     name = unique()
     db = container(name)
@@ -38,7 +39,7 @@ recipes:
       - stop: api
       - wait: 2s
       - exec: "alembic upgrade head"
-        context: docker
+        context: {engine.name}
         container: ${{DB_CONTAINER}}
       - start: api
       - start: worker

@@ -1,5 +1,5 @@
-"""The CLI against a real Docker engine (procler_testkit.docker_fixtures): every container a
-project owns is removed after its test."""
+"""The CLI against real container engines, each test once per engine
+(procler_testkit.engine_fixtures): every container a project owns is removed after its test."""
 
 from __future__ import annotations
 
@@ -8,14 +8,14 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from procler_testkit.docker_fixtures import container, docker_client, image
+from procler_testkit.engine_fixtures import container, engine, engine_client, image
 from procler_testkit.harness import Project
 
-__all__ = ["container", "docker_client", "image"]
+__all__ = ["container", "engine", "engine_client", "image"]
 
 
 @pytest.fixture
-def make_project(tmp_path: Path, docker_client: Any) -> Iterator[Callable[[str], Project]]:
+def make_project(tmp_path: Path, engine_client: Any) -> Iterator[Callable[[str], Project]]:
     """Projects driven through the real CLI; every container they own is removed after."""
     made: list[Project] = []
 
@@ -28,5 +28,5 @@ def make_project(tmp_path: Path, docker_client: Any) -> Iterator[Callable[[str],
     for project in made:
         project.close()
         labels = {"label": f"procler.project={project.root}"}
-        for owned in docker_client.containers.list(all=True, filters=labels):
+        for owned in engine_client.containers.list(all=True, filters=labels):
             owned.remove(force=True)

@@ -1,4 +1,5 @@
-"""Bridges from the blocking docker SDK to asyncio: output streams and exit events.
+"""Bridges from the blocking docker SDK (every engine speaking the Docker API) to asyncio:
+output streams and exit events.
 
 The SDK blocks, so each stream is read in a daemon thread that hands items to the event
 loop with `call_soon_threadsafe`; daemon threads never keep a stopping supervisor alive.
@@ -18,7 +19,7 @@ from typing import Any
 
 from procler.contexts.base import ExitInfo, OutputLine
 
-log = logging.getLogger("procler.docker")
+log = logging.getLogger("procler.containers")
 
 RECONNECT_DELAY = 1.0  # between attempts to follow the engine's events again
 
@@ -126,7 +127,9 @@ def merged_logs(api: Any, ident: str, since: float | None) -> Any:
     params: dict[str, Any] = {"stdout": 1, "stderr": 1, "follow": 1, "timestamps": 1}
     if since is not None:
         params["since"] = since
-    response = api._get(api._url("/containers/{0}/logs", ident), params=params, stream=True)
+    url = api._url("/containers/{0}/logs", ident)
+    # No read timeout: an engine may answer only with the first line (see OpenedInThread).
+    response = api._get(url, params=params, stream=True, timeout=None)
     api._raise_for_status(response)
     api._disable_socket_timeout(api._get_raw_response_socket(response))
 
@@ -139,6 +142,33 @@ def merged_logs(api: Any, ident: str, since: float | None) -> Any:
             yield ("stderr" if kind == 2 else "stdout"), data
 
     return CancellableStream(frames(), response)
+
+
+class OpenedInThread:
+    """A followed stream opened by the thread that reads it: some engines (Podman 4) send a
+    followed log's answer only with its first line, so opening it on the caller's path would
+    hold the caller until the process prints. Closed before it opened: it yields nothing."""
+
+    def __init__(self, open_stream: Callable[[], Any]) -> None:
+        self._open = open_stream
+        self._stream: Any = None
+        self._closed = False
+        self._lock = threading.Lock()
+
+    def __iter__(self) -> Iterator[Any]:
+        stream = self._open()
+        with self._lock:
+            closed, self._stream = self._closed, stream
+        if closed:
+            close_stream(stream)
+            return iter(())
+        return iter(stream)
+
+    def close(self) -> None:
+        with self._lock:
+            self._closed, stream = True, self._stream
+        if stream is not None:
+            close_stream(stream)
 
 
 class StdoutFrames:
@@ -170,28 +200,41 @@ def _settle(future: asyncio.Future[ExitInfo], info: ExitInfo) -> None:
 
 
 class ExitWatcher:
-    """Follows the engine's `die` and `exec_die` events in one thread for the whole context.
+    """Follows the engine's events of a container's and an exec's end (`die` and `exec_die`
+    for Docker) in one thread for the whole context.
 
     A future is registered before the container or exec starts, so no exit is missed; after
     a lost connection the events since the last one seen are replayed by the engine, and
-    `recheck` asks about every pending id in case one was lost anyway.
+    `recheck` asks about every pending id in case one was lost anyway. An exec's end that
+    names no exec (Podman's) has `recheck` ask about every pending id.
     """
 
-    def __init__(self, connect: Callable[[float | None], Iterable[dict[str, Any]]]) -> None:
+    def __init__(
+        self,
+        connect: Callable[[float | None], Iterable[dict[str, Any]]],
+        events: tuple[str, str],
+    ) -> None:
         self._connect = connect
+        self._died, self._exec_died = events
         self._pending: dict[str, tuple[asyncio.AbstractEventLoop, asyncio.Future[ExitInfo]]] = {}
         self._lock = threading.Lock()
         self._subscribing = threading.Lock()
         self._events: Iterable[dict[str, Any]] | None = None
+        self._subscribed = False
         self.recheck: Callable[[str], ExitInfo | None] = lambda _id: None
         self.closed = False
 
     def subscribe(self) -> None:
-        """Open the event stream (blocking, once); raises when the engine cannot be reached."""
+        """Follow the engine's events from now on (once). The watching thread opens the
+        stream, because some engines (Podman 4) answer an events request only with its first
+        event; asking for the events since now has the engine replay what came before."""
         with self._subscribing:
-            if self._events is None:
-                self._events = self._connect(None)
-                threading.Thread(target=self._run, name="docker-events", daemon=True).start()
+            if not self._subscribed:
+                self._subscribed = True
+                since = time.time()
+                threading.Thread(
+                    target=self._run, args=(since,), name="engine-events", daemon=True
+                ).start()
 
     def close(self) -> None:
         """Stop following the engine's events (the thread ends with the stream)."""
@@ -215,40 +258,41 @@ class ExitWatcher:
             loop, future = entry
             _post(loop, _settle, future, info)
 
-    def _run(self) -> None:
-        last: float | None = None
-        while True:
+    def _run(self, since: float) -> None:
+        last, reconnecting = since, False
+        while not self.closed:
             try:
-                assert self._events is not None
+                self._events = self._connect(last)
+                if reconnecting:  # in case an event was lost anyway
+                    self._recheck_pending()
                 for event in self._events:
                     last = float(event.get("timeNano", 0)) / 1e9 or last
                     self._dispatch(event)
             except Exception as exc:  # noqa: BLE001 - the engine went away: follow it again
                 if not self.closed:
-                    log.warning("docker events stream broken: %s", exc)
-            if self.closed:
-                return
-            while True:
+                    log.warning("engine events stream broken: %s", exc)
+            if not self.closed:
                 time.sleep(RECONNECT_DELAY)
-                try:
-                    self._events = self._connect(last)
-                    break
-                except Exception:  # noqa: BLE001 - keep trying while the engine is down
-                    continue
-            with self._lock:
-                pending = list(self._pending)
-            for ident in pending:
-                with contextlib.suppress(Exception):
-                    info = self.recheck(ident)
-                    if info is not None:
-                        self.resolve(ident, info)
+            reconnecting = True
+
+    def _recheck_pending(self) -> None:
+        with self._lock:
+            pending = list(self._pending)
+        for ident in pending:
+            with contextlib.suppress(Exception):
+                info = self.recheck(ident)
+                if info is not None:
+                    self.resolve(ident, info)
 
     def _dispatch(self, event: dict[str, Any]) -> None:
         action = str(event.get("Action", ""))
         attrs = event.get("Actor", {}).get("Attributes", {})
         code = attrs.get("exitCode")
         info = ExitInfo(int(code) if code is not None and code.isdigit() else None)
-        if action == "exec_die" and "execID" in attrs:
-            self.resolve(attrs["execID"], info)
-        elif action == "die":
+        if action == self._exec_died:
+            if "execID" in attrs:
+                self.resolve(attrs["execID"], info)
+            else:
+                self._recheck_pending()
+        elif action == self._died:
             self.resolve(str(event.get("id", "")), info)

@@ -1,5 +1,5 @@
-"""Procler 0.3's docker forms against the real engine: `container:` at the process level,
-and `procler exec --container`."""
+"""Procler 0.3's docker forms against the real Docker engine (0.3 knew no other): `container:`
+at the process level, and `procler exec --container` without a context."""
 
 from __future__ import annotations
 
@@ -7,14 +7,19 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
-from procler_testkit.docker_helpers import commands_in, unique
+from procler_testkit.engine_helpers import commands_in, unique
 from procler_testkit.harness import Project
 
-pytestmark = pytest.mark.docker
+from procler.contexts import registry
+
+pytestmark = [
+    pytest.mark.docker,
+    pytest.mark.parametrize("engine", [registry.CONTAINER_DEFAULT], indirect=True),
+]
 
 
 def test_process_level_container_runs_the_command_by_docker_exec(
-    make_project: Callable[[str], Project], container: Callable[..., Any], docker_client: Any
+    make_project: Callable[[str], Project], container: Callable[..., Any], engine_client: Any
 ) -> None:
     name = unique()
     container(name)
@@ -31,9 +36,9 @@ processes:
     )
     started = project.ok("start", "migrate")
     assert (started["status"], started["context"]) == ("running", "docker")
-    assert "sleep 300" in commands_in(docker_client, name)
+    assert "sleep 300" in commands_in(engine_client, name)
     project.ok("stop", "migrate")
-    assert "sleep 300" not in commands_in(docker_client, name)
+    assert "sleep 300" not in commands_in(engine_client, name)
 
 
 def test_exec_in_a_container_answers_its_output(
