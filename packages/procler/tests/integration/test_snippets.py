@@ -120,3 +120,30 @@ def test_save_list_show_remove(project: Project) -> None:
     assert project.ok("snippet", "remove", "size") == {"name": "size", "removed": False}
     code, answer = project.run("snippet", "show", "size")
     assert (code, answer["error_code"]) == (2, "SNIPPET_NOT_FOUND")
+
+
+def test_a_saved_snippet_keeps_its_container_context(project: Project) -> None:
+    saved = project.ok(
+        "snippet", "save", "vacuum", "--command", "vacuumdb", "--context", "podman",
+        "--container", "db",
+    )  # fmt: skip
+    assert (saved["snippet"]["context"], saved["snippet"]["container"]) == ("podman", "db")
+    stored = json.loads((project.root / ".procler" / "state" / "definitions.json").read_text())
+    assert (stored["snippets"]["vacuum"]["context"], stored["snippets"]["vacuum"]["container"]) == (
+        "podman",
+        "db",
+    )
+    shown = project.ok("snippet", "show", "vacuum")
+    assert (shown["context"], shown["container"]) == ("podman", "db")
+    code, answer = project.run("snippet", "save", "bad", "--command", "x", "--context", "podman")
+    assert (code, answer["error_code"], answer["error"]) == (
+        2,
+        "USAGE",
+        "--context podman needs --container NAME",
+    )
+    assert (
+        "bad"
+        not in json.loads((project.root / ".procler" / "state" / "definitions.json").read_text())[
+            "snippets"
+        ]
+    )
