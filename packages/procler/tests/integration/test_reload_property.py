@@ -98,6 +98,9 @@ def settled(p: Project, procs: tuple[Proc, ...]) -> list[tuple[Any, ...]]:
     )
 )
 @example(((Proc("a", "service", replicas=3),), (Proc("a", "service", replicas=2, variant=1),)))
+@example(  # a running service becomes a scheduled job: its run ends, the schedule waits
+    ((Proc("a", "service"), Proc("d", "service")), (Proc("a", "service"), Proc("d", "cron")))
+)
 @example(((Proc("a", "service"),), (Proc("a", "service"), Proc("b", "manual"))))
 @example(((Proc("a", "oneshot"), Proc("b", "cron")), (Proc("a", "oneshot", variant=1),)))
 @given(edits())

@@ -111,6 +111,14 @@ class Reloader:
         for name in change.removed:
             # nobody could address the process any more: stopped and forgotten
             background(self._retire(runtimes.pop(name)), self._retiring)
+        for name in change.changed:
+            if (
+                self.generation > 1
+                and previous[name].schedule is None
+                and cfg.processes[name].schedule is not None
+                and runtimes[name].status in states.ALIVE
+            ):  # its run is the old service's, not a run of the schedule: it ends
+                background(self._to_schedule(runtimes[name]), self._retiring)
         specs = cfg.processes
         self.latest = applied = Applied(change)
         if self.generation > 1:  # at boot, `Supervisor.boot` restores what should run
@@ -214,6 +222,14 @@ class Reloader:
             return
         if rt.status == states.FAILED:
             applied.failed[spec.name] = str((rt.last_exit or {}).get("reason", "failed"))
+
+    async def _to_schedule(self, rt: ProcessRuntime) -> None:
+        try:
+            await rt.stop("config changed: now run by its schedule")
+        except Exception:  # a background task: nobody else would see the error
+            log.exception("%s: ending the run of the former service failed", rt.name)
+            return
+        self.sup.schedules.await_slot(rt.name, "config changed: now run by its schedule")
 
     async def _retire(self, rt: ProcessRuntime) -> None:
         try:

@@ -96,6 +96,17 @@ class Scheduler:
                 if self.started and entry.armed:
                     self._arm(entry, "schedule changed", catch_up=False, on_start=False)
 
+    def await_slot(self, name: str, why: str) -> None:
+        """A run that was not the schedule's ended (the service a reload made a scheduled
+        job): an armed schedule waits for its next slot, as `up` of that config leaves it."""
+        entry = self.entries.get(name)
+        rt = self.runtimes.get(name)
+        if entry is None or rt is None or not entry.armed:
+            return
+        rt.desired = states.DESIRED_RUNNING
+        if rt.status in states.ARMABLE:
+            rt.mark(states.SCHEDULED, f"{why}; next run at {iso(entry.next_run)}")
+
     def _drop(self, name: str) -> None:
         entry = self.entries.pop(name, None)
         if entry is None:
