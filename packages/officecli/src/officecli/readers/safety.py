@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import threading
 import zipfile
+import zlib
 from collections.abc import Iterator
 from contextlib import suppress
 from pathlib import Path
@@ -193,11 +194,16 @@ class Package:
 
     def read(self, name: str) -> bytes:
         """Member bytes, never more than its declared size (headers can lie)."""
+        from officecli.readers.zip_member import member_bytes
+
         info = self.zip.getinfo(name)
-        try:
+        data = member_bytes(self.file.fileno(), info)
+        if data is not None:
+            return data
+        try:  # the unusual member: zipfile reads it, and says what is wrong with it
             with self.zip.open(info) as fh:
                 data = fh.read(info.file_size + 1)
-        except (zipfile.BadZipFile, OSError, EOFError) as exc:
+        except (zipfile.BadZipFile, OSError, EOFError, zlib.error) as exc:
             raise BrokenFileError(f"{self.label}: member {name} is damaged ({exc})") from None
         if len(data) > info.file_size:
             raise UnsafeFileError(f"{self.label}: member {name} is larger than declared")
