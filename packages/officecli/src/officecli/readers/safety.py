@@ -194,13 +194,8 @@ class Package:
 
     def read(self, name: str) -> bytes:
         """Member bytes, never more than its declared size (headers can lie)."""
-        from officecli.readers.zip_member import member_bytes
-
         info = self.zip.getinfo(name)
-        data = member_bytes(self.file.fileno(), info)
-        if data is not None:
-            return data
-        try:  # the unusual member: zipfile reads it, and says what is wrong with it
+        try:
             with self.zip.open(info) as fh:
                 data = fh.read(info.file_size + 1)
         except (zipfile.BadZipFile, OSError, EOFError, zlib.error) as exc:
@@ -236,7 +231,7 @@ class Package:
             return
         except expat.ExpatError as exc:
             raise BrokenFileError(f"{label}: XML is not well formed ({exc})") from None
-        except (zipfile.BadZipFile, OSError, EOFError) as exc:
+        except (zipfile.BadZipFile, OSError, EOFError, zlib.error) as exc:
             raise BrokenFileError(f"{label}: member is damaged ({exc})") from None
 
     def rels(self, part: str) -> dict[str, tuple[str, str]]:
