@@ -25,7 +25,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from itertools import accumulate, repeat
 from operator import itemgetter, lt
-from typing import TYPE_CHECKING, cast
+from typing import TYPE_CHECKING
 
 from officecli.readers.grid import SheetGrid
 from officecli.readers.safety import ReaderError, scan_xml_bytes
@@ -254,45 +254,45 @@ def bulk_grid(
     if found is None:
         return None
     sheet, chunks = found
+    plans: dict[bytes, _Plan | None] = {}
+
+    def row(entry: Entry) -> list[str] | None:
+        shape, values = entry
+        plan = plans[shape] if shape in plans else plans.setdefault(shape, _plan(sheet, shape))
+        return None if plan is None else plan.row(values)
+
     texts = _row_numbers(data, chunks)
     numbers = list(map(int, texts)) if texts is not None else []
     if texts is None or not all(map(lt, [0, *numbers], numbers)):
         return None  # rows out of order, or one without a number
-    # each row without its number: its r, its cells' references (one replace per row, in C)
-    keys = list(map(bytes.replace, chunks, [text + b'"' for text in texts], repeat(b'\x01"')))
-    entries: list[Entry | None] = list(map(cache.get, keys))
-    missed = [i for i, entry in enumerate(entries) if entry is None]
+    rows: list[list[str] | None] = []
+    missed: list[int] = []  # rows not in the cache, and their keys
+    keys: list[bytes] = []
+    for chunk, number in zip(chunks, texts, strict=True):
+        key = chunk.replace(number + b'"', b'\x01"')  # its r, its cells' references
+        entry = cache.get(key)
+        if entry is None:
+            missed.append(len(rows))
+            keys.append(key)
+            rows.append(None)
+        else:
+            rows.append(row(entry))
     read = 0  # values read: past `limit`, the scan reads the sheet (and cuts it there)
     for at in range(0, len(missed), BATCH):
-        batch = missed[at : at + BATCH]
-        found_rows = _read_rows([keys[i] for i in batch], numbers, batch, cache)
+        found_rows = _read_rows(keys[at : at + BATCH], numbers, missed[at : at + BATCH], cache)
         if found_rows is None:
             return None
-        read_entries, count = found_rows
+        entries, count = found_rows
         read += count
         if read > limit:
             return None
-        for i, entry in zip(batch, read_entries, strict=True):
-            entries[i] = entry
-    return _rows_grid(sheet, name, hidden, numbers, cast("list[Entry]", entries))
-
-
-def _rows_grid(
-    sheet: _Sheet, name: str, hidden: bool, numbers: list[int], entries: list[Entry]
-) -> SheetGrid | None:
-    """The grid of the rows read, each through the plan of its shape (None when a shape
-    is one the scan must read)."""
-    plans = {shape: _plan(sheet, shape) for shape in set(map(itemgetter(0), entries))}
-    ready = {shape: plan for shape, plan in plans.items() if plan is not None}
-    if len(ready) < len(plans):
+        for i, entry in zip(missed[at : at + BATCH], entries, strict=True):
+            rows[i] = row(entry)
+    if None in rows:  # a shape the scan would read otherwise
         return None
-    if all(plan.as_read for plan in ready.values()):  # the values are the rows, as they are
-        rows = list(map(itemgetter(1), entries))
-    else:
-        rows = [ready[shape].row(values) for shape, values in entries]
     grid = SheetGrid(name, hidden=hidden, merges=sheet.merges, hidden_cols=sheet.hidden_cols)
-    widths = {plan.width for plan in ready.values()}
-    return _grid(numbers, rows, max(widths, default=0), len(widths) > 1, grid)
+    widths = {plan.width for plan in plans.values() if plan is not None}
+    return _grid(numbers, rows, max(widths, default=0), len(widths) > 1, grid)  # type: ignore[arg-type]
 
 
 def _row_numbers(data: bytes, chunks: list[bytes]) -> list[bytes] | None:
