@@ -11,7 +11,7 @@ from pathlib import Path
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from procler.logs.query import query
+from procler.logs.query import RunSpec, query
 from procler.logs.store import LogStore
 from procler.patterns import compile_pattern
 
@@ -59,7 +59,7 @@ def test_a_tail_is_the_newest_matching_lines_as_written(
     processes: list[str],
     stream: str | None,
     grep: str | None,
-    run: str | int,
+    run: RunSpec,
 ) -> None:
     with tempfile.TemporaryDirectory() as tmp:
         logs_dir = Path(tmp)
