@@ -11,7 +11,8 @@ from pathlib import Path
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from procler.logs.query import RunSpec, query
+from procler.logs.options import RunSpec
+from procler.logs.query import query
 from procler.logs.store import LogStore
 from procler.patterns import compile_pattern
 
