@@ -170,6 +170,11 @@ def query(
         skip = max(0, counted - tail) if tail is not None else 0
         truncated = any(found.more for found in tails.values()) or skip > 0
         limit = None
+        kept = held[names[0]]
+        if len(names) == 1 and kept is not None:  # the whole answer, as read on the way back
+            named = None if isinstance(process, str) else names[0]
+            answer = [to_line(record, named) for _, record, _, _ in reversed(kept)]
+            return QueryResult(answer, truncated, False, ends)
     label = not isinstance(process, str)
     merged = _merged(folders, filters, starts, ends, held if after is None else None)
     cursor = dict(starts)
@@ -394,9 +399,9 @@ def _tail_start(folder: Path, flt: _Filter, limit: int | None, end: Position) ->
                         return _TailStart(start, count, True, held)
                     start, count = (number, offset), count + 1
                     if held is not None:
-                        size += len(line) + 1
-                        after = (number, offset + len(line) + 1)
-                        held.append((record["ts"], record, after, len(line) + 1))
+                        length = len(line) + 1
+                        held.append((record["ts"], record, (number, offset + length), length))
+                        size += length
                         if size > MAX_ANSWER_BYTES:
                             held = None  # more than a page: read forward, a page at a time
     return _TailStart(start, count, False, held)
