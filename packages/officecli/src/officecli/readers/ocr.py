@@ -231,6 +231,7 @@ PICTURE_CONFIDENCE = 0.6  # a picture read less surely than this holds no text (
 
 
 BLANK_RANGE = 8  # gray levels: a picture whose shades differ by no more is blank (no text)
+EDGE = 2  # pixels of a picture's edge left out of that test
 PICTURES_PER_RUN = 16  # images one Tesseract process reads, its language model loaded once
 PIXELS_PER_RUN = 16_000_000  # and about this many pixels of them at most, held until it runs
 
@@ -241,14 +242,22 @@ def prepared(picture: Image) -> Image | None:
     from PIL import Image as PIL
     from PIL import ImageOps
 
-    darkest, lightest = cast("tuple[int, int]", picture.getextrema())  # one band: grayscale
-    if lightest - darkest <= BLANK_RANGE:
+    if _blank(picture):
         return None
     if picture.height < SMALL_PICTURE:
         factor = min(2.0, SMALL_PICTURE / max(picture.height, 1))
         size = (round(picture.width * factor), round(picture.height * factor))
         picture = picture.resize(size, PIL.Resampling.LANCZOS)
     return ImageOps.expand(picture, border=MARGIN, fill=255)
+
+
+def _blank(picture: Image) -> bool:
+    """One shade inside an edge of EDGE pixels (where a rendered picture blends with the page)."""
+    inner = picture.crop((EDGE, EDGE, picture.width - EDGE, picture.height - EDGE))
+    if inner.width <= 0 or inner.height <= 0:
+        return False
+    darkest, lightest = cast("tuple[int, int]", inner.getextrema())  # one band: grayscale
+    return lightest - darkest <= BLANK_RANGE
 
 
 def runs(
