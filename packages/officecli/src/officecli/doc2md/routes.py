@@ -73,7 +73,7 @@ def ocr_pictures(doc: Document, options: ReadOptions) -> None:
     def read(run: list[tuple[int, Image]]) -> list[tuple[int, str]]:
         """Pictures read by one Tesseract process."""
         images = [picture for _index, picture in run]
-        found = ocr.recognise_all(images, tries, [1.0] * len(images), picture=True)
+        found = ocr.recognise(images, tries, [1.0] * len(images), picture=True)
         return [(i, ocr.picture_text(r)) for (i, _), r in zip(run, found, strict=True)]
 
     batches = ocr.runs(readable, lambda item: item[1], lambda _item: False)

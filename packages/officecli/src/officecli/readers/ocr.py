@@ -38,7 +38,6 @@ __all__ = [
     "OcrText",
     "available",
     "recognise",
-    "recognise_all",
 ]
 T = TypeVar("T")
 R = TypeVar("R")
@@ -110,13 +109,6 @@ def check_language(lang: str) -> str | None:
 
 
 def recognise(
-    image: Image, languages_to_try: list[str], scale: float, picture: bool = False
-) -> OcrText:
-    """OCR one image; `scale` turns its pixels into PDF points (see `recognise_all`)."""
-    return recognise_all([image], languages_to_try, [scale], picture)[0]
-
-
-def recognise_all(
     images: list[Image], languages_to_try: list[str], scales: list[float], picture: bool = False
 ) -> list[OcrText]:
     """OCR images, each language tried in turn on those not yet read with confidence, all of

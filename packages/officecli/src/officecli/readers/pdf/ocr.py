@@ -179,9 +179,9 @@ def ocr_pages(
         """A page read whole, or pictures read by one Tesseract process."""
         images, scales = [job[2] for job in run], [job[3] for job in run]
         if run[0][1] < 0:
-            found = ocr.recognise_all(images, tries, scales)
+            found = ocr.recognise(images, tries, scales)
         else:
-            found = ocr.recognise_all(images, picture_tries, scales, picture=True)
+            found = ocr.recognise(images, picture_tries, scales, picture=True)
         return [(job[0], job[1], result) for job, result in zip(run, found, strict=True)]
 
     batches = ocr.runs(everything(), lambda job: job[2], lambda job: job[1] < 0)
