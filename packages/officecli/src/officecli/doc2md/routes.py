@@ -67,13 +67,18 @@ def ocr_pictures(doc: Document, options: ReadOptions) -> None:
     text = " ".join(block.text for block in doc.blocks if block.kind != "image")
     tries = [options.ocr_lang] if options.ocr_lang else ocr.candidate_languages(text)
 
-    def read(item: tuple[int, bytes]) -> str:
-        picture = _picture(item[1])
-        if picture is None:
-            return ""
-        return ocr.picture_text(ocr.recognise(picture, tries, 1.0, picture=True))
+    pictures = ((index, _picture(data)) for index, data in targets)
+    readable = ((index, picture) for index, picture in pictures if picture is not None)
 
-    found = list(ocr.bounded_map(read, targets, options.ocr_jobs))
+    def read(run: list[tuple[int, Image]]) -> list[tuple[int, str]]:
+        """Pictures read by one Tesseract process."""
+        images = [picture for _index, picture in run]
+        found = ocr.recognise(images, tries, [1.0] * len(images), picture=True)
+        return [(i, ocr.picture_text(r)) for (i, _), r in zip(run, found, strict=True)]
+
+    batches = ocr.runs(readable, lambda item: item[1], lambda _item: False)
+    texts = dict(pair for run in ocr.bounded_map(read, batches, options.ocr_jobs) for pair in run)
+    found = [texts.get(index, "") for index, _data in targets]
     for (index, _data), words in sorted(zip(targets, found, strict=True), reverse=True):
         if words.strip():
             doc.blocks.insert(index + 1, Block("quote", words))

@@ -1,18 +1,19 @@
-"""OCR with Tesseract (through pytesseract): a page image to lines of word boxes in PDF points.
+"""OCR with Tesseract: a page image to lines of word boxes in PDF points.
 
 The engine and its language data are installed packages (Debian's tesseract-ocr, -jpn,
 -jpn-vert); nothing is downloaded. The lines it gives are the PDF reader's own `Line`s, so
 OCR'd pages go through the same reading order, paragraph, heading and table code as text.
+Images are read in runs (`tesseract.py`: one process, many images); pytesseract only lists
+the installed languages and detects a script.
 """
 
 from __future__ import annotations
 
-import os
 import unicodedata
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import TYPE_CHECKING, TypeVar
+from typing import TYPE_CHECKING, TypeVar, cast
 
 from officecli.readers.ocr_engine import INSTALL_HINT, OCR_UNAVAILABLE
 
@@ -21,6 +22,7 @@ if TYPE_CHECKING:
 
     from PIL.Image import Image
 
+    from officecli.readers import tesseract
     from officecli.readers.pdf.layout import Line
 
 DPI = 300
@@ -30,7 +32,13 @@ VERTICAL = "vertical"  # the try that reads Japanese columns (jpn_vert, one colu
 JOIN_GAP = 3.0  # line heights: CJK boxes closer than this are one word (Tesseract boxes are loose)
 CJK_SCRIPTS = {"Japanese", "Han", "Hiragana", "Katakana"}
 
-__all__ = ["INSTALL_HINT", "OCR_UNAVAILABLE", "OcrText", "available", "recognise"]
+__all__ = [
+    "INSTALL_HINT",
+    "OCR_UNAVAILABLE",
+    "OcrText",
+    "available",
+    "recognise",
+]
 T = TypeVar("T")
 R = TypeVar("R")
 
@@ -101,48 +109,54 @@ def check_language(lang: str) -> str | None:
 
 
 def recognise(
-    image: Image, languages_to_try: list[str], scale: float, picture: bool = False
-) -> OcrText:
-    """OCR one image; `scale` turns its pixels into PDF points. Each language is tried in turn
-    until one reads with confidence; a Japanese page still read badly is tried as vertical text
-    (jpn_vert); the most confident reading wins. A `picture` (a figure's text, not a page) is
-    not tried as vertical text, and a reading that could be kept ends the tries."""
-    best = OcrText()
+    images: list[Image], languages_to_try: list[str], scales: list[float], picture: bool = False
+) -> list[OcrText]:
+    """OCR images, each language tried in turn on those not yet read with confidence, all of
+    them by one Tesseract process per language. A Japanese page still read badly is tried as
+    vertical text (jpn_vert); the most confident reading of each image wins. A `picture` (a
+    figure's text, not a page) is not tried as vertical text, and a reading that could be
+    kept ends its tries."""
+    best = [OcrText() for _ in images]
     tries = list(languages_to_try)
     vertical = any("jpn" in lang.split("+") for lang in tries) and "jpn_vert" in languages()
     if vertical and not picture:
         tries.append(VERTICAL)
     enough = PICTURE_CONFIDENCE + 0.15 if picture else CONFIDENT
     for lang in tries:
-        reading = _read(image, "jpn_vert" if lang == VERTICAL else lang, scale, lang == VERTICAL)
-        if reading.confidence > best.confidence:
-            best = reading
-        if best.confidence >= enough:
+        todo = [i for i, reading in enumerate(best) if reading.confidence < enough]
+        if not todo:
             break
+        readings = _read_all(
+            [images[i] for i in todo],
+            "jpn_vert" if lang == VERTICAL else lang,
+            [scales[i] for i in todo],
+            lang == VERTICAL,
+        )
+        for i, reading in zip(todo, readings, strict=True):
+            if reading.confidence > best[i].confidence:
+                best[i] = reading
     return best
 
 
-def _read(image: Image, lang: str, scale: float, vertical: bool) -> OcrText:
-    import pytesseract
+def _read_all(images: list[Image], lang: str, scales: list[float], vertical: bool) -> list[OcrText]:
+    from officecli.readers import tesseract
 
-    data = pytesseract.image_to_data(
-        image,
-        lang=lang,
-        config="--psm 5" if vertical else "--psm 3",
-        output_type=pytesseract.Output.DICT,
-        timeout=300,
-    )
+    read = tesseract.read_words(images, lang, 5 if vertical else 3)
+    return [_reading(words, scale, vertical) for words, scale in zip(read, scales, strict=True)]
+
+
+def _reading(words: list[tesseract.Word], scale: float, vertical: bool) -> OcrText:
     groups: dict[tuple[int, int, int], list[tuple[float, float, float, float, str]]] = {}
     confidences: list[float] = []
-    for i, text in enumerate(data["text"]):
-        word, conf = str(text).strip(), float(data["conf"][i])
-        if not word or conf < 0:
+    for word in words:
+        text, conf = word.text.strip(), float(word.confidence)
+        if not text or conf < 0:
             continue
         confidences.append(conf)
-        x0, top = data["left"][i] * scale, data["top"][i] * scale
-        x1, bottom = x0 + data["width"][i] * scale, top + data["height"][i] * scale
-        key = (data["block_num"][i], data["par_num"][i], data["line_num"][i])
-        groups.setdefault(key, []).append((x0, top, x1, bottom, word))
+        x0, top = word.left * scale, word.top * scale
+        x1, bottom = x0 + word.width * scale, top + word.height * scale
+        key = (word.block, word.paragraph, word.line)
+        groups.setdefault(key, []).append((x0, top, x1, bottom, text))
     if vertical:
         lines = _vertical_order(list(groups.values()))
     else:
@@ -208,16 +222,58 @@ MARGIN = 16  # white pixels around a picture: text touching the edge is misread 
 PICTURE_CONFIDENCE = 0.6  # a picture read less surely than this holds no text (a photo)
 
 
-def prepared(picture: Image) -> Image:
-    """A picture (grayscale) as Tesseract reads it best: large enough, with a white margin."""
+BLANK_RANGE = 8  # gray levels: a picture whose shades differ by no more is blank (no text)
+EDGE = 2  # pixels of a picture's edge left out of that test
+PICTURES_PER_RUN = 16  # images one Tesseract process reads, its language model loaded once
+PIXELS_PER_RUN = 16_000_000  # and about this many pixels of them at most, held until it runs
+
+
+def prepared(picture: Image) -> Image | None:
+    """A picture (grayscale) as Tesseract reads it best: large enough, with a white margin;
+    None for a blank picture (one shade), which holds no text to read."""
     from PIL import Image as PIL
     from PIL import ImageOps
 
+    if _blank(picture):
+        return None
     if picture.height < SMALL_PICTURE:
         factor = min(2.0, SMALL_PICTURE / max(picture.height, 1))
         size = (round(picture.width * factor), round(picture.height * factor))
         picture = picture.resize(size, PIL.Resampling.LANCZOS)
     return ImageOps.expand(picture, border=MARGIN, fill=255)
+
+
+def _blank(picture: Image) -> bool:
+    """One shade inside an edge of EDGE pixels (where a rendered picture blends with the page)."""
+    inner = picture.crop((EDGE, EDGE, picture.width - EDGE, picture.height - EDGE))
+    if inner.width <= 0 or inner.height <= 0:
+        return False
+    darkest, lightest = cast("tuple[int, int]", inner.getextrema())  # one band: grayscale
+    return lightest - darkest <= BLANK_RANGE
+
+
+def runs(
+    items: Iterable[T], image: Callable[[T], Image], alone: Callable[[T], bool]
+) -> Iterator[list[T]]:
+    """Items grouped into Tesseract runs, in order: up to PICTURES_PER_RUN images and about
+    PIXELS_PER_RUN pixels a run; an item `alone` says so of (a page read whole) is a run of
+    its own, so pages are still read in parallel."""
+    run: list[T] = []
+    pixels = 0
+    for item in items:
+        if alone(item):
+            if run:
+                yield run
+            yield [item]
+            run, pixels = [], 0
+            continue
+        run.append(item)
+        pixels += image(item).width * image(item).height
+        if len(run) >= PICTURES_PER_RUN or pixels >= PIXELS_PER_RUN:
+            yield run
+            run, pixels = [], 0
+    if run:
+        yield run
 
 
 def picture_text(reading: OcrText) -> str:
@@ -237,8 +293,6 @@ def bounded_map(work: Callable[[T], R], items: Iterable[T], jobs: int) -> Iterat
         return
     from concurrent.futures import ThreadPoolExecutor
 
-    # one Tesseract per page: its own OpenMP threads would only fight over the same cores
-    os.environ.setdefault("OMP_THREAD_LIMIT", "1")
     pending: list[Future[R]] = []
     with ThreadPoolExecutor(max_workers=jobs) as pool:
         for item in items:

@@ -118,7 +118,8 @@ Job = tuple[int, int, "Image", float]  # (page number, picture index or -1, imag
 def _jobs(path: Path, work: list[PageWork]) -> Iterator[Job]:
     """What Tesseract reads, rendered by pdfium in grayscale at 300 dpi (fewer for a huge
     page): a page read whole with its pictures cut out first and then painted white; on a
-    page with a text layer, only its pictures, each rendered alone. pdfium is not
+    page with a text layer, only its pictures, each rendered alone. A blank picture is left
+    out (nothing to read). pdfium is not
     thread-safe, so this runs on the caller's thread, one image ahead of the readers."""
     import pypdfium2 as pdfium
     from PIL import ImageDraw
@@ -139,7 +140,8 @@ def _jobs(path: Path, work: list[PageWork]) -> Iterator[Job]:
                         top * fy,
                     )
                     image = page.render(scale=scale, grayscale=True, crop=crop).to_pil()
-                    yield item.number, index, ocr.prepared(image), 1 / scale
+                    if (picture := ocr.prepared(image)) is not None:
+                        yield item.number, index, picture, 1 / scale
                 page.close()
                 continue
             image = page.render(scale=scale, grayscale=True).to_pil()
@@ -147,7 +149,8 @@ def _jobs(path: Path, work: list[PageWork]) -> Iterator[Job]:
             px, py = image.width / item.size[0], image.height / item.size[1]
             for index, (x0, top, x1, bottom) in item.pictures:
                 box = (round(x0 * px), round(top * py), round(x1 * px), round(bottom * py))
-                yield item.number, index, ocr.prepared(image.crop(box)), 1 / scale
+                if (picture := ocr.prepared(image.crop(box))) is not None:
+                    yield item.number, index, picture, 1 / scale
                 ImageDraw.Draw(image).rectangle(box, fill=255)
             yield item.number, -1, image, 1 / scale
     finally:
@@ -157,8 +160,9 @@ def _jobs(path: Path, work: list[PageWork]) -> Iterator[Job]:
 def ocr_pages(
     path: Path, work: list[PageWork], lang: str, text: str, jobs: int
 ) -> dict[int, PageReading]:
-    """Read the pages and pictures `work` names, `jobs` at a time. `lang` empty: guessed
-    from `text` (the document's text layer elsewhere) or, with none, from the first image."""
+    """Read the pages and pictures `work` names, `jobs` Tesseract runs at a time (a page
+    whole, or pictures together: see `ocr.runs`). `lang` empty: guessed from `text` (the
+    document's text layer elsewhere) or, with none, from the first image."""
     pending = _jobs(path, work)
     first = next(pending, None)
     if first is None:
@@ -171,13 +175,19 @@ def ocr_pages(
         yield first
         yield from pending
 
-    def read(job: Job) -> tuple[int, int, ocr.OcrText]:
-        if job[1] < 0:
-            return job[0], job[1], ocr.recognise(job[2], tries, job[3])
-        return job[0], job[1], ocr.recognise(job[2], picture_tries, job[3], picture=True)
+    def read(run: list[Job]) -> list[tuple[int, int, ocr.OcrText]]:
+        """A page read whole, or pictures read by one Tesseract process."""
+        images, scales = [job[2] for job in run], [job[3] for job in run]
+        if run[0][1] < 0:
+            found = ocr.recognise(images, tries, scales)
+        else:
+            found = ocr.recognise(images, picture_tries, scales, picture=True)
+        return [(job[0], job[1], result) for job, result in zip(run, found, strict=True)]
 
+    batches = ocr.runs(everything(), lambda job: job[2], lambda job: job[1] < 0)
+    read_runs = ocr.bounded_map(read, batches, jobs)
     readings: dict[int, PageReading] = {}
-    for number, index, result in ocr.bounded_map(read, everything(), jobs):
+    for number, index, result in (reading for run in read_runs for reading in run):
         reading = readings.setdefault(number, PageReading())
         if index < 0:
             reading.page = result
