@@ -111,6 +111,12 @@ def test_a_process_without_logs_answers_no_lines(logs_dir: Path) -> None:
     assert (result.lines, result.truncated) == ([], False)
 
 
+def test_no_process_asked_answers_no_lines(logs_dir: Path) -> None:
+    """`logs --all` of a config with no process asks for an empty list."""
+    result = query(logs_dir, [])
+    assert (result.lines, result.truncated, result.more, result.cursor) == ([], False, False, {})
+
+
 def test_last_lines_of_a_failed_run(runs_dir: Path) -> None:
     assert last_lines(runs_dir, "app", run=2) == ["r2 a"]
     assert last_lines(runs_dir, "app", run=3, stream="stdout", n=1) == ["r3 b"]

@@ -170,8 +170,8 @@ def query(
         skip = max(0, counted - tail) if tail is not None else 0
         truncated = any(found.more for found in tails.values()) or skip > 0
         limit = None
-        kept = held[names[0]]
-        if len(names) == 1 and kept is not None:  # the whole answer, as read on the way back
+        kept = held[names[0]] if len(names) == 1 else None
+        if kept is not None:  # one log's whole answer, as read on the way back
             named = None if isinstance(process, str) else names[0]
             answer = [to_line(record, named) for _, record, _, _ in reversed(kept)]
             return QueryResult(answer, truncated, False, ends)
