@@ -1,27 +1,22 @@
-"""Health probes, dependency-ordered start and groups, with real processes on loopback."""
+"""Health probes of each kind against real processes on loopback (dependency order and
+groups are tested in process: tests/supervisor/test_dependencies.py, test_groups.py)."""
 
 from __future__ import annotations
 
 import socket
 from collections.abc import Callable
-from datetime import datetime
 from pathlib import Path
 
 from procler_testkit.harness import PY, Project, wait_for
 
 SERVER = Path(__file__).parent / "scripts" / "server.py"
 FAST = "interval: 100ms, timeout: 1s, retries: 2"
-PATIENT = "interval: 100ms, timeout: 1s, retries: 2, start_period: 10s"
 
 
 def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return int(s.getsockname()[1])
-
-
-def ts(text: str) -> datetime:
-    return datetime.fromisoformat(text.replace("Z", "+00:00"))
 
 
 def server(port: int, delay: float = 0.0, status: int = 200) -> str:
