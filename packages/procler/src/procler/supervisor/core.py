@@ -95,8 +95,9 @@ class Supervisor:
     def reopen_state(self) -> None:
         """The state directory was removed under us (`git clean`): write it again from what
         we hold (desired state, open runs, runtime definitions) and start new log files."""
-        old, self.store = self.store, StateStore(
-            self.state_dir / "state.db", batched=True, now=self.clock.time
+        old, self.store = (
+            self.store,
+            StateStore(self.state_dir / "state.db", batched=True, now=self.clock.time),
         )
         old.close()
         self.host.store = self.store
