@@ -35,7 +35,7 @@ def test_namespace_selection_and_stop_isolation(tmp_path: Path) -> None:
             ("worker", "stopped"),
             ("report", "running"),
         ]
-        db_pid = f.rt("db").proc and f.rt("db").proc.pid  # type: ignore[union-attr]
+        db_pid = (await f.commands.status({"name": "db"}))["pid"]
 
         jobs = await f.commands.namespace_start({"name": "jobs"})
         assert statuses(jobs) == [("db", "running"), ("report", "running"), ("worker", "running")]
