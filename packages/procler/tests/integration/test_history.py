@@ -7,24 +7,12 @@ from __future__ import annotations
 import sqlite3
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
 
 from procler_testkit.harness import HISTORY, Project
+from procler_testkit.rows import exits, moves, newest_first
 
 from procler.supervisor.history import history
 from procler.supervisor.state_store import StateStore
-
-
-def moves(rows: list[dict[str, Any]]) -> list[tuple[Any, ...]]:
-    return [(r["run"], r["from"], r["to"], r["reason"]) for r in rows]
-
-
-def exits(rows: list[dict[str, Any]]) -> list[tuple[Any, ...]]:
-    return [(r["run"], r["exit_code"], r["signal"], r["reason"]) for r in rows]
-
-
-def newest_first(stamps: list[str]) -> bool:
-    return stamps == sorted(stamps, reverse=True) and all(s.endswith("Z") for s in stamps)
 
 
 def test_health_history_healthy_then_unhealthy_then_read_from_disk(

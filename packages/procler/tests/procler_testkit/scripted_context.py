@@ -82,6 +82,15 @@ class ScriptedContext(FakeContext):
         ok = self.probe(spec.name, command, env) if self.probe is not None else True
         return ok, "exit 0: ok" if ok else "exit 1: down"
 
+    def ready_after(self, seconds: Mapping[str, float]) -> None:
+        """Each process's exec probes pass once its latest run has been up seconds[name]
+        (fake time): a server that listens some time after it starts."""
+
+        def probe(name: str, command: str, env: Mapping[str, str]) -> bool:
+            return self.clock.monotonic() - self.last(name).at >= seconds[name]
+
+        self.probe = probe
+
     def names(self) -> list[str]:
         """The processes started, in the order they were."""
         return [start.name for start in self.starts]

@@ -11,16 +11,13 @@ from typing import Any
 import pytest
 from procler_testkit.fakes import FakeClock
 from procler_testkit.in_process import Faked, faked
+from procler_testkit.rows import rows_of
 from procler_testkit.scripted_context import ExitsAfter, ScriptedContext
 
 from procler.contexts.base import ExitInfo
 from procler.errors import DependencyFailed
 
 T0 = 1_000_000.0  # the fake clock's start
-
-
-def rows_of(answer: dict[str, Any], *keys: str) -> list[tuple[Any, ...]]:
-    return [tuple(row.get(k) for k in ("name", *keys)) for row in answer["processes"]]
 
 
 async def status_rows(f: Faked, *keys: str) -> list[tuple[Any, ...]]:
@@ -126,15 +123,6 @@ def test_dependents_are_told_and_restarted_when_the_dependency_comes_back(
     faked(tmp_path, TOLD, scenario)
 
 
-def ready_after(seconds: dict[str, float], clock: FakeClock, context: ScriptedContext) -> Any:
-    """An exec probe that passes once the process has run `seconds[name]` (fake time)."""
-
-    def probe(name: str, command: str, env: Any) -> bool:
-        return clock.monotonic() - context.last(name).at >= seconds[name]
-
-    return probe
-
-
 CHECK = "interval: 100ms, timeout: 1s, retries: 2, start_period: 10s"
 HEALTHY_CHAIN = f"""version: 1
 processes:
@@ -157,7 +145,7 @@ def test_a_three_level_chain_starts_each_link_once_the_one_below_is_healthy(
 ) -> None:
     clock = FakeClock()
     context = ScriptedContext(clock)
-    context.probe = ready_after({"db": 0.3, "api": 0.2, "web": 0.2}, clock, context)
+    context.ready_after({"db": 0.3, "api": 0.2, "web": 0.2})
 
     async def scenario(f: Faked) -> None:
         started = await f.commands.start({"name": "web"})
@@ -197,7 +185,7 @@ processes:
 def test_independent_branches_start_side_by_side(tmp_path: Path) -> None:
     clock = FakeClock()
     context = ScriptedContext(clock)
-    context.probe = ready_after({"a": 0.5, "b": 0.5}, clock, context)
+    context.ready_after({"a": 0.5, "b": 0.5})
 
     async def scenario(f: Faked) -> None:
         started = await f.commands.start({"name": "top"})

@@ -6,11 +6,11 @@ Exact answers and the rows after them, in fake time."""
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
 
 import pytest
 from procler_testkit.fakes import FakeClock
 from procler_testkit.in_process import Faked, faked
+from procler_testkit.rows import rows_of
 from procler_testkit.scripted_context import ExitsAfter, ScriptedContext
 
 from procler.contexts.base import ExitInfo
@@ -38,10 +38,6 @@ processes:
     restart: "no"
     depends_on: [db]
 """
-
-
-def rows_of(answer: dict[str, Any], *keys: str) -> list[tuple[Any, ...]]:
-    return [tuple(row.get(k) for k in ("name", *keys)) for row in answer["processes"]]
 
 
 def migrates(clock: FakeClock) -> ScriptedContext:

@@ -7,7 +7,6 @@ answers, the rows after them and the fake time they took."""
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
 
 import pytest
 from procler_testkit.fakes import FakeClock
@@ -29,19 +28,10 @@ processes:
 """
 
 
-def up_after(seconds: float, clock: FakeClock, context: ScriptedContext) -> Any:
-    """An exec probe that passes once its process's run has been up `seconds` (fake)."""
-
-    def probe(name: str, command: str, env: Any) -> bool:
-        return clock.monotonic() - context.last(name).at >= seconds
-
-    return probe
-
-
 def test_start_and_restart_answer_healthy_at_the_first_passing_check(tmp_path: Path) -> None:
     clock = FakeClock()
     context = ScriptedContext(clock)
-    context.probe = up_after(0.4, clock, context)
+    context.ready_after({"ready_later": 0.4})
 
     async def scenario(f: Faked) -> None:
         began = clock.now
