@@ -20,56 +20,6 @@ STRAY = (
 )
 
 
-def test_a_dependency_down_further_down_the_chain_is_named_with_its_path(
-    make_project: Callable[[str], Project],
-) -> None:
-    p = make_project(f"""
-version: 1
-processes:
-  redis:
-    args: {SLEEP}
-  api:
-    args: {SLEEP}
-    depends_on: [redis]
-  nginx:
-    args: {SLEEP}
-    depends_on: [api]
-""")
-    p.ok("up")
-    stopped = p.ok("stop", "redis")
-    assert (stopped["status"], stopped["dependents_running"]) == ("stopped", ["api", "nginx"])
-    rows = {r["name"]: r for r in p.ok("status")["processes"]}
-    # only redis was stopped
-    assert [(n, r["status"]) for n, r in rows.items()] == [
-        ("redis", "stopped"),
-        ("api", "running"),
-        ("nginx", "running"),
-    ]
-    assert [(n, r["dependency_down"], r["dependency_path"], r["why"]) for n, r in rows.items()] == [
-        ("redis", None, None, None),
-        (
-            "api",
-            "redis",
-            ["api", "redis"],
-            "redis is stopped (stop requested); api needs it started",
-        ),
-        (
-            "nginx",
-            "redis",
-            ["nginx", "api", "redis"],
-            "redis is stopped (stop requested); api needs it started (nginx -> api -> redis)",
-        ),
-    ]
-    why = p.ok("why", "nginx")
-    assert why["dependency_down"] == {"name": "redis", "path": ["nginx", "api", "redis"]}
-    assert why["why"] == (
-        "nginx is running and its dependency redis is down: redis is stopped (stop "
-        "requested); api needs it started (nginx -> api -> redis)"
-    )
-    p.ok("start", "redis")
-    assert [r["dependency_down"] for r in p.ok("status")["processes"]] == [None, None, None]
-
-
 def test_a_completed_one_shot_is_not_down_after_a_new_supervisor_took_over(
     make_project: Callable[[str], Project], tmp_path: Path
 ) -> None:

@@ -1,71 +1,18 @@
-"""`procler history NAME`: exits, health moves and transitions from the event table, newest
-first, bounded by --limit; answered by a supervisor, and from the disk without one."""
+"""`procler history NAME` through the real CLI: health moves answered by a supervisor, then
+from the disk without one; its usage errors; an old database. The exits and transitions a
+supervisor records are tested in process (tests/supervisor/test_history.py)."""
 
 from __future__ import annotations
 
 import sqlite3
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
 
-from procler_testkit.harness import HISTORY, Project, wait_for
+from procler_testkit.harness import HISTORY, Project
+from procler_testkit.rows import exits, moves, newest_first
 
 from procler.supervisor.history import history
 from procler.supervisor.state_store import StateStore
-
-
-def moves(rows: list[dict[str, Any]]) -> list[tuple[Any, ...]]:
-    return [(r["run"], r["from"], r["to"], r["reason"]) for r in rows]
-
-
-def exits(rows: list[dict[str, Any]]) -> list[tuple[Any, ...]]:
-    return [(r["run"], r["exit_code"], r["signal"], r["reason"]) for r in rows]
-
-
-def newest_first(stamps: list[str]) -> bool:
-    return stamps == sorted(stamps, reverse=True) and all(s.endswith("Z") for s in stamps)
-
-
-def test_exits_and_transitions_of_a_process_that_exited_3_then_was_restarted(
-    make_project: Callable[[str], Project],
-) -> None:
-    project = make_project(HISTORY)
-    assert project.ok("history", "flaky") == {
-        "name": "flaky",
-        "exits": [],
-        "health": [],
-        "transitions": [],
-    }
-    project.ok("start", "flaky")
-    assert wait_for(lambda: project.ok("status", "flaky")["run"] == 2)
-    project.ok("wait", "flaky", "--for", "running")
-    project.ok("restart", "flaky")
-    got = project.ok("history", "flaky")
-    assert exits(got["exits"]) == [
-        (2, None, 15, "restart requested"),
-        (1, 3, None, "exit code 3; restart 1/5 in 0.1s"),
-    ]
-    first = got["exits"][1]
-    assert first["started_at"] < first["ended_at"]
-    assert first["duration_seconds"] >= 0.5
-    assert moves(got["transitions"]) == [
-        (3, "starting", "running", "started"),
-        (3, "stopped", "starting", "restart requested"),
-        (2, "stopping", "stopped", "restart requested"),
-        (2, "running", "stopping", "restart requested"),
-        (2, "starting", "running", "started"),
-        (2, "backoff", "starting", "restart 1 after backoff"),
-        (1, "running", "backoff", "exit code 3; restart 1/5 in 0.1s"),
-        (1, "starting", "running", "started"),
-        (1, "stopped", "starting", "start requested"),
-    ]
-    assert newest_first([t["at"] for t in got["transitions"]])
-    assert got["health"] == []
-    limited = project.ok("history", "flaky", "--limit", "2")
-    assert (exits(limited["exits"]), moves(limited["transitions"])) == (
-        exits(got["exits"]),
-        moves(got["transitions"][:2]),
-    )
 
 
 def test_health_history_healthy_then_unhealthy_then_read_from_disk(

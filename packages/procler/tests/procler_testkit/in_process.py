@@ -149,23 +149,26 @@ def faked(
     config: str,
     scenario: Callable[[Faked], Awaitable[None]],
     context: FakeContext | None = None,
+    clock: FakeClock | None = None,
 ) -> None:
     """Run scenario against a booted supervisor of a new project whose processes all run
-    in a FakeContext, on a FakeClock: no process, no real waiting."""
+    in a FakeContext, on a FakeClock: no process, no real waiting. A context that keeps
+    time itself (a ScriptedContext) is given the same clock."""
     root = tmp_path / "proj"
     Project(root, config)
     (root / ".procler" / "state").mkdir()
     fake = context or FakeContext()
 
+    time = clock or FakeClock()
+
     async def main() -> None:
-        clock = FakeClock()
         sup = Supervisor(
-            str(root), str(root / ".procler" / "config.yaml"), clock=clock, sentinel=NoSentinel()
+            str(root), str(root / ".procler" / "config.yaml"), clock=time, sentinel=NoSentinel()
         )
         sup.contexts["local"] = fake
         try:
             await sup.boot()
-            await asyncio.wait_for(scenario(Faked(sup, fake, clock)), BOUND)
+            await asyncio.wait_for(scenario(Faked(sup, fake, time)), BOUND)
         finally:
             await sup.close()
 

@@ -23,6 +23,7 @@ import os
 import sqlite3
 import time
 from collections import Counter, deque
+from collections.abc import Callable
 from operator import itemgetter
 from pathlib import Path
 from typing import Any
@@ -100,7 +101,11 @@ CHANGES_KEPT = 50
 class StateStore:
     """A small typed facade over the project's state database."""
 
-    def __init__(self, path: Path, batched: bool = False) -> None:
+    def __init__(
+        self, path: Path, batched: bool = False, now: Callable[[], float] = time.time
+    ) -> None:
+        # now: the supervisor's clock, so events and runs are stamped by the same one
+        self.now = now
         # Created 0600 before SQLite opens it: SQLite gives its -wal and -shm the same mode,
         # and the database holds the environment captured at first start (tokens included).
         os.close(project.open_private(str(path), os.O_RDWR))
@@ -233,7 +238,7 @@ class StateStore:
 
     def event(self, name: str, src: str, dst: str, reason: str, run: int | None = None) -> None:
         """A status transition (or, from == to, a note) of the process's run."""
-        ts = time.time()
+        ts = self.now()
         self._write(
             "event",
             "INSERT INTO event (ts, name, src, dst, reason, run) VALUES (?, ?, ?, ?, ?, ?)",
@@ -253,7 +258,7 @@ class StateStore:
             "event",
             "INSERT INTO event (ts, name, src, dst, reason, kind, run) "
             "VALUES (?, ?, ?, ?, ?, 'health', ?)",
-            (time.time(), name, src, dst, reason, run),
+            (self.now(), name, src, dst, reason, run),
         )
         self._counted(name)
 
@@ -266,7 +271,7 @@ class StateStore:
             "INSERT INTO event (ts, name, src, dst, reason, kind, run, code, signal) "
             "VALUES (?, ?, ?, ?, ?, 'exit', ?, ?, ?)",
             (
-                time.time(),
+                self.now(),
                 name,
                 status,
                 status,
