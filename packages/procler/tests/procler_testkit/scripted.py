@@ -1,0 +1,66 @@
+"""A FakeContext whose one-off commands (`exec`, snippets, a recipe's exec and snippet
+steps) end as the test scripted them, by their command line: what they print and their
+exit code, or running until stopped. Processes start as FakeContext starts them; the
+names of what started and the command lines run are recorded, in order."""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from agentcli.errors import AgentError
+
+from procler.config.model import ProcessSpec
+from procler.contexts.base import ExitInfo, OutputLine, RunningProcess
+from procler_testkit.fakes import FakeContext, FakeProcess
+
+ONE_OFF = "exec"  # the spec name Operations.run_command gives a one-off command
+
+
+@dataclass(frozen=True)
+class Ran:
+    """How a scripted command ends: its lines on each stream and its exit code, or (hangs)
+    not before it is stopped or the test ends it."""
+
+    stdout: tuple[str, ...] = ()
+    exit_code: int = 0
+    stderr: tuple[str, ...] = ()
+    hangs: bool = False
+
+
+class ScriptedContext(FakeContext):
+    def __init__(
+        self, script: Mapping[str, Ran] | None = None, plan: list[ExitInfo | None] | None = None
+    ) -> None:
+        super().__init__(plan)
+        self.script = dict(script or {})
+        self.commands: list[str] = []  # the one-off command lines run, in order
+        self.names: list[str] = []  # the processes started, in order
+        self.one_offs: list[FakeProcess] = []
+
+    async def start(self, spec: ProcessSpec, env: Mapping[str, str], run: int) -> RunningProcess:
+        if spec.name != ONE_OFF:
+            self.names.append(spec.name)
+            return await super().start(spec, env, run)
+        command = spec.command or ""
+        if command not in self.script:
+            raise KeyError(f"no script for the command {command!r}")
+        ran = self.script[command]
+        self.commands.append(command)
+        end = None if ran.hangs else ExitInfo(ran.exit_code)
+        proc = FakeProcess(900 + len(self.one_offs), end)
+        proc.lines = [OutputLine("stdout", text) for text in ran.stdout] + [
+            OutputLine("stderr", text) for text in ran.stderr
+        ]
+        self.one_offs.append(proc)
+        return proc
+
+
+async def refusal(call: Awaitable[Any]) -> AgentError:
+    """The typed error the call raised (the test fails if it answered)."""
+    try:
+        answer = await call
+    except AgentError as exc:
+        return exc
+    raise AssertionError(f"answered, not refused: {answer!r}")
