@@ -151,10 +151,11 @@ def faked(
     context: FakeContext | None = None,
 ) -> None:
     """Run scenario against a booted supervisor of a new project whose processes all run
-    in a FakeContext, on a FakeClock: no process, no real waiting."""
+    in a FakeContext, on a FakeClock: no process, no real waiting. Called again with the
+    same tmp_path, a new supervisor of the same project (its config as given now)."""
     root = tmp_path / "proj"
     Project(root, config)
-    (root / ".procler" / "state").mkdir()
+    (root / ".procler" / "state").mkdir(exist_ok=True)  # again: the next supervisor's
     fake = context or FakeContext()
 
     async def main() -> None:

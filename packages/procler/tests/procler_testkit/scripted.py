@@ -10,7 +10,6 @@ from dataclasses import dataclass
 from typing import Any
 
 from agentcli.errors import AgentError
-
 from procler.config.model import ProcessSpec
 from procler.contexts.base import ExitInfo, OutputLine, RunningProcess
 from procler_testkit.fakes import FakeContext, FakeProcess
@@ -30,11 +29,19 @@ class Ran:
 
 
 class ScriptedContext(FakeContext):
+    """script: each command line's ending, or its endings run after run (the last one
+    repeats)."""
+
     def __init__(
-        self, script: Mapping[str, Ran] | None = None, plan: list[ExitInfo | None] | None = None
+        self,
+        script: Mapping[str, Ran | list[Ran]] | None = None,
+        plan: list[ExitInfo | None] | None = None,
     ) -> None:
         super().__init__(plan)
-        self.script = dict(script or {})
+        self.script = {
+            command: [ran] if isinstance(ran, Ran) else list(ran)
+            for command, ran in (script or {}).items()
+        }
         self.commands: list[str] = []  # the one-off command lines run, in order
         self.names: list[str] = []  # the processes started, in order
         self.one_offs: list[FakeProcess] = []
@@ -46,7 +53,8 @@ class ScriptedContext(FakeContext):
         command = spec.command or ""
         if command not in self.script:
             raise KeyError(f"no script for the command {command!r}")
-        ran = self.script[command]
+        endings = self.script[command]
+        ran = endings.pop(0) if len(endings) > 1 else endings[0]
         self.commands.append(command)
         end = None if ran.hangs else ExitInfo(ran.exit_code)
         proc = FakeProcess(900 + len(self.one_offs), end)
