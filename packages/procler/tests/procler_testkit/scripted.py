@@ -30,32 +30,42 @@ class Ran:
 
 class ScriptedContext(FakeContext):
     """script: each command line's ending, or its endings run after run (the last one
-    repeats)."""
+    repeats). runs: a process's own plan, its runs' exits in order (None: runs until
+    stopped; FakeContext's shared plan is for the processes not named here)."""
 
     def __init__(
         self,
         script: Mapping[str, Ran | list[Ran]] | None = None,
         plan: list[ExitInfo | None] | None = None,
+        runs: Mapping[str, list[ExitInfo | None]] | None = None,
     ) -> None:
         super().__init__(plan)
+        self.runs = {name: list(exits) for name, exits in (runs or {}).items()}
         self.script = {
             command: [ran] if isinstance(ran, Ran) else list(ran)
             for command, ran in (script or {}).items()
         }
         self.commands: list[str] = []  # the one-off command lines run, in order
+        self.specs: list[tuple[ProcessSpec, dict[str, str]]] = []  # theirs, with the env
         self.names: list[str] = []  # the processes started, in order
         self.one_offs: list[FakeProcess] = []
 
     async def start(self, spec: ProcessSpec, env: Mapping[str, str], run: int) -> RunningProcess:
         if spec.name != ONE_OFF:
             self.names.append(spec.name)
-            return await super().start(spec, env, run)
+            own = self.runs.get(spec.name)
+            if not own:
+                return await super().start(spec, env, run)
+            proc = FakeProcess(100 + len(self.started), own.pop(0))
+            self.started.append(proc)
+            return proc
         command = spec.command or ""
         if command not in self.script:
             raise KeyError(f"no script for the command {command!r}")
         endings = self.script[command]
         ran = endings.pop(0) if len(endings) > 1 else endings[0]
         self.commands.append(command)
+        self.specs.append((spec, dict(env)))
         end = None if ran.hangs else ExitInfo(ran.exit_code)
         proc = FakeProcess(900 + len(self.one_offs), end)
         proc.lines = [OutputLine("stdout", text) for text in ran.stdout] + [
