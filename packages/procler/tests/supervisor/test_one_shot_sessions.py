@@ -75,12 +75,8 @@ def test_a_completed_one_shot_runs_again_only_when_asked_or_in_a_new_session(
         await f.commands.down({})
         await f.commands.up({})
         assert migrations() == 3
-        assert f.context.names == ["db", "redis", "migrate", "api", "api", "api", "migrate"] + [
-            "db",
-            "redis",
-            "migrate",
-            "api",
-        ]
+        first, stop_start, deploy, rerun = EVERY, ["api"], ["api"], ["migrate"]
+        assert f.context.names == [*first, *stop_start, *deploy, *rerun, *EVERY]
 
         await f.commands.daemon_restart({})
 
