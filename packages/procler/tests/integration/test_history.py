@@ -1,17 +1,14 @@
-"""`procler history NAME`: exits, health moves and transitions from the event table, newest
-first, bounded by --limit; answered by a supervisor, and from the disk without one."""
+"""`procler history NAME` with real processes and the real CLI: answered by a supervisor,
+and from the disk without one; --limit's bounds. What the history records (exits,
+restarts, transitions, limits, old databases) is tested in process:
+supervisor/test_history_records.py."""
 
 from __future__ import annotations
 
-import sqlite3
 from collections.abc import Callable
-from pathlib import Path
 from typing import Any
 
-from procler_testkit.harness import HISTORY, Project, wait_for
-
-from procler.supervisor.history import history
-from procler.supervisor.state_store import StateStore
+from procler_testkit.harness import HISTORY, Project
 
 
 def moves(rows: list[dict[str, Any]]) -> list[tuple[Any, ...]]:
@@ -24,48 +21,6 @@ def exits(rows: list[dict[str, Any]]) -> list[tuple[Any, ...]]:
 
 def newest_first(stamps: list[str]) -> bool:
     return stamps == sorted(stamps, reverse=True) and all(s.endswith("Z") for s in stamps)
-
-
-def test_exits_and_transitions_of_a_process_that_exited_3_then_was_restarted(
-    make_project: Callable[[str], Project],
-) -> None:
-    project = make_project(HISTORY)
-    assert project.ok("history", "flaky") == {
-        "name": "flaky",
-        "exits": [],
-        "health": [],
-        "transitions": [],
-    }
-    project.ok("start", "flaky")
-    assert wait_for(lambda: project.ok("status", "flaky")["run"] == 2)
-    project.ok("wait", "flaky", "--for", "running")
-    project.ok("restart", "flaky")
-    got = project.ok("history", "flaky")
-    assert exits(got["exits"]) == [
-        (2, None, 15, "restart requested"),
-        (1, 3, None, "exit code 3; restart 1/5 in 0.1s"),
-    ]
-    first = got["exits"][1]
-    assert first["started_at"] < first["ended_at"]
-    assert first["duration_seconds"] >= 0.5
-    assert moves(got["transitions"]) == [
-        (3, "starting", "running", "started"),
-        (3, "stopped", "starting", "restart requested"),
-        (2, "stopping", "stopped", "restart requested"),
-        (2, "running", "stopping", "restart requested"),
-        (2, "starting", "running", "started"),
-        (2, "backoff", "starting", "restart 1 after backoff"),
-        (1, "running", "backoff", "exit code 3; restart 1/5 in 0.1s"),
-        (1, "starting", "running", "started"),
-        (1, "stopped", "starting", "start requested"),
-    ]
-    assert newest_first([t["at"] for t in got["transitions"]])
-    assert got["health"] == []
-    limited = project.ok("history", "flaky", "--limit", "2")
-    assert (exits(limited["exits"]), moves(limited["transitions"])) == (
-        exits(got["exits"]),
-        moves(got["transitions"][:2]),
-    )
 
 
 def test_health_history_healthy_then_unhealthy_then_read_from_disk(
@@ -100,42 +55,3 @@ def test_bad_limit_and_unknown_process_are_usage_errors(
     assert answer["error"] == "--limit must be between 1 and 1000, got 0"
     code, answer = project.run("history", "nope")
     assert (code, answer["error_code"]) == (2, "PROCESS_NOT_FOUND")
-
-
-def test_a_database_from_before_the_history_columns_is_read(tmp_path: Path) -> None:
-    path = tmp_path / "state.db"
-    old = sqlite3.connect(path)
-    old.execute(
-        "CREATE TABLE event (ts REAL NOT NULL, name TEXT NOT NULL, src TEXT NOT NULL, "
-        "dst TEXT NOT NULL, reason TEXT NOT NULL)"
-    )
-    old.execute("INSERT INTO event VALUES (0.5, 'api', 'stopped', 'starting', 'start requested')")
-    old.commit()
-    old.close()
-    store = StateStore(path)
-    store.health_event("api", 1, "stopped", "starting", "run started")
-    try:
-        assert history(store, "api", 10) == {
-            "name": "api",
-            "exits": [],
-            "health": [
-                {
-                    "at": history(store, "api", 1)["health"][0]["at"],
-                    "run": 1,
-                    "from": "stopped",
-                    "to": "starting",
-                    "reason": "run started",
-                }
-            ],
-            "transitions": [
-                {
-                    "at": "1970-01-01T00:00:00.500000Z",
-                    "run": None,
-                    "from": "stopped",
-                    "to": "starting",
-                    "reason": "start requested",
-                }
-            ],
-        }
-    finally:
-        store.close()

@@ -23,6 +23,7 @@ import os
 import sqlite3
 import time
 from collections import Counter, deque
+from collections.abc import Callable
 from operator import itemgetter
 from pathlib import Path
 from typing import Any
@@ -100,7 +101,9 @@ CHANGES_KEPT = 50
 class StateStore:
     """A small typed facade over the project's state database."""
 
-    def __init__(self, path: Path, batched: bool = False) -> None:
+    def __init__(
+        self, path: Path, batched: bool = False, now: Callable[[], float] = time.time
+    ) -> None:
         # Created 0600 before SQLite opens it: SQLite gives its -wal and -shm the same mode,
         # and the database holds the environment captured at first start (tokens included).
         os.close(project.open_private(str(path), os.O_RDWR))
@@ -119,6 +122,7 @@ class StateStore:
             self.db.execute(_PRUNE, (name, name, EVENTS_KEPT))
         self._unpruned: Counter[str] = Counter()  # event rows per process since its prune
         self.batched = batched  # writes wait for the next turn of the loop (see above)
+        self.now = now  # when an event happened: the supervisor's clock (its seam)
         self._pending: list[tuple[str, str, tuple[Any, ...]]] = []  # table, statement, row
         self._changes: dict[str, deque[tuple[int, float, str, str]]] = {}  # see CHANGES_KEPT
         self._changed = 0  # status changes recorded (the last one's number)
@@ -233,7 +237,7 @@ class StateStore:
 
     def event(self, name: str, src: str, dst: str, reason: str, run: int | None = None) -> None:
         """A status transition (or, from == to, a note) of the process's run."""
-        ts = time.time()
+        ts = self.now()
         self._write(
             "event",
             "INSERT INTO event (ts, name, src, dst, reason, run) VALUES (?, ?, ?, ?, ?, ?)",
@@ -253,7 +257,7 @@ class StateStore:
             "event",
             "INSERT INTO event (ts, name, src, dst, reason, kind, run) "
             "VALUES (?, ?, ?, ?, ?, 'health', ?)",
-            (time.time(), name, src, dst, reason, run),
+            (self.now(), name, src, dst, reason, run),
         )
         self._counted(name)
 
@@ -266,7 +270,7 @@ class StateStore:
             "INSERT INTO event (ts, name, src, dst, reason, kind, run, code, signal) "
             "VALUES (?, ?, ?, ?, ?, 'exit', ?, ?, ?)",
             (
-                time.time(),
+                self.now(),
                 name,
                 status,
                 status,
