@@ -1,7 +1,8 @@
 """A FakeContext whose one-off commands (`exec`, snippets, a recipe's exec and snippet
 steps) end as the test scripted them, by their command line: what they print and their
-exit code, or running until stopped. Processes start as FakeContext starts them; the
-names of what started and the command lines run are recorded, in order."""
+exit code, or running until stopped. Processes start as FakeContext starts them (a run of
+one with `stdin: true` keeps what is sent to it); the names of what started and the
+command lines run are recorded, in order."""
 
 from __future__ import annotations
 
@@ -26,6 +27,18 @@ class Ran:
     exit_code: int = 0
     stderr: tuple[str, ...] = ()
     hangs: bool = False
+
+
+class StdinProcess(FakeProcess):
+    """A run of a process with `stdin: true`: what is sent to it is kept, whole."""
+
+    def __init__(self, pid: int, exit_now: ExitInfo | None) -> None:
+        super().__init__(pid, exit_now)
+        self.sent: list[bytes] = []
+
+    async def send(self, data: bytes, timeout: float) -> int:
+        self.sent.append(data)
+        return len(data)
 
 
 class ScriptedContext(FakeContext):
@@ -54,9 +67,11 @@ class ScriptedContext(FakeContext):
         if spec.name != ONE_OFF:
             self.names.append(spec.name)
             own = self.runs.get(spec.name)
-            if not own:
+            if not own and not spec.stdin:
                 return await super().start(spec, env, run)
-            proc = FakeProcess(100 + len(self.started), own.pop(0))
+            end = own.pop(0) if own else self.plan.pop(0) if self.plan else None
+            made = StdinProcess if spec.stdin else FakeProcess
+            proc = made(100 + len(self.started), end)
             self.started.append(proc)
             return proc
         command = spec.command or ""
