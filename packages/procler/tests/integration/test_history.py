@@ -6,21 +6,9 @@ supervisor/test_history_records.py."""
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
 
 from procler_testkit.harness import HISTORY, Project
-
-
-def moves(rows: list[dict[str, Any]]) -> list[tuple[Any, ...]]:
-    return [(r["run"], r["from"], r["to"], r["reason"]) for r in rows]
-
-
-def exits(rows: list[dict[str, Any]]) -> list[tuple[Any, ...]]:
-    return [(r["run"], r["exit_code"], r["signal"], r["reason"]) for r in rows]
-
-
-def newest_first(stamps: list[str]) -> bool:
-    return stamps == sorted(stamps, reverse=True) and all(s.endswith("Z") for s in stamps)
+from procler_testkit.history_rows import exits, moves, newest_first
 
 
 def test_health_history_healthy_then_unhealthy_then_read_from_disk(

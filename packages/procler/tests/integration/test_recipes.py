@@ -68,7 +68,7 @@ def _steps(run: dict[str, object]) -> list[tuple[object, ...]]:
     ]
 
 
-def test_the_deploy_recipe_runs_to_completion_with_exact_step_records(project: Project) -> None:
+def test_the_deploy_recipe_runs_real_processes_and_a_real_command(project: Project) -> None:
     project.ok("start", "--all")
     run = project.ok("recipe", "run", "deploy")
     assert (run["recipe"], run["status"], run["error"]) == ("deploy", "succeeded", None)
@@ -80,26 +80,12 @@ def test_the_deploy_recipe_runs_to_completion_with_exact_step_records(project: P
         ("start-5", "start", "succeeded", None, "api is running"),
         ("start-6", "start", "succeeded", None, "worker is running"),
     ]
-    assert [s["idempotent"] for s in run["steps"]] == [True, True, True, False, True, True]
-    # each process step's own status changes, timed by the supervisor within the step
-    assert [
-        [(t["process"], t["from"], t["to"]) for t in s["transitions"]] for s in run["steps"]
-    ] == [
-        [("worker", "running", "stopping"), ("worker", "stopping", "stopped")],
-        [("api", "running", "stopping"), ("api", "stopping", "stopped")],
-        [],
-        [],
-        [("api", "stopped", "starting"), ("api", "starting", "running")],
-        [("worker", "stopped", "starting"), ("worker", "starting", "running")],
-    ]
-    for step in run["steps"]:
+    for step in run["steps"]:  # on the wall clock: each transition within its step
         times = [step["started_at"], *(t["at"] for t in step["transitions"]), step["ended_at"]]
         assert times == sorted(times)
-    assert project.ok("status", "api")["status"] == "running"
-    stored = project.ok("recipe", "status", run["run_id"])
-    assert stored == run
-    runs = project.ok("recipe", "runs", "deploy")["runs"]
-    assert [(r["run_id"], r["status"]) for r in runs] == [(run["run_id"], "succeeded")]
+    assert [p["status"] for p in project.ok("status")["processes"]] == ["running", "running"]
+    assert len(project.marked_pids()) == 2  # the processes the recipe started really run
+    assert project.ok("recipe", "status", run["run_id"]) == run
 
 
 def test_unknown_recipe_and_run_are_usage_errors(project: Project) -> None:

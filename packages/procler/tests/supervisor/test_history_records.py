@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import sqlite3
 from pathlib import Path
-from typing import Any
 
+from procler_testkit.history_rows import exits, moves, newest_first
 from procler_testkit.in_process import Faked, faked
 from procler_testkit.scripted import refusal
 
@@ -26,18 +26,6 @@ processes:
     command: ./probed
     healthcheck: {test: "test -e ok", interval: 0.2s, retries: 1}
 """
-
-
-def moves(rows: list[dict[str, Any]]) -> list[tuple[Any, ...]]:
-    return [(r["run"], r["from"], r["to"], r["reason"]) for r in rows]
-
-
-def exits(rows: list[dict[str, Any]]) -> list[tuple[Any, ...]]:
-    return [(r["run"], r["exit_code"], r["signal"], r["reason"]) for r in rows]
-
-
-def newest_first(stamps: list[str]) -> bool:
-    return stamps == sorted(stamps, reverse=True) and all(s.endswith("Z") for s in stamps)
 
 
 def test_exits_and_transitions_of_a_process_that_exited_3_then_was_restarted(
