@@ -191,3 +191,26 @@ def test_the_type_option_offers_exactly_the_shipped_presets() -> None:
 
     (excel_type,) = [a for a in APP.command("excel").args if a.flags[0] == "--type"]
     assert excel_type.choices == PRESET_NAMES
+
+
+@pytest.mark.parametrize("name", ["api", "table", "screen", "generic"])
+def test_a_shipped_preset_read_from_its_json_is_the_one_its_yaml_gives(name: str) -> None:
+    from officecli.design_diff.presets import _read, builtin_path, load_preset, parse_preset
+
+    path = builtin_path(name)
+    assert load_preset(name, None) == parse_preset(_read(path, path.name), path.name)
+
+
+def test_a_diff_with_a_shipped_preset_leaves_the_yaml_reader_unloaded(tmp_path: Path) -> None:
+    import subprocess
+    import sys
+
+    before = write_book(tmp_path / "v1.xlsx", {"API": api_rows()})
+    after = write_book(tmp_path / "v2.xlsx", {"API": api_rows()})
+    script = (
+        "import sys\nfrom pathlib import Path\nfrom officecli.design_diff import diff\n"
+        f"report = diff(Path({str(before)!r}), Path({str(after)!r}), preset='api')\n"
+        "print(len(report.findings), sorted(m for m in sys.modules if m.startswith('ruamel')))\n"
+    )
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True)  # fmt: skip
+    assert done.stdout == "0 []\n"

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import threading
 import zipfile
+import zlib
 from collections.abc import Iterator
 from contextlib import suppress
 from pathlib import Path
@@ -197,7 +198,7 @@ class Package:
         try:
             with self.zip.open(info) as fh:
                 data = fh.read(info.file_size + 1)
-        except (zipfile.BadZipFile, OSError, EOFError) as exc:
+        except (zipfile.BadZipFile, OSError, EOFError, zlib.error) as exc:
             raise BrokenFileError(f"{self.label}: member {name} is damaged ({exc})") from None
         if len(data) > info.file_size:
             raise UnsafeFileError(f"{self.label}: member {name} is larger than declared")
@@ -230,7 +231,7 @@ class Package:
             return
         except expat.ExpatError as exc:
             raise BrokenFileError(f"{label}: XML is not well formed ({exc})") from None
-        except (zipfile.BadZipFile, OSError, EOFError) as exc:
+        except (zipfile.BadZipFile, OSError, EOFError, zlib.error) as exc:
             raise BrokenFileError(f"{label}: member is damaged ({exc})") from None
 
     def rels(self, part: str) -> dict[str, tuple[str, str]]:

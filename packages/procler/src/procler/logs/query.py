@@ -79,6 +79,20 @@ class QueryResult:
     cursor: Cursor = field(default_factory=dict)  # where this answer ends, in each log
 
 
+# A tail's record read on the way back: (ts, record, position just after it, its size).
+_Held = tuple[int, dict[str, Any], Position, int]
+
+
+@dataclass(frozen=True)
+class _TailStart:
+    start: Position  # where the newest `limit` matching records begin
+    count: int  # how many there are
+    more: bool  # older ones matched too
+    # those records, newest first, when they fit in one answer's page: the answer is made
+    # of them instead of reading (and decoding) them a second time; None past a page
+    held: list[_Held] | None
+
+
 @dataclass(frozen=True)
 class _Filter:
     """The filters of one process, with times in microseconds and runs resolved."""
@@ -146,15 +160,23 @@ def query(
         starts = {name: after.get(name, (0, 0)) for name in names}
         skip, truncated, limit = 0, False, tail
     else:
-        starts, counted, truncated = {}, 0, False
-        for name in names:
-            starts[name], count, more = _tail_start(folders[name], filters[name], tail, ends[name])
-            counted, truncated = counted + count, truncated or more
+        tails = {
+            name: _tail_start(folders[name], filters[name], tail, ends[name]) for name in names
+        }
+        starts = {name: found.start for name, found in tails.items()}
+        held = {name: found.held for name, found in tails.items()}
+        counted = sum(found.count for found in tails.values())
         # the newest `tail` of the lines counted in every log: skip the oldest
         skip = max(0, counted - tail) if tail is not None else 0
-        truncated, limit = truncated or skip > 0, None
+        truncated = any(found.more for found in tails.values()) or skip > 0
+        limit = None
+        kept = held[names[0]]
+        if len(names) == 1 and kept is not None:  # the whole answer, as read on the way back
+            named = None if isinstance(process, str) else names[0]
+            answer = [to_line(record, named) for _, record, _, _ in reversed(kept)]
+            return QueryResult(answer, truncated, False, ends)
     label = not isinstance(process, str)
-    merged = _merged(folders, filters, starts, ends)
+    merged = _merged(folders, filters, starts, ends, held if after is None else None)
     cursor = dict(starts)
     lines: list[dict[str, Any]] = []
     size = 0
@@ -178,14 +200,26 @@ def _merged(
     filters: Mapping[str, _Filter],
     starts: Mapping[str, Position],
     ends: Mapping[str, Position],
+    held: Mapping[str, list[_Held] | None] | None = None,
 ) -> Iterator[tuple[int, int, dict[str, Any], Position, int]]:
     """(ts, order, record, position after it, its size) of every matching record between
-    each log's start and end, interleaved by time (a log's own order kept)."""
-    each = [
-        _matching(folders[name], filters[name], starts[name], ends[name], order)
-        for order, name in enumerate(folders)
-    ]
+    each log's start and end, interleaved by time (a log's own order kept). A log whose
+    tail's records were `held` on the way back answers those, not read again."""
+    each: list[Iterator[tuple[int, int, dict[str, Any], Position, int]]] = []
+    for order, name in enumerate(folders):
+        kept = None if held is None else held[name]
+        if kept is None:
+            each.append(_matching(folders[name], filters[name], starts[name], ends[name], order))
+        else:
+            each.append(_replayed(kept, order))
     return heapq.merge(*each, key=lambda item: (item[0], item[1]))
+
+
+def _replayed(
+    held: list[_Held], order: int
+) -> Iterator[tuple[int, int, dict[str, Any], Position, int]]:
+    for ts, record, after, size in reversed(held):
+        yield ts, order, record, after, size
 
 
 def _matching(
@@ -241,11 +275,12 @@ def follow(
         tails = {
             name: _tail_start(folders[name], filters[name], tail, ends[name]) for name in names
         }
-        starts = {name: start for name, (start, _, _) in tails.items()}
-        counted = sum(count for _, count, _ in tails.values())
+        starts = {name: found.start for name, found in tails.items()}
+        counted = sum(found.count for found in tails.values())
         skip = max(0, counted - tail) if tail is not None else 0
+    held = None if after is not None else {name: found.held for name, found in tails.items()}
     sent = 0
-    for _, order, record, _, _ in _merged(folders, filters, starts, ends):
+    for _, order, record, _, _ in _merged(folders, filters, starts, ends, held):
         if skip:
             skip -= 1
             continue
@@ -335,22 +370,22 @@ def _newest_run(folder: Path) -> int | None:
     return None
 
 
-def _tail_start(
-    folder: Path, flt: _Filter, limit: int | None, end: Position
-) -> tuple[Position, int, bool]:
-    """Where the newest `limit` matching records begin (counted backwards from `end`,
-    none held), how many there are, and whether older ones matched too."""
+def _tail_start(folder: Path, flt: _Filter, limit: int | None, end: Position) -> _TailStart:
+    """Counts backwards from `end` to where the newest `limit` matching records begin,
+    holding them only while they fit in a page (an unbounded tail holds none)."""
     if flt.empty or limit == 0:
-        return end, 0, False
+        return _TailStart(end, 0, False, [])
     start, count = end, 0
+    held: list[_Held] | None = [] if limit is not None and limit <= MAX_ANSWER_LINES else None
+    size = 0
     for number in reversed([n for n in list_segments(folder) if n <= end[0]]):
         try:
             file = segment_path(folder, number).open("rb")
         except FileNotFoundError:  # deleted by rotation while we read newer ones
             continue
         with file:
-            size = end[1] if number == end[0] else os.fstat(file.fileno()).st_size
-            stop = last_newline_end(file, size)
+            segment_end = end[1] if number == end[0] else os.fstat(file.fileno()).st_size
+            stop = last_newline_end(file, segment_end)
             if _ends_after_range(file, stop, flt):
                 stop = bounded_end(read_index(folder, number, stop), stop, flt.ts_hi, flt.run_hi)
             for offset, line in lines_backward_at(file, stop):
@@ -358,12 +393,18 @@ def _tail_start(
                 if record is None:
                     continue
                 if flt.is_older(record):
-                    return start, count, False
+                    return _TailStart(start, count, False, held)
                 if flt.matches(record):
                     if limit is not None and count >= limit:
-                        return start, count, True
+                        return _TailStart(start, count, True, held)
                     start, count = (number, offset), count + 1
-    return start, count, False
+                    if held is not None:
+                        length = len(line) + 1
+                        held.append((record["ts"], record, (number, offset + length), length))
+                        size += length
+                        if size > MAX_ANSWER_BYTES:
+                            held = None  # more than a page: read forward, a page at a time
+    return _TailStart(start, count, False, held)
 
 
 def _ends_after_range(file: BinaryIO, end: int, flt: _Filter) -> bool:

@@ -3,8 +3,9 @@ a position in each log.
 
 A position is (segment number, byte offset just after a record's newline): where reading
 forward resumes. Answers are paginated on positions (procler.logs.query): a tail first
-counts backwards to the position its oldest line starts at, holding no record, then reads
-forward from there, at most a page; the answer's cursor is where it stopped, in each log.
+counts backwards to the position its oldest line starts at; unless the records it passed
+fit in one page (then they are the answer), it reads forward from there, at most a page;
+the answer's cursor is where it stopped, in each log.
 """
 
 from __future__ import annotations

@@ -35,7 +35,7 @@ if TYPE_CHECKING:
     from officecli.readers.grid import Merge
 
 MAX_BOX = 4_000_000  # rows x columns from A1 to the farthest cell, as dense rows
-BATCH = 4096  # rows read together (one split, one decode)
+BATCH = 1024  # rows read together (one split, one decode): about a megabyte, kept in cache
 GENERAL_CODES = ("General", "@", "")  # number formats format_value shows as general()
 SLOT, NUMBER = b"\x00", b"\x01"  # where a value was cut out, and a row number taken out:
 # neither byte can stand in XML, so a sheet holding one is not well formed (refused)

@@ -48,6 +48,7 @@ from procler.wire import ARGV_ROUTE, COMMANDS_PREFIX, reply_bound
 
 log = logging.getLogger("procler.api")
 STREAM_ROUTES = (SSE_ROUTE, WS_ROUTE, TICKET_ROUTE)  # the event stream: the `events` command
+_MATCHED = "procler.resource"  # the scope's key for resource()'s answer
 
 
 class RestApi:
@@ -111,13 +112,21 @@ class RestApi:
         await send({"type": "http.response.body", "body": body})
 
     def resource(self, scope: Scope) -> tuple[Resource, list[str]] | None:
+        """The resource route the request's path matches, and its path's parameters; kept
+        in the scope, as the access check, the routing and the request each ask."""
+        if _MATCHED in scope:
+            found: tuple[Resource, list[str]] | None = scope[_MATCHED]
+            return found
         raw = scope.get("raw_path") or scope["path"].encode()
         segments = [unquote(s) for s in raw.decode("latin-1").partition("?")[0].split("/")]
+        found = None
         for res in RESOURCES:
             params = res.match(segments)
             if params is not None:
-                return res, params
-        return None
+                found = res, params
+                break
+        scope[_MATCHED] = found
+        return found
 
     async def answer(self, scope: Scope, receive: Receive, send: Send) -> None:
         """A command's answer: the supervisor's own, or a child process's passed on as the
