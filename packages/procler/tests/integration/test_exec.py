@@ -1,4 +1,6 @@
-"""`procler exec`: one-off commands in the project's environment, through a real supervisor."""
+"""`procler exec`: one-off commands in the project's environment, through a real supervisor
+(real output, timeouts, what cannot start). Its refusals and failures are tested in
+process: supervisor/test_one_off_commands.py."""
 
 from __future__ import annotations
 
@@ -46,15 +48,6 @@ def test_exec_answers_output_exit_code_and_duration(project: Project) -> None:
     assert isinstance(data["duration_seconds"], float)
 
 
-def test_a_failing_command_is_command_failed_with_its_output(project: Project) -> None:
-    code, answer = project.run("exec", f"{PY} -c \"import sys; print('no table'); sys.exit(4)\"")
-    assert (code, answer["success"], answer["error_code"]) == (1, False, "COMMAND_FAILED")
-    assert (
-        answer["error"] == f"`{PY} -c \"import sys; print('no table'); sys.exit(4)\"` exited with 4"
-    )
-    assert (answer["data"]["exit_code"], answer["data"]["stdout"]) == (4, "no table\n")
-
-
 def test_a_command_past_its_timeout_is_stopped(project: Project) -> None:
     code, answer = project.run(
         "exec",
@@ -69,32 +62,6 @@ def test_a_command_past_its_timeout_is_stopped(project: Project) -> None:
         "begun\n",
     )
     assert project.marked_pids() == []  # the stopped command left nothing running
-
-
-def test_docker_context_needs_a_container(project: Project) -> None:
-    code, answer = project.run("exec", "true", "--context", "docker")
-    assert (code, answer["error_code"], answer["error"]) == (
-        2,
-        "USAGE",
-        "--context docker needs --container NAME",
-    )
-
-
-def test_the_sentinel_is_told_of_the_command_by_its_run_id(tmp_path: Path) -> None:
-    from procler_testkit.in_process import Commands, supervise
-
-    async def scenario(handlers: Commands) -> None:
-        assert (await handlers.exec({"cmd": "true"}))["exit_code"] == 0
-
-    told, ended = supervise(tmp_path, CONFIG, scenario)
-    run_id, pgid = told[1:].split(" ")
-    # what the sentinel sweeps if this supervisor dies: the run's group and its PROCLER_RUN_ID
-    assert (told[0], run_id.split(".")[:2], pgid.isdigit(), ended) == (
-        "+",
-        ["exec", "1"],
-        True,
-        f"-{run_id}",
-    )
 
 
 def test_a_command_or_cwd_no_process_can_start_with_is_answered_with_a_code(

@@ -1,4 +1,6 @@
-"""kill -9 of the supervisor during a recipe step, then `recipe resume`."""
+"""kill -9 of the supervisor during a recipe step, then `recipe resume` (real processes,
+the real CLI). The resume's choices (--skip-step, --from-step, idempotent steps run again,
+a changed recipe) are tested in process: supervisor/test_recipe_resume.py."""
 
 from __future__ import annotations
 
@@ -115,51 +117,3 @@ def test_an_interrupted_exec_step_is_not_rerun_without_the_users_word(project: P
         "RUN_NOT_RESUMABLE",
         f"run {run_id} is succeeded, not interrupted",
     )
-
-
-def test_from_step_runs_the_interrupted_step_again(project: Project) -> None:
-    run_id = _interrupt_during_migrate(project)
-    (project.root / "release").touch()
-    resumed = project.ok("recipe", "resume", run_id, "--from-step", "migrate")
-    assert resumed["steps"][1]["output"] == "begun migrating\ndone migrating\n"
-    assert _statuses(resumed) == [
-        ("stop-1", "succeeded"),
-        ("migrate", "succeeded"),
-        ("start-3", "succeeded"),
-    ]
-
-
-def test_an_idempotent_step_is_rerun_automatically(tmp_path: Path) -> None:
-    project = Project(tmp_path, _config(True))
-    try:
-        run_id = _interrupt_during_migrate(project)
-        (project.root / "release").touch()
-        assert project.ok("recipe", "status", run_id)["steps"][1]["output"] == "begun migrating\n"
-        resumed = project.ok("recipe", "resume", run_id)
-        assert (resumed["status"], _statuses(resumed)) == (
-            "succeeded",
-            [("stop-1", "succeeded"), ("migrate", "succeeded"), ("start-3", "succeeded")],
-        )
-        assert resumed["steps"][1]["output"] == "begun migrating\ndone migrating\n"
-        assert project.ok("status", "api")["status"] == "running"
-    finally:
-        project.close()
-
-
-def test_a_recipe_changed_since_the_run_began_needs_force(project: Project) -> None:
-    run_id = _interrupt_during_migrate(project)
-    config = project.root / ".procler" / "config.yaml"
-    config.write_text(_config(False, extra="\n      - stop: api"))
-    code, answer = project.run("recipe", "resume", run_id, "--skip-step", "migrate")
-    assert (code, answer["error_code"], answer["error"]) == (
-        1,
-        "RECIPE_CHANGED",
-        f"recipe deploy changed since run {run_id} started",
-    )
-    resumed = project.ok("recipe", "resume", run_id, "--skip-step", "migrate", "--force")
-    assert _statuses(resumed) == [
-        ("stop-1", "succeeded"),
-        ("migrate", "skipped"),
-        ("start-3", "succeeded"),
-        ("stop-4", "succeeded"),
-    ]

@@ -1,12 +1,12 @@
-"""Recipe step options through a real supervisor: retries, when, snippet steps."""
+"""Recipe step options with the real CLI and real processes: bad ones found at load time,
+wait_for a port that really listens. Retries, `when` and snippet steps are tested in
+process: supervisor/test_recipe_step_options.py."""
 
 from __future__ import annotations
 
 import socket
-from collections.abc import Iterator
 from pathlib import Path
 
-import pytest
 from procler_testkit.harness import PY, Project
 
 # Fails until it has been run three times (it counts its runs in a file).
@@ -45,34 +45,6 @@ recipes:
         when: {{process: api, status: running}}
         exec: "echo up"
 """
-
-
-@pytest.fixture
-def project(tmp_path: Path) -> Iterator[Project]:
-    proj = Project(tmp_path, CONFIG)
-    yield proj
-    proj.close()
-
-
-def test_a_step_is_retried_until_it_succeeds(project: Project) -> None:
-    run = project.ok("recipe", "run", "flaky")
-    step = run["steps"][0]
-    assert (step["status"], step["attempts"], step["output"]) == ("succeeded", 3, "try 3\n")
-
-
-def test_when_runs_a_cleanup_after_a_failure_and_skips_what_does_not_hold(
-    project: Project,
-) -> None:
-    code, answer = project.run("recipe", "run", "guarded")
-    assert (code, answer["error_code"]) == (1, "RECIPE_FAILED")
-    steps = answer["data"]["steps"]
-    assert [(s["id"], s["kind"], s["status"], s["output"]) for s in steps] == [
-        ("migrate", "exec", "failed", ""),
-        ("start-2", "start", "skipped", ""),
-        ("rollback", "snippet", "succeeded", "['undo; it', '2']\n"),
-        ("only-if-up", "exec", "skipped", "when does not hold: api is stopped"),
-    ]
-    assert steps[2]["idempotent"] is False
 
 
 def test_bad_snippet_steps_and_when_are_found_at_load_time(tmp_path: Path) -> None:

@@ -1,5 +1,6 @@
 """Snippets through a real supervisor: typed arguments quoted for the shell, exit codes,
-timeout, confirm, and save/remove in the runtime definitions file."""
+timeout, and save/remove in the runtime definitions file (done by the CLI). Refused
+arguments, failures and confirm are tested in process: supervisor/test_one_off_commands.py."""
 
 from __future__ import annotations
 
@@ -49,44 +50,10 @@ def test_typed_arguments_are_quoted_as_one_word(project: Project) -> None:
     assert (data["snippet"], data["exit_code"], data["timed_out"]) == ("greet", 0, False)
 
 
-def test_bad_arguments_are_usage_errors_and_run_nothing(project: Project) -> None:
-    cases = {
-        ("--arg", "name=a", "--arg", "count=3; id"): "count must be an integer, not '3; id'",
-        ("--arg", "name=a", "--arg", "mode=medium"): "mode must be one of fast, slow, not 'medium'",
-        ("--arg", "count=2"): "argument name is required (--arg name=VALUE)",
-        ("--arg", "name=a", "--arg", "colour=red"): (
-            "unknown argument 'colour'; the snippet takes: count, loud, mode, name"
-        ),
-    }
-    for args, error in cases.items():
-        code, answer = project.run("snippet", "run", "greet", *args)
-        assert (code, answer["error_code"], answer["error"]) == (
-            2,
-            "INVALID_ARGUMENT",
-            f"snippet greet: {error}",
-        )
-
-
-def test_a_failing_snippet_is_command_failed(project: Project) -> None:
-    code, answer = project.run("snippet", "run", "fail")
-    assert (code, answer["success"], answer["error_code"]) == (1, False, "COMMAND_FAILED")
-    assert (answer["data"]["exit_code"], answer["data"]["stdout"]) == (5, "bad\n")
-
-
 def test_a_snippet_past_its_timeout_is_stopped(project: Project) -> None:
     code, answer = project.run("snippet", "run", "slow")
     assert (code, answer["error_code"], answer["data"]["timed_out"]) == (1, "TIMEOUT", True)
     assert project.marked_pids() == []
-
-
-def test_confirm_needs_yes(project: Project) -> None:
-    code, answer = project.run("snippet", "run", "reset")
-    assert (code, answer["error_code"], answer["data"]) == (
-        2,
-        "CONFIRMATION_REQUIRED",
-        {"snippet": "reset", "command": "echo reset"},
-    )
-    assert project.ok("snippet", "run", "reset", "--yes")["stdout"] == "reset\n"
 
 
 def test_save_list_show_remove(project: Project) -> None:

@@ -153,10 +153,11 @@ def faked(
 ) -> None:
     """Run scenario against a booted supervisor of a new project whose processes all run
     in a FakeContext, on a FakeClock: no process, no real waiting. A context that keeps
-    time itself (a ScriptedContext) is given the same clock."""
+    time itself (a ScriptedContext) is given the same clock. Called again with the same
+    tmp_path, a new supervisor of the same project (its config as given now)."""
     root = tmp_path / "proj"
     Project(root, config)
-    (root / ".procler" / "state").mkdir()
+    (root / ".procler" / "state").mkdir(exist_ok=True)  # again: the next supervisor's
     fake = context or FakeContext()
 
     time = clock or FakeClock()

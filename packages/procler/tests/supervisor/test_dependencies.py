@@ -12,7 +12,7 @@ import pytest
 from procler_testkit.fakes import FakeClock
 from procler_testkit.in_process import Faked, faked
 from procler_testkit.rows import rows_of
-from procler_testkit.scripted_context import ExitsAfter, ScriptedContext
+from procler_testkit.scripted import ExitsAfter, ScriptedContext
 
 from procler.contexts.base import ExitInfo
 from procler.errors import DependencyFailed
@@ -144,7 +144,7 @@ def test_a_three_level_chain_starts_each_link_once_the_one_below_is_healthy(
     tmp_path: Path,
 ) -> None:
     clock = FakeClock()
-    context = ScriptedContext(clock)
+    context = ScriptedContext(clock=clock)
     context.ready_after({"db": 0.3, "api": 0.2, "web": 0.2})
 
     async def scenario(f: Faked) -> None:
@@ -154,7 +154,7 @@ def test_a_three_level_chain_starts_each_link_once_the_one_below_is_healthy(
             ("db", "healthy"),
             ("api", "healthy"),
         ]
-        assert context.names() == ["db", "api", "web"]
+        assert context.names == ["db", "api", "web"]
         starts = {s.name: round(s.at - T0, 3) for s in context.starts}
         # each starts at the first passing probe of the one below: 0.3 s, then 0.2 s later
         assert starts == {"db": 0.0, "api": 0.3, "web": 0.5}
@@ -184,7 +184,7 @@ processes:
 
 def test_independent_branches_start_side_by_side(tmp_path: Path) -> None:
     clock = FakeClock()
-    context = ScriptedContext(clock)
+    context = ScriptedContext(clock=clock)
     context.ready_after({"a": 0.5, "b": 0.5})
 
     async def scenario(f: Faked) -> None:
@@ -222,7 +222,7 @@ processes:
 def test_a_dependency_that_fails_names_the_blocking_process(tmp_path: Path) -> None:
     clock = FakeClock()
     context = ScriptedContext(
-        clock,
+        clock=clock,
         runs={"migrate": [ExitsAfter(0.3, ExitInfo(4))]},
         stderr={"migrate": ["no database"]},
     )
@@ -258,7 +258,7 @@ def test_a_dependency_that_fails_names_the_blocking_process(tmp_path: Path) -> N
 
 def test_completed_successfully_lets_the_dependent_start(tmp_path: Path) -> None:
     clock = FakeClock()
-    context = ScriptedContext(clock, runs={"migrate": [ExitsAfter(0.3, ExitInfo(0))]})
+    context = ScriptedContext(clock=clock, runs={"migrate": [ExitsAfter(0.3, ExitInfo(0))]})
 
     async def scenario(f: Faked) -> None:
         started = await f.commands.start({"name": "api"})

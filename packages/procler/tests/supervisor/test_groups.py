@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from procler_testkit.fakes import FakeClock
 from procler_testkit.in_process import Faked, faked
-from procler_testkit.scripted_context import ScriptedContext
+from procler_testkit.scripted import ScriptedContext
 
 from procler.contexts.base import ExitInfo
 from procler.errors import GroupNotFound
@@ -95,12 +95,12 @@ groups:
 
 def test_a_group_without_depends_on_starts_in_the_order_it_lists(tmp_path: Path) -> None:
     clock = FakeClock()
-    context = ScriptedContext(clock, runs={"migrate": [ExitInfo(0)]})
+    context = ScriptedContext(clock=clock, runs={"migrate": [ExitInfo(0)]})
 
     async def scenario(f: Faked) -> None:
         started = await f.commands.group_start({"name": "backend"})
         # started in the list's order; the answer's rows in the config's
-        assert context.names() == ["db", "migrate", "api"]
+        assert context.names == ["db", "migrate", "api"]
         assert [(r["name"], r["status"]) for r in started["processes"]] == [
             ("api", "running"),
             ("migrate", "exited"),

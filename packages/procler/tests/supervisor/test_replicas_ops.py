@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 from procler_testkit.fakes import FakeClock
 from procler_testkit.in_process import Faked, faked
-from procler_testkit.scripted_context import ScriptedContext
+from procler_testkit.scripted import ScriptedContext
 
 from procler.errors import DependencyFailed, NotReplicated
 
@@ -36,7 +36,7 @@ def pids(data: dict[str, Any]) -> dict[str, int]:
 
 def test_replicas_are_named_ported_scaled_up_and_down(tmp_path: Path) -> None:
     clock = FakeClock()
-    context = ScriptedContext(clock)
+    context = ScriptedContext(clock=clock)
 
     def ports() -> dict[str, tuple[str, str]]:
         """Each instance's latest run: its PROCLER_REPLICA and PROCLER_PORT."""
@@ -53,7 +53,7 @@ def test_replicas_are_named_ported_scaled_up_and_down(tmp_path: Path) -> None:
         one = await f.commands.restart({"name": "web-1"})
         assert (one["name"], one["status"], one["run"], one["pid"]) == ("web-1", "healthy", 2, 102)
         # the instance's port survives its restart; the other instance is untouched
-        assert (context.last("web-1").env["PROCLER_PORT"], context.names()) == (
+        assert (context.last("web-1").env["PROCLER_PORT"], context.names) == (
             str(BASE + STEP),
             ["web-0", "web-1", "web-1"],
         )
@@ -108,7 +108,7 @@ processes:
 def test_depends_on_every_instance_or_at_least_min(tmp_path: Path) -> None:
     clock = FakeClock()
     # only instance 0 passes its check (what `test ${PROCLER_REPLICA} = 0` would say)
-    context = ScriptedContext(clock, probe=lambda name, command, env: name == "worker-0")
+    context = ScriptedContext(clock=clock, probe=lambda name, command, env: name == "worker-0")
 
     async def scenario(f: Faked) -> None:
         some = await f.commands.start({"name": "some"})

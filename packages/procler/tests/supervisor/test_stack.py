@@ -11,7 +11,7 @@ import pytest
 from procler_testkit.fakes import FakeClock
 from procler_testkit.in_process import Faked, faked
 from procler_testkit.rows import rows_of
-from procler_testkit.scripted_context import ExitsAfter, ScriptedContext
+from procler_testkit.scripted import ExitsAfter, ScriptedContext
 
 from procler.contexts.base import ExitInfo
 from procler.errors import ConditionImpossible, Timeout
@@ -41,12 +41,12 @@ processes:
 
 
 def migrates(clock: FakeClock) -> ScriptedContext:
-    return ScriptedContext(clock, runs={"migrate": [ExitInfo(0)] * 3})
+    return ScriptedContext(clock=clock, runs={"migrate": [ExitInfo(0)] * 3})
 
 
 def breaks(clock: FakeClock) -> ScriptedContext:
     return ScriptedContext(
-        clock,
+        clock=clock,
         runs={"worker": [ExitsAfter(0.5, ExitInfo(3))]},
         stderr={"worker": ["no queue configured"]},
     )
@@ -184,7 +184,7 @@ def test_a_stack_with_a_schedule_is_ready_for_up_wait_ci_and_wait_all(tmp_path: 
         await f.commands.down({})
         ci = await f.commands.ci({"timeout": 30.0})
         assert (ci["ready"], ci["stopped"]) == (True, True)
-        assert context.names() == ["api", "db", "migrate", "api", "db", "migrate"]
+        assert context.names == ["api", "db", "migrate", "api", "db", "migrate"]
 
     context = migrates(clock)
     faked(tmp_path, SCHEDULED, scenario, context, clock)
@@ -202,7 +202,7 @@ def test_the_timeout_bounds_the_whole_up_wait(tmp_path: Path) -> None:
     # never healthy, and not unhealthy either within its start period: the start's own
     # wait for the check and the readiness wait once took the timeout each
     clock = FakeClock()
-    context = ScriptedContext(clock, probe=lambda name, command, env: False)
+    context = ScriptedContext(clock=clock, probe=lambda name, command, env: False)
 
     async def scenario(f: Faked) -> None:
         began = clock.now
@@ -252,7 +252,7 @@ def test_up_does_not_rerun_a_completed_one_shot(tmp_path: Path) -> None:
             ("migrate", "exited", 3),
             ("api", "running", 1),
         ]
-        assert context.names() == ["migrate", "api", "migrate", "migrate"]
+        assert context.names == ["migrate", "api", "migrate", "migrate"]
 
     context = migrates(clock)
     faked(tmp_path, STACK, scenario, context, clock)

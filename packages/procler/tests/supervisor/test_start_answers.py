@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from procler_testkit.fakes import FakeClock
 from procler_testkit.in_process import Faked, faked
-from procler_testkit.scripted_context import ExitsAfter, ScriptedContext
+from procler_testkit.scripted import ExitsAfter, ScriptedContext
 
 from procler.contexts.base import ExitInfo
 from procler.errors import StartFailed
@@ -30,7 +30,7 @@ processes:
 
 def test_start_and_restart_answer_healthy_at_the_first_passing_check(tmp_path: Path) -> None:
     clock = FakeClock()
-    context = ScriptedContext(clock)
+    context = ScriptedContext(clock=clock)
     context.ready_after({"ready_later": 0.4})
 
     async def scenario(f: Faked) -> None:
@@ -54,7 +54,7 @@ def test_start_and_restart_answer_healthy_at_the_first_passing_check(tmp_path: P
 def test_a_process_dying_before_it_was_ever_healthy_is_failed(tmp_path: Path) -> None:
     clock = FakeClock()
     context = ScriptedContext(
-        clock,
+        clock=clock,
         runs={"dies_late": [ExitsAfter(0.5, ExitInfo(3))]},
         stderr={"dies_late": ["bind: address in use"]},
         probe=lambda name, command, env: False,
@@ -128,7 +128,7 @@ def test_failing_liveness_restarts_the_process_and_history_says_liveness(
     clock = FakeClock()
     alive = {"api": True}
     context = ScriptedContext(
-        clock, probe=lambda name, command, env: command != "alive" or alive[name]
+        clock=clock, probe=lambda name, command, env: command != "alive" or alive[name]
     )
 
     async def scenario(f: Faked) -> None:

@@ -62,7 +62,7 @@ class Supervisor:
         self.config_path = config_path  # its files (project.find_config), the first the project's
         self.state_dir = Path(project.state_dir(root))
         self.clock = clock or Clock()
-        self.store = StateStore(self.state_dir / "state.db", batched=True, now=self.clock.time)
+        self.store = self._open_store()
         self.contexts: dict[str, ExecutionContext] = {"local": LocalContext()}
         self.runtimes: dict[str, ProcessRuntime] = {}
         self.started_at = self.clock.time()
@@ -92,13 +92,14 @@ class Supervisor:
         """The running config (the last valid one while the file is broken)."""
         return self.keeper.current()
 
+    def _open_store(self) -> StateStore:
+        """The state database, its events dated by this supervisor's clock."""
+        return StateStore(self.state_dir / "state.db", batched=True, now=self.clock.time)
+
     def reopen_state(self) -> None:
         """The state directory was removed under us (`git clean`): write it again from what
         we hold (desired state, open runs, runtime definitions) and start new log files."""
-        old, self.store = (
-            self.store,
-            StateStore(self.state_dir / "state.db", batched=True, now=self.clock.time),
-        )
+        old, self.store = self.store, self._open_store()
         old.close()
         self.host.store = self.store
         self.store.set_meta("base_env", self.host.base_env)

@@ -104,8 +104,6 @@ class StateStore:
     def __init__(
         self, path: Path, batched: bool = False, now: Callable[[], float] = time.time
     ) -> None:
-        # now: the supervisor's clock, so events and runs are stamped by the same one
-        self.now = now
         # Created 0600 before SQLite opens it: SQLite gives its -wal and -shm the same mode,
         # and the database holds the environment captured at first start (tokens included).
         os.close(project.open_private(str(path), os.O_RDWR))
@@ -124,6 +122,7 @@ class StateStore:
             self.db.execute(_PRUNE, (name, name, EVENTS_KEPT))
         self._unpruned: Counter[str] = Counter()  # event rows per process since its prune
         self.batched = batched  # writes wait for the next turn of the loop (see above)
+        self.now = now  # when an event happened: the supervisor's clock (its seam)
         self._pending: list[tuple[str, str, tuple[Any, ...]]] = []  # table, statement, row
         self._changes: dict[str, deque[tuple[int, float, str, str]]] = {}  # see CHANGES_KEPT
         self._changed = 0  # status changes recorded (the last one's number)

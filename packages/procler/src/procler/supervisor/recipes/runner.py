@@ -162,7 +162,7 @@ async def _attempts(
         except AgentError:
             if record.attempts > step.retries:
                 raise
-        await asyncio.sleep(states.backoff_delay(record.attempts, step.retry_delay, RETRY_MAX))
+        await ops.clock.sleep(states.backoff_delay(record.attempts, step.retry_delay, RETRY_MAX))
 
 
 def _cancelling() -> bool:

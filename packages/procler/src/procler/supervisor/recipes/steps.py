@@ -4,7 +4,6 @@ run X`, `exec:` as `procler exec`); and whether a step's `when` holds."""
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
@@ -65,7 +64,7 @@ async def run_step(
         data = await ops.run_snippet(target, dict(step.args), confirmed=True, on_output=on_output)
         return exec_outcome(data)
     if step.kind == "wait":
-        await asyncio.sleep(step.seconds)
+        await ops.clock.sleep(step.seconds)  # the clock seam: fake time in tests
         return StepOutcome(f"waited {step.seconds:g}s")
     if step.kind == "wait_for":
         if step.condition == "port":
