@@ -102,6 +102,9 @@ def settled(p: Project, procs: tuple[Proc, ...]) -> list[tuple[Any, ...]]:
     ((Proc("a", "service"), Proc("d", "service")), (Proc("a", "service"), Proc("d", "cron")))
 )
 @example(((Proc("a", "service"),), (Proc("a", "service"), Proc("b", "manual"))))
+@example(  # autostart changes hands: the running one stops, the one `up` left alone starts
+    ((Proc("a", "service"), Proc("b", "manual")), (Proc("a", "manual"), Proc("b", "service")))
+)
 @example(((Proc("a", "oneshot"), Proc("b", "cron")), (Proc("a", "oneshot", variant=1),)))
 @given(edits())
 def test_reload_leaves_the_stack_as_up_of_the_new_config_would(

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from procler_testkit.in_process import Commands, supervise
+from procler_testkit.in_process import Commands, Faked, faked, supervise
 from procler_testkit.reload_helpers import config, config_file, pids
 
 
@@ -85,3 +85,46 @@ def test_changed_processes_restart_in_dependency_order_and_added_ones_start_if_d
         assert pids(handlers)["worker"] == worker
 
     supervise(tmp_path, config(), scenario)
+
+
+AUTOSTART = """version: 1
+processes:
+  web:
+    command: serve web
+  admin:
+    command: serve admin
+    autostart: false
+"""
+# the same two processes, autostart moved from web to admin
+SWAPPED = AUTOSTART.replace("serve web\n", "serve web\n    autostart: false\n").replace(
+    "serve admin\n    autostart: false\n", "serve admin\n"
+)
+
+
+def test_reload_of_autostart_leaves_the_stack_as_up_of_the_new_config(tmp_path: Path) -> None:
+    """A running process now `autostart: false` stops, one that `up` left alone now starts:
+    as `down` then `up` of the new config leaves them, and the answer says so."""
+    path = tmp_path / "proj" / ".procler" / "config.yaml"
+
+    async def scenario(f: Faked) -> None:
+        await f.commands.up({})
+        assert f.statuses() == {"web": "running", "admin": "stopped"}
+        path.write_text(SWAPPED)
+        answer = await f.commands.reload({})
+        assert {k: answer[k] for k in ("changed", "restarted", "started", "stopped")} == {
+            "changed": [
+                {"name": "web", "fields": ["autostart"]},
+                {"name": "admin", "fields": ["autostart"]},
+            ],
+            "restarted": [],
+            "started": ["admin"],
+            "stopped": ["web"],
+        }
+        reloaded = f.statuses()
+        ready = await f.commands.wait({"all": True, "for": "healthy", "timeout": 5.0})
+        assert ready["left_alone"] == ["web"]  # as its new definition says: autostart: false
+        await f.commands.down({})
+        await f.commands.up({})
+        assert reloaded == f.statuses() == {"web": "stopped", "admin": "running"}
+
+    faked(tmp_path, AUTOSTART, scenario)

@@ -36,7 +36,11 @@ RELOAD_OUTPUT = {
         "restarted": NAMES,
         "started": NAMES,
         "armed": {**NAMES, "description": "scheduled processes whose schedule it armed"},
-        "stopped": NAMES,
+        "stopped": {
+            **NAMES,
+            "description": "the removed processes, and the running ones whose definition now "
+            "has autostart: false (which `up` leaves stopped)",
+        },
         "failed": {"type": "array", "description": "name and error of each that did not start"},
         "dry_run": {"type": "boolean"},
         "processes": NAMES,
@@ -49,7 +53,8 @@ DAEMON_COMMANDS: "tuple[Command, ...]" = (
         "apply the changed config now, leaving every process where `up` of the new config "
         "would: restart only the processes whose definition changed (in dependency order), "
         "start the added ones that should run (asked to, taking a running one's place, or the "
-        "stack is up) and arm their schedules, stop removed ones; answers the diff with "
+        "stack is up) and arm their schedules, stop removed ones and, while the stack is up, "
+        "running ones now autostart: false; answers the diff with "
         "started, armed and stopped. A broken config is refused whole and nothing changes",
         IF_RUNNING,
         args=(Arg("--dry-run", "answer the diff without applying it", type="boolean"),),

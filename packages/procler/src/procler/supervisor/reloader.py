@@ -66,6 +66,8 @@ class Applied:
     restarted: list[str] = field(default_factory=list)
     started: list[str] = field(default_factory=list)
     armed: list[str] = field(default_factory=list)  # schedules armed by this config
+    # running processes whose new definition has `autostart: false`, which `up` leaves alone
+    quieted: list[str] = field(default_factory=list)
     failed: dict[str, str] = field(default_factory=dict)  # name -> why
 
     def as_dict(self) -> dict[str, Any]:
@@ -74,7 +76,7 @@ class Applied:
             "restarted": self.restarted,
             "started": self.started,
             "armed": self.armed,
-            "stopped": list(self.change.removed),
+            "stopped": [*self.change.removed, *self.quieted],
             "failed": [{"name": n, "error": e} for n, e in self.failed.items()],
         }
 
@@ -123,14 +125,21 @@ class Reloader:
         self.latest = applied = Applied(change)
         if self.generation > 1:  # at boot, `Supervisor.boot` restores what should run
             added = [n for n in change.added if self._wanted(cfg, n, change, sets_before, ran)]
-            again = [n for n in change.changed if self._again(runtimes[n])]
+            again = [n for n in change.changed if self._again(runtimes[n], previous[n], specs[n])]
             for name in added:
                 runtimes[name].desired = states.DESIRED_RUNNING  # a schedule is armed
+            applied.quieted = [
+                n for n in change.changed if self._quieted(runtimes[n], previous[n], specs[n])
+            ]
+            for name in applied.quieted:
+                background(self._to_rest(runtimes[name]), self._retiring)
             # a scheduled process is fired by the scheduler only (a run going on ends first)
             applied.restarted = [
                 n
                 for n in change.changed
-                if specs[n].schedule is None and runtimes[n].status in states.ALIVE
+                if specs[n].schedule is None
+                and runtimes[n].status in states.ALIVE
+                and n not in applied.quieted
             ]
             applied.started = [n for n in (*added, *again) if specs[n].schedule is None]
             applied.armed = [n for n in added if specs[n].schedule is not None]
@@ -168,13 +177,26 @@ class Reloader:
             return False
         return any(_wants_to_run(runtimes[n]) for n in rset.instances if n not in change.added)
 
-    def _again(self, rt: ProcessRuntime) -> bool:
+    def _again(self, rt: ProcessRuntime, before: ProcessSpec, after: ProcessSpec) -> bool:
         """A changed process at rest runs again when the stack is up and it completed or
-        failed (as `up` would run it), or when it should run and waits in backoff."""
+        failed, or `up` left it alone before (`autostart: false`) and would start it now;
+        or when it should run and waits in backoff."""
         if rt.status == states.BACKOFF:
             return True
-        up = self.sup.stack_up and rt.spec.autostart
+        up = self.sup.stack_up and after.autostart
+        if up and not before.autostart:
+            return rt.status not in states.ALIVE
         return up and rt.status in (states.EXITED, states.FAILED)
+
+    def _quieted(self, rt: ProcessRuntime, before: ProcessSpec, after: ProcessSpec) -> bool:
+        """A running process of an up stack whose definition now says `autostart: false`:
+        `up` of the new config would leave it stopped, so it stops."""
+        return (
+            self.sup.stack_up
+            and before.autostart
+            and not after.autostart
+            and rt.status in states.ALIVE
+        )
 
     async def settled(self) -> Applied:
         """Wait until the configs taken so far are applied (removed processes stopped and
@@ -230,6 +252,12 @@ class Reloader:
             log.exception("%s: ending the run of the former service failed", rt.name)
             return
         self.sup.schedules.await_slot(rt.name, "config changed: now run by its schedule")
+
+    async def _to_rest(self, rt: ProcessRuntime) -> None:
+        try:
+            await rt.stop("config changed: autostart is off, as `up` leaves it")
+        except Exception:  # a background task: nobody else would see the error
+            log.exception("%s: stopping the process now started by hand only failed", rt.name)
 
     async def _retire(self, rt: ProcessRuntime) -> None:
         try:

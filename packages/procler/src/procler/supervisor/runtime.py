@@ -205,11 +205,14 @@ class ProcessRuntime:
             if self.status == states.BACKOFF:
                 self._cancel_timer()
                 self._set(states.STOPPED, reason)
+                self._take_next()
                 return {"already_stopped": False}
             if self.status not in states.ALIVE:
                 self.host.record(self, self.status, self.status, "desired stopped")
                 return {"already_stopped": True}
             await self._stop_locked(reason, kill)
+            # stopped for good: its row, `wait` and `up` read the definition it has now
+            self._take_next()
         return {"already_stopped": False}
 
     async def restart(self, reason: str = "restart requested") -> dict[str, Any]:
@@ -266,12 +269,17 @@ class ProcessRuntime:
 
     # -- internals ------------------------------------------------------------------------
 
+    def _take_next(self) -> None:
+        """The definition a reload gave while the process ran becomes its own."""
+        if self._next is not None:
+            (self.spec, self.context), self._next = self._next, None
+            self.host.specs_changed()
+
     async def _spawn(
         self, reason: str, *, user: bool, adopted: RunningProcess | None = None
     ) -> None:
-        if self._next is not None and adopted is None:
-            (self.spec, self.context), self._next = self._next, None
-            self.host.specs_changed()
+        if adopted is None:
+            self._take_next()
         if self.previous is not None and adopted is None:
             await self._outlast_previous()
         self.completed_spec = self.completed_hash = None  # a new run: no longer completed
