@@ -13,7 +13,8 @@ the stack was asked: a process should run when its desired state is running, whe
 takes the place of one that ran (an instance of a process that gained or lost
 `replicas:`, or a sibling of running instances), or when the stack is up (`up` was the
 last word on it, not `down`: then what a config adds starts, a schedule it adds is armed,
-and a one-shot or failed process whose definition changed runs again).
+a one-shot or failed process whose definition changed runs again, and a changed process's
+`autostart` decides as `up` does: now true, it starts; now false, a running one stops).
 """
 
 from __future__ import annotations
