@@ -16,10 +16,16 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT / "packages" / "officecli" / "tests" / "doc2md"))
+sys.path.insert(0, str(ROOT / "packages" / "officecli" / "tests"))
 
 from _results import Results  # noqa: E402
-from scans import ENGLISH, JAPANESE, recall, save_pdf, scanned_page  # noqa: E402
+from officecli_testkit.scans import (  # noqa: E402
+    ENGLISH,
+    JAPANESE,
+    recall,
+    save_pdf,
+    scanned_page,
+)
 
 PAGES = 8
 RUNS = int(sys.argv[1]) if len(sys.argv) > 1 else 3
