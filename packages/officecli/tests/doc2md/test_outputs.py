@@ -102,8 +102,8 @@ def test_sigterm_removes_temporary_files_as_sigint_does(tmp_path: Path) -> None:
         time.sleep(0.05)
     assert first.exists() and proc.poll() is None, proc.communicate(timeout=60)
     proc.send_signal(signal.SIGTERM)
-    out, _ = proc.communicate(timeout=60)
-    assert proc.returncode == 130
+    out, err = proc.communicate(timeout=60)
+    assert proc.returncode == 130, (out[-2000:], err[-4000:])
     assert json.loads(out)["error_code"] == "INTERRUPTED"
     assert list(temp.iterdir()) == []
     assert sorted(p.name for p in (tmp_path / "out").iterdir()) == [
