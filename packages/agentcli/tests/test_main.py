@@ -2,6 +2,7 @@ from __future__ import annotations
 
 import json
 import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -165,3 +166,36 @@ def test_errors_of_a_document_command_keep_off_stdout(capsys: pytest.CaptureFixt
     assert (code, out, json.loads(err)["error"]) == (
         2, "", "-o r.json with --stdout: stdout carries the document"
     )  # fmt: skip
+
+
+SWALLOWED = """
+import os, signal
+from agentcli.main import check_interrupt, interrupt_on_sigterm
+
+interrupt_on_sigterm()
+
+
+class Dying:
+    def __del__(self):
+        os.kill(os.getpid(), signal.SIGTERM)
+        for _ in range(10_000):  # the handler runs here: Python ignores what it raises
+            pass
+
+
+Dying()
+print("went on")
+try:
+    check_interrupt()
+except KeyboardInterrupt:
+    print("interrupted")
+"""
+
+
+def test_an_interrupt_a_finalizer_swallowed_is_raised_again_at_the_next_check() -> None:
+    """SIGTERM handled while a `__del__` runs raises its KeyboardInterrupt there, where
+    Python prints and ignores it; check_interrupt (between files and pages) raises it."""
+    done = subprocess.run(
+        [sys.executable, "-c", SWALLOWED], capture_output=True, text=True, timeout=60, check=False
+    )
+    assert (done.returncode, done.stdout) == (0, "went on\ninterrupted\n"), done.stderr
+    assert "Exception ignored in" in done.stderr and "KeyboardInterrupt" in done.stderr

@@ -320,12 +320,32 @@ def _silence_stdout() -> "None":
     os.dup2(devnull, sys.stdout.fileno())
 
 
+# The signals an interrupt was raised for. Python ignores an exception raised in a
+# finalizer (`__del__`, a weakref callback) after printing it, and a signal handled while one
+# runs raises its KeyboardInterrupt there: check_interrupt raises it again.
+_SIGNALLED: "list[int]" = []
+
+
+def _interrupt(signum: "int", frame: "object") -> "None":
+    _SIGNALLED.append(signum)
+    raise KeyboardInterrupt
+
+
 def interrupt_on_sigterm() -> "None":
     """Make SIGTERM interrupt like SIGINT (KeyboardInterrupt, exit 130), so `finally`
-    blocks remove temporary files on both; tools that write files call this first."""
+    blocks remove temporary files on both; tools that write files call this first, and call
+    check_interrupt between the files and pages of a long run."""
     import signal
 
-    signal.signal(signal.SIGTERM, signal.default_int_handler)
+    signal.signal(signal.SIGINT, _interrupt)
+    signal.signal(signal.SIGTERM, _interrupt)
+
+
+def check_interrupt() -> "None":
+    """Raise KeyboardInterrupt if SIGINT or SIGTERM came (at a point where raising is safe:
+    between files, between pages), in case its own was swallowed by a finalizer."""
+    if _SIGNALLED:
+        raise KeyboardInterrupt
 
 
 def main(app: "App") -> "NoReturn":

@@ -11,6 +11,7 @@ from pathlib import Path
 
 from agentcli.errors import AgentError, UsageError
 from agentcli.logs import Logger, progress
+from agentcli.main import check_interrupt
 from agentcli.outputs import check_output_dir, same_file
 from agentcli.report import Finding, Report
 from officecli.doc2md import manifest
@@ -130,6 +131,7 @@ def _failed(plan: Plan, err: AgentError) -> Done:
 
 def _convert_one(job: tuple[Plan, ReadOptions, bool]) -> Done:
     plan, options, keep_ext = job
+    check_interrupt()  # no file is begun once the run was interrupted
     try:
         return Done(plan, convert_file(plan.source, options, keep_ext))
     except AgentError as err:

@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from agentcli.main import check_interrupt
 from officecli.readers import ocr
 from officecli.readers.model import Block, Document, ReadOptions, count_chars
 from officecli.readers.ooxml import escape_inline
@@ -300,6 +301,7 @@ def _read_pages(
     work: list[PageWork] = []
     pictures = 0
     for number, pdf_page in enumerate(pdf.pages, 1):
+        check_interrupt()  # a page takes seconds at most: a signal is answered within one
         drawing.start_page(number)
         with measured(budget, f"while page {number} is read", drawing):
             doc.raw_chars += sum(count_chars(ch["text"]) for ch in pdf_page.chars)
