@@ -218,8 +218,8 @@ class RuntimeHost:
             log.info("%s: restart after %s came back failed: %s", runtime.name, dep, err.message)
 
 
-def background(work: Coroutine[Any, Any, None], tasks: set[asyncio.Future[Any]]) -> None:
-    """Run work on the loop, holding a reference in tasks until it is done."""
+def background(work: Coroutine[Any, Any, object], tasks: set[asyncio.Future[Any]]) -> None:
+    """Run work on the loop (its result dropped), holding a reference in tasks until done."""
     task = asyncio.ensure_future(work)
     tasks.add(task)
     task.add_done_callback(tasks.discard)

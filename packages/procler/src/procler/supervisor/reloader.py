@@ -133,7 +133,8 @@ class Reloader:
                 n for n in change.changed if self._quieted(runtimes[n], previous[n], specs[n])
             ]
             for name in applied.quieted:
-                background(self._to_rest(runtimes[name]), self._retiring)
+                reason = "config changed: autostart is off, as `up` leaves it"
+                background(self._stopped(runtimes[name], reason), self._retiring)
             # a scheduled process is fired by the scheduler only (a run going on ends first)
             applied.restarted = [
                 n
@@ -246,19 +247,20 @@ class Reloader:
         if rt.status == states.FAILED:
             applied.failed[spec.name] = str((rt.last_exit or {}).get("reason", "failed"))
 
-    async def _to_schedule(self, rt: ProcessRuntime) -> None:
+    async def _stopped(self, rt: ProcessRuntime, reason: str) -> bool:
+        """Stop rt from a background task: False when it failed (logged: nobody else would
+        see the error)."""
         try:
-            await rt.stop("config changed: now run by its schedule")
-        except Exception:  # a background task: nobody else would see the error
-            log.exception("%s: ending the run of the former service failed", rt.name)
-            return
-        self.sup.schedules.await_slot(rt.name, "config changed: now run by its schedule")
+            await rt.stop(reason)
+        except Exception:
+            log.exception("%s: stopping it (%s) failed", rt.name, reason)
+            return False
+        return True
 
-    async def _to_rest(self, rt: ProcessRuntime) -> None:
-        try:
-            await rt.stop("config changed: autostart is off, as `up` leaves it")
-        except Exception:  # a background task: nobody else would see the error
-            log.exception("%s: stopping the process now started by hand only failed", rt.name)
+    async def _to_schedule(self, rt: ProcessRuntime) -> None:
+        reason = "config changed: now run by its schedule"
+        if await self._stopped(rt, reason):
+            self.sup.schedules.await_slot(rt.name, reason)
 
     async def _retire(self, rt: ProcessRuntime) -> None:
         try:
