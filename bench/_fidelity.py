@@ -99,8 +99,12 @@ def _pdf_words(path: Path) -> str:
             words = page.extract_words(x_tolerance=1)  # some writers set no space characters
             for word, after in zip(words, [*words[1:], None], strict=True):
                 text = word["text"]
-                broken = after is not None and after["top"] > word["bottom"]
-                if broken and re.search(r"[a-z]-$", text) and after["text"][:1].islower():
+                if (
+                    after is not None
+                    and after["top"] > word["bottom"]
+                    and re.search(r"[a-z]-$", text)
+                    and after["text"][:1].islower()
+                ):
                     out.append(text[:-1])  # glued to the next word
                 else:
                     out.append(text + " ")

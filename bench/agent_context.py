@@ -11,7 +11,6 @@ using any one tool.
 from __future__ import annotations
 
 import subprocess
-import sys
 from pathlib import Path
 
 from _results import Results
@@ -63,4 +62,4 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    main()

@@ -25,6 +25,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 from _results import Results
@@ -40,6 +41,10 @@ HEADER = [KEY, "論理名", "型", "必須", "桁数", "形式", "初期値", "�
           "備考", "作成者", "更新者", "版", "画面", "テーブル",
           "最小値", "最大値", "単位", "例", "参照"]  # fmt: skip
 TYPES = ["string", "integer", "number", "boolean", "date"]
+
+# Per kind of change (changed, added, moved, removed): the rows' keys, or (key, column) for
+# the changed cells.
+Changes = dict[str, set[str | tuple[str, str]]]
 
 PEER_SCRIPT = """
 import csv, sys
@@ -68,14 +73,16 @@ def base_rows(rng: random.Random) -> list[list[str]]:
     return rows
 
 
-def plant(rows: list[list[str]], rng: random.Random) -> tuple[list[list[str]], dict[str, set]]:
+def plant(rows: list[list[str]], rng: random.Random) -> tuple[list[list[str]], Changes]:
     """The new version and the planted truth (changed cells, inserted and moved keys)."""
     new = [list(r) for r in rows]
-    truth: dict[str, set] = {"changed": set(), "added": set(), "moved": set(), "removed": set()}
+    truth: Changes = {"changed": set(), "added": set(), "moved": set(), "removed": set()}
+    changed_rows: set[str] = set()
     for i in rng.sample(range(ROWS), CHANGED):
         col = rng.randrange(1, len(HEADER))
         new[i][col] = new[i][col] + " 改"
         truth["changed"].add((new[i][0], HEADER[col]))
+        changed_rows.add(new[i][0])
     movers = [r for r in new if (r[0], "") not in truth["changed"]]
     for row in rng.sample(movers, MOVED):
         new.remove(row)
@@ -85,7 +92,7 @@ def plant(rows: list[list[str]], rng: random.Random) -> tuple[list[list[str]], d
         at = rng.randrange(len(new) + 1)
         new.insert(at, [f"new_{n:03d}", "新", "string", "", "10", *[""] * (len(HEADER) - 5)])
         truth["added"].add(f"new_{n:03d}")
-    changed_keys = {key for key, _col in truth["changed"]} | truth["moved"] | truth["added"]
+    changed_keys = changed_rows | truth["moved"] | truth["added"]
     for row in rng.sample([r for r in new if r[0] not in changed_keys], REMOVED):
         new.remove(row)
         truth["removed"].add(row[0])
@@ -128,12 +135,12 @@ def timed(argv: list[str]) -> tuple[float, float, str]:
     return wall, cpu, done.stdout
 
 
-def ours(old: Path, new: Path) -> tuple[float, float, dict[str, set]]:
+def ours(old: Path, new: Path) -> tuple[float, float, Changes]:
     argv = [sys.executable, "-c", "from officecli.design_diff.cli import main; main()"]
     wall, cpu, out = timed(
         [*argv, "excel", "--before", str(old), "--after", str(new), "--key", KEY]
     )
-    found: dict[str, set] = {"changed": set(), "added": set(), "moved": set(), "removed": set()}
+    found: Changes = {"changed": set(), "added": set(), "moved": set(), "removed": set()}
     kinds = {"cell.changed": "changed", "row.added": "added", "row.moved": "moved",
              "row.removed": "removed"}  # fmt: skip
     for f in json.loads(out)["findings"]:
@@ -143,13 +150,13 @@ def ours(old: Path, new: Path) -> tuple[float, float, dict[str, set]]:
     return wall, cpu, found
 
 
-def daff_found(out: str) -> dict[str, set]:
+def daff_found(out: str) -> Changes:
     """The changes in daff's highlighter diff (CSV): +++ added, --- removed, : moved,
     -> a row with changed cells (old->new in each changed cell)."""
     rows = list(csv.reader(out.splitlines()))
     header = rows[0]
     key_at = header.index(KEY)
-    found: dict[str, set] = {"changed": set(), "added": set(), "removed": set(), "moved": set()}
+    found: Changes = {"changed": set(), "added": set(), "removed": set(), "moved": set()}
     kinds = {"+++": "added", "---": "removed", ":": "moved"}
     for row in rows[1:]:
         action, key = row[0], row[key_at].split("->")[-1]
@@ -162,18 +169,18 @@ def daff_found(out: str) -> dict[str, set]:
     return found
 
 
-def peer_library(old: Path, new: Path) -> tuple[float, float, dict[str, set]]:
+def peer_library(old: Path, new: Path) -> tuple[float, float, Changes]:
     wall, cpu, out = timed([str(PEER_PYTHON), "-c", PEER_SCRIPT, str(old), str(new), KEY])
     return wall, cpu, daff_found(out)
 
 
-def peer_command(old: Path, new: Path) -> tuple[float, float, dict[str, set]]:
+def peer_command(old: Path, new: Path) -> tuple[float, float, Changes]:
     daff = str(PEER_VENV / "bin" / "daff")
     wall, cpu, out = timed([daff, "diff", "--id", KEY, "--no-color", str(old), str(new)])
     return wall, cpu, daff_found(out)
 
 
-def score(found: dict[str, set], truth: dict[str, set]) -> str:
+def score(found: Changes, truth: Changes) -> str:
     parts = []
     for kind in sorted(set(found) | set(truth)):
         extra, missed = (
@@ -184,7 +191,7 @@ def score(found: dict[str, set], truth: dict[str, set]) -> str:
     return "; ".join(parts)
 
 
-def errors(found: dict[str, set], truth: dict[str, set]) -> tuple[int, int]:
+def errors(found: Changes, truth: Changes) -> tuple[int, int]:
     """False positives and misses over every kind of change."""
     kinds = set(found) | set(truth)
     false = sum(len(found.get(k, set()) - truth.get(k, set())) for k in kinds)
@@ -208,7 +215,7 @@ def main() -> None:
         write_csv(folder / "new.csv", new)
         print(f"workbooks: {ROWS} x {len(HEADER)}; planted {CHANGED} changed cells, "
               f"{INSERTED} inserted rows, {MOVED} moved rows, {REMOVED} removed rows")  # fmt: skip
-        tools = {
+        tools: dict[str, Callable[[], tuple[float, float, Changes]]] = {
             "design-diff": lambda: ours(folder / "old.xlsx", folder / "new.xlsx"),
             "daff library": lambda: peer_library(folder / "old.csv", folder / "new.csv"),
             "daff command": lambda: peer_command(folder / "old.csv", folder / "new.csv"),

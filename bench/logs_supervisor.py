@@ -14,6 +14,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
 from _results import Results
 from _timing import tool
@@ -25,9 +26,10 @@ ROUNDS = 3
 CHILD = f"import sys\nw = sys.stdout.write\nfor i in range({LINES}):\n    w(f'line {{i}}\\n')"
 
 
-def procler(work: Path, *args: str) -> dict:  # type: ignore[type-arg]
+def procler(work: Path, *args: str) -> dict[str, Any]:
     out = subprocess.run([tool("procler"), *args], cwd=work, capture_output=True, text=True)
-    return json.loads(out.stdout)  # type: ignore[no-any-return]
+    answer: dict[str, Any] = json.loads(out.stdout)
+    return answer
 
 
 def main() -> None:

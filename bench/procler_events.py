@@ -28,6 +28,7 @@ import tempfile
 import time
 from datetime import datetime
 from pathlib import Path
+from typing import Any
 
 from _results import Results
 from _timing import ROOT, cpu_seconds, tool
@@ -44,11 +45,12 @@ def project() -> Path:
     return work
 
 
-def run(work: Path, *args: str, env: dict[str, str] | None = None) -> dict:  # type: ignore[type-arg]
+def run(work: Path, *args: str, env: dict[str, str] | None = None) -> dict[str, Any]:
     out = subprocess.run(
         [tool("procler"), *args], cwd=work, capture_output=True, text=True, env=env, timeout=60
     )
-    return json.loads(out.stdout)  # type: ignore[no-any-return]
+    answer: dict[str, Any] = json.loads(out.stdout)
+    return answer
 
 
 def socket_path(work: Path) -> str:
@@ -97,10 +99,10 @@ def latency(work: Path, subscribers: int, cycles: int) -> list[float]:
     deadline = time.monotonic() + 30 + cycles * 2
     while frames < expected and time.monotonic() < deadline:
         for key, _ in sel.select(timeout=1.0):
-            sock = key.fileobj
-            assert isinstance(sock, socket.socket)
-            data = sock.recv(65536)
-            arrivals[sock].append((time.time(), data))
+            ready = key.fileobj
+            assert isinstance(ready, socket.socket)
+            data = ready.recv(65536)
+            arrivals[ready].append((time.time(), data))
             frames += data.count(b"data: ")
     samples: list[float] = []
     for chunks in arrivals.values():

@@ -22,7 +22,9 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 from _results import Results
 from _timing import ROOT, tool
@@ -33,18 +35,18 @@ from procler_testkit.postgres import Cluster, cluster
 ROUNDS = int(sys.argv[1]) if len(sys.argv) > 1 else 3
 STOP_TIMEOUT = 5.0
 PROCLER = tool("procler")
-WAYS = {
+WAYS: dict[str, Callable[[Cluster], dict[str, str]]] = {
     "stop_command": lambda pg: {"stop_command": pg.fast_stop()},
     "TERM": lambda pg: {},
     "INT": lambda pg: {"stop_signal": "INT"},
 }
 
 
-def procler(root: Path, *args: str) -> dict:  # type: ignore[type-arg]
+def procler(root: Path, *args: str) -> dict[str, Any]:
     done = subprocess.run(
         [PROCLER, *args], cwd=root, capture_output=True, text=True, timeout=120, check=False
     )
-    answer: dict = json.loads(done.stdout)  # type: ignore[type-arg]
+    answer: dict[str, Any] = json.loads(done.stdout)
     return answer
 
 

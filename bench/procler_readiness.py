@@ -18,6 +18,7 @@ import tempfile
 import time
 from datetime import datetime
 from pathlib import Path
+from typing import Any
 
 from _results import Results
 from _timing import tool
@@ -68,9 +69,10 @@ def project(body: str) -> Path:
     return work
 
 
-def run(work: Path, *args: str) -> dict:  # type: ignore[type-arg]
+def run(work: Path, *args: str) -> dict[str, Any]:
     out = subprocess.run([tool("procler"), *args], cwd=work, capture_output=True, text=True)
-    return json.loads(out.stdout)  # type: ignore[no-any-return]
+    answer: dict[str, Any] = json.loads(out.stdout)
+    return answer
 
 
 def chain(results: Results) -> None:

@@ -30,7 +30,9 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 from _results import Results
 from _timing import tool
@@ -68,9 +70,10 @@ def project(body: str) -> Path:
     return work
 
 
-def run(work: Path, *args: str) -> dict:  # type: ignore[type-arg]
+def run(work: Path, *args: str) -> dict[str, Any]:
     out = subprocess.run([tool("procler"), *args], cwd=work, capture_output=True, text=True)
-    return json.loads(out.stdout)  # type: ignore[no-any-return]
+    answer: dict[str, Any] = json.loads(out.stdout)
+    return answer
 
 
 def sentinels(work: Path) -> int:
@@ -187,11 +190,11 @@ def own_start(script: Path, rounds: int) -> float:
     return statistics.median(samples)
 
 
-def back_after_kill(pid_of: object, port: int, rounds: int) -> list[float]:
+def back_after_kill(pid_of: Callable[[], int], port: int, rounds: int) -> list[float]:
     """kill -9 of the listening process, then seconds until it listens again, rounds times."""
     samples = []
     for _ in range(rounds):
-        pid = pid_of()  # type: ignore[operator]
+        pid = pid_of()
         time.sleep(0.3)  # a healthy process that has run a while
         t0 = time.perf_counter()
         os.kill(pid, signal.SIGKILL)

@@ -12,6 +12,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
 from _results import Results
 from _timing import tool
@@ -35,14 +36,15 @@ def config(changed: str, watch: bool) -> str:
     return text
 
 
-def call(procler: str, work: Path, *args: str) -> dict[str, object]:
+def call(procler: str, work: Path, *args: str) -> dict[str, Any]:
     out = subprocess.run([procler, *args], cwd=work, capture_output=True, text=True)
-    return json.loads(out.stdout)["data"]  # type: ignore[no-any-return]
+    data: dict[str, Any] = json.loads(out.stdout)["data"]
+    return data
 
 
 def pids(procler: str, work: Path) -> dict[str, int]:
     rows = call(procler, work, "status")["processes"]
-    return {row["name"]: row["pid"] for row in rows}  # type: ignore[index, union-attr]
+    return {row["name"]: row["pid"] for row in rows}
 
 
 def run(watch: bool, results: Results) -> None:
