@@ -18,6 +18,9 @@ from agentcli.http_guard import (
     Guard,
     Policy,
     PortInUse,
+    Receive,
+    Scope,
+    Send,
     bind_tcp,
     is_loopback,
     load_token,
@@ -28,7 +31,7 @@ POLICY = Policy(7766, TOKEN)
 SEEN: list[bytes] = []
 
 
-async def app(scope: dict[str, Any], receive: Any, send: Any) -> None:
+async def app(scope: Scope, receive: Receive, send: Send) -> None:
     SEEN.append((await receive())["body"])
     await send({"type": "http.response.start", "status": 200, "headers": []})
     await send({"type": "http.response.body", "body": b"ok"})

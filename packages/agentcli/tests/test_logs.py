@@ -2,6 +2,7 @@ from __future__ import annotations
 
 import logging
 import stat
+import sys
 from pathlib import Path
 
 import pytest
@@ -45,7 +46,7 @@ def test_logging_goes_to_stderr_only(capsys: pytest.CaptureFixture[str]) -> None
 def test_no_color_is_honoured(monkeypatch: pytest.MonkeyPatch) -> None:
     from agentcli import logs
 
-    monkeypatch.setattr(logs.sys.stderr, "isatty", lambda: True)
+    monkeypatch.setattr(sys.stderr, "isatty", lambda: True)
     monkeypatch.delenv("NO_COLOR", raising=False)
     assert logs.use_color() is True
     monkeypatch.setenv("NO_COLOR", "1")

@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 import anyio
+import mcp_types as types
 from agentcli_testkit.putter_app import PUTTER, WRITES
 from agentcli_testkit.sample_app import APP as SAMPLE
 from mcp import Client
@@ -33,15 +34,23 @@ def entries(app: App, root: str | None = None) -> dict[str, Entry]:
     return command_entries(tools, call, resolve=resolve)
 
 
-def session(app: App, calls: list[tuple[str, dict[str, Any]]], root: str | None = None) -> Any:
+def session(
+    app: App, calls: list[tuple[str, dict[str, Any]]], root: str | None = None
+) -> tuple[dict[str, types.Tool], list[types.CallToolResult]]:
     server = build_server("t", "1.0", "test", entries(app, root))
 
-    async def go() -> Any:
+    async def go() -> tuple[dict[str, types.Tool], list[types.CallToolResult]]:
         async with Client(server) as client:
             tools = {t.name: t for t in (await client.list_tools()).tools}
             return tools, [await client.call_tool(name, args) for name, args in calls]
 
     return anyio.run(go)
+
+
+def exit_code(answer: types.CallToolResult) -> object:
+    """The CLI's exit code, which the server gives in each answer's _meta."""
+    assert answer.meta is not None
+    return answer.meta["exit_code"]
 
 
 def test_the_tools_and_their_answers() -> None:
@@ -56,16 +65,17 @@ def test_the_tools_and_their_answers() -> None:
     )
     assert "sample_capabilities" not in tools
     assert tools["sample_check"].output_schema == report_schema()
-    assert tools["sample_greet"].annotations.idempotent_hint is True
+    greet_hints = tools["sample_greet"].annotations
+    assert greet_hints is not None and greet_hints.idempotent_hint is True
     assert (greet.is_error, greet.structured_content) == (
         False,
         {"greeting": "hello bob", "times": 1},
     )
-    assert greet.meta["exit_code"] == 0
+    assert exit_code(greet) == 0
     # a report with findings is the answer, not an error; the exit code says there are some
-    assert (check.is_error, check.meta["exit_code"]) == (False, 1)
+    assert (check.is_error, exit_code(check)) == (False, 1)
     assert check.structured_content["findings"][0]["rule_id"] == "R-1"
-    assert (wait.is_error, wait.structured_content["error_code"], wait.meta["exit_code"]) == (
+    assert (wait.is_error, wait.structured_content["error_code"], exit_code(wait)) == (
         True, "CONDITION_NOT_MET", 1
     )  # fmt: skip
     assert unknown.structured_content["error_code"] == "USAGE"

@@ -5,6 +5,7 @@ from __future__ import annotations
 import hashlib
 import json
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -15,14 +16,14 @@ from agentcli.skill_install import MANIFEST, Bundle, install, install_skills
 
 def run(
     folder: Path, files: dict[str, str], force: bool = False, dry_run: bool = False
-) -> dict[str, object]:
+) -> dict[str, Any]:
     return install(
         [Bundle(folder, files)], "tool 1.0", dry_run=dry_run, force=force, root=folder.parent
     )
 
 
-def actions(answer: dict[str, object]) -> list[tuple[object, object]]:
-    return [(f["path"], f["action"]) for f in answer["files"]]  # type: ignore[attr-defined, index]
+def actions(answer: dict[str, Any]) -> list[tuple[str, str]]:
+    return [(f["path"], f["action"]) for f in answer["files"]]
 
 
 def test_created_then_unchanged_and_the_manifest(tmp_path: Path) -> None:
