@@ -96,7 +96,14 @@ def test_the_entry_offers_exactly_the_commands_answered_from_argv() -> None:
 
     assert {c.name for c in APP.commands if c.handler in ANSWERED_FROM_ARGV} == ANSWERED
     assert names_answered(["--config", "c.yaml", "-v", "group", "stop", "g"]) is True
-    local = (["logs", "api"], ["daemon", "status"], ["daemon", "logs"], ["list"], ["groupx"], [])
+    local: tuple[list[str], ...] = (
+        ["logs", "api"],
+        ["daemon", "status"],
+        ["daemon", "logs"],
+        ["list"],
+        ["groupx"],
+        [],
+    )
     assert [names_answered(argv) for argv in local] == [False] * len(local)
 
 

@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from procler.config.keys import PROCESS
+from procler.config.specs import Enum
 from procler.contexts import registry
 from procler.contexts.container_kind import ContainerKind
 from procler.declarations import APP
@@ -34,8 +35,9 @@ def test_only_the_contexts_package_names_a_container_context() -> None:
 def test_each_context_is_declared_once_and_asked_everywhere(name: str) -> None:
     kind = registry.kind(name)
     assert kind.name == name
-    assert name in PROCESS.fields["context"].choices  # type: ignore[attr-defined]
-    assert kind.status_about in APP.command("status").output["anyOf"][0]["description"]  # type: ignore[union-attr]
+    context = PROCESS.fields["context"]
+    assert isinstance(context, Enum) and name in context.choices
+    assert kind.status_about in APP.command("status").output["anyOf"][0]["description"]
     for error in kind.errors:
         assert error.code in {e.code for e in APP.command("start").errors}
     if isinstance(kind, ContainerKind):

@@ -22,6 +22,7 @@ from procler.declarations import APP
 
 PACKAGES = (agentcli, procler)
 Key = tuple[str, str, str]  # module, class ("" at module level), function
+Function = ast.FunctionDef | ast.AsyncFunctionDef
 
 
 def error_classes() -> dict[str, type[AgentError]]:
@@ -42,8 +43,8 @@ def error_classes() -> dict[str, type[AgentError]]:
 class Module:
     name: str
     imports: dict[str, str] = field(default_factory=dict)  # alias -> "module" or "module:attr"
-    classes: dict[str, tuple[list[str], dict[str, ast.AST]]] = field(default_factory=dict)
-    functions: dict[str, ast.AST] = field(default_factory=dict)
+    classes: dict[str, tuple[list[str], dict[str, Function]]] = field(default_factory=dict)
+    functions: dict[str, Function] = field(default_factory=dict)
     made: dict[str, ast.Call] = field(default_factory=dict)  # NAME = call() at module level
 
 
@@ -60,9 +61,10 @@ def read_module(name: str, tree: ast.Module) -> Module:
         if (
             isinstance(node, ast.Assign)
             and isinstance(node.value, ast.Call)
-            and [type(t) for t in node.targets] == [ast.Name]
+            and len(node.targets) == 1
+            and isinstance(target := node.targets[0], ast.Name)
         ):
-            module.made[node.targets[0].id] = node.value  # type: ignore[attr-defined]
+            module.made[target.id] = node.value
         if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
             module.functions[node.name] = node
         elif isinstance(node, ast.ClassDef):
@@ -82,6 +84,7 @@ class Program:
         self.modules: dict[str, Module] = {}
         self.trees: dict[str, ast.Module] = {}
         for package in PACKAGES:
+            assert package.__file__ is not None
             root = Path(package.__file__).parent
             for source in sorted(root.rglob("*.py")):
                 parts = source.relative_to(root.parent).with_suffix("").parts
@@ -148,7 +151,7 @@ class Program:
             return self.target(f"{source}.{name}", attr, None)
         return self.target(source, name, attr) if source in self.modules else []
 
-    def body(self, key: Key) -> ast.AST | None:
+    def body(self, key: Key) -> Function | None:
         module, cls, name = key
         where = self.modules[module]
         return where.classes[cls][1].get(name) if cls else where.functions.get(name)
@@ -289,7 +292,8 @@ def table_entries(program: Program, package: str) -> dict[str, Key]:
             if not (isinstance(node, ast.Assign) and isinstance(node.value, ast.Dict)):
                 continue
             for key, value in zip(node.value.keys, node.value.values, strict=True):
-                assert isinstance(key, ast.Constant) and isinstance(value, ast.Name)
+                assert isinstance(key, ast.Constant) and isinstance(key.value, str)
+                assert isinstance(value, ast.Name)
                 entries[key.value] = (module, "", value.id)
     return entries
 
@@ -304,7 +308,11 @@ def entry_points(program: Program, handler: str, command: str) -> list[Key]:
     forwarded = {command} & set(methods)  # the supervisor answers exactly its table's commands
     for call in ast.walk(program.body(entries[0]) or ast.Module([], [])):
         if isinstance(call, ast.Call) and ast.unparse(call.func) == "APP.command":
-            named = {c.value for c in ast.walk(call) if isinstance(c, ast.Constant)}
+            named = {
+                c.value
+                for c in ast.walk(call)
+                if isinstance(c, ast.Constant) and isinstance(c.value, str)
+            }
             forwarded |= named & set(methods)
     return entries + [methods[c] for c in sorted(forwarded)]
 

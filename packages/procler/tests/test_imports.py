@@ -143,7 +143,11 @@ def test_the_walk_reads_string_imports() -> None:
         "importlib.import_module(name)",
         'print("a.d")',
     )
-    found = [_string_imports(ast.parse(c).body[0].value) for c in calls]  # type: ignore[attr-defined]
+    found = []
+    for call in calls:
+        (statement,) = ast.parse(call).body
+        assert isinstance(statement, ast.Expr) and isinstance(statement.value, ast.Call)
+        found.append(_string_imports(statement.value))
     assert found == [{"a.b"}, {"a"}, {"a.c"}, set(), set()]
 
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import textwrap
 from pathlib import Path
+from typing import Any
 
 from procler_testkit.config_helpers import run_procler, write_config
 
@@ -39,7 +40,7 @@ def write(path: Path, text: str) -> Path:
     return path
 
 
-def merged_web(data: dict) -> dict:  # type: ignore[type-arg]
+def merged_web(data: dict[str, Any]) -> dict[str, Any]:
     web = data["processes"]["web"]
     return {
         "command": web["command"],

@@ -46,7 +46,7 @@ def sentences(project: Path, text: str) -> list[str]:
     """explain's paragraph, one sentence per element (the first counts the project)."""
     config, findings = check_config(str(write_config(project, text)), {})
     assert findings.as_dicts() == [] and config is not None
-    paragraph = explain(config)["paragraph"]
+    paragraph: str = explain(config)["paragraph"]
     return paragraph.split(". ")[1:-1]
 
 

@@ -98,7 +98,8 @@ def _mapping(node: dict[str, Any]) -> dict[str, Any]:
     """The branch of an anyOf (a value or a mapping) that is the mapping, or a list."""
     for branch in node.get("anyOf", []):
         if "properties" in branch or branch.get("type") == "array":
-            return branch  # type: ignore[no-any-return]
+            found: dict[str, Any] = branch
+            return found
     return node
 
 

@@ -4,6 +4,7 @@ collisions, dependencies on all or `min` instances, namespaces, and scaled count
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import pytest
 from procler_testkit.config_helpers import errors_of, run_procler, write_config
@@ -31,7 +32,7 @@ processes:
 """
 
 
-def load(project: Path, text: str, scale: dict | None = None) -> ProjectConfig:  # type: ignore[type-arg]
+def load(project: Path, text: str, scale: dict[str, Any] | None = None) -> ProjectConfig:
     config, findings = check_config(str(write_config(project, text)), {}, scale=scale)
     assert (findings.as_dicts(), config is not None) == ([], True)
     assert config is not None

@@ -80,8 +80,8 @@ def test_replicas_with_a_schedule_is_an_error_at_replicas(tmp_path: Path) -> Non
     ]
 
 
-def at(zone: str, *fields: int) -> float:
-    return datetime(*fields, tzinfo=ZoneInfo(zone)).timestamp()  # type: ignore[misc]
+def at(zone: str, year: int, month: int, day: int, hour: int, minute: int) -> float:
+    return datetime(year, month, day, hour, minute, tzinfo=ZoneInfo(zone)).timestamp()
 
 
 def iso_in(zone: str, ts: float) -> str:

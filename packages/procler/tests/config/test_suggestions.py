@@ -25,7 +25,10 @@ def empty_text(node: ast.expr) -> bool:
     if isinstance(node, ast.Constant):
         return not node.value
     if isinstance(node, ast.JoinedStr):
-        return not any(isinstance(v, ast.Constant) and v.value.strip() for v in node.values)
+        return not any(
+            isinstance(v, ast.Constant) and isinstance(v.value, str) and v.value.strip()
+            for v in node.values
+        )
     if isinstance(node, ast.BoolOp) and isinstance(node.op, ast.Or):
         return empty_text(node.values[-1])  # `hint or "fallback"`: the fallback decides
     if isinstance(node, ast.IfExp):

@@ -21,7 +21,7 @@ from procler_testkit.harness import wait_for
 from procler import states
 from procler.config.model import ContainerSpec, ProcessSpec
 from procler.contexts import registry
-from procler.contexts.base import OutputLine, RunningProcess
+from procler.contexts.base import ExitInfo, OutputLine, RunningProcess
 from procler.contexts.container import ContainerContext
 from procler.contexts.container_kind import ContainerKind
 from procler.contexts.container_run import (
@@ -152,12 +152,15 @@ def test_exec_output_reaches_the_context_output(
         container_spec=ContainerSpec(container=name),
     )
 
-    async def scenario() -> tuple[list[OutputLine], Any]:
+    async def scenario() -> tuple[list[OutputLine], ExitInfo]:
         ctx = ContainerContext("/tmp/project", engine.kind)
         try:
             proc = await ctx.start(spec, {"PROCLER_PROCESS_NAME": "w"}, 1)
-            lines = [line async for line in proc.output()]
-            return sorted(lines, key=lambda x: (x.stream, x.text)), await proc.wait()  # type: ignore[misc]
+            lines = []
+            async for line in proc.output():
+                assert isinstance(line, OutputLine)  # an exec's output comes line by line
+                lines.append(line)
+            return sorted(lines, key=lambda x: (x.stream, x.text)), await proc.wait()
         finally:
             ctx.close()
 
@@ -183,7 +186,7 @@ def test_signal_from_inside_the_container_for_a_remote_engine(
         container_spec=ContainerSpec(container=name),
     )
 
-    async def scenario() -> Any:
+    async def scenario() -> ExitInfo:
         ctx = ContainerContext("/tmp/project", engine.kind)
         try:
             proc = await ctx.start(spec, {}, 1)

@@ -5,6 +5,7 @@ and every key left behind a warning at its file:line:column. The config written 
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 from procler_testkit.config_helpers import run_procler
 from ruamel.yaml import YAML
@@ -65,8 +66,8 @@ processes:
 """
 
 
-def read(text: str) -> dict:  # type: ignore[type-arg]
-    data: dict = YAML(typ="safe", pure=True).load(text)  # type: ignore[type-arg]
+def read(text: str) -> dict[str, Any]:
+    data: dict[str, Any] = YAML(typ="safe", pure=True).load(text)
     return data
 
 

@@ -6,6 +6,7 @@ commands that change something answer 403 and nothing generated runs them."""
 from __future__ import annotations
 
 from collections.abc import Iterator
+from typing import Any
 
 import pytest
 import schemathesis
@@ -13,6 +14,7 @@ from hypothesis import HealthCheck, given, settings
 from procler_testkit.api_client import Listener, serve
 from procler_testkit.harness import PY, Project
 from schemathesis.checks import not_a_server_error
+from schemathesis.core.result import Ok
 from schemathesis.specs.openapi.checks import (
     content_type_conformance,
     response_schema_conformance,
@@ -57,7 +59,10 @@ def test_generated_requests_get_answers_the_document_describes(listener: Listene
     schema = schemathesis.openapi.from_dict(document)
     base_url = f"http://127.0.0.1:{listener.port}"
     headers = {"Authorization": f"Bearer {listener.token}"}
-    operations = [result.ok() for result in schema.get_all_operations()]
+    operations = []
+    for result in schema.get_all_operations():
+        assert isinstance(result, Ok), result  # each operation of the document is valid
+        operations.append(result.ok())
     tried = []
     for operation in operations:
         if operation.definition.raw.get("operationId") in SKIPPED:
@@ -73,7 +78,7 @@ def test_generated_requests_get_answers_the_document_describes(listener: Listene
             database=None,
             suppress_health_check=list(HealthCheck),
         )
-        def check(case: schemathesis.Case) -> None:
+        def check(case: schemathesis.Case[Any]) -> None:  # as_strategy's type
             case.call_and_validate(base_url=base_url, headers=headers, checks=CHECKS)
 
         check()

@@ -29,7 +29,9 @@ processes:
 FULL_CLI = [sys.executable, "-c", "from procler.cli import main; main()"]
 
 
-def offer(project: Project, *argv: str, cwd: Path | None = None, config: str = "") -> tuple:
+def offer(
+    project: Project, *argv: str, cwd: Path | None = None, config: str = ""
+) -> tuple[int, dict[str, str], bytes]:
     """POST argv to the project's supervisor as the entry does; (status, headers, body)."""
     where = str(cwd or project.root)
     config = config or str(project.root / ".procler" / "config.yaml")

@@ -8,7 +8,7 @@ import os
 import re
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING
 
 import pytest
 from procler_testkit.dashboard import (
@@ -22,6 +22,9 @@ from procler_testkit.dashboard import (
     still,
 )
 from procler_testkit.harness import PY, Project, wait_for
+
+if TYPE_CHECKING:
+    from playwright.sync_api import Browser, Dialog, Locator, Page, Response
 
 # api becomes healthy 1.5 s after it starts: long enough to be seen running first.
 CONFIG = f"""
@@ -72,7 +75,7 @@ UPDATE = bool(os.environ.get("PROCLER_UPDATE_SCREENSHOTS"))  # write them anew, 
 
 
 @pytest.fixture
-def browser() -> Iterator[Any]:
+def browser() -> Iterator[Browser]:
     if CHROMIUM is None:
         if os.environ.get("PROCLER_REQUIRE_TMUX"):  # CI installs both (.ci/people-deps.sh)
             pytest.fail("Chromium is not installed in CI")
@@ -87,35 +90,42 @@ def browser() -> Iterator[Any]:
             launched.close()
 
 
-def watched(page: Any) -> list[str]:
+def watched(page: Page) -> list[str]:
     """What goes wrong on the page: failed requests (a missing icon), script errors, and
     any window.confirm/alert (questions are asked inside the page)."""
     problems: list[str] = []
-    page.on(
-        "response", lambda r: problems.append(f"{r.status} {r.url}") if r.status >= 400 else None
-    )
+
+    def failed(response: Response) -> None:
+        if response.status >= 400:
+            problems.append(f"{response.status} {response.url}")
+
+    def dialog(shown: Dialog) -> None:
+        problems.append(f"window dialog: {shown.message}")
+        shown.dismiss()
+
+    page.on("response", failed)
     page.on("pageerror", lambda e: problems.append(f"script error: {e}"))
-    page.on("dialog", lambda d: (problems.append(f"window dialog: {d.message}"), d.dismiss()))
+    page.on("dialog", dialog)
     return problems
 
 
-def table_rows(page: Any, table: str) -> list[list[str]]:
+def table_rows(page: Page, table: str) -> list[list[str]]:
     rows = page.locator(f"{table} tbody tr")
     return [rows.nth(i).locator("td").all_inner_texts() for i in range(rows.count())]
 
 
-def buttons(row: Any) -> dict[str, bool]:
+def buttons(row: Locator) -> dict[str, bool]:
     """Each button of a row and whether it is enabled."""
     found = row.get_by_role("button")
     return {found.nth(i).inner_text(): found.nth(i).is_enabled() for i in range(found.count())}
 
 
-def local_time(page: Any, iso: str) -> str:
+def local_time(page: Page, iso: str) -> str:
     """An answer's timestamp as the browser writes local time (the hover text)."""
     return str(page.evaluate("(iso) => new Date(Date.parse(iso)).toLocaleString()", iso))
 
 
-def test_dashboard_in_a_real_browser(browser: Any, tmp_path: Path) -> None:
+def test_dashboard_in_a_real_browser(browser: Browser, tmp_path: Path) -> None:
     project = Project(tmp_path / "proj", CONFIG)
     try:
         login = project.ok("dashboard", "--port", "0")
@@ -251,7 +261,7 @@ def stack(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Project]:
 @pytest.mark.parametrize("size", list(SIZES))
 @pytest.mark.parametrize("name", list(PAGES))
 def test_every_page_is_usable_and_looks_as_reviewed(
-    browser: Any, stack: Project, tmp_path: Path, name: str, size: str
+    browser: Browser, stack: Project, tmp_path: Path, name: str, size: str
 ) -> None:
     """No page is wider than the screen, every button can be reached, nothing fails to
     load; the page looks as its reviewed screenshot (PROCLER_UPDATE_SCREENSHOTS=1 writes
@@ -277,7 +287,7 @@ def test_every_page_is_usable_and_looks_as_reviewed(
     assert difference(shot, reviewed) == "", f"see {seen}"
 
 
-def test_a_cross_origin_request_is_refused(browser: Any, tmp_path: Path) -> None:
+def test_a_cross_origin_request_is_refused(browser: Browser, tmp_path: Path) -> None:
     """A page of another origin posts to the API (a simple request, no preflight): 403,
     and nothing happens."""
     project = Project(tmp_path / "proj", CONFIG)
@@ -314,7 +324,7 @@ processes:
 """
 
 
-def test_the_stdin_box_and_both_checks(browser: Any, tmp_path: Path) -> None:
+def test_the_stdin_box_and_both_checks(browser: Browser, tmp_path: Path) -> None:
     project = Project(tmp_path / "proj", STDIN_CONFIG)
     try:
         project.ok("up")

@@ -10,7 +10,7 @@ from procler_testkit.harness import PY, Project
 
 
 def sentence(p: Project, name: str) -> str:
-    paragraph = p.ok("config", "explain")["paragraph"]
+    paragraph: str = p.ok("config", "explain")["paragraph"]
     return next(s for s in paragraph.split(". ") if s.startswith(f"{name} runs"))
 
 

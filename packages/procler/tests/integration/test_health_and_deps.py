@@ -6,6 +6,7 @@ from __future__ import annotations
 import socket
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 from procler_testkit.harness import PY, Project, wait_for
 
@@ -23,7 +24,7 @@ def server(port: int, delay: float = 0.0, status: int = 200) -> str:
     return f"[{PY}, {SERVER}, '{port}', '{delay}', '{status}']"
 
 
-def wait(p: Project, name: str, cond: str, timeout: str = "15s") -> tuple[int, dict]:  # type: ignore[type-arg]
+def wait(p: Project, name: str, cond: str, timeout: str = "15s") -> tuple[int, dict[str, Any]]:
     return p.run("wait", name, "--for", cond, "--timeout", timeout)
 
 

@@ -8,6 +8,7 @@ import signal
 import subprocess
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 from procler_testkit.harness import PROCLER, PY, Project, wait_for
 
@@ -24,7 +25,7 @@ processes:
 """
 
 
-def texts(data: dict) -> list[str]:  # type: ignore[type-arg]
+def texts(data: dict[str, Any]) -> list[str]:
     return [line["text"] for line in data["lines"]]
 
 
@@ -178,7 +179,7 @@ def test_a_follow_that_saw_nothing_ends_with_its_cursor_and_resumes_from_it(
     p.ok("start", "talker")
     assert wait_for(lambda: texts(p.ok("logs", "talker")) == ["hello", "oops"])
 
-    def follow(*extra: str) -> list[dict]:  # type: ignore[type-arg]
+    def follow(*extra: str) -> list[dict[str, Any]]:
         proc = subprocess.run(
             [PROCLER, "logs", "talker", "--follow", "--timeout", "200ms", *extra],
             cwd=p.root, capture_output=True, text=True, timeout=30,
@@ -212,8 +213,9 @@ processes:
         # not leave it waiting for its whole --timeout (30 s) any more
         assert p.run("schedule", "run-now", "cleanup", timeout=20)[0] == 0
         assert wait_for(
-            lambda n=run: (
-                (s := p.ok("status", "cleanup"))["run"] == n and s["status"] == "scheduled"
+            lambda: (
+                (s := p.ok("status", "cleanup"))["run"] == run  # noqa: B023
+                and s["status"] == "scheduled"
             )
         )
     assert wait_for(lambda: texts(p.ok("logs", "cleanup")) == ["cleaned 2"])

@@ -14,6 +14,7 @@ from typing import Any
 from urllib.parse import urlsplit
 
 import anyio
+import mcp_types as types
 import pytest
 from mcp import Client, StdioServerParameters
 from procler_testkit.harness import PROCLER, PY, Project
@@ -205,7 +206,7 @@ NOT_DRIVEN = [
 
 
 def test_every_tool_over_the_in_memory_client(project: Project) -> None:
-    async def session() -> tuple[list[str], list[Any], Any]:
+    async def session() -> tuple[list[str], list[object], types.CallToolResult]:
         async with Client(procler_server(runners(None))) as client:
             names = [t.name for t in (await client.list_tools()).tools]
             seen = []
@@ -222,32 +223,30 @@ def test_every_tool_over_the_in_memory_client(project: Project) -> None:
     assert (refused.is_error, refused.structured_content["error_code"]) == (True, "CONFIG_EXISTS")
 
 
-def session_steps(client: Client) -> Any:
+async def session_steps(client: Client) -> list[object]:
     """start, status, logs, stop, and a refused call: what each answered."""
-
-    async def steps() -> list[Any]:
-        started = await client.call_tool("procler_start", {"name": "api"})
-        ready = await client.call_tool("procler_wait_ready", {"names": ["api"]})
-        status = await client.call_tool("procler_status", {})
-        # the line is stored within the output log's flush interval of being printed
-        for _ in range(100):
-            logs = await client.call_tool("procler_logs", {"name": "api", "tail": 5})
-            if logs.structured_content["lines"]:
-                break
-            await anyio.sleep(0.05)
-        stopped = await client.call_tool("procler_stop", {"name": "api"})
-        missing = await client.call_tool("procler_why", {"name": "nope"})
-        return [
-            started.structured_content["name"],
-            statuses(ready.structured_content),
-            statuses(status.structured_content),
-            [line["text"] for line in logs.structured_content["lines"]],
-            stopped.structured_content["status"],
-            json.loads(missing.content[0].text)["error_code"],
-            missing.is_error,
-        ]
-
-    return steps()
+    started = await client.call_tool("procler_start", {"name": "api"})
+    ready = await client.call_tool("procler_wait_ready", {"names": ["api"]})
+    status = await client.call_tool("procler_status", {})
+    # the line is stored within the output log's flush interval of being printed
+    for _ in range(100):
+        logs = await client.call_tool("procler_logs", {"name": "api", "tail": 5})
+        if logs.structured_content["lines"]:
+            break
+        await anyio.sleep(0.05)
+    stopped = await client.call_tool("procler_stop", {"name": "api"})
+    missing = await client.call_tool("procler_why", {"name": "nope"})
+    refusal = missing.content[0]
+    assert isinstance(refusal, types.TextContent)
+    return [
+        started.structured_content["name"],
+        statuses(ready.structured_content),
+        statuses(status.structured_content),
+        [line["text"] for line in logs.structured_content["lines"]],
+        stopped.structured_content["status"],
+        json.loads(refusal.text)["error_code"],
+        missing.is_error,
+    ]
 
 
 EXPECTED_SESSION = [
@@ -262,9 +261,9 @@ EXPECTED_SESSION = [
 
 
 def test_a_session_over_the_in_memory_client(project: Project) -> None:
-    async def go() -> list[Any]:
+    async def go() -> list[object]:
         async with Client(procler_server(runners(None))) as client:
-            return await session_steps(client)  # type: ignore[no-any-return]
+            return await session_steps(client)
 
     assert anyio.run(go) == EXPECTED_SESSION
 
@@ -273,9 +272,9 @@ def test_a_session_over_a_procler_mcp_subprocess(project: Project) -> None:
     env = {k: v for k, v in os.environ.items() if not k.startswith("PROCLER_")}
     server = StdioServerParameters(command=PROCLER, args=["mcp"], cwd=project.root, env=env)
 
-    async def go() -> list[Any]:
+    async def go() -> list[object]:
         async with Client(server, read_timeout_seconds=60) as client:
-            return await session_steps(client)  # type: ignore[no-any-return]
+            return await session_steps(client)
 
     assert anyio.run(go) == EXPECTED_SESSION
 
@@ -320,7 +319,7 @@ def test_stdout_carries_only_protocol_messages(project: Project) -> None:
     )
     assert proc.stdin is not None and proc.stdout is not None
     proc.stdin.write("".join(json.dumps(r) + "\n" for r in requests).encode())
-    lines = []
+    lines: list[bytes] = []
     deadline = time.monotonic() + 60
     # Closing stdin ends the session (and cancels calls in flight): read the answers first.
     while len(lines) < 3 and select.select([proc.stdout], [], [], deadline - time.monotonic())[0]:

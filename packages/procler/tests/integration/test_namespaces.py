@@ -5,6 +5,7 @@ select, start and keep is tested in process (tests/supervisor/test_namespaces.py
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
 from procler_testkit.harness import PY, Project
 
@@ -19,7 +20,7 @@ processes:
 """
 
 
-def statuses(data: dict) -> list[tuple[str, str]]:  # type: ignore[type-arg]
+def statuses(data: dict[str, Any]) -> list[tuple[str, str]]:
     return [(p["name"], p["status"]) for p in data["processes"]]
 
 

@@ -42,7 +42,7 @@ def test_stop_waits_for_the_handler_of_a_shell_run_program(
     for name in ("plain", "simple", "piped"):
         p.ok("start", name)
         marker = tmp_path / f"{name}.txt"
-        assert wait_for(lambda m=marker: m.exists())  # type: ignore[misc]
+        assert wait_for(marker.exists)
         stopped = p.ok("stop", name)
         assert stopped["status"] == "stopped"
         assert marker.read_text() == "started\nclean\n", name

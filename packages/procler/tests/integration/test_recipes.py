@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from procler_testkit.harness import PY, Project, wait_for
@@ -61,11 +62,8 @@ def project(tmp_path: Path) -> Iterator[Project]:
     proj.close()
 
 
-def _steps(run: dict[str, object]) -> list[tuple[object, ...]]:
-    return [
-        (s["id"], s["kind"], s["status"], s["exit_code"], s["output"])  # type: ignore[index]
-        for s in run["steps"]  # type: ignore[attr-defined]
-    ]
+def _steps(run: dict[str, Any]) -> list[tuple[object, ...]]:
+    return [(s["id"], s["kind"], s["status"], s["exit_code"], s["output"]) for s in run["steps"]]
 
 
 def test_the_deploy_recipe_runs_real_processes_and_a_real_command(project: Project) -> None:

@@ -7,6 +7,7 @@ from __future__ import annotations
 import socket
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 from procler_testkit.harness import PY, Project, alive
 
@@ -39,7 +40,7 @@ def answers(port: int) -> bool:
         return s.connect_ex(("127.0.0.1", port)) == 0
 
 
-def pids(data: dict) -> dict[str, int]:  # type: ignore[type-arg]
+def pids(data: dict[str, Any]) -> dict[str, int]:
     return {i["name"]: i["pid"] for i in data["instances"]}
 
 

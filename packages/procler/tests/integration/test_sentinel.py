@@ -10,7 +10,7 @@ import signal
 import socket
 import subprocess
 import sys
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 
 import pytest
@@ -39,10 +39,19 @@ def _nothing_left() -> Iterator[None]:
     STARTED.clear()
 
 
-def spawn(argv: list[str], **kwargs: object) -> subprocess.Popen[bytes]:
-    proc = subprocess.Popen(argv, **kwargs)  # type: ignore[call-overload]
+def spawn(
+    argv: list[str],
+    *,
+    start_new_session: bool = False,
+    stdin: int | None = None,
+    stdout: int | None = None,
+    pass_fds: Sequence[int] = (),
+) -> subprocess.Popen[bytes]:
+    proc = subprocess.Popen(
+        argv, start_new_session=start_new_session, stdin=stdin, stdout=stdout, pass_fds=pass_fds
+    )
     STARTED.append(proc)
-    return proc  # type: ignore[no-any-return]
+    return proc
 
 
 def serve(tmp_path: Path) -> tuple[subprocess.Popen[bytes], socket.socket]:

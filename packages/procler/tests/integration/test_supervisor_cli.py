@@ -190,9 +190,10 @@ def test_zombie_child_is_visible_and_stop_leaves_nothing(
 ) -> None:
     p = make_project(SLEEPER)
     pid = p.ok("start", "zombie_parent")["pid"]
-    children = lambda: [  # noqa: E731
-        int(c) for c in Path(f"/proc/{pid}/task/{pid}/children").read_text().split()
-    ]
+
+    def children() -> list[int]:
+        return [int(c) for c in Path(f"/proc/{pid}/task/{pid}/children").read_text().split()]
+
     assert wait_for(lambda: len(children()) == 1)
     zombie = children()[0]
     assert wait_for(
@@ -320,7 +321,10 @@ def test_a_failed_run_keeps_no_definition_unless_kept(
     make_project: Callable[[str], Project],
 ) -> None:
     p = make_project(SLEEPER)
-    runtime = lambda: [r["name"] for r in p.ok("list")["processes"] if r["source"] == "runtime"]  # noqa: E731
+
+    def runtime() -> list[str]:
+        return [r["name"] for r in p.ok("list")["processes"] if r["source"] == "runtime"]
+
     code, env = p.run("run", "adhoc", "--", "no-such-program-xyz")
     assert (code, env["error_code"]) == (1, "START_FAILED")
     assert runtime() == []

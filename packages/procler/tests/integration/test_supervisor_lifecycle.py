@@ -10,6 +10,7 @@ import subprocess
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
+from typing import Any
 
 from procler_testkit.harness import (
     PROCLER,
@@ -42,7 +43,7 @@ processes:
 """
 
 
-def names_and_status(data: dict) -> list[tuple[str, str, int]]:
+def names_and_status(data: dict[str, Any]) -> list[tuple[str, str, int]]:
     return [(p["name"], p["status"], p["run"]) for p in data["processes"]]
 
 

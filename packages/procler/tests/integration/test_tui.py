@@ -115,9 +115,11 @@ async def test_logs_are_plain_text_with_search(project: Project) -> None:
         shown = [strip.text for strip in pane.lines]
         assert shown == ["hello [bold]x[/] one", "red hello"]  # markup kept as text
         red = pane.lines[1]
-        assert [seg.style.color.name for seg in red if seg.text == "red" and seg.style] == [
-            "color(1)"
-        ]
+        assert [
+            seg.style.color.name
+            for seg in red
+            if seg.text == "red" and seg.style and seg.style.color
+        ] == ["color(1)"]
         await pilot.press("ctrl+f", *"hello", "enter")
         await until(pilot, lambda: pane.found == [(0, 0), (1, 4)])
         assert pane.current == 0

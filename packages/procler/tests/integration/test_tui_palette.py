@@ -4,7 +4,6 @@ real processes: each command picked does what its key does."""
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
 
 import pytest
 from procler_testkit.harness import Project
@@ -13,6 +12,7 @@ from procler_testkit.tui_pilot import (
     SIZE,
     app_for,
     edit_config_when_idle,
+    offered,
     palette_offers,
     status_of,
     table_rows,
@@ -20,6 +20,7 @@ from procler_testkit.tui_pilot import (
     view_body,
 )
 from textual.command import CommandList, CommandPalette
+from textual.pilot import Pilot
 from textual.widgets import Static
 
 from procler.tui import key_bindings as keys
@@ -36,14 +37,15 @@ def anyio_backend() -> str:
 
 
 def pid_of(app: ProclerApp, name: str) -> int | None:
-    return next(r["pid"] for r in app.rows if r["name"] == name)  # type: ignore[no-any-return]
+    pid: int = next(r["pid"] for r in app.rows if r["name"] == name)
+    return pid
 
 
 def texts(app: ProclerApp) -> list[str]:
     return [e["text"] for e in app.pane.entries]
 
 
-async def pick(pilot: Any, app: ProclerApp, typed: str, command: str) -> None:
+async def pick(pilot: Pilot[None], app: ProclerApp, typed: str, command: str) -> None:
     """Open the palette, type, and run the command listed first (which must be `command`;
     the palette highlights the first)."""
     await pilot.press("ctrl+p", *typed)
@@ -66,7 +68,7 @@ async def test_palette_lists_every_action_with_its_key(
         await pilot.press(*"asks first")
         await until(pilot, lambda: palette_offers(app) == ["stop (asks first)"])
         listed = app.screen.query_one(CommandList)
-        assert listed.get_option_at_index(0).hit.help == "key k"
+        assert offered(listed, 0).help == "key k"
         await pilot.press("escape", "question_mark")  # over a dialog: only Textual's own
         await until(pilot, lambda: app.screen.id == "help")
         await pilot.press("ctrl+p")

@@ -4,11 +4,11 @@ against a real supervisor and real processes with replicas."""
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
 
 import pytest
 from procler_testkit.harness import PY, Project
 from procler_testkit.tui_pilot import SIZE, app_for, palette_offers, status_of, until, view_body
+from textual.pilot import Pilot
 from textual.widgets import OptionList
 
 from procler.tui.app import ProclerApp
@@ -42,7 +42,7 @@ def column(app: ProclerApp, name: str) -> dict[str, str]:
     }
 
 
-async def choose(pilot: Any, app: ProclerApp, offered: list[str], picked: str) -> None:
+async def choose(pilot: Pilot[None], app: ProclerApp, offered: list[str], picked: str) -> None:
     """In the Choose dialog on top, check what it offers and pick one."""
     await until(pilot, lambda: type(app.screen).__name__ == "Choose")
     options = app.screen.query_one(OptionList)

@@ -12,11 +12,19 @@ import os
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Any
 
 import pytest
 from procler_testkit.harness import PY, Project
-from procler_testkit.tui_pilot import SIZE, CannedClient, app_for, live_row, status_of, until
+from procler_testkit.tui_pilot import (
+    SIZE,
+    CannedClient,
+    SnapCompare,
+    app_for,
+    live_row,
+    status_of,
+    until,
+)
+from textual.pilot import Pilot
 from textual.widgets import Input
 
 from procler.tui.app import ProclerApp
@@ -70,22 +78,22 @@ def still_cursor(app: ProclerApp) -> None:
 
 
 def test_snapshot_of_the_process_table(
-    make_project: Callable[[str], Project], snap_compare: Any
+    make_project: Callable[[str], Project], snap_compare: SnapCompare
 ) -> None:
     app = app_for(make_project(CONFIG))  # nothing ran: no supervisor, the state on disk
 
-    async def loaded(pilot: Any) -> None:
+    async def loaded(pilot: Pilot[None]) -> None:
         await until(pilot, settled(app, "none"))
 
     assert snap_compare(app, terminal_size=SIZE, run_before=loaded)
 
 
 def test_snapshot_of_the_help_screen(
-    make_project: Callable[[str], Project], snap_compare: Any
+    make_project: Callable[[str], Project], snap_compare: SnapCompare
 ) -> None:
     app = app_for(make_project(CONFIG))
 
-    async def opened(pilot: Any) -> None:
+    async def opened(pilot: Pilot[None]) -> None:
         await until(pilot, settled(app, "none"))
         await pilot.press("question_mark")
         await until(pilot, lambda: app.screen.id == "help")
@@ -93,12 +101,12 @@ def test_snapshot_of_the_help_screen(
     assert snap_compare(app, terminal_size=SIZE, run_before=opened)
 
 
-def test_snapshot_of_the_log_pane(printed: Project, snap_compare: Any) -> None:
+def test_snapshot_of_the_log_pane(printed: Project, snap_compare: SnapCompare) -> None:
     """ANSI colours kept, markup-like text shown as it is, stderr in red, a search's
     matches highlighted (the second one current)."""
     app = app_for(printed)
 
-    async def searched(pilot: Any) -> None:
+    async def searched(pilot: Pilot[None]) -> None:
         await until(pilot, settled(app, "live"))
         await until(pilot, lambda: len(app.pane.entries) == 3)
         assert status_of(app, "printer") == "exited"
@@ -110,7 +118,7 @@ def test_snapshot_of_the_log_pane(printed: Project, snap_compare: Any) -> None:
 
 
 # The dialogs over the table, each reached by its keys: (keys, the screen they bring up).
-DIALOGS = {
+DIALOGS: dict[str, list[tuple[tuple[str, ...], str]]] = {
     "details": [(("down", "d"), "TextView")],  # worker's: it never ran, so no time is shown
     "stop_confirmation": [(("down", "x"), "Confirm")],
     "scale": [(("down", "S"), "Ask")],
@@ -120,10 +128,10 @@ DIALOGS = {
 
 
 @pytest.mark.parametrize("dialog", list(DIALOGS))
-def test_snapshot_of_a_dialog(printed: Project, snap_compare: Any, dialog: str) -> None:
+def test_snapshot_of_a_dialog(printed: Project, snap_compare: SnapCompare, dialog: str) -> None:
     app = app_for(printed)
 
-    async def opened(pilot: Any) -> None:
+    async def opened(pilot: Pilot[None]) -> None:
         await until(pilot, settled(app, "live"))
         for keys, screen in DIALOGS[dialog]:
             await pilot.press(*keys)
@@ -149,7 +157,7 @@ def utc() -> Iterator[None]:
 
 
 def test_uptime_cpu_and_memory_are_refreshed_without_an_event(
-    tmp_path: Path, snap_compare: Any
+    tmp_path: Path, snap_compare: SnapCompare
 ) -> None:
     """Nothing happens to the process, no event comes: its row is refreshed all the same,
     at least every 2 s (a status call, as the rows are made)."""
@@ -160,7 +168,7 @@ def test_uptime_cpu_and_memory_are_refreshed_without_an_event(
     def uptime() -> str:
         return str(app.table.get_row_at(0)[4]) if app.table.row_count else ""
 
-    async def refreshed(pilot: Any) -> None:
+    async def refreshed(pilot: Pilot[None]) -> None:
         await until(pilot, lambda: uptime() == "5m13s" and app.supervisor == "none")
         client.rows = [
             live_row("api", uptime_seconds=343.4, cpu_percent=7.0, memory_rss_bytes=22 * 2**20)
@@ -171,7 +179,7 @@ def test_uptime_cpu_and_memory_are_refreshed_without_an_event(
 
 
 def test_snapshot_of_the_details_view_with_a_last_exit(
-    tmp_path: Path, snap_compare: Any, utc: None
+    tmp_path: Path, snap_compare: SnapCompare, utc: None
 ) -> None:
     """A run stopped by SIGTERM: its last exit and history written out, no Python dict."""
     why = {
@@ -213,7 +221,7 @@ def test_snapshot_of_the_details_view_with_a_last_exit(
     )
     app = ProclerApp(client)
 
-    async def opened(pilot: Any) -> None:
+    async def opened(pilot: Pilot[None]) -> None:
         await until(pilot, lambda: app.table.row_count == 1 and app.supervisor == "none")
         await pilot.press("d")
         await until(pilot, lambda: app.screen.id == "details")

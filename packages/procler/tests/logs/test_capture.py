@@ -30,7 +30,7 @@ def test_burst_of_200000_lines_on_both_streams_keeps_every_line_in_order(
     assert capture_child(store, "app", 1, code) == 0
     lines = all_lines(logs_dir, "app", run="all")
     assert len(lines) == 400000
-    by_stream = {"stdout": [], "stderr": []}
+    by_stream: dict[str, list[str]] = {"stdout": [], "stderr": []}
     for line in lines:
         by_stream[line["stream"]].append(line["text"])
     assert by_stream["stdout"] == [f"out {i}" for i in range(200000)]

@@ -2,11 +2,14 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
+from typing import TypedDict, Unpack
 
 import pytest
 
 from agentcli.errors import UsageError
+from procler.logs.options import RunSpec
 from procler.logs.query import (
+    CurrentRun,
     compile_grep,
     last_lines,
     parse_run,
@@ -14,6 +17,7 @@ from procler.logs.query import (
     query,
 )
 from procler.logs.store import LogStore
+from procler.patterns import Pattern
 
 
 @pytest.fixture
@@ -26,8 +30,22 @@ def runs_dir(logs_dir: Path) -> Path:
     return logs_dir
 
 
-def texts(directory: Path, process: str | list[str] = "app", **filters: object) -> list[str]:
-    return [line["text"] for line in query(directory, process, **filters).lines]  # type: ignore[arg-type]
+class Filters(TypedDict, total=False):
+    """query's keyword arguments, as these tests give them."""
+
+    tail: int | None
+    since: float | None
+    until: float | None
+    stream: str | None
+    grep: Pattern | None
+    run: RunSpec
+    current_run: CurrentRun
+
+
+def texts(
+    directory: Path, process: str | list[str] = "app", **filters: Unpack[Filters]
+) -> list[str]:
+    return [line["text"] for line in query(directory, process, **filters).lines]
 
 
 @pytest.mark.parametrize(
@@ -45,7 +63,7 @@ def texts(directory: Path, process: str | list[str] = "app", **filters: object) 
     ],
 )
 def test_run_selection(
-    runs_dir: Path, run: object, current_run: int | None, expected: list[str]
+    runs_dir: Path, run: RunSpec, current_run: int | None, expected: list[str]
 ) -> None:
     assert texts(runs_dir, run=run, current_run=current_run) == expected
 

@@ -11,7 +11,10 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from datetime import datetime, timedelta
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from playwright.sync_api import Browser, Page, Playwright
 
 CHROMIUM = shutil.which("chromium")
 FLAGS = [
@@ -55,13 +58,13 @@ CHANNEL = 40  # a pixel differs when one of its channels moves by more than this
 TOLERANCE = 0.005  # the share of pixels that may differ (font smoothing, antialiasing)
 
 
-def launch(pw: Any) -> Any:
+def launch(pw: Playwright) -> Browser:
     assert CHROMIUM is not None
     return pw.chromium.launch(executable_path=CHROMIUM, args=FLAGS)
 
 
 @contextmanager
-def logged_in(browser: Any, url: str, size: str) -> Iterator[Any]:
+def logged_in(browser: Browser, url: str, size: str) -> Iterator[Page]:
     """A page of a new browser context at this viewport, logged in with url, its clock
     faked (flowing) so a screenshot can stop every timer of the page."""
     width, height = SIZES[size]
@@ -76,7 +79,7 @@ def logged_in(browser: Any, url: str, size: str) -> Iterator[Any]:
         context.close()
 
 
-def show(page: Any, dashboard: str, name: str) -> None:
+def show(page: Page, dashboard: str, name: str) -> None:
     """Go to a page by name and wait until its data is drawn."""
     where, ready = PAGES[name]
     page.goto(dashboard + where)
@@ -84,11 +87,11 @@ def show(page: Any, dashboard: str, name: str) -> None:
     page.wait_for_selector("#live.on")
 
 
-def still(page: Any) -> bytes:
+def still(page: Page) -> bytes:
     """A full-page screenshot with every timer stopped and the changing values pinned."""
     page.clock.pause_at(datetime.now() + timedelta(seconds=1))
     page.evaluate(PIN)
-    shot: bytes = page.screenshot(full_page=True, animations="disabled", caret="hide")
+    shot = page.screenshot(full_page=True, animations="disabled", caret="hide")
     page.clock.resume()
     return shot
 

@@ -9,6 +9,7 @@ import signal
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -141,7 +142,7 @@ def sockets_of(pid: int) -> int:
     return count
 
 
-def wait_for(pred: Any, timeout: float = 10.0) -> bool:
+def wait_for(pred: Callable[[], object], timeout: float = 10.0) -> bool:
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         if pred():

@@ -11,7 +11,9 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Awaitable, Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, Generic, overload
+
+from typing_extensions import TypeVar
 
 from procler.supervisor.clock import Clock
 from procler.supervisor.commands import Handler, bound
@@ -24,6 +26,12 @@ from procler_testkit.harness import PY, Project
 BOUND = 60.0  # seconds a scenario may take (in fake time: far more than any test waits)
 NEVER = 3600.0  # a wait that ran its timeout would fail the test's own bound first
 SLEEP = f'[{PY}, -c, "import time; time.sleep(600)"]'
+# The context a Faked supervisor runs its processes in: `Faked` alone is over a plain
+# FakeContext; `Faked[ScriptedContext]` gives a test the scripted context's records.
+# (Covariant: Faked only reads it, so a scenario written for any FakeContext takes one over
+# a ScriptedContext.)
+Context = TypeVar("Context", bound=FakeContext, default=FakeContext, covariant=True)
+Given = TypeVar("Given", bound=FakeContext)  # the context a test gives faked()
 
 
 class NoSentinel:
@@ -110,12 +118,12 @@ def supervise_booted(
     asyncio.run(main())
 
 
-class Faked:
+class Faked(Generic[Context]):
     """A supervisor over the fakes: every process runs in `context` (a FakeContext: its
     processes end when the test says, its probes answer what the test planned), time is
     `clock` (a FakeClock: it moves only when every task waits on it)."""
 
-    def __init__(self, sup: Supervisor, context: FakeContext, clock: FakeClock) -> None:
+    def __init__(self, sup: Supervisor, context: Context, clock: FakeClock) -> None:
         self.sup, self.context, self.clock = sup, context, clock
         self.ops = Operations(sup)
         self.commands = Commands(sup)
@@ -134,7 +142,7 @@ class Faked:
             assert left > 0, self.statuses()
             rts = list(self.sup.runtimes.values())
             changes = [
-                asyncio.ensure_future(rt.wait_until(lambda r, s=rt.status: r.status != s, left))
+                asyncio.ensure_future(rt.wait_until(status_other_than(rt.status), left))
                 for rt in rts
             ]
             try:
@@ -144,10 +152,34 @@ class Faked:
                     change.cancel()
 
 
+def status_other_than(status: str) -> Callable[[ProcessRuntime], bool]:
+    return lambda rt: rt.status != status
+
+
+@overload
 def faked(
     tmp_path: Path,
     config: str,
     scenario: Callable[[Faked], Awaitable[None]],
+    context: None = None,
+    clock: FakeClock | None = None,
+) -> None: ...
+
+
+@overload
+def faked(
+    tmp_path: Path,
+    config: str,
+    scenario: Callable[[Faked[Given]], Awaitable[None]],
+    context: Given,
+    clock: FakeClock | None = None,
+) -> None: ...
+
+
+def faked(
+    tmp_path: Path,
+    config: str,
+    scenario: Callable[[Faked[Any]], Awaitable[None]],
     context: FakeContext | None = None,
     clock: FakeClock | None = None,
 ) -> None:

@@ -4,11 +4,13 @@ waits, what is shown."""
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from datetime import date, datetime
-from typing import Any
+from typing import Any, Protocol
 
-from textual.command import CommandList
+from textual.app import App
+from textual.command import Command, CommandList, DiscoveryHit, Hit
+from textual.pilot import Pilot
 from textual.widgets import Static
 
 from procler.tui.app import ProclerApp
@@ -43,11 +45,24 @@ def local(iso: str) -> str:
     return at.strftime("%H:%M:%S" if at.date() == date.today() else "%Y-%m-%d %H:%M:%S")
 
 
+class SnapCompare(Protocol):
+    """pytest-textual-snapshot's `snap_compare` fixture: the app's screen after
+    `run_before`, compared with the reviewed SVG."""
+
+    def __call__(
+        self,
+        app: App[None],
+        *,
+        terminal_size: tuple[int, int],
+        run_before: Callable[[Pilot[None]], Awaitable[None]],
+    ) -> bool: ...
+
+
 def app_for(project: Project, keymap: dict[str, str] | None = None) -> ProclerApp:
     return ProclerApp(Client(str(project.root / ".procler" / "config.yaml")), keymap)
 
 
-async def until(pilot: Any, condition: Callable[[], bool], timeout: float = 20.0) -> None:
+async def until(pilot: Pilot[None], condition: Callable[[], bool], timeout: float = 20.0) -> None:
     """Let the app run until the condition holds (bounded)."""
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
@@ -57,7 +72,9 @@ async def until(pilot: Any, condition: Callable[[], bool], timeout: float = 20.0
     assert condition()
 
 
-async def edit_config_when_idle(pilot: Any, app: ProclerApp, project: Project, text: str) -> None:
+async def edit_config_when_idle(
+    pilot: Pilot[None], app: ProclerApp, project: Project, text: str
+) -> None:
     """Write the config once the app has no command or refresh in flight: any supervisor
     command takes a changed config up (a late `status` refresh would apply the edit before
     the reload under test could show its diff), so the periodic refresh is paused too."""
@@ -72,7 +89,7 @@ async def edit_config_when_idle(pilot: Any, app: ProclerApp, project: Project, t
     (project.root / ".procler" / "config.yaml").write_text(text)
 
 
-async def view_body(pilot: Any, app: ProclerApp, view_id: str) -> str:
+async def view_body(pilot: Pilot[None], app: ProclerApp, view_id: str) -> str:
     """The text of the view on top once it is shown."""
     await until(pilot, lambda: app.screen.id == view_id and bool(app.screen.query("#body")))
     return str(app.screen.query_one("#body", Static).render())
@@ -86,7 +103,8 @@ def table_rows(app: ProclerApp) -> list[tuple[str, str]]:
 
 
 def status_of(app: ProclerApp, name: str) -> str:
-    return next(r["status"] for r in app.rows if r["name"] == name)
+    status: str = next(r["status"] for r in app.rows if r["name"] == name)
+    return status
 
 
 def palette_offers(app: ProclerApp) -> list[str]:
@@ -95,7 +113,14 @@ def palette_offers(app: ProclerApp) -> list[str]:
     if not found:
         return []
     listed = found.first()
-    return [str(listed.get_option_at_index(i).hit.text) for i in range(listed.option_count)]
+    return [str(offered(listed, i).text) for i in range(listed.option_count)]
+
+
+def offered(listed: CommandList, index: int) -> Hit | DiscoveryHit:
+    """The palette's hit at this place of its list."""
+    option = listed.get_option_at_index(index)
+    assert isinstance(option, Command)  # the palette lists each hit as a Command
+    return option.hit
 
 
 class CannedClient(Client):

@@ -6,19 +6,21 @@ from __future__ import annotations
 import asyncio
 import json
 import socket
+from pathlib import Path
 from typing import Any
 
 import pytest
 import uvicorn
 
 from agentcli import http_guard
+from agentcli.http_guard import ASGIApp, Receive, Scope, Send
 from agentcli.main import with_builtins
 from procler.declarations import APP
 from procler.supervisor.api import head_deadline
 from procler.supervisor.api import security as api_security
 from procler.supervisor.api.http_errors import http_status
 from procler.supervisor.api.rest_resources import RESOURCES
-from procler.supervisor.api.security import Policy, secured
+from procler.supervisor.api.security import Policy, SecurityLayer, secured
 from procler.supervisor.listener_settings import ServeSettings
 
 TOKEN = b"t" * 64
@@ -33,30 +35,34 @@ class Recorder:
         self.reached: list[str] = []
         self.sent: list[dict[str, Any]] = []
 
-    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         self.reached.append(scope["path"])
 
     async def send(self, message: dict[str, Any]) -> None:
         self.sent.append(message)
 
 
-def run(layer: Any, scope: dict[str, Any], recorder: Recorder, receive: Any = None) -> None:
+def run(layer: ASGIApp, scope: Scope, recorder: Recorder, receive: Receive | None = None) -> None:
     async def no_body() -> dict[str, Any]:
         return {"type": "http.request", "body": b"", "more_body": False}
 
-    asyncio.run(layer(scope, receive or no_body, recorder.send))
+    async def request() -> None:
+        await layer(scope, receive or no_body, recorder.send)
+
+    asyncio.run(request())
 
 
-def reads_and_tickets(scope: dict[str, Any]) -> bool:
+def reads_and_tickets(scope: Scope) -> bool:
     """What a read-only token may do, as far as these tests go."""
-    return scope.get("method", "GET") == "GET" or scope["path"] == "/v1/ws-ticket"
+    method: str = scope.get("method", "GET")
+    return method == "GET" or scope["path"] == "/v1/ws-ticket"
 
 
-def guard(recorder: Recorder) -> Any:
+def guard(recorder: Recorder) -> SecurityLayer:
     return secured(recorder, Policy(PORT, TOKEN), reads_and_tickets)
 
 
-def ws(path: str = "/v1/ws", query: bytes = b"", *headers: tuple[bytes, bytes]) -> dict[str, Any]:
+def ws(path: str = "/v1/ws", query: bytes = b"", *headers: tuple[bytes, bytes]) -> Scope:
     return {"type": "websocket", "path": path, "query_string": query, "headers": [HOST, *headers]}
 
 
@@ -77,7 +83,7 @@ def test_a_websocket_from_another_origin_is_closed_before_the_app() -> None:
     )
 
 
-def issue(layer: Any) -> str:
+def issue(layer: ASGIApp) -> str:
     rec = Recorder()
     scope = {
         "type": "http",
@@ -265,7 +271,7 @@ def test_resource_routes_are_reads_of_declared_arguments() -> None:
         assert [q for q in res.query if not args[q].positional] == list(res.query), res.path
 
 
-def test_the_listener_binds_loopback_only_unless_told(tmp_path: Any) -> None:
+def test_the_listener_binds_loopback_only_unless_told(tmp_path: Path) -> None:
     from agentcli.errors import UsageError
 
     with pytest.raises(UsageError):

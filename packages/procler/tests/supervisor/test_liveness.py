@@ -11,20 +11,26 @@ import asyncio
 from procler_testkit.fakes import FakeClock, FakeContext, FakeHost
 
 from procler import states
-from procler.config.model import Backoff, HealthCheck, ProcessSpec, RestartPolicy
+from procler.config.model import (
+    Backoff,
+    HealthCheck,
+    ProcessSpec,
+    RestartPolicy,
+    RestartPolicyName,
+)
 from procler.supervisor.runtime import ProcessRuntime
 
 
 def make(
     liveness: HealthCheck | None,
     healthcheck: HealthCheck | None = None,
-    policy: str = "on-failure",
+    policy: RestartPolicyName = "on-failure",
     probes: tuple[bool, ...] = (),
 ) -> tuple[ProcessRuntime, FakeContext, FakeHost, FakeClock]:
     spec = ProcessSpec(
         name="api",
         command="serve",
-        restart=RestartPolicy(policy, 3, Backoff(initial=1.0, max=4.0)),  # type: ignore[arg-type]
+        restart=RestartPolicy(policy, 3, Backoff(initial=1.0, max=4.0)),
         healthcheck=healthcheck,
         liveness=liveness,
     )
@@ -33,8 +39,10 @@ def make(
     return ProcessRuntime(spec, ctx, host, clock), ctx, host, clock
 
 
-def alive_check(**timing: float) -> HealthCheck:
-    return HealthCheck(kind="exec", exec="alive?", **timing)  # type: ignore[arg-type]
+def alive_check(interval: float, retries: int, start_period: float = 0.0) -> HealthCheck:
+    return HealthCheck(
+        kind="exec", exec="alive?", interval=interval, retries=retries, start_period=start_period
+    )
 
 
 async def reaches(rt: ProcessRuntime, status: str, run: int | None = None) -> None:

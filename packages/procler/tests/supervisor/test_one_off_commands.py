@@ -46,7 +46,7 @@ def context() -> ScriptedContext:
 
 
 def test_typed_arguments_make_one_word_each(tmp_path: Path) -> None:
-    async def scenario(f: Faked) -> None:
+    async def scenario(f: Faked[ScriptedContext]) -> None:
         data = await f.commands.snippet_run(
             {"name": "greet", "arg": [("name", "x; rm -rf /"), ("count", "3")]}
         )
@@ -72,7 +72,7 @@ def test_bad_arguments_are_usage_errors_and_run_nothing(tmp_path: Path) -> None:
         ),
     }
 
-    async def scenario(f: Faked) -> None:
+    async def scenario(f: Faked[ScriptedContext]) -> None:
         for args, error in cases.items():
             err = await refusal(f.commands.snippet_run({"name": "greet", "arg": list(args)}))
             assert (err.code, err.exit_code, err.message) == (
@@ -86,7 +86,7 @@ def test_bad_arguments_are_usage_errors_and_run_nothing(tmp_path: Path) -> None:
 
 
 def test_a_failing_snippet_is_command_failed(tmp_path: Path) -> None:
-    async def scenario(f: Faked) -> None:
+    async def scenario(f: Faked[ScriptedContext]) -> None:
         err = await refusal(f.commands.snippet_run({"name": "fail"}))
         assert (err.code, err.exit_code, err.message) == (
             "COMMAND_FAILED",
@@ -99,7 +99,7 @@ def test_a_failing_snippet_is_command_failed(tmp_path: Path) -> None:
 
 
 def test_confirm_needs_yes(tmp_path: Path) -> None:
-    async def scenario(f: Faked) -> None:
+    async def scenario(f: Faked[ScriptedContext]) -> None:
         err = await refusal(f.commands.snippet_run({"name": "reset"}))
         assert (err.code, err.exit_code, err.data) == (
             "CONFIRMATION_REQUIRED",
@@ -116,7 +116,7 @@ def test_confirm_needs_yes(tmp_path: Path) -> None:
 
 
 def test_list_by_tag_and_show(tmp_path: Path) -> None:
-    async def scenario(f: Faked) -> None:
+    async def scenario(f: Faked[ScriptedContext]) -> None:
         listed = (await f.commands.snippet_list({"tag": ["demo"]}))["snippets"]
         assert [(s["name"], s["source"]) for s in listed] == [("greet", "config")]
         shown = await f.commands.snippet_show({"name": "greet"})
@@ -133,7 +133,7 @@ def test_list_by_tag_and_show(tmp_path: Path) -> None:
 
 
 def test_exec_runs_in_the_projects_environment_and_answers_its_output(tmp_path: Path) -> None:
-    async def scenario(f: Faked) -> None:
+    async def scenario(f: Faked[ScriptedContext]) -> None:
         data = await f.commands.exec({"cmd": "./report", "cwd": "sub"})
         assert (data["command"], data["exit_code"], data["stdout"], data["stderr"]) == (
             "./report",
@@ -158,7 +158,7 @@ def test_exec_runs_in_the_projects_environment_and_answers_its_output(tmp_path: 
 
 
 def test_a_failing_command_is_command_failed_with_its_output(tmp_path: Path) -> None:
-    async def scenario(f: Faked) -> None:
+    async def scenario(f: Faked[ScriptedContext]) -> None:
         err = await refusal(f.commands.exec({"cmd": "./migrate"}))
         assert (err.code, err.exit_code, err.message) == (
             "COMMAND_FAILED",
@@ -171,7 +171,7 @@ def test_a_failing_command_is_command_failed_with_its_output(tmp_path: Path) -> 
 
 
 def test_a_container_context_needs_a_container(tmp_path: Path) -> None:
-    async def scenario(f: Faked) -> None:
+    async def scenario(f: Faked[ScriptedContext]) -> None:
         for where in ("docker", "podman"):
             err = await refusal(f.commands.exec({"cmd": "true", "context": where}))
             assert (err.code, err.exit_code, err.message) == (

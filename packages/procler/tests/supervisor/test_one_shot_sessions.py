@@ -44,7 +44,7 @@ def migrating() -> ScriptedContext:
 def test_a_completed_one_shot_runs_again_only_when_asked_or_in_a_new_session(
     tmp_path: Path,
 ) -> None:
-    async def scenario(f: Faked) -> None:
+    async def scenario(f: Faked[ScriptedContext]) -> None:
         def migrations() -> int:
             return f.context.names.count("migrate")
 
@@ -82,14 +82,16 @@ def test_a_completed_one_shot_runs_again_only_when_asked_or_in_a_new_session(
 
     faked(tmp_path, CONFIG, scenario, migrating())
 
-    async def after_a_restart(f: Faked) -> None:  # the same session: migrate completed
+    async def after_a_restart(
+        f: Faked[ScriptedContext],
+    ) -> None:  # the same session: migrate completed
         await f.commands.up({})
         assert f.context.names.count("migrate") == 0
         await f.commands.daemon_stop({})  # ends the session
 
     faked(tmp_path, CONFIG, after_a_restart, migrating())
 
-    async def after_a_stop(f: Faked) -> None:
+    async def after_a_stop(f: Faked[ScriptedContext]) -> None:
         await f.commands.up({})
         assert f.context.names.count("migrate") == 1
         assert f.statuses() == {
@@ -105,7 +107,7 @@ def test_a_completed_one_shot_runs_again_only_when_asked_or_in_a_new_session(
 def test_the_dry_run_plays_the_steps_in_order_and_names_the_one_shots_it_runs(
     tmp_path: Path,
 ) -> None:
-    async def scenario(f: Faked) -> None:
+    async def scenario(f: Faked[ScriptedContext]) -> None:
         await f.commands.up({})
         planned = await f.commands.recipe_run({"name": "deploy", "dry_run": True})
         assert [(s["id"], s["plan"], s.get("runs_one_shots")) for s in planned["steps"]] == [

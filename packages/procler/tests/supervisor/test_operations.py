@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import itertools
+from pathlib import Path
 
 import pytest
 from procler_testkit.fakes import FakeContext
@@ -48,7 +49,7 @@ def names(rows: list[dict[str, object]], *keys: str) -> list[tuple[object, ...]]
 
 
 def test_start_brings_up_what_a_process_depends_on_first_and_a_repeat_is_idempotent(
-    tmp_path: object,
+    tmp_path: Path,
 ) -> None:
     async def scenario(f: Faked) -> None:
         rows = await f.ops.start(["web"])
@@ -66,10 +67,10 @@ def test_start_brings_up_what_a_process_depends_on_first_and_a_repeat_is_idempot
         alone = await f.ops.start(["solo"], with_deps=False)
         assert names(alone, "status", "run") == [("solo", "running", 1)]
 
-    faked(tmp_path, CHAIN, scenario)  # type: ignore[arg-type]
+    faked(tmp_path, CHAIN, scenario)
 
 
-def test_the_start_command_answers_the_target_with_its_dependencies(tmp_path: object) -> None:
+def test_the_start_command_answers_the_target_with_its_dependencies(tmp_path: Path) -> None:
     async def scenario(f: Faked) -> None:
         answer = await f.commands.start({"name": "api"})
         assert (answer["name"], answer["status"], names(answer["dependencies"], "status")) == (
@@ -84,10 +85,10 @@ def test_the_start_command_answers_the_target_with_its_dependencies(tmp_path: ob
             "solo": "stopped",
         }
 
-    faked(tmp_path, CHAIN, scenario)  # type: ignore[arg-type]
+    faked(tmp_path, CHAIN, scenario)
 
 
-def test_stop_with_dependents_stops_them_first_and_leaves_the_rest(tmp_path: object) -> None:
+def test_stop_with_dependents_stops_them_first_and_leaves_the_rest(tmp_path: Path) -> None:
     async def scenario(f: Faked) -> None:
         await f.ops.start(["web", "solo"])
         pids = {name: rt.proc.pid for name, rt in f.sup.runtimes.items() if rt.proc}
@@ -102,11 +103,11 @@ def test_stop_with_dependents_stops_them_first_and_leaves_the_rest(tmp_path: obj
         again = await f.ops.stop(["db"])
         assert names(again, "status", "already_stopped") == [("db", "stopped", True)]
 
-    faked(tmp_path, CHAIN, scenario)  # type: ignore[arg-type]
+    faked(tmp_path, CHAIN, scenario)
 
 
 def test_a_group_stops_its_stop_order_first_then_the_rest_dependents_first(
-    tmp_path: object,
+    tmp_path: Path,
 ) -> None:
     async def scenario(f: Faked) -> None:
         started = await f.ops.start_group("front")
@@ -120,7 +121,7 @@ def test_a_group_stops_its_stop_order_first_then_the_rest_dependents_first(
         assert f.context.signals == [(101, TERM), (102, TERM)]
         assert f.rt("db").status == "running"
 
-    faked(tmp_path, CHAIN, scenario)  # type: ignore[arg-type]
+    faked(tmp_path, CHAIN, scenario)
 
 
 FLAKY = """version: 1
@@ -132,14 +133,14 @@ processes:
 
 
 def test_a_process_that_keeps_failing_is_restarted_with_backoff_until_its_budget_ends(
-    tmp_path: object,
+    tmp_path: Path,
 ) -> None:
     async def scenario(f: Faked) -> None:
         await f.ops.start(["flaky"])
         rt = f.rt("flaky")
         ended_at = []
         for run in (1, 2, 3):
-            await f.until(lambda run=run: rt.run == run and rt.status == "running")  # type: ignore[misc]
+            await f.until(lambda: rt.run == run and rt.status == "running")  # noqa: B023
             ended_at.append(f.clock.now)
             f.context.started[-1].end(ExitInfo(1, None))
         await f.until(lambda: rt.status == "failed")
@@ -165,11 +166,11 @@ def test_a_process_that_keeps_failing_is_restarted_with_backoff_until_its_budget
             2.15,
         ]
 
-    faked(tmp_path, FLAKY, scenario)  # type: ignore[arg-type]
+    faked(tmp_path, FLAKY, scenario)
 
 
 def test_a_process_that_dies_during_its_start_fails_the_start_and_is_not_restarted(
-    tmp_path: object,
+    tmp_path: Path,
 ) -> None:
     async def scenario(f: Faked) -> None:
         with pytest.raises(StartFailed) as caught:
@@ -182,11 +183,11 @@ def test_a_process_that_dies_during_its_start_fails_the_start_and_is_not_restart
         )
         assert (f.rt("flaky").status, len(f.context.started)) == ("failed", 1)
 
-    faked(tmp_path, FLAKY, scenario, FakeContext([ExitInfo(3, None)]))  # type: ignore[arg-type]
+    faked(tmp_path, FLAKY, scenario, FakeContext([ExitInfo(3, None)]))
 
 
 def test_a_dependency_that_cannot_start_blocks_its_dependents_with_dependency_failed(
-    tmp_path: object,
+    tmp_path: Path,
 ) -> None:
     async def scenario(f: Faked) -> None:
         with pytest.raises(DependencyFailed) as caught:
@@ -209,7 +210,7 @@ def test_a_dependency_that_cannot_start_blocks_its_dependents_with_dependency_fa
             "solo": "stopped",
         }
 
-    faked(tmp_path, CHAIN, scenario, FakeContext([ExitInfo(2, None)]))  # type: ignore[arg-type]
+    faked(tmp_path, CHAIN, scenario, FakeContext([ExitInfo(2, None)]))
 
 
 SLOW = """version: 1
@@ -220,7 +221,7 @@ processes:
 """
 
 
-def test_health_failures_during_the_start_period_do_not_count(tmp_path: object) -> None:
+def test_health_failures_during_the_start_period_do_not_count(tmp_path: Path) -> None:
     """In fake time, so the windows are exact: the start answers after its 300 ms bound
     with the verdict still to come, a 700 ms wait for unhealthy times out with every check
     failed but none counted, and the first failure after the start period counts."""
@@ -244,7 +245,7 @@ def test_health_failures_during_the_start_period_do_not_count(tmp_path: object) 
         )
         assert f.clock.now - 1_000_000.0 >= 3.0  # not before the start period ended
 
-    faked(tmp_path, SLOW, scenario, context)  # type: ignore[arg-type]
+    faked(tmp_path, SLOW, scenario, context)
 
 
 SLEEPER = """version: 1
@@ -254,7 +255,7 @@ processes:
 """
 
 
-def test_wait_times_out_with_the_current_status(tmp_path: object) -> None:
+def test_wait_times_out_with_the_current_status(tmp_path: Path) -> None:
     async def scenario(f: Faked) -> None:
         await f.ops.start(["api"])
         with pytest.raises(Timeout) as caught:
@@ -278,10 +279,10 @@ def test_wait_times_out_with_the_current_status(tmp_path: object) -> None:
         met = await f.ops.wait(["api"], "exited", 5.0)
         assert names(met, "status", "condition_met") == [("api", "exited", True)]
 
-    faked(tmp_path, SLEEPER, scenario)  # type: ignore[arg-type]
+    faked(tmp_path, SLEEPER, scenario)
 
 
-def test_up_and_wait_answers_ready_then_ci_stops_everything(tmp_path: object) -> None:
+def test_up_and_wait_answers_ready_then_ci_stops_everything(tmp_path: Path) -> None:
     async def scenario(f: Faked) -> None:
         ready = await f.ops.up_and_wait(["web", "solo"], timeout=10.0)
         assert names(ready, "status", "ready") == [
@@ -294,7 +295,7 @@ def test_up_and_wait_answers_ready_then_ci_stops_everything(tmp_path: object) ->
         assert [row["ready"] for row in ci] == [True] * 4
         assert set(f.statuses().values()) == {"stopped"}
 
-    faked(tmp_path, CHAIN, scenario)  # type: ignore[arg-type]
+    faked(tmp_path, CHAIN, scenario)
 
 
 RECIPES = """version: 1
@@ -321,7 +322,7 @@ recipes:
 """
 
 
-def test_a_recipe_runs_its_steps_through_the_operations(tmp_path: object) -> None:
+def test_a_recipe_runs_its_steps_through_the_operations(tmp_path: Path) -> None:
     # api and worker run; the migration exits 0; worker starts again
     context = FakeContext([None, None, ExitInfo(0, None), None])
 
@@ -341,10 +342,10 @@ def test_a_recipe_runs_its_steps_through_the_operations(tmp_path: object) -> Non
         ]
         assert (f.rt("worker").run, f.rt("api").run) == (2, 1)
 
-    faked(tmp_path, RECIPES, scenario, context)  # type: ignore[arg-type]
+    faked(tmp_path, RECIPES, scenario, context)
 
 
-def test_a_failed_step_skips_the_rest_and_the_run_fails_naming_it(tmp_path: object) -> None:
+def test_a_failed_step_skips_the_rest_and_the_run_fails_naming_it(tmp_path: Path) -> None:
     context = FakeContext([ExitInfo(4, None)])  # the migration exits 4
 
     async def scenario(f: Faked) -> None:
@@ -362,11 +363,11 @@ def test_a_failed_step_skips_the_rest_and_the_run_fails_naming_it(tmp_path: obje
         ]
         assert f.statuses() == {"api": "stopped", "worker": "stopped"}
 
-    faked(tmp_path, RECIPES, scenario, context)  # type: ignore[arg-type]
+    faked(tmp_path, RECIPES, scenario, context)
 
 
 def test_a_waiting_run_waits_for_the_recorded_end_of_a_run_whose_task_is_done(
-    tmp_path: object,
+    tmp_path: Path,
 ) -> None:
     # A run can be done with the callback that records its end still queued (it started and
     # ended while a waiter was queued to resume). The waiter must yield to the loop until
@@ -392,4 +393,4 @@ def test_a_waiting_run_waits_for_the_recorded_end_of_a_run_whose_task_is_done(
             True,
         )
 
-    faked(tmp_path, RECIPES, scenario, context)  # type: ignore[arg-type]
+    faked(tmp_path, RECIPES, scenario, context)

@@ -44,7 +44,7 @@ def interrupt_during_migrate(tmp_path: Path, conf: str) -> str:
     """A supervisor runs deploy until migrate has begun and printed, and stops."""
     run_id = ""
 
-    async def scenario(f: Faked) -> None:
+    async def scenario(f: Faked[ScriptedContext]) -> None:
         nonlocal run_id
         await f.commands.start({"name": "api"})
         run_id = (await f.commands.recipe_run({"name": "deploy", "detach": True}))["run_id"]
@@ -63,7 +63,7 @@ def test_an_interrupted_exec_step_is_not_rerun_without_the_users_word(tmp_path: 
     conf = config(False)
     run_id = interrupt_during_migrate(tmp_path, conf)
 
-    async def scenario(f: Faked) -> None:
+    async def scenario(f: Faked[ScriptedContext]) -> None:
         run = await f.commands.recipe_status({"run_id": run_id})
         assert (run["status"], run["interrupted_step"], run["error"]) == (
             "interrupted",
@@ -108,7 +108,7 @@ def test_from_step_runs_the_interrupted_step_again(tmp_path: Path) -> None:
     conf = config(False)
     run_id = interrupt_during_migrate(tmp_path, conf)
 
-    async def scenario(f: Faked) -> None:
+    async def scenario(f: Faked[ScriptedContext]) -> None:
         resumed = await f.commands.recipe_resume({"run_id": run_id, "from_step": "migrate"})
         assert resumed["steps"][1]["output"] == "begun migrating\ndone migrating\n"
         assert statuses(resumed) == [
@@ -125,7 +125,7 @@ def test_an_idempotent_step_is_rerun_automatically(tmp_path: Path) -> None:
     conf = config(True)
     run_id = interrupt_during_migrate(tmp_path, conf)
 
-    async def scenario(f: Faked) -> None:
+    async def scenario(f: Faked[ScriptedContext]) -> None:
         before = await f.commands.recipe_status({"run_id": run_id})
         assert before["steps"][1]["output"] == "begun migrating\n"
         resumed = await f.commands.recipe_resume({"run_id": run_id})
@@ -142,7 +142,7 @@ def test_an_idempotent_step_is_rerun_automatically(tmp_path: Path) -> None:
 def test_a_recipe_changed_since_the_run_began_needs_force(tmp_path: Path) -> None:
     run_id = interrupt_during_migrate(tmp_path, config(False))
 
-    async def scenario(f: Faked) -> None:
+    async def scenario(f: Faked[ScriptedContext]) -> None:
         err = await refusal(f.commands.recipe_resume({"run_id": run_id, "skip_step": "migrate"}))
         assert (err.code, err.exit_code, err.message) == (
             "RECIPE_CHANGED",

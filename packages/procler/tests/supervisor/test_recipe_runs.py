@@ -66,7 +66,7 @@ def context() -> ScriptedContext:
     return ScriptedContext(SCRIPT)
 
 
-async def begun(f: Faked) -> None:
+async def begun(f: Faked[ScriptedContext]) -> None:
     """Until the running step's command has started (no time passes: loop turns)."""
     while not f.context.one_offs:
         await asyncio.sleep(0)
@@ -82,7 +82,7 @@ async def stored(f: Faked, run: dict[str, Any]) -> None:
 
 
 def test_the_deploy_recipe_runs_to_completion_with_exact_step_records(tmp_path: Path) -> None:
-    async def scenario(f: Faked) -> None:
+    async def scenario(f: Faked[ScriptedContext]) -> None:
         await f.commands.start({"all": True})
         before = len(f.clock.sleeps)
         run = await f.commands.recipe_run({"name": "deploy"})
@@ -125,7 +125,7 @@ def test_the_deploy_recipe_runs_to_completion_with_exact_step_records(tmp_path: 
 
 
 def test_on_error_stop_skips_the_rest_and_names_the_failed_step(tmp_path: Path) -> None:
-    async def scenario(f: Faked) -> None:
+    async def scenario(f: Faked[ScriptedContext]) -> None:
         err = await refusal(f.commands.recipe_run({"name": "broken"}))
         assert (err.code, err.exit_code) == ("RECIPE_FAILED", 1)
         assert err.message == (
@@ -146,7 +146,7 @@ def test_on_error_stop_skips_the_rest_and_names_the_failed_step(tmp_path: Path) 
 
 
 def test_on_error_continue_runs_every_step_and_fails_at_the_end(tmp_path: Path) -> None:
-    async def scenario(f: Faked) -> None:
+    async def scenario(f: Faked[ScriptedContext]) -> None:
         err = await refusal(f.commands.recipe_run({"name": "lenient"}))
         assert err.code == "RECIPE_FAILED"
         run = err.data
@@ -171,7 +171,7 @@ def test_on_error_continue_runs_every_step_and_fails_at_the_end(tmp_path: Path) 
 def test_one_run_of_a_recipe_at_a_time_and_cancel_stops_the_running_step(
     tmp_path: Path,
 ) -> None:
-    async def scenario(f: Faked) -> None:
+    async def scenario(f: Faked[ScriptedContext]) -> None:
         first = await f.commands.recipe_run({"name": "slow", "detach": True})
         assert (first["recipe"], first["status"]) == ("slow", "running")
         err = await refusal(f.commands.recipe_run({"name": "slow"}))
@@ -201,7 +201,7 @@ def test_one_run_of_a_recipe_at_a_time_and_cancel_stops_the_running_step(
 
 
 def test_unknown_recipe_and_run_are_usage_errors(tmp_path: Path) -> None:
-    async def scenario(f: Faked) -> None:
+    async def scenario(f: Faked[ScriptedContext]) -> None:
         err = await refusal(f.commands.recipe_run({"name": "deplyo"}))
         assert (err.code, err.exit_code, err.message) == (
             "RECIPE_NOT_FOUND",
@@ -219,7 +219,7 @@ def test_unknown_recipe_and_run_are_usage_errors(tmp_path: Path) -> None:
 
 
 def test_list_and_show(tmp_path: Path) -> None:
-    async def scenario(f: Faked) -> None:
+    async def scenario(f: Faked[ScriptedContext]) -> None:
         listed = (await f.commands.recipe_list({}))["recipes"]
         assert [(r["name"], r["steps"], r["on_error"]) for r in listed] == [
             ("deploy", 6, "stop"),
@@ -251,7 +251,7 @@ def test_list_and_show(tmp_path: Path) -> None:
 
 
 def test_dry_run_says_what_each_step_would_do_and_writes_nothing(tmp_path: Path) -> None:
-    async def scenario(f: Faked) -> None:
+    async def scenario(f: Faked[ScriptedContext]) -> None:
         await f.commands.start({"name": "api"})
         planned = await f.commands.recipe_run({"name": "lenient", "dry_run": True})
         assert (planned["run_id"], planned["status"], planned["dry_run"]) == (
@@ -286,7 +286,7 @@ def test_dry_run_says_what_each_step_would_do_and_writes_nothing(tmp_path: Path)
 
 
 def test_step_output_goes_to_the_log_store_under_the_recipe(tmp_path: Path) -> None:
-    async def scenario(f: Faked) -> None:
+    async def scenario(f: Faked[ScriptedContext]) -> None:
         await refusal(f.commands.recipe_run({"name": "broken"}))
         lines = f.ops.logged_lines(recipe_log_name("broken"), tail=10, since=None)
         assert [(line["stream"], line["text"]) for line in lines] == [
@@ -301,7 +301,7 @@ def test_step_output_goes_to_the_log_store_under_the_recipe(tmp_path: Path) -> N
 def test_wait_runs_after_the_going_run_and_a_gone_caller_leaves_the_run_going(
     tmp_path: Path,
 ) -> None:
-    async def scenario(f: Faked) -> None:
+    async def scenario(f: Faked[ScriptedContext]) -> None:
         caller = asyncio.ensure_future(f.commands.recipe_run({"name": "slow"}))
         await begun(f)
         caller.cancel()  # the client went away

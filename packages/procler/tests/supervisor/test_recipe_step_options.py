@@ -44,7 +44,7 @@ recipes:
 def test_a_step_is_retried_until_it_succeeds_after_doubling_delays(tmp_path: Path) -> None:
     tries = [Ran(("try 1",), exit_code=1), Ran(("try 2",), exit_code=1), Ran(("try 3",))]
 
-    async def scenario(f: Faked) -> None:
+    async def scenario(f: Faked[ScriptedContext]) -> None:
         before = len(f.clock.sleeps)
         run = await f.commands.recipe_run({"name": "flaky"})
         step = run["steps"][0]
@@ -60,7 +60,7 @@ def test_when_runs_a_cleanup_after_a_failure_and_skips_what_does_not_hold(
 ) -> None:
     script = {"./migrate": Ran(exit_code=1), "echo 'undo; it' 2": Ran(("undo; it 2",))}
 
-    async def scenario(f: Faked) -> None:
+    async def scenario(f: Faked[ScriptedContext]) -> None:
         err = await refusal(f.commands.recipe_run({"name": "guarded"}))
         assert (err.code, err.exit_code) == ("RECIPE_FAILED", 1)
         steps = err.data["steps"]

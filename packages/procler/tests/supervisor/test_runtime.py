@@ -8,14 +8,14 @@ import pytest
 from procler_testkit.fakes import FakeClock, FakeContext, FakeHost
 
 from procler import states
-from procler.config.model import Backoff, ProcessSpec, RestartPolicy
+from procler.config.model import Backoff, ProcessSpec, RestartPolicy, RestartPolicyName
 from procler.contexts.base import ExitInfo
 from procler.supervisor.runtime import ProcessRuntime
 
 
 def make(
     plan: list[ExitInfo | None] | None = None,
-    policy: str = "on-failure",
+    policy: RestartPolicyName = "on-failure",
     max_restarts: int = 3,
     ignore_term: bool = False,
 ) -> tuple[ProcessRuntime, FakeContext, FakeHost, FakeClock]:
@@ -24,7 +24,7 @@ def make(
         command="serve",
         restart=RestartPolicy(
             policy, max_restarts, Backoff(initial=1.0, max=4.0, reset_after=60.0)
-        ),  # type: ignore[arg-type]
+        ),
     )
     ctx, host, clock = FakeContext(plan, ignore_term), FakeHost(), FakeClock()
     return ProcessRuntime(spec, ctx, host, clock), ctx, host, clock
@@ -187,24 +187,23 @@ def test_a_crash_after_the_run_settled_restarts_at_once_and_quick_ones_back_off(
     asyncio.run(scenario())
 
 
-def test_stop_during_backoff_cancels_the_restart() -> None:
+def test_stop_during_backoff_cancels_the_restart(monkeypatch: pytest.MonkeyPatch) -> None:
     async def scenario() -> None:
         rt, ctx, _, clock = make()
         await rt.start()
         rt.clock = clock
-        original_sleep = clock.sleep
 
         async def slow_sleep(seconds: float) -> None:
             await asyncio.sleep(3600)
 
-        clock.sleep = slow_sleep  # type: ignore[method-assign]
+        monkeypatch.setattr(clock, "sleep", slow_sleep)
         ctx.started[0].end(ExitInfo(2))
         await reaches(rt, states.BACKOFF)
         assert rt.status == states.BACKOFF
         assert await rt.stop() == {"already_stopped": False}
         assert rt.status == states.STOPPED
         assert len(ctx.started) == 1
-        clock.sleep = original_sleep  # type: ignore[method-assign]
+        monkeypatch.undo()
 
     asyncio.run(scenario())
 

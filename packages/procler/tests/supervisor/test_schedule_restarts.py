@@ -11,6 +11,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from procler_testkit.fakes import FakeProcess
 from procler_testkit.in_process import Faked, faked
 from procler_testkit.scripted import ScriptedContext
 
@@ -37,7 +38,7 @@ def test_restarts_of_a_stack_with_a_schedule_answer_when_done_not_after_their_ti
 ) -> None:
     context = ScriptedContext(runs={"cleanup": [QUICK, QUICK, GOES_ON]})
 
-    async def scenario(f: Faked) -> None:
+    async def scenario(f: Faked[ScriptedContext]) -> None:
         await f.commands.up({})
         assert f.statuses() == {"web": "running", "cleanup": "scheduled"}
         for command, values in (
@@ -60,9 +61,9 @@ def test_restarts_of_a_stack_with_a_schedule_answer_when_done_not_after_their_ti
             states.START_GRACE,
         )
         cleanup = f.rt("cleanup")
-        assert cleanup.proc is not None
+        assert isinstance(cleanup.proc, FakeProcess)
         f.context.runs["cleanup"].append(None)
-        cleanup.proc.end(QUICK)  # type: ignore[attr-defined]
+        cleanup.proc.end(QUICK)
         await f.until(lambda: f.statuses()["cleanup"] == "scheduled")
         assert f.context.names.count("cleanup") == 3
         listed = await f.commands.schedule_list({"runs": 5})

@@ -48,8 +48,10 @@ class WallClock(Clock):
             self._moved = None
 
 
-def utc(*fields: int, zone: str = "UTC") -> float:
-    return datetime(*fields, tzinfo=ZoneInfo(zone)).timestamp()  # type: ignore[misc]
+def utc(
+    year: int, month: int, day: int, hour: int, minute: int, second: int = 0, zone: str = "UTC"
+) -> float:
+    return datetime(year, month, day, hour, minute, second, tzinfo=ZoneInfo(zone)).timestamp()
 
 
 async def until(rt: ProcessRuntime, pred: Callable[[ProcessRuntime], bool]) -> None:

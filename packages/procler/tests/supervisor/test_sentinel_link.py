@@ -8,6 +8,8 @@ import time
 from pathlib import Path
 from typing import IO
 
+import pytest
+
 from procler.supervisor.sentinel_link import SentinelLink
 
 
@@ -29,11 +31,13 @@ class Recorded:
         self.pipe.close()
 
 
-def test_a_run_is_told_at_once_and_ends_a_moment_later_together(tmp_path: Path) -> None:
+def test_a_run_is_told_at_once_and_ends_a_moment_later_together(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     link = SentinelLink(str(tmp_path))
     assert link._proc.stdin is not None
     recorded = Recorded(link._proc.stdin)
-    link._proc.stdin = recorded  # type: ignore[assignment]
+    monkeypatch.setattr(link._proc, "stdin", recorded)
 
     async def scenario() -> None:
         link.tell("-a")

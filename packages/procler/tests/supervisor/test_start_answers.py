@@ -93,7 +93,7 @@ def test_a_healthy_process_killed_is_back_without_waiting_its_backoff(tmp_path: 
         for round_ in (1, 2, 3):
             crashed = f.clock.now
             f.context.started[-1].end(ExitInfo(None, 9))
-            await f.until(lambda n=round_: rt.restarts == n)  # type: ignore[misc]
+            await f.until(lambda: rt.restarts == round_)  # noqa: B023
             back = await f.commands.wait({"name": "api", "for": "healthy", "timeout": 30.0})
             assert (back["status"], back["restarts"], back["run"]) == (
                 "healthy",

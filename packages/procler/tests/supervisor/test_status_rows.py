@@ -34,8 +34,8 @@ def test_rows_of_one_spec_and_of_the_spec_after_a_reload(tmp_path: Path) -> None
     )
     assert (second["status"], second["exit_code"], second["last_exit"]) == ("running", None, None)
     assert first["tags"] == ["web"] and first["tags"] is not second["tags"]
-    reloaded = dataclasses.replace(spec, source="definition", replica_of="apis")
+    reloaded = dataclasses.replace(spec, source="runtime", replica_of="apis")
     row = status.resting_status(reloaded, "stopped", SAVED)
-    assert (row["source"], row["replica_of"]) == ("definition", "apis")
+    assert (row["source"], row["replica_of"]) == ("runtime", "apis")
     row = status.resting_status(spec, "stopped", SAVED)
     assert (row["source"], row["replica_of"]) == ("config", None)

@@ -4,6 +4,7 @@ bounded), batched writes, and its bound per process."""
 from __future__ import annotations
 
 import asyncio
+import math
 import sqlite3
 from pathlib import Path
 from typing import Any
@@ -104,7 +105,7 @@ def test_a_batch_that_fails_is_rolled_back_whole_and_the_next_one_is_written(
     async def record() -> list[Any]:
         store = StateStore(tmp_path / "state.db", batched=True)
         store.event("api", "stopped", "starting", "start requested")
-        store.run_started("api", 1, 4242, None)  # type: ignore[arg-type]  # NOT NULL: refused
+        store.run_started("api", 1, 4242, math.nan)  # SQLite stores NaN as NULL: refused
         await asyncio.sleep(0)
         store.event("api", "starting", "failed", "could not start")
         store.process("api")  # a read writes what is pending first
