@@ -65,7 +65,7 @@ MARKS = ("S3cr3t", "S3CR3T", "root:$6$")
 BIG = "9" * 5000
 # argv cannot carry NUL; every other character can come from an agent.
 TEXT = st.text(
-    st.characters(codec="utf-8", exclude_categories=("Cs",), exclude_characters="\x00"), max_size=12
+    st.characters(codec="utf-8", exclude_categories=["Cs"], exclude_characters="\x00"), max_size=12
 )
 # Cases that answered exit 3 or raw bytes before, always tried besides the drawn ones.
 EXAMPLES = {
@@ -142,7 +142,7 @@ def _value(arg: dict[str, Any]) -> st.SearchStrategy[str]:
 @st.composite
 def argv(draw: st.DrawFn, caps: dict[str, Any]) -> list[str]:
     command = draw(st.sampled_from(caps["commands"]))
-    words = command["name"].split()
+    words: list[str] = command["name"].split()
     for arg in command["arguments"]:
         if arg["name"] in SKIPPED:
             continue

@@ -44,7 +44,7 @@ def tool(name: str, *args: str | Path, cwd: Path) -> tuple[int, dict[str, Any]]:
 def docx(path: Path, body: str) -> Path:
     from docx import Document
 
-    Document().save(path)
+    Document().save(str(path))
     with zipfile.ZipFile(path) as src:
         parts = {i.filename: src.read(i) for i in src.infolist()}
     xml = parts["word/document.xml"].decode("utf-8")

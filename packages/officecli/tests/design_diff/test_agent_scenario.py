@@ -15,7 +15,12 @@ from officecli_testkit.design_diff_helpers import write_book
 from agentcli.main import run
 from officecli.design_diff.commands import APP
 
-TITLE = [["テーブル定義書"], ["テーブル名", "users"], ["作成者", "佐藤"], [None]]
+TITLE: list[list[str | None]] = [
+    ["テーブル定義書"],
+    ["テーブル名", "users"],
+    ["作成者", "佐藤"],
+    [None],
+]
 HEADER = ["No", "論理名", "物理名", "データ型", "桁数", "NOT NULL", "PK", "デフォルト", "備考"]
 V1 = [
     [1, "ID", "id", "bigint", None, "○", "○", None, None],

@@ -11,7 +11,7 @@ from officecli_testkit.design_diff_helpers import rules
 
 Diff = Callable[..., tuple[int, dict[str, Any]]]
 TITLE = [["メソッド", "GET"], ["パス", "/users/{id}"]]
-TABLE = [["物理名", "型", "桁数"], ["id", "integer", 10], ["name", "string", 50]]
+TABLE: list[list[Any]] = [["物理名", "型", "桁数"], ["id", "integer", 10], ["name", "string", 50]]
 
 
 def _sheet(blank_between: bool, length: int = 50, method: str = "GET") -> list[list[Any]]:

@@ -53,7 +53,7 @@ def test_rows_unlike_or_far_apart_stay_removed_and_added(diff: Diff) -> None:
     unlike = _users([1, "id", "ID", "bigint", 20], [2, "memo", "備考", "text", ""], [3, "email", "メール", "varchar", 255])  # fmt: skip
     _, report = diff({"T": _users()}, {"T": unlike}, "--type", "table")
     assert [f["rule_id"] for f in report["findings"]] == ["row.removed", "row.added"]
-    far = [HEADER, *[[i, f"c{i}", f"項目{i}", "int", 4] for i in range(8)]]
+    far: list[list[Any]] = [HEADER, *[[i, f"c{i}", f"項目{i}", "int", 4] for i in range(8)]]
     moved = [list(r) for r in far]
     moved[1][1] = "renamed"  # same values as c0, but moved four rows down
     moved.insert(6, moved.pop(1))

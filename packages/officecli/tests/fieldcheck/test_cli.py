@@ -97,7 +97,7 @@ def test_unreadable_inputs_exit_2(tmp_path: Path) -> None:
 
 def test_empty_and_directory_paths_are_named_as_such(tmp_path: Path) -> None:
     rules = _rules(tmp_path)
-    cases = {
+    cases: dict[tuple[str, str | Path], tuple[str, str]] = {
         ("", rules): ("INVALID_INPUT", "'': the path is empty"),
         (str(tmp_path), rules): ("INVALID_INPUT", f"{str(tmp_path)!r}: is a directory, not a file"),
         (str(rules), ""): ("INVALID_RULES", "'': the path is empty"),

@@ -43,7 +43,11 @@ def test_a_dataset_outside_the_rules_folder_is_refused_at_its_line(layout: Path,
     path = str(layout / "codes.csv") if path == "ABSOLUTE" else path
     rules = _rules(layout, path)
     name = Path(path).name
-    for args in (["validate", layout / "rules" / "data.csv", "-r", rules], ["check-rules", rules]):
+    commands: list[list[str | Path]] = [
+        ["validate", layout / "rules" / "data.csv", "-r", rules],
+        ["check-rules", rules],
+    ]
+    for args in commands:
         result = run_cli(*args)
         env = result.json
         assert (result.code, env["error_code"], env["error"]) == (
@@ -74,11 +78,12 @@ def test_a_secret_read_as_a_dataset_or_as_data_is_never_quoted(layout: Path) -> 
     (layout / "rules" / "shadow.csv").symlink_to(layout / "secret")
     rules = _rules(layout, "shadow.csv")
     data = layout / "rules" / "data.csv"
-    for args in (
+    commands: list[list[str | Path]] = [
         ["validate", data, "-r", rules, "--dataset-root", "/"],
         ["validate", data, "-r", rules, "--dataset", "codes=rules/shadow.csv"],
         ["validate", layout / "rules" / "shadow.csv", "-r", rules, "--dataset-root", "/"],
-    ):
+    ]
+    for args in commands:
         result = run_cli(*args, cwd=layout)
         env = result.json
         assert (result.code, env["error_code"]) == (2, "MISSING_COLUMN"), env

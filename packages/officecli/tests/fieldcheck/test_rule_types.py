@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from officecli_testkit.fieldcheck_helpers import HEAD, Findings, finding
 
 
@@ -210,7 +212,7 @@ def test_sum_equals_with_tolerance_and_blank_parts(findings: Findings) -> None:
     ]
 
 
-def test_reference_inline_and_dataset_master(findings: Findings, tmp_path) -> None:  # type: ignore[no-untyped-def]
+def test_reference_inline_and_dataset_master(findings: Findings, tmp_path: Path) -> None:
     (tmp_path / "depts.csv").write_text("code,name\nS,sales\nD,dev\n", encoding="utf-8")
     rules = (
         "version: 1\ndatasets: {depts: depts.csv}\n"
@@ -270,7 +272,7 @@ def test_expression_comparison_and_boolean(findings: Findings) -> None:
     ]
 
 
-def test_aggregate_equals(findings: Findings, tmp_path) -> None:  # type: ignore[no-untyped-def]
+def test_aggregate_equals(findings: Findings, tmp_path: Path) -> None:
     (tmp_path / "budget.csv").write_text(
         "部署,予算\n営業,300\n開発,100\n総務,0\n", encoding="utf-8"
     )
@@ -306,7 +308,7 @@ def test_aggregate_equals(findings: Findings, tmp_path) -> None:  # type: ignore
     ]
 
 
-def test_aggregate_count(findings: Findings, tmp_path) -> None:  # type: ignore[no-untyped-def]
+def test_aggregate_count(findings: Findings, tmp_path: Path) -> None:
     (tmp_path / "n.csv").write_text("g,n\na,2\nb,2\n", encoding="utf-8")
     rules = (
         "version: 1\ndatasets: {n: n.csv}\nrules:\n"

@@ -5,7 +5,7 @@ The engine runs in a child process (see officecli_testkit.fieldcheck_vector_work
 from __future__ import annotations
 
 import string
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -14,6 +14,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from officecli_testkit.fieldcheck_golden import RULES, write_inputs
 from officecli_testkit.fieldcheck_vector_worker import (
+    InChild,
     child,
     missing_column_error,
     read_cells,
@@ -30,7 +31,7 @@ from officecli.fieldcheck.values import CONVERTERS, is_blank
 PLAIN_RULES = "\n".join(line for line in RULES.splitlines() if "aggregate_equals" not in line)
 
 
-Call = Callable[..., Any]
+Call = InChild
 
 
 @pytest.fixture(scope="module")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import pytest
 from officecli_testkit.replace_helpers import Replace, run_replace
@@ -12,7 +13,7 @@ from officecli_testkit.replace_helpers import Replace, run_replace
 def replace(capsys: pytest.CaptureFixture[str]) -> Replace:
     """replace(*argv) -> (exit code, parsed stdout) through agentcli.main.run."""
 
-    def run(*args: str | Path) -> tuple[int, dict]:  # type: ignore[type-arg]
+    def run(*args: str | Path) -> tuple[int, dict[str, Any]]:
         return run_replace(capsys, *args)
 
     return run

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import openpyxl
 import pptx
@@ -23,7 +24,7 @@ UNCOVERED = "rule.uncovered"
 DEFAULT = "body,headers,footnotes,notes,charts"
 
 
-def seen(report: dict, *keys: str) -> list[tuple[str, ...]]:  # type: ignore[type-arg]
+def seen(report: dict[str, Any], *keys: str) -> list[tuple[str, ...]]:
     return [tuple(f[k] for k in keys) for f in findings(report, UNCOVERED)]
 
 

@@ -10,6 +10,7 @@ import subprocess
 import sys
 import zlib
 from pathlib import Path
+from typing import Any
 
 MIB = 1 << 20
 ENTRY = "from officecli.doc2md.cli import main; main()"
@@ -23,12 +24,12 @@ sys.exit(code)
 """
 
 
-def doc2md(*args: str | Path) -> tuple[int, dict[str, object]]:
+def doc2md(*args: str | Path) -> tuple[int, dict[str, Any]]:
     code, report, _peak = doc2md_peak(*args)
     return code, report
 
 
-def doc2md_peak(*args: str | Path) -> tuple[int, dict[str, object], int]:
+def doc2md_peak(*args: str | Path) -> tuple[int, dict[str, Any], int]:
     """(exit code, JSON report, peak RSS in MiB) of doc2md run with `args`."""
     done = subprocess.run(
         [sys.executable, "-c", PEAK, sys.executable, "-c", ENTRY, *map(str, args)],
@@ -153,7 +154,7 @@ def capped(argv: list[str], cap_mib: int, timeout: float) -> subprocess.Complete
 
 def doc2md_capped(
     *args: str | Path, cap_mib: int = 1024, timeout: float = 60
-) -> tuple[int, dict[str, object]]:
+) -> tuple[int, dict[str, Any]]:
     """(exit code, JSON report) of doc2md run with `args` under a memory and time cap."""
     done = capped([sys.executable, "-c", ENTRY, *map(str, args)], cap_mib, timeout)
     return done.returncode, json.loads(done.stdout)

@@ -2,17 +2,17 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-Grid = Sequence[Sequence[Any]]
+Grid = Sequence[Sequence[object]]  # rows of cells: str, int, float, None (an empty cell)...
 API_HEADER = ["No", "物理名", "論理名", "型", "必須", "桁数"]
 
 
 def write_book(
     path: Path,
-    sheets: dict[str, Grid],
+    sheets: Mapping[str, Grid],
     merges: dict[str, list[str]] | None = None,
     formulas: dict[str, dict[str, tuple[str, Any]]] | None = None,
 ) -> Path:

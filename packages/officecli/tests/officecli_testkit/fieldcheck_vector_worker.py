@@ -9,12 +9,17 @@ from concurrent.futures import ProcessPoolExecutor
 from contextlib import contextmanager
 from multiprocessing import get_context
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any, ParamSpec, TypeVar
+
+if TYPE_CHECKING:
+    from officecli.fieldcheck.engine import Engine
 
 Outcome = tuple[str, int, int, dict[str, int], list[dict[str, Any]]]
 
 
-def run_engine(rules: str, data: str, engine: str, block: int, options: dict[str, Any]) -> Outcome:
+def run_engine(
+    rules: str, data: str, engine: Engine, block: int, options: dict[str, Any]
+) -> Outcome:
     """(engine used, rows, skipped evaluations, totals, findings as JSON) of one run."""
     from officecli.fieldcheck.engine import Options
     from officecli.fieldcheck.loader import load_rules
@@ -22,12 +27,12 @@ def run_engine(rules: str, data: str, engine: str, block: int, options: dict[str
     from officecli.fieldcheck.vector import scan
 
     scan.BLOCK_BYTES = block
-    result = validate(load_rules(rules), Path(data), Options(engine=engine, **options))  # type: ignore[arg-type]
+    result = validate(load_rules(rules), Path(data), Options(engine=engine, **options))
     findings = [f.to_json() for f in result.findings]
     return result.engine, result.rows, result.skipped, result.totals, findings
 
 
-def missing_column_error(rules: str, data: str, engine: str) -> tuple[str, str, Any]:
+def missing_column_error(rules: str, data: str, engine: Engine) -> tuple[str, str, Any]:
     """(message, suggestion, data) of the MissingColumnError a run raises."""
     from officecli.fieldcheck.engine import Options
     from officecli.fieldcheck.errors import MissingColumnError
@@ -35,13 +40,13 @@ def missing_column_error(rules: str, data: str, engine: str) -> tuple[str, str, 
     from officecli.fieldcheck.run import validate_data as validate
 
     try:
-        validate(load_rules(rules), Path(data), Options(engine=engine))  # type: ignore[arg-type]
+        validate(load_rules(rules), Path(data), Options(engine=engine))
     except MissingColumnError as exc:
         return exc.message, exc.suggestion, exc.data
     raise AssertionError("no MissingColumnError")
 
 
-def render(rules: str, data: str, engine: str, shown_as: str) -> dict[str, str]:
+def render(rules: str, data: str, engine: Engine, shown_as: str) -> dict[str, str]:
     """The report of one engine in every format, as the CLI renders it."""
     from agentcli.report import RENDERERS
     from officecli.fieldcheck.engine import Options
@@ -50,7 +55,7 @@ def render(rules: str, data: str, engine: str, shown_as: str) -> dict[str, str]:
     from officecli.fieldcheck.run import validate_data as validate
 
     ruleset = load_rules(rules)
-    options = Options(engine=engine)  # type: ignore[arg-type]
+    options = Options(engine=engine)
     result = validate(ruleset, Path(data), options)
     assert result.engine == engine
     report = build_report(ruleset, shown_as, result, options)
@@ -73,7 +78,8 @@ def strip_cells(cells: list[str]) -> list[str]:
 
     from officecli.fieldcheck.vector.arrays import strip
 
-    return strip(pa.array(cells, pa.string())).to_pylist()  # type: ignore[no-any-return]
+    stripped: list[str] = strip(pa.array(cells, pa.string())).to_pylist()
+    return stripped
 
 
 def whitespace() -> str:
@@ -82,8 +88,28 @@ def whitespace() -> str:
     return PY_WHITESPACE
 
 
+Arguments = ParamSpec("Arguments")
+Answer = TypeVar("Answer")
+
+
+class InChild:
+    """call(function, *args): what the function returns, run in the child process."""
+
+    def __init__(self, pool: ProcessPoolExecutor) -> None:
+        self._pool = pool
+
+    def __call__(
+        self,
+        function: Callable[Arguments, Answer],
+        /,
+        *args: Arguments.args,
+        **kwargs: Arguments.kwargs,
+    ) -> Answer:
+        return self._pool.submit(function, *args, **kwargs).result()
+
+
 @contextmanager
-def child() -> Iterator[Callable[..., Any]]:
-    """call(function, *args) in one spawned child process, kept for the block."""
+def child() -> Iterator[InChild]:
+    """One spawned child process, kept for the block."""
     with ProcessPoolExecutor(1, mp_context=get_context("spawn")) as pool:
-        yield lambda fn, *args: pool.submit(fn, *args).result()
+        yield InChild(pool)

@@ -124,7 +124,7 @@ def _table_preset(seed: int) -> Pair:
         new = [[*r, "" if i else "備考"] for i, r in enumerate(new)]  # a column added
         new[5][1] = new[7][1]  # a duplicate key
         new[9][1] = None  # a blank key
-        title = [["テーブル定義書"], ["テーブル名", "users"], [None]]
+        title: Rows = [["テーブル定義書"], ["テーブル名", "users"], [None]]
         cover = [["版数", "1.0"], ["作成者", "sato"]]
         write_book(before, {"users": [*title, *rows], "表紙": cover, "旧シート": [["K", "V"], ["a", 1]]})  # fmt: skip
         write_book(after, {"users": [*title, *new], "表紙": [["版数", "1.1"], ["作成者", "sato"]], "新シート": [["K", "V"], ["a", 1]]})  # fmt: skip
@@ -144,7 +144,7 @@ def _api_sections(seed: int) -> Pair:
             return [[i, f"{prefix}{i}", f"項目{i}", rng.choice(TYPES), rng.choice(["○", ""]), rng.randint(1, 99)] for i in range(count)]  # fmt: skip
 
         request, response = items("f", 30), items("f", 40)
-        old = [["メソッド", "GET"], ["パス", "/users/{id}"], [None], header, ["リクエスト"], *request, ["レスポンス"], *response]  # fmt: skip
+        old: Rows = [["メソッド", "GET"], ["パス", "/users/{id}"], [None], header, ["リクエスト"], *request, ["レスポンス"], *response]  # fmt: skip
         req2, res2 = [list(r) for r in request], [list(r) for r in response]
         req2[4][3] = "integer" if req2[4][3] != "integer" else "string"
         res2.insert(3, [99, "added_opt", "任意", "string", "", 5])
@@ -154,7 +154,7 @@ def _api_sections(seed: int) -> Pair:
         moved = [
             [r[0], r[1], r[2], r[4], r[3], r[5]] for r in [header, *req2, *res2]
         ]  # 型 <-> 必須
-        new = [["メソッド", "POST"], ["パス", "/users/{id}"], [None], moved[0], ["リクエスト"], *moved[1 : 1 + len(req2)], ["レスポンス"], *moved[1 + len(req2) :]]  # fmt: skip
+        new: Rows = [["メソッド", "POST"], ["パス", "/users/{id}"], [None], moved[0], ["リクエスト"], *moved[1 : 1 + len(req2)], ["レスポンス"], *moved[1 + len(req2) :]]  # fmt: skip
         write_book(before, {"ユーザー取得": old})
         write_book(after, {"ユーザー照会": new})
 

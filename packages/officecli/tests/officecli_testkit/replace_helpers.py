@@ -79,7 +79,7 @@ def docx_body(
     """A python-docx document whose body is `body` (WordprocessingML, w: prefix bound)."""
     import docx
 
-    docx.Document().save(path)
+    docx.Document().save(str(path))
 
     def set_body(xml: str) -> str:
         start = xml.index("<w:body>") + len("<w:body>")

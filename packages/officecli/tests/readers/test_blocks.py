@@ -49,7 +49,7 @@ def test_docx_nested_table_is_marked_in_its_cell(tmp_path: Path) -> None:
     for r in range(2):
         for c in range(2):
             inner.cell(r, c).text = f"n{r}{c}"
-    document.save(tmp_path / "nest.docx")
+    document.save(str(tmp_path / "nest.docx"))
     doc = read_docx(tmp_path / "nest.docx", ReadOptions())
     assert "| [nested table flattened] n00; n01 / n10; n11 | plain |" in render(doc, "a")
     assert doc.notes == ["nested table flattened into its parent cell"]

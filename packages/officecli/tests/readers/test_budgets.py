@@ -26,7 +26,7 @@ def test_drawio_budget_is_per_file_not_per_page(tmp_path: Path) -> None:
     path.write_text(f"<mxfile>{pages}</mxfile>", encoding="utf-8")
     assert path.stat().st_size < MIB
     code, report = doc2md(path, "-d", tmp_path / "out")
-    failed = report["findings"][0]  # type: ignore[index]
+    failed = report["findings"][0]
     assert (code, failed["rule_id"], failed["field"]) == (2, "convert.failed", "UNSAFE_FILE")
     assert "expands" in failed["message"]
     assert not (tmp_path / "out" / "bomb.md").exists()
@@ -41,4 +41,4 @@ def test_every_zip_based_format_refuses_a_zip_bomb(tmp_path: Path) -> None:
             zf.writestr("[Content_Types].xml", "<Types/>")
             zf.writestr("big.xml", b"<a>" + b"0" * (4 * MIB) + b"</a>")
         code, report = doc2md(path, "-d", tmp_path / "out")
-        assert (code, report["findings"][0]["field"]) == (2, "UNSAFE_FILE"), fmt.name  # type: ignore[index]
+        assert (code, report["findings"][0]["field"]) == (2, "UNSAFE_FILE"), fmt.name

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
 from officecli_testkit.markdown_tree import outline
@@ -16,6 +17,9 @@ from officecli.readers.model import ReadOptions
 from officecli.readers.pdf.layout import Line
 from officecli.readers.pdf.reader import read_pdf
 from officecli.readers.pdf.text import Glyphs, group_blocks, group_lines
+
+if TYPE_CHECKING:
+    from reportlab.lib.styles import ParagraphStyle
 
 DEPOT = (
     "The new depot in Leeds opened this month after a construction period that began in "
@@ -47,7 +51,7 @@ def _bullet_style(name: str, indent: float, glyph_size: float) -> object:
     )  # fmt: skip
 
 
-def _styles() -> dict[str, object]:
+def _styles() -> dict[str, ParagraphStyle]:
     from reportlab.lib.styles import ParagraphStyle
     from reportlab.pdfbase import pdfmetrics
     from reportlab.pdfbase.cidfonts import UnicodeCIDFont
@@ -82,7 +86,7 @@ def _newsletter(path: Path) -> None:
 
     def frame(x: float, top: float, w: float, h: float, items: list[tuple[str, str]]) -> None:
         story = [
-            Paragraph(text, styles[style], bulletText="l" if style in ("bullet", "sub") else None)  # type: ignore[arg-type]
+            Paragraph(text, styles[style], bulletText="l" if style in ("bullet", "sub") else None)
             for style, text in items
         ]
         Frame(x, top - h, w, h, showBoundary=0, leftPadding=0, rightPadding=0).addFromList(
@@ -176,9 +180,9 @@ def test_a_wrapped_japanese_table_cell_joins_without_a_space(tmp_path: Path) -> 
     styles = _styles()
     cell = styles["jp"]
     rows = [
-        [Paragraph(t, cell) for t in ("項目", "説明")],  # type: ignore[arg-type]
-        [Paragraph(t, cell) for t in ("日付", "経費が発生した日付を入力します")],  # type: ignore[arg-type]
-        [Paragraph(t, cell) for t in ("金額", "税込みの金額")],  # type: ignore[arg-type]
+        [Paragraph(t, cell) for t in ("項目", "説明")],
+        [Paragraph(t, cell) for t in ("日付", "経費が発生した日付を入力します")],
+        [Paragraph(t, cell) for t in ("金額", "税込みの金額")],
     ]
     table = Table(rows, colWidths=[60, 70])
     table.setStyle(TableStyle([("GRID", (0, 0), (-1, -1), 0.5, "black")]))
@@ -223,7 +227,7 @@ def test_a_pdf_printed_by_libreoffice(tmp_path: Path) -> None:
     document.add_paragraph(DEPOTS, style="List Bullet")
     document.add_paragraph("申請する", style="List Number")
     document.add_paragraph("承認を待つ", style="List Number")
-    document.save(tmp_path / "guide.docx")
+    document.save(str(tmp_path / "guide.docx"))
     pdf = libreoffice.convert(tmp_path / "guide.docx", "pdf", tmp_path)
     doc = read_pdf(pdf, ReadOptions())
     assert outline(render(doc, "x_assets")) == [
@@ -245,7 +249,7 @@ def test_a_wrapped_title_is_one_heading(tmp_path: Path) -> None:
 
     styles = _styles()
     title = "Quarterly report of the northern logistics centres and their new depots"
-    story = [Paragraph(title, styles["title"]), Paragraph(DEPOT, styles["body"])]  # type: ignore[arg-type]
+    story = [Paragraph(title, styles["title"]), Paragraph(DEPOT, styles["body"])]
     SimpleDocTemplate(str(tmp_path / "title.pdf"), pagesize=A4).build(story)
     text = render(read_pdf(tmp_path / "title.pdf", ReadOptions()), "x_assets")
     assert outline(text) == [("h", 1, title), ("p", DEPOT)]

@@ -15,8 +15,8 @@ from officecli.readers.model import ReadOptions
 W_NS = 'xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"'
 
 
-def _markdown(path: Path, **options: object) -> str:
-    return render(read_docx(path, ReadOptions(**options)), "x_assets")  # type: ignore[arg-type]
+def _markdown(path: Path, options: ReadOptions | None = None) -> str:
+    return render(read_docx(path, options or ReadOptions()), "x_assets")
 
 
 def _docx_with(path: Path, paragraph_xml: str) -> Path:
@@ -25,7 +25,7 @@ def _docx_with(path: Path, paragraph_xml: str) -> Path:
 
     document = docx.Document()
     document.add_paragraph("PLACEHOLDER")
-    document.save(path)
+    document.save(str(path))
     with zipfile.ZipFile(path) as src:
         parts = {n: src.read(n) for n in src.namelist()}
     body = parts["word/document.xml"].decode("utf-8")
@@ -50,7 +50,7 @@ def test_nested_lists_nest_under_their_parent_marker(tmp_path: Path) -> None:
             document.add_paragraph(f"detail {n}b", style="List Bullet 2")
     document.add_paragraph("plain", style="List Bullet")
     document.add_paragraph("deeper", style="List Number 2")
-    document.save(tmp_path / "lists.docx")
+    document.save(str(tmp_path / "lists.docx"))
     text = _markdown(tmp_path / "lists.docx")
     items = [x for x in outline(text) if x[0] == "li"]
     assert items[:4] == [
@@ -79,7 +79,7 @@ RUBY = (
 def test_ruby_keeps_the_base_text_and_optionally_the_reading(tmp_path: Path) -> None:
     _docx_with(tmp_path / "ruby.docx", RUBY)
     assert outline(_markdown(tmp_path / "ruby.docx")) == [("p", "部長 東海林 様")]
-    assert outline(_markdown(tmp_path / "ruby.docx", ruby="paren")) == [
+    assert outline(_markdown(tmp_path / "ruby.docx", ReadOptions(ruby="paren"))) == [
         ("p", "部長 東海林(しょうじ) 様")
     ]
     doc = read_docx(tmp_path / "ruby.docx", ReadOptions())
@@ -95,7 +95,7 @@ def test_line_break_is_a_hard_break(tmp_path: Path) -> None:
     para.add_run("東京都千代田区")
     document.add_paragraph("one", style="List Bullet").add_run().add_break()
     document.paragraphs[-1].add_run("two")
-    document.save(tmp_path / "br.docx")
+    document.save(str(tmp_path / "br.docx"))
     assert outline(_markdown(tmp_path / "br.docx")) == [
         ("p", "〒100-0001\n東京都千代田区"),
         ("li", 0, False, "one\ntwo"),
@@ -136,7 +136,7 @@ def _toc_document(path: Path) -> None:
     document.add_paragraph("1.1 経費の申請\t2", style="toc 2")
     document.add_heading("1 Overview", level=1)
     document.add_heading("1.1 経費の申請", level=2)
-    document.save(path)
+    document.save(str(path))
 
 
 def test_table_of_contents_is_a_block_of_links_or_left_out(tmp_path: Path) -> None:
@@ -150,7 +150,7 @@ def test_table_of_contents_is_a_block_of_links_or_left_out(tmp_path: Path) -> No
         ("h", 1, "1 Overview"),
         ("h", 2, "1.1 経費の申請"),
     ]
-    without = _markdown(tmp_path / "toc.docx", toc=False)
+    without = _markdown(tmp_path / "toc.docx", ReadOptions(toc=False))
     assert outline(without) == [("p", "目次"), ("h", 1, "1 Overview"), ("h", 2, "1.1 経費の申請")]
     assert "toc" not in without
 
@@ -170,7 +170,7 @@ def test_a_numbered_list_continued_after_a_paragraph_keeps_counting(tmp_path: Pa
     num = numbering.add_num(style_num.abstractNumId.val)
     num.add_lvlOverride(ilvl=0).add_startOverride(1)
     restarted._p.get_or_add_pPr().get_or_add_numPr().get_or_add_numId().val = num.numId
-    document.save(tmp_path / "steps.docx")
+    document.save(str(tmp_path / "steps.docx"))
     text = _markdown(tmp_path / "steps.docx")
     assert "\n\n3. book the trip\n" in text  # CommonMark starts the list at its first number
     assert "\n\n1. pack\n" in text  # "restart numbering" in Word

@@ -31,7 +31,7 @@ def test_docx_merged_cells_and_japanese(tmp_path: Path) -> None:
     table.cell(1, 0).merge(table.cell(2, 0)).text = "縦"
     table.cell(0, 1).merge(table.cell(0, 2)).text = "横"
     document.add_paragraph("item", style="List Bullet")
-    document.save(tmp_path / "a.docx")
+    document.save(str(tmp_path / "a.docx"))
     text = md(read_docx(tmp_path / "a.docx", ReadOptions()))
     assert text.splitlines()[0] == "# 見出し　全角"
     assert "| 00 | 横 |  |\n| --- | --- | --- |\n| 縦 | 11 | 12 |\n| 縦 | 21 | 22 |" in text
@@ -69,7 +69,7 @@ def test_docx_text_box_read_once(tmp_path: Path) -> None:
 
     document = docx.Document()
     document.add_paragraph("ANCHOR")
-    document.save(tmp_path / "box.docx")
+    document.save(str(tmp_path / "box.docx"))
     _patch_document(tmp_path / "box.docx", "<w:t>ANCHOR</w:t></w:r>", TEXTBOX)
     doc = read_docx(tmp_path / "box.docx", ReadOptions())
     assert md(doc).count("BOXTEXT") == 1
@@ -83,7 +83,7 @@ def test_docx_smartart_loss_is_reported(tmp_path: Path) -> None:
 
     document = docx.Document()
     document.add_paragraph("ANCHOR")
-    document.save(tmp_path / "smart.docx")
+    document.save(str(tmp_path / "smart.docx"))
     graphic = (
         '<w:r><w:drawing><wp:inline xmlns:wp="http://schemas.openxmlformats.org/drawingml/2006/wordprocessingDrawing">'
         '<wp:docPr id="2" name="Diagram"/><a:graphic xmlns:a="http://schemas.openxmlformats.org/drawingml/2006/main">'
@@ -151,7 +151,7 @@ def test_pptx_notes_table_and_reading_order(tmp_path: Path) -> None:
     table.cell(0, 0).text, table.cell(0, 1).text = "k", "v"
     table.cell(1, 0).text, table.cell(1, 1).text = "a", "1"
     slide.notes_slide.notes_text_frame.text = "話す内容"
-    deck.save(tmp_path / "c.pptx")
+    deck.save(str(tmp_path / "c.pptx"))
     text = md(read_pptx(tmp_path / "c.pptx", ReadOptions()))
     assert text == (
         "## Slide 1: 計画\n\nUPPER\n\n| k | v |\n| --- | --- |\n| a | 1 |\n\nLOWER\n\n"
@@ -173,7 +173,7 @@ def test_pptx_chart_without_cached_data_is_a_loss(tmp_path: Path) -> None:
     data.categories = ["a", "b"]
     data.add_series("s", (1, 2))
     slide.shapes.add_chart(XL_CHART_TYPE.COLUMN_CLUSTERED, 0, 0, Inches(4), Inches(3), data)
-    deck.save(tmp_path / "d.pptx")
+    deck.save(str(tmp_path / "d.pptx"))
     with zipfile.ZipFile(tmp_path / "d.pptx") as src:
         parts = {n: src.read(n) for n in src.namelist()}
     chart = next(n for n in parts if n.startswith("ppt/charts/chart"))

@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 from officecli_testkit.bomb_files import capped, doc2md_capped, merged_xlsx
@@ -20,7 +21,7 @@ HIDDEN_COLUMN = (
 )
 
 
-def design_diff(*args: str | Path) -> tuple[int, dict[str, object]]:
+def design_diff(*args: str | Path) -> tuple[int, dict[str, Any]]:
     done = capped([sys.executable, "-c", DESIGN_DIFF, *map(str, args)], 1024, 60)
     return done.returncode, json.loads(done.stdout)
 
@@ -29,7 +30,7 @@ def test_doc2md_reads_a_merge_of_the_whole_sheet_as_a_range(tmp_path: Path) -> N
     path = merged_xlsx(tmp_path / "merge.xlsx", [["x"]], [WHOLE_SHEET])
     assert path.stat().st_size < 1500
     code, report = doc2md_capped(path, "-d", tmp_path / "out")
-    assert (code, [f["rule_id"] for f in report["findings"]]) == (0, ["convert.ok"])  # type: ignore[index]
+    assert (code, [f["rule_id"] for f in report["findings"]]) == (0, ["convert.ok"])
     assert (tmp_path / "out" / "merge.md").read_text("utf-8") == "## Sheet1\n\nx\n"
 
 
@@ -56,7 +57,7 @@ def test_merges_count_against_max_cells(tmp_path: Path) -> None:
     20 cells, past --max-cells 12. doc2md cuts (a warning), design-diff refuses."""
     path = merged_xlsx(tmp_path / "merge.xlsx", TABLE, [WHOLE_SHEET])
     code, report = doc2md_capped(path, "-d", tmp_path / "out", "--max-cells", "12")
-    cut = [f for f in report["findings"] if f["rule_id"] == "convert.truncated"]  # type: ignore[union-attr]
+    cut = [f for f in report["findings"] if f["rule_id"] == "convert.truncated"]
     assert (code, [f["message"] for f in cut]) == (
         0,
         [
@@ -80,7 +81,7 @@ def test_thirty_thousand_overlapping_merges_of_the_whole_sheet_are_cut(
     doc2md's 200,000 cells, and past 300,000 given to design-diff."""
     path = merged_xlsx(tmp_path / "merges.xlsx", TABLE, [WHOLE_SHEET] * 30_000, extra)
     code, report = doc2md_capped(path, "-d", tmp_path / "out")
-    rules = [f["rule_id"] for f in report["findings"]]  # type: ignore[union-attr]
+    rules = [f["rule_id"] for f in report["findings"]]
     assert (code, rules) == (0, ["convert.ok", "convert.truncated"])
     code, report = design_diff("excel", "--before", path, "--after", path, "--max-cells", "300000")
     assert (code, report["error_code"]) == (2, "INVALID_WORKBOOK")

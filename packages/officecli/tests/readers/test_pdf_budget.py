@@ -60,7 +60,7 @@ def _refused(path: Path, out: Path, message: str, peak_mib: int = PEAK_MIB) -> N
     """doc2md refuses the file (UNSAFE_FILE, exit 2, nothing written), naming the stream
     and where it was decoded, and stays under `peak_mib` of memory."""
     code, report, peak = doc2md_peak(path, "-d", out)
-    failed = report["findings"][0]  # type: ignore[index]
+    failed = report["findings"][0]
     assert (code, failed["rule_id"], failed["field"]) == (2, "convert.failed", "UNSAFE_FILE")
     assert failed["message"] == (
         f"{path.name}: {message} expands past the file's budget of "
@@ -189,7 +189,7 @@ def test_pdf_object_stream_within_the_budget_opens(tmp_path: Path) -> None:
     path = tmp_path / "small.pdf"
     path.write_bytes(_pdf_with_object_stream(zlib.compress(objects + b" " * MIB), first))
     code, report = doc2md(path, "-d", tmp_path / "out")
-    findings = report["findings"]  # type: ignore[index]
+    findings = report["findings"]
     assert (code, [f["rule_id"] for f in findings]) == (0, ["convert.ok"])
 
 

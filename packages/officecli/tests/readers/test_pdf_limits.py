@@ -21,13 +21,14 @@ def _refused(path: Path, out: Path, limit: str, *args: str) -> dict[str, str]:
     """doc2md refuses the file (INPUT_TOO_COMPLEX, exit 2, nothing written), naming the
     limit and the option that raises it, within the caps."""
     code, report = doc2md_capped(path, "-d", out, *args)
-    (failed,) = report["findings"]  # type: ignore[misc]
+    findings: list[dict[str, str]] = report["findings"]
+    (failed,) = findings
     option, _what, default = LIMITS[limit]
     value = next((v for k, v in pairwise(args) if k == option), default)
     assert (code, failed["rule_id"], failed["field"]) == (2, "convert.failed", "INPUT_TOO_COMPLEX")
     assert failed["suggestion"] == f"raise {option} (now {value}) only if you trust the file"
     assert not (out / f"{path.stem}.md").exists()
-    return failed  # type: ignore[no-any-return]
+    return failed
 
 
 def test_nested_forms_bomb_is_refused_at_the_forms_limit(tmp_path: Path) -> None:
@@ -95,7 +96,7 @@ def test_the_option_named_raises_the_limit(tmp_path: Path) -> None:
     path.write_bytes(nested_forms_pdf(depth=3, fanout=10))
     _refused(path, tmp_path / "out", "forms", "--max-pdf-forms", "1000")
     code, report = doc2md(path, "-d", tmp_path / "out", "--max-pdf-forms", "2000")
-    assert (code, [f["rule_id"] for f in report["findings"]]) == (0, ["convert.ok"])  # type: ignore[index]
+    assert (code, [f["rule_id"] for f in report["findings"]]) == (0, ["convert.ok"])
     assert (tmp_path / "out" / "forms.md").read_text("utf-8").startswith("<!-- page 1 -->")
 
 

@@ -4,7 +4,7 @@ used: the same grid, or the same error."""
 from __future__ import annotations
 
 import zipfile
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -19,7 +19,7 @@ SHEET = "xl/worksheets/sheet1.xml"
 MAIN = "http://schemas.openxmlformats.org/spreadsheetml/2006/main"
 
 
-def _book(path: Path, rows: list[list[Any]], merges: tuple[str, ...] = ()) -> Path:
+def _book(path: Path, rows: Sequence[Sequence[object]], merges: tuple[str, ...] = ()) -> Path:
     from openpyxl import Workbook
 
     book = Workbook()
@@ -69,7 +69,7 @@ def _both(path: Path) -> tuple[list[Any], list[Any], bool]:
 
 
 def test_a_plain_design_sheet_is_read_in_bulk_as_by_the_expat_scan(tmp_path: Path) -> None:
-    rows = [["物理名", "型", "桁数", "必須"], ["id", "string", 10, True], ["rate", "number", 0.1, False]]  # fmt: skip
+    rows: list[list[object]] = [["物理名", "型", "桁数", "必須"], ["id", "string", 10, True], ["rate", "number", 0.1, False]]  # fmt: skip
     path = _book(tmp_path / "b.xlsx", [*rows, ["全角１２", None, 1e20, None], ["m"]], ("A5:C5",))
     fast, exact, bulk = _both(path)
     assert (fast == exact, bulk) == (True, True)
@@ -300,12 +300,9 @@ def test_rows_read_for_one_workbook_serve_the_other_exactly(tmp_path: Path) -> N
     second, _ = read_grids(after, options, rows_read=cache)
     exact = [read_grids(path, options, fast=False)[0][0].cell_map() for path in (before, after)]
     assert [first[0].cell_map(), second[0].cell_map()] == exact
-    assert (first[0].rows is not None, second[0].rows is not None) == (True, True)
-    assert [second[0].rows[r][:2] for r in (1, 2, 5)] == [
-        ["a", "乙"],
-        ['3"', "乙"],
-        ["x & 5", "乙"],
-    ]  # type: ignore[index]
+    rows = second[0].rows
+    assert first[0].rows is not None and rows is not None  # both read in bulk
+    assert [rows[r][:2] for r in (1, 2, 5)] == [["a", "乙"], ['3"', "乙"], ["x & 5", "乙"]]
 
 
 def test_rows_read_in_batches_read_alike(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

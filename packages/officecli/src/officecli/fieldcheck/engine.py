@@ -39,6 +39,7 @@ from officecli.fieldcheck.values import TYPE_HINTS, parse_date
 from officecli.readers.tabular import Table, open_table
 
 _OTHER_DATASET_PARAMS = ("key", "target")  # aggregate_equals columns of the other file
+Engine = Literal["auto", "python", "vector"]
 
 
 @dataclass
@@ -50,7 +51,7 @@ class Options:
     key: list[str] | None = None  # columns naming a record in findings (else the rules' key)
     # "auto": the vectorised engine for a large CSV/TSV (see VECTOR_MIN_BYTES); "python"
     # or "vector" choose one (tests run both on the same data).
-    engine: Literal["auto", "python", "vector"] = "auto"
+    engine: Engine = "auto"
 
 
 @dataclass
