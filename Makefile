@@ -27,8 +27,15 @@ lint: sync
 	$(RUN) ruff format --check $(PACKAGES) bench tests
 	$(RUN) vulture
 
+# mypy strict over the sources, the tests and the benches: a run per package (its sources and
+# tests), then one for the benches, scripts and the repository's tests. Test modules are named
+# from their tests folder ([tool.mypy] mypy_path), so two packages may each have a
+# test_capabilities.py: one run sees one package's. Every run runs; any failure fails.
+TYPED := $(foreach p,$(PACKAGES),"$(p)/src $(p)/tests") "bench scripts tests"
 types: sync
-	$(RUN) mypy $(addsuffix /src,$(PACKAGES))
+	@failed=0; for files in $(TYPED); do \
+		echo "mypy $$files"; $(RUN) mypy $$files || failed=1; \
+	done; exit $$failed
 
 # The suite on several workers (pytest-xdist), a test file on one worker: a file's tests
 # share its module fixtures (a supervisor, a listener) and run in their order, as in one

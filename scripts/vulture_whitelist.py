@@ -133,3 +133,10 @@ action_close
 pytestmark
 anyio_backend
 no_arrow_in_this_process
+
+# Called by Python, not by name: an instance called as a function (the test kit's InChild),
+# and the keywords of a Protocol that types a plugin's fixture (pytest-textual-snapshot's
+# snap_compare, called with terminal_size= and run_before=).
+__call__
+terminal_size
+run_before
