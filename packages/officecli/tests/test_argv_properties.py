@@ -23,7 +23,7 @@ from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 from officecli_testkit.bomb_files import merged_xlsx, nested_forms_pdf
 
-from agentcli.commands import capabilities
+from agentcli.commands import App, capabilities
 from agentcli.main import with_builtins
 from officecli.design_diff.commands import APP as DESIGN_DIFF
 from officecli.doc2md.commands import APP as DOC2MD
@@ -186,7 +186,7 @@ def _check(tool: str, words: list[str], cwd: Path) -> None:
     "app", [DOC2MD, FIELDCHECK, DESIGN_DIFF, OFFICE_REPLACE], ids=lambda app: app.name
 )
 def test_any_argv_answers_one_json_document_and_exit_0_1_or_2(
-    app: Any, tmp_path_factory: pytest.TempPathFactory
+    app: App, tmp_path_factory: pytest.TempPathFactory
 ) -> None:
     root = tmp_path_factory.mktemp(app.name)
     _workspace(root)

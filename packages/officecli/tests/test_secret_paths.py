@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from agentcli.commands import Arg, Command, command_args
+from agentcli.commands import App, Arg, Command, command_args
 from agentcli.main import run, with_builtins
 from officecli.design_diff.commands import APP as DESIGN_DIFF
 from officecli.doc2md.commands import APP as DOC2MD
@@ -118,11 +118,11 @@ def _argv(command: Command, target: str, value: str, valid: dict[str, Any]) -> l
     return words
 
 
-def _commands(app: Any) -> list[Command]:
+def _commands(app: App) -> list[Command]:
     return list(with_builtins(app).commands)
 
 
-def _cases() -> list[tuple[Any, str, str]]:
+def _cases() -> list[tuple[App, str, str]]:
     return [
         (app, command.name, arg.dest)
         for app in APPS
@@ -138,7 +138,7 @@ def _cases() -> list[tuple[Any, str, str]]:
     ids=[f"{a.name}-{c}-{t}" for a, c, t in _cases()],
 )
 def test_a_symlink_to_a_secret_never_shows_the_secret(
-    app: Any,
+    app: App,
     command_name: str,
     target: str,
     tmp_path: Path,

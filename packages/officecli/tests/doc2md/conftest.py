@@ -6,12 +6,11 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import pytest
-from officecli_testkit.doc2md_helpers import CORPUS, ENTRY, Run
+from officecli_testkit.doc2md_helpers import CORPUS, ENTRY, Rules, Run
 
 
 @pytest.fixture
@@ -35,7 +34,7 @@ def run_doc2md() -> Run:
 
 
 @pytest.fixture
-def rules() -> Callable[..., list[str]]:
+def rules() -> Rules:
     """The rule ids of a report's findings, optionally of one severity."""
 
     def pick(report: dict[str, Any], severity: str | None = None) -> list[str]:

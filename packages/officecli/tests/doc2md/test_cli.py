@@ -4,14 +4,14 @@ from __future__ import annotations
 
 import shutil
 from pathlib import Path
-from typing import Any
 
 import jsonschema
+from officecli_testkit.doc2md_helpers import Rules, Run
 
 from agentcli.report import report_schema
 
 
-def test_dry_run_writes_nothing(run_doc2md: Any, corpus: Path, tmp_path: Path) -> None:
+def test_dry_run_writes_nothing(run_doc2md: Run, corpus: Path, tmp_path: Path) -> None:
     out = tmp_path / "out"
     code, report = run_doc2md(corpus / "markitdown" / "test.docx", "-d", out, "--dry-run")
     assert code == 0
@@ -20,7 +20,7 @@ def test_dry_run_writes_nothing(run_doc2md: Any, corpus: Path, tmp_path: Path) -
     assert planned[0]["field"] == f"{out / 'test.md'}, {out / 'test_assets' / 'image1.png'}"
 
 
-def test_recursive_outputs_keep_the_tree(run_doc2md: Any, corpus: Path, tmp_path: Path) -> None:
+def test_recursive_outputs_keep_the_tree(run_doc2md: Run, corpus: Path, tmp_path: Path) -> None:
     source = tmp_path / "src"
     (source / "b").mkdir(parents=True)
     shutil.copy(corpus / "markitdown" / "test.docx", source / "test.docx")
@@ -34,7 +34,7 @@ def test_recursive_outputs_keep_the_tree(run_doc2md: Any, corpus: Path, tmp_path
     assert (tmp_path / "out" / "b" / "test_assets" / "image1.png").is_file()
 
 
-def test_output_never_overwrites_an_input(run_doc2md: Any, corpus: Path, tmp_path: Path) -> None:
+def test_output_never_overwrites_an_input(run_doc2md: Run, corpus: Path, tmp_path: Path) -> None:
     odd = tmp_path / "test.md.docx"
     shutil.copy(corpus / "markitdown" / "test.docx", odd)
     shutil.copy(corpus / "markitdown" / "test.docx", tmp_path / "test.docx")
@@ -47,7 +47,7 @@ def test_output_never_overwrites_an_input(run_doc2md: Any, corpus: Path, tmp_pat
 
 
 def test_broken_file_fails_alone_and_exits_2(
-    run_doc2md: Any, corpus: Path, tmp_path: Path, rules: Any
+    run_doc2md: Run, corpus: Path, tmp_path: Path, rules: Rules
 ) -> None:
     broken = tmp_path / "broken.docx"
     broken.write_bytes(b"PK\x03\x04 not really a zip")
@@ -64,7 +64,7 @@ def test_broken_file_fails_alone_and_exits_2(
     assert code == 0
 
 
-def test_encrypted_and_unsupported_files(run_doc2md: Any, corpus: Path, tmp_path: Path) -> None:
+def test_encrypted_and_unsupported_files(run_doc2md: Run, corpus: Path, tmp_path: Path) -> None:
     encrypted = tmp_path / "secret.xlsx"
     encrypted.write_bytes(b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1" + b"\x00" * 504)
     unsupported = tmp_path / "notes.txt"
@@ -74,19 +74,19 @@ def test_encrypted_and_unsupported_files(run_doc2md: Any, corpus: Path, tmp_path
     assert [f["field"] for f in report["findings"]] == ["ENCRYPTED_FILE", "UNSUPPORTED_FORMAT"]
 
 
-def test_missing_input_is_a_usage_error(run_doc2md: Any, tmp_path: Path) -> None:
+def test_missing_input_is_a_usage_error(run_doc2md: Run, tmp_path: Path) -> None:
     code, envelope = run_doc2md(tmp_path / "nope.docx")
     assert code == 2
     assert envelope["error_code"] == "INVALID_INPUT"
 
 
-def test_directory_needs_recursive(run_doc2md: Any, tmp_path: Path) -> None:
+def test_directory_needs_recursive(run_doc2md: Run, tmp_path: Path) -> None:
     code, envelope = run_doc2md(tmp_path)
     assert code == 2
     assert envelope["error_code"] == "USAGE"
 
 
-def test_an_empty_input_path_is_not_the_current_directory(run_doc2md: Any) -> None:
+def test_an_empty_input_path_is_not_the_current_directory(run_doc2md: Run) -> None:
     code, envelope = run_doc2md("")
     assert (code, envelope["error_code"], envelope["error"]) == (
         2,
@@ -95,7 +95,7 @@ def test_an_empty_input_path_is_not_the_current_directory(run_doc2md: Any) -> No
     )
 
 
-def test_strict_turns_warnings_into_exit_1(run_doc2md: Any, tmp_path: Path, rules: Any) -> None:
+def test_strict_turns_warnings_into_exit_1(run_doc2md: Run, tmp_path: Path, rules: Rules) -> None:
     from openpyxl import Workbook
 
     book = Workbook()
@@ -113,7 +113,7 @@ def test_strict_turns_warnings_into_exit_1(run_doc2md: Any, tmp_path: Path, rule
 
 
 def test_many_files_use_the_pool_and_keep_order(
-    run_doc2md: Any, corpus: Path, tmp_path: Path
+    run_doc2md: Run, corpus: Path, tmp_path: Path
 ) -> None:
     files = sorted((corpus / "drawio").glob("*.drawio"))
     code, report = run_doc2md(*files, "-d", tmp_path, "-j", "2", "--no-llms-txt")

@@ -4,13 +4,11 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
-from typing import Any
 
 import jsonschema
+from officecli_testkit.doc2md_helpers import Rules, Run
 
 from agentcli.report import report_schema
-
-Run = Any
 
 
 def headings(markdown: str) -> list[str]:
@@ -18,7 +16,7 @@ def headings(markdown: str) -> list[str]:
 
 
 def test_whole_corpus_converts_without_loss(
-    run_doc2md: Run, corpus: Path, tmp_path: Path, rules: Any
+    run_doc2md: Run, corpus: Path, tmp_path: Path, rules: Rules
 ) -> None:
     code, report = run_doc2md("-r", corpus, "-d", tmp_path, "--strict", "--keep-ext")
     jsonschema.validate(report, report_schema())

@@ -11,6 +11,7 @@ from typing import Any
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from officecli_testkit.doc2md_helpers import Run
 
 from agentcli.errors import AgentError
 
@@ -21,7 +22,7 @@ def _files(out: Path) -> list[str]:
     return sorted(p.relative_to(out).as_posix() for p in out.rglob("*") if p.is_file())
 
 
-def test_a_shared_stem_is_refused_whichever_run_brings_it(run_doc2md: Any, tmp_path: Path) -> None:
+def test_a_shared_stem_is_refused_whichever_run_brings_it(run_doc2md: Run, tmp_path: Path) -> None:
     docx, xlsx = tmp_path / "test.docx", tmp_path / "test.xlsx"
     shutil.copy(CORPUS / "test.docx", docx)
     shutil.copy(CORPUS / "test.xlsx", xlsx)
@@ -93,7 +94,7 @@ def _docx(path: Path, title: str, pictures: int) -> None:
 
 
 def test_converting_again_replaces_its_own_markdown_and_pictures_and_the_index(
-    run_doc2md: Any, tmp_path: Path
+    run_doc2md: Run, tmp_path: Path
 ) -> None:
     docs, out = tmp_path / "docs", tmp_path / "out"
     docs.mkdir()
@@ -119,7 +120,7 @@ def test_converting_again_replaces_its_own_markdown_and_pictures_and_the_index(
 
 
 def test_force_replaces_only_an_output_no_document_accounts_for(
-    run_doc2md: Any, tmp_path: Path
+    run_doc2md: Run, tmp_path: Path
 ) -> None:
     out = tmp_path / "out"
     out.mkdir()

@@ -9,9 +9,9 @@ import subprocess
 import sys
 import time
 from pathlib import Path
-from typing import Any
 
 from officecli_testkit.bomb_files import operators_pdf
+from officecli_testkit.doc2md_helpers import Run
 
 ENTRY = "from officecli.doc2md.cli import main; main()"
 
@@ -19,7 +19,7 @@ DOCX = Path(__file__).resolve().parents[4] / ".." / "shared" / "corpus" / "marki
 
 
 def test_report_onto_the_input_is_refused_and_the_input_kept(
-    run_doc2md: Any, tmp_path: Path
+    run_doc2md: Run, tmp_path: Path
 ) -> None:
     source = tmp_path / "test.docx"
     source.write_bytes(DOCX.read_bytes())
@@ -29,7 +29,7 @@ def test_report_onto_the_input_is_refused_and_the_input_kept(
     assert not (tmp_path / "out").exists()
 
 
-def test_report_onto_a_hard_link_of_the_input_is_refused(run_doc2md: Any, tmp_path: Path) -> None:
+def test_report_onto_a_hard_link_of_the_input_is_refused(run_doc2md: Run, tmp_path: Path) -> None:
     source = tmp_path / "test.docx"
     source.write_bytes(DOCX.read_bytes())
     os.link(source, tmp_path / "alias.json")
@@ -38,7 +38,7 @@ def test_report_onto_a_hard_link_of_the_input_is_refused(run_doc2md: Any, tmp_pa
     assert source.read_bytes() == DOCX.read_bytes()
 
 
-def test_markdown_onto_a_hard_link_of_an_input_is_refused(run_doc2md: Any, tmp_path: Path) -> None:
+def test_markdown_onto_a_hard_link_of_an_input_is_refused(run_doc2md: Run, tmp_path: Path) -> None:
     out = tmp_path / "out"
     out.mkdir()
     source = tmp_path / "test.docx"
@@ -50,14 +50,14 @@ def test_markdown_onto_a_hard_link_of_an_input_is_refused(run_doc2md: Any, tmp_p
     assert sorted(p.name for p in out.iterdir()) == ["test.md"]
 
 
-def test_output_folder_that_is_a_file_is_exit_2(run_doc2md: Any, tmp_path: Path) -> None:
+def test_output_folder_that_is_a_file_is_exit_2(run_doc2md: Run, tmp_path: Path) -> None:
     (tmp_path / "out").write_text("x", encoding="utf-8")
     code, env = run_doc2md(DOCX, "-d", tmp_path / "out")
     assert (code, env["error_code"]) == (2, "USAGE")
     assert (tmp_path / "out").read_text(encoding="utf-8") == "x"
 
 
-def test_another_source_is_never_replaced_even_with_force(run_doc2md: Any, tmp_path: Path) -> None:
+def test_another_source_is_never_replaced_even_with_force(run_doc2md: Run, tmp_path: Path) -> None:
     first, second = tmp_path / "a" / "test.docx", tmp_path / "b" / "test.docx"
     for path in (first, second):
         path.parent.mkdir()
@@ -114,7 +114,7 @@ def test_sigterm_removes_temporary_files_as_sigint_does(tmp_path: Path) -> None:
 
 
 def test_damaged_empty_and_unsupported_inputs_of_every_format_are_exit_2(
-    run_doc2md: Any, tmp_path: Path
+    run_doc2md: Run, tmp_path: Path
 ) -> None:
     from officecli.readers.registry import DOCUMENT_EXTENSIONS
 

@@ -11,3 +11,4 @@ CORPUS = REPO / ".." / "shared" / "corpus"
 ENTRY = "from officecli.doc2md.cli import main; main()"
 
 Run = Callable[..., tuple[int, dict[str, Any]]]  # run_doc2md(*args) -> (exit code, envelope)
+Rules = Callable[..., list[str]]  # rules(report, severity=None) -> its findings' rule ids

@@ -5,11 +5,12 @@ from __future__ import annotations
 from typing import Any
 
 from markdown_it import MarkdownIt
+from markdown_it.token import Token
 
 PARSER = MarkdownIt("commonmark").enable("table")
 
 
-def _inline_text(token: Any) -> str:
+def _inline_text(token: Token) -> str:
     """Text of an inline token as displayed: soft breaks are spaces, hard breaks newlines."""
     out: list[str] = []
     for child in token.children or []:

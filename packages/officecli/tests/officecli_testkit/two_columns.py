@@ -7,7 +7,11 @@ from __future__ import annotations
 
 import io
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from docx.document import Document
+    from docx.section import Section
 
 JAPANESE = {
     "title": "社内報 2024年6月号",
@@ -71,7 +75,7 @@ def expected(texts: dict[str, str], title: int, heading: int) -> list[tuple[Any,
     return [("h", title, texts["title"]), *part(ABOVE), picture, *part(BELOW)]
 
 
-def _columns(section: Any, number: int) -> None:
+def _columns(section: Section, number: int) -> None:
     from docx.oxml.ns import qn
 
     cols = section._sectPr.find(qn("w:cols"))
@@ -82,7 +86,7 @@ def _columns(section: Any, number: int) -> None:
     cols.set(qn("w:space"), "567")  # 1 cm between the columns
 
 
-def _column_break(document: Any) -> None:
+def _column_break(document: Document) -> None:
     from docx.enum.text import WD_BREAK
 
     document.add_paragraph().add_run().add_break(WD_BREAK.COLUMN)
