@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 import anyio
+import mcp_types as types
 import pytest
 from mcp import Client
 
@@ -84,8 +85,8 @@ ANNOTATIONS = {
 }
 
 
-def listed() -> list[Any]:
-    async def go() -> list[Any]:
+def listed() -> list[types.Tool]:
+    async def go() -> list[types.Tool]:
         async with Client(procler_server(runners(None))) as client:
             return (await client.list_tools()).tools
 
@@ -101,16 +102,19 @@ def test_the_tools_are_the_cli_commands_minus_mcp_capabilities_tui_and_skills() 
     assert {c.name for c in with_builtins(APP).commands} >= NOT_TOOLS
 
 
+def hints(tool: types.Tool) -> tuple[bool | None, ...]:
+    assert tool.annotations is not None, tool.name  # each tool has its hints
+    given = tool.annotations
+    return (
+        given.read_only_hint,
+        given.destructive_hint,
+        given.idempotent_hint,
+        given.open_world_hint,
+    )
+
+
 def test_annotations_per_tool() -> None:
-    got = {
-        t.name: (
-            t.annotations.read_only_hint,
-            t.annotations.destructive_hint,
-            t.annotations.idempotent_hint,
-            t.annotations.open_world_hint,
-        )
-        for t in listed()
-    }
+    got = {t.name: hints(t) for t in listed()}
     assert got == {name: (*hints, False) for name, hints in ANNOTATIONS.items()}
 
 
@@ -145,7 +149,8 @@ def test_schemas_come_from_the_declarations() -> None:
     assert run["properties"]["env"]["items"] == {"type": "string"}
     assert run["additionalProperties"] is False
     assert by_name["procler_why"].output_schema == {"type": "object", **APP.command("why").output}
-    assert by_name["procler_start"].description.startswith(APP.command("start").summary)
+    described = by_name["procler_start"].description
+    assert described is not None and described.startswith(APP.command("start").summary)
 
 
 def test_arguments_become_the_cli_argv() -> None:

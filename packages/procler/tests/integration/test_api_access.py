@@ -9,11 +9,11 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Iterator
-from typing import Any
 from urllib.parse import urlsplit
 
 import anyio
 import httpx2
+import mcp_types as types
 import pytest
 from mcp import ClientSession
 from mcp.client.streamable_http import streamable_http_client
@@ -47,7 +47,9 @@ def project(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Project]:
         made.close()
 
 
-async def mcp_session(listener: Listener, calls: list[str]) -> tuple[list[str], list[Any]]:
+async def mcp_session(
+    listener: Listener, calls: list[str]
+) -> tuple[list[str], list[types.CallToolResult]]:
     """(tool names, each call's result) over one MCP session; calls take no arguments."""
     headers = {"Authorization": f"Bearer {listener.token}"}
     async with (

@@ -5,9 +5,9 @@ tool. The refusals' logic is tested in process: supervisor/test_send_stdin.py.""
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
 
 import anyio
+import mcp_types as types
 import pytest
 from mcp import Client
 from procler_testkit.api_client import serve
@@ -83,7 +83,7 @@ def test_send_is_an_mcp_tool(
     p.ok("start", "reader")
     monkeypatch.chdir(p.root)  # in-memory tools run in this process, from its cwd
 
-    async def call() -> Any:
+    async def call() -> types.CallToolResult:
         async with Client(procler_server(runners(None))) as client:
             return await client.call_tool("procler_send", {"name": "reader", "text": "mcp"})
 

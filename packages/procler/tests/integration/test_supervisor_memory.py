@@ -11,9 +11,9 @@ import resource
 import socket
 import subprocess
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Any
+from typing import TypeVar
 
 import httpx2
 import pytest
@@ -69,9 +69,12 @@ def listener(project: Project) -> Listener:
     return Listener(about["port"], Path(about["token_file"]).read_text().strip(), about)
 
 
-def together(calls: list[Any]) -> list[Any]:
+Answer = TypeVar("Answer")
+
+
+def together(calls: list[Callable[[], Answer]]) -> list[Answer]:
     """Each call in a thread of its own, all at once; their results."""
-    results: list[Any] = [None] * len(calls)
+    results: dict[int, Answer] = {}
 
     def run(i: int) -> None:
         results[i] = calls[i]()
@@ -81,7 +84,8 @@ def together(calls: list[Any]) -> list[Any]:
         thread.start()
     for thread in threads:
         thread.join(timeout=300)
-    return results
+    assert len(results) == len(calls), "a call failed or did not end within 300 s"
+    return [results[i] for i in range(len(calls))]
 
 
 def first_event(sock: socket.socket) -> bytes:

@@ -21,7 +21,7 @@ import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, NoReturn
 
 import pytest
 
@@ -67,7 +67,7 @@ class Engine:
         return self.kind.name
 
 
-def _unreachable(name: str, reason: str) -> None:
+def _unreachable(name: str, reason: str) -> NoReturn:
     if os.environ.get(f"PROCLER_REQUIRE_{name.upper()}"):
         pytest.fail(f"PROCLER_REQUIRE_{name.upper()} is set but {reason}")
     pytest.skip(reason)

@@ -6,7 +6,7 @@ import asyncio
 import heapq
 import itertools
 from collections.abc import AsyncIterator, Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from procler.config.model import ProcessSpec
 from procler.contexts.base import (
@@ -17,6 +17,9 @@ from procler.contexts.base import (
     RunningProcess,
 )
 from procler.supervisor.clock import Clock
+
+if TYPE_CHECKING:
+    from procler.supervisor.runtime import ProcessRuntime
 
 
 class FakeClock(Clock):
@@ -168,23 +171,23 @@ class FakeHost:
     def environment(self, spec: ProcessSpec) -> dict[str, str]:
         return {"PROCLER_PROCESS_NAME": spec.name}
 
-    def record(self, rt: Any, src: str, dst: str, reason: str) -> None:
+    def record(self, rt: ProcessRuntime, src: str, dst: str, reason: str) -> None:
         self.events.append((rt.name, src, dst, reason))
 
-    def health(self, rt: Any, src: str, dst: str, reason: str) -> None:
+    def health(self, rt: ProcessRuntime, src: str, dst: str, reason: str) -> None:
         self.health_moves.append((rt.name, src, dst))
 
-    def exited(self, rt: Any, run: int | None) -> None:
+    def exited(self, rt: ProcessRuntime, run: int | None) -> None:
         pass
 
-    def spawned(self, rt: Any, proc: RunningProcess) -> None:
+    def spawned(self, rt: ProcessRuntime, proc: RunningProcess) -> None:
         pass
 
-    def reaped(self, rt: Any, proc: RunningProcess) -> None:
+    def reaped(self, rt: ProcessRuntime, proc: RunningProcess) -> None:
         pass
 
     def specs_changed(self) -> None:
         pass
 
-    def output(self, rt: Any, run: int, batch: OutputBatch) -> None:
+    def output(self, rt: ProcessRuntime, run: int, batch: OutputBatch) -> None:
         self.lines.extend((rt.name, run, text) for text in batch.texts)

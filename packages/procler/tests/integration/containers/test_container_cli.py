@@ -9,6 +9,7 @@ import signal
 from collections.abc import Callable
 from typing import Any
 
+import pytest
 from procler_testkit.engine_fixtures import Engine
 from procler_testkit.engine_helpers import commands_in, free_port, unique
 from procler_testkit.harness import Project, sentinel_running, wait_for
@@ -327,7 +328,10 @@ processes:
 
 
 def test_missing_container_image_and_engine_are_clear_errors(
-    make_project: Callable[[str], Project], image: str, monkeypatch: Any, engine: Engine
+    make_project: Callable[[str], Project],
+    image: str,
+    monkeypatch: pytest.MonkeyPatch,
+    engine: Engine,
 ) -> None:
     e = engine.name
     p = make_project(
