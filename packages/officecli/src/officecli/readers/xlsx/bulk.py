@@ -37,6 +37,7 @@ if TYPE_CHECKING:
 MAX_BOX = 4_000_000  # rows x columns from A1 to the farthest cell, as dense rows
 BATCH = 1024  # rows read together (one split, one decode): about a megabyte, kept in cache
 CHUNK = 1 << 20  # bytes of a sheet inflated at a time: its rows are read as they arrive
+MAX_PENDING = 16 << 20  # bytes without a </row> (a row, the tail) held before the scan reads it
 GENERAL_CODES = ("General", "@", "")  # number formats format_value shows as general()
 SLOT, NUMBER = b"\x00", b"\x01"  # where a value was cut out, and a row number taken out:
 # neither byte can stand in XML, so a sheet holding one is not well formed (refused)
@@ -226,7 +227,7 @@ class _Rows:
             chunk = next(self.chunks, None)
             if chunk is None:
                 break
-            if NUMBER in chunk:
+            if NUMBER in chunk or len(rest) > MAX_PENDING:
                 self.refused = True
                 return
             carry = rest + chunk
@@ -237,20 +238,20 @@ class _Rows:
     def _head(self) -> bytes:
         """The bytes after <sheetData>, once the head is read; a sheet without one
         (<sheetData/>, or none the bulk read knows) is read whole here."""
-        data = b""
+        data = bytearray()
         for chunk in self.chunks:
             if NUMBER in chunk:
                 break
             data += chunk
-            start = data.find(b"<sheetData>") + 11
+            start = data.find(b"<sheetData>", max(0, len(data) - len(chunk) - 10)) + 11
             if start >= 11:
-                self.head = data[:start]
+                self.head = bytes(data[:start])
                 self.refused = data.find(b"</row>", 0, start) >= 0  # a row before the rows
-                return data[start:]
+                return bytes(data[start:])
         else:
             empty = data.find(b"<sheetData/>")
             if empty >= 0 and b"</row>" not in data:
-                self.head = data[:empty] + b"<sheetData>"
+                self.head = bytes(data[:empty]) + b"<sheetData>"
                 self.tail = b"</sheetData>" + data[empty + 12 :]
                 return b""
         self.refused = True
@@ -352,7 +353,10 @@ def _read_rows(
     number. And how many values they hold; None when a value is not well formed."""
     markup, raw = _split(b"</row>".join(keys))
     shapes = markup.split(b"</row>")
-    slots = list(map(bytes.count, shapes, repeat(SLOT)))
+    alike: dict[bytes, bytes] = {}  # a sheet's rows share a few shapes: one copy of each is kept
+    shapes = list(map(alike.setdefault, shapes, shapes))
+    counts = {shape: shape.count(SLOT) for shape in alike}
+    slots = list(map(counts.__getitem__, shapes))
     joined = SEP.encode().join(raw)
     apart: set[int] = set()
     if NUMBER in joined:  # a value held the row's number and a quote: put them back
