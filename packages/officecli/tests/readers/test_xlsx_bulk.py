@@ -321,3 +321,59 @@ def test_rows_read_in_batches_read_alike(tmp_path: Path, monkeypatch: pytest.Mon
         == cut[1]
         == ["cut at --max-cells 7: sheet '項目' and any later sheets are incomplete"]
     )
+
+
+SPLIT_SHEET = (
+    '<row r="1" spans="1:3"><c r="A1" t="inlineStr"><is><t>物理名</t></is></c>'
+    '<c r="B1" t="inlineStr"><is><t xml:space="preserve"> 型 </t></is></c><c r="C1"><v>1</v></c></row>'
+    '<row r="2"/><row r="3"><c r="A3" t="inlineStr"><is><t>a &amp; b</t></is></c></row>'
+    '<row r="4"><c r="B4"><v>4.5</v></c><c r="C4" t="inlineStr"><is><t>4"</t></is></c></row>'
+)
+SPLIT_HEAD = '<cols><col min="2" max="2" hidden="1"/></cols>'
+SPLIT_TAIL = '<mergeCells count="1"><mergeCell ref="A3:C3"/></mergeCells>'
+
+
+@pytest.mark.parametrize("chunk", [1, 2, 5, 11, 64, 1 << 20])
+def test_a_sheet_inflated_in_chunks_of_any_size_reads_alike(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, chunk: int
+) -> None:
+    """The bulk read takes a sheet's bytes as they are inflated: a head, a row, a </row>, a
+    value or the tail cut anywhere between two chunks reads as the whole sheet does."""
+    from officecli.readers.xlsx import bulk
+
+    monkeypatch.setattr(bulk, "CHUNK", chunk)
+    xml = _sheet_xml(SPLIT_SHEET, SPLIT_HEAD, SPLIT_TAIL)
+    path = _with_sheet(_book(tmp_path / "b.xlsx", [["x"]]), xml)
+    fast, exact, bulk_read = _both(path)
+    assert (fast == exact, bulk_read) == (True, True)
+    assert fast[0][2] == {(0, 0): "物理名", (0, 1): " 型 ", (0, 2): "1", (2, 0): "a & b", (3, 1): "4.5", (3, 2): '4"'}  # fmt: skip
+    assert (fast[0][3], fast[0][5]) == ([(2, 0, 2, 2)], {1})
+
+
+@pytest.mark.parametrize("chunk", [1, 3, 1 << 20])
+def test_an_empty_sheet_data_inflated_in_chunks_reads_alike(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, chunk: int
+) -> None:
+    from officecli.readers.xlsx import bulk
+
+    monkeypatch.setattr(bulk, "CHUNK", chunk)
+    xml = f'<worksheet xmlns="{MAIN}">{SPLIT_HEAD}<sheetData/>{SPLIT_TAIL}</worksheet>'
+    path = _with_sheet(_book(tmp_path / "b.xlsx", [["x"]]), xml)
+    fast, exact, bulk_read = _both(path)
+    assert (fast == exact, bulk_read, fast[0][2]) == (True, True, {})
+
+
+def test_bytes_without_a_row_end_past_the_bound_go_to_the_scan(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A row or a tail longer than MAX_PENDING is not gathered chunk by chunk (each chunk
+    would copy all that came before): the scan reads the sheet, alike."""
+    from officecli.readers.xlsx import bulk
+
+    monkeypatch.setattr(bulk, "CHUNK", 16)
+    monkeypatch.setattr(bulk, "MAX_PENDING", 40)
+    path = _with_sheet(
+        _book(tmp_path / "b.xlsx", [["x"]]), _sheet_xml(SPLIT_SHEET, SPLIT_HEAD, SPLIT_TAIL)
+    )
+    fast, exact, bulk_read = _both(path)
+    assert (fast == exact, bulk_read) == (True, False)

@@ -8,11 +8,12 @@ from __future__ import annotations
 import threading
 import zipfile
 import zlib
-from collections.abc import Iterator
+from collections.abc import Generator, Iterator
 from contextlib import suppress
 from pathlib import Path
 
 from agentcli.files import open_regular
+from officecli.readers.deflated import inflated_chunks
 from officecli.readers.errors import (
     BrokenFileError,
     EncryptedFileError,
@@ -48,6 +49,7 @@ MAX_MEMBER_BYTES = 256 * 1024 * 1024
 MAX_RATIO = 200  # uncompressed / compressed, for members big enough to matter
 RATIO_FLOOR = 1024 * 1024  # small members may compress extremely well; that is harmless
 MAX_MEMBERS = 20_000
+ENCRYPTED = 0x1  # a zip member's general purpose flag: zipfile asks for its password
 OLE_MAGIC = b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1"
 
 
@@ -194,15 +196,27 @@ class Package:
 
     def read(self, name: str) -> bytes:
         """Member bytes, never more than its declared size (headers can lie)."""
+        return b"".join(self.chunks(name, self.zip.getinfo(name).file_size + 1))
+
+    def chunks(self, name: str, size: int = 1 << 20) -> Generator[bytes, None, None]:
+        """Member bytes `size` at a time, so that a reader of a big part holds a chunk,
+        not the part; never more than the member's declared size (headers can lie)."""
         info = self.zip.getinfo(name)
-        try:
+        if info.compress_type == zipfile.ZIP_DEFLATED and not info.flag_bits & ENCRYPTED:
+            yield from inflated_chunks(self.file.fileno(), info, size, self.label)
+            return
+        total = 0
+        try:  # stored, or another method: zipfile's stream
             with self.zip.open(info) as fh:
-                data = fh.read(info.file_size + 1)
+                while chunk := fh.read(size):
+                    total += len(chunk)
+                    if total > info.file_size:
+                        raise UnsafeFileError(
+                            f"{self.label}: member {name} is larger than declared"
+                        )
+                    yield chunk
         except (zipfile.BadZipFile, OSError, EOFError, zlib.error) as exc:
             raise BrokenFileError(f"{self.label}: member {name} is damaged ({exc})") from None
-        if len(data) > info.file_size:
-            raise UnsafeFileError(f"{self.label}: member {name} is larger than declared")
-        return data
 
     def xml(self, name: str) -> Element:
         return parse_xml(self.read(name), f"{self.label}:{name}")
@@ -222,17 +236,14 @@ class Package:
         label = f"{self.label}:{name}"
         parser = scanner(handler, label)
         try:
-            with self.zip.open(name) as stream:
-                while chunk := stream.read(1 << 20):
-                    parser.Parse(chunk, False)
-                    yield
-                parser.Parse(b"", True)
+            for chunk in self.chunks(name):
+                parser.Parse(chunk, False)
+                yield
+            parser.Parse(b"", True)
         except StopScan:
             return
         except expat.ExpatError as exc:
             raise BrokenFileError(f"{label}: XML is not well formed ({exc})") from None
-        except (zipfile.BadZipFile, OSError, EOFError, zlib.error) as exc:
-            raise BrokenFileError(f"{label}: member is damaged ({exc})") from None
 
     def rels(self, part: str) -> dict[str, tuple[str, str]]:
         """Relationships of a part: id -> (resolved target path or URL, type suffix)."""

@@ -21,11 +21,11 @@ an encoding other than UTF-8, and a box from A1 past MAX_BOX cells.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from itertools import accumulate, repeat
 from operator import itemgetter, lt
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, cast
 
 from officecli.readers.grid import SheetGrid
 from officecli.readers.safety import ReaderError, scan_xml_bytes
@@ -36,6 +36,8 @@ if TYPE_CHECKING:
 
 MAX_BOX = 4_000_000  # rows x columns from A1 to the farthest cell, as dense rows
 BATCH = 1024  # rows read together (one split, one decode): about a megabyte, kept in cache
+CHUNK = 1 << 20  # bytes of a sheet inflated at a time: its rows are read as they arrive
+MAX_PENDING = 16 << 20  # bytes without a </row> (a row, the tail) held before the scan reads it
 GENERAL_CODES = ("General", "@", "")  # number formats format_value shows as general()
 SLOT, NUMBER = b"\x00", b"\x01"  # where a value was cut out, and a row number taken out:
 # neither byte can stand in XML, so a sheet holding one is not well formed (refused)
@@ -198,37 +200,77 @@ def _split(data: bytes) -> tuple[bytes, list[bytes]]:
     return (b"<v>" + SLOT + b"</v>").join(parts[0::2]), parts[1::2]
 
 
-def _head_and_tail(data: bytes, display: Display, label: str) -> tuple[_Sheet, list[bytes]] | None:
-    """The sheet's head and tail read by the scan, and its rows (each without </row>;
-    a value holds no markup, so none of these can be inside one)."""
-    start = data.find(b"<sheetData>") + 11
-    if start < 11:  # a sheet without rows, or none the bulk read knows
-        empty = data.find(b"<sheetData/>")
-        if empty < 0:
-            return None
-        data = data[:empty] + b"<sheetData></sheetData>" + data[empty + 12 :]
-        start = empty + 11
-    rows = data.split(b"</row>")
-    last = rows.pop()
-    end = last.rfind(b"</sheetData>")
-    if end < 0 or len(rows[0] if rows else last) < start:
-        return None
-    if rows:
-        rows[0] = rows[0][start:]
-        head, tail = data[:start], last  # empty rows may end the sheet data
-    else:
-        head, tail = data[:start], last[start:]
-    encoding = _ENCODING.match(head)
+class _Rows:
+    """A worksheet's rows as its bytes are inflated: `batches` gives them a chunk's worth
+    at a time, each row without its </row> (a value holds no markup, so no </row> can be
+    inside one); then `head` holds the bytes through <sheetData> and `tail` the bytes after
+    the last </row>. `refused`: the bulk read cannot read these bytes."""
+
+    def __init__(self, chunks: Iterable[bytes]) -> None:
+        self.chunks = iter(chunks)
+        self.head = b""
+        self.tail = b""
+        self.refused = False
+
+    def batches(self) -> Iterator[tuple[list[bytes], list[bytes]]]:
+        """Each batch of rows, with their numbers as written when each row has one where
+        it starts (else an empty list: the rows are searched one by one)."""
+        carry = self._head()
+        if self.refused or self.tail:  # refused, or a sheet without rows
+            return
+        while True:
+            rows = carry.split(b"</row>")
+            rest = rows.pop()
+            if rows:
+                found = _ROW_NUMBER.findall(carry, 0, len(carry) - len(rest))
+                yield rows, found if len(found) == len(rows) else []
+            chunk = next(self.chunks, None)
+            if chunk is None:
+                break
+            if NUMBER in chunk or len(rest) > MAX_PENDING:
+                self.refused = True
+                return
+            carry = rest + chunk
+        if rest.rfind(b"</sheetData>") < 0:
+            self.refused = True
+        self.tail = rest
+
+    def _head(self) -> bytes:
+        """The bytes after <sheetData>, once the head is read; a sheet without one
+        (<sheetData/>, or none the bulk read knows) is read whole here."""
+        data = bytearray()
+        for chunk in self.chunks:
+            if NUMBER in chunk:
+                break
+            data += chunk
+            start = data.find(b"<sheetData>", max(0, len(data) - len(chunk) - 10)) + 11
+            if start >= 11:
+                self.head = bytes(data[:start])
+                self.refused = data.find(b"</row>", 0, start) >= 0  # a row before the rows
+                return bytes(data[start:])
+        else:
+            empty = data.find(b"<sheetData/>")
+            if empty >= 0 and b"</row>" not in data:
+                self.head = bytes(data[:empty]) + b"<sheetData>"
+                self.tail = b"</sheetData>" + data[empty + 12 :]
+                return b""
+        self.refused = True
+        return b""
+
+
+def _sheet(rows: _Rows, display: Display, label: str) -> _Sheet | None:
+    """What the head and tail say, read by the scan (merges, hidden columns)."""
+    encoding = _ENCODING.match(rows.head)
     if encoding and encoding[1].lower() not in (b"utf-8", b"utf8"):
         return None
     scan = _ShapeScan()
     try:
-        scan_xml_bytes(head + tail, scan, label)
+        scan_xml_bytes(rows.head + rows.tail, scan, label)
     except ReaderError:
         return None
     if scan.cells or scan.hidden_rows:
         return None
-    return _Sheet(head, tail, scan.merges, scan.hidden_cols, display, label), rows
+    return _Sheet(rows.head, rows.tail, scan.merges, scan.hidden_cols, display, label)
 
 
 Entry = tuple[bytes, list[str]]  # a row's shape, and its values
@@ -236,7 +278,7 @@ RowCache = dict[bytes, Entry]  # a row's bytes without its number -> what they h
 
 
 def bulk_grid(
-    data: bytes,
+    chunks: Iterable[bytes],
     name: str,
     hidden: bool,
     display: Display,
@@ -244,78 +286,77 @@ def bulk_grid(
     cache: RowCache,
     limit: int,
 ) -> SheetGrid | None:
-    """The sheet's grid (dense rows from A1, merges), or None when the scan must read it.
-    `cache` holds the rows already read (of the other workbook of a diff, mostly the
-    same): a row found there is not read again. Rows are read BATCH at a time, and no
-    more than `limit` values (--max-cells): memory stays bounded by what is kept."""
-    if NUMBER in data:
-        return None
-    found = _head_and_tail(data, display, label)
-    if found is None:
-        return None
-    sheet, chunks = found
-    plans: dict[bytes, _Plan | None] = {}
-
-    def row(entry: Entry) -> list[str] | None:
-        shape, values = entry
-        plan = plans[shape] if shape in plans else plans.setdefault(shape, _plan(sheet, shape))
-        return None if plan is None else plan.row(values)
-
-    texts = _row_numbers(data, chunks)
-    numbers = list(map(int, texts)) if texts is not None else []
-    if texts is None or not all(map(lt, [0, *numbers], numbers)):
-        return None  # rows out of order, or one without a number
-    rows: list[list[str] | None] = []
-    missed: list[int] = []  # rows not in the cache, and their keys
-    keys: list[bytes] = []
-    for chunk, number in zip(chunks, texts, strict=True):
-        key = chunk.replace(number + b'"', b'\x01"')  # its r, its cells' references
-        entry = cache.get(key)
-        if entry is None:
-            missed.append(len(rows))
-            keys.append(key)
-            rows.append(None)
-        else:
-            rows.append(row(entry))
+    """The sheet (its bytes, as they are inflated) as a grid (dense rows from A1, merges),
+    or None when the scan must read it. `cache` holds the rows already read (of the other
+    workbook of a diff, mostly the same): a row found there is not read again. Rows are
+    read as they arrive, BATCH at a time, and no more than `limit` values (--max-cells):
+    memory stays bounded by what is kept."""
+    source = _Rows(chunks)
+    entries: list[Entry] = []
+    numbers: list[int] = []
     read = 0  # values read: past `limit`, the scan reads the sheet (and cuts it there)
-    for at in range(0, len(missed), BATCH):
-        found_rows = _read_rows(keys[at : at + BATCH], numbers, missed[at : at + BATCH], cache)
-        if found_rows is None:
-            return None
-        entries, count = found_rows
-        read += count
-        if read > limit:
-            return None
-        for i, entry in zip(missed[at : at + BATCH], entries, strict=True):
-            rows[i] = row(entry)
-    if None in rows:  # a shape the scan would read otherwise
+    for rows, found in source.batches():
+        texts = found or _row_numbers(rows)
+        if texts is None:
+            return None  # a row without a number where it starts
+        batch = list(map(int, texts))
+        if not all(map(lt, [numbers[-1] if numbers else 0, *batch], batch)):
+            return None  # rows out of order
+        quoted = [text + b'"' for text in texts]  # its r, its cells' references
+        keys = list(map(bytes.replace, rows, quoted, repeat(b'\x01"')))
+        known = list(map(cache.get, keys))
+        missed = [i for i, entry in enumerate(known) if entry is None]
+        for at in range(0, len(missed), BATCH):
+            group = missed[at : at + BATCH]
+            got = _read_rows([keys[i] for i in group], [batch[i] for i in group], cache)
+            if got is None:
+                return None
+            read += got[1]
+            if read > limit:
+                return None
+            for i, entry in zip(group, got[0], strict=True):
+                known[i] = entry
+        entries += cast("list[Entry]", known)  # every row is read now
+        numbers += batch
+    sheet = None if source.refused else _sheet(source, display, label)
+    if sheet is None:
         return None
+    plans: dict[bytes, _Plan] = {}
+    for shape in set(map(itemgetter(0), entries)):
+        plan = _plan(sheet, shape)
+        if plan is None:  # a shape the scan would read otherwise
+            return None
+        plans[shape] = plan
+    if all(plan.as_read for plan in plans.values()):  # the values are the row: no call per row
+        grid_rows = list(map(itemgetter(1), entries))
+    else:
+        grid_rows = [plans[shape].row(values) for shape, values in entries]
     grid = SheetGrid(name, hidden=hidden, merges=sheet.merges, hidden_cols=sheet.hidden_cols)
-    widths = {plan.width for plan in plans.values() if plan is not None}
-    return _grid(numbers, rows, max(widths, default=0), len(widths) > 1, grid)  # type: ignore[arg-type]
+    widths = {plan.width for plan in plans.values()}
+    return _grid(numbers, grid_rows, max(widths, default=0), len(widths) > 1, grid)
 
 
-def _row_numbers(data: bytes, chunks: list[bytes]) -> list[bytes] | None:
-    """Each row's number (as written): one search of the sheet when each row has one
-    (a number taken from another row than its own leaves the references of the row's
-    cells with their digits, and the shape is refused), else row by row."""
-    found = _ROW_NUMBER.findall(data)
-    if len(found) == len(chunks):
-        return found
-    starts = [_ROW_START.match(chunk) for chunk in chunks]
+def _row_numbers(rows: list[bytes]) -> list[bytes] | None:
+    """Each row's number (as written) where a search of the batch did not pair one with
+    each row; a number taken from another row than its own leaves the references of the
+    row's cells with their digits, and the shape is refused."""
+    starts = [_ROW_START.match(row) for row in rows]
     return None if None in starts else [start[1] for start in starts]  # type: ignore[index]
 
 
 def _read_rows(
-    keys: list[bytes], numbers: list[int], missed: list[int], cache: RowCache
+    keys: list[bytes], numbers: list[int], cache: RowCache
 ) -> tuple[list[Entry], int] | None:
-    """The rows `missed` (by their keys) read together (one split, one decode of their
-    values), each as its shape and values, and put in the cache; but for a row whose
+    """The rows of these keys (at these numbers) read together (one split, one decode of
+    their values), each as its shape and values, and put in the cache; but for a row whose
     values hold its own number followed by a quote: that is not the same row at another
     number. And how many values they hold; None when a value is not well formed."""
     markup, raw = _split(b"</row>".join(keys))
     shapes = markup.split(b"</row>")
-    slots = list(map(bytes.count, shapes, repeat(SLOT)))
+    alike: dict[bytes, bytes] = {}  # a sheet's rows share a few shapes: one copy of each is kept
+    shapes = list(map(alike.setdefault, shapes, shapes))
+    counts = {shape: shape.count(SLOT) for shape in alike}
+    slots = list(map(counts.__getitem__, shapes))
     joined = SEP.encode().join(raw)
     apart: set[int] = set()
     if NUMBER in joined:  # a value held the row's number and a quote: put them back
@@ -323,7 +364,7 @@ def _read_rows(
         for i, count in enumerate(slots):
             for j in range(at, at + count):
                 if NUMBER in raw[j]:
-                    raw[j] = raw[j].replace(b'\x01"', b'%d"' % numbers[missed[i]])
+                    raw[j] = raw[j].replace(b'\x01"', b'%d"' % numbers[i])
                     apart.add(i)
             at += count
         joined = SEP.encode().join(raw)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from contextlib import closing
 from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -98,7 +99,7 @@ class XlsxReader:
     def _bulk(self, sheet: SheetRef) -> SheetGrid | None:
         """The sheet read in bulk, or None when the expat scan must read it (bulk.py
         says which; a number format other than General anywhere)."""
-        from officecli.readers.xlsx.bulk import GENERAL_CODES, bulk_grid
+        from officecli.readers.xlsx.bulk import CHUNK, GENERAL_CODES, bulk_grid
 
         if not all(code in GENERAL_CODES for code in self.formats):
             return None
@@ -107,9 +108,9 @@ class XlsxReader:
             return self._display(kind, 0, raw, "", "")[0]  # style 0: every format is General
 
         label = f"{self.pkg.label}:{sheet.part}"
-        data = self.pkg.read(sheet.part)
         cache, limit = self.rows_read, self.cells_left
-        return bulk_grid(data, sheet.name, sheet.hidden, display, label, cache, limit)
+        with closing(self.pkg.chunks(sheet.part, CHUNK)) as chunks:  # closed if refused early
+            return bulk_grid(chunks, sheet.name, sheet.hidden, display, label, cache, limit)
 
     def _display(
         self, kind: str, style: int, raw: str, inline: str, formula: str
