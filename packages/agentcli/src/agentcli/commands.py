@@ -219,6 +219,9 @@ class Command:
         table: "TableView | None" = None,
     ) -> "None":
         self.name = name
+        # split once: the parser compares them with every command for each request a
+        # supervisor's REST listener answers
+        self.words = name.split()
         self.summary = summary
         self.handler = handler
         self.args = args
@@ -242,10 +245,6 @@ class Command:
         # Its table view for a person (`--format table`), rendered by agentcli.table from
         # the same answer JSON carries; None: JSON only.
         self.table = table
-
-    @property
-    def words(self) -> "list[str]":
-        return self.name.split()
 
     def resolve(self) -> "Callable[[dict[str, Any], Command], Any]":
         # __import__ rather than importlib: importlib costs ~1 ms of start-up to load.

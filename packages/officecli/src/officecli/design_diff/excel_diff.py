@@ -130,6 +130,7 @@ class WorkbookDiff:
             ]
 
         old_all, new_all = tables(before), tables(after)
+        rows_read.clear()  # what the tables and the diff build reuses its memory
         old = select_sheets(old_all, opts.sheets, new_all)
         new = select_sheets(new_all, opts.sheets, old_all)
         for path, sheets in ((before, old), (after, new)):

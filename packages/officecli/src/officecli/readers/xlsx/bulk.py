@@ -24,7 +24,7 @@ import re
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from itertools import accumulate, repeat
-from operator import itemgetter, lt
+from operator import getitem, itemgetter, lt, sub
 from typing import TYPE_CHECKING, cast
 
 from officecli.readers.grid import SheetGrid
@@ -222,8 +222,7 @@ class _Rows:
             rows = carry.split(b"</row>")
             rest = rows.pop()
             if rows:
-                found = _ROW_NUMBER.findall(carry, 0, len(carry) - len(rest))
-                yield rows, found if len(found) == len(rows) else []
+                yield rows, _numbers(rows, carry, len(carry) - len(rest))
             chunk = next(self.chunks, None)
             if chunk is None:
                 break
@@ -334,6 +333,25 @@ def bulk_grid(
     grid = SheetGrid(name, hidden=hidden, merges=sheet.merges, hidden_cols=sheet.hidden_cols)
     widths = {plan.width for plan in plans.values()}
     return _grid(numbers, grid_rows, max(widths, default=0), len(widths) > 1, grid)
+
+
+def _numbers(rows: list[bytes], data: bytes, end: int) -> list[bytes]:
+    """The rows' numbers as written. Rows numbered one after another (most sheets) are
+    checked by how each starts, in C: its start tag, which is not an empty row's (<row/>,
+    then the row's own tag); else one search of the batch (`data` up to `end`) pairs a
+    number with each row when it finds one each (else [], and the rows are searched one by
+    one)."""
+    first = _ROW_NUMBER.match(rows[0])
+    if first:
+        at = int(first[1])
+        texts = [b"%d" % n for n in range(at, at + len(rows))]
+        closers = map(sub, map(bytes.find, rows, repeat(b">")), repeat(1))  # before each first >
+        if all(map(bytes.startswith, rows, [b'<row r="%s"' % text for text in texts])) and (
+            b"/" not in bytes(map(getitem, rows, closers))
+        ):
+            return texts
+    found = _ROW_NUMBER.findall(data, 0, end)
+    return found if len(found) == len(rows) else []
 
 
 def _row_numbers(rows: list[bytes]) -> list[bytes] | None:
