@@ -377,3 +377,38 @@ def test_bytes_without_a_row_end_past_the_bound_go_to_the_scan(
     )
     fast, exact, bulk_read = _both(path)
     assert (fast == exact, bulk_read) == (True, False)
+
+
+NUMBER_CELL = '<c r="A{n}"><v>{n}</v></c>'
+INLINE_CELL = '<c r="A{n}" t="inlineStr"><is><t>a{n}</t></is></c>'
+RICH_CELL = '<c r="A{n}" t="inlineStr"><is><r><t>rich</t></r></is></c>'
+
+
+@pytest.mark.parametrize(
+    ("first", "later", "plans"),
+    [(INLINE_CELL, NUMBER_CELL, 2), (NUMBER_CELL, INLINE_CELL, 2), (INLINE_CELL, RICH_CELL, 2)],
+    ids=["inline-then-number", "number-then-inline", "inline-then-rich-text"],
+)
+def test_a_kind_of_value_first_met_in_a_later_batch_reads_alike(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, first: str, later: str, plans: int
+) -> None:
+    """What the first batch holds (inline strings, or <v> values) is what the next batches
+    are cut for, until a batch's shapes still hold the other kind: it is cut again for both,
+    so its rows share their shape (read once by the scan) instead of each keeping its value
+    in its shape."""
+    from officecli.readers.xlsx import bulk
+
+    planned: list[bytes] = []
+    plan = bulk._plan
+
+    def counted(sheet: Any, shape: bytes) -> Any:
+        planned.append(shape)
+        return plan(sheet, shape)
+
+    monkeypatch.setattr(bulk, "BATCH", 1)
+    monkeypatch.setattr(bulk, "_plan", counted)
+    cells = [first] * 3 + [later] * 2 + [first]
+    xml = _sheet_xml("".join(f'<row r="{n}">{c.format(n=n)}</row>' for n, c in enumerate(cells, 1)))
+    path = _with_sheet(_book(tmp_path / "b.xlsx", [["x"]]), xml)
+    fast, exact, bulk_read = _both(path)
+    assert (fast == exact, bulk_read, len(fast[0][2]), len(planned)) == (True, True, 6, plans)

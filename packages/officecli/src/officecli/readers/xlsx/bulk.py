@@ -184,20 +184,47 @@ def _decoded(joined: bytes, count: int) -> list[str] | None:
     return out if len(out) == count else None
 
 
-def _split(data: bytes) -> tuple[bytes, list[bytes]]:
-    """The markup with a SLOT where each value was, and the values (as in the XML). Both
-    kinds together: an opener and a closer that do not pair leave a shape not well formed."""
-    inline, plain = b"<is>" in data, b"<v>" in data
-    if inline and plain:
-        parts = _BOTH.split(data)
-        values = parts[2::4]
-        parts[2::4] = [SLOT] * len(values)
-        return b"".join(parts), values
-    if inline:
-        parts = _INLINE.split(data)
-        return (b"<is><t>" + SLOT + b"</t></is>").join(parts[0::2]), parts[1::2]
-    parts = _PLAIN.split(data)
-    return (b"<v>" + SLOT + b"</v>").join(parts[0::2]), parts[1::2]
+class _Values:
+    """Cuts the values out of rows: the markup with a SLOT where each value was, and the
+    values (as in the XML). Both kinds together (a <v> and an inline <is><t>): an opener and
+    a closer that do not pair leave a shape not well formed. A sheet's rows mostly hold the
+    same kinds: what the first batch holds (a search of it) is cut from the next ones, and a
+    batch whose shapes still hold the other kind (a few shapes: no search of its bytes) is
+    cut again for both, as are those after it."""
+
+    def __init__(self) -> None:
+        self.kinds: tuple[bool, bool] | None = None  # (inline, plain)
+
+    def split(self, data: bytes) -> tuple[bytes, list[bytes]]:
+        if self.kinds is None:
+            self.kinds = (b"<is>" in data, b"<v>" in data)
+        inline, plain = self.kinds
+        if inline and plain:
+            parts = _BOTH.split(data)
+            values = parts[2::4]
+            parts[2::4] = [SLOT] * len(values)
+            return b"".join(parts), values
+        if inline:
+            parts = _INLINE.split(data)
+            return (b"<is><t>" + SLOT + b"</t></is>").join(parts[0::2]), parts[1::2]
+        parts = _PLAIN.split(data)
+        return (b"<v>" + SLOT + b"</v>").join(parts[0::2]), parts[1::2]
+
+    def left_in(self, shapes: Iterable[bytes]) -> bool:
+        """Whether these shapes hold a kind that was not cut (then both are, from now)."""
+        inline, plain = self.kinds or (True, True)
+        left = [] if inline and plain else [b"<v>"] if inline else [b"<is>"]
+        if any(kind in shape for kind in left for shape in shapes):
+            self.kinds = (True, True)
+            return True
+        return False
+
+
+def _shapes(markup: bytes) -> tuple[list[bytes], dict[bytes, bytes]]:
+    """Each row's shape, one copy of each (a sheet's rows share a few), and the distinct."""
+    shapes = markup.split(b"</row>")
+    alike: dict[bytes, bytes] = {}
+    return list(map(alike.setdefault, shapes, shapes)), alike
 
 
 class _Rows:
@@ -212,9 +239,8 @@ class _Rows:
         self.tail = b""
         self.refused = False
 
-    def batches(self) -> Iterator[tuple[list[bytes], list[bytes]]]:
-        """Each batch of rows, with their numbers as written when each row has one where
-        it starts (else an empty list: the rows are searched one by one)."""
+    def batches(self) -> Iterator[tuple[list[bytes], tuple[list[int], list[bytes]] | None]]:
+        """Each batch of rows, with their numbers (see _numbers)."""
         carry = self._head()
         if self.refused or self.tail:  # refused, or a sheet without rows
             return
@@ -294,20 +320,19 @@ def bulk_grid(
     entries: list[Entry] = []
     numbers: list[int] = []
     read = 0  # values read: past `limit`, the scan reads the sheet (and cuts it there)
+    values = _Values()
     for rows, found in source.batches():
-        texts = found or _row_numbers(rows)
-        if texts is None:
+        if found is None:
             return None  # a row without a number where it starts
-        batch = list(map(int, texts))
+        batch, quoted = found
         if not all(map(lt, [numbers[-1] if numbers else 0, *batch], batch)):
             return None  # rows out of order
-        quoted = [text + b'"' for text in texts]  # its r, its cells' references
         keys = list(map(bytes.replace, rows, quoted, repeat(b'\x01"')))
         known = list(map(cache.get, keys))
         missed = [i for i, entry in enumerate(known) if entry is None]
         for at in range(0, len(missed), BATCH):
             group = missed[at : at + BATCH]
-            got = _read_rows([keys[i] for i in group], [batch[i] for i in group], cache)
+            got = _read_rows([keys[i] for i in group], [batch[i] for i in group], cache, values)
             if got is None:
                 return None
             read += got[1]
@@ -335,44 +360,45 @@ def bulk_grid(
     return _grid(numbers, grid_rows, max(widths, default=0), len(widths) > 1, grid)
 
 
-def _numbers(rows: list[bytes], data: bytes, end: int) -> list[bytes]:
-    """The rows' numbers as written. Rows numbered one after another (most sheets) are
-    checked by how each starts, in C: its start tag, which is not an empty row's (<row/>,
-    then the row's own tag); else one search of the batch (`data` up to `end`) pairs a
-    number with each row when it finds one each (else [], and the rows are searched one by
-    one)."""
+def _numbers(rows: list[bytes], data: bytes, end: int) -> tuple[list[int], list[bytes]] | None:
+    """The rows' numbers, and each as written followed by its quote (what a row's r and its
+    cells' references hold); None when a row has none where it starts. Rows numbered one
+    after another (most sheets) are checked by how each starts, in C: its start tag, which
+    is not an empty row's (<row/>, then the row's own tag). Else one search of the batch
+    (`data` up to `end`) pairs a number with each row when it finds one each, or each row
+    is searched alone; a number taken from another row than its own leaves the references
+    of the row's cells with their digits, and the shape is refused."""
     first = _ROW_NUMBER.match(rows[0])
     if first:
         at = int(first[1])
-        texts = [b"%d" % n for n in range(at, at + len(rows))]
+        quoted = [b'%d"' % n for n in range(at, at + len(rows))]
         closers = map(sub, map(bytes.find, rows, repeat(b">")), repeat(1))  # before each first >
-        if all(map(bytes.startswith, rows, [b'<row r="%s"' % text for text in texts])) and (
+        if all(map(bytes.startswith, rows, map(b'<row r="'.__add__, quoted))) and (
             b"/" not in bytes(map(getitem, rows, closers))
         ):
-            return texts
-    found = _ROW_NUMBER.findall(data, 0, end)
-    return found if len(found) == len(rows) else []
-
-
-def _row_numbers(rows: list[bytes]) -> list[bytes] | None:
-    """Each row's number (as written) where a search of the batch did not pair one with
-    each row; a number taken from another row than its own leaves the references of the
-    row's cells with their digits, and the shape is refused."""
-    starts = [_ROW_START.match(row) for row in rows]
-    return None if None in starts else [start[1] for start in starts]  # type: ignore[index]
+            return list(range(at, at + len(rows))), quoted
+    texts: list[bytes] = _ROW_NUMBER.findall(data, 0, end)
+    if len(texts) != len(rows):
+        starts = [_ROW_START.match(row) for row in rows]
+        if None in starts:
+            return None
+        texts = [start[1] for start in starts]  # type: ignore[index]
+    return list(map(int, texts)), [text + b'"' for text in texts]
 
 
 def _read_rows(
-    keys: list[bytes], numbers: list[int], cache: RowCache
+    keys: list[bytes], numbers: list[int], cache: RowCache, cut: _Values
 ) -> tuple[list[Entry], int] | None:
     """The rows of these keys (at these numbers) read together (one split, one decode of
     their values), each as its shape and values, and put in the cache; but for a row whose
     values hold its own number followed by a quote: that is not the same row at another
     number. And how many values they hold; None when a value is not well formed."""
-    markup, raw = _split(b"</row>".join(keys))
-    shapes = markup.split(b"</row>")
-    alike: dict[bytes, bytes] = {}  # a sheet's rows share a few shapes: one copy of each is kept
-    shapes = list(map(alike.setdefault, shapes, shapes))
+    data = b"</row>".join(keys)
+    markup, raw = cut.split(data)
+    shapes, alike = _shapes(markup)
+    if cut.left_in(alike):
+        markup, raw = cut.split(data)
+        shapes, alike = _shapes(markup)
     counts = {shape: shape.count(SLOT) for shape in alike}
     slots = list(map(counts.__getitem__, shapes))
     joined = SEP.encode().join(raw)
