@@ -117,7 +117,7 @@ def make_xlsx(path: Path, seed: int) -> int:
     import openpyxl
 
     wb = openpyxl.Workbook()
-    wb.remove(wb.active)
+    wb.remove(wb.worksheets[0])  # the new workbook's one sheet
     n = 0
     for sheet in range(PAGES):
         ws = wb.create_sheet(f"S{sheet}")

@@ -121,9 +121,11 @@ def test_an_integer_past_4300_digits_in_fieldcheck_rules_is_at_its_line(tmp_path
 def test_an_integer_past_4300_digits_in_design_diff_files_is_exit_2(
     tmp_path: Path, option: str
 ) -> None:
+    from officecli_testkit.sheets import active_sheet
     from openpyxl import Workbook
 
     book = Workbook()
+    sheet = active_sheet(book)
     for row in (
         ["メソッド", "GET"],
         ["パス", "/v1/x"],
@@ -131,7 +133,7 @@ def test_an_integer_past_4300_digits_in_design_diff_files_is_exit_2(
         ["No", "物理名", "型"],
         [1, "id", "integer"],
     ):
-        book.active.append(row)
+        sheet.append(row)
     book.save(tmp_path / "api.xlsx")
     (tmp_path / "big.yaml").write_text(f"openapi: 3.0.3\nname: x\nmaxLength: {BIG}\n")
     args = {

@@ -68,13 +68,13 @@ def inputs(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """The data each tool reads beside the mutated file: a CSV, two workbooks, a docx."""
     import docx
     import openpyxl
+    from officecli_testkit.sheets import active_sheet
 
     folder = tmp_path_factory.mktemp("inputs")
     (folder / "data.csv").write_text("id,amount,name,kind\n1,10,ab,a\n2,-5,B1,c\n")
     for name, price in (("before", 1), ("after", 2)):
         book = openpyxl.Workbook()
-        sheet = book.active
-        assert sheet is not None
+        sheet = active_sheet(book)
         sheet.append(["code", "price"])
         sheet.append(["a", price])
         book.save(folder / f"{name}.xlsx")

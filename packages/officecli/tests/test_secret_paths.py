@@ -39,7 +39,7 @@ paths:
             application/json:
               schema: {type: object, properties: {id: {type: integer}}}
 """
-API_SHEET = [
+API_SHEET: list[list[str | int | None]] = [
     ["メソッド", "GET"],
     ["パス", "/v1/users/{id}"],
     [None],
@@ -70,6 +70,7 @@ SHOWN = {
 
 
 def _workspace(root: Path) -> None:
+    from officecli_testkit.sheets import active_sheet
     from openpyxl import Workbook
 
     shutil.copy(CORPUS / "test.docx", root / "test.docx")
@@ -84,8 +85,9 @@ def _workspace(root: Path) -> None:
     (root / "replace.csv").write_text("find,replace\nthe,THE\n", encoding="utf-8")
     (root / "openapi.yaml").write_text(OAS, encoding="utf-8")
     book = Workbook()
+    sheet = active_sheet(book)
     for row in API_SHEET:
-        book.active.append(row)
+        sheet.append(row)
     book.save(root / "api.xlsx")
     shutil.copy(root / "api.xlsx", root / "api2.xlsx")
     (root / "vault").mkdir()

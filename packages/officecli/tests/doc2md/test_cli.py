@@ -96,10 +96,11 @@ def test_an_empty_input_path_is_not_the_current_directory(run_doc2md: Run) -> No
 
 
 def test_strict_turns_warnings_into_exit_1(run_doc2md: Run, tmp_path: Path, rules: Rules) -> None:
+    from officecli_testkit.sheets import active_sheet
     from openpyxl import Workbook
 
     book = Workbook()
-    sheet = book.active
+    sheet = active_sheet(book)
     for row in range(1, 21):
         sheet.append([f"r{row}", row])
     book.save(tmp_path / "big.xlsx")

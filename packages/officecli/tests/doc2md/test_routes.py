@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 from docx import Document as WordDocument
 from officecli_testkit.doc2md_helpers import ENTRY, Run
+from officecli_testkit.sheets import active_sheet
 from openpyxl import Workbook
 
 from officecli.readers import libreoffice
@@ -23,8 +24,7 @@ needs_libreoffice = pytest.mark.skipif(
 def _formula_book(path: Path) -> Path:
     """A workbook written by a library: its formulas have no cached value."""
     book = Workbook()
-    sheet = book.active
-    assert sheet is not None
+    sheet = active_sheet(book)
     sheet.title = "Data"
     sheet.append(["item", "amount"])
     sheet.append(["a", 1])

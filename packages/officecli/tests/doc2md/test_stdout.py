@@ -80,11 +80,13 @@ def test_exit_codes_are_those_of_a_run_into_a_folder(tmp_path: Path) -> None:
 
 
 def _book(path: Path) -> None:
+    from officecli_testkit.sheets import active_sheet
     from openpyxl import Workbook
 
     book = Workbook()
+    sheet = active_sheet(book)
     for row in range(1, 6):
-        book.active.append([f"r{row}", row])
+        sheet.append([f"r{row}", row])
     book.save(path)
 
 

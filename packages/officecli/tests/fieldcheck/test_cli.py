@@ -6,6 +6,7 @@ from pathlib import Path
 
 import openpyxl
 from officecli_testkit.fieldcheck_helpers import CORPUS, run_cli, write_csv
+from officecli_testkit.sheets import active_sheet
 
 RULES = "version: 1\nrules:\n  - {id: R1, type: range, field: 金額, min: 0}\n"
 
@@ -147,7 +148,7 @@ def test_dataset_override(tmp_path: Path) -> None:
 
 def test_xlsx_sheet_by_name(tmp_path: Path) -> None:
     book = openpyxl.Workbook()
-    book.active.title = "表紙"
+    active_sheet(book).title = "表紙"
     sheet = book.create_sheet("経費")
     for row in (["金額", "税額", "合計"], [8000, 800, 8900], [5000, 500, 5500]):
         sheet.append(row)

@@ -8,6 +8,7 @@ from pathlib import Path
 import openpyxl
 import pytest
 from officecli_testkit.fieldcheck_helpers import run_cli, write_csv
+from officecli_testkit.sheets import active_sheet
 
 from officecli.fieldcheck.findings import LINES_MEANING
 
@@ -122,7 +123,7 @@ def test_blank_jsonl_line_and_blank_sheet_row(tmp_path: Path) -> None:
         ("R1", "line 3"),
     ]
     book = openpyxl.Workbook()
-    sheet = book.active
+    sheet = active_sheet(book)
     for row in (["id", "amount"], ["E1", 1], [None, None], ["E2", -1], [], ["E3", -2]):
         sheet.append(row)
     sheet["A5"] = None  # a row the sheet holds with an empty cell

@@ -16,8 +16,10 @@ from officecli_testkit.replace_helpers import (
     write_rules,
 )
 from officecli_testkit.replace_samples import SHAPE, book_with_everything, text_rules
+from officecli_testkit.sheets import active_sheet
 from openpyxl.chart import BarChart, Reference
-from openpyxl.formatting.rule import FormulaRule
+from openpyxl.formatting.rule import Rule
+from openpyxl.styles.differential import DifferentialStyle
 from openpyxl.workbook.defined_name import DefinedName
 from openpyxl.worksheet.datavalidation import DataValidation
 
@@ -72,7 +74,7 @@ def test_strings_drawings_and_charts_are_edited_in_place(replace: Replace, tmp_p
 
 def renamable_book(path: Path) -> Path:
     wb = openpyxl.Workbook()
-    data = wb.active
+    data = active_sheet(wb)
     data.title = "売上2024"
     for row in range(1, 4):
         data.cell(row, 1, row)
@@ -85,7 +87,9 @@ def renamable_book(path: Path) -> Path:
     dv = DataValidation(type="list", formula1="'売上2024'!$A$1:$A$3")
     summary.add_data_validation(dv)
     dv.add("B1")
-    summary.conditional_formatting.add("C1", FormulaRule(formula=["'売上2024'!$A$1>1"]))
+    # what openpyxl's FormulaRule builds (its stub leaves that factory without types)
+    rule = Rule(type="expression", formula=["'売上2024'!$A$1>1"], dxf=DifferentialStyle())
+    summary.conditional_formatting.add("C1", rule)
     chart = BarChart()
     chart.add_data(Reference(data, min_col=1, min_row=1, max_row=3))
     summary.add_chart(chart, "E1")
@@ -199,8 +203,9 @@ def test_cell_comments_only_with_the_comments_story(replace: Replace, tmp_path: 
 
     (tmp_path / "in").mkdir()
     wb = openpyxl.Workbook()
-    wb.active["B2"] = 1
-    wb.active["B2"].comment = Comment("ask Acme Corp", "me")
+    sheet = active_sheet(wb)
+    sheet["B2"] = 1
+    sheet["B2"].comment = Comment("ask Acme Corp", "me")
     wb.save(tmp_path / "in" / "c.xlsx")
     code, report = replace(tmp_path / "in" / "c.xlsx", "--rules", text_rules(tmp_path), "--dry-run")
     assert (code, places(report, "rule.uncovered")) == (0, ["c.xlsx :: Sheet!B2 comment"])
@@ -213,6 +218,6 @@ def test_cell_comments_only_with_the_comments_story(replace: Replace, tmp_path: 
     )  # fmt: skip
     assert places(report, "co") == ["c.xlsx :: Sheet!B2 comment"]
     assert (
-        openpyxl.load_workbook(tmp_path / "out" / "c.xlsx").active["B2"].comment.text
+        active_sheet(openpyxl.load_workbook(tmp_path / "out" / "c.xlsx"))["B2"].comment.text
         == "ask Globex Inc"
     )

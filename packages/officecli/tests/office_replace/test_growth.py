@@ -10,6 +10,7 @@ import docx
 import openpyxl
 import pytest
 from officecli_testkit.replace_helpers import Replace, docx_body, para, run, run_capped, write_rules
+from officecli_testkit.sheets import active_sheet
 
 from officecli.office_replace.errors import GrowthError
 from officecli.office_replace.growth import Growth
@@ -72,7 +73,7 @@ def test_names_are_bounded_too(
     replace: Replace, tmp_path: Path, name: str, scope: str, location: str
 ) -> None:
     wb = openpyxl.Workbook()
-    wb.active.title = "a"
+    active_sheet(wb).title = "a"
     wb.save(tmp_path / "book.xlsx")
     (tmp_path / "a.txt").write_text("x", encoding="utf-8")
     rules = chain(tmp_path / "r.csv", 40, scope)
@@ -88,7 +89,7 @@ def test_the_file_has_a_bound_of_its_own(replace: Replace, tmp_path: Path) -> No
     # 12 copies write 4 x 4,095 characters into each sheet's one-character cell: under each
     # sheet's 16 x 1,024, over the file's 16 x 4,096 by the fifth sheet
     wb = openpyxl.Workbook()
-    wb.active["A1"] = "a"
+    active_sheet(wb)["A1"] = "a"
     for n in range(2, 6):
         wb.create_sheet(f"S{n}")["A1"] = "a"
     wb.save(tmp_path / "book.xlsx")

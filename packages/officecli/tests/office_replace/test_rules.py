@@ -8,6 +8,7 @@ from pathlib import Path
 import openpyxl
 import pytest
 from officecli_testkit.replace_helpers import Replace, write_rules
+from officecli_testkit.sheets import active_sheet
 
 import agentcli.main
 from officecli.office_replace.columns import COLUMNS, RULES_FILE
@@ -98,7 +99,7 @@ def test_csv_encodings_are_detected(tmp_path: Path, encoding: str) -> None:
 
 def test_xlsx_rules_take_the_first_sheet(tmp_path: Path) -> None:
     wb = openpyxl.Workbook()
-    ws = wb.active
+    ws = active_sheet(wb)
     ws.append(["ID", "Find", "Replace", "Mode", "Scope"])
     ws.append(["fy", "2024", "2025", "literal", "all"])
     ws.append([None, None, None, None, None])

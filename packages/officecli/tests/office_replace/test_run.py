@@ -21,6 +21,7 @@ from officecli_testkit.replace_helpers import (
     run,
     write_rules,
 )
+from officecli_testkit.sheets import active_sheet
 
 RULES = [
     ["id", "find", "replace", "scope"],
@@ -35,7 +36,7 @@ def tree(root: Path) -> Path:
     (root / "sub").mkdir(parents=True)
     docx_body(root / "報告2024.docx", para(run("Acme Corp report")))
     wb = openpyxl.Workbook()
-    wb.active["A1"] = "Acme Corp"
+    active_sheet(wb)["A1"] = "Acme Corp"
     wb.save(root / "sub" / "見積.xlsx")
     docx_body(root / "sub" / "plain.docx", para(run("nothing to see")))
     (root / "notes.txt").write_text("Acme Corp", encoding="utf-8")
@@ -73,7 +74,9 @@ def test_the_dry_run_reports_what_the_real_run_writes(replace: Replace, tmp_path
     assert (out / "notes.txt").read_bytes() == before["notes.txt"]
     assert (out / "sub" / "plain.docx").read_bytes() == before["sub/plain.docx"]
     assert docx.Document(str(out / "報告2025.docx")).paragraphs[0].text == "Globex Inc report"
-    assert openpyxl.load_workbook(out / "sub" / "見積.xlsx").active["A1"].value == "Globex Inc"
+    assert (
+        active_sheet(openpyxl.load_workbook(out / "sub" / "見積.xlsx"))["A1"].value == "Globex Inc"
+    )
     changed, original = members(out / "報告2025.docx"), members(source / "報告2024.docx")
     assert [n for n in original if changed[n] != original[n]] == ["word/document.xml"]
     assert list(changed) == list(original)

@@ -16,6 +16,7 @@ import docx
 import openpyxl
 import pptx
 from officecli_testkit.replace_helpers import Replace, findings, members
+from officecli_testkit.sheets import active_sheet
 from pptx.util import Inches
 
 OLD, NEW = "旧商事株式会社", "新商事株式会社"
@@ -36,7 +37,7 @@ def folder(root: Path) -> Path:
     slide.notes_slide.notes_text_frame.text = f"{OLD}の沿革から話す"
     deck.save(str(root / "proposal.pptx"))
     book = openpyxl.Workbook()
-    prices = book.active
+    prices = active_sheet(book)
     prices.title = SHEET
     prices["A2"], prices["B2"], prices["C2"] = "単価", 1200, f"{OLD} 標準価格"
     total = book.create_sheet("集計")

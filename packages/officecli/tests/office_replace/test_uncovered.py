@@ -17,6 +17,7 @@ from officecli_testkit.replace_helpers import (
     run,
     write_rules,
 )
+from officecli_testkit.sheets import active_sheet
 from openpyxl.chart import BarChart, Reference
 from openpyxl.workbook.defined_name import DefinedName
 
@@ -83,7 +84,7 @@ def test_masters_left_out_by_stories_are_named(replace: Replace, tmp_path: Path)
 
 def book(path: Path) -> Path:
     wb = openpyxl.Workbook()
-    ws = wb.active
+    ws = active_sheet(wb)
     ws.title = "Acme Corp"
     ws["A1"] = "Acme Corp"
     for row in range(2, 5):

@@ -21,6 +21,7 @@ import openpyxl
 import pytest
 from mcp import Client, ClientSession, StdioServerParameters
 from mcp.client.streamable_http import streamable_http_client
+from officecli_testkit.sheets import active_sheet
 
 from agentcli.report import report_schema
 
@@ -62,8 +63,7 @@ TOOLS = {
 
 def book(path: Path, rows: list[list[Any]]) -> None:
     workbook = openpyxl.Workbook()
-    sheet = workbook.active
-    assert sheet is not None
+    sheet = active_sheet(workbook)
     for row in rows:
         sheet.append(row)
     workbook.save(path)

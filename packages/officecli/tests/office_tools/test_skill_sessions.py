@@ -16,6 +16,7 @@ from typing import Any
 
 import openpyxl
 import pytest
+from officecli_testkit.sheets import active_sheet
 
 from agentcli.testing import skill_workflows
 
@@ -106,8 +107,7 @@ def test_fieldcheck(tmp_path: Path) -> None:
 
 def workbook(path: Path, rows: list[list[Any]]) -> None:
     book = openpyxl.Workbook()
-    sheet = book.active
-    assert sheet is not None
+    sheet = active_sheet(book)
     sheet.title = "users"
     for row in rows:
         sheet.append(row)

@@ -19,8 +19,10 @@ def write_book(
     """An xlsx with one sheet per entry (rows from A1; None is an empty cell)."""
     from openpyxl import Workbook
 
+    from officecli_testkit.sheets import active_sheet
+
     book = Workbook()
-    book.remove(book.active)
+    book.remove(active_sheet(book))
     for name, rows in sheets.items():
         sheet = book.create_sheet(name)
         for r, row in enumerate(rows, start=1):

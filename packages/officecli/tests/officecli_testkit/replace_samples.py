@@ -17,6 +17,7 @@ from pptx.enum.chart import XL_CHART_TYPE
 from pptx.util import Inches
 
 from officecli_testkit.replace_helpers import add_override, add_rel, patch_zip, write_rules
+from officecli_testkit.sheets import active_sheet
 
 A_NS = "http://schemas.openxmlformats.org/drawingml/2006/main"
 SHAPE = (
@@ -63,7 +64,7 @@ def text_rules(tmp_path: Path) -> Path:
 
 def book_with_everything(path: Path) -> Path:
     wb = openpyxl.Workbook()
-    ws = wb.active
+    ws = active_sheet(wb)
     ws.title = "表紙"
     ws["A1"] = "Acme Corp"
     ws["B1"] = "Acme Corp"

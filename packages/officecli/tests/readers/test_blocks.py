@@ -9,12 +9,13 @@ from officecli.readers.model import ReadOptions
 
 
 def test_xlsx_side_by_side_tables_split_on_an_empty_column(tmp_path: Path) -> None:
+    from officecli_testkit.sheets import active_sheet
     from openpyxl import Workbook
 
     from officecli.readers.xlsx.reader import read_xlsx
 
     book = Workbook()
-    sheet = book.active
+    sheet = active_sheet(book)
     sheet.title = "S"
     sheet.append(["Name", "Qty", None, "Code", "Label"])
     sheet.append(["pear", 3, None, "X1", "first"])

@@ -18,9 +18,10 @@ from officecli.readers.xlsx.reader import read_xlsx
 
 def _shift_book(path: Path) -> None:
     import openpyxl
+    from officecli_testkit.sheets import active_sheet
 
     book = openpyxl.Workbook()
-    sheet = book.active
+    sheet = active_sheet(book)
     sheet.title = "Shifts"
     sheet.append(["物流センター 6月前半シフト表"])
     sheet.merge_cells("A1:C1")
@@ -52,9 +53,10 @@ def _shift_book(path: Path) -> None:
 def _two_row_header_book(path: Path) -> None:
     """A shift schedule: week labels merged over dated columns, names merged down both rows."""
     import openpyxl
+    from officecli_testkit.sheets import active_sheet
 
     book = openpyxl.Workbook()
-    sheet = book.active
+    sheet = active_sheet(book)
     sheet.title = "勤務表"
     sheet.append(["氏名", "第1週", None, None, "第2週", None, "備考"])
     sheet.append([None, dt.datetime(2024, 6, 3), dt.datetime(2024, 6, 4), dt.datetime(2024, 6, 5),
@@ -199,10 +201,11 @@ def _with_cached_values(path: Path, values: list[float], code: str) -> None:
 
 def test_a_workbook_chart_keeps_its_title_and_number_format(tmp_path: Path) -> None:
     import openpyxl
+    from officecli_testkit.sheets import active_sheet
     from openpyxl.chart import BarChart, Reference
 
     book = openpyxl.Workbook()
-    sheet = book.active
+    sheet = active_sheet(book)
     for row in (["拠点", "構成比"], ["東京", 0.55], ["大阪", 0.45]):
         sheet.append(row)
     chart = BarChart()

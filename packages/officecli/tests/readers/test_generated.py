@@ -107,12 +107,13 @@ def test_docx_smartart_loss_is_reported(tmp_path: Path) -> None:
 def test_xlsx_merges_hidden_sheet_number_formats(tmp_path: Path) -> None:
     import datetime
 
+    from officecli_testkit.sheets import active_sheet
     from openpyxl import Workbook
 
     from officecli.readers.xlsx.reader import read_xlsx
 
     book = Workbook()
-    sheet = book.active
+    sheet = active_sheet(book)
     sheet.title = "売上"
     sheet.append(["地域", "2024", None])
     sheet.append([None, "上期", "下期"])

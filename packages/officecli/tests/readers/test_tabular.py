@@ -8,6 +8,7 @@ from pathlib import Path
 
 import openpyxl
 import pytest
+from officecli_testkit.sheets import active_sheet
 
 from officecli.readers.tabular import CHUNK_ROWS, TableReadError, open_table, split_markdown_row
 
@@ -91,7 +92,7 @@ def test_forced_encoding_that_does_not_fit(tmp_path: Path) -> None:
 
 def test_xlsx_values_as_text_and_sheet_row_numbers(tmp_path: Path) -> None:
     book = openpyxl.Workbook()
-    sheet = book.active
+    sheet = active_sheet(book)
     sheet.title = "data"
     sheet.append(["day", "amount", "rate", "ok", "empty"])
     sheet.append([datetime(2026, 4, 1), 8800, 0.1, True, None])

@@ -20,13 +20,14 @@ MAIN = "http://schemas.openxmlformats.org/spreadsheetml/2006/main"
 
 
 def _book(path: Path, rows: Sequence[Sequence[object]], merges: tuple[str, ...] = ()) -> Path:
+    from officecli_testkit.sheets import active_sheet
     from openpyxl import Workbook
 
     book = Workbook()
-    sheet = book.active
+    sheet = active_sheet(book)
     sheet.title = "項目"
     for row in rows:
-        sheet.append(row)
+        sheet.append(list(row))
     for ref in merges:
         sheet.merge_cells(ref)
     book.create_sheet("空")
