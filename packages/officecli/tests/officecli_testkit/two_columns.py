@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from docx.document import Document
     from docx.section import Section
+    from reportlab.platypus import Flowable
 
 JAPANESE = {
     "title": "社内報 2024年6月号",
@@ -150,7 +151,7 @@ def reportlab_newsletter(path: Path, texts: dict[str, str], japanese: bool) -> N
     column = (width - 100 - 28) / 2
 
     def frame(x: float, top: float, items: list[tuple[str, ParagraphStyle]]) -> None:
-        story = [Paragraph(texts[key], style) for key, style in items]
+        story: list[Flowable] = [Paragraph(texts[key], style) for key, style in items]
         Frame(x, top - 260, column, 260, leftPadding=0, rightPadding=0, topPadding=0,
               showBoundary=0).addFromList(story, canvas)  # fmt: skip
 

@@ -20,6 +20,7 @@ from officecli.readers.pdf.text import Glyphs, group_blocks, group_lines
 
 if TYPE_CHECKING:
     from reportlab.lib.styles import ParagraphStyle
+    from reportlab.platypus import Flowable
 
 DEPOT = (
     "The new depot in Leeds opened this month after a construction period that began in "
@@ -40,7 +41,7 @@ JAPANESE = (
 )
 
 
-def _bullet_style(name: str, indent: float, glyph_size: float) -> object:
+def _bullet_style(name: str, indent: float, glyph_size: float) -> ParagraphStyle:
     """A list paragraph whose bullet is a ZapfDingbats glyph `indent` points in."""
     from reportlab.lib.styles import ParagraphStyle
 
@@ -85,7 +86,7 @@ def _newsletter(path: Path) -> None:
     canvas = Canvas(str(path), pagesize=A4)
 
     def frame(x: float, top: float, w: float, h: float, items: list[tuple[str, str]]) -> None:
-        story = [
+        story: list[Flowable] = [
             Paragraph(text, styles[style], bulletText="l" if style in ("bullet", "sub") else None)
             for style, text in items
         ]
@@ -249,7 +250,7 @@ def test_a_wrapped_title_is_one_heading(tmp_path: Path) -> None:
 
     styles = _styles()
     title = "Quarterly report of the northern logistics centres and their new depots"
-    story = [Paragraph(title, styles["title"]), Paragraph(DEPOT, styles["body"])]
+    story: list[Flowable] = [Paragraph(title, styles["title"]), Paragraph(DEPOT, styles["body"])]
     SimpleDocTemplate(str(tmp_path / "title.pdf"), pagesize=A4).build(story)
     text = render(read_pdf(tmp_path / "title.pdf", ReadOptions()), "x_assets")
     assert outline(text) == [("h", 1, title), ("p", DEPOT)]
