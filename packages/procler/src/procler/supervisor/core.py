@@ -44,8 +44,11 @@ from procler.supervisor.watcher import Watcher
 
 log = logging.getLogger("procler.supervisor")
 # Boot answers its first request once the restore is done, or after this long (it goes on
-# meanwhile; status shows each process on its way, and what it waits for).
+# meanwhile; status shows each process on its way, and what it waits for). What still runs
+# (a container, a daemon) is followed again before any answer, however long its engine
+# takes within READOPT_WAIT: an answer never says stopped of what runs.
 BOOT_WAIT = 3.0
+READOPT_WAIT = 120.0
 RESTORE_WAIT = 60.0  # bound on a restored process waiting for its dependencies (as `up`)
 
 
@@ -81,6 +84,7 @@ class Supervisor:
         self.memory = MemoryGuard(lambda: self.runtimes.values(), self.clock)
         self.schedules = Scheduler(self.runtimes, ScheduleStore(lambda: self.store.db), self.clock)
         self.restoring: asyncio.Task[None] | None = None
+        self.readopted = asyncio.Event()  # the restore has followed again what still runs
         # Called before the processes are stopped for good (recipe runs are interrupted)
         self.before_stop: list[Callable[[], Awaitable[None]]] = []
         # `up` was the last word on the stack (not `down`): see reloader.py
@@ -197,12 +201,22 @@ class Supervisor:
             await self.runtimes[name].restore("restored after supervisor restart", True)
         self.restoring = asyncio.create_task(self._restore(cfg, wanted, lost_names))
         await asyncio.wait([self.restoring], timeout=BOOT_WAIT)
+        if not self.readopted.is_set():  # a slow engine: still asked what runs
+            readopted = asyncio.ensure_future(self.readopted.wait())
+            await asyncio.wait(
+                [readopted, self.restoring],
+                timeout=READOPT_WAIT,
+                return_when=asyncio.FIRST_COMPLETED,
+            )
+            readopted.cancel()
         await self.schedules.start()  # the scheduler fires scheduled processes itself
 
     async def _restore(self, cfg: ProjectConfig, names: list[str], lost: set[str]) -> None:
         """Start again what should run, in dependency order: each once the dependencies
         restored with it meet their conditions (a dependency left stopped is not waited
         for: its dependents show `dependency_down`)."""
+        await asyncio.gather(*(self.runtimes[n].readopt() for n in names))
+        self.readopted.set()
         if not names:
             return
         wanted = set(names)
@@ -211,7 +225,7 @@ class Supervisor:
         )
 
         async def restore(rt: ProcessRuntime) -> dict[str, str]:
-            await rt.restore("restored after supervisor restart", rt.name in lost)
+            await rt.restore("restored after supervisor restart", rt.name in lost, adopt=False)
             return {"name": rt.name}
 
         waits = max(

@@ -227,23 +227,31 @@ class ProcessRuntime:
             await self._spawn(reason, user=True)
         return {}
 
-    async def restore(self, reason: str, lost: bool) -> None:
-        """After a supervisor restart: re-adopt the run when its context still has it (a
-        labelled container); else record the run as lost (if one was open) and start it
-        again when it should run (counts as a restart)."""
+    async def readopt(self) -> bool:
+        """After a supervisor restart: follow the run again when its context still has it
+        (a labelled container, a daemon); whether it runs now."""
         async with self.lock:
             if self.status in states.ALIVE:
-                return
+                return True
             try:
                 adopted = await self.context.adopt(self.spec)
             except AgentError:
-                adopted = None  # e.g. engine unreachable: starting afresh records why
-            if adopted is not None:
-                await self._spawn(
-                    "re-adopted: still running after supervisor restart",
-                    user=False,
-                    adopted=adopted,
-                )
+                return False  # e.g. engine unreachable: starting afresh records why
+            if adopted is None:
+                return False
+            await self._spawn(
+                "re-adopted: still running after supervisor restart", user=False, adopted=adopted
+            )
+            return True
+
+    async def restore(self, reason: str, lost: bool, adopt: bool = True) -> None:
+        """After a supervisor restart: re-adopt the run when its context still has it
+        (unless that was asked already: `adopt` false); else record the run as lost (if
+        one was open) and start it again when it should run (counts as a restart)."""
+        if adopt and await self.readopt():
+            return
+        async with self.lock:
+            if self.status in states.ALIVE:
                 return
             if lost:
                 self._exited(ExitInfo(None), "supervisor_lost", self.run)
