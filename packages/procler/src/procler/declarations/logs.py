@@ -99,6 +99,9 @@ LOGS_COMMANDS: "tuple[Command, ...]" = (
                 },
             },
             "description": "each line: ts, stream, run, text (+ process with --all/--group); "
+            "ts is when the line was read (by the engine, for a container's own output), to "
+            "the microsecond, and never before the line stored ahead of it in its process's "
+            "log; "
             "--follow prints one line object per output line instead, and on its timeout a "
             'last object {"end": "timeout", "timeout_seconds", "lines", "cursor"}',
         },
