@@ -12,6 +12,7 @@ import pytest
 
 from officecli.readers.errors import ReaderError
 from officecli.readers.model import ReadOptions
+from officecli.readers.xlsx.bulk import RowCache
 from officecli.readers.xlsx.reader import read_grids
 
 CORPUS = Path(__file__).resolve().parents[4] / ".." / "shared" / "corpus" / "markitdown"
@@ -295,7 +296,7 @@ def test_rows_read_for_one_workbook_serve_the_other_exactly(tmp_path: Path) -> N
         [row(1, "new"), row(2, "a"), row(3, '3"'), row(4, "b"), row(5, "b"), row(6, "x &amp; 5")],
         ["乙"],
     )
-    cache: dict[bytes, Any] = {}
+    cache = RowCache()
     options = ReadOptions(max_cells=10_000)
     first, _ = read_grids(before, options, rows_read=cache)
     second, _ = read_grids(after, options, rows_read=cache)
@@ -413,3 +414,30 @@ def test_a_kind_of_value_first_met_in_a_later_batch_reads_alike(
     path = _with_sheet(_book(tmp_path / "b.xlsx", [["x"]]), xml)
     fast, exact, bulk_read = _both(path)
     assert (fast == exact, bulk_read, len(fast[0][2]), len(planned)) == (True, True, 6, plans)
+
+
+def test_rows_made_for_one_workbook_are_taken_by_the_other_when_its_plan_is_the_same(
+    tmp_path: Path,
+) -> None:
+    """A row with a gap (no B cell) is made by its shape's plan; the after workbook takes
+    the row the before one made of the same values (the same object), at its own number,
+    and makes its own of the rows it changed or added; both read as the scan reads them."""
+
+    def row(n: int, text: str) -> str:
+        return (
+            f'<c r="A{n}" t="inlineStr"><is><t>{text}</t></is></c>'
+            f'<c r="C{n}" t="inlineStr"><is><t>{text}!</t></is></c>'
+        )
+
+    before = _workbook(tmp_path / "a.xlsx", [row(1, "a"), row(2, "b"), row(3, "c")])
+    after = _workbook(tmp_path / "b.xlsx", [row(1, "new"), row(2, "a"), row(3, "b"), row(4, "c")])
+    cache = RowCache()
+    options = ReadOptions(max_cells=10_000)
+    first, _ = read_grids(before, options, rows_read=cache)
+    second, _ = read_grids(after, options, rows_read=cache)
+    exact = [read_grids(path, options, fast=False)[0][0].cell_map() for path in (before, after)]
+    assert [first[0].cell_map(), second[0].cell_map()] == exact
+    old, new = first[0].rows, second[0].rows
+    assert old is not None and new is not None
+    assert [new[r] for r in range(4)] == [["new", "", "new!"], ["a", "", "a!"], ["b", "", "b!"], ["c", "", "c!"]]  # fmt: skip
+    assert [new[r + 1] is old[r] for r in range(3)] == [True, True, True]

@@ -21,10 +21,6 @@ from officecli.design_diff.workbook import Row, Sheet, Table, sheet_tables, work
 from officecli.fieldcheck.errors import closest
 from officecli.readers.grid import column_letter
 
-TYPE_CHECKING = False
-if TYPE_CHECKING:
-    from officecli.readers.xlsx.bulk import RowCache
-
 
 @dataclass(frozen=True)
 class DiffOptions:
@@ -121,7 +117,9 @@ class WorkbookDiff:
     def run(self, before: str, after: str) -> DiffResult:
         opts = self.options
 
-        rows_read: RowCache = {}  # the two versions share most rows: each is read once
+        from officecli.readers.xlsx.bulk import RowCache
+
+        rows_read = RowCache()  # the two versions share most rows: each is read once
 
         def tables(path: str) -> list[Sheet]:
             grids = workbook_grids(path, formulas=opts.formulas, max_cells=opts.max_cells, rows_read=rows_read)  # fmt: skip

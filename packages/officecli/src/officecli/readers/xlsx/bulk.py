@@ -107,6 +107,9 @@ class _Plan:
         self.as_read = self.picks == list(range(self.slots)) and not self.shown
         self.tail = [*self.texts, ""]
         self.pick = itemgetter(*self.picks) if self.width > 1 else None
+        # what the row made of given values depends on: none when values are shown through
+        # `display` (a shared string is an index into each workbook's own table)
+        self.signature = None if self.shown else (tuple(self.picks), tuple(self.tail))
 
     def row(self, values: list[str]) -> list[str]:
         if self.as_read:
@@ -299,7 +302,24 @@ def _sheet(rows: _Rows, display: Display, label: str) -> _Sheet | None:
 
 
 Entry = tuple[bytes, list[str]]  # a row's shape, and its values
-RowCache = dict[bytes, Entry]  # a row's bytes without its number -> what they hold
+
+
+class RowCache:
+    """What the bulk reads of two versions of a workbook share: mostly the same rows.
+    `entries`: a row's bytes without its number -> its shape and values. `built`: per
+    shape, the signature of the plan that made rows of its values, and those rows by the
+    identity of their values (kept alive in `values`, so no identity is reused), so that a
+    version whose plan is the same takes the rows the other one made."""
+
+    def __init__(self) -> None:
+        self.entries: dict[bytes, Entry] = {}
+        self.built: dict[bytes, tuple[object, dict[int, list[str]]]] = {}
+        self.values: dict[int, list[str]] = {}
+
+    def clear(self) -> None:
+        self.entries.clear()
+        self.built.clear()
+        self.values.clear()
 
 
 def bulk_grid(
@@ -328,7 +348,7 @@ def bulk_grid(
         if not all(map(lt, [numbers[-1] if numbers else 0, *batch], batch)):
             return None  # rows out of order
         keys = list(map(bytes.replace, rows, quoted, repeat(b'\x01"')))
-        known = list(map(cache.get, keys))
+        known = list(map(cache.entries.get, keys))
         missed = [i for i, entry in enumerate(known) if entry is None]
         for at in range(0, len(missed), BATCH):
             group = missed[at : at + BATCH]
@@ -351,13 +371,38 @@ def bulk_grid(
         if plan is None:  # a shape the scan would read otherwise
             return None
         plans[shape] = plan
-    if all(plan.as_read for plan in plans.values()):  # the values are the row: no call per row
-        grid_rows = list(map(itemgetter(1), entries))
-    else:
-        grid_rows = [plans[shape].row(values) for shape, values in entries]
+    grid_rows = _built_rows(entries, plans, cache)
     grid = SheetGrid(name, hidden=hidden, merges=sheet.merges, hidden_cols=sheet.hidden_cols)
     widths = {plan.width for plan in plans.values()}
     return _grid(numbers, grid_rows, max(widths, default=0), len(widths) > 1, grid)
+
+
+def _built_rows(
+    entries: list[Entry], plans: dict[bytes, _Plan], cache: RowCache
+) -> list[list[str]]:
+    """Each entry's row by its shape's plan. A row the other version's read made of the
+    same values by an equal plan is taken as it is, looked up in C: no call per row."""
+    values = list(map(itemgetter(1), entries))
+    if all(plan.as_read for plan in plans.values()):  # the values are the row
+        return values
+    ids = list(map(id, values))
+    made: dict[int, list[str]] = {}
+    for shape, plan in plans.items():
+        known = cache.built.get(shape)
+        if known is not None and plan.signature is not None and known[0] == plan.signature:
+            made.update(known[1])
+    rows: list[list[str] | None] = list(map(made.get, ids)) if made else [None] * len(ids)
+    for i in [i for i, row in enumerate(rows) if row is None]:
+        shape, row_values = entries[i]
+        plan = plans[shape]
+        rows[i] = built = plan.row(row_values)
+        if plan.signature is not None:
+            known = cache.built.get(shape)
+            if known is None or known[0] != plan.signature:
+                known = cache.built[shape] = (plan.signature, {})
+            known[1][ids[i]] = built
+    cache.values.update(zip(ids, values, strict=True))
+    return cast("list[list[str]]", rows)
 
 
 def _numbers(rows: list[bytes], data: bytes, end: int) -> tuple[list[int], list[bytes]] | None:
@@ -417,9 +462,9 @@ def _read_rows(
         return None
     ends = list(accumulate(slots))
     out = list(zip(shapes, map(values.__getitem__, map(slice, [0, *ends], ends)), strict=True))
-    cache.update(zip(keys, out, strict=True))
+    cache.entries.update(zip(keys, out, strict=True))
     for i in apart:
-        cache.pop(keys[i], None)
+        cache.entries.pop(keys[i], None)
     return out, len(raw)
 
 

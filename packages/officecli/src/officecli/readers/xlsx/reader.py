@@ -49,7 +49,7 @@ class XlsxReader:
         self.formats: list[str] = []
         self.date1904 = False
         self.uncalculated: dict[str, list[str]] = {}  # sheet -> cells with a formula, no value
-        self.rows_read: RowCache = {}  # rows read in bulk (shared with another workbook's)
+        self.rows_read: RowCache | None = None  # rows read in bulk (shared with another workbook's)
 
     def read(self) -> Document:
         for part, grid in self.grids():
@@ -99,7 +99,7 @@ class XlsxReader:
     def _bulk(self, sheet: SheetRef) -> SheetGrid | None:
         """The sheet read in bulk, or None when the expat scan must read it (bulk.py
         says which; a number format other than General anywhere)."""
-        from officecli.readers.xlsx.bulk import CHUNK, GENERAL_CODES, bulk_grid
+        from officecli.readers.xlsx.bulk import CHUNK, GENERAL_CODES, RowCache, bulk_grid
 
         if not all(code in GENERAL_CODES for code in self.formats):
             return None
@@ -108,6 +108,8 @@ class XlsxReader:
             return self._display(kind, 0, raw, "", "")[0]  # style 0: every format is General
 
         label = f"{self.pkg.label}:{sheet.part}"
+        if self.rows_read is None:
+            self.rows_read = RowCache()
         cache, limit = self.rows_read, self.cells_left
         with closing(self.pkg.chunks(sheet.part, CHUNK)) as chunks:  # closed if refused early
             return bulk_grid(chunks, sheet.name, sheet.hidden, display, label, cache, limit)
