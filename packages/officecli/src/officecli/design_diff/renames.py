@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import bisect
 from collections.abc import Callable
+from operator import itemgetter
 
 from officecli.design_diff.align import assign_similar
 
@@ -22,8 +23,8 @@ def renamed_rows(
     an added row are at the same place when those counts differ by at most one."""
     if not removed or not added:
         return []
-    olds = sorted(o for o, _n in pairs)
-    news = sorted(n for _o, n in pairs)
+    olds = sorted(map(itemgetter(0), pairs))  # C-level: a pair per matched row
+    news = sorted(map(itemgetter(1), pairs))
     place_old = {o: bisect.bisect_left(olds, o) for o in removed}
     place_new = {n: bisect.bisect_left(news, n) for n in added}
 
