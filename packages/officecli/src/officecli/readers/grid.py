@@ -89,6 +89,8 @@ def bound_merges(grid: SheetGrid, budget: int) -> int:
     its rows; that cost is counted in cells, like the cells themselves (--max-cells).
     Merges past `budget` are dropped; the cost returned is then over `budget`.
     """
+    if not grid.merges:  # most sheets: no walk of the rows to count their cells
+        return 0
     last_row, filled = _used_rows(grid)
     kept: list[Merge] = []
     cost = 0
