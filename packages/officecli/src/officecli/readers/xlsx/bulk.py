@@ -3,9 +3,10 @@ of expat calling Python for every cell, giving exactly what the expat scan (shee
 gives, or nothing (then the scan reads the sheet).
 
 How it stays exact:
-- The value of every cell (the text of a <v>, or of the one <t> of an <is>) is cut out by
-  one regex split, and all of them are decoded by one expat parse: entities, character
-  references, line ends and the characters XML forbids are judged by expat itself.
+- The sheet is read as it is inflated, a batch of rows at a time. The value of every cell
+  of a batch (the text of a <v>, or of the one <t> of an <is>) is cut out by one regex
+  split, and all of them are decoded by one expat parse: entities, character references,
+  line ends and the characters XML forbids are judged by expat itself.
 - What is left is markup. Split into rows, a row with its number taken out (from its own
   r and its cells' references) is a *shape*, and a sheet's rows share a few shapes. Each
   distinct shape is read by the scan itself (SheetScan) inside the sheet's own head and
@@ -15,7 +16,8 @@ How it stays exact:
 - The head and tail (columns, merges) are read by the scan as well.
 Refused, and so read by the scan: formulas, hidden rows, rows out of order, a cell given
 twice, any number format but General (a number's display would need its cell's style),
-an encoding other than UTF-8, and a box from A1 past MAX_BOX cells.
+an encoding other than UTF-8, a box from A1 past MAX_BOX cells, and more than
+MAX_PENDING bytes without a </row>.
 """
 
 from __future__ import annotations
