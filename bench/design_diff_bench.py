@@ -83,7 +83,7 @@ def plant(rows: list[list[str]], rng: random.Random) -> tuple[list[list[str]], C
         new[i][col] = new[i][col] + " 改"
         truth["changed"].add((new[i][0], HEADER[col]))
         changed_rows.add(new[i][0])
-    movers = [r for r in new if (r[0], "") not in truth["changed"]]
+    movers = [r for r in new if r[0] not in changed_rows]  # a moved row has no changed cell
     for row in rng.sample(movers, MOVED):
         new.remove(row)
         new.insert(rng.randrange(len(new) + 1), row)
