@@ -12,7 +12,11 @@ import pytest
 
 CORPUS = Path(__file__).resolve().parents[4] / ".." / "shared" / "corpus"
 READERS = ("docx", "xlsx", "xls", "pptx", "pdf", "drawio")
+ZIP = {"zlib_ng"}  # inflates the members of a zip package (readers/deflated.py)
 LIBRARIES = {  # what each reader may load; no other reader's library is loaded
+    "docx": ZIP,
+    "xlsx": ZIP,
+    "pptx": ZIP,
     "xls": {"xlrd"},
     "pdf": {"pdfplumber", "pdfminer", "pypdfium2", "PIL", "charset_normalizer"},
 }

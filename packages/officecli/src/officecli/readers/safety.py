@@ -13,7 +13,6 @@ from contextlib import suppress
 from pathlib import Path
 
 from agentcli.files import open_regular
-from officecli.readers.deflated import inflated_chunks
 from officecli.readers.errors import (
     BrokenFileError,
     EncryptedFileError,
@@ -203,6 +202,9 @@ class Package:
         not the part; never more than the member's declared size (headers can lie)."""
         info = self.zip.getinfo(name)
         if info.compress_type == zipfile.ZIP_DEFLATED and not info.flag_bits & ENCRYPTED:
+            # loaded here: a run that reads no zip package (a PDF, a CSV) never loads zlib-ng
+            from officecli.readers.deflated import inflated_chunks
+
             yield from inflated_chunks(self.file.fileno(), info, size, self.label)
             return
         total = 0
