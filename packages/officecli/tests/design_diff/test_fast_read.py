@@ -16,6 +16,7 @@ from officecli_testkit.design_diff_helpers import patch_part, write_book
 from officecli.design_diff.presets import load_preset
 from officecli.design_diff.workbook import Sheet, sheet_tables
 from officecli.readers.grid import Merge, SheetGrid
+from officecli.readers.grid_rows import RowCells
 from officecli.readers.model import ReadOptions
 from officecli.readers.xlsx.reader import read_grids
 
@@ -151,3 +152,13 @@ def test_dense_rows_give_the_tables_of_the_dict_of_cells(
         )
         sparse = sheet_tables(SheetGrid("S", cells=cells, merges=merges), preset, header_row)
         assert dense == sparse
+
+
+def test_filled_rows_looks_at_the_most_filled_column_first_and_joins_the_rest() -> None:
+    """Column 1 is the filled one in the first rows (the probe); a row blank there is filled
+    when another of its values is, and values of spaces are blank."""
+    rows = [["", f"k{r}", ""] for r in range(66)]
+    rows += [["x", "", ""], [" ", " ", " "], ["", "", ""], ["", "  ", "y"]]
+    filled = RowCells(rows).filled_rows()
+    assert filled == [*range(66), 66, 69]
+    assert RowCells([[], []]).filled_rows() == []

@@ -251,6 +251,47 @@ def test_a_sheet_over_max_cells_is_cut_where_the_expat_scan_cuts(tmp_path: Path)
     ] * 2
 
 
+def _sheets_with_gaps(path: Path) -> Path:
+    """Three sheets whose boxes hold empty cells (a box's size is more than its filled
+    cells), the second with a merge: 5, 4 and 3 filled cells in boxes of 6, 6 and 4."""
+    from officecli_testkit.sheets import active_sheet
+    from openpyxl import Workbook
+
+    book = Workbook()
+    first = active_sheet(book)
+    for row in (["a", None, "b"], ["c", "d", "e"]):
+        first.append(row)
+    second = book.create_sheet("二")
+    for row in (["f", "g"], [None, None], ["h", "i"]):
+        second.append(row)
+    second.merge_cells("A1:B1")
+    third = book.create_sheet("三")
+    for row in (["j", None], [None, "k"], ["l", None]):
+        third.append(row)
+    book.save(path)
+    return path
+
+
+def test_max_cells_over_several_sheets_cuts_where_the_expat_scan_cuts(tmp_path: Path) -> None:
+    """A bulk read's cells come off --max-cells when a later sheet asks what is left (its
+    box fitting, they were not counted at once): for every budget, the grids and cuts are
+    the scan's."""
+    path = _sheets_with_gaps(tmp_path / "b.xlsx")
+    for budget in range(15):
+        fast, exact = (read_grids(path, ReadOptions(max_cells=budget), fast=f) for f in (True, False))  # fmt: skip
+        shown = [[(g.name, g.cell_map(), g.merges) for g in grids] for grids, _ in (fast, exact)]
+        assert (shown[0], fast[1]) == (shown[1], exact[1]), budget
+    grids, cuts = read_grids(path, ReadOptions(max_cells=9), fast=True)
+    assert ([g.rows is not None for g in grids], cuts) == (
+        [True, True, False],
+        [
+            "cut at --max-cells 9: the merged ranges of sheet '二' cover more cells than were"
+            " left; those past it are not applied",
+            "cut at --max-cells 9: sheet '三' and any later sheets are incomplete",
+        ],
+    )
+
+
 @pytest.mark.parametrize(("far", "bulk"), [("A1048576", True), ("C1048576", True), ("D1048576", False)])  # fmt: skip
 def test_the_box_is_rows_times_columns_from_a1(tmp_path: Path, far: str, bulk: bool) -> None:
     """Dense rows from A1 to the farthest cell: at most MAX_BOX (4,000,000) cells."""

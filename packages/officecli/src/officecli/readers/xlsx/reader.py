@@ -45,7 +45,8 @@ class XlsxReader:
         self.pkg = pkg
         self.options = options
         self.doc = Document()
-        self.cells_left = options.max_cells
+        self._left = options.max_cells  # of --max-cells, as `cells_left` settles it
+        self._unsettled: SheetGrid | None = None  # a bulk read's grid not yet counted (_within)
         self.formats: list[str] = []
         self.date1904 = False
         self.uncalculated: dict[str, list[str]] = {}  # sheet -> cells with a formula, no value
@@ -86,15 +87,35 @@ class XlsxReader:
             if (sheet.hidden and self.options.skip_hidden) or not sheet.part:
                 continue
             grid = self._bulk(sheet) if fast else None
-            count = grid.cell_count() if grid is not None else 0
-            if grid is None or count > self.cells_left:  # the expat scan cuts at the exact cell
+            if grid is None or not self._within(grid):  # the expat scan cuts at the exact cell
                 grid = SheetGrid(sheet.name, hidden=sheet.hidden)
                 self._sheet(sheet.part, grid)
             else:
-                self.cells_left -= count
                 self._comments(sheet.part, grid)
             self._merges(grid)
             yield sheet.part, grid
+
+    def cells_left(self) -> int:
+        """What is left of --max-cells, the cells of every sheet read so far counted."""
+        if self._unsettled is not None:
+            self._left -= self._unsettled.cell_count()
+            self._unsettled = None
+        return self._left
+
+    def _within(self, grid: SheetGrid) -> bool:
+        """Whether a bulk read's grid fits in what is left of --max-cells, and if so take
+        its cells. A grid whose box (empty cells too) fits is counted only when something
+        asks what is left: counting the filled cells of a one-sheet workbook's every row
+        cost as much as finding its tables."""
+        left = self.cells_left()
+        if grid.cell_bound() <= left:
+            self._unsettled = grid
+            return True
+        count = grid.cell_count()
+        if count > left:
+            return False
+        self._left -= count
+        return True
 
     def _bulk(self, sheet: SheetRef) -> SheetGrid | None:
         """The sheet read in bulk, or None when the expat scan must read it (bulk.py
@@ -110,7 +131,7 @@ class XlsxReader:
         label = f"{self.pkg.label}:{sheet.part}"
         if self.rows_read is None:
             self.rows_read = RowCache()
-        cache, limit = self.rows_read, self.cells_left
+        cache, limit = self.rows_read, self.cells_left()
         with closing(self.pkg.chunks(sheet.part, CHUNK)) as chunks:  # closed if refused early
             return bulk_grid(chunks, sheet.name, sheet.hidden, display, label, cache, limit)
 
@@ -154,16 +175,18 @@ class XlsxReader:
         skip = self.options.skip_hidden
         cut = False
 
+        self.cells_left()  # settled: the cells below count off `_left` itself
+
         def cell(row: int, col: int, kind: str, style: int, raw: str, inline: str, f: str) -> bool:
             nonlocal cut
-            if self.cells_left <= 0:
+            if self._left <= 0:
                 cut = True
                 return False
             text, raw_chars = self._display(kind, style, raw, inline, f)
             if not text and f:
                 text = self._formula_without_value(kind, f, raw, cell_ref(row, col), grid.name)
             if text:
-                self.cells_left -= 1
+                self._left -= 1
                 grid.cells[(row, col)] = text
                 if not (skip and (row in scan.hidden_rows or col in scan.hidden_cols)):
                     self.doc.raw_chars += raw_chars
@@ -182,13 +205,16 @@ class XlsxReader:
 
     def _merges(self, grid: SheetGrid) -> None:
         """Merges are ranges cut to the used rows; what they cost comes off --max-cells."""
-        cost = bound_merges(grid, max(self.cells_left, 0))
-        if cost > self.cells_left:
+        if not grid.merges:  # nothing to count: what is left need not be settled
+            return
+        left = self.cells_left()
+        cost = bound_merges(grid, max(left, 0))
+        if cost > left:
             self.doc.cuts.append(
                 f"cut at --max-cells {self.options.max_cells}: the merged ranges of sheet "
                 f"{grid.name!r} cover more cells than were left; those past it are not applied"
             )
-        self.cells_left = max(self.cells_left - cost, 0)
+        self._left = max(left - cost, 0)
 
     def _comments(self, part: str, grid: SheetGrid) -> None:
         for target, kind in self.pkg.rels(part).values():
