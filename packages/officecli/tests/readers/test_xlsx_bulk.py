@@ -258,16 +258,16 @@ def _sheets_with_gaps(path: Path) -> Path:
     from openpyxl import Workbook
 
     book = Workbook()
-    first = active_sheet(book)
-    for row in (["a", None, "b"], ["c", "d", "e"]):
-        first.append(row)
-    second = book.create_sheet("二")
-    for row in (["f", "g"], [None, None], ["h", "i"]):
-        second.append(row)
-    second.merge_cells("A1:B1")
-    third = book.create_sheet("三")
-    for row in (["j", None], [None, "k"], ["l", None]):
-        third.append(row)
+    sheets: dict[str, list[list[str | None]]] = {
+        "Sheet": [["a", None, "b"], ["c", "d", "e"]],
+        "二": [["f", "g"], [None, None], ["h", "i"]],
+        "三": [["j", None], [None, "k"], ["l", None]],
+    }
+    for name, rows in sheets.items():
+        sheet = active_sheet(book) if name == "Sheet" else book.create_sheet(name)
+        for row in rows:
+            sheet.append(row)
+    book["二"].merge_cells("A1:B1")
     book.save(path)
     return path
 
