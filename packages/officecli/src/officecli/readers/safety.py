@@ -50,6 +50,9 @@ RATIO_FLOOR = 1024 * 1024  # small members may compress extremely well; that is 
 MAX_MEMBERS = 20_000
 ENCRYPTED = 0x1  # a zip member's general purpose flag: zipfile asks for its password
 OLE_MAGIC = b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1"
+LARGE_MEMBER_CHUNKS = (
+    4  # a member read in more chunks than this has the freed memory kept (heap.py)
+)
 
 
 class StopScan(Exception):
@@ -201,6 +204,10 @@ class Package:
         """Member bytes `size` at a time, so that a reader of a big part holds a chunk,
         not the part; never more than the member's declared size (headers can lie)."""
         info = self.zip.getinfo(name)
+        if info.file_size > LARGE_MEMBER_CHUNKS * size:
+            from officecli.readers.heap import keep_freed_memory
+
+            keep_freed_memory()
         if info.compress_type == zipfile.ZIP_DEFLATED and not info.flag_bits & ENCRYPTED:
             # loaded here: a run that reads no zip package (a PDF, a CSV) never loads zlib-ng
             from officecli.readers.deflated import inflated_chunks
