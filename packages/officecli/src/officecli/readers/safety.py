@@ -50,9 +50,7 @@ RATIO_FLOOR = 1024 * 1024  # small members may compress extremely well; that is 
 MAX_MEMBERS = 20_000
 ENCRYPTED = 0x1  # a zip member's general purpose flag: zipfile asks for its password
 OLE_MAGIC = b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1"
-LARGE_MEMBER_CHUNKS = (
-    4  # a member read in more chunks than this has the freed memory kept (heap.py)
-)
+LARGE_MEMBER_CHUNKS = 4  # a member read in more chunks keeps its freed memory (heap.py)
 
 
 class StopScan(Exception):
