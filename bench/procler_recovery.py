@@ -123,7 +123,7 @@ def kill_9_rounds(label: str, body: str) -> None:
         statuses = [p["status"] for p in run(work, "status")["data"]["processes"]]
         backoff += statuses.count("backoff")
     print(
-        f"kill -9 + immediate status, {label}, {ROUNDS} rounds: first answer median "
+        f"kill -9 + immediate status{label}, {ROUNDS} rounds: first answer median "
         f"{statistics.median(answers):.2f} s, max {max(answers):.2f} s; "
         f"processes in backoff afterwards: {backoff}"
     )
