@@ -34,7 +34,8 @@ ROOT = Path(__file__).resolve().parent.parent
 PEER_VENV = ROOT / "bench" / ".venv-daff"
 PEER_PYTHON = PEER_VENV / "bin" / "python"
 ROWS = int(sys.argv[1]) if len(sys.argv) > 1 else 20_000
-RUNS = int(sys.argv[2]) if len(sys.argv) > 2 else 5  # a median: one run is as noisy as the goal is tight
+# a median of 5 by default: one run is as noisy as the goal is tight
+RUNS = int(sys.argv[2]) if len(sys.argv) > 2 else 5
 CHANGED, INSERTED, MOVED, REMOVED = ROWS // 100, 50, 50, 100
 KEY = "物理名"
 HEADER = [KEY, "論理名", "型", "必須", "桁数", "形式", "初期値", "区分", "説明",
