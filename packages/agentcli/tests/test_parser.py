@@ -5,7 +5,7 @@ from agentcli_testkit.sample_app import APP
 
 from agentcli.errors import UsageError
 from agentcli.main import with_builtins
-from agentcli.parser import parse
+from agentcli.parser import did_you_mean, parse
 
 
 def usage(argv: list[str]) -> UsageError:
@@ -63,6 +63,22 @@ def test_invalid_choice_names_valid_choices() -> None:
     err = usage(["greet", "bob", "--tone", "wram"])
     assert err.message == "sample greet: invalid value 'wram' for --tone"
     assert err.suggestion == "did you mean warm? valid choices: warm, cold"
+
+
+@pytest.mark.parametrize(
+    ("word", "hint"),
+    [
+        ("completed", "did you mean completed_successfully?"),  # too short for difflib
+        ("complete", "did you mean completed_successfully?"),
+        ("healthy", ""),  # begins no choice, and is close to none
+        ("log", "did you mean log_ready?"),
+        ("s", ""),  # begins two choices: no guess
+        ("", ""),
+    ],
+)
+def test_a_word_that_begins_one_choice_is_taken_as_its_start(word: str, hint: str) -> None:
+    choices = ("started", "started_late", "log_ready", "completed_successfully")
+    assert did_you_mean(word, choices) == hint
 
 
 def test_bad_integer() -> None:

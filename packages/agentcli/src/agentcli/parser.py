@@ -51,11 +51,15 @@ def checked_path(raw: "str") -> "str":
 
 
 def did_you_mean(word: "str", choices: "Sequence[str]") -> "str":
-    """Return 'did you mean X?' for the closest choice, or '' when nothing is close."""
+    """Return 'did you mean X?' for the closest choice, or '' when nothing is close. A word
+    that begins exactly one choice and is close to none (`completed`, of
+    `completed_successfully`: too short for difflib's ratio) is taken as its start."""
     import difflib  # only on the error path
 
     close = difflib.get_close_matches(word, list(choices), n=1, cutoff=0.6)
-    return f"did you mean {close[0]}?" if close else ""
+    if not close and word:
+        close = [choice for choice in choices if choice.startswith(word)]
+    return f"did you mean {close[0]}?" if len(close) == 1 else ""
 
 
 def _usage(message: "str", word: "str", choices: "Sequence[str]", what: "str") -> "UsageError":

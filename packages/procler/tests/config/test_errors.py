@@ -449,3 +449,29 @@ def test_invalid_names(project: Path) -> None:
             "use letters, digits and '_' (not starting with a digit)",
         ),
     ]
+
+
+def test_a_condition_written_short_gets_the_one_it_begins(project: Path) -> None:
+    """`completed` (docker compose's service_completed_successfully, said short) begins one
+    condition: the suggestion names it, though difflib finds it too far."""
+    path = write_config(
+        project,
+        """
+        processes:
+          migrate:
+            command: ./migrate
+          api:
+            command: ./api
+            depends_on: [{name: migrate, condition: completed}]
+        """,
+    )
+    assert errors_of(path) == [
+        finding(
+            path,
+            6,
+            45,
+            "processes.api.depends_on[0].condition",
+            "'completed' is not one of started, healthy, log_ready, completed_successfully",
+            "did you mean completed_successfully?",
+        )
+    ]
