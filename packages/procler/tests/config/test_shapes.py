@@ -81,6 +81,41 @@ def test_the_shape_expected_is_shown_as_yaml(project: Path) -> None:
     ]
 
 
+def test_depends_on_written_as_docker_compose_writes_it_is_shown_as_its_list(
+    project: Path,
+) -> None:
+    """The suggestion is the user's own entries, each key an entry's name (an empty one a
+    name alone); what no entry can be written from gets the schema's example."""
+    path = write_config(
+        project,
+        """
+        processes:
+          postgres: {command: postgres}
+          cache: {command: redis-server}
+          api:
+            command: serve
+            depends_on:
+              postgres: {condition: service_healthy, restart: true}
+              cache:
+          worker:
+            command: work
+            depends_on: {api: [started]}
+        """,
+    )
+    assert [(e["path"], e["suggestion"]) for e in errors_of(path)] == [
+        (
+            "processes.api.depends_on",
+            "write a list (each a string or a mapping) here, e.g. processes.api.depends_on: "
+            "[{name: postgres, condition: service_healthy, restart: true}, cache]",
+        ),
+        (
+            "processes.worker.depends_on",
+            "write a list (each a string or a mapping) here, e.g. "
+            "processes.worker.depends_on: [{name: db, condition: healthy}]",
+        ),
+    ]
+
+
 def test_a_group_written_as_its_list_of_processes(project: Path) -> None:
     path = write_config(
         project,

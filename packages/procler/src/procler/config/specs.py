@@ -292,6 +292,35 @@ class ListOf(Spec):
     def derived_example(self) -> Any:
         return [self.each.example()]
 
+    def expected(self, node: YNode, path: str) -> Invalid:
+        keyed = self._keyed(node)
+        if keyed is None:
+            return super().expected(node, path)
+        return Invalid(
+            f"expected {self.what}, got {node.describe()}",
+            f"write {self.what} here, e.g. {shown(path, keyed)}",
+        )
+
+    def _keyed(self, node: YNode) -> list[Any] | None:
+        """A mapping of names to entries (as docker compose writes depends_on) shown as the
+        list this spec reads, each key its entry's `name`, so the suggestion is the user's
+        own entries; None when entries have no name here, or a value is not a mapping of
+        plain values (or empty)."""
+        named = isinstance(self.each, Either) and "name" in self.each.mapping.fields
+        if not named or node.kind != "map":
+            return None
+        entries: list[Any] = []
+        for key, value in node.pairs:
+            if key.kind != "scalar":
+                return None
+            if value.is_null:
+                entries.append(key.text)
+                continue
+            if value.kind != "map" or any(k.kind != "scalar" or v.kind != "scalar" for k, v in value.pairs):  # fmt: skip
+                return None
+            entries.append({"name": key.text, **{k.text: v.text for k, v in value.pairs}})
+        return entries
+
     def convert(self, node: YNode, path: str, findings: Findings) -> Any:
         if self.scalar_ok and node.kind == "scalar" and not node.is_null:
             return [self.each.check(node, path, findings)]
