@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 
 from officecli.readers.errors import ReaderError
+from officecli.readers.grid import SheetGrid
 from officecli.readers.model import ReadOptions
 from officecli.readers.xlsx.bulk import RowCache
 from officecli.readers.xlsx.reader import read_grids
@@ -309,6 +310,18 @@ def _rows(rows: list[str], sst: list[str] | None = None) -> tuple[str, str | Non
     return _sheet_xml(cells), (f'<sst xmlns="{MAIN}">{strings}</sst>' if sst else None)
 
 
+def _read_sharing_rows(before: Path, after: Path) -> tuple[list[SheetGrid], list[SheetGrid]]:
+    """Both workbooks' grids read in bulk as design-diff reads them (one RowCache), each
+    checked to hold the cells the scan reads."""
+    cache = RowCache()
+    options = ReadOptions(max_cells=10_000)
+    first, _ = read_grids(before, options, rows_read=cache)
+    second, _ = read_grids(after, options, rows_read=cache)
+    exact = [read_grids(path, options, fast=False)[0][0].cell_map() for path in (before, after)]
+    assert [first[0].cell_map(), second[0].cell_map()] == exact
+    return first, second
+
+
 def _workbook(path: Path, rows: list[str], sst: list[str] | None = None) -> Path:
     xml, strings = _rows(rows, sst)
     path = _with_sheet(_book(path, [["x"]]), xml)
@@ -337,12 +350,7 @@ def test_rows_read_for_one_workbook_serve_the_other_exactly(tmp_path: Path) -> N
         [row(1, "new"), row(2, "a"), row(3, '3"'), row(4, "b"), row(5, "b"), row(6, "x &amp; 5")],
         ["乙"],
     )
-    cache = RowCache()
-    options = ReadOptions(max_cells=10_000)
-    first, _ = read_grids(before, options, rows_read=cache)
-    second, _ = read_grids(after, options, rows_read=cache)
-    exact = [read_grids(path, options, fast=False)[0][0].cell_map() for path in (before, after)]
-    assert [first[0].cell_map(), second[0].cell_map()] == exact
+    first, second = _read_sharing_rows(before, after)
     rows = second[0].rows
     assert first[0].rows is not None and rows is not None  # both read in bulk
     assert [rows[r][:2] for r in (1, 2, 5)] == [["a", "乙"], ['3"', "乙"], ["x & 5", "乙"]]
@@ -472,12 +480,7 @@ def test_rows_made_for_one_workbook_are_taken_by_the_other_when_its_plan_is_the_
 
     before = _workbook(tmp_path / "a.xlsx", [row(1, "a"), row(2, "b"), row(3, "c")])
     after = _workbook(tmp_path / "b.xlsx", [row(1, "new"), row(2, "a"), row(3, "b"), row(4, "c")])
-    cache = RowCache()
-    options = ReadOptions(max_cells=10_000)
-    first, _ = read_grids(before, options, rows_read=cache)
-    second, _ = read_grids(after, options, rows_read=cache)
-    exact = [read_grids(path, options, fast=False)[0][0].cell_map() for path in (before, after)]
-    assert [first[0].cell_map(), second[0].cell_map()] == exact
+    first, second = _read_sharing_rows(before, after)
     old, new = first[0].rows, second[0].rows
     assert old is not None and new is not None
     assert [new[r] for r in range(4)] == [["new", "", "new!"], ["a", "", "a!"], ["b", "", "b!"], ["c", "", "c!"]]  # fmt: skip
